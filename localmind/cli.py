@@ -1,0 +1,396 @@
+"""The ``localmind`` command line. Wiring only: every behaviour lives in the library."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from localmind import __version__
+from localmind.embedders.base import EmbedderUnavailable
+from localmind.errors import InvalidInput, LocalmindError, NotAStore
+from localmind.importing import BadLine, detect_jsonl, read_lines
+from localmind.keys import key_file_for
+from localmind.memory import Memory, NewMemory
+from localmind.paths import default_db_path
+from localmind.records import MemoryRecord, MemoryType, RecallResult
+
+PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
+TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Context:
+    def __init__(self, db: Path, namespace: str, embedder: str | None) -> None:
+        self.db = db
+        self.namespace = namespace
+        self.embedder = embedder
+
+    @contextmanager
+    def open(self, *, accept_new_embedder: bool = False) -> Iterator[Memory]:
+        creating = not self.db.exists() and not key_file_for(self.db).exists()
+        passphrase = read_passphrase(creating=creating, db=self.db)
+        memory = Memory.open(
+            self.db,
+            passphrase,
+            embedder=self.embedder,
+            namespace=self.namespace,
+            accept_new_embedder=accept_new_embedder,
+        )
+        del passphrase
+        if creating:
+            click.echo(f"Created a new encrypted store at {self.db}", err=True)
+        try:
+            yield memory
+        finally:
+            memory.close()
+
+
+def read_passphrase(*, creating: bool, db: Path) -> str:
+    from_env = os.environ.get(PASSPHRASE_ENV)
+    if from_env is not None:
+        return from_env
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        raise click.ClickException(
+            f"No passphrase: set {PASSPHRASE_ENV} or run localmind in a terminal to be asked."
+        )
+    if creating:
+        click.echo(f"No store at {db} yet: choose a passphrase to create it.", err=True)
+        click.echo("It cannot be recovered if you lose it.", err=True)
+        return str(
+            click.prompt(
+                "New passphrase", hide_input=True, confirmation_prompt=True, err=True
+            )
+        )
+    return str(click.prompt("Passphrase", hide_input=True, err=True))
+
+
+def friendly_errors(function: F) -> F:
+    """Turn localmind's errors into a one-line message and exit code 1."""
+    import functools
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except (LocalmindError, EmbedderUnavailable) as error:
+            raise click.ClickException(str(error)) from None
+        except click.Abort:
+            raise
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def when(timestamp: float | None) -> str:
+    if not timestamp:
+        return "-"
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def one_line(text: str, width: int = 72) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def echo_json(document: object) -> None:
+    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="LOCALMIND_DB",
+    help="The store file. Default: your user data directory (env LOCALMIND_DB).",
+)
+@click.option(
+    "--user",
+    "namespace",
+    default="me",
+    show_default=True,
+    envvar="LOCALMIND_USER",
+    help="Whose memories (a namespace in the store).",
+)
+@click.option(
+    "--embedder",
+    envvar="LOCALMIND_EMBEDDER",
+    help="Embedding model: 'use' (bundled), 'fastembed:<model>' or 'fastembed:<directory>'. "
+    "Default: the one the store was made with.",
+)
+@click.version_option(__version__, prog_name="localmind")
+@click.pass_context
+def cli(ctx: click.Context, db: Path | None, namespace: str, embedder: str | None) -> None:
+    """localmind: a private, offline, long-term memory for your AI assistant.
+
+    Memories live in an encrypted file on this computer. The passphrase is asked for, or read
+    from LOCALMIND_PASSPHRASE in scripts.
+
+    \b
+    Examples:
+      localmind add "I prefer tea over coffee" --type semantic
+      localmind add "用户喜欢 Rust 编程语言" --type semantic --importance 0.8
+      localmind recall "what do I like to drink?"
+      localmind recall 编程 --json
+    """
+    ctx.obj = Context((db or default_db_path()).expanduser(), namespace, embedder)
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(home)
+
+
+@click.command("home", hidden=True)
+@click.pass_obj
+@friendly_errors
+def home(obj: Context) -> None:
+    """Open (or create) the store and show where things stand."""
+    with obj.open() as memory:
+        stats = memory.stats()
+    click.echo(f"localmind {__version__} — {stats['active']} memories in {stats['path']}")
+    click.echo("Try: localmind add \"...\", localmind recall \"...\", localmind --help")
+
+
+@cli.command()
+@click.argument("text")
+@click.option("--type", "type_", type=TYPES, default="long_term", show_default=True)
+@click.option("--importance", type=float, help="0 to 1 (default 0.5).")
+@click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata; repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
+@click.pass_obj
+@friendly_errors
+def add(
+    obj: Context, text: str, type_: str, importance: float | None, meta: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Remember TEXT."""
+    metadata = {}
+    for pair in meta:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--meta")
+        metadata[key] = value
+    with obj.open() as memory:
+        record = memory.remember(text, type=type_, importance=importance, metadata=metadata)
+    if as_json:
+        echo_json(record.to_dict())
+    else:
+        click.echo(f"Remembered {record.id} ({record.type})")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--limit", "-n", type=int, default=5, show_default=True)
+@click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
+@click.option("--threshold", type=float, default=0.0, show_default=True, help="Minimum score.")
+@click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
+@click.pass_obj
+@friendly_errors
+def recall(
+    obj: Context, query: str, limit: int, types: tuple[str, ...], threshold: float, as_json: bool
+) -> None:
+    """Find the memories most relevant to QUERY (by meaning and by words)."""
+    with obj.open() as memory:
+        results = memory.recall(query, limit, types=types or None, threshold=threshold)
+    if as_json:
+        echo_json([result.to_dict() for result in results])
+        return
+    if not results:
+        click.echo("Nothing relevant remembered.")
+    for result in results:
+        click.echo(format_result(result))
+
+
+def format_result(result: RecallResult) -> str:
+    b = result.breakdown
+    return (
+        f"{b.score:.3f}  {result.memory.id}  {result.memory.type:<10}  "
+        f"{one_line(result.memory.content, 60)}\n"
+        f"       similarity {b.similarity:.2f} · importance {b.importance:.2f} · "
+        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}"
+    )
+
+
+@cli.command("list")
+@click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
+@click.option("--limit", "-n", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(min=0), default=0)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def list_(obj: Context, types: tuple[str, ...], limit: int, offset: int, as_json: bool) -> None:
+    """List memories, newest first."""
+    with obj.open() as memory:
+        records = memory.list(types or None, limit=limit, offset=offset)
+        total = memory.count(types or None)
+    if as_json:
+        echo_json([record.to_dict() for record in records])
+        return
+    if not records:
+        click.echo("No memories yet. Add one with: localmind add \"...\"")
+        return
+    for record in records:
+        click.echo(format_row(record))
+    if offset + len(records) < total:
+        click.echo(f"… {total - offset - len(records)} more (use --offset / --limit)", err=True)
+
+
+def format_row(record: MemoryRecord) -> str:
+    return (
+        f"{record.id}  {record.type:<10}  conf {record.confidence:.2f}  imp "
+        f"{record.importance:.2f}  {when(record.created_at)}  {one_line(record.content, 60)}"
+    )
+
+
+@cli.command()
+@click.argument("memory_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def show(obj: Context, memory_id: str, as_json: bool) -> None:
+    """Show one memory, with its earlier versions."""
+    with obj.open() as memory:
+        record = memory.get(memory_id)
+        history = memory.history(memory_id) if record.type is not MemoryType.SHORT_TERM else []
+    if as_json:
+        document = record.to_dict()
+        document["history"] = [
+            {"version": v, "content": c, "reason": r, "at": at} for v, c, r, at in history
+        ]
+        echo_json(document)
+        return
+    for name, value in (
+        ("id", record.id),
+        ("type", record.type),
+        ("status", record.status),
+        ("importance", f"{record.importance:.2f}"),
+        ("confidence", f"{record.confidence:.2f}"),
+        ("accessed", f"{record.access_count} times, last {when(record.last_accessed)}"),
+        ("created", when(record.created_at)),
+        ("updated", when(record.updated_at)),
+        ("version", record.version),
+        ("pinned", "yes" if record.pinned else "no"),
+        ("metadata", json.dumps(record.metadata, ensure_ascii=False)),
+    ):
+        click.echo(f"{name:>10}: {value}")
+    click.echo()
+    click.echo(record.content)
+    for version, content, reason, at in history:
+        click.echo(f"\n--- version {version} ({reason}, replaced {when(at)})\n{content}")
+
+
+@cli.command()
+@click.argument("memory_id")
+@click.pass_obj
+@friendly_errors
+def forget(obj: Context, memory_id: str) -> None:
+    """Forget a memory: its text and history are erased."""
+    with obj.open() as memory:
+        memory.forget(memory_id)
+    click.echo(f"Forgot {memory_id}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def stats(obj: Context, as_json: bool) -> None:
+    """Counts, size and the embedding model of the store."""
+    with obj.open() as memory:
+        figures = memory.stats()
+    if as_json:
+        echo_json(figures)
+        return
+    click.echo(f"store:      {figures['path']} ({figures['size_bytes'] / 1e6:.1f} MB)")
+    click.echo(f"user:       {figures['namespace']}")
+    click.echo(f"memories:   {figures['active']} active")
+    for label in ("by_type", "by_status"):
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(figures[label].items()))
+        click.echo(f"{label.replace('_', ' '):<11} {parts or '-'}")
+    click.echo(f"embedder:   {figures['embedder']}")
+    click.echo(f"events:     {figures['events']}")
+
+
+@cli.command()
+@click.pass_obj
+@friendly_errors
+def reindex(obj: Context) -> None:
+    """Re-embed every memory (after choosing another --embedder)."""
+    with obj.open(accept_new_embedder=True) as memory:
+        total = memory.count() - len(memory.short_term())
+        with click.progressbar(
+            length=total, label=f"Embedding with {memory.embedder.identity}", file=sys.stderr
+        ) as bar:
+            done = memory.reindex(progress=bar.update)
+    click.echo(f"Re-embedded {done} memories.")
+
+
+@cli.command()
+@click.pass_obj
+@friendly_errors
+def passwd(obj: Context) -> None:
+    """Change the passphrase (the data is not re-encrypted, only its key is re-wrapped)."""
+    if not obj.db.exists():
+        raise NotAStore(f"No localmind store at {obj.db}.")
+    old = read_passphrase(creating=False, db=obj.db)
+    new = os.environ.get("LOCALMIND_NEW_PASSPHRASE")
+    if new is None:
+        if not sys.stdin.isatty():
+            raise click.ClickException(
+                "No new passphrase: set LOCALMIND_NEW_PASSPHRASE or run in a terminal."
+            )
+        new = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
+    Memory.change_passphrase(obj.db, old, str(new))
+    click.echo("Passphrase changed.")
+
+
+@cli.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--type", "type_", type=TYPES, default="long_term", show_default=True,
+              help="Type of lines that do not say.")
+@click.option("--format", "fmt", type=click.Choice(["auto", "jsonl", "text"]), default="auto",
+              show_default=True)
+@click.pass_obj
+@friendly_errors
+def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
+    """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
+    "metadata": {...}, "created_at": ...}) or plain text, one memory a line. Bad lines are
+    reported with their numbers; the good ones are kept. Use - for standard input."""
+    lines = file.readlines()
+    first = next((line for line in lines if line.strip()), "")
+    jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
+    with obj.open() as memory:
+        good: list[NewMemory] = []
+        bad: list[BadLine] = []
+        for number, item in read_lines(iter(lines), jsonl=jsonl, default_type=type_):
+            if isinstance(item, BadLine):
+                bad.append(item)
+                continue
+            try:
+                good.append(memory.validate(item))
+            except InvalidInput as error:
+                bad.append(BadLine(number, str(error)))
+        started = time.perf_counter()
+        with click.progressbar(length=len(good), label="Importing", file=sys.stderr) as bar:
+            memory.remember_many(good, progress=bar.update)
+        elapsed = time.perf_counter() - started
+    for problem in bad:
+        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
+    click.echo(
+        f"Imported {len(good)} memories in {elapsed:.1f} s"
+        + (f"; skipped {len(bad)} bad line(s)." if bad else ".")
+    )
+    if bad and not good:
+        sys.exit(1)
+
+
+def main() -> None:
+    cli(prog_name="localmind")

@@ -1,0 +1,34 @@
+"""Errors a user can act on. Each message says what went wrong and what to do next."""
+
+from __future__ import annotations
+
+
+class LocalmindError(Exception):
+    """Base class of every error localmind raises on purpose."""
+
+
+class InvalidInput(LocalmindError, ValueError):
+    """Bad content, type, limit or option. Nothing was written."""
+
+
+class StoreError(LocalmindError):
+    """The store cannot be opened or used as asked."""
+
+
+class WrongPassphrase(StoreError):
+    """The passphrase does not unlock this store. Nothing was modified."""
+
+
+class NotAStore(StoreError):
+    """The file is not a localmind store (foreign, damaged or missing its key file)."""
+
+
+class EmbedderMismatch(StoreError):
+    """The store's vectors were made by another embedding model than the one asked for."""
+
+
+class NotFound(LocalmindError, KeyError):
+    """No memory with that id."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "not found"

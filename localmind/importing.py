@@ -1,0 +1,87 @@
+"""Reading memories from a file a person wrote: JSON lines or plain text, one memory a line.
+Bad lines are reported with their line numbers; good ones are kept."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from localmind.memory import NewMemory
+
+_FIELDS = {"content", "type", "importance", "metadata", "created_at", "time"}
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    line: int
+    reason: str
+
+
+def detect_jsonl(path: Path, first_line: str) -> bool:
+    return path.suffix.lower() in (".jsonl", ".ndjson") or first_line.lstrip().startswith("{")
+
+
+def read_lines(
+    handle: IO[str], *, jsonl: bool, default_type: str
+) -> Iterator[tuple[int, NewMemory | BadLine]]:
+    """(line number, memory or problem) for every non-blank line."""
+    for number, raw in enumerate(handle, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if not jsonl:
+            yield number, NewMemory(content=line, type=default_type)
+            continue
+        try:
+            yield number, _from_json(line, default_type)
+        except ValueError as error:
+            yield number, BadLine(number, str(error))
+
+
+def _from_json(line: str, default_type: str) -> NewMemory:
+    try:
+        document: Any = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    if isinstance(document, str):
+        return NewMemory(content=document, type=default_type)
+    if not isinstance(document, dict):
+        raise ValueError("expected a JSON object with a 'content' field")
+    if "content" not in document:
+        raise ValueError("missing the 'content' field")
+    unknown = set(document) - _FIELDS
+    if unknown:
+        raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    when = document.get("created_at", document.get("time"))
+    return NewMemory(
+        content=document["content"],
+        type=document.get("type", default_type),
+        importance=document.get("importance"),
+        metadata=document.get("metadata"),
+        created_at=_timestamp(when),
+    )
+
+
+def _timestamp(value: object) -> float | None:
+    """Unix seconds, or an ISO 8601 date/time (naive times are taken as UTC)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"created_at must be a date or Unix time, not {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"created_at {value!r} is not an ISO 8601 date") from None
+        if parsed.tzinfo is None:
+            from datetime import UTC
+
+            parsed = parsed.replace(tzinfo=UTC)
+        return parsed.timestamp()
+    raise ValueError(f"created_at must be a date or Unix time, not {value!r}")

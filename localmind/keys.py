@@ -1,0 +1,165 @@
+"""Passphrase → key-encryption key → the store's data key.
+
+The database is encrypted with a random 256-bit data key. That key is kept in a small key file
+next to the database, wrapped (AES-256-GCM) by a key derived from the passphrase with Argon2id.
+Changing the passphrase re-wraps 32 bytes instead of re-encrypting the database, and a wrong
+passphrase is detected by the authentication tag before the database is touched.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
+
+from localmind.errors import InvalidInput, NotAStore, WrongPassphrase
+
+KEY_FILE_FORMAT = "localmind-key"
+KEY_FILE_VERSION = 1
+_WRAP_AAD = b"localmind data key v1"
+
+
+@dataclass(frozen=True, slots=True)
+class KdfParams:
+    """Argon2id cost. The defaults (64 MiB, 3 passes) take about 0.2 s on a 2-core laptop."""
+
+    memory_cost_kib: int = 65_536
+    iterations: int = 3
+    lanes: int = 4
+
+
+def key_file_for(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".key")
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.b64decode(text.encode("ascii"), validate=True)
+
+
+def _derive(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
+    return Argon2id(
+        salt=salt,
+        length=32,
+        iterations=params.iterations,
+        lanes=params.lanes,
+        memory_cost=params.memory_cost_kib,
+    ).derive(passphrase.encode("utf-8"))
+
+
+def check_passphrase(passphrase: str) -> None:
+    if not passphrase or not passphrase.strip():
+        raise InvalidInput("The passphrase must not be empty.")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyFile:
+    salt: bytes
+    kdf: KdfParams
+    nonce: bytes
+    wrapped_key: bytes
+
+    @classmethod
+    def create(cls, passphrase: str, kdf: KdfParams | None = None) -> tuple[KeyFile, bytes]:
+        """A new random data key, wrapped by ``passphrase``. Returns (key file, data key)."""
+        check_passphrase(passphrase)
+        data_key = secrets.token_bytes(32)
+        return cls.wrap(data_key, passphrase, kdf or KdfParams()), data_key
+
+    @classmethod
+    def wrap(cls, data_key: bytes, passphrase: str, kdf: KdfParams) -> KeyFile:
+        salt = secrets.token_bytes(16)
+        nonce = secrets.token_bytes(12)
+        kek = _derive(passphrase, salt, kdf)
+        wrapped = AESGCM(kek).encrypt(nonce, data_key, _WRAP_AAD)
+        return cls(salt=salt, kdf=kdf, nonce=nonce, wrapped_key=wrapped)
+
+    def unwrap(self, passphrase: str) -> bytes:
+        kek = _derive(passphrase, self.salt, self.kdf)
+        try:
+            return AESGCM(kek).decrypt(self.nonce, self.wrapped_key, _WRAP_AAD)
+        except InvalidTag:
+            raise WrongPassphrase("Wrong passphrase: it does not unlock this store.") from None
+
+    def rewrap(self, old_passphrase: str, new_passphrase: str) -> KeyFile:
+        check_passphrase(new_passphrase)
+        return KeyFile.wrap(self.unwrap(old_passphrase), new_passphrase, self.kdf)
+
+    def to_json(self) -> str:
+        document: dict[str, Any] = {
+            "format": KEY_FILE_FORMAT,
+            "version": KEY_FILE_VERSION,
+            "kdf": {"name": "argon2id", **asdict(self.kdf)},
+            "salt": _b64(self.salt),
+            "cipher": "aes-256-gcm",
+            "nonce": _b64(self.nonce),
+            "wrapped_key": _b64(self.wrapped_key),
+        }
+        return json.dumps(document, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, source: Path) -> KeyFile:
+        try:
+            document = json.loads(text)
+            if document.get("format") != KEY_FILE_FORMAT:
+                raise ValueError("not a localmind key file")
+            if document.get("version") != KEY_FILE_VERSION:
+                raise ValueError(f"unsupported key file version {document.get('version')!r}")
+            kdf = document["kdf"]
+            if kdf.get("name") != "argon2id":
+                raise ValueError(f"unsupported key derivation {kdf.get('name')!r}")
+            return cls(
+                salt=_unb64(document["salt"]),
+                kdf=KdfParams(
+                    memory_cost_kib=int(kdf["memory_cost_kib"]),
+                    iterations=int(kdf["iterations"]),
+                    lanes=int(kdf["lanes"]),
+                ),
+                nonce=_unb64(document["nonce"]),
+                wrapped_key=_unb64(document["wrapped_key"]),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise NotAStore(f"{source} is not a valid localmind key file ({error}).") from None
+
+    @classmethod
+    def load(cls, path: Path) -> KeyFile:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise NotAStore(f"{path} is not a valid localmind key file.") from None
+        return cls.from_json(text, path)
+
+    def save(self, path: Path) -> None:
+        """Write atomically: a crash leaves either the old key file or the new one, never half."""
+        temp = path.with_name(path.name + ".tmp")
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(self.to_json())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o600)
+        os.replace(temp, path)
+        _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # some platforms cannot open directories; the rename is still atomic
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,670 @@
+"""``Memory``: the library face of localmind. Open a store, remember, recall, forget.
+
+    with Memory.open("memories.db", passphrase) as memory:
+        memory.remember("用户喜欢 Rust 编程语言", type="semantic")
+        for result in memory.recall("编程"):
+            print(result.memory.content, result.breakdown)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from ulid import ULID
+
+from localmind import validation
+from localmind.config import Settings
+from localmind.db import connect
+from localmind.embedders import default_embedder, embedder_from_spec
+from localmind.embedders.base import Embedder, Vectors
+from localmind.errors import EmbedderMismatch, InvalidInput, NotAStore, NotFound, StoreError
+from localmind.hlc import HybridLogicalClock, Stamp
+from localmind.keys import KdfParams, KeyFile, key_file_for
+from localmind.migrations import migrate
+from localmind.ranking import reciprocal_rank_fusion, score
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.ringbuffer import RingBuffer
+from localmind.store import SqliteStore, StoredMemory
+from localmind.tokenize import match_expression, query_terms
+
+Clock = Callable[[], float]
+Progress = Callable[[int], None]  # called with the number of items just finished
+
+EMBED_BATCH = 64
+_QUERY_CACHE_SIZE = 256
+_REINFORCE_CONFIDENCE = 0.05
+
+
+def content_hash(text: str) -> str:
+    normalised = unicodedata.normalize("NFC", " ".join(text.split())).casefold()
+    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
+
+
+@dataclass(slots=True)
+class _ShortTerm:
+    record: MemoryRecord
+    vector: Vectors
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """One memory to add in a batch (see :meth:`Memory.remember_many`)."""
+
+    content: str
+    type: MemoryType | str = MemoryType.LONG_TERM
+    importance: float | None = None
+    metadata: dict[str, Any] | None = None
+    created_at: float | None = None
+
+
+class Memory:
+    """An open, unlocked store. Use :meth:`open`; close it (or use ``with``) when done."""
+
+    def __init__(
+        self,
+        store: SqliteStore,
+        embedder: Embedder,
+        *,
+        path: Path,
+        namespace: str,
+        settings: Settings,
+        clock: Clock,
+        needs_reindex: bool = False,
+    ) -> None:
+        self._store = store
+        self.embedder = embedder
+        self.path = path
+        self.namespace = namespace
+        self.settings = settings
+        self._clock = clock
+        self.needs_reindex = needs_reindex
+        self._short_term: RingBuffer[_ShortTerm] = RingBuffer(settings.limits.short_term_capacity)
+        self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
+
+    # --- opening and closing ------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        passphrase: str,
+        *,
+        embedder: Embedder | str | None = None,
+        namespace: str = "me",
+        settings: Settings | None = None,
+        clock: Clock = time.time,
+        create: bool = True,
+        kdf: KdfParams | None = None,
+        accept_new_embedder: bool = False,
+    ) -> Memory:
+        """Unlock the store at ``path`` (creating it, with ``passphrase``, if neither it nor its
+        key file exist and ``create`` is true).
+
+        ``embedder``: an :class:`Embedder`, a spec such as ``"use"`` or
+        ``"fastembed:<model or directory>"``, or None for the one the store was made with.
+        Asking for another embedder than the store's raises :class:`EmbedderMismatch` unless
+        ``accept_new_embedder`` is true; then only :meth:`reindex` may run until it has.
+        """
+        path = Path(path).expanduser()
+        key_path = key_file_for(path)
+        namespace = validation.namespace(namespace)
+        settings = settings or Settings()
+        if path.exists() and not path.is_file():
+            raise NotAStore(f"{path} is a directory, not a localmind store.")
+        if path.exists() and not key_path.exists():
+            raise NotAStore(
+                f"{path} is not a localmind store: its key file {key_path.name} is missing. "
+                "If you moved the store, move its .key file with it."
+            )
+        if key_path.exists() and not path.exists():
+            raise NotAStore(f"Found the key file {key_path} but not the database {path}.")
+        creating = not path.exists()
+        if creating:
+            if not create:
+                raise NotAStore(f"No localmind store at {path}.")
+            key_file, data_key = KeyFile.create(passphrase, kdf)
+            path.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            key_file = KeyFile.load(key_path)
+            data_key = key_file.unwrap(passphrase)
+
+        db = connect(path, data_key, create=creating)
+        try:
+            if creating:
+                key_file.save(key_path)
+            migrate(db)
+            memory = cls._attach(db, path, embedder, namespace, settings, clock,
+                                 accept_new_embedder)
+        except BaseException:
+            db.close()
+            if creating:
+                for leftover in (path, key_path, *_sidecars(path)):
+                    leftover.unlink(missing_ok=True)
+            raise
+        return memory
+
+    @classmethod
+    def _attach(
+        cls,
+        db: Any,
+        path: Path,
+        embedder: Embedder | str | None,
+        namespace: str,
+        settings: Settings,
+        clock: Clock,
+        accept_new_embedder: bool,
+    ) -> Memory:
+        probe = SqliteStore(db, HybridLogicalClock("", clock), "", clock)
+        stored_identity = probe.get_meta("embedder")
+        stored_spec = probe.get_meta("embedder_spec")
+        if isinstance(embedder, str):
+            embedder = embedder_from_spec(embedder)
+        elif embedder is None:
+            embedder = embedder_from_spec(stored_spec) if stored_spec else default_embedder()
+
+        device_id = probe.get_meta("device_id")
+        with db:
+            if device_id is None:
+                device_id = str(ULID())
+                probe.set_meta("device_id", device_id)
+                probe.set_meta("created_at", repr(clock()))
+        last = db.execute("SELECT max(hlc) FROM events").fetchone()[0]
+        hlc = HybridLogicalClock(device_id, clock, Stamp.parse(last) if last else None)
+        store = SqliteStore(db, hlc, device_id, clock)
+
+        needs_reindex = False
+        if stored_identity is None:
+            with db:
+                _record_embedder(store, embedder)
+        elif stored_identity != embedder.identity:
+            if not accept_new_embedder:
+                raise EmbedderMismatch(
+                    f"This store's memories were embedded with {stored_identity}, but "
+                    f"{embedder.identity} was asked for. Run `localmind reindex` with the new "
+                    f"embedder to re-embed them, or open the store without choosing an embedder."
+                )
+            needs_reindex = True
+        return cls(
+            store,
+            embedder,
+            path=path,
+            namespace=namespace,
+            settings=settings,
+            clock=clock,
+            needs_reindex=needs_reindex,
+        )
+
+    @staticmethod
+    def change_passphrase(path: str | os.PathLike[str], old: str, new: str) -> None:
+        """Re-wrap the data key with ``new``; the database itself is not rewritten."""
+        key_path = key_file_for(Path(path).expanduser())
+        if not key_path.exists():
+            raise NotAStore(f"No localmind key file at {key_path}.")
+        KeyFile.load(key_path).rewrap(old, new).save(key_path)
+
+    def close(self) -> None:
+        self._store.db.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        content: str,
+        type: MemoryType | str = MemoryType.LONG_TERM,
+        importance: float | None = None,
+        metadata: dict[str, Any] | None = None,
+        *,
+        created_at: float | None = None,
+    ) -> MemoryRecord:
+        """Store a memory and return it. ``short_term`` goes to the session's ring buffer only.
+        The exact same content (ignoring case and spacing) already remembered is reinforced
+        instead of stored twice."""
+        self._check_ready()
+        item = self.validate(NewMemory(content, type, importance, metadata, created_at))
+        if item.type is MemoryType.SHORT_TERM:
+            return self._push_short_term(item)
+        hashed = content_hash(item.content)
+        existing = self._store.find_active_by_hash(self.namespace, hashed)
+        if existing is not None:
+            return self._reinforce(existing, item)
+        cached = self._store.cached_vector(hashed)
+        vector = (
+            np.frombuffer(cached, dtype=np.float32)
+            if cached is not None
+            else self.embedder.embed_documents([item.content])[0]
+        )
+        with self._store.db:
+            return self._insert(item, hashed, vector)
+
+    def remember_many(
+        self, items: Iterable[NewMemory], progress: Progress | None = None
+    ) -> list[MemoryRecord]:
+        """Add many memories fast: embedded in batches, written one transaction per batch.
+        Every item is validated before anything is written; one bad item stops the whole call
+        with an :class:`InvalidInput` that names its position."""
+        self._check_ready()
+        validated = []
+        for position, item in enumerate(items, start=1):
+            try:
+                validated.append(self.validate(item))
+            except InvalidInput as error:
+                raise InvalidInput(f"item {position}: {error}") from None
+        results: list[MemoryRecord] = []
+        for start in range(0, len(validated), EMBED_BATCH):
+            batch = validated[start : start + EMBED_BATCH]
+            long_term = [item for item in batch if item.type is not MemoryType.SHORT_TERM]
+            vectors = self.embedder.embed_documents([item.content for item in long_term])
+            by_item = {id(item): vectors[i] for i, item in enumerate(long_term)}
+            with self._store.db:
+                for item in batch:
+                    if item.type is MemoryType.SHORT_TERM:
+                        results.append(self._push_short_term(item, by_item.get(id(item))))
+                        continue
+                    hashed = content_hash(item.content)
+                    existing = self._store.find_active_by_hash(self.namespace, hashed)
+                    if existing is not None:
+                        results.append(self._reinforce(existing, item))
+                    else:
+                        results.append(self._insert(item, hashed, by_item[id(item)]))
+            if progress:
+                progress(len(batch))
+        return results
+
+    def validate(self, item: NewMemory) -> NewMemory:
+        """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""
+        limits = self.settings.limits
+        importance = (
+            self.settings.default_importance
+            if item.importance is None
+            else validation.unit_interval(item.importance, "importance")
+        )
+        if item.created_at is not None and (
+            isinstance(item.created_at, bool) or not isinstance(item.created_at, (int, float))
+        ):
+            raise InvalidInput(f"created_at must be a Unix time in seconds, not {item.created_at!r}.")
+        return replace(
+            item,
+            content=validation.content(item.content, limits),
+            type=validation.memory_type(item.type),
+            importance=importance,
+            metadata=validation.metadata(item.metadata, limits),
+        )
+
+    def _new_record(self, item: NewMemory, hashed: str) -> MemoryRecord:
+        now = self._clock()
+        created = now if item.created_at is None else float(item.created_at)
+        return MemoryRecord(
+            id=str(ULID.from_timestamp(created)) if created > 0 else str(ULID()),
+            content=item.content,
+            type=MemoryType(item.type),
+            namespace=self.namespace,
+            metadata=dict(item.metadata or {}),
+            importance=float(item.importance if item.importance is not None else 0.5),
+            confidence=self.settings.default_confidence,
+            created_at=created,
+            updated_at=created,
+            content_hash=hashed,
+        )
+
+    def _insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:
+        record = self._new_record(item, hashed)
+        self._store.insert(record, vector)
+        return record
+
+    def _reinforce(self, existing: StoredMemory, item: NewMemory) -> MemoryRecord:
+        record = existing.record
+        with self._store.db:
+            return self._store.update_fields(
+                existing,
+                "same content remembered again",
+                confidence=min(1.0, record.confidence + _REINFORCE_CONFIDENCE),
+                importance=max(record.importance, float(item.importance or 0.0)),
+                updated_at=self._clock(),
+            )
+
+    def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
+        record = self._new_record(item, content_hash(item.content))
+        if vector is None:
+            vector = self.embedder.embed_documents([record.content])[0]
+        self._short_term.push(_ShortTerm(record, vector))
+        return record
+
+    def update(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        type: MemoryType | str | None = None,
+        importance: float | None = None,
+        confidence: float | None = None,
+        metadata: dict[str, Any] | None = None,
+        pinned: bool | None = None,
+        expires_at: float | None = None,
+        reason: str = "update",
+    ) -> MemoryRecord:
+        """Change a memory. New content makes a new version (the old one stays in its history)
+        and is re-embedded."""
+        self._check_ready()
+        limits = self.settings.limits
+        fields: dict[str, Any] = {}
+        if type is not None:
+            fields["type"] = validation.memory_type(type)
+            if fields["type"] is MemoryType.SHORT_TERM:
+                raise InvalidInput("A stored memory cannot become short_term.")
+        if importance is not None:
+            fields["importance"] = validation.unit_interval(importance, "importance")
+        if confidence is not None:
+            fields["confidence"] = validation.unit_interval(confidence, "confidence")
+        if metadata is not None:
+            fields["metadata"] = validation.metadata(metadata, limits)
+        if pinned is not None:
+            fields["pinned"] = bool(pinned)
+        if expires_at is not None:
+            fields["expires_at"] = float(expires_at)
+        new_content = None if content is None else validation.content(content, limits)
+        stored = self._get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
+        vector = None
+        if new_content is not None and new_content != stored.record.content:
+            vector = self.embedder.embed_documents([new_content])[0]
+        with self._store.db:
+            now = self._clock()
+            record = stored.record
+            if vector is not None and new_content is not None:
+                record = self._store.replace_content(
+                    stored, new_content, content_hash(new_content), vector, reason, now
+                )
+            if fields:
+                record = self._store.update_fields(stored, reason, updated_at=now, **fields)
+        return record
+
+    def forget(self, memory_id: str) -> None:
+        """Remove a memory: its content and history are erased at once; a tombstone remains so
+        the deletion can replicate."""
+        if self._short_term.remove_if(lambda item: item.record.id == memory_id):
+            return
+        stored = self._get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            return
+        with self._store.db:
+            self._store.erase(stored, self._clock())
+
+    def clear(self) -> int:
+        """Forget every memory of this namespace (and the short-term buffer). Returns how many."""
+        removed = len(self._short_term)
+        self._short_term.clear()
+        with self._store.db:
+            now = self._clock()
+            for stored in list(self._store.iter_memories(self.namespace, status=None)):
+                if stored.record.status is not Status.DELETED:
+                    self._store.erase(stored, now)
+                    removed += 1
+        return removed
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> MemoryRecord:
+        for item in self._short_term:
+            if item.record.id == memory_id:
+                return item.record
+        return self._get_stored(memory_id).record
+
+    def _get_stored(self, memory_id: str) -> StoredMemory:
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise InvalidInput("A memory id is needed.")
+        stored = self._store.get(memory_id.strip())
+        if stored is None or stored.record.namespace != self.namespace:
+            raise NotFound(f"No memory with id {memory_id!r}.")
+        return stored
+
+    def count(self, types: Sequence[MemoryType | str] | None = None) -> int:
+        """Active memories of this namespace, the short-term buffer included."""
+        wanted = validation.memory_types(types)
+        stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
+        buffered = len(self._short_term) if not wanted or MemoryType.SHORT_TERM in wanted else 0
+        if wanted and not stored_types:
+            return buffered
+        return self._store.count(self.namespace, stored_types or None) + buffered
+
+    def list(
+        self,
+        types: Sequence[MemoryType | str] | None = None,
+        *,
+        status: Status | str | None = Status.ACTIVE,
+        limit: int | None = None,
+        offset: int = 0,
+        newest_first: bool = True,
+    ) -> list[MemoryRecord]:
+        wanted = validation.memory_types(types)
+        records: list[MemoryRecord] = []
+        if (not wanted or MemoryType.SHORT_TERM in wanted) and status in (Status.ACTIVE, None):
+            buffered = self._short_term.newest_first() if newest_first else iter(self._short_term)
+            records.extend(item.record for item in buffered)
+        stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
+        if not wanted or stored_types:
+            records.extend(
+                stored.record
+                for stored in self._store.iter_memories(
+                    self.namespace,
+                    types=stored_types or None,
+                    status=str(status) if status else None,
+                    newest_first=newest_first,
+                )
+            )
+        return records[offset : None if limit is None else offset + limit]
+
+    def short_term(self) -> list[MemoryRecord]:
+        """The ring buffer's memories, oldest first."""
+        return [item.record for item in self._short_term]
+
+    def history(self, memory_id: str) -> list[tuple[int, str, str, float]]:
+        """Earlier versions of a memory: (version, content, reason, replaced at), oldest first."""
+        return self._store.versions(self._get_stored(memory_id).record.id)
+
+    def recall(
+        self,
+        query: str,
+        limit: int = 5,
+        *,
+        types: Sequence[MemoryType | str] | MemoryType | str | None = None,
+        threshold: float = 0.0,
+        touch: bool = True,
+    ) -> list[RecallResult]:
+        """The memories most relevant to ``query``, best first, each with its score breakdown.
+
+        Hybrid: vector KNN and BM25 keyword candidates (plus the short-term buffer) are fused by
+        reciprocal rank, then ranked by the multi-factor formula (see ``localmind.ranking``).
+        Results scoring below ``threshold`` are dropped. Returned memories count as accessed
+        unless ``touch`` is false.
+        """
+        self._check_ready()
+        query = validation.content(query, self.settings.limits, what="The query")
+        limit = validation.limit(limit, self.settings.limits)
+        threshold = validation.threshold(threshold)
+        wanted = validation.memory_types(types)  # type: ignore[arg-type]
+        stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
+        search_store = not wanted or bool(stored_types)
+        search_buffer = not wanted or MemoryType.SHORT_TERM in wanted
+        fusion = self.settings.fusion
+        candidates = max(limit * fusion.candidates_per_result, fusion.min_candidates)
+        query_vector = self.query_vector(query)
+
+        dense: list[tuple[str, float]] = []  # (id, cosine similarity)
+        keyword_ids: list[str] = []
+        stored: dict[str, StoredMemory] = {}
+        if search_store:
+            nearest = self._store.nearest(
+                query_vector, candidates, self.namespace, stored_types or None
+            )
+            match = match_expression(query)
+            keyword = (
+                self._store.keyword(match, candidates, self.namespace, stored_types or None)
+                if match
+                else []
+            )
+            rows = self._store.get_by_rowids(
+                list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
+            )
+            stored = {row.record.id: row for row in rows.values()}
+            dense = [(rows[r].record.id, 1.0 - d) for r, d in nearest if r in rows]
+            keyword_ids = [rows[r].record.id for r, _ in keyword if r in rows]
+        buffered: dict[str, _ShortTerm] = {}
+        if search_buffer and len(self._short_term):
+            buffered = {item.record.id: item for item in self._short_term}
+            dense.extend((key, float(item.vector @ query_vector)) for key, item in buffered.items())
+            dense.sort(key=lambda pair: pair[1], reverse=True)
+            keyword_ids = self._buffer_keyword_hits(query, buffered) + keyword_ids
+
+        fused = reciprocal_rank_fusion([key for key, _ in dense], keyword_ids, fusion)
+        cosines = dict(dense)
+        missing = [stored[f.key].rowid for f in fused if f.key not in cosines and f.key in stored]
+        for rowid, blob in self._store.vectors_for(missing).items():
+            key = next(k for k, s in stored.items() if s.rowid == rowid)
+            cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ query_vector)
+
+        now = self._clock()
+        results = []
+        for candidate in fused:
+            if candidate.key in stored:
+                record = stored[candidate.key].record
+            else:
+                record = buffered[candidate.key].record
+            if record.expires_at is not None and record.expires_at <= now:
+                continue
+            breakdown = score(
+                record,
+                candidate,
+                cosines.get(candidate.key),
+                now,
+                self.settings.ranking,
+                self.settings.decay,
+            )
+            if breakdown.score >= threshold:
+                results.append(RecallResult(record, breakdown))
+        results.sort(key=lambda result: result.score, reverse=True)
+        results = results[:limit]
+        if touch:
+            touched = [stored[r.memory.id].rowid for r in results if r.memory.id in stored]
+            if touched:
+                with self._store.db:
+                    self._store.touch(touched, now)
+        return results
+
+    @staticmethod
+    def _buffer_keyword_hits(query: str, buffered: dict[str, _ShortTerm]) -> list[str]:
+        """Short-term items sharing a query term, most shared terms first (the session is the
+        freshest context, so these lead the keyword list)."""
+        terms = query_terms(query)
+        hits = []
+        for key, item in buffered.items():
+            text = item.record.content.casefold()
+            shared = sum(1 for term in terms if term in text)
+            if shared:
+                hits.append((shared, key))
+        hits.sort(reverse=True)
+        return [key for _, key in hits]
+
+    def query_vector(self, query: str) -> Vectors:
+        """The query's embedding, from a small in-process cache when it was asked before."""
+        cached = self._query_vectors.get(query)
+        if cached is not None:
+            self._query_vectors.move_to_end(query)
+            return cached
+        vector = self.embedder.embed_query([query])[0]
+        self._query_vectors[query] = vector
+        if len(self._query_vectors) > _QUERY_CACHE_SIZE:
+            self._query_vectors.popitem(last=False)
+        return vector
+
+    # --- maintenance --------------------------------------------------------------------------
+
+    def reindex(self, progress: Progress | None = None) -> int:
+        """Re-embed every active memory with this store's embedder (after a change of model).
+        Returns how many were embedded. Safe to interrupt: it only commits when done."""
+        store = self._store
+        rows = [
+            (stored.rowid, stored.record)
+            for stored in store.iter_memories(None, status="active", newest_first=False)
+        ]
+        vectors: list[Vectors] = []
+        for start in range(0, len(rows), EMBED_BATCH):
+            batch = rows[start : start + EMBED_BATCH]
+            vectors.extend(self.embedder.embed_documents([record.content for _, record in batch]))
+            if progress:
+                progress(len(batch))
+        with store.db:
+            store.create_vector_table(self.embedder.dim)
+            store.db.executemany(
+                "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
+                [
+                    (rowid, record.namespace, str(record.type), np.asarray(v, np.float32).tobytes())
+                    for (rowid, record), v in zip(rows, vectors, strict=True)
+                ],
+            )
+            _record_embedder(store, self.embedder, create_table=False)
+            store.record_event(self.namespace, None, "reindex", {"embedder": self.embedder.identity})
+        self.needs_reindex = False
+        self._query_vectors.clear()
+        for item in self._short_term:
+            item.vector = self.embedder.embed_documents([item.record.content])[0]
+        return len(rows)
+
+    def stats(self) -> dict[str, Any]:
+        store = self._store
+        size = sum(p.stat().st_size for p in (self.path, *_sidecars(self.path)) if p.exists())
+        return {
+            "path": str(self.path),
+            "namespace": self.namespace,
+            "active": self.count(),
+            "short_term": len(self._short_term),
+            "by_type": store.counts_by("type", self.namespace),
+            "by_status": store.counts_by("status", self.namespace),
+            "namespaces": store.counts_by("namespace", None),
+            "events": store.event_count(),
+            "embedder": store.get_meta("embedder"),
+            "device_id": store.device_id,
+            "schema_version": int(store.get_meta("schema_version") or 0),
+            "size_bytes": size,
+        }
+
+    def _check_ready(self) -> None:
+        if self.needs_reindex:
+            raise StoreError(
+                f"The store must be re-embedded with {self.embedder.identity} first: "
+                "run `localmind reindex`."
+            )
+
+    def iter_all(self) -> Iterator[MemoryRecord]:
+        for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
+            yield stored.record
+
+
+def _record_embedder(store: SqliteStore, embedder: Embedder, *, create_table: bool = True) -> None:
+    if create_table:
+        store.create_vector_table(embedder.dim)
+    store.set_meta("embedder", embedder.identity)
+    spec = getattr(embedder, "spec", None)
+    if spec:
+        store.set_meta("embedder_spec", spec)
+    else:
+        store.db.execute("DELETE FROM meta WHERE key = 'embedder_spec'")
+
+
+def _sidecars(path: Path) -> list[Path]:
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]

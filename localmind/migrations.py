@@ -1,0 +1,144 @@
+"""Ordered, named schema migrations. Each runs in its own transaction and is recorded in
+``meta`` (``schema_version``), so opening an old store brings it up to date exactly once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import apsw
+
+from localmind.errors import StoreError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[apsw.Connection], None]
+
+
+def _initial_schema(db: apsw.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE memories (
+            rowid         INTEGER PRIMARY KEY,   -- shared with memory_vec and memory_fts
+            id            TEXT NOT NULL UNIQUE,  -- ULID
+            namespace     TEXT NOT NULL DEFAULT 'me',
+            content       TEXT NOT NULL,
+            type          TEXT NOT NULL
+                          CHECK (type IN ('short_term', 'long_term', 'episodic', 'semantic')),
+            metadata      TEXT NOT NULL DEFAULT '{}',
+            importance    REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
+            confidence    REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+            access_count  INTEGER NOT NULL DEFAULT 0,
+            created_at    REAL NOT NULL,
+            updated_at    REAL NOT NULL,
+            last_accessed REAL,
+            expires_at    REAL,
+            version       INTEGER NOT NULL DEFAULT 1,
+            status        TEXT NOT NULL DEFAULT 'active'
+                          CHECK (status IN ('active', 'superseded', 'expired', 'deleted')),
+            pinned        INTEGER NOT NULL DEFAULT 0,
+            content_hash  TEXT NOT NULL,
+            hlc           TEXT NOT NULL
+        );
+        CREATE INDEX memories_by_namespace ON memories (namespace, status, created_at);
+        CREATE INDEX memories_by_hash ON memories (namespace, content_hash);
+
+        CREATE TABLE memory_versions (
+            memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+            version   INTEGER NOT NULL,
+            content   TEXT NOT NULL,
+            reason    TEXT NOT NULL,
+            at        REAL NOT NULL,
+            PRIMARY KEY (memory_id, version)
+        );
+
+        CREATE TABLE conflicts (
+            id                INTEGER PRIMARY KEY,
+            namespace         TEXT NOT NULL,
+            existing_id       TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+            candidate_content TEXT NOT NULL,
+            candidate_type    TEXT NOT NULL,
+            similarity        REAL NOT NULL,
+            status            TEXT NOT NULL DEFAULT 'pending',
+            created_at        REAL NOT NULL,
+            resolved_at       REAL,
+            resolution        TEXT
+        );
+
+        CREATE TABLE profiles (
+            namespace  TEXT NOT NULL,
+            version    INTEGER NOT NULL,
+            text       TEXT NOT NULL,
+            built_from TEXT NOT NULL DEFAULT '[]',
+            at         REAL NOT NULL,
+            PRIMARY KEY (namespace, version)
+        );
+
+        -- Append-only: the audit trail, and the outbox that sync replicates.
+        CREATE TABLE events (
+            seq       INTEGER PRIMARY KEY,
+            hlc       TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            namespace TEXT NOT NULL,
+            memory_id TEXT,
+            op        TEXT NOT NULL,
+            payload   TEXT NOT NULL DEFAULT '{}',
+            reason    TEXT,
+            at        REAL NOT NULL
+        );
+        CREATE INDEX events_by_memory ON events (memory_id, seq);
+
+        -- Terms come from localmind.tokenize.index_text (CJK bigrams); contentless: the text
+        -- lives once, in memories.
+        CREATE VIRTUAL TABLE memory_fts USING fts5 (
+            text, content='', contentless_delete=1,
+            tokenize='porter unicode61 remove_diacritics 2'
+        );
+        """
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _initial_schema),)
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def schema_version(db: apsw.Connection) -> int:
+    has_meta = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
+    if not has_meta:
+        return 0
+    row = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(db: apsw.Connection) -> int:
+    """Apply every pending migration in order; return the schema version reached."""
+    with db:
+        db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    current = schema_version(db)
+    if current > LATEST_VERSION:
+        raise StoreError(
+            f"This store has schema version {current}, newer than this localmind understands "
+            f"({LATEST_VERSION}). Upgrade localmind to open it."
+        )
+    for migration in MIGRATIONS:
+        if migration.version <= current:
+            continue
+        with db:
+            migration.apply(db)
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(migration.version),),
+            )
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"migration.{migration.version}", migration.name),
+            )
+        current = migration.version
+    return current

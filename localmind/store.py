@@ -1,0 +1,426 @@
+"""The SQLite store: memory rows with their vector (vec0) and keyword (FTS5) index entries kept in
+step inside one transaction, the version history, and the append-only events log.
+
+Only *active* memories are indexed: a memory that is superseded, expired or deleted leaves
+``memory_vec`` and ``memory_fts`` in the same transaction as its status change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+import numpy as np
+
+from localmind.embedders.base import Vectors
+from localmind.hlc import HybridLogicalClock
+from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.tokenize import index_text
+
+_COLUMNS = (
+    "rowid, id, namespace, content, type, metadata, importance, confidence, access_count, "
+    "created_at, updated_at, last_accessed, expires_at, version, status, pinned, content_hash, hlc"
+)
+
+# Fields that update() may change directly; content goes through replace_content().
+_UPDATABLE = frozenset(
+    {"type", "metadata", "importance", "confidence", "expires_at", "pinned", "status"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMemory:
+    rowid: int
+    record: MemoryRecord
+
+
+def _record(row: Sequence[Any]) -> StoredMemory:
+    return StoredMemory(
+        rowid=row[0],
+        record=MemoryRecord(
+            id=row[1],
+            namespace=row[2],
+            content=row[3],
+            type=MemoryType(row[4]),
+            metadata=json.loads(row[5]),
+            importance=row[6],
+            confidence=row[7],
+            access_count=row[8],
+            created_at=row[9],
+            updated_at=row[10],
+            last_accessed=row[11],
+            expires_at=row[12],
+            version=row[13],
+            status=Status(row[14]),
+            pinned=bool(row[15]),
+            content_hash=row[16],
+            hlc=row[17],
+        ),
+    )
+
+
+def _placeholders(values: Sequence[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
+class SqliteStore:
+    def __init__(
+        self,
+        db: apsw.Connection,
+        hlc: HybridLogicalClock,
+        device_id: str,
+        clock: Callable[[], float],
+    ) -> None:
+        self.db = db
+        self._hlc = hlc
+        self._clock = clock
+        self.device_id = device_id
+
+    # --- meta ---------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # --- the vector table ---------------------------------------------------------------------
+
+    def vector_dim(self) -> int | None:
+        value = self.get_meta("vector_dim")
+        return int(value) if value else None
+
+    def create_vector_table(self, dim: int) -> None:
+        """(Re)create ``memory_vec`` for vectors of ``dim`` floats; any old vectors are dropped."""
+        self.db.execute("DROP TABLE IF EXISTS memory_vec")
+        self.db.execute(
+            f"""CREATE VIRTUAL TABLE memory_vec USING vec0 (
+                    namespace TEXT PARTITION KEY,
+                    type TEXT,
+                    embedding FLOAT[{int(dim)}] DISTANCE_METRIC=cosine
+                )"""
+        )
+        self.set_meta("vector_dim", str(dim))
+
+    # --- writes -------------------------------------------------------------------------------
+
+    def stamp(self) -> str:
+        return str(self._hlc.now())
+
+    def insert(self, record: MemoryRecord, vector: Vectors) -> int:
+        record.hlc = self.stamp()
+        self.db.execute(
+            f"INSERT INTO memories ({_COLUMNS}) VALUES (NULL, {_placeholders(_COLUMNS.split(',')[1:])})",
+            (
+                record.id,
+                record.namespace,
+                record.content,
+                str(record.type),
+                json.dumps(record.metadata, ensure_ascii=False),
+                record.importance,
+                record.confidence,
+                record.access_count,
+                record.created_at,
+                record.updated_at,
+                record.last_accessed,
+                record.expires_at,
+                record.version,
+                str(record.status),
+                int(record.pinned),
+                record.content_hash,
+                record.hlc,
+            ),
+        )
+        rowid = self.db.last_insert_rowid()
+        if record.status is Status.ACTIVE:
+            self._index(rowid, record, vector)
+        self.record_event(record.namespace, record.id, "add", record.to_dict(), stamp=record.hlc)
+        return rowid
+
+    def _index(self, rowid: int, record: MemoryRecord, vector: Vectors) -> None:
+        self.db.execute(
+            "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
+            (rowid, record.namespace, str(record.type), np.asarray(vector, np.float32).tobytes()),
+        )
+        self.db.execute(
+            "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)",
+            (rowid, index_text(record.content)),
+        )
+
+    def _unindex(self, rowid: int) -> None:
+        self.db.execute("DELETE FROM memory_vec WHERE rowid = ?", (rowid,))
+        self.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+
+    def update_fields(self, stored: StoredMemory, reason: str, **fields: Any) -> MemoryRecord:
+        """Change plain fields of a memory (not its content); keeps the indexes in step with its
+        status and type, and logs the change."""
+        unknown = set(fields) - _UPDATABLE - {"updated_at", "access_count", "last_accessed"}
+        if unknown:
+            raise ValueError(f"cannot update {sorted(unknown)}")
+        record = stored.record
+        was_active = record.status is Status.ACTIVE
+        for name, value in fields.items():
+            setattr(record, name, value)
+        record.hlc = self.stamp()
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        values = [self._to_column(name, value) for name, value in fields.items()]
+        self.db.execute(
+            f"UPDATE memories SET {assignments}, hlc = ? WHERE rowid = ?",
+            (*values, record.hlc, stored.rowid),
+        )
+        now_active = record.status is Status.ACTIVE
+        if was_active and not now_active:
+            self._unindex(stored.rowid)
+        elif now_active and "type" in fields:
+            self.db.execute(
+                "UPDATE memory_vec SET type = ? WHERE rowid = ?", (str(record.type), stored.rowid)
+            )
+        payload = {name: self._to_column(name, value) for name, value in fields.items()}
+        self.record_event(record.namespace, record.id, "update", payload, reason, record.hlc)
+        return record
+
+    @staticmethod
+    def _to_column(name: str, value: Any) -> Any:
+        if name == "metadata":
+            return json.dumps(value, ensure_ascii=False)
+        if name == "pinned":
+            return int(value)
+        if name in ("type", "status"):
+            return str(value)
+        return value
+
+    def reactivate(self, stored: StoredMemory, vector: Vectors) -> None:
+        """Put a memory that was not active back into the indexes (its status already active)."""
+        self._index(stored.rowid, stored.record, vector)
+
+    def replace_content(
+        self,
+        stored: StoredMemory,
+        content: str,
+        content_hash: str,
+        vector: Vectors,
+        reason: str,
+        at: float,
+    ) -> MemoryRecord:
+        """A new version: the old content goes to ``memory_versions``, the row and its index
+        entries take the new content."""
+        record = stored.record
+        self.db.execute(
+            "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (record.id, record.version, record.content, reason, at),
+        )
+        record.content, record.content_hash = content, content_hash
+        record.version += 1
+        record.updated_at = at
+        record.hlc = self.stamp()
+        self.db.execute(
+            "UPDATE memories SET content = ?, content_hash = ?, version = ?, updated_at = ?, "
+            "hlc = ? WHERE rowid = ?",
+            (content, content_hash, record.version, at, record.hlc, stored.rowid),
+        )
+        if record.status is Status.ACTIVE:
+            self._unindex(stored.rowid)
+            self._index(stored.rowid, record, vector)
+        self.record_event(
+            record.namespace,
+            record.id,
+            "update",
+            {"content": content, "version": record.version},
+            reason,
+            record.hlc,
+        )
+        return record
+
+    def erase(self, stored: StoredMemory, at: float) -> None:
+        """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
+        deletion can replicate; the indexes lose it at once."""
+        record = stored.record
+        if record.status is Status.ACTIVE:
+            self._unindex(stored.rowid)
+        record.hlc = self.stamp()
+        self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (record.id,))
+        self.db.execute(
+            "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
+            "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
+            (at, record.hlc, stored.rowid),
+        )
+        self.record_event(record.namespace, record.id, "forget", {}, None, record.hlc)
+
+    def touch(self, rowids: Iterable[int], at: float) -> None:
+        """Count an access (recall) of each memory. Not an event: access counts are local."""
+        self.db.executemany(
+            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
+            "WHERE rowid = ?",
+            [(at, rowid) for rowid in rowids],
+        )
+
+    def record_event(
+        self,
+        namespace: str,
+        memory_id: str | None,
+        op: str,
+        payload: dict[str, Any],
+        reason: str | None = None,
+        stamp: str | None = None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO events (hlc, device_id, namespace, memory_id, op, payload, reason, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                stamp or self.stamp(),
+                self.device_id,
+                namespace,
+                memory_id,
+                op,
+                json.dumps(payload, ensure_ascii=False),
+                reason,
+                self._clock(),
+            ),
+        )
+
+    # --- reads --------------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> StoredMemory | None:
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+        ).fetchone()
+        return _record(row) if row else None
+
+    def get_by_rowids(self, rowids: Sequence[int]) -> dict[int, StoredMemory]:
+        if not rowids:
+            return {}
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE rowid IN ({_placeholders(rowids)})",
+            tuple(rowids),
+        )
+        return {row[0]: _record(row) for row in rows}
+
+    def find_active_by_hash(self, namespace: str, content_hash: str) -> StoredMemory | None:
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE namespace = ? AND content_hash = ? "
+            "AND status = 'active' LIMIT 1",
+            (namespace, content_hash),
+        ).fetchone()
+        return _record(row) if row else None
+
+    def cached_vector(self, content_hash: str) -> bytes | None:
+        """The stored vector of any active memory with this exact content (the embedding cache)."""
+        row = self.db.execute(
+            "SELECT v.embedding FROM memories m JOIN memory_vec v ON v.rowid = m.rowid "
+            "WHERE m.content_hash = ? AND m.status = 'active' LIMIT 1",
+            (content_hash,),
+        ).fetchone()
+        return row[0] if row else None
+
+    def vectors_for(self, rowids: Sequence[int]) -> dict[int, bytes]:
+        if not rowids:
+            return {}
+        rows = self.db.execute(
+            f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({_placeholders(rowids)})",
+            tuple(rowids),
+        )
+        return {rowid: blob for rowid, blob in rows}
+
+    def nearest(
+        self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
+    ) -> list[tuple[int, float]]:
+        """(rowid, cosine distance) of the ``k`` nearest active memories, nearest first."""
+        sql = (
+            "SELECT rowid, distance FROM memory_vec WHERE embedding MATCH ? AND k = ? "
+            "AND namespace = ?"
+        )
+        params: list[Any] = [np.asarray(vector, np.float32).tobytes(), k, namespace]
+        if types:
+            sql += f" AND type IN ({_placeholders(types)})"
+            params.extend(types)
+        return [(rowid, distance) for rowid, distance in self.db.execute(sql + " ORDER BY distance", params)]
+
+    def keyword(
+        self, match: str, k: int, namespace: str, types: Sequence[str] | None
+    ) -> list[tuple[int, float]]:
+        """(rowid, bm25) of the ``k`` best keyword matches among active memories, best first
+        (FTS5's bm25 is negative: lower is better)."""
+        sql = (
+            "SELECT f.rowid, bm25(memory_fts) AS score FROM memory_fts AS f "
+            "JOIN memories AS m ON m.rowid = f.rowid "
+            "WHERE memory_fts MATCH ? AND m.namespace = ?"
+        )
+        params: list[Any] = [match, namespace]
+        if types:
+            sql += f" AND m.type IN ({_placeholders(types)})"
+            params.extend(types)
+        sql += " ORDER BY score LIMIT ?"
+        params.append(k)
+        return [(rowid, score) for rowid, score in self.db.execute(sql, params)]
+
+    def count(
+        self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"
+    ) -> int:
+        sql, params = "SELECT count(*) FROM memories WHERE namespace = ?", [namespace]
+        if status:
+            sql += " AND status = ?"
+            params.append(status)
+        if types:
+            sql += f" AND type IN ({_placeholders(types)})"
+            params.extend(types)
+        row = self.db.execute(sql, params).fetchone()
+        return int(row[0])
+
+    def iter_memories(
+        self,
+        namespace: str | None,
+        *,
+        types: Sequence[str] | None = None,
+        status: str | None = "active",
+        newest_first: bool = True,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> Iterator[StoredMemory]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if namespace is not None:
+            clauses.append("namespace = ?")
+            params.append(namespace)
+        if status:
+            clauses.append("status = ?")
+            params.append(status)
+        if types:
+            clauses.append(f"type IN ({_placeholders(types)})")
+            params.extend(types)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT {_COLUMNS} FROM memories {where} ORDER BY created_at {order}, rowid {order}"
+        sql += " LIMIT ? OFFSET ?"
+        params.extend([-1 if limit is None else limit, offset])
+        for row in self.db.execute(sql, params):
+            yield _record(row)
+
+    def versions(self, memory_id: str) -> list[tuple[int, str, str, float]]:
+        return list(
+            self.db.execute(
+                "SELECT version, content, reason, at FROM memory_versions WHERE memory_id = ? "
+                "ORDER BY version",
+                (memory_id,),
+            )
+        )
+
+    def counts_by(self, column: str, namespace: str | None) -> dict[str, int]:
+        assert column in ("type", "status", "namespace")
+        sql = f"SELECT {column}, count(*) FROM memories"
+        params: list[Any] = []
+        if namespace is not None:
+            sql += " WHERE namespace = ?"
+            params.append(namespace)
+        return {key: n for key, n in self.db.execute(sql + f" GROUP BY {column}", params)}
+
+    def event_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM events").fetchone()[0])
