@@ -14,14 +14,14 @@ from typing import Any, TypeVar
 
 import click
 
-from localmind import __version__
-from localmind.embedders.base import EmbedderUnavailable
-from localmind.errors import InvalidInput, LocalmindError, NotAStore
+from localmind import __version__, validation
+from localmind.config import Limits
+from localmind.errors import InvalidInput, LocalmindError, NotAStore, NotFound
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.keys import key_file_for
 from localmind.memory import Memory, NewMemory
 from localmind.paths import default_db_path
-from localmind.records import MemoryRecord, MemoryType, RecallResult
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 
 PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
@@ -66,9 +66,7 @@ def read_passphrase(*, creating: bool, db: Path) -> str:
         click.echo(f"No store at {db} yet: choose a passphrase to create it.", err=True)
         click.echo("It cannot be recovered if you lose it.", err=True)
         return str(
-            click.prompt(
-                "New passphrase", hide_input=True, confirmation_prompt=True, err=True
-            )
+            click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
         )
     return str(click.prompt("Passphrase", hide_input=True, err=True))
 
@@ -81,7 +79,7 @@ def friendly_errors(function: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
-        except (LocalmindError, EmbedderUnavailable) as error:
+        except LocalmindError as error:
             raise click.ClickException(str(error)) from None
         except click.Abort:
             raise
@@ -156,7 +154,7 @@ def home(obj: Context) -> None:
     with obj.open() as memory:
         stats = memory.stats()
     click.echo(f"localmind {__version__} — {stats['active']} memories in {stats['path']}")
-    click.echo("Try: localmind add \"...\", localmind recall \"...\", localmind --help")
+    click.echo('Try: localmind add "...", localmind recall "...", localmind --help')
 
 
 @cli.command()
@@ -168,7 +166,11 @@ def home(obj: Context) -> None:
 @click.pass_obj
 @friendly_errors
 def add(
-    obj: Context, text: str, type_: str, importance: float | None, meta: tuple[str, ...],
+    obj: Context,
+    text: str,
+    type_: str,
+    importance: float | None,
+    meta: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Remember TEXT."""
@@ -178,6 +180,10 @@ def add(
         if not sep or not key:
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--meta")
         metadata[key] = value
+    # Checked before the store is opened, so bad input never creates or touches a store.
+    validation.content(text, Limits())
+    if importance is not None:
+        validation.unit_interval(importance, "importance")
     with obj.open() as memory:
         record = memory.remember(text, type=type_, importance=importance, metadata=metadata)
     if as_json:
@@ -198,6 +204,8 @@ def recall(
     obj: Context, query: str, limit: int, types: tuple[str, ...], threshold: float, as_json: bool
 ) -> None:
     """Find the memories most relevant to QUERY (by meaning and by words)."""
+    validation.content(query, Limits(), what="The query")
+    validation.limit(limit, Limits())
     with obj.open() as memory:
         results = memory.recall(query, limit, types=types or None, threshold=threshold)
     if as_json:
@@ -229,13 +237,13 @@ def format_result(result: RecallResult) -> str:
 def list_(obj: Context, types: tuple[str, ...], limit: int, offset: int, as_json: bool) -> None:
     """List memories, newest first."""
     with obj.open() as memory:
-        records = memory.list(types or None, limit=limit, offset=offset)
+        records = memory.list_memories(types or None, limit=limit, offset=offset)
         total = memory.count(types or None)
     if as_json:
         echo_json([record.to_dict() for record in records])
         return
     if not records:
-        click.echo("No memories yet. Add one with: localmind add \"...\"")
+        click.echo('No memories yet. Add one with: localmind add "..."')
         return
     for record in records:
         click.echo(format_row(record))
@@ -259,6 +267,8 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
     """Show one memory, with its earlier versions."""
     with obj.open() as memory:
         record = memory.get(memory_id)
+        if record.status is Status.DELETED:
+            raise NotFound(f"No memory with id {memory_id!r}: it was forgotten.")
         history = memory.history(memory_id) if record.type is not MemoryType.SHORT_TERM else []
     if as_json:
         document = record.to_dict()
@@ -354,17 +364,33 @@ def passwd(obj: Context) -> None:
 
 @cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--type", "type_", type=TYPES, default="long_term", show_default=True,
-              help="Type of lines that do not say.")
-@click.option("--format", "fmt", type=click.Choice(["auto", "jsonl", "text"]), default="auto",
-              show_default=True)
+@click.option(
+    "--type",
+    "type_",
+    type=TYPES,
+    default="long_term",
+    show_default=True,
+    help="Type of lines that do not say.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "jsonl", "text"]),
+    default="auto",
+    show_default=True,
+)
 @click.pass_obj
 @friendly_errors
 def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
     "metadata": {...}, "created_at": ...}) or plain text, one memory a line. Bad lines are
     reported with their numbers; the good ones are kept. Use - for standard input."""
-    lines = file.readlines()
+    try:
+        lines = file.readlines()
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            f"{file.name} is not UTF-8 text; nothing was imported."
+        ) from None
     first = next((line for line in lines if line.strip()), "")
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
     with obj.open() as memory:

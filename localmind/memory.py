@@ -1,9 +1,9 @@
 """``Memory``: the library face of localmind. Open a store, remember, recall, forget.
 
-    with Memory.open("memories.db", passphrase) as memory:
-        memory.remember("用户喜欢 Rust 编程语言", type="semantic")
-        for result in memory.recall("编程"):
-            print(result.memory.content, result.breakdown)
+with Memory.open("memories.db", passphrase) as memory:
+    memory.remember("用户喜欢 Rust 编程语言", type="semantic")
+    for result in memory.recall("编程"):
+        print(result.memory.content, result.breakdown)
 """
 
 from __future__ import annotations
@@ -142,8 +142,9 @@ class Memory:
             if creating:
                 key_file.save(key_path)
             migrate(db)
-            memory = cls._attach(db, path, embedder, namespace, settings, clock,
-                                 accept_new_embedder)
+            memory = cls._attach(
+                db, path, embedder, namespace, settings, clock, accept_new_embedder
+            )
         except BaseException:
             db.close()
             if creating:
@@ -249,7 +250,8 @@ class Memory:
             else self.embedder.embed_documents([item.content])[0]
         )
         with self._store.db:
-            return self._insert(item, hashed, vector)
+            record = self._insert(item, hashed, vector)
+        return record
 
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None = None
@@ -296,7 +298,9 @@ class Memory:
         if item.created_at is not None and (
             isinstance(item.created_at, bool) or not isinstance(item.created_at, (int, float))
         ):
-            raise InvalidInput(f"created_at must be a Unix time in seconds, not {item.created_at!r}.")
+            raise InvalidInput(
+                f"created_at must be a Unix time in seconds, not {item.created_at!r}."
+            )
         return replace(
             item,
             content=validation.content(item.content, limits),
@@ -329,13 +333,14 @@ class Memory:
     def _reinforce(self, existing: StoredMemory, item: NewMemory) -> MemoryRecord:
         record = existing.record
         with self._store.db:
-            return self._store.update_fields(
+            record = self._store.update_fields(
                 existing,
                 "same content remembered again",
                 confidence=min(1.0, record.confidence + _REINFORCE_CONFIDENCE),
                 importance=max(record.importance, float(item.importance or 0.0)),
                 updated_at=self._clock(),
             )
+        return record
 
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
         record = self._new_record(item, content_hash(item.content))
@@ -442,7 +447,7 @@ class Memory:
             return buffered
         return self._store.count(self.namespace, stored_types or None) + buffered
 
-    def list(
+    def list_memories(
         self,
         types: Sequence[MemoryType | str] | None = None,
         *,
@@ -497,7 +502,7 @@ class Memory:
         query = validation.content(query, self.settings.limits, what="The query")
         limit = validation.limit(limit, self.settings.limits)
         threshold = validation.threshold(threshold)
-        wanted = validation.memory_types(types)  # type: ignore[arg-type]
+        wanted = validation.memory_types(types)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         search_store = not wanted or bool(stored_types)
         search_buffer = not wanted or MemoryType.SHORT_TERM in wanted
@@ -618,7 +623,9 @@ class Memory:
                 ],
             )
             _record_embedder(store, self.embedder, create_table=False)
-            store.record_event(self.namespace, None, "reindex", {"embedder": self.embedder.identity})
+            store.record_event(
+                self.namespace, None, "reindex", {"embedder": self.embedder.identity}
+            )
         self.needs_reindex = False
         self._query_vectors.clear()
         for item in self._short_term:

@@ -70,9 +70,9 @@ class MemoryRecord:
 class ScoreBreakdown:
     """Why a memory ranked where it did.
 
-    ``score = confidence × (w_sim·similarity + w_imp·importance + w_rec·recency + w_freq·frequency)``
-    where ``similarity`` is the fused (reciprocal-rank) relevance of the vector and keyword
-    searches, scaled to [0, 1].
+    ``score = confidence × (w_sim·similarity + w_imp·importance + w_rec·recency
+    + w_freq·frequency)`` where ``similarity`` is the fused (reciprocal-rank) relevance of the
+    vector and keyword searches, scaled to [0, 1].
     """
 
     score: float

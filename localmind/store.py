@@ -25,6 +25,8 @@ _COLUMNS = (
     "created_at, updated_at, last_accessed, expires_at, version, status, pinned, content_hash, hlc"
 )
 
+_INSERT_PLACEHOLDERS = ", ".join("?" * (len(_COLUMNS.split(",")) - 1))
+
 # Fields that update() may change directly; content goes through replace_content().
 _UPDATABLE = frozenset(
     {"type", "metadata", "importance", "confidence", "expires_at", "pinned", "status"}
@@ -118,7 +120,7 @@ class SqliteStore:
     def insert(self, record: MemoryRecord, vector: Vectors) -> int:
         record.hlc = self.stamp()
         self.db.execute(
-            f"INSERT INTO memories ({_COLUMNS}) VALUES (NULL, {_placeholders(_COLUMNS.split(',')[1:])})",
+            f"INSERT INTO memories ({_COLUMNS}) VALUES (NULL, {_INSERT_PLACEHOLDERS})",
             (
                 record.id,
                 record.namespace,
@@ -342,7 +344,10 @@ class SqliteStore:
         if types:
             sql += f" AND type IN ({_placeholders(types)})"
             params.extend(types)
-        return [(rowid, distance) for rowid, distance in self.db.execute(sql + " ORDER BY distance", params)]
+        return [
+            (rowid, distance)
+            for rowid, distance in self.db.execute(sql + " ORDER BY distance", params)
+        ]
 
     def keyword(
         self, match: str, k: int, namespace: str, types: Sequence[str] | None
@@ -372,7 +377,11 @@ class SqliteStore:
         if types:
             sql += f" AND type IN ({_placeholders(types)})"
             params.extend(types)
+        return self._scalar(sql, params)
+
+    def _scalar(self, sql: str, params: Sequence[Any] = ()) -> int:
         row = self.db.execute(sql, params).fetchone()
+        assert row is not None  # aggregate queries always return one row
         return int(row[0])
 
     def iter_memories(
@@ -423,4 +432,4 @@ class SqliteStore:
         return {key: n for key, n in self.db.execute(sql + f" GROUP BY {column}", params)}
 
     def event_count(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM events").fetchone()[0])
+        return self._scalar("SELECT count(*) FROM events")

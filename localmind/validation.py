@@ -42,10 +42,10 @@ def memory_type(value: object) -> MemoryType:
         raise InvalidInput(f"Unknown memory type {value!r}; use one of: {known}.") from None
 
 
-def memory_types(values: Iterable[object] | None) -> list[MemoryType] | None:
+def memory_types(values: Iterable[object] | object | None) -> list[MemoryType] | None:
     if values is None:
         return None
-    if isinstance(values, (str, MemoryType)):
+    if isinstance(values, (str, MemoryType)) or not isinstance(values, Iterable):
         values = [values]
     parsed = [memory_type(value) for value in values]
     return list(dict.fromkeys(parsed)) or None

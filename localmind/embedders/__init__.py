@@ -40,4 +40,10 @@ def embedder_from_spec(spec: str) -> Embedder:
     )
 
 
-__all__ = ["DEFAULT_SPEC", "Embedder", "EmbedderUnavailable", "default_embedder", "embedder_from_spec"]
+__all__ = [
+    "DEFAULT_SPEC",
+    "Embedder",
+    "EmbedderUnavailable",
+    "default_embedder",
+    "embedder_from_spec",
+]

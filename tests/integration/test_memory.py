@@ -1,0 +1,308 @@
+"""The Memory API end to end, on the real encrypted store and the bundled embedding model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from localmind import (
+    InvalidInput,
+    Memory,
+    MemoryType,
+    NewMemory,
+    NotFound,
+    RankingWeights,
+    Settings,
+    Status,
+)
+from localmind.config import Limits
+from tests.conftest import DAY, PASSPHRASE, FakeClock
+
+RUST = "用户喜欢 Rust 编程语言"
+ENGINEER = "用户是软件工程师"
+HIKING = "I love hiking in the mountains on weekends"
+
+
+def index_counts(memory: Memory) -> tuple[int, int, int]:
+    """(active rows, vector rows, keyword rows): the three must always agree."""
+    db = memory._store.db
+    active = db.execute("SELECT count(*) FROM memories WHERE status = 'active'").fetchone()[0]
+    vectors = db.execute("SELECT count(*) FROM memory_vec").fetchone()[0]
+    keywords = db.execute("SELECT count(*) FROM memory_fts").fetchone()[0]
+    return active, vectors, keywords
+
+
+def test_round_trip_finds_chinese_by_word_and_english_by_meaning(
+    open_memory: Callable[..., Memory],
+) -> None:
+    with open_memory() as memory:
+        memory.remember(RUST, type="semantic")
+        memory.remember(ENGINEER, type="semantic")
+        memory.remember(HIKING, type="episodic")
+
+    with open_memory() as memory:
+        assert memory.count() == 3
+        results = memory.recall("编程")
+        assert results[0].memory.content == RUST
+        assert results[0].breakdown.keyword_rank == 1
+
+        # No word in common with any memory: only the meaning can find it.
+        results = memory.recall("Which outdoor activities does she enjoy?")
+        top = results[0]
+        assert top.memory.content == HIKING
+        assert top.breakdown.keyword_rank is None
+        assert top.breakdown.vector_rank == 1
+
+
+def test_recall_ranks_by_the_documented_formula(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    memory.remember("I drink green tea every morning", importance=0.9)
+    results = memory.recall("green tea", limit=1)
+    b = results[0].breakdown
+    expected = b.confidence * (
+        0.4 * b.similarity + 0.25 * b.importance + 0.2 * b.recency + 0.15 * b.frequency
+    )
+    assert b.score == pytest.approx(expected)
+    assert (b.similarity, b.importance, b.recency, b.frequency) == (1.0, 0.9, 1.0, 0.0)
+    assert b.confidence == pytest.approx(0.8)
+
+
+def test_importance_and_recency_decay_with_idle_days_and_use_counts(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    memory.remember("I drink green tea every morning", importance=0.9)
+    clock.advance(days=17)  # 10 days past the 7-day grace period, 17 days = 2.43 half-lives
+    first = memory.recall("green tea", limit=1)[0].breakdown
+    assert first.importance == pytest.approx(0.9 * 0.99**10)
+    assert first.recency == pytest.approx(0.5 ** (17 / 7))
+    assert first.frequency == 0.0
+
+    # The recall counted as a use: the memory is fresh again and more frequent.
+    second = memory.recall("green tea", limit=1)[0].breakdown
+    assert second.recency == pytest.approx(1.0)
+    assert second.importance == pytest.approx(0.9)
+    assert second.frequency > 0
+
+
+def test_more_important_memory_wins_between_equally_relevant_ones(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory()
+    low = memory.remember("My sister lives in Lisbon", importance=0.1)
+    high = memory.remember("My brother lives in Lisbon", importance=1.0)
+    ranked = [r.memory.id for r in memory.recall("Lisbon", limit=2, touch=False)]
+    assert ranked.index(high.id) < ranked.index(low.id)
+
+
+def test_weights_are_configurable(open_memory: Callable[..., Memory]) -> None:
+    only_importance = Settings(
+        ranking=RankingWeights(similarity=0, importance=1, recency=0, frequency=0)
+    )
+    memory = open_memory(settings=only_importance)
+    memory.remember("Paris is the capital of France", importance=0.2)
+    memory.remember("The cat sleeps on the sofa", importance=0.7)
+    top = memory.recall("capital of France", limit=2)
+    assert top[0].memory.content == "The cat sleeps on the sofa"
+    assert top[0].score == pytest.approx(0.8 * 0.7)
+
+
+def test_threshold_drops_weak_results(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    memory.remember("I drink green tea every morning", importance=1.0)
+    memory.remember("The invoice is due on Friday", importance=0.0)
+    scores = {r.memory.content: r.score for r in memory.recall("green tea", touch=False)}
+    assert len(scores) == 2
+    cut = (max(scores.values()) + min(scores.values())) / 2
+    kept = memory.recall("green tea", threshold=cut)
+    assert [r.memory.content for r in kept] == ["I drink green tea every morning"]
+
+
+def test_type_filter(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    memory.remember("Went to the tea house yesterday", type="episodic")
+    memory.remember("Likes green tea", type="semantic")
+    results = memory.recall("tea", types=["semantic"])
+    assert [r.memory.type for r in results] == [MemoryType.SEMANTIC]
+    assert memory.count(["episodic"]) == 1
+
+
+def test_two_character_chinese_word_is_found_by_keyword(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    memory.remember("他每天早上都喝绿茶")
+    memory.remember("她喜欢在周末去爬山")
+    results = memory.recall("绿茶", touch=False)
+    assert results[0].memory.content == "他每天早上都喝绿茶"
+    assert results[0].breakdown.keyword_rank == 1
+    assert results[1].breakdown.keyword_rank is None
+
+
+def test_short_term_ring_buffer_keeps_the_newest_and_is_searched(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(settings=Settings(limits=Limits(short_term_capacity=3)))
+    for n in range(5):
+        memory.remember(f"turn {n}: we talked about topic {n}", type="short_term")
+    assert [r.content for r in memory.short_term()] == [
+        f"turn {n}: we talked about topic {n}" for n in (2, 3, 4)
+    ]
+    memory.remember("The user's dog is called Biscuit", type="semantic")
+    assert memory.count() == 4
+    assert memory.count(["short_term"]) == 3
+    results = memory.recall("topic 4", limit=10)
+    assert results[0].memory.content == "turn 4: we talked about topic 4"
+    assert results[0].memory.type is MemoryType.SHORT_TERM
+    assert all("topic 0" not in r.memory.content for r in results)
+    # The ring buffer is the session's: a reopened store starts with an empty one.
+    memory.close()
+    assert open_memory().count(["short_term"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "options", "message"),
+    [
+        ("", {}, "empty"),
+        ("  \n\t ", {}, "empty"),
+        ("x" * 8_001, {}, "8,001 characters"),
+        ("fine", {"type": "dream"}, "Unknown memory type"),
+        ("fine", {"importance": 1.5}, "between 0 and 1"),
+        ("fine", {"importance": -0.1}, "between 0 and 1"),
+        ("fine", {"metadata": ["not", "a", "dict"]}, "metadata"),
+        ("fine", {"metadata": {"f": object()}}, "JSON"),
+    ],
+)
+def test_bad_input_is_refused_and_writes_nothing(
+    memory: Memory, content: str, options: dict[str, object], message: str
+) -> None:
+    memory.remember("something already here")
+    before = (memory.count(), memory.stats()["events"], index_counts(memory))
+    with pytest.raises(InvalidInput, match=message):
+        memory.remember(content, **options)  # type: ignore[arg-type]
+    assert (memory.count(), memory.stats()["events"], index_counts(memory)) == before
+
+
+@pytest.mark.parametrize(
+    ("query", "options", "message"),
+    [
+        ("", {}, "empty"),
+        ("tea", {"limit": 0}, "at least 1"),
+        ("tea", {"limit": -3}, "at least 1"),
+        ("tea", {"limit": 1001}, "at most"),
+        ("tea", {"types": ["nope"]}, "Unknown memory type"),
+        ("x" * 8_001, {}, "characters long"),
+    ],
+)
+def test_bad_recall_arguments_are_clear_errors(
+    memory: Memory, query: str, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        memory.recall(query, **options)  # type: ignore[arg-type]
+
+
+def test_same_content_again_reinforces_instead_of_duplicating(memory: Memory) -> None:
+    first = memory.remember("I prefer tea over coffee", importance=0.3)
+    again = memory.remember("  i prefer TEA over coffee ", importance=0.6)
+    assert again.id == first.id
+    assert memory.count() == 1
+    assert again.confidence == pytest.approx(first.confidence + 0.05)
+    assert again.importance == 0.6
+
+
+def test_update_keeps_history_and_search_follows_the_new_content(memory: Memory) -> None:
+    record = memory.remember("I like Java")
+    updated = memory.update(record.id, content="I now prefer Go", importance=0.9)
+    assert updated.version == 2
+    assert memory.get(record.id).content == "I now prefer Go"
+    assert [(v, c) for v, c, _, _ in memory.history(record.id)] == [(1, "I like Java")]
+    assert memory.recall("Go", limit=1)[0].memory.id == record.id
+    assert memory.recall("Java", limit=1, touch=False)[0].breakdown.keyword_rank is None
+    assert index_counts(memory) == (1, 1, 1)
+
+
+def test_forget_erases_the_text_and_leaves_no_index_entry(memory: Memory) -> None:
+    keep = memory.remember("The user's cat is called Miso")
+    gone = memory.remember("The user's bank PIN hint is a birthday")
+    memory.update(gone.id, content="The user's bank PIN hint is an anniversary")
+    memory.forget(gone.id)
+    assert memory.count() == 1
+    assert all(r.memory.id != gone.id for r in memory.recall("bank PIN hint"))
+    tombstone = memory._store.get(gone.id)
+    assert tombstone is not None
+    assert (tombstone.record.status, tombstone.record.content) == (Status.DELETED, "")
+    assert memory.history(gone.id) == []
+    assert index_counts(memory) == (1, 1, 1)
+    assert memory.get(keep.id).content == "The user's cat is called Miso"
+
+
+def test_clear_forgets_everything_in_the_namespace_only(open_memory: Callable[..., Memory]) -> None:
+    mine = open_memory()
+    mine.remember("one")
+    mine.remember("two", type="short_term")
+    mine.close()
+    theirs = open_memory(namespace="alice")
+    theirs.remember("alice's memory")
+    assert theirs.count() == 1
+    theirs.close()
+    mine = open_memory()
+    seen = mine.recall("alice's memory", touch=False)
+    assert [r.memory.content for r in seen] == [
+        "one"
+    ]  # the short-term "two" ended with its session
+    mine.remember("three")
+    assert mine.clear() == 2
+    assert mine.count() == 0
+    mine.close()
+    assert open_memory(namespace="alice").count() == 1
+
+
+def test_unknown_ids_are_not_found(memory: Memory) -> None:
+    with pytest.raises(NotFound):
+        memory.get("01HZZZZZZZZZZZZZZZZZZZZZZZ")
+    with pytest.raises(NotFound):
+        memory.forget("nope")
+    with pytest.raises(InvalidInput):
+        memory.get("  ")
+
+
+def test_batch_import_is_validated_before_anything_is_written(memory: Memory) -> None:
+    with pytest.raises(InvalidInput, match="item 2"):
+        memory.remember_many([NewMemory("fine"), NewMemory(""), NewMemory("also fine")])
+    assert memory.count() == 0
+    done: list[int] = []
+    records = memory.remember_many(
+        [NewMemory(f"fact number {n}", created_at=1_700_000_000 + n) for n in range(150)],
+        progress=done.append,
+    )
+    assert len(records) == 150 and sum(done) == 150
+    assert memory.count() == 150
+    assert index_counts(memory) == (150, 150, 150)
+    assert memory.get(records[7].id).created_at == 1_700_000_007
+
+
+def test_events_log_every_change(memory: Memory) -> None:
+    record = memory.remember("I like Java")
+    memory.update(record.id, content="I like Go")
+    memory.forget(record.id)
+    ops = [op for (op,) in memory._store.db.execute("SELECT op FROM events ORDER BY seq")]
+    stamps = [s for (s,) in memory._store.db.execute("SELECT hlc FROM events ORDER BY seq")]
+    assert ops == ["add", "update", "forget"]
+    assert stamps == sorted(stamps) and len(set(stamps)) == 3
+
+
+def test_expired_memories_are_not_recalled(memory: Memory, clock: FakeClock) -> None:
+    record = memory.remember("The conference wifi password is tulip42")
+    memory.update(record.id, expires_at=clock() + DAY)
+    assert memory.recall("wifi password", touch=False)
+    clock.advance(days=2)
+    assert memory.recall("wifi password", touch=False) == []
+
+
+def test_store_survives_reopen_with_passphrase_only(store_path: Path, clock: FakeClock) -> None:
+    from tests.conftest import FAST_KDF
+
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("persisted")
+    with Memory.open(store_path, PASSPHRASE) as memory:
+        assert [r.content for r in memory.list_memories()] == ["persisted"]

@@ -1,0 +1,31 @@
+from localmind.tokenize import cjk_bigrams, index_text, match_expression, query_terms
+
+
+def test_chinese_runs_become_overlapping_bigrams() -> None:
+    assert cjk_bigrams("喜欢编程") == ["喜欢", "欢编", "编程"]
+    assert index_text("用户喜欢 Rust 编程语言").split() == [
+        "用户",
+        "户喜",
+        "喜欢",
+        "Rust",
+        "编程",
+        "程语",
+        "语言",
+    ]
+
+
+def test_query_terms_mix_scripts_and_drop_english_stopwords() -> None:
+    assert query_terms("What do I like about 绿茶?") == ["like", "绿茶"]
+
+
+def test_match_expression_quotes_terms_so_fts_syntax_is_inert() -> None:
+    expression = match_expression('tea" OR NOT * (coffee) NEAR')
+    assert expression == '"tea" OR "coffee" OR "near"'
+
+
+def test_a_query_without_searchable_terms_has_no_expression() -> None:
+    assert match_expression("the of and ...") is None
+
+
+def test_a_single_chinese_character_matches_as_a_prefix() -> None:
+    assert match_expression("茶") == '"茶"*'
