@@ -15,16 +15,25 @@ from typing import Any, TypeVar
 import click
 
 from localmind import __version__, validation
-from localmind.config import Limits
+from localmind.config import Limits, Settings
 from localmind.errors import InvalidInput, LocalmindError, NotAStore, NotFound
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.keys import key_file_for
-from localmind.memory import Memory, NewMemory
+from localmind.memory import Memory, NewMemory, validate_new
 from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 
 PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
+# short_term memories live in a running session's ring buffer (chat, TUI); a one-shot command
+# would lose them on exit, so add and import store the other types only.
+STORED_TYPES = click.Choice(
+    [t.value for t in MemoryType if t is not MemoryType.SHORT_TERM], case_sensitive=False
+)
+SHORT_TERM_REFUSED = (
+    "short_term memories only live inside a running session (chat); store it as "
+    "long_term, episodic or semantic"
+)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -159,7 +168,7 @@ def home(obj: Context) -> None:
 
 @cli.command()
 @click.argument("text")
-@click.option("--type", "type_", type=TYPES, default="long_term", show_default=True)
+@click.option("--type", "type_", type=STORED_TYPES, default="long_term", show_default=True)
 @click.option("--importance", type=float, help="0 to 1 (default 0.5).")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
@@ -335,7 +344,7 @@ def stats(obj: Context, as_json: bool) -> None:
 def reindex(obj: Context) -> None:
     """Re-embed every memory (after choosing another --embedder)."""
     with obj.open(accept_new_embedder=True) as memory:
-        total = memory.count() - len(memory.short_term())
+        total = memory.stored_in_all_namespaces()
         with click.progressbar(
             length=total, label=f"Embedding with {memory.embedder.identity}", file=sys.stderr
         ) as bar:
@@ -367,7 +376,7 @@ def passwd(obj: Context) -> None:
 @click.option(
     "--type",
     "type_",
-    type=TYPES,
+    type=STORED_TYPES,
     default="long_term",
     show_default=True,
     help="Type of lines that do not say.",
@@ -393,29 +402,34 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
         ) from None
     first = next((line for line in lines if line.strip()), "")
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
+    good: list[NewMemory] = []
+    bad: list[BadLine] = []
+    for number, item in read_lines(iter(lines), jsonl=jsonl, default_type=type_):
+        if isinstance(item, BadLine):
+            bad.append(item)
+            continue
+        try:
+            checked = validate_new(item, Settings())
+        except InvalidInput as error:
+            bad.append(BadLine(number, str(error)))
+            continue
+        if checked.type is MemoryType.SHORT_TERM:
+            bad.append(BadLine(number, SHORT_TERM_REFUSED))
+        else:
+            good.append(checked)
+    for problem in bad:
+        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
+    if not good:
+        raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     with obj.open() as memory:
-        good: list[NewMemory] = []
-        bad: list[BadLine] = []
-        for number, item in read_lines(iter(lines), jsonl=jsonl, default_type=type_):
-            if isinstance(item, BadLine):
-                bad.append(item)
-                continue
-            try:
-                good.append(memory.validate(item))
-            except InvalidInput as error:
-                bad.append(BadLine(number, str(error)))
         started = time.perf_counter()
         with click.progressbar(length=len(good), label="Importing", file=sys.stderr) as bar:
             memory.remember_many(good, progress=bar.update)
         elapsed = time.perf_counter() - started
-    for problem in bad:
-        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
     click.echo(
         f"Imported {len(good)} memories in {elapsed:.1f} s"
         + (f"; skipped {len(bad)} bad line(s)." if bad else ".")
     )
-    if bad and not good:
-        sys.exit(1)
 
 
 def main() -> None:

@@ -40,6 +40,8 @@ def connect(path: Path, data_key: bytes, *, create: bool) -> apsw.Connection:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")
     connection.execute("PRAGMA foreign_keys=ON")
+    # Forgotten text must not linger in free pages (they are encrypted, but a forget is a promise).
+    connection.execute("PRAGMA secure_delete=ON")
     connection.enable_load_extension(True)
     connection.load_extension(sqlite_vec.loadable_path())
     connection.enable_load_extension(False)

@@ -289,25 +289,7 @@ class Memory:
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""
-        limits = self.settings.limits
-        importance = (
-            self.settings.default_importance
-            if item.importance is None
-            else validation.unit_interval(item.importance, "importance")
-        )
-        if item.created_at is not None and (
-            isinstance(item.created_at, bool) or not isinstance(item.created_at, (int, float))
-        ):
-            raise InvalidInput(
-                f"created_at must be a Unix time in seconds, not {item.created_at!r}."
-            )
-        return replace(
-            item,
-            content=validation.content(item.content, limits),
-            type=validation.memory_type(item.type),
-            importance=importance,
-            metadata=validation.metadata(item.metadata, limits),
-        )
+        return validate_new(item, self.settings)
 
     def _new_record(self, item: NewMemory, hashed: str) -> MemoryRecord:
         now = self._clock()
@@ -456,23 +438,31 @@ class Memory:
         offset: int = 0,
         newest_first: bool = True,
     ) -> list[MemoryRecord]:
+        """Memories, newest first by default; the short-term buffer leads (it is the newest)."""
         wanted = validation.memory_types(types)
-        records: list[MemoryRecord] = []
-        if (not wanted or MemoryType.SHORT_TERM in wanted) and status in (Status.ACTIVE, None):
-            buffered = self._short_term.newest_first() if newest_first else iter(self._short_term)
-            records.extend(item.record for item in buffered)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
-        if not wanted or stored_types:
-            records.extend(
-                stored.record
-                for stored in self._store.iter_memories(
-                    self.namespace,
-                    types=stored_types or None,
-                    status=str(status) if status else None,
-                    newest_first=newest_first,
-                )
-            )
-        return records[offset : None if limit is None else offset + limit]
+        include_buffer = (not wanted or MemoryType.SHORT_TERM in wanted) and status in (
+            Status.ACTIVE,
+            None,
+        )
+        buffered = []
+        if include_buffer:
+            items = self._short_term.newest_first() if newest_first else iter(self._short_term)
+            buffered = [item.record for item in items]
+        head = buffered[offset : None if limit is None else offset + limit]
+        remaining = None if limit is None else limit - len(head)
+        if (wanted and not stored_types) or remaining == 0:
+            return head
+        # The store pages the rest itself: only the rows shown are read.
+        rows = self._store.iter_memories(
+            self.namespace,
+            types=stored_types or None,
+            status=str(status) if status else None,
+            newest_first=newest_first,
+            limit=remaining,
+            offset=max(0, offset - len(buffered)),
+        )
+        return head + [stored.record for stored in rows]
 
     def short_term(self) -> list[MemoryRecord]:
         """The ring buffer's memories, oldest first."""
@@ -632,6 +622,10 @@ class Memory:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return len(rows)
 
+    def stored_in_all_namespaces(self) -> int:
+        """Active memories of every namespace: what :meth:`reindex` will embed."""
+        return self._store.count_all_active()
+
     def stats(self) -> dict[str, Any]:
         store = self._store
         size = sum(p.stat().st_size for p in (self.path, *_sidecars(self.path)) if p.exists())
@@ -660,6 +654,28 @@ class Memory:
     def iter_all(self) -> Iterator[MemoryRecord]:
         for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
             yield stored.record
+
+
+def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
+    """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
+    wrong. Needs no open store, so callers can check input before touching one."""
+    limits = settings.limits
+    importance = (
+        settings.default_importance
+        if item.importance is None
+        else validation.unit_interval(item.importance, "importance")
+    )
+    if item.created_at is not None and (
+        isinstance(item.created_at, bool) or not isinstance(item.created_at, (int, float))
+    ):
+        raise InvalidInput(f"created_at must be a Unix time in seconds, not {item.created_at!r}.")
+    return replace(
+        item,
+        content=validation.content(item.content, limits),
+        type=validation.memory_type(item.type),
+        importance=importance,
+        metadata=validation.metadata(item.metadata, limits),
+    )
 
 
 def _record_embedder(store: SqliteStore, embedder: Embedder, *, create_table: bool = True) -> None:

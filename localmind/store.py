@@ -244,12 +244,17 @@ class SqliteStore:
 
     def erase(self, stored: StoredMemory, at: float) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
-        deletion can replicate; the indexes lose it at once."""
+        deletion can replicate; the indexes lose it at once, and the events that carried its
+        text are redacted (secure_delete zeroes the freed bytes)."""
         record = stored.record
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         record.hlc = self.stamp()
         self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (record.id,))
+        self.db.execute(
+            "UPDATE events SET payload = '{\"redacted\": true}' WHERE memory_id = ?",
+            (record.id,),
+        )
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
@@ -366,6 +371,9 @@ class SqliteStore:
         sql += " ORDER BY score LIMIT ?"
         params.append(k)
         return [(rowid, score) for rowid, score in self.db.execute(sql, params)]
+
+    def count_all_active(self) -> int:
+        return self._scalar("SELECT count(*) FROM memories WHERE status = 'active'")
 
     def count(
         self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"

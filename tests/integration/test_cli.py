@@ -395,13 +395,41 @@ def test_import_of_only_bad_lines_fails_and_stores_nothing(cli: Cli, tmp_path: P
     result = cli("import", str(source))
 
     assert result.exit_code == 1
-    assert "Imported 0 memories" in result.stdout
+    assert "Error: No memory to import" in result.stderr
     assert [line.split(":")[1] for line in result.stderr.splitlines() if "skipped" in line] == [
         "1",
         "2",
         "3",
     ]
     assert files_of(cli.db) == before
+
+
+def test_import_of_only_bad_lines_into_a_new_path_creates_no_store(tmp_path: Path):
+    source = tmp_path / "bad.txt"
+    source.write_text("   \n\n", encoding="utf-8")
+    target = tmp_path / "new" / "memory.db"
+    runner = CliRunner()
+    result = runner.invoke(
+        localmind_cli,
+        ["--db", str(target), "import", str(source)],
+        env={"LOCALMIND_PASSPHRASE": PASSPHRASE},
+    )
+    assert result.exit_code == 1
+    assert not target.parent.exists()
+
+
+def test_short_term_is_refused_by_add_and_by_import_lines(cli: Cli, tmp_path: Path):
+    result = cli("add", "a passing thought", "--type", "short_term")
+    assert result.exit_code == 2
+    source = tmp_path / "mixed.jsonl"
+    source.write_text(
+        '{"content": "kept", "type": "semantic"}\n{"content": "lost", "type": "short_term"}\n',
+        encoding="utf-8",
+    )
+    result = cli("import", str(source))
+    assert result.exit_code == 0
+    assert ":2: skipped: short_term memories only live inside a running session" in result.stderr
+    assert cli.contents() == ["kept"]
 
 
 def test_import_of_a_file_that_is_not_utf8_text_fails_cleanly(cli: Cli, tmp_path: Path):

@@ -232,6 +232,8 @@ def test_forget_erases_the_text_and_leaves_no_index_entry(memory: Memory) -> Non
     assert tombstone is not None
     assert (tombstone.record.status, tombstone.record.content) == (Status.DELETED, "")
     assert memory.history(gone.id) == []
+    logged = " ".join(p for (p,) in memory._store.db.execute("SELECT payload FROM events"))
+    assert "PIN" not in logged and "Miso" in logged  # the forgotten text is gone from the log
     assert index_counts(memory) == (1, 1, 1)
     assert memory.get(keep.id).content == "The user's cat is called Miso"
 
