@@ -243,12 +243,7 @@ class Memory:
         existing = self._store.find_active_by_hash(self.namespace, hashed)
         if existing is not None:
             return self._reinforce(existing, item)
-        cached = self._store.cached_vector(hashed)
-        vector = (
-            np.frombuffer(cached, dtype=np.float32)
-            if cached is not None
-            else self.embedder.embed_documents([item.content])[0]
-        )
+        vector = self._embed_documents([item.content])[0]
         with self._store.db:
             record = self._insert(item, hashed, vector)
         return record
@@ -269,23 +264,40 @@ class Memory:
         results: list[MemoryRecord] = []
         for start in range(0, len(validated), EMBED_BATCH):
             batch = validated[start : start + EMBED_BATCH]
-            long_term = [item for item in batch if item.type is not MemoryType.SHORT_TERM]
-            vectors = self.embedder.embed_documents([item.content for item in long_term])
-            by_item = {id(item): vectors[i] for i, item in enumerate(long_term)}
+            vectors = self._embed_documents([item.content for item in batch])
             with self._store.db:
-                for item in batch:
+                for item, vector in zip(batch, vectors, strict=True):
                     if item.type is MemoryType.SHORT_TERM:
-                        results.append(self._push_short_term(item, by_item.get(id(item))))
+                        results.append(self._push_short_term(item, vector))
                         continue
                     hashed = content_hash(item.content)
                     existing = self._store.find_active_by_hash(self.namespace, hashed)
                     if existing is not None:
                         results.append(self._reinforce(existing, item))
                     else:
-                        results.append(self._insert(item, hashed, by_item[id(item)]))
+                        results.append(self._insert(item, hashed, vector))
             if progress:
                 progress(len(batch))
         return results
+
+    def _embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
+        """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
+        stored (in any namespace) reuses its vector, and repeats within the call are embedded
+        once; only the rest reach the model."""
+        hashes = [content_hash(text) for text in contents]
+        found: dict[str, Vectors] = {}
+        for hashed in dict.fromkeys(hashes):
+            blob = self._store.cached_vector(hashed)
+            if blob is not None:
+                found[hashed] = np.frombuffer(blob, dtype=np.float32)
+        missing: dict[str, str] = {}
+        for hashed, text in zip(hashes, contents, strict=True):
+            if hashed not in found:
+                missing.setdefault(hashed, text)
+        if missing:
+            fresh = self.embedder.embed_documents(list(missing.values()))
+            found.update(zip(missing, fresh, strict=True))
+        return [found[hashed] for hashed in hashes]
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""
@@ -327,7 +339,7 @@ class Memory:
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
         record = self._new_record(item, content_hash(item.content))
         if vector is None:
-            vector = self.embedder.embed_documents([record.content])[0]
+            vector = self._embed_documents([record.content])[0]
         self._short_term.push(_ShortTerm(record, vector))
         return record
 
@@ -369,7 +381,7 @@ class Memory:
             raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
         vector = None
         if new_content is not None and new_content != stored.record.content:
-            vector = self.embedder.embed_documents([new_content])[0]
+            vector = self._embed_documents([new_content])[0]
         with self._store.db:
             now = self._clock()
             record = stored.record

@@ -308,3 +308,43 @@ def test_store_survives_reopen_with_passphrase_only(store_path: Path, clock: Fak
         memory.remember("persisted")
     with Memory.open(store_path, PASSPHRASE) as memory:
         assert [r.content for r in memory.list_memories()] == ["persisted"]
+
+
+class CountingEmbedder:
+    """The real bundled model, counting the texts it is asked to embed."""
+
+    def __init__(self) -> None:
+        from localmind.embedders.use import UseEmbedder
+
+        self._real = UseEmbedder()
+        self.identity, self.dim, self.spec = self._real.identity, self._real.dim, "use"
+        self.documents: list[str] = []
+
+    def embed_documents(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        self.documents.extend(texts)
+        return self._real.embed_documents(texts)
+
+    def embed_query(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        return self._real.embed_query(texts)
+
+
+def test_embeddings_are_cached_by_content_hash(open_memory: Callable[..., Memory]) -> None:
+    counting = CountingEmbedder()
+    memory = open_memory(embedder=counting)
+    memory.remember("I drink green tea every morning")
+    memory.remember_many(
+        [
+            NewMemory("Rust is my favourite language"),
+            NewMemory("rust is my  favourite language"),
+            NewMemory("I drink green tea every morning", type="episodic"),
+        ]
+    )
+    assert counting.documents == [
+        "I drink green tea every morning",
+        "Rust is my favourite language",  # its case/space variant and the repeat cost nothing
+    ]
+    memory.close()
+    alice = open_memory(embedder=counting, namespace="alice")
+    alice.remember("Rust is my favourite language")  # another user, same text: same vector
+    assert len(counting.documents) == 2
+    assert alice.recall("favourite language", limit=1)[0].breakdown.vector_rank == 1
