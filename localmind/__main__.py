@@ -1,0 +1,5 @@
+"""``python -m localmind`` runs the command line."""
+
+from localmind.cli import main
+
+main()
