@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from localmind import KdfParams, Memory
+from localmind.llm.ollama import OllamaLLM
+from tests.ollama_server import FakeOllama
 
 #: What a fastembed model directory needs besides the ONNX file (vocab.txt only if present).
 MINILM_TOKENIZER_FILES = (
@@ -97,3 +99,16 @@ def _link_or_copy(source: Path, target: Path) -> None:
         target.symlink_to(source)
     except OSError:
         target.write_bytes(source.read_bytes())
+
+
+@pytest.fixture
+def ollama_server() -> Iterator[FakeOllama]:
+    """A running Ollama-speaking test server (see tests/ollama_server.py)."""
+    server = FakeOllama().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def llm(ollama_server: FakeOllama) -> OllamaLLM:
+    return OllamaLLM(host=ollama_server.host, timeout_s=5.0)
