@@ -282,7 +282,8 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
     if as_json:
         document = record.to_dict()
         document["history"] = [
-            {"version": v, "content": c, "reason": r, "at": at} for v, c, r, at in history
+            {"version": v.version, "content": v.content, "reason": v.reason, "at": v.replaced_at}
+            for v in history
         ]
         echo_json(document)
         return
@@ -302,7 +303,8 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         click.echo(f"{name:>10}: {value}")
     click.echo()
     click.echo(record.content)
-    for version, content, reason, at in history:
+    for v in history:
+        version, content, reason, at = v.version, v.content, v.reason, v.replaced_at
         click.echo(f"\n--- version {version} ({reason}, replaced {when(at)})\n{content}")
 
 

@@ -50,10 +50,32 @@ class Limits:
 
 
 @dataclass(frozen=True, slots=True)
+class LifecycleConfig:
+    """What remember() does with a new memory close to an existing one, by cosine similarity
+    with the default embedder (calibrated on tests/data/memory_pairs.jsonl; see
+    docs/benchmarks.md): at or above ``merge_threshold`` it is a restatement and is merged
+    without asking; in [``conflict_threshold``, ``merge_threshold``) the LLM decides whether it
+    says the same (merge), contradicts (overwrite: a new version) or is compatible (insert);
+    with no LLM it is stored and a conflict is queued for review."""
+
+    merge_threshold: float = 0.95
+    conflict_threshold: float = 0.35
+    merge_boost: float = 0.05
+    # feedback
+    confirm_delta: float = 0.1
+    deny_delta: float = -0.2
+    corrected_confidence: float = 0.9
+    implicit_reward: float = 0.02
+    implicit_penalty: float = -0.1
+    implicit_window_turns: int = 2
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     ranking: RankingWeights = field(default_factory=RankingWeights)
     decay: DecayConfig = field(default_factory=DecayConfig)
     fusion: FusionConfig = field(default_factory=FusionConfig)
     limits: Limits = field(default_factory=Limits)
+    lifecycle: LifecycleConfig = field(default_factory=LifecycleConfig)
     default_importance: float = 0.5
     default_confidence: float = 0.8

@@ -12,8 +12,9 @@ from localmind.errors import NotAStore
 BUSY_TIMEOUT_MS = 10_000
 
 
-def connect(path: Path, data_key: bytes, *, create: bool) -> apsw.Connection:
-    """Open ``path`` with ``data_key`` (sqlite3mc's default cipher, ChaCha20-Poly1305).
+def connect(path: Path, data_key: bytes | None, *, create: bool) -> apsw.Connection:
+    """Open ``path`` with ``data_key`` (sqlite3mc's default cipher, ChaCha20-Poly1305); a
+    ``data_key`` of None opens a plain, unencrypted file (benchmarks compare the two).
 
     With ``create=False`` a missing file is an error, never silently created. The first read
     proves the key: a foreign, damaged or differently-keyed file raises :class:`NotAStore`
@@ -25,7 +26,8 @@ def connect(path: Path, data_key: bytes, *, create: bool) -> apsw.Connection:
     except apsw.CantOpenError:
         raise NotAStore(f"Cannot open {path}: no such file or not writable.") from None
     try:
-        connection.execute(f"PRAGMA hexkey='{data_key.hex()}'")
+        if data_key is not None:
+            connection.execute(f"PRAGMA hexkey='{data_key.hex()}'")
         # Fails here, before any write, when the file is not this store.
         connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
     except (apsw.NotADBError, apsw.CorruptError):

@@ -29,6 +29,17 @@ from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import EmbedderMismatch, InvalidInput, NotAStore, NotFound, StoreError
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for
+from localmind.lifecycle import (
+    Conflict,
+    Decision,
+    Feedback,
+    Lifecycle,
+    Outcome,
+    Relation,
+    Resolution,
+    Version,
+)
+from localmind.llm.base import LLM
 from localmind.migrations import migrate
 from localmind.ranking import reciprocal_rank_fusion, score
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
@@ -78,9 +89,12 @@ class Memory:
         namespace: str,
         settings: Settings,
         clock: Clock,
+        llm: LLM | None = None,
         needs_reindex: bool = False,
     ) -> None:
         self._store = store
+        self.llm = llm
+        self._lifecycle = Lifecycle(store, settings.lifecycle, clock, llm)
         self.embedder = embedder
         self.path = path
         self.namespace = namespace
@@ -105,6 +119,7 @@ class Memory:
         create: bool = True,
         kdf: KdfParams | None = None,
         accept_new_embedder: bool = False,
+        llm: LLM | None = None,
     ) -> Memory:
         """Unlock the store at ``path`` (creating it, with ``passphrase``, if neither it nor its
         key file exist and ``create`` is true).
@@ -113,6 +128,9 @@ class Memory:
         ``"fastembed:<model or directory>"``, or None for the one the store was made with.
         Asking for another embedder than the store's raises :class:`EmbedderMismatch` unless
         ``accept_new_embedder`` is true; then only :meth:`reindex` may run until it has.
+
+        ``llm``: the model that checks contradictions (and more); without one, possible
+        contradictions are queued for review instead.
         """
         path = Path(path).expanduser()
         key_path = key_file_for(path)
@@ -143,7 +161,7 @@ class Memory:
                 key_file.save(key_path)
             migrate(db)
             memory = cls._attach(
-                db, path, embedder, namespace, settings, clock, accept_new_embedder
+                db, path, embedder, namespace, settings, clock, accept_new_embedder, llm
             )
         except BaseException:
             db.close()
@@ -163,6 +181,7 @@ class Memory:
         settings: Settings,
         clock: Clock,
         accept_new_embedder: bool,
+        llm: LLM | None = None,
     ) -> Memory:
         probe = SqliteStore(db, HybridLogicalClock("", clock), "", clock)
         stored_identity = probe.get_meta("embedder")
@@ -201,6 +220,7 @@ class Memory:
             namespace=namespace,
             settings=settings,
             clock=clock,
+            llm=llm,
             needs_reindex=needs_reindex,
         )
 
@@ -232,21 +252,85 @@ class Memory:
         *,
         created_at: float | None = None,
     ) -> MemoryRecord:
-        """Store a memory and return it. ``short_term`` goes to the session's ring buffer only.
-        The exact same content (ignoring case and spacing) already remembered is reinforced
-        instead of stored twice."""
+        """Store a memory; return the memory that now holds the fact (see
+        :meth:`remember_explained` for what was decided and why)."""
+        return self.remember_explained(
+            content, type, importance, metadata, created_at=created_at
+        ).record
+
+    def remember_explained(
+        self,
+        content: str,
+        type: MemoryType | str = MemoryType.LONG_TERM,
+        importance: float | None = None,
+        metadata: dict[str, Any] | None = None,
+        *,
+        created_at: float | None = None,
+    ) -> Outcome:
+        """Store a memory, deciding against its nearest neighbour:
+
+        - ``short_term`` goes to the session's ring buffer only;
+        - the same text again (ignoring case and spacing) reinforces the existing memory;
+        - a restatement (similarity above the merge threshold) is merged into it;
+        - in the conflict band the LLM decides: a contradiction overwrites the existing memory
+          (a new version; the old text stays in its history), anything else is inserted;
+          without a usable LLM it is inserted and a conflict queued for review;
+        - anything else is inserted.
+        """
         self._check_ready()
         item = self.validate(NewMemory(content, type, importance, metadata, created_at))
         if item.type is MemoryType.SHORT_TERM:
-            return self._push_short_term(item)
+            return Outcome(self._push_short_term(item), Decision.INSERTED)
         hashed = content_hash(item.content)
         existing = self._store.find_active_by_hash(self.namespace, hashed)
         if existing is not None:
-            return self._reinforce(existing, item)
+            return Outcome(
+                self._reinforce(existing, item), Decision.REINFORCED, existing.record, 1.0
+            )
         vector = self._embed_documents([item.content])[0]
+        config = self.settings.lifecycle
+        nearest = self._lifecycle.nearest_active(self.namespace, vector)
+        relation: Relation | None = None
+        why = ""
+        if nearest is not None and config.conflict_threshold <= nearest[1] < config.merge_threshold:
+            # Asked outside the transaction: the model may take seconds.
+            relation, why = self._lifecycle.llm_verdict(nearest[0].record.content, item.content)
         with self._store.db:
-            record = self._insert(item, hashed, vector)
-        return record
+            fresh = self._store.get(nearest[0].record.id) if nearest else None
+            # The neighbour may have changed while the LLM was thinking.
+            if nearest is None or fresh is None or fresh.record.status is not Status.ACTIVE:
+                outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
+            else:
+                neighbour, similarity = nearest[0].record, nearest[1]
+                if similarity < config.conflict_threshold:
+                    outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
+                elif similarity >= config.merge_threshold or relation is Relation.SAME:
+                    merged = self._lifecycle.merge(fresh, item.content, similarity)
+                    outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
+                elif relation is Relation.CONTRADICTS:
+                    reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
+                    record = self._lifecycle.overwrite(
+                        fresh,
+                        item.content,
+                        hashed,
+                        vector,
+                        reason,
+                        self.settings.default_confidence,
+                    )
+                    outcome = Outcome(record, Decision.OVERWRITTEN, neighbour, similarity, why)
+                elif relation is Relation.COMPATIBLE:
+                    record = self._insert(item, hashed, vector)
+                    outcome = Outcome(record, Decision.INSERTED, neighbour, similarity, why)
+                else:
+                    record = self._insert(item, hashed, vector)
+                    reason = f"may contradict {neighbour.id}; no LLM to check ({why})"
+                    conflict_id = self._lifecycle.queue_conflict(
+                        fresh.record, record, similarity, reason
+                    )
+                    outcome = Outcome(
+                        record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
+                    )
+        return outcome
 
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None = None
@@ -402,17 +486,120 @@ class Memory:
         if stored.record.status is Status.DELETED:
             return
         with self._store.db:
-            self._store.erase(stored, self._clock())
+            self._forget_stored(stored)
+
+    def _forget_stored(self, stored: StoredMemory) -> None:
+        self._store.erase(stored, self._clock())
+        self._lifecycle.supersede_conflicts_of(stored.record.id)
+
+    # --- feedback, versions, conflicts --------------------------------------------------------
+
+    def feedback(
+        self, memory_id: str, kind: Feedback | str, new_content: str | None = None
+    ) -> MemoryRecord:
+        """A person's verdict on a memory: ``confirm`` (+0.1 confidence), ``deny`` (−0.2), or
+        ``correct`` with ``new_content`` (a new version, re-embedded, confidence 0.9).
+        Confidence stays within [0, 1]."""
+        try:
+            kind = Feedback(str(kind).strip().lower())
+        except ValueError:
+            raise InvalidInput(
+                f"Unknown feedback {kind!r}; use confirm, deny or correct."
+            ) from None
+        config = self.settings.lifecycle
+        if kind is Feedback.CORRECT:
+            if new_content is None:
+                raise InvalidInput("A correction needs the corrected text.")
+            return self.update(
+                memory_id,
+                content=new_content,
+                confidence=config.corrected_confidence,
+                reason="correct",
+            )
+        if new_content is not None:
+            raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
+        stored = self._get_active(memory_id)
+        delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
+        with self._store.db:
+            record = self._lifecycle.adjust_confidence(stored, delta, str(kind))
+        return record
+
+    def revert(self, memory_id: str, version: int) -> MemoryRecord:
+        """Bring back the text of an earlier ``version``; the current text becomes history too,
+        so a revert can itself be reverted."""
+        stored = self._get_active(memory_id)
+        earlier = {v.version: v for v in self._lifecycle.versions(stored.record.id)}
+        if version not in earlier:
+            known = ", ".join(str(v) for v in sorted(earlier)) or "none"
+            raise InvalidInput(
+                f"Memory {memory_id} has no earlier version {version} (earlier versions: {known})."
+            )
+        return self.update(memory_id, content=earlier[version].content, reason="revert")
+
+    def conflicts(self) -> list[Conflict]:
+        """Pending conflicts of this namespace, oldest first."""
+        return self._lifecycle.pending(self.namespace)
+
+    def resolve_conflict(
+        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None = None
+    ) -> MemoryRecord | None:
+        """Settle a conflict; returns the memory that holds the fact afterwards (None when
+        nothing remains, which cannot happen for these resolutions but keeps callers honest).
+
+        keep_old: forget the new memory · take_new: the new text becomes the old memory's next
+        version and the new memory goes · keep_both: both stay · merge: ``merged_text``
+        becomes the old memory's next version and the new memory goes."""
+        try:
+            resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
+        except ValueError:
+            known = ", ".join(r.value for r in Resolution)
+            raise InvalidInput(f"Unknown resolution {resolution!r}; use one of: {known}.") from None
+        if resolution is Resolution.MERGE:
+            if merged_text is None:
+                raise InvalidInput("A merge needs the merged text.")
+            merged_text = validation.content(merged_text, self.settings.limits)
+        elif merged_text is not None:
+            raise InvalidInput("Only a merge takes a text.")
+        conflict = self._lifecycle.conflict(self.namespace, conflict_id)
+        existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
+        if resolution is Resolution.KEEP_BOTH:
+            with self._store.db:
+                self._lifecycle.close_conflict(conflict_id, resolution)
+            return self.get(existing_id)
+        if resolution is Resolution.KEEP_OLD:
+            with self._store.db:
+                self._lifecycle.close_conflict(conflict_id, resolution)
+                self._forget_stored(self._get_active(candidate_id))
+            return self.get(existing_id)
+        text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
+        assert text is not None
+        vector = self._embed_documents([text])[0]
+        with self._store.db:
+            self._lifecycle.close_conflict(conflict_id, resolution)
+            self._forget_stored(self._get_active(candidate_id))
+            existing = self._get_active(existing_id)
+            record = self._store.replace_content(
+                existing, text, content_hash(text), vector, str(resolution), self._clock()
+            )
+        return record
+
+    def pending_conflicts(self) -> int:
+        return self._lifecycle.pending_count(self.namespace)
+
+    def _get_active(self, memory_id: str) -> StoredMemory:
+        stored = self._get_stored(memory_id)
+        if stored.record.status is not Status.ACTIVE:
+            raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
+        return stored
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""
         removed = len(self._short_term)
         self._short_term.clear()
         with self._store.db:
-            now = self._clock()
             for stored in list(self._store.iter_memories(self.namespace, status=None)):
                 if stored.record.status is not Status.DELETED:
-                    self._store.erase(stored, now)
+                    self._forget_stored(stored)
                     removed += 1
         return removed
 
@@ -480,9 +667,9 @@ class Memory:
         """The ring buffer's memories, oldest first."""
         return [item.record for item in self._short_term]
 
-    def history(self, memory_id: str) -> list[tuple[int, str, str, float]]:
-        """Earlier versions of a memory: (version, content, reason, replaced at), oldest first."""
-        return self._store.versions(self._get_stored(memory_id).record.id)
+    def history(self, memory_id: str) -> list[Version]:
+        """Earlier versions of a memory, oldest first, each with why it was replaced."""
+        return self._lifecycle.versions(self._get_stored(memory_id).record.id)
 
     def recall(
         self,

@@ -55,18 +55,22 @@ def _initial_schema(db: apsw.Connection) -> None:
             PRIMARY KEY (memory_id, version)
         );
 
+        -- A new memory that may contradict an existing one, stored and waiting for a person
+        -- (or the LLM, when it is back) to decide.
         CREATE TABLE conflicts (
-            id                INTEGER PRIMARY KEY,
-            namespace         TEXT NOT NULL,
-            existing_id       TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
-            candidate_content TEXT NOT NULL,
-            candidate_type    TEXT NOT NULL,
-            similarity        REAL NOT NULL,
-            status            TEXT NOT NULL DEFAULT 'pending',
-            created_at        REAL NOT NULL,
-            resolved_at       REAL,
-            resolution        TEXT
+            id           INTEGER PRIMARY KEY,
+            namespace    TEXT NOT NULL,
+            existing_id  TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+            candidate_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+            similarity   REAL NOT NULL,
+            reason       TEXT NOT NULL,
+            status       TEXT NOT NULL DEFAULT 'pending'
+                         CHECK (status IN ('pending', 'resolved')),
+            created_at   REAL NOT NULL,
+            resolved_at  REAL,
+            resolution   TEXT
         );
+        CREATE INDEX conflicts_pending ON conflicts (namespace, status);
 
         CREATE TABLE profiles (
             namespace  TEXT NOT NULL,

@@ -215,7 +215,7 @@ def test_update_keeps_history_and_search_follows_the_new_content(memory: Memory)
     updated = memory.update(record.id, content="I now prefer Go", importance=0.9)
     assert updated.version == 2
     assert memory.get(record.id).content == "I now prefer Go"
-    assert [(v, c) for v, c, _, _ in memory.history(record.id)] == [(1, "I like Java")]
+    assert [(v.version, v.content) for v in memory.history(record.id)] == [(1, "I like Java")]
     assert memory.recall("Go", limit=1)[0].memory.id == record.id
     assert memory.recall("Java", limit=1, touch=False)[0].breakdown.keyword_rank is None
     assert index_counts(memory) == (1, 1, 1)

@@ -1,0 +1,256 @@
+"""What happens to a memory after it is first written: merging restatements, resolving
+contradictions (with the LLM, or by a person through the conflicts queue), feedback, and
+reverting to an earlier version. Every automatic decision is logged as an event with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from localmind.config import LifecycleConfig
+from localmind.embedders.base import Vectors
+from localmind.errors import InvalidInput
+from localmind.llm.base import LLM, LLMBadReply, LLMError
+from localmind.prompts import render
+from localmind.records import MemoryRecord, Status
+from localmind.store import SqliteStore, StoredMemory
+
+RELATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "relation": {"type": "string", "enum": ["same", "contradicts", "compatible"]},
+        "reason": {"type": "string"},
+    },
+    "required": ["relation"],
+}
+
+
+class Relation(StrEnum):
+    """How a new statement relates to the existing memory nearest to it (the LLM's verdict)."""
+
+    SAME = "same"
+    CONTRADICTS = "contradicts"
+    COMPATIBLE = "compatible"
+
+
+class Decision(StrEnum):
+    INSERTED = "inserted"
+    REINFORCED = "reinforced"  # the very same text again
+    MERGED = "merged"  # a restatement of an existing memory
+    OVERWRITTEN = "overwritten"  # contradicted an existing memory: it became a new version of it
+    QUEUED = "queued"  # may contradict one; stored, and a conflict waits for review
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What remember() did. ``record`` is the memory that now holds the fact."""
+
+    record: MemoryRecord
+    decision: Decision
+    related: MemoryRecord | None = None  # the existing memory it was compared with
+    similarity: float | None = None
+    reason: str = ""
+    conflict_id: int | None = None
+
+
+class Feedback(StrEnum):
+    CONFIRM = "confirm"
+    DENY = "deny"
+    CORRECT = "correct"
+
+
+class Resolution(StrEnum):
+    KEEP_OLD = "keep_old"  # the new memory was wrong: forget it
+    TAKE_NEW = "take_new"  # the new one replaces the old (a new version of the old)
+    KEEP_BOTH = "keep_both"  # both are true
+    MERGE = "merge"  # one text, written by the person, replaces both
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    id: int
+    existing: MemoryRecord
+    candidate: MemoryRecord
+    similarity: float
+    reason: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    version: int
+    content: str
+    reason: str  # why it was replaced: update, overwrite, correct, revert, merge
+    replaced_at: float
+
+
+def clamp(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+def ask_relation(llm: LLM, existing: str, candidate: str) -> tuple[Relation, str]:
+    """The model's verdict and its reason. Raises LLMError when the model cannot answer."""
+    prompt = render("relation", existing=existing, candidate=candidate)
+    answer = llm.json([{"role": "user", "content": prompt}], RELATION_SCHEMA)
+    try:
+        relation = Relation(str(answer["relation"]).strip().lower())
+    except ValueError:
+        raise LLMBadReply(
+            f"Unknown relation {answer['relation']!r} in the model's answer."
+        ) from None
+    return relation, str(answer.get("reason", ""))[:300]
+
+
+class Lifecycle:
+    """Decisions and the writes they imply, on one store. Callers hold the transaction."""
+
+    def __init__(
+        self,
+        store: SqliteStore,
+        config: LifecycleConfig,
+        clock: Callable[[], float],
+        llm: LLM | None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self._clock = clock
+        self.llm = llm
+
+    # --- what to do with a new memory ---------------------------------------------------------
+
+    def nearest_active(self, namespace: str, vector: Vectors) -> tuple[StoredMemory, float] | None:
+        hits = self.store.nearest(vector, 1, namespace, None)
+        if not hits:
+            return None
+        rowid, distance = hits[0]
+        stored = self.store.get_by_rowids([rowid]).get(rowid)
+        return (stored, 1.0 - distance) if stored else None
+
+    def llm_verdict(self, existing: str, candidate: str) -> tuple[Relation | None, str]:
+        """The LLM's answer, or (None, why not) when there is no usable LLM right now."""
+        if self.llm is None:
+            return None, "no LLM configured"
+        if not self.llm.available():
+            return None, self.llm.status or "LLM offline"
+        try:
+            return ask_relation(self.llm, existing, candidate)
+        except LLMError as error:
+            return None, str(error)
+
+    def merge(self, existing: StoredMemory, content: str, similarity: float) -> MemoryRecord:
+        record = existing.record
+        metadata = dict(record.metadata)
+        metadata["mentions"] = int(metadata.get("mentions", 1)) + 1
+        reason = f"restated (similarity {similarity:.2f}): {content}"
+        merged = self.store.update_fields(
+            existing,
+            reason,
+            confidence=clamp(record.confidence + self.config.merge_boost),
+            metadata=metadata,
+            updated_at=self._clock(),
+        )
+        self.store.record_event(
+            record.namespace,
+            record.id,
+            "merge",
+            {"content": content, "similarity": similarity},
+            reason,
+        )
+        return merged
+
+    def overwrite(
+        self,
+        existing: StoredMemory,
+        content: str,
+        content_hash: str,
+        vector: Vectors,
+        reason: str,
+        confidence: float,
+    ) -> MemoryRecord:
+        record = self.store.replace_content(
+            existing, content, content_hash, vector, "overwrite", self._clock()
+        )
+        self.store.record_event(record.namespace, record.id, "overwrite", {}, reason)
+        return self.store.update_fields(existing, reason, confidence=confidence)
+
+    def queue_conflict(
+        self, existing: MemoryRecord, candidate: MemoryRecord, similarity: float, reason: str
+    ) -> int:
+        self.store.db.execute(
+            "INSERT INTO conflicts (namespace, existing_id, candidate_id, similarity, reason, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (existing.namespace, existing.id, candidate.id, similarity, reason, self._clock()),
+        )
+        conflict_id = self.store.db.last_insert_rowid()
+        self.store.record_event(
+            existing.namespace,
+            candidate.id,
+            "conflict",
+            {"conflict": conflict_id, "existing": existing.id, "similarity": similarity},
+            reason,
+        )
+        return conflict_id
+
+    # --- feedback and versions ----------------------------------------------------------------
+
+    def adjust_confidence(self, stored: StoredMemory, delta: float, reason: str) -> MemoryRecord:
+        return self.store.update_fields(
+            stored, reason, confidence=clamp(stored.record.confidence + delta)
+        )
+
+    def versions(self, memory_id: str) -> list[Version]:
+        return [Version(v, c, r, at) for v, c, r, at in self.store.versions(memory_id)]
+
+    # --- the conflicts queue ------------------------------------------------------------------
+
+    def pending(self, namespace: str) -> list[Conflict]:
+        rows: list[tuple[Any, ...]] = self.store.db.execute(
+            "SELECT id, existing_id, candidate_id, similarity, reason, created_at FROM conflicts "
+            "WHERE namespace = ? AND status = 'pending' ORDER BY id",
+            (namespace,),
+        ).fetchall()
+        conflicts = []
+        for conflict_id, existing_id, candidate_id, similarity, reason, created in rows:
+            existing, candidate = self.store.get(existing_id), self.store.get(candidate_id)
+            if existing is None or candidate is None:
+                continue
+            conflicts.append(
+                Conflict(
+                    conflict_id, existing.record, candidate.record, similarity, reason, created
+                )
+            )
+        return conflicts
+
+    def pending_count(self, namespace: str) -> int:
+        return self.store._scalar(
+            "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",
+            (namespace,),
+        )
+
+    def close_conflict(self, conflict_id: int, resolution: Resolution) -> None:
+        self.store.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = ? "
+            "WHERE id = ?",
+            (self._clock(), str(resolution), conflict_id),
+        )
+
+    def conflict(self, namespace: str, conflict_id: int) -> Conflict:
+        for conflict in self.pending(namespace):
+            if conflict.id == conflict_id:
+                return conflict
+        raise InvalidInput(f"No pending conflict with id {conflict_id}.")
+
+    def supersede_conflicts_of(self, memory_id: str) -> None:
+        """A memory that stops being active takes its pending conflicts with it."""
+        self.store.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = 'gone' "
+            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
+            (self._clock(), memory_id, memory_id),
+        )
+
+
+def is_active(stored: StoredMemory) -> bool:
+    return stored.record.status is Status.ACTIVE
