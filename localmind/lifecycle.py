@@ -5,6 +5,7 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -15,7 +16,7 @@ from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
-from localmind.records import MemoryRecord, Status
+from localmind.records import MemoryRecord
 from localmind.store import SqliteStore, StoredMemory
 
 RELATION_SCHEMA: dict[str, Any] = {
@@ -140,6 +141,13 @@ class Lifecycle:
         except LLMError as error:
             return None, str(error)
 
+    def safe_to_merge_unasked(self, existing: str, candidate: str, similarity: float) -> bool:
+        """Without an LLM, merge only clear restatements: similar enough, and not differing in
+        a number ("rent is 1200" / "rent went up to 1450" embed as near-identical)."""
+        return similarity >= self.config.merge_threshold and _numbers(existing) == _numbers(
+            candidate
+        )
+
     def merge(self, existing: StoredMemory, content: str, similarity: float) -> MemoryRecord:
         record = existing.record
         metadata = dict(record.metadata)
@@ -252,5 +260,5 @@ class Lifecycle:
         )
 
 
-def is_active(stored: StoredMemory) -> bool:
-    return stored.record.status is Status.ACTIVE
+def _numbers(text: str) -> list[str]:
+    return re.findall(r"\d+(?:[.,]\d+)?", text)

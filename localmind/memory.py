@@ -56,8 +56,11 @@ _REINFORCE_CONFIDENCE = 0.05
 
 
 def content_hash(text: str) -> str:
-    normalised = unicodedata.normalize("NFC", " ".join(text.split())).casefold()
-    return hashlib.sha256(normalised.encode("utf-8")).hexdigest()
+    """Equal for texts that differ only in case, spacing, width or punctuation: the same
+    memory for the exact-duplicate check and the embedding cache."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
+    return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
 
 
 @dataclass(slots=True)
@@ -292,9 +295,13 @@ class Memory:
         nearest = self._lifecycle.nearest_active(self.namespace, vector)
         relation: Relation | None = None
         why = ""
-        if nearest is not None and config.conflict_threshold <= nearest[1] < config.merge_threshold:
+        if nearest is not None and nearest[1] >= config.conflict_threshold:
             # Asked outside the transaction: the model may take seconds.
             relation, why = self._lifecycle.llm_verdict(nearest[0].record.content, item.content)
+            if relation is None and self._lifecycle.safe_to_merge_unasked(
+                nearest[0].record.content, item.content, nearest[1]
+            ):
+                relation, why = Relation.SAME, f"near-identical ({why})"
         with self._store.db:
             fresh = self._store.get(nearest[0].record.id) if nearest else None
             # The neighbour may have changed while the LLM was thinking.
@@ -304,7 +311,7 @@ class Memory:
                 neighbour, similarity = nearest[0].record, nearest[1]
                 if similarity < config.conflict_threshold:
                     outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
-                elif similarity >= config.merge_threshold or relation is Relation.SAME:
+                elif relation is Relation.SAME:
                     merged = self._lifecycle.merge(fresh, item.content, similarity)
                     outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
                 elif relation is Relation.CONTRADICTS:

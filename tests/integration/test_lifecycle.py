@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from localmind import InvalidInput, Memory
+from localmind import InvalidInput, Memory, Settings
+from localmind.config import LifecycleConfig
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
 from tests.ollama_server import Fail, FakeOllama, Garbage, Hang, unused_port_host
@@ -274,3 +275,28 @@ def test_confidence_never_leaves_zero_to_one(memory: Memory, verdicts: list[str]
         assert 0.0 <= confidence <= 1.0
         assert confidence == pytest.approx(expected)
     memory.forget(record.id)
+
+
+def test_without_ollama_only_near_identical_texts_merge(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
+    original = memory.remember("I prefer tea over coffee")
+    assert memory.remember_explained("I prefer tea to coffee").decision is Decision.MERGED
+    assert memory.remember_explained("I prefer tea over coffee!").decision is Decision.REINFORCED
+    # A rewording, or a minimal pair, is not merged on similarity alone: a person decides.
+    assert memory.remember_explained("I'd rather drink tea than coffee").decision is (
+        Decision.QUEUED
+    )
+    memory.remember("My sister lives in Lisbon")
+    assert memory.remember_explained("My brother lives in Lisbon").decision is Decision.QUEUED
+    assert memory.count() == 4
+    assert memory.get(original.id).metadata["mentions"] == 2
+
+
+def test_without_ollama_different_numbers_never_merge(open_memory: Callable[..., Memory]) -> None:
+    lenient = Settings(lifecycle=LifecycleConfig(merge_threshold=0.9))
+    memory = open_memory(llm=None, settings=lenient)
+    memory.remember("My rent is 1200 euros a month")
+    outcome = memory.remember_explained("My rent is 1450 euros a month")
+    assert outcome.similarity is not None and outcome.similarity >= 0.9
+    assert outcome.decision is Decision.QUEUED
+    assert memory.count() == 2
