@@ -531,6 +531,13 @@ class Memory:
             record = self._lifecycle.adjust_confidence(stored, delta, str(kind))
         return record
 
+    def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
+        """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this."""
+        stored = self._get_active(memory_id)
+        with self._store.db:
+            record = self._lifecycle.adjust_confidence(stored, delta, reason)
+        return record
+
     def revert(self, memory_id: str, version: int) -> MemoryRecord:
         """Bring back the text of an earlier ``version``; the current text becomes history too,
         so a revert can itself be reverted."""

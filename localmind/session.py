@@ -1,0 +1,210 @@
+"""A conversation with memory: the loop the chat CLI and the TUI run.
+
+Each turn recalls what is relevant, asks the model for a reply with that context (streamed),
+extracts durable facts about the user from their message and remembers them, and keeps the
+session's turns in the short-term ring buffer. Implicit feedback: a memory recalled in a turn and
+not corrected within the next two turns gains confidence (+0.02); one corrected in those turns
+loses some (−0.1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from localmind import validation
+from localmind.lifecycle import Decision, Outcome
+from localmind.llm.base import LLM, LLMError, Message
+from localmind.llm.ollama import how_to_start
+from localmind.memory import Memory
+from localmind.prompts import render
+from localmind.records import MemoryRecord, MemoryType, RecallResult
+
+EXTRACTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "content": {"type": "string"},
+                    "type": {"type": "string", "enum": ["semantic", "episodic"]},
+                    "importance": {"type": "number", "minimum": 0, "maximum": 1},
+                },
+                "required": ["content"],
+            },
+        }
+    },
+    "required": ["facts"],
+}
+MAX_FACTS_PER_TURN = 8
+HISTORY_TURNS = 6  # earlier exchanges sent with each request
+
+
+@dataclass
+class Turn:
+    user: str
+    reply: str
+    recalled: list[RecallResult]
+    remembered: list[Outcome]
+    offline: str = ""  # why the model could not answer, when it could not
+    rewarded: list[str] = field(default_factory=list)  # ids that gained implicit confidence
+    penalised: list[str] = field(default_factory=list)  # ids corrected after being recalled
+
+
+@dataclass
+class _Watch:
+    memory_id: str
+    turns_left: int
+
+
+class Session:
+    def __init__(
+        self,
+        memory: Memory,
+        llm: LLM | None,
+        *,
+        recall_limit: int = 5,
+        extract: bool = True,
+    ) -> None:
+        self.memory = memory
+        self.llm = llm
+        self.recall_limit = recall_limit
+        self.extract = extract
+        self.turns: list[Turn] = []
+        self._watching: list[_Watch] = []
+
+    # --- the turn -----------------------------------------------------------------------------
+
+    def turn(self, message: str, on_token: Callable[[str], None] | None = None) -> Turn:
+        message = validation.content(message, self.memory.settings.limits, what="The message")
+        recalled = [
+            r
+            for r in self.memory.recall(message, self.recall_limit)
+            if r.memory.type is not MemoryType.SHORT_TERM
+        ]
+        self.memory.remember(message, type=MemoryType.SHORT_TERM)
+        reply, offline = self._reply(message, recalled, on_token)
+        remembered = self._remember_facts(message) if self.extract and not offline else []
+        corrected = {
+            o.related.id
+            for o in remembered
+            if o.decision is Decision.OVERWRITTEN and o.related is not None
+        }
+        rewarded, penalised = self._settle_implicit_feedback(corrected)
+        self._watch(recalled, corrected)
+        if reply:
+            self.memory.remember(
+                reply[: self.memory.settings.limits.max_content_chars], type=MemoryType.SHORT_TERM
+            )
+        turn = Turn(message, reply, recalled, remembered, offline, rewarded, penalised)
+        self.turns.append(turn)
+        return turn
+
+    def correct(self, memory_id: str, new_content: str) -> MemoryRecord:
+        """The person corrects a memory (✏️): explicit feedback, and no implicit reward for it."""
+        record = self.memory.feedback(memory_id, "correct", new_content)
+        self._watching = [w for w in self._watching if w.memory_id != memory_id]
+        return record
+
+    # --- parts --------------------------------------------------------------------------------
+
+    def _reply(
+        self,
+        message: str,
+        recalled: Sequence[RecallResult],
+        on_token: Callable[[str], None] | None,
+    ) -> tuple[str, str]:
+        if self.llm is None:
+            return "", "No language model is configured."
+        if not self.llm.available():
+            return "", self.llm.status or how_to_start(self.llm.model)
+        pieces: list[str] = []
+        try:
+            for piece in self.llm.stream(self._messages(message, recalled)):
+                pieces.append(piece)
+                if on_token:
+                    on_token(piece)
+        except LLMError as error:
+            return "".join(pieces), str(error)
+        return "".join(pieces), ""
+
+    def _messages(self, message: str, recalled: Sequence[RecallResult]) -> list[Message]:
+        context = "\n".join(f"- {r.memory.content}" for r in recalled)
+        system = render(
+            "chat_system",
+            context=f"What you remember about the user:\n{context}" if context else "",
+        )
+        messages: list[Message] = [{"role": "system", "content": system.strip()}]
+        for earlier in self.turns[-HISTORY_TURNS:]:
+            messages.append({"role": "user", "content": earlier.user})
+            if earlier.reply:
+                messages.append({"role": "assistant", "content": earlier.reply})
+        messages.append({"role": "user", "content": message})
+        return messages
+
+    def _remember_facts(self, message: str) -> list[Outcome]:
+        assert self.llm is not None
+        try:
+            answer = self.llm.json(
+                [{"role": "user", "content": render("extract", message=message)}],
+                EXTRACTION_SCHEMA,
+            )
+        except LLMError:
+            return []
+        facts = answer.get("facts")
+        if not isinstance(facts, list):
+            return []
+        outcomes = []
+        for fact in facts[:MAX_FACTS_PER_TURN]:
+            if not isinstance(fact, dict):
+                continue
+            kind = "episodic" if fact.get("type") == "episodic" else "semantic"
+            importance = fact.get("importance")
+            if not isinstance(importance, (int, float)) or not 0 <= importance <= 1:
+                importance = None
+            try:
+                outcomes.append(
+                    self.memory.remember_explained(
+                        fact.get("content"),  # type: ignore[arg-type]  # validated inside
+                        type=kind,
+                        importance=importance,
+                        metadata={"source": "chat"},
+                    )
+                )
+            except validation.InvalidInput:
+                continue  # an empty or oversized "fact" from the model is dropped
+        return outcomes
+
+    def _settle_implicit_feedback(self, corrected: set[str]) -> tuple[list[str], list[str]]:
+        config = self.memory.settings.lifecycle
+        rewarded, penalised, still = [], [], []
+        for watch in self._watching:
+            if watch.memory_id in corrected:
+                self._adjust(watch.memory_id, config.implicit_penalty, "implicit: corrected")
+                penalised.append(watch.memory_id)
+                continue
+            watch.turns_left -= 1
+            if watch.turns_left == 0:
+                self._adjust(watch.memory_id, config.implicit_reward, "implicit: not corrected")
+                rewarded.append(watch.memory_id)
+            else:
+                still.append(watch)
+        self._watching = still
+        return rewarded, penalised
+
+    def _watch(self, recalled: Sequence[RecallResult], corrected: set[str]) -> None:
+        watched = {w.memory_id for w in self._watching}
+        window = self.memory.settings.lifecycle.implicit_window_turns
+        for result in recalled:
+            key = result.memory.id
+            if key not in watched and key not in corrected:
+                self._watching.append(_Watch(key, window))
+
+    def _adjust(self, memory_id: str, delta: float, reason: str) -> None:
+        # A memory forgotten or replaced meanwhile has nothing to credit.
+        with contextlib.suppress(validation.InvalidInput, KeyError):
+            self.memory.nudge_confidence(memory_id, delta, reason)
