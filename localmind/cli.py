@@ -19,6 +19,8 @@ from localmind.config import Limits, Settings
 from localmind.errors import InvalidInput, LocalmindError, NotAStore, NotFound
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.keys import key_file_for
+from localmind.lifecycle import Decision, Outcome
+from localmind.llm.base import LLM
 from localmind.memory import Memory, NewMemory, validate_new
 from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
@@ -38,13 +40,26 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Context:
-    def __init__(self, db: Path, namespace: str, embedder: str | None) -> None:
+    def __init__(
+        self, db: Path, namespace: str, embedder: str | None, model: str | None, no_llm: bool
+    ) -> None:
         self.db = db
         self.namespace = namespace
         self.embedder = embedder
+        self.model = model
+        self.no_llm = no_llm
+
+    def make_llm(self) -> LLM | None:
+        """The local model, or None when the user turned it off. Ollama being down is not an
+        error here: the library degrades (conflicts queue, chat explains how to start it)."""
+        if self.no_llm:
+            return None
+        from localmind.llm.ollama import OllamaLLM
+
+        return OllamaLLM(model=self.model)
 
     @contextmanager
-    def open(self, *, accept_new_embedder: bool = False) -> Iterator[Memory]:
+    def open(self, *, accept_new_embedder: bool = False, llm: bool = False) -> Iterator[Memory]:
         creating = not self.db.exists() and not key_file_for(self.db).exists()
         passphrase = read_passphrase(creating=creating, db=self.db)
         memory = Memory.open(
@@ -53,6 +68,7 @@ class Context:
             embedder=self.embedder,
             namespace=self.namespace,
             accept_new_embedder=accept_new_embedder,
+            llm=self.make_llm() if llm else None,
         )
         del passphrase
         if creating:
@@ -135,9 +151,28 @@ def echo_json(document: object) -> None:
     help="Embedding model: 'use' (bundled), 'fastembed:<model>' or 'fastembed:<directory>'. "
     "Default: the one the store was made with.",
 )
+@click.option(
+    "--model",
+    envvar="LOCALMIND_MODEL",
+    help="The Ollama model for contradiction checks, fact extraction and chat "
+    "(default qwen2.5:3b; the server is OLLAMA_HOST, default http://127.0.0.1:11434).",
+)
+@click.option(
+    "--no-llm",
+    is_flag=True,
+    envvar="LOCALMIND_NO_LLM",
+    help="Never call a language model: possible contradictions wait for review instead.",
+)
 @click.version_option(__version__, prog_name="localmind")
 @click.pass_context
-def cli(ctx: click.Context, db: Path | None, namespace: str, embedder: str | None) -> None:
+def cli(
+    ctx: click.Context,
+    db: Path | None,
+    namespace: str,
+    embedder: str | None,
+    model: str | None,
+    no_llm: bool,
+) -> None:
     """localmind: a private, offline, long-term memory for your AI assistant.
 
     Memories live in an encrypted file on this computer. The passphrase is asked for, or read
@@ -150,7 +185,7 @@ def cli(ctx: click.Context, db: Path | None, namespace: str, embedder: str | Non
       localmind recall "what do I like to drink?"
       localmind recall 编程 --json
     """
-    ctx.obj = Context((db or default_db_path()).expanduser(), namespace, embedder)
+    ctx.obj = Context((db or default_db_path()).expanduser(), namespace, embedder, model, no_llm)
     if ctx.invoked_subcommand is None:
         ctx.invoke(home)
 
@@ -193,12 +228,31 @@ def add(
     validation.content(text, Limits())
     if importance is not None:
         validation.unit_interval(importance, "importance")
-    with obj.open() as memory:
-        record = memory.remember(text, type=type_, importance=importance, metadata=metadata)
+    with obj.open(llm=True) as memory:
+        outcome = memory.remember_explained(
+            text, type=type_, importance=importance, metadata=metadata
+        )
+    record = outcome.record
     if as_json:
-        echo_json(record.to_dict())
-    else:
-        click.echo(f"Remembered {record.id} ({record.type})")
+        echo_json({**record.to_dict(), "decision": str(outcome.decision), "reason": outcome.reason})
+        return
+    click.echo(describe_outcome(outcome))
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    record, related = outcome.record, outcome.related
+    if outcome.decision is Decision.REINFORCED:
+        return f"Already remembered as {record.id}; confidence now {record.confidence:.2f}"
+    if outcome.decision is Decision.MERGED:
+        return f"Merged into {record.id} (said the same); confidence now {record.confidence:.2f}"
+    if outcome.decision is Decision.OVERWRITTEN:
+        return f"Updated {record.id} to version {record.version} (it contradicted the old text)"
+    if outcome.decision is Decision.QUEUED and related is not None:
+        return (
+            f"Remembered {record.id} ({record.type}); it may contradict {related.id}: "
+            f"review with `localmind conflicts`"
+        )
+    return f"Remembered {record.id} ({record.type})"
 
 
 @cli.command()
@@ -436,3 +490,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
 
 def main() -> None:
     cli(prog_name="localmind")
+
+
+# Further commands live in their own modules; importing them registers them on `cli`.
+from localmind import cli_chat, cli_review  # noqa: E402
+
+__all__ = ["cli", "cli_chat", "cli_review", "main"]

@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from localmind import KdfParams, Memory
 from localmind.llm.ollama import OllamaLLM
 from tests.ollama_server import FakeOllama
+
+if TYPE_CHECKING:
+    from tests.cli_support import Cli
 
 #: What a fastembed model directory needs besides the ONNX file (vocab.txt only if present).
 MINILM_TOKENIZER_FILES = (
@@ -112,3 +115,17 @@ def ollama_server() -> Iterator[FakeOllama]:
 @pytest.fixture
 def llm(ollama_server: FakeOllama) -> OllamaLLM:
     return OllamaLLM(host=ollama_server.host, timeout_s=5.0)
+
+
+@pytest.fixture
+def store(store_path: Path) -> Path:
+    """An empty store (made with the cheap test KDF, which its key file then keeps)."""
+    Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF).close()
+    return store_path
+
+
+@pytest.fixture
+def cli(store: Path) -> Cli:
+    from tests.cli_support import Cli
+
+    return Cli(store)

@@ -70,6 +70,8 @@ class OllamaLLM:
     def _check(self) -> str:
         try:
             listed = self._checker.list()
+        except ConnectionError:
+            return f"Ollama is not running at {self.host}. " + how_to_start(self.model)
         except Exception as error:  # any failure means "not available", with a reason
             return f"Ollama is not reachable at {self.host} ({_short(error)}). " + how_to_start(
                 self.model

@@ -14,90 +14,21 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from localmind import Memory, NewMemory
 from localmind.cli import cli as localmind_cli
-from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.cli_support import Cli, assert_error, files_of
+from tests.conftest import PASSPHRASE
 
 RUST = "用户喜欢 Rust 编程语言"
 ENGINEER = "用户是软件工程师"
 HIKING = "I love hiking in the mountains"
 BREAKDOWN_FACTORS = ("similarity", "importance", "recency", "frequency", "confidence")
-REMEMBERED = re.compile(r"^Remembered (\w{26}) \((\w+)\)$")
-
-
-@dataclass
-class Cli:
-    """``localmind`` run in-process against one store, with the passphrase in the environment."""
-
-    db: Path
-    passphrase: str | None = PASSPHRASE
-
-    def __call__(self, *args: str, input: str | bytes | None = None, **env: str | None) -> Result:
-        environment: dict[str, str | None] = {
-            "LOCALMIND_DB": str(self.db),
-            "LOCALMIND_PASSPHRASE": self.passphrase,
-            "LOCALMIND_USER": None,
-            "LOCALMIND_EMBEDDER": None,
-            "LOCALMIND_NEW_PASSPHRASE": None,
-        }
-        environment.update(env)
-        return CliRunner().invoke(
-            localmind_cli, list(args), input=input, env=environment, catch_exceptions=False
-        )
-
-    def ok(self, *args: str, input: str | bytes | None = None, **env: str | None) -> Result:
-        result = self(*args, input=input, **env)
-        assert result.exit_code == 0, result.output
-        return result
-
-    def json(self, *args: str, **env: str | None) -> Any:
-        return json.loads(self.ok(*args, "--json", **env).stdout)
-
-    def add(self, text: str, *options: str, **env: str | None) -> str:
-        """Add a memory; return its id, read from what the CLI printed."""
-        match = REMEMBERED.match(self.ok("add", text, *options, **env).stdout.strip())
-        assert match, "add did not say what it remembered"
-        return match.group(1)
-
-    def contents(self, *options: str, **env: str | None) -> list[str]:
-        return [item["content"] for item in self.json("list", *options, **env)]
-
-
-def files_of(db: Path) -> dict[str, bytes]:
-    """Every file of the store (database, key file, WAL and other sidecars) with its bytes."""
-    return {p.name: p.read_bytes() for p in sorted(db.parent.glob(db.name + "*"))}
-
-
-def assert_error(result: Result, fragment: str, exit_code: int = 1) -> None:
-    """A failed command: the given exit code, nothing on stdout, and the error on stderr as one
-    line starting with ``Error:`` (usage errors put click's usage hint before that line)."""
-    assert result.exit_code == exit_code, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    if exit_code == 1:
-        assert len(lines) == 1, result.stderr
-    assert lines[-1].startswith("Error: "), result.stderr
-    assert fragment in lines[-1]
-
-
-@pytest.fixture
-def store(store_path: Path) -> Path:
-    """An empty store (made with the cheap test KDF, which its key file then keeps)."""
-    Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF).close()
-    return store_path
-
-
-@pytest.fixture
-def cli(store: Path) -> Cli:
-    return Cli(store)
 
 
 @pytest.fixture
@@ -194,9 +125,9 @@ def test_add_json_and_metadata(cli: Cli):
 
 def test_adding_the_same_text_again_reinforces_instead_of_duplicating(cli: Cli):
     first = cli.add("I prefer tea over coffee")
-    again = cli.add("  i prefer TEA over coffee ")
+    again = cli.ok("add", "  i prefer TEA over coffee! ").stdout
 
-    assert again == first
+    assert again.startswith(f"Already remembered as {first}; confidence now 0.85")
     assert cli.contents() == ["I prefer tea over coffee"]
     assert cli.json("show", first)["confidence"] > 0.8
 

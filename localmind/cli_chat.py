@@ -1,0 +1,48 @@
+"""``localmind chat``: a plain terminal conversation that remembers, for people who do not want
+the full-screen app."""
+
+from __future__ import annotations
+
+import click
+
+from localmind.cli import Context, cli, describe_outcome, friendly_errors
+from localmind.errors import InvalidInput
+from localmind.session import Session
+
+QUIT = {"/quit", "/exit", ":q"}
+
+
+@cli.command()
+@click.option("--show-memories", is_flag=True, help="Print the memories recalled each turn.")
+@click.pass_obj
+@friendly_errors
+def chat(obj: Context, show_memories: bool) -> None:
+    """Talk with your local model; it recalls what matters and remembers what you tell it.
+    End with /quit or Ctrl-D."""
+    with obj.open(llm=True) as memory:
+        session = Session(memory, memory.llm)
+        if memory.llm is not None and not memory.llm.available():
+            click.secho(f"LLM offline: {memory.llm.status}", fg="yellow", err=True)
+            click.echo("Your messages are still kept for this session.", err=True)
+        while True:
+            try:
+                message = click.prompt("you", prompt_suffix="> ", err=True)
+            except (EOFError, click.Abort):
+                click.echo(err=True)
+                break
+            if message.strip() in QUIT:
+                break
+            try:
+                turn = session.turn(message, on_token=lambda piece: click.echo(piece, nl=False))
+            except InvalidInput as error:
+                click.secho(str(error), fg="red", err=True)
+                continue
+            if turn.reply:
+                click.echo()
+            if turn.offline:
+                click.secho(turn.offline, fg="yellow", err=True)
+            if show_memories:
+                for result in turn.recalled:
+                    click.echo(f"  · recalled {result.score:.2f} {result.memory.content}", err=True)
+            for outcome in turn.remembered:
+                click.echo(f"  + {describe_outcome(outcome)}: {outcome.record.content}", err=True)

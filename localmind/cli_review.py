@@ -1,0 +1,127 @@
+"""Reviewing what the memory decided: versions, feedback, conflicts."""
+
+from __future__ import annotations
+
+import click
+
+from localmind.cli import Context, cli, echo_json, friendly_errors, one_line, when
+from localmind.lifecycle import Feedback, Resolution
+
+
+@cli.command()
+@click.argument("memory_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def history(obj: Context, memory_id: str, as_json: bool) -> None:
+    """Every version of a memory, oldest first, and why each was replaced."""
+    with obj.open() as memory:
+        record = memory.get(memory_id)
+        versions = memory.history(memory_id)
+    if as_json:
+        echo_json(
+            {
+                "id": record.id,
+                "current": {"version": record.version, "content": record.content},
+                "earlier": [
+                    {
+                        "version": v.version,
+                        "content": v.content,
+                        "reason": v.reason,
+                        "replaced_at": v.replaced_at,
+                    }
+                    for v in versions
+                ],
+            }
+        )
+        return
+    for v in versions:
+        click.echo(f"v{v.version}  replaced {when(v.replaced_at)} ({v.reason})  {v.content}")
+    click.echo(f"v{record.version}  current                              {record.content}")
+    if versions:
+        click.echo(f"Bring one back with: localmind revert {record.id} VERSION", err=True)
+
+
+@cli.command()
+@click.argument("memory_id")
+@click.argument("version", type=int)
+@click.pass_obj
+@friendly_errors
+def revert(obj: Context, memory_id: str, version: int) -> None:
+    """Bring back an earlier VERSION of a memory (the current text is kept in its history)."""
+    with obj.open() as memory:
+        record = memory.revert(memory_id, version)
+    click.echo(f"{record.id} is now version {record.version}: {one_line(record.content)}")
+
+
+@cli.command()
+@click.argument("memory_id")
+@click.argument("verdict", type=click.Choice([f.value for f in Feedback], case_sensitive=False))
+@click.argument("text", required=False)
+@click.pass_obj
+@friendly_errors
+def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> None:
+    """Tell the memory it is right (confirm, +0.1 confidence), wrong (deny, -0.2), or how it is
+    wrong (correct TEXT: a new version at confidence 0.9)."""
+    with obj.open() as memory:
+        record = memory.feedback(memory_id, verdict, text)
+    click.echo(
+        f"{record.id}: confidence {record.confidence:.2f}, version {record.version}: "
+        f"{one_line(record.content)}"
+    )
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def conflicts(obj: Context, as_json: bool) -> None:
+    """Memories that may contradict each other, waiting for you to decide."""
+    with obj.open() as memory:
+        pending = memory.conflicts()
+    if as_json:
+        echo_json(
+            [
+                {
+                    "id": c.id,
+                    "existing": c.existing.to_dict(),
+                    "candidate": c.candidate.to_dict(),
+                    "similarity": c.similarity,
+                    "reason": c.reason,
+                }
+                for c in pending
+            ]
+        )
+        return
+    if not pending:
+        click.echo("No conflicts to review.")
+        return
+    for c in pending:
+        click.echo(f"#{c.id}  similarity {c.similarity:.2f}")
+        click.echo(f"   old  {c.existing.id}  {one_line(c.existing.content)}")
+        click.echo(f"   new  {c.candidate.id}  {one_line(c.candidate.content)}")
+    click.echo(
+        "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT]",
+        err=True,
+    )
+
+
+@cli.command()
+@click.argument("conflict_id", type=int)
+@click.argument(
+    "resolution",
+    type=click.Choice(
+        [r.value.replace("_", "-") for r in Resolution] + [r.value for r in Resolution],
+        case_sensitive=False,
+    ),
+)
+@click.option("--text", help="For merge: the one text that replaces both.")
+@click.pass_obj
+@friendly_errors
+def resolve(obj: Context, conflict_id: int, resolution: str, text: str | None) -> None:
+    """Settle a conflict: keep-old (forget the new), take-new (it becomes the old memory's next
+    version), keep-both, or merge (--text replaces both)."""
+    with obj.open() as memory:
+        record = memory.resolve_conflict(conflict_id, resolution, text)
+    if record is not None:
+        click.echo(f"Resolved #{conflict_id}: {record.id} — {one_line(record.content)}")

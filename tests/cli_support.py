@@ -1,0 +1,76 @@
+"""Running the ``localmind`` command line in-process in tests."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from localmind.cli import cli as localmind_cli
+from tests.conftest import PASSPHRASE
+from tests.ollama_server import unused_port_host
+
+REMEMBERED = re.compile(r"^Remembered (\w{26}) \((\w+)\)$")
+
+
+@dataclass
+class Cli:
+    """``localmind`` run in-process against one store, with the passphrase in the environment."""
+
+    db: Path
+    passphrase: str | None = PASSPHRASE
+
+    def __call__(self, *args: str, input: str | bytes | None = None, **env: str | None) -> Result:
+        environment: dict[str, str | None] = {
+            "LOCALMIND_DB": str(self.db),
+            "LOCALMIND_PASSPHRASE": self.passphrase,
+            "LOCALMIND_USER": None,
+            "LOCALMIND_EMBEDDER": None,
+            "LOCALMIND_NEW_PASSPHRASE": None,
+            "LOCALMIND_MODEL": None,
+            "LOCALMIND_NO_LLM": None,
+            # Never the developer's own Ollama: a server that is down, unless a test says.
+            "OLLAMA_HOST": unused_port_host(),
+        }
+        environment.update(env)
+        return CliRunner().invoke(
+            localmind_cli, list(args), input=input, env=environment, catch_exceptions=False
+        )
+
+    def ok(self, *args: str, input: str | bytes | None = None, **env: str | None) -> Result:
+        result = self(*args, input=input, **env)
+        assert result.exit_code == 0, result.output
+        return result
+
+    def json(self, *args: str, **env: str | None) -> Any:
+        return json.loads(self.ok(*args, "--json", **env).stdout)
+
+    def add(self, text: str, *options: str, **env: str | None) -> str:
+        """Add a memory; return its id, read from what the CLI printed."""
+        match = REMEMBERED.match(self.ok("add", text, *options, **env).stdout.strip())
+        assert match, "add did not say what it remembered"
+        return match.group(1)
+
+    def contents(self, *options: str, **env: str | None) -> list[str]:
+        return [item["content"] for item in self.json("list", *options, **env)]
+
+
+def files_of(db: Path) -> dict[str, bytes]:
+    """Every file of the store (database, key file, WAL and other sidecars) with its bytes."""
+    return {p.name: p.read_bytes() for p in sorted(db.parent.glob(db.name + "*"))}
+
+
+def assert_error(result: Result, fragment: str, exit_code: int = 1) -> None:
+    """A failed command: the given exit code, nothing on stdout, and the error on stderr as one
+    line starting with ``Error:`` (usage errors put click's usage hint before that line)."""
+    assert result.exit_code == exit_code, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    if exit_code == 1:
+        assert len(lines) == 1, result.stderr
+    assert lines[-1].startswith("Error: "), result.stderr
+    assert fragment in lines[-1]

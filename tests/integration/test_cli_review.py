@@ -1,0 +1,93 @@
+"""history, revert, feedback, conflicts, resolve and chat from the command line."""
+
+from __future__ import annotations
+
+from tests.cli_support import Cli, assert_error
+from tests.ollama_server import FakeOllama
+
+
+def conflicted(cli: Cli) -> tuple[str, str]:
+    java = cli.add("I like Java")
+    result = cli.ok("add", "I now prefer Go")
+    assert "may contradict" in result.stdout and "localmind conflicts" in result.stdout
+    return java, result.stdout.split()[1]
+
+
+def test_without_ollama_a_contradiction_waits_in_conflicts_and_take_new_versions_it(
+    cli: Cli,
+) -> None:
+    java, go = conflicted(cli)
+    listing = cli.ok("conflicts").stdout
+    assert "I like Java" in listing and "I now prefer Go" in listing
+    [conflict] = cli.json("conflicts")
+    assert (conflict["existing"]["id"], conflict["candidate"]["id"]) == (java, go)
+
+    cli.ok("resolve", str(conflict["id"]), "take-new")
+    assert cli.contents() == ["I now prefer Go"]
+    assert cli.ok("conflicts").stdout.strip() == "No conflicts to review."
+    history = cli.json("history", java)
+    assert history["current"] == {"version": 2, "content": "I now prefer Go"}
+    assert [(v["version"], v["content"]) for v in history["earlier"]] == [(1, "I like Java")]
+
+    cli.ok("revert", java, "1")
+    assert cli.contents() == ["I like Java"]
+
+
+def test_resolve_merge_needs_text_and_keep_old_drops_the_new(cli: Cli) -> None:
+    conflicted(cli)
+    conflict_id = str(cli.json("conflicts")[0]["id"])
+    assert_error(cli("resolve", conflict_id, "merge"), "needs the merged text")
+    cli.ok("resolve", conflict_id, "keep-old")
+    assert cli.contents() == ["I like Java"]
+    assert_error(cli("resolve", conflict_id, "keep-both"), "No pending conflict")
+
+
+def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "contradicts"})
+    java = cli.add("I like Java", OLLAMA_HOST=ollama_server.host)
+    result = cli.ok("add", "I now prefer Go", OLLAMA_HOST=ollama_server.host)
+    assert f"Updated {java} to version 2" in result.stdout
+    assert cli.contents() == ["I now prefer Go"]
+
+
+def test_no_llm_flag_never_calls_the_model(cli: Cli, ollama_server: FakeOllama) -> None:
+    cli.add("I like Java", OLLAMA_HOST=ollama_server.host)
+    cli.ok("--no-llm", "add", "I now prefer Go", OLLAMA_HOST=ollama_server.host)
+    assert ollama_server.requests == []
+    assert len(cli.json("conflicts")) == 1
+
+
+def test_feedback_changes_confidence_and_corrects(cli: Cli) -> None:
+    memory_id = cli.add("The user's favourite editor is Helix")
+    assert "confidence 0.90" in cli.ok("feedback", memory_id, "confirm").stdout
+    assert "confidence 0.70" in cli.ok("feedback", memory_id, "deny").stdout
+    corrected = cli.ok("feedback", memory_id, "correct", "The user's favourite editor is Zed")
+    assert "version 2" in corrected.stdout and "confidence 0.90" in corrected.stdout
+    assert_error(cli("feedback", memory_id, "correct"), "needs the corrected text")
+    assert_error(cli("feedback", memory_id, "like"), "like", exit_code=2)
+
+
+def test_revert_to_a_version_that_does_not_exist(cli: Cli) -> None:
+    memory_id = cli.add("Only one version")
+    assert_error(cli("revert", memory_id, "4"), "no earlier version 4")
+
+
+def test_chat_answers_streams_and_shows_what_it_remembered(
+    cli: Cli, ollama_server: FakeOllama
+) -> None:
+    ollama_server.when_schema_has(
+        "facts", {"facts": [{"content": "The user has a dog called Biscuit"}]}
+    )
+    ollama_server.reply("What a lovely name for a dog!")
+    result = cli.ok(
+        "chat", input="My dog is called Biscuit\n/quit\n", OLLAMA_HOST=ollama_server.host
+    )
+    assert "What a lovely name for a dog!" in result.stdout
+    assert "The user has a dog called Biscuit" in result.stderr
+    assert cli.contents() == ["The user has a dog called Biscuit"]
+
+
+def test_chat_without_ollama_explains_how_to_start_it(cli: Cli) -> None:
+    result = cli.ok("chat", input="Hello\n")
+    assert "ollama serve" in result.stderr
+    assert "ollama pull qwen2.5:3b" in result.stderr
