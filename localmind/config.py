@@ -78,11 +78,24 @@ class LifecycleConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ProfileConfig:
+    """The user profile and the context block (token counts: ``localmind.tokens.estimate``)."""
+
+    budget_tokens: int = 200
+    context_memory_tokens: int = 300
+    # rebuilt when at least this many memories changed since the last build
+    rebuild_after_changes: int = 5
+    # how many of the highest-value memories a full build reads
+    source_limit: int = 40
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     ranking: RankingWeights = field(default_factory=RankingWeights)
     decay: DecayConfig = field(default_factory=DecayConfig)
     fusion: FusionConfig = field(default_factory=FusionConfig)
     limits: Limits = field(default_factory=Limits)
     lifecycle: LifecycleConfig = field(default_factory=LifecycleConfig)
+    profile: ProfileConfig = field(default_factory=ProfileConfig)
     default_importance: float = 0.5
     default_confidence: float = 0.8

@@ -41,6 +41,7 @@ from localmind.lifecycle import (
 )
 from localmind.llm.base import LLM
 from localmind.migrations import migrate
+from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.ranking import reciprocal_rank_fusion, score
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.ringbuffer import RingBuffer
@@ -98,6 +99,7 @@ class Memory:
         self._store = store
         self.llm = llm
         self._lifecycle = Lifecycle(store, settings.lifecycle, clock, llm)
+        self._profiles = ProfileEngine(store, llm, clock, settings.profile)
         self.embedder = embedder
         self.path = path
         self.namespace = namespace
@@ -605,6 +607,39 @@ class Memory:
         if stored.record.status is not Status.ACTIVE:
             raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
         return stored
+
+    # --- profile and context ------------------------------------------------------------------
+
+    def profile(self, *, rebuild: bool = False) -> Profile | None:
+        """The user's profile, rebuilt first when enough memories changed since the last build
+        (or always, with ``rebuild``). None while there is no memory to build one from."""
+        if rebuild or self._profiles.needs_rebuild(self.namespace):
+            built = self._profiles.build(self.namespace)
+            if built is not None:
+                return built
+        return self._profiles.current(self.namespace)
+
+    def profile_history(self) -> list[Profile]:
+        return self._profiles.history(self.namespace)
+
+    def context(
+        self,
+        query: str,
+        *,
+        profile_tokens: int | None = None,
+        memory_tokens: int | None = None,
+        limit: int = 10,
+    ) -> str:
+        """Text for a system prompt: the profile, then the memories most relevant to ``query``,
+        each part within its token budget (defaults 200 and 300)."""
+        config = self.settings.profile
+        recalled = [r.memory for r in self.recall(query, limit)]
+        return context_block(
+            self.profile(),
+            recalled,
+            profile_tokens=config.budget_tokens if profile_tokens is None else profile_tokens,
+            memory_tokens=config.context_memory_tokens if memory_tokens is None else memory_tokens,
+        )
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""

@@ -19,6 +19,7 @@ from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM, LLMError, Message
 from localmind.llm.ollama import how_to_start
 from localmind.memory import Memory
+from localmind.profile import context_block
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 
@@ -133,11 +134,14 @@ class Session:
         return "".join(pieces), ""
 
     def _messages(self, message: str, recalled: Sequence[RecallResult]) -> list[Message]:
-        context = "\n".join(f"- {r.memory.content}" for r in recalled)
-        system = render(
-            "chat_system",
-            context=f"What you remember about the user:\n{context}" if context else "",
+        config = self.memory.settings.profile
+        context = context_block(
+            self.memory.profile(),
+            [r.memory for r in recalled],
+            profile_tokens=config.budget_tokens,
+            memory_tokens=config.context_memory_tokens,
         )
+        system = render("chat_system", context=context)
         messages: list[Message] = [{"role": "system", "content": system.strip()}]
         for earlier in self.turns[-HISTORY_TURNS:]:
             messages.append({"role": "user", "content": earlier.user})

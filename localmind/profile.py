@@ -1,0 +1,221 @@
+"""The user profile: a short, versioned picture of the user (role, stack or domain,
+communication style, current focus) built from their memories, by the local model when it is
+there and extractively when it is not; and the two-level context block (profile, then the most
+relevant memories) ready for a system prompt."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from localmind import tokens
+from localmind.config import ProfileConfig
+from localmind.llm.base import LLM, LLMError
+from localmind.prompts import render
+from localmind.records import MemoryRecord, MemoryType
+from localmind.store import SqliteStore
+
+# Events that change what the profile should say.
+_CHANGES = ("add", "update", "merge", "overwrite", "forget")
+_LABEL = re.compile(r"^\s*(用户画像|user profile|profile)\s*[:：]\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    namespace: str
+    version: int
+    text: str
+    built_from: list[str]  # ids of the memories read
+    at: float
+    method: str  # "llm", "llm-incremental" or "extractive"
+    seq: int = 0  # the last event it has seen: later events are changes since
+
+
+def value(record: MemoryRecord) -> float:
+    """How much a memory is worth to a profile: trusted, important facts first."""
+    kind = 1.0 if record.type in (MemoryType.SEMANTIC, MemoryType.LONG_TERM) else 0.6
+    return record.confidence * record.importance * kind
+
+
+def context_block(
+    profile: Profile | None,
+    memories: Sequence[MemoryRecord],
+    *,
+    profile_tokens: int,
+    memory_tokens: int,
+) -> str:
+    """Profile (≤ ``profile_tokens``) then memories, best first (≤ ``memory_tokens`` in all)."""
+    chinese = (
+        tokens.share_of_cjk(([profile.text] if profile else []) + [m.content for m in memories])
+        > 0.3
+    )
+    parts = []
+    if profile and profile.text:
+        header = "用户画像：" if chinese else "About the user:"
+        parts.append(f"{header}\n{tokens.truncate(profile.text, profile_tokens)}")
+    lines: list[str] = []
+    left = memory_tokens
+    for memory in memories:
+        line = f"- {memory.content}"
+        cost = tokens.estimate(line) + 1  # the line break
+        if cost > left:
+            if not lines and left > 8:  # a long first memory: show as much as fits
+                lines.append(tokens.truncate(line, left - 1))
+            break
+        lines.append(line)
+        left -= cost
+    if lines:
+        header = "相关记忆：" if chinese else "Relevant memories:"
+        parts.append(header + "\n" + "\n".join(lines))
+    return "\n\n".join(parts)
+
+
+class ProfileEngine:
+    def __init__(
+        self,
+        store: SqliteStore,
+        llm: LLM | None,
+        clock: Callable[[], float],
+        config: ProfileConfig,
+    ) -> None:
+        self.store = store
+        self.llm = llm
+        self._clock = clock
+        self.config = config
+
+    def current(self, namespace: str) -> Profile | None:
+        versions = self._read(namespace, latest_only=True)
+        return versions[0] if versions else None
+
+    def history(self, namespace: str) -> list[Profile]:
+        return self._read(namespace, latest_only=False)
+
+    def _read(self, namespace: str, *, latest_only: bool) -> list[Profile]:
+        sql = "SELECT version, text, built_from, at FROM profiles WHERE namespace = ? ORDER BY "
+        sql += "version DESC LIMIT 1" if latest_only else "version"
+        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, (namespace,)).fetchall()
+        profiles = []
+        for version, text, built_from, at in rows:
+            built = json.loads(built_from)
+            profiles.append(
+                Profile(
+                    namespace,
+                    int(version),
+                    str(text),
+                    list(built["ids"]),
+                    float(at),
+                    str(built["method"]),
+                    int(built.get("seq", 0)),
+                )
+            )
+        return profiles
+
+    def changes_since(self, namespace: str, seq: int) -> int:
+        placeholders = ", ".join("?" * len(_CHANGES))
+        return self.store._scalar(
+            f"SELECT count(DISTINCT memory_id) FROM events WHERE namespace = ? AND seq > ? "
+            f"AND op IN ({placeholders})",
+            (namespace, seq, *_CHANGES),
+        )
+
+    def needs_rebuild(self, namespace: str) -> bool:
+        current = self.current(namespace)
+        if current is None:
+            return self.store.count(namespace) > 0
+        return self.changes_since(namespace, current.seq) >= self.config.rebuild_after_changes
+
+    def build(self, namespace: str) -> Profile | None:
+        """A new version from the memories (incrementally from the last one when there is
+        one); None when the namespace has no memory to build from."""
+        previous = self.current(namespace)
+        sources = self._sources(namespace)
+        if not sources:
+            return None
+        method = "extractive"
+        text = ""
+        if self.llm is not None and self.llm.available():
+            incremental = (
+                previous is not None
+                and previous.method.startswith("llm")
+                and not self._forgotten_since(namespace, previous.seq)
+            )
+            changed = (
+                self._changed_since(namespace, previous.seq) if previous and incremental else []
+            )
+            try:
+                if previous is not None and changed:
+                    text, method = self._ask(previous.text, changed), "llm-incremental"
+                else:
+                    text, method = self._ask(None, sources), "llm"
+            except LLMError:
+                text = ""
+        if not text:
+            text, method = self._extractive(sources), "extractive"
+        text = tokens.truncate(text, self.config.budget_tokens)
+        version = (previous.version if previous else 0) + 1
+        now = self._clock()
+        seq = self.store._scalar("SELECT coalesce(max(seq), 0) FROM events")
+        built_from: dict[str, Any] = {"ids": [m.id for m in sources], "method": method, "seq": seq}
+        with self.store.db:
+            self.store.db.execute(
+                "INSERT INTO profiles (namespace, version, text, built_from, at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (namespace, version, text, json.dumps(built_from), now),
+            )
+            self.store.record_event(namespace, None, "profile", {"version": version}, method)
+        return Profile(namespace, version, text, built_from["ids"], now, method, seq)
+
+    def _changed_since(self, namespace: str, seq: int) -> list[MemoryRecord]:
+        ids = {
+            memory_id
+            for (memory_id,) in self.store.db.execute(
+                "SELECT DISTINCT memory_id FROM events WHERE namespace = ? AND seq > ?",
+                (namespace, seq),
+            )
+        }
+        changed = [s.record for s in self.store.iter_memories(namespace) if s.record.id in ids]
+        changed.sort(key=value, reverse=True)
+        return changed[: self.config.source_limit]
+
+    def _forgotten_since(self, namespace: str, seq: int) -> bool:
+        """A forget cannot be applied incrementally (the old profile may name it): rebuild."""
+        return bool(
+            self.store._scalar(
+                "SELECT count(*) FROM events WHERE namespace = ? AND seq > ? AND op = 'forget'",
+                (namespace, seq),
+            )
+        )
+
+    def _sources(self, namespace: str) -> list[MemoryRecord]:
+        records = [s.record for s in self.store.iter_memories(namespace)]
+        records.sort(key=lambda r: (value(r), r.last_touched), reverse=True)
+        return records[: self.config.source_limit]
+
+    def _ask(self, previous: str | None, memories: Sequence[MemoryRecord]) -> str:
+        assert self.llm is not None
+        language = "zh" if tokens.share_of_cjk([m.content for m in memories]) > 0.3 else "en"
+        listing = "\n".join(f"- {m.content}" for m in memories)
+        values: dict[str, Any] = {"memories": listing}
+        if previous is None:
+            prompt = render(f"profile_{language}", **values)
+        else:
+            prompt = render(f"profile_update_{language}", profile=previous, **values)
+        answer = self.llm.complete([{"role": "user", "content": prompt}], temperature=0.2)
+        return _LABEL.sub("", answer.strip()).strip()
+
+    def _extractive(self, memories: Sequence[MemoryRecord]) -> str:
+        """Without a model: the most valuable memories themselves, as many as the budget holds."""
+        chinese = tokens.share_of_cjk([m.content for m in memories]) > 0.3
+        separator = "；" if chinese else "; "
+        picked: list[str] = []
+        for memory in memories:
+            candidate = separator.join([*picked, memory.content.rstrip("。.;；")])
+            if tokens.estimate(candidate) > self.config.budget_tokens:
+                if not picked:
+                    picked.append(memory.content)  # truncated below
+                break
+            picked.append(memory.content.rstrip("。.;；"))
+        return separator.join(picked) + ("。" if chinese else ".")

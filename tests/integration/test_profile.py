@@ -1,0 +1,130 @@
+"""The user profile and the context block, with the Ollama test server as the model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from localmind import Memory, NewMemory
+from localmind.llm.ollama import OllamaLLM
+from localmind.tokens import estimate
+from tests.ollama_server import FakeOllama, unused_port_host
+
+EN = [
+    "The user is a backend engineer at a fintech start-up",
+    "The user writes mostly Go and some Python",
+    "The user prefers short answers with code examples",
+    "The user is migrating the payments service to Kubernetes",
+]
+ZH = [
+    "用户是一名后端工程师",
+    "用户主要使用 Go 和 Python",
+    "用户喜欢简洁的回答",
+    "用户正在把支付服务迁移到 Kubernetes",
+]
+
+
+def profile_requests(server: FakeOllama) -> list[str]:
+    return [
+        r.last_user_message
+        for r in server.chat_requests()
+        if "用户画像" in r.last_user_message or "user profile" in r.last_user_message.lower()
+    ]
+
+
+def seeded(open_memory: Callable[..., Memory], llm: OllamaLLM | None, texts: list[str]) -> Memory:
+    memory = open_memory(llm=llm)
+    memory.remember_many([NewMemory(t, "semantic", importance=0.8) for t in texts])
+    return memory
+
+
+def test_profile_is_built_once_and_rebuilt_only_when_enough_changed(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.default_reply = "User profile: A backend engineer who writes Go."
+    memory = seeded(open_memory, llm, EN)
+    first = memory.profile()
+    assert first is not None
+    assert (first.version, first.method) == (1, "llm")
+    assert first.text == "A backend engineer who writes Go."  # the label is stripped
+    assert memory.profile() == first
+    assert len(profile_requests(ollama_server)) == 1
+
+    memory.remember("The user started learning Rust")  # one change: not enough
+    assert memory.profile() == first
+    for fact in [
+        "The user lives in Porto",
+        "The user has two cats",
+        "The user runs marathons",
+        "The user reads science fiction",
+    ]:
+        memory.remember(fact)
+    second = memory.profile()
+    assert second is not None and (second.version, second.method) == (2, "llm-incremental")
+    update = profile_requests(ollama_server)[-1]
+    assert "A backend engineer who writes Go." in update  # builds on the previous profile
+    assert "The user runs marathons" in update
+    assert memory.profile(rebuild=True).version == 3  # type: ignore[union-attr]
+    assert [p.version for p in memory.profile_history()] == [1, 2, 3]
+
+
+def test_chinese_memories_get_the_chinese_prompt(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.default_reply = "用户画像：一名使用 Go 的后端工程师。"
+    memory = seeded(open_memory, llm, ZH)
+    profile = memory.profile()
+    assert profile is not None and profile.text == "一名使用 Go 的后端工程师。"
+    [prompt] = profile_requests(ollama_server)
+    assert prompt.startswith("请根据以下用户的历史记忆信息，生成一段简洁的用户画像描述")
+    assert "用户正在把支付服务迁移到 Kubernetes" in prompt
+
+
+def test_a_long_profile_is_cut_to_its_budget_in_both_languages(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.default_reply = "The user likes long sentences about many things. " * 80
+    english = seeded(open_memory, llm, EN).profile()
+    assert english is not None and 150 < estimate(english.text) <= 200
+    ollama_server.default_reply = "用户喜欢很长的句子，谈论许多事情。" * 80
+    chinese = seeded(open_memory, llm, ZH).profile(rebuild=True)
+    assert chinese is not None and 150 < estimate(chinese.text) <= 200
+
+
+def test_without_ollama_the_profile_is_extractive_and_within_budget(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
+    memory.remember_many(
+        [NewMemory("The user is a backend engineer", "semantic", importance=1.0)]
+        + [
+            NewMemory(f"The user once mentioned topic number {n} in passing", importance=0.1)
+            for n in range(60)
+        ]
+    )
+    profile = memory.profile()
+    assert profile is not None and profile.method == "extractive"
+    assert profile.text.startswith("The user is a backend engineer")
+    assert estimate(profile.text) <= 200
+
+
+def test_context_holds_the_profile_then_the_relevant_memories_within_budgets(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.default_reply = "A backend engineer. " * 100
+    memory = seeded(open_memory, llm, EN)
+    long_story = "The user told a very long story about Kubernetes migrations. " * 60
+    memory.remember(long_story)
+    context = memory.context("How is the Kubernetes migration going?")
+    about, relevant = context.split("\n\nRelevant memories:\n")
+    assert about.startswith("About the user:\n")
+    assert estimate(about.removeprefix("About the user:\n")) <= 200
+    assert estimate(relevant) <= 300
+    assert "Kubernetes" in relevant
+    assert (
+        estimate(memory.context("Kubernetes", profile_tokens=50, memory_tokens=60)) <= 50 + 60 + 10
+    )
+
+
+def test_context_with_no_memories_is_empty(memory: Memory) -> None:
+    assert memory.context("anything") == ""
+    assert memory.profile() is None
