@@ -80,6 +80,10 @@ class FakeOllama:
         """Answer structured-output requests whose JSON schema has property ``key``."""
         self.when(lambda body: key in (body.get("format") or {}).get("properties", {}), reply)
 
+    def when_prompt_contains(self, text: str, reply: Reply) -> None:
+        """Answer requests whose last user message contains ``text``."""
+        self.when(lambda body: text in Recorded("", body).last_user_message, reply)
+
     def chat_requests(self) -> list[Recorded]:
         return [r for r in self.requests if r.path == "/api/chat"]
 

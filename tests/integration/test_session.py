@@ -21,7 +21,10 @@ def facts(*contents: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 
 @pytest.fixture
-def session(open_memory: Callable[..., Memory], llm: OllamaLLM) -> Session:
+def session(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> Session:
+    ollama_server.when_prompt_contains("User profile:", "A software engineer.")
     return Session(open_memory(llm=llm), llm)
 
 
@@ -39,7 +42,9 @@ def test_a_turn_recalls_replies_with_context_and_remembers_facts(
     assert len(tokens) > 1  # streamed
     assert turn.recalled[0].memory.content == "The user is a software engineer in Lisbon"
     chat = [r for r in ollama_server.chat_requests() if r.body.get("stream")][-1]
-    assert "software engineer in Lisbon" in chat.messages[0]["content"]  # context injected
+    system = chat.messages[0]["content"]
+    assert "About the user:\nA software engineer." in system  # the profile comes first
+    assert "software engineer in Lisbon" in system  # then the recalled memories
     assert chat.messages[-1] == {
         "role": "user",
         "content": "I started learning Portuguese this week",
