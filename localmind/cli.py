@@ -391,7 +391,38 @@ def stats(obj: Context, as_json: bool) -> None:
         parts = ", ".join(f"{k} {v}" for k, v in sorted(figures[label].items()))
         click.echo(f"{label.replace('_', ' '):<11} {parts or '-'}")
     click.echo(f"embedder:   {figures['embedder']}")
+    capacity = figures["capacity"]
+    click.echo(f"capacity:   {figures['active']} of {capacity if capacity else 'unlimited'}")
+    click.echo(f"conflicts:  {figures['pending_conflicts']} pending")
+    latency = figures["recall_latency"]
+    if latency["samples"]:
+        click.echo(
+            f"recall:     search p50 {latency['search_p50_ms']} ms, p95 "
+            f"{latency['search_p95_ms']} ms; embedding the query p50 {latency['embed_p50_ms']} "
+            f"ms ({latency['samples']} recalls)"
+        )
+    histogram = " ".join(str(n) for n in figures["confidence_histogram"])
+    click.echo(f"confidence: {histogram}  (0.0-0.1 … 0.9-1.0)")
+    click.echo(f"maintained: {when(figures['last_maintenance'])}")
     click.echo(f"events:     {figures['events']}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def maintain(obj: Context, as_json: bool) -> None:
+    """Run the daily maintenance now (for cron or a systemd timer): expire, archive what decayed
+    under the floor, decay doubtful or unused memories, purge old archives. Safe to repeat."""
+    with obj.open() as memory:
+        report = memory.maintain()
+    if as_json:
+        echo_json(report.to_dict())
+        return
+    click.echo(
+        f"Maintenance done: {report.expired} expired, {report.archived} archived, "
+        f"{report.confidence_decayed} with less confidence, {report.purged} purged."
+    )
 
 
 @cli.command()
@@ -493,6 +524,6 @@ def main() -> None:
 
 
 # Further commands live in their own modules; importing them registers them on `cli`.
-from localmind import cli_chat, cli_review  # noqa: E402
+from localmind import cli_chat, cli_mcp, cli_review  # noqa: E402
 
-__all__ = ["cli", "cli_chat", "cli_review", "main"]
+__all__ = ["cli", "cli_chat", "cli_mcp", "cli_review", "main"]

@@ -90,6 +90,24 @@ class ProfileConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class GovernanceConfig:
+    """Keeping a store healthy for months. Capacity is per namespace; eviction removes the
+    lowest ``confidence × (access_count + 1)`` first and never a pinned memory."""
+
+    capacity: int | None = 500  # None: unlimited (benchmarks)
+    maintenance_interval_hours: float = 24.0
+    # confidence decays by this much per day for memories that are rarely used (no access for
+    # ``rarely_used_days``) or already doubtful (below ``low_confidence``)
+    confidence_daily_decay: float = 0.01
+    rarely_used_days: float = 30.0
+    low_confidence: float = 0.3
+    # archived (status expired) memories are purged after this many days
+    retention_days: float = 90.0
+    # recall latencies kept for the p50/p95 in stats
+    latency_samples: int = 1_000
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     ranking: RankingWeights = field(default_factory=RankingWeights)
     decay: DecayConfig = field(default_factory=DecayConfig)
@@ -97,5 +115,6 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     lifecycle: LifecycleConfig = field(default_factory=LifecycleConfig)
     profile: ProfileConfig = field(default_factory=ProfileConfig)
+    governance: GovernanceConfig = field(default_factory=GovernanceConfig)
     default_importance: float = 0.5
     default_confidence: float = 0.8

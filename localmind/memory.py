@@ -27,6 +27,7 @@ from localmind.db import connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import EmbedderMismatch, InvalidInput, NotAStore, NotFound, StoreError
+from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for
 from localmind.lifecycle import (
@@ -100,6 +101,7 @@ class Memory:
         self.llm = llm
         self._lifecycle = Lifecycle(store, settings.lifecycle, clock, llm)
         self._profiles = ProfileEngine(store, llm, clock, settings.profile)
+        self._governance = Governance(store, settings.governance, settings.decay, clock)
         self.embedder = embedder
         self.path = path
         self.namespace = namespace
@@ -125,6 +127,7 @@ class Memory:
         kdf: KdfParams | None = None,
         accept_new_embedder: bool = False,
         llm: LLM | None = None,
+        maintain: bool = True,
     ) -> Memory:
         """Unlock the store at ``path`` (creating it, with ``passphrase``, if neither it nor its
         key file exist and ``create`` is true).
@@ -136,6 +139,8 @@ class Memory:
 
         ``llm``: the model that checks contradictions (and more); without one, possible
         contradictions are queued for review instead.
+
+        ``maintain``: run the daily maintenance now if the last run is over a day old.
         """
         path = Path(path).expanduser()
         key_path = key_file_for(path)
@@ -174,6 +179,11 @@ class Memory:
                 for leftover in (path, key_path, *_sidecars(path)):
                     leftover.unlink(missing_ok=True)
             raise
+        if creating:
+            with db:
+                memory._store.set_meta(LAST_MAINTENANCE, repr(clock()))
+        elif maintain and not memory.needs_reindex and memory._governance.due():
+            memory.maintain()
         return memory
 
     @classmethod
@@ -339,6 +349,7 @@ class Memory:
                     outcome = Outcome(
                         record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
                     )
+            self._governance.enforce_capacity(self.namespace)
         return outcome
 
     def remember_many(
@@ -369,6 +380,7 @@ class Memory:
                         results.append(self._reinforce(existing, item))
                     else:
                         results.append(self._insert(item, hashed, vector))
+                self._governance.enforce_capacity(self.namespace)
             if progress:
                 progress(len(batch))
         return results
@@ -736,6 +748,7 @@ class Memory:
         Results scoring below ``threshold`` are dropped. Returned memories count as accessed
         unless ``touch`` is false.
         """
+        started = time.perf_counter()
         self._check_ready()
         query = validation.content(query, self.settings.limits, what="The query")
         limit = validation.limit(limit, self.settings.limits)
@@ -747,6 +760,7 @@ class Memory:
         fusion = self.settings.fusion
         candidates = max(limit * fusion.candidates_per_result, fusion.min_candidates)
         query_vector = self.query_vector(query)
+        embedded = time.perf_counter()
 
         dense: list[tuple[str, float]] = []  # (id, cosine similarity)
         keyword_ids: list[str] = []
@@ -804,9 +818,12 @@ class Memory:
         results = results[:limit]
         if touch:
             touched = [stored[r.memory.id].rowid for r in results if r.memory.id in stored]
-            if touched:
-                with self._store.db:
-                    self._store.touch(touched, now)
+            finished = time.perf_counter()
+            with self._store.db:
+                self._store.touch(touched, now)
+                self._governance.record_latency(
+                    (embedded - started) * 1000, (finished - embedded) * 1000, now
+                )
         return results
 
     @staticmethod
@@ -870,6 +887,11 @@ class Memory:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return len(rows)
 
+    def maintain(self, *, force: bool = True) -> MaintenanceReport:
+        """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
+        ``force`` false it only runs when the last run is over the interval old."""
+        return self._governance.maintain(force=force)
+
     def stored_in_all_namespaces(self) -> int:
         """Active memories of every namespace: what :meth:`reindex` will embed."""
         return self._store.count_all_active()
@@ -890,6 +912,12 @@ class Memory:
             "device_id": store.device_id,
             "schema_version": int(store.get_meta("schema_version") or 0),
             "size_bytes": size,
+            "capacity": self.settings.governance.capacity,
+            "pending_conflicts": self.pending_conflicts(),
+            "confidence_histogram": self._governance.confidence_histogram(self.namespace),
+            "activity_by_day": self._governance.activity_by_day(self.namespace),
+            "recall_latency": self._governance.latency_percentiles(),
+            "last_maintenance": float(last) if (last := store.get_meta(LAST_MAINTENANCE)) else None,
         }
 
     def _check_ready(self) -> None:

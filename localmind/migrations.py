@@ -44,7 +44,8 @@ def _initial_schema(db: apsw.Connection) -> None:
             hlc           TEXT NOT NULL
         );
         CREATE INDEX memories_by_namespace ON memories (namespace, status, created_at);
-        CREATE INDEX memories_by_hash ON memories (namespace, content_hash);
+        -- content_hash first: the embedding cache looks a text up in any namespace.
+        CREATE INDEX memories_by_hash ON memories (content_hash, namespace);
 
         CREATE TABLE memory_versions (
             memory_id TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
@@ -94,6 +95,14 @@ def _initial_schema(db: apsw.Connection) -> None:
             at        REAL NOT NULL
         );
         CREATE INDEX events_by_memory ON events (memory_id, seq);
+
+        -- The latest recall latencies, for the p50/p95 of `localmind stats`: embedding the
+        -- query (the first one in a process includes loading the model) and searching.
+        CREATE TABLE recall_latency (
+            at        REAL NOT NULL,
+            embed_ms  REAL NOT NULL,
+            search_ms REAL NOT NULL
+        );
 
         -- Terms come from localmind.tokenize.index_text (CJK bigrams); contentless: the text
         -- lives once, in memories.

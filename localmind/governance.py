@@ -1,0 +1,210 @@
+"""Keeping the store healthy on its own: capacity with eviction, expiry, daily maintenance
+(decay, archival, purge) and the figures behind ``localmind stats``.
+
+Importance decay needs no writes: the effective importance is a pure function of the stored
+importance and the idle time (``localmind.ranking.decayed_importance``), exact between runs.
+Maintenance archives what has decayed under the floor. Confidence decay is written, by the days
+since the previous run, so a second run on the same day changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from localmind.config import DecayConfig, GovernanceConfig
+from localmind.ranking import DAY, decayed_importance
+from localmind.records import Status
+from localmind.store import SqliteStore
+
+LAST_MAINTENANCE = "last_maintenance"
+
+
+@dataclass(frozen=True, slots=True)
+class MaintenanceReport:
+    at: float
+    expired: int = 0
+    archived: int = 0  # importance decayed under the floor
+    confidence_decayed: int = 0
+    purged: int = 0
+    skipped: bool = False  # the last run was too recent
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def _day(timestamp: float) -> int:
+    return int(timestamp // DAY)
+
+
+class Governance:
+    def __init__(
+        self,
+        store: SqliteStore,
+        config: GovernanceConfig,
+        decay: DecayConfig,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.decay = decay
+        self._clock = clock
+
+    # --- capacity -----------------------------------------------------------------------------
+
+    def enforce_capacity(self, namespace: str) -> list[str]:
+        """Evict the lowest-valued unpinned memories over capacity; returns their ids.
+        Call inside the transaction that added memories."""
+        if self.config.capacity is None:
+            return []
+        excess = self.store.count(namespace) - self.config.capacity
+        if excess <= 0:
+            return []
+        rows: list[tuple[Any, ...]] = self.store.db.execute(
+            "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
+            "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?",
+            (namespace, excess),
+        ).fetchall()
+        evicted = []
+        for (memory_id,) in rows:
+            stored = self.store.get(str(memory_id))
+            assert stored is not None
+            value = stored.record.confidence * (stored.record.access_count + 1)
+            self.store.update_fields(
+                stored,
+                f"evicted: over capacity {self.config.capacity}, value {value:.3f}",
+                status=Status.EXPIRED,
+                updated_at=self._clock(),
+            )
+            evicted.append(memory_id)
+        return evicted
+
+    # --- maintenance --------------------------------------------------------------------------
+
+    def due(self) -> bool:
+        last = self.store.get_meta(LAST_MAINTENANCE)
+        if last is None:
+            return True
+        return self._clock() - float(last) >= self.config.maintenance_interval_hours * 3600
+
+    def maintain(self, *, force: bool = True) -> MaintenanceReport:
+        """One maintenance pass over every namespace, in one transaction."""
+        now = self._clock()
+        if not force and not self.due():
+            return MaintenanceReport(at=now, skipped=True)
+        last = self.store.get_meta(LAST_MAINTENANCE)
+        # Whole calendar days (UTC) since the last run: a second run on the same day decays
+        # nothing, and no fraction of a day is ever lost or counted twice.
+        elapsed_days = float(_day(now) - _day(float(last))) if last is not None else 0.0
+        counts: Counter[str] = Counter()
+        with self.store.db:
+            for stored in list(self.store.iter_memories(None, status="active")):
+                record = stored.record
+                if record.expires_at is not None and record.expires_at <= now:
+                    self.store.update_fields(
+                        stored, "expired", status=Status.EXPIRED, updated_at=now
+                    )
+                    counts["expired"] += 1
+                    continue
+                if record.pinned:
+                    continue
+                idle_days = max(0.0, (now - record.last_touched) / DAY)
+                effective = decayed_importance(record.importance, idle_days, self.decay)
+                if effective < self.decay.floor:
+                    self.store.update_fields(
+                        stored,
+                        f"archived: importance decayed to {effective:.3f} after "
+                        f"{idle_days:.0f} idle days",
+                        status=Status.EXPIRED,
+                        updated_at=now,
+                    )
+                    counts["archived"] += 1
+                    continue
+                doubtful = record.confidence < self.config.low_confidence
+                rarely_used = idle_days >= self.config.rarely_used_days
+                if elapsed_days > 0 and (doubtful or rarely_used):
+                    factor = (1.0 - self.config.confidence_daily_decay) ** elapsed_days
+                    self.store.update_fields(
+                        stored,
+                        "confidence decay: " + ("low confidence" if doubtful else "rarely used"),
+                        confidence=max(0.0, record.confidence * factor),
+                    )
+                    counts["confidence_decayed"] += 1
+            counts["purged"] = self._purge(now)
+            self.store.set_meta(LAST_MAINTENANCE, repr(now))
+            self.store.record_event(
+                "", None, "maintenance", dict(counts), f"{elapsed_days:.2f} days since last run"
+            )
+        return MaintenanceReport(
+            at=now,
+            expired=counts["expired"],
+            archived=counts["archived"],
+            confidence_decayed=counts["confidence_decayed"],
+            purged=counts["purged"],
+        )
+
+    def _purge(self, now: float) -> int:
+        cutoff = now - self.config.retention_days * DAY
+        rows: list[tuple[Any, ...]] = self.store.db.execute(
+            "SELECT id FROM memories WHERE status = 'expired' AND updated_at < ?", (cutoff,)
+        ).fetchall()
+        for (memory_id,) in rows:
+            stored = self.store.get(str(memory_id))
+            if stored is not None:
+                self.store.erase(stored, now)
+        return len(rows)
+
+    # --- figures ------------------------------------------------------------------------------
+
+    def record_latency(self, embed_ms: float, search_ms: float, at: float) -> None:
+        self.store.db.execute(
+            "INSERT INTO recall_latency (at, embed_ms, search_ms) VALUES (?, ?, ?)",
+            (at, embed_ms, search_ms),
+        )
+        self.store.db.execute(
+            "DELETE FROM recall_latency WHERE rowid <= (SELECT max(rowid) FROM recall_latency) - ?",
+            (self.config.latency_samples,),
+        )
+
+    def latency_percentiles(self) -> dict[str, float | int | None]:
+        rows = list(self.store.db.execute("SELECT embed_ms, search_ms FROM recall_latency"))
+        figures: dict[str, float | int | None] = {"samples": len(rows)}
+        for column, name in ((0, "embed"), (1, "search"), (None, "total")):
+            values = sorted(sum(row) if column is None else row[column] for row in rows)
+            for share in (0.5, 0.95):
+                key = f"{name}_p{int(share * 100)}_ms"
+                if not values:
+                    figures[key] = None
+                    continue
+                index = min(len(values) - 1, max(0, math.ceil(share * len(values)) - 1))
+                figures[key] = round(values[index], 2)
+        return figures
+
+    def confidence_histogram(self, namespace: str, bins: int = 10) -> list[int]:
+        histogram = [0] * bins
+        for (confidence,) in self.store.db.execute(
+            "SELECT confidence FROM memories WHERE namespace = ? AND status = 'active'",
+            (namespace,),
+        ):
+            histogram[min(bins - 1, int(confidence * bins))] += 1
+        return histogram
+
+    def activity_by_day(self, namespace: str, days: int = 30) -> dict[str, dict[str, int]]:
+        """Per operation (add, merge, overwrite, evicted, ...), the count per UTC day."""
+        since = self._clock() - days * DAY
+        activity: dict[str, dict[str, int]] = {}
+        for op, reason, day, n in self.store.db.execute(
+            "SELECT op, CASE WHEN reason LIKE 'evicted:%' THEN 'evicted' "
+            "WHEN reason LIKE 'archived:%' THEN 'archived' "
+            "WHEN reason LIKE 'confidence decay:%' THEN 'decayed' "
+            "WHEN reason = 'expired' THEN 'expired' ELSE NULL END, "
+            "date(at, 'unixepoch'), count(*) FROM events "
+            "WHERE (namespace = ? OR namespace = '') AND at >= ? GROUP BY 1, 2, 3",
+            (namespace, since),
+        ):
+            key = reason or op
+            activity.setdefault(key, {})[day] = activity.get(key, {}).get(day, 0) + n
+        return activity
