@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -15,13 +14,12 @@ from typing import Any, TypeVar
 import click
 
 from localmind import __version__, validation
-from localmind.config import Limits, Settings
-from localmind.errors import InvalidInput, LocalmindError, NotAStore, NotFound
-from localmind.importing import BadLine, detect_jsonl, read_lines
+from localmind.config import Limits
+from localmind.errors import LocalmindError, NotAStore, NotFound
 from localmind.keys import key_file_for
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM
-from localmind.memory import Memory, NewMemory, validate_new
+from localmind.memory import Memory
 from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 
@@ -458,72 +456,11 @@ def passwd(obj: Context) -> None:
     click.echo("Passphrase changed.")
 
 
-@cli.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option(
-    "--type",
-    "type_",
-    type=STORED_TYPES,
-    default="long_term",
-    show_default=True,
-    help="Type of lines that do not say.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["auto", "jsonl", "text"]),
-    default="auto",
-    show_default=True,
-)
-@click.pass_obj
-@friendly_errors
-def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
-    """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
-    "metadata": {...}, "created_at": ...}) or plain text, one memory a line. Bad lines are
-    reported with their numbers; the good ones are kept. Use - for standard input."""
-    try:
-        lines = file.readlines()
-    except UnicodeDecodeError:
-        raise click.ClickException(
-            f"{file.name} is not UTF-8 text; nothing was imported."
-        ) from None
-    first = next((line for line in lines if line.strip()), "")
-    jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
-    good: list[NewMemory] = []
-    bad: list[BadLine] = []
-    for number, item in read_lines(iter(lines), jsonl=jsonl, default_type=type_):
-        if isinstance(item, BadLine):
-            bad.append(item)
-            continue
-        try:
-            checked = validate_new(item, Settings())
-        except InvalidInput as error:
-            bad.append(BadLine(number, str(error)))
-            continue
-        if checked.type is MemoryType.SHORT_TERM:
-            bad.append(BadLine(number, SHORT_TERM_REFUSED))
-        else:
-            good.append(checked)
-    for problem in bad:
-        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
-    if not good:
-        raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
-    with obj.open() as memory:
-        started = time.perf_counter()
-        with click.progressbar(length=len(good), label="Importing", file=sys.stderr) as bar:
-            memory.remember_many(good, progress=bar.update)
-        elapsed = time.perf_counter() - started
-    click.echo(
-        f"Imported {len(good)} memories in {elapsed:.1f} s"
-        + (f"; skipped {len(bad)} bad line(s)." if bad else ".")
-    )
-
-
 def main() -> None:
     cli(prog_name="localmind")
 
 
 # Further commands live in their own modules; importing them registers them on `cli`.
-from localmind import cli_chat, cli_mcp, cli_review  # noqa: E402
+from localmind import cli_chat, cli_mcp, cli_review, cli_transfer  # noqa: E402
 
-__all__ = ["cli", "cli_chat", "cli_mcp", "cli_review", "main"]
+__all__ = ["cli", "cli_chat", "cli_mcp", "cli_review", "cli_transfer", "main"]

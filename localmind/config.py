@@ -7,12 +7,16 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class RankingWeights:
-    """Weights of the final ranking; they need not sum to 1 but the defaults do."""
+    """Weights of the final ranking ``confidence × (w_sim·similarity + w_imp·importance +
+    w_rec·recency + w_freq·frequency)``. The reference design's 0.4 / 0.25 / 0.2 / 0.15 let age
+    outrank relevance: on MADial-Bench they cost 0.10–0.19 of Recall@1 against the fused order;
+    0.7 / 0.1 / 0.1 / 0.1 keeps importance, recency and use as tie-breakers among relevant
+    memories (docs/benchmarks.md). Any weights may be given; they need not sum to 1."""
 
-    similarity: float = 0.4
-    importance: float = 0.25
-    recency: float = 0.2
-    frequency: float = 0.15
+    similarity: float = 0.7
+    importance: float = 0.1
+    recency: float = 0.1
+    frequency: float = 0.1
     recency_half_life_days: float = 7.0
     # access_count at which the frequency factor reaches 1 (log-scaled below that)
     frequency_saturation: int = 20
@@ -31,11 +35,13 @@ class DecayConfig:
 
 @dataclass(frozen=True, slots=True)
 class FusionConfig:
-    """Reciprocal-rank fusion of the vector and keyword candidate lists."""
+    """Reciprocal-rank fusion of the vector and keyword candidate lists: ``w / (k + rank)``
+    summed over the lists. k=10 with keywords at half weight beat k=60, 1:1 by 0.024 Recall@5
+    and about 0.04 Recall@10 on MADial-Bench in English and Chinese."""
 
-    rrf_k: int = 60
+    rrf_k: int = 10
     vector_weight: float = 1.0
-    keyword_weight: float = 1.0
+    keyword_weight: float = 0.5
     # candidates fetched from each list, per result asked for (at least min_candidates)
     candidates_per_result: int = 5
     min_candidates: int = 50

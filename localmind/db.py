@@ -10,6 +10,9 @@ import sqlite_vec
 from localmind.errors import NotAStore
 
 BUSY_TIMEOUT_MS = 10_000
+# Page size of new stores. 8 KiB pages hold three 512-d float32 vectors (2 KiB + row header)
+# where 4 KiB pages hold one: a third less disk at the same speed.
+PAGE_SIZE = 8192
 
 
 def connect(path: Path, data_key: bytes | None, *, create: bool) -> apsw.Connection:
@@ -28,6 +31,8 @@ def connect(path: Path, data_key: bytes | None, *, create: bool) -> apsw.Connect
     try:
         if data_key is not None:
             connection.execute(f"PRAGMA hexkey='{data_key.hex()}'")
+        if create:  # before the first page is written (journal_mode=WAL below writes it)
+            connection.execute(f"PRAGMA page_size={PAGE_SIZE}")
         # Fails here, before any write, when the file is not this store.
         connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
     except (apsw.NotADBError, apsw.CorruptError):

@@ -4,13 +4,15 @@ Bad lines are reported with their line numbers; good ones are kept."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from localmind.config import Limits
 from localmind.memory import NewMemory
+from localmind.transfer import Restorable, from_document, is_export
 
 _FIELDS = {"content", "type", "importance", "metadata", "created_at", "time"}
 
@@ -26,9 +28,10 @@ def detect_jsonl(path: Path, first_line: str) -> bool:
 
 
 def read_lines(
-    handle: IO[str], *, jsonl: bool, default_type: str
-) -> Iterator[tuple[int, NewMemory | BadLine]]:
-    """(line number, memory or problem) for every non-blank line."""
+    handle: Iterable[str], *, jsonl: bool, default_type: str, namespace: str = "me"
+) -> Iterator[tuple[int, NewMemory | Restorable | BadLine]]:
+    """(line number, memory or problem) for every non-blank line. A line of a localmind export
+    becomes a :class:`Restorable` (restored as it was, into ``namespace``)."""
     for number, raw in enumerate(handle, start=1):
         line = raw.strip()
         if not line:
@@ -37,16 +40,18 @@ def read_lines(
             yield number, NewMemory(content=line, type=default_type)
             continue
         try:
-            yield number, _from_json(line, default_type)
+            yield number, _from_json(line, default_type, namespace)
         except ValueError as error:
             yield number, BadLine(number, str(error))
 
 
-def _from_json(line: str, default_type: str) -> NewMemory:
+def _from_json(line: str, default_type: str, namespace: str) -> NewMemory | Restorable:
     try:
         document: Any = json.loads(line)
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    if isinstance(document, dict) and is_export(document):
+        return from_document(document, namespace, Limits())
     if isinstance(document, str):
         return NewMemory(content=document, type=default_type)
     if not isinstance(document, dict):

@@ -40,14 +40,16 @@ from localmind.lifecycle import (
     Resolution,
     Version,
 )
-from localmind.llm.base import LLM
+from localmind.llm.base import LLM, LLMError
 from localmind.migrations import migrate
 from localmind.profile import Profile, ProfileEngine, context_block
+from localmind.prompts import render
 from localmind.ranking import reciprocal_rank_fusion, score
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
 from localmind.tokenize import match_expression, query_terms
+from localmind.transfer import Restorable
 
 Clock = Callable[[], float]
 Progress = Callable[[int], None]  # called with the number of items just finished
@@ -740,6 +742,7 @@ class Memory:
         types: Sequence[MemoryType | str] | MemoryType | str | None = None,
         threshold: float = 0.0,
         touch: bool = True,
+        hyde: bool = False,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown.
 
@@ -747,6 +750,10 @@ class Memory:
         reciprocal rank, then ranked by the multi-factor formula (see ``localmind.ranking``).
         Results scoring below ``threshold`` are dropped. Returned memories count as accessed
         unless ``touch`` is false.
+
+        ``hyde``: also search with the embedding of a hypothetical answer written by the LLM
+        (HyDE); a memory's vector similarity is the better of the two. Skipped, silently, when
+        no LLM can answer.
         """
         started = time.perf_counter()
         self._check_ready()
@@ -765,10 +772,18 @@ class Memory:
         dense: list[tuple[str, float]] = []  # (id, cosine similarity)
         keyword_ids: list[str] = []
         stored: dict[str, StoredMemory] = {}
+        hyde_vector = self._hyde_vector(query) if hyde else None
         if search_store:
             nearest = self._store.nearest(
                 query_vector, candidates, self.namespace, stored_types or None
             )
+            if hyde_vector is not None:
+                nearest = _closest_of(
+                    nearest,
+                    self._store.nearest(
+                        hyde_vector, candidates, self.namespace, stored_types or None
+                    ),
+                )
             match = match_expression(query)
             keyword = (
                 self._store.keyword(match, candidates, self.namespace, stored_types or None)
@@ -784,11 +799,17 @@ class Memory:
         buffered: dict[str, _ShortTerm] = {}
         if search_buffer and len(self._short_term):
             buffered = {item.record.id: item for item in self._short_term}
-            dense.extend((key, float(item.vector @ query_vector)) for key, item in buffered.items())
+            probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
+            dense.extend(
+                (key, max(float(item.vector @ probe) for probe in probes))
+                for key, item in buffered.items()
+            )
             dense.sort(key=lambda pair: pair[1], reverse=True)
             keyword_ids = self._buffer_keyword_hits(query, buffered) + keyword_ids
 
-        fused = reciprocal_rank_fusion([key for key, _ in dense], keyword_ids, fusion)
+        fused = reciprocal_rank_fusion(
+            [key for key, _ in dense], keyword_ids, fusion, depth=candidates
+        )
         cosines = dict(dense)
         missing = [stored[f.key].rowid for f in fused if f.key not in cosines and f.key in stored]
         for rowid, blob in self._store.vectors_for(missing).items():
@@ -825,6 +846,19 @@ class Memory:
                     (embedded - started) * 1000, (finished - embedded) * 1000, now
                 )
         return results
+
+    def _hyde_vector(self, query: str) -> Vectors | None:
+        """The embedding of an answer the LLM imagines for ``query``, or None without one."""
+        if self.llm is None or not self.llm.available():
+            return None
+        try:
+            answer = self.llm.complete(
+                [{"role": "user", "content": render("hyde", query=query)}], temperature=0.3
+            )
+        except LLMError:
+            return None
+        answer = answer.strip()[: self.settings.limits.max_content_chars]
+        return self.embedder.embed_documents([answer])[0] if answer else None
 
     @staticmethod
     def _buffer_keyword_hits(query: str, buffered: dict[str, _ShortTerm]) -> list[str]:
@@ -892,6 +926,40 @@ class Memory:
         ``force`` false it only runs when the last run is over the interval old."""
         return self._governance.maintain(force=force)
 
+    # --- export and restore -------------------------------------------------------------------
+
+    def export(self) -> Iterator[tuple[MemoryRecord, list[Version]]]:
+        """Every memory of this namespace that still has content (active, superseded or
+        archived), oldest first, with its earlier versions."""
+        for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
+            if stored.record.status is not Status.DELETED:
+                yield stored.record, self._lifecycle.versions(stored.record.id)
+
+    def restore(
+        self, items: Sequence[Restorable], progress: Progress | None = None
+    ) -> tuple[int, list[str]]:
+        """Write back exported memories as they were (same ids, versions, history, confidence,
+        timestamps). An id already in the store is skipped. Returns (restored, skipped ids)."""
+        self._check_ready()
+        restored, skipped = 0, []
+        for start in range(0, len(items), EMBED_BATCH):
+            batch = list(items[start : start + EMBED_BATCH])
+            vectors = self._embed_documents([item.record.content for item in batch])
+            with self._store.db:
+                for item, vector in zip(batch, vectors, strict=True):
+                    if self._store.get(item.record.id) is not None:
+                        skipped.append(item.record.id)
+                        continue
+                    record = replace(item.record, content_hash=content_hash(item.record.content))
+                    self._store.insert(record, vector)
+                    for version in item.history:
+                        self._store.add_version(record.id, version)
+                    restored += 1
+                self._governance.enforce_capacity(self.namespace)
+            if progress:
+                progress(len(batch))
+        return restored, skipped
+
     def stored_in_all_namespaces(self) -> int:
         """Active memories of every namespace: what :meth:`reindex` will embed."""
         return self._store.count_all_active()
@@ -930,6 +998,16 @@ class Memory:
     def iter_all(self) -> Iterator[MemoryRecord]:
         for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
             yield stored.record
+
+
+def _closest_of(
+    first: list[tuple[int, float]], second: list[tuple[int, float]]
+) -> list[tuple[int, float]]:
+    """Two (rowid, distance) lists merged, each memory at its smaller distance, nearest first."""
+    best: dict[int, float] = {}
+    for rowid, distance in [*first, *second]:
+        best[rowid] = min(distance, best.get(rowid, distance))
+    return sorted(best.items(), key=lambda pair: pair[1])
 
 
 def validate_new(item: NewMemory, settings: Settings) -> NewMemory:

@@ -2,8 +2,8 @@
 
 ``score = confidence × (w_sim·similarity + w_imp·importance + w_rec·recency + w_freq·frequency)``
 
-- similarity: reciprocal-rank fusion of the vector and keyword lists, scaled so that a memory
-  ranked first in every list scores 1;
+- similarity: weighted reciprocal-rank fusion of the vector and keyword lists, rescaled between
+  the query's best candidate (1) and one found last in a single list (0);
 - importance: the stored importance, decayed after a grace period (DecayConfig);
 - recency: ``0.5 ** (days since last touched / half-life)``;
 - frequency: ``log(1 + access_count) / log(1 + saturation)``, capped at 1.
@@ -30,27 +30,46 @@ class Fused:
 
 
 def reciprocal_rank_fusion(
-    vector_ids: Sequence[str], keyword_ids: Sequence[str], config: FusionConfig
+    vector_ids: Sequence[str],
+    keyword_ids: Sequence[str],
+    config: FusionConfig,
+    depth: int | None = None,
 ) -> list[Fused]:
-    """Fuse two best-first id lists. A list that came back empty does not count towards the
-    maximum, so a query with no keyword hits can still reach similarity 1 on vectors alone."""
+    """Fuse two best-first id lists by weighted reciprocal rank, best first.
+
+    ``similarity`` rescales the fused score between the best candidate of this query (1) and
+    the floor a candidate would score found last, at ``depth``, in one list only (0). RRF
+    divided by its best possible value spread too little (at k=60 a memory tenth in both lists
+    still scored 0.87, so importance or recency outweighed relevance); a plain min-max over
+    the candidates spreads too much in a tiny store (two near-equal memories become 1 and 0).
+    ``depth`` defaults to the longer list's length."""
     k = config.rrf_k
-    lists = [(vector_ids, config.vector_weight), (keyword_ids, config.keyword_weight)]
-    best = sum(weight / (k + 1) for ids, weight in lists if ids)
     ranks: dict[str, list[int | None]] = {}
-    for position, (ids, _weight) in enumerate(lists):
+    for position, ids in enumerate((vector_ids, keyword_ids)):
         for rank, key in enumerate(ids, start=1):
             ranks.setdefault(key, [None, None])
             if ranks[key][position] is None:
                 ranks[key][position] = rank
-    fused = []
+    totals = {}
     for key, (vector_rank, keyword_rank) in ranks.items():
         total = 0.0
         if vector_rank is not None:
             total += config.vector_weight / (k + vector_rank)
         if keyword_rank is not None:
             total += config.keyword_weight / (k + keyword_rank)
-        fused.append(Fused(key, total / best if best else 0.0, vector_rank, keyword_rank))
+        totals[key] = total
+    depth = depth if depth is not None else max(len(vector_ids), len(keyword_ids), 1)
+    floor = min(config.vector_weight, config.keyword_weight) / (k + depth)
+    high = max(totals.values(), default=0.0)
+    fused = [
+        Fused(
+            key,
+            min(1.0, max(0.0, (totals[key] - floor) / (high - floor))) if high > floor else 1.0,
+            vector_rank,
+            keyword_rank,
+        )
+        for key, (vector_rank, keyword_rank) in ranks.items()
+    ]
     fused.sort(key=lambda item: item.similarity, reverse=True)
     return fused
 

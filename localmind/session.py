@@ -21,6 +21,7 @@ from localmind.llm.ollama import how_to_start
 from localmind.memory import Memory
 from localmind.profile import context_block
 from localmind.prompts import render
+from localmind.query import dialogue_query
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 
 EXTRACTION_SCHEMA: dict[str, Any] = {
@@ -82,9 +83,13 @@ class Session:
 
     def turn(self, message: str, on_token: Callable[[str], None] | None = None) -> Turn:
         message = validation.content(message, self.memory.settings.limits, what="The message")
+        earlier = [text for turn in self.turns[-HISTORY_TURNS:] for text in (turn.user, turn.reply)]
+        query = dialogue_query(
+            earlier, message, max_chars=self.memory.settings.limits.max_content_chars
+        )
         recalled = [
             r
-            for r in self.memory.recall(message, self.recall_limit)
+            for r in self.memory.recall(query, self.recall_limit)
             if r.memory.type is not MemoryType.SHORT_TERM
         ]
         self.memory.remember(message, type=MemoryType.SHORT_TERM)

@@ -152,6 +152,9 @@ STOPWORDS = frozenset(
 )
 
 
+MAX_QUERY_TERMS = 64
+
+
 def cjk_bigrams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
@@ -182,7 +185,8 @@ def _words(text: str) -> list[str]:
 def match_expression(query: str) -> str | None:
     """An FTS5 MATCH expression that finds rows containing any term of ``query``, or None when
     the query has no searchable term. Terms are quoted, so FTS5 syntax in user text is inert."""
-    terms = query_terms(query)
+    # A dialogue-length Chinese query yields hundreds of bigrams; the latest text matters most.
+    terms = query_terms(query)[-MAX_QUERY_TERMS:]
     if not terms:
         return None
     quoted = []

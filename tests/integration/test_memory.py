@@ -59,14 +59,29 @@ def test_round_trip_finds_chinese_by_word_and_english_by_meaning(
 def test_recall_ranks_by_the_documented_formula(open_memory: Callable[..., Memory]) -> None:
     memory = open_memory()
     memory.remember("I drink green tea every morning", importance=0.9)
-    results = memory.recall("green tea", limit=1)
-    b = results[0].breakdown
-    expected = b.confidence * (
-        0.4 * b.similarity + 0.25 * b.importance + 0.2 * b.recency + 0.15 * b.frequency
-    )
-    assert b.score == pytest.approx(expected)
+    memory.remember("The invoice is due on Friday", importance=0.2)
+    best, other = memory.recall("green tea", limit=2)
+    for result in (best, other):
+        b = result.breakdown
+        expected = b.confidence * (
+            0.7 * b.similarity + 0.1 * b.importance + 0.1 * b.recency + 0.1 * b.frequency
+        )
+        assert b.score == pytest.approx(expected)
+    b = best.breakdown
+    assert best.memory.content == "I drink green tea every morning"
     assert (b.similarity, b.importance, b.recency, b.frequency) == (1.0, 0.9, 1.0, 0.0)
     assert b.confidence == pytest.approx(0.8)
+    assert other.breakdown.similarity < 1.0 and other.score < best.score
+
+
+def test_the_reference_designs_weights_can_be_chosen(open_memory: Callable[..., Memory]) -> None:
+    reference = Settings(
+        ranking=RankingWeights(similarity=0.4, importance=0.25, recency=0.2, frequency=0.15)
+    )
+    memory = open_memory(settings=reference)
+    memory.remember("I drink green tea every morning", importance=0.9)
+    b = memory.recall("green tea", limit=1)[0].breakdown
+    assert b.score == pytest.approx(0.8 * (0.4 * 1.0 + 0.25 * 0.9 + 0.2 * 1.0 + 0.15 * 0.0))
 
 
 def test_importance_and_recency_decay_with_idle_days_and_use_counts(

@@ -12,16 +12,39 @@ from localmind.ranking import (
 
 
 def test_fusion_puts_a_memory_found_by_both_searches_first() -> None:
-    fused = reciprocal_rank_fusion(["a", "b", "c"], ["c", "d"], FusionConfig(rrf_k=60))
+    config = FusionConfig(rrf_k=60, vector_weight=1.0, keyword_weight=1.0)
+    fused = reciprocal_rank_fusion(["a", "b", "c"], ["c", "d"], config)
     assert [f.key for f in fused] == ["c", "a", "b", "d"]
-    top = fused[0]
-    assert (top.vector_rank, top.keyword_rank) == (3, 1)
-    assert top.similarity == pytest.approx((1 / 63 + 1 / 61) / (2 / 61))
+    assert (fused[0].vector_rank, fused[0].keyword_rank) == (3, 1)
 
 
-def test_first_in_every_list_has_similarity_one_even_when_a_list_is_empty() -> None:
-    assert reciprocal_rank_fusion(["a"], ["a"], FusionConfig())[0].similarity == pytest.approx(1)
-    assert reciprocal_rank_fusion(["a", "b"], [], FusionConfig())[0].similarity == pytest.approx(1)
+def test_similarity_runs_from_the_best_candidate_down_to_the_floor_of_the_lists() -> None:
+    config = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=0.5)
+    fused = {f.key: f for f in reciprocal_rank_fusion(["a", "b", "c"], ["c", "d"], config, 50)}
+    totals = {"a": 1 / 11, "b": 1 / 12, "c": 1 / 13 + 0.5 / 11, "d": 0.5 / 12}
+    floor, high = 0.5 / 60, max(totals.values())
+    for key, total in totals.items():
+        assert fused[key].similarity == pytest.approx((total - floor) / (high - floor))
+    assert fused["c"].similarity == 1.0
+
+
+def test_two_near_equal_memories_keep_near_equal_similarity() -> None:
+    config = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=0.5)
+    first, second = reciprocal_rank_fusion(["a", "b"], ["a", "b"], config, depth=50)
+    assert first.similarity == 1.0 and second.similarity > 0.9
+
+
+def test_keyword_weight_shifts_the_order() -> None:
+    even = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=1.0)
+    vector_heavy = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=0.1)
+    assert reciprocal_rank_fusion(["a", "b"], ["b"], even)[0].key == "b"
+    assert reciprocal_rank_fusion(["a", "b", "c"], ["c"], vector_heavy)[0].key == "a"
+
+
+def test_a_single_candidate_or_a_tie_scores_one() -> None:
+    assert reciprocal_rank_fusion(["a"], [], FusionConfig())[0].similarity == 1.0
+    assert reciprocal_rank_fusion([], ["a"], FusionConfig())[0].similarity == 1.0
+    assert reciprocal_rank_fusion([], [], FusionConfig()) == []
 
 
 def test_importance_does_not_decay_during_the_grace_period() -> None:

@@ -29,3 +29,11 @@ def test_a_query_without_searchable_terms_has_no_expression() -> None:
 
 def test_a_single_chinese_character_matches_as_a_prefix() -> None:
     assert match_expression("茶") == '"茶"*'
+
+
+def test_a_long_query_keeps_its_latest_terms() -> None:
+    query = " ".join(f"word{n}" for n in range(200))
+    expression = match_expression(query)
+    assert expression is not None
+    assert expression.count(" OR ") == 63
+    assert '"word199"' in expression and '"word0"' not in expression

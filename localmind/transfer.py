@@ -1,0 +1,146 @@
+"""Export for humans and other tools (JSON lines, Markdown), and the JSON-lines import that
+restores an export exactly: ids, versions with their history, confidence, timestamps.
+
+Exports are plaintext: whoever holds the file can read every memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from localmind import validation
+from localmind.config import Limits
+from localmind.errors import InvalidInput
+from localmind.lifecycle import Version
+from localmind.records import MemoryRecord, MemoryType, Status
+
+EXPORT_FORMAT = "localmind-export/1"
+PLAINTEXT_WARNING = (
+    "Warning: the export is NOT encrypted. Anyone who can read the file can read these "
+    "memories; keep it somewhere safe and delete it when done."
+)
+_TIMES = ("created_at", "updated_at", "last_accessed", "expires_at")
+
+
+@dataclass(frozen=True, slots=True)
+class Restorable:
+    """One exported memory, checked, ready to be written back."""
+
+    record: MemoryRecord
+    history: list[Version]
+
+
+def to_document(record: MemoryRecord, history: Iterable[Version]) -> dict[str, Any]:
+    document = record.to_dict()
+    document["format"] = EXPORT_FORMAT
+    document["history"] = [
+        {"version": v.version, "content": v.content, "reason": v.reason, "at": v.replaced_at}
+        for v in history
+    ]
+    return document
+
+
+def is_export(document: dict[str, Any]) -> bool:
+    return document.get("format") == EXPORT_FORMAT
+
+
+def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> Restorable:
+    """Check an exported line; the memory goes into ``namespace`` (the importing user)."""
+    try:
+        status = Status(document.get("status", "active"))
+        record = MemoryRecord(
+            id=_text(document, "id"),
+            content=validation.content(document.get("content"), limits),
+            type=validation.memory_type(document.get("type", "long_term")),
+            namespace=namespace,
+            metadata=validation.metadata(document.get("metadata"), limits),
+            importance=validation.unit_interval(document.get("importance", 0.5), "importance"),
+            confidence=validation.unit_interval(document.get("confidence", 0.8), "confidence"),
+            access_count=_count(document, "access_count"),
+            created_at=_time(document, "created_at", required=True) or 0.0,
+            updated_at=_time(document, "updated_at", required=True) or 0.0,
+            last_accessed=_time(document, "last_accessed"),
+            expires_at=_time(document, "expires_at"),
+            version=_count(document, "version", minimum=1),
+            status=status,
+            pinned=bool(document.get("pinned", False)),
+        )
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    if record.type is MemoryType.SHORT_TERM or status is Status.DELETED:
+        raise InvalidInput(f"a {status} {record.type} memory cannot be imported")
+    history = []
+    raw_history = document.get("history", [])
+    if not isinstance(raw_history, list):
+        raise InvalidInput("'history' must be a list")
+    for item in raw_history:
+        if not isinstance(item, dict):
+            raise InvalidInput("each 'history' entry must be an object")
+        version = _count(item, "version", minimum=1)
+        if version >= record.version:
+            raise InvalidInput(f"history version {version} is not before {record.version}")
+        history.append(
+            Version(
+                version,
+                validation.content(item.get("content"), limits, what="A history entry"),
+                str(item.get("reason", "update")),
+                _time(item, "at", required=True) or 0.0,
+            )
+        )
+    return Restorable(record, history)
+
+
+def _text(document: dict[str, Any], key: str) -> str:
+    value = document.get(key)
+    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+        raise InvalidInput(f"'{key}' must be a non-empty id")
+    return value.strip()
+
+
+def _count(document: dict[str, Any], key: str, minimum: int = 0) -> int:
+    value = document.get(key, minimum)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise InvalidInput(f"'{key}' must be a whole number of at least {minimum}")
+    return value
+
+
+def _time(document: dict[str, Any], key: str, *, required: bool = False) -> float | None:
+    value = document.get(key)
+    if value is None:
+        if required:
+            raise InvalidInput(f"'{key}' is missing")
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"'{key}' must be a Unix time in seconds")
+    return float(value)
+
+
+def markdown(records: Iterable[tuple[MemoryRecord, list[Version]]], title: str) -> Iterator[str]:
+    """A readable document: memories grouped by type, newest first, with their history."""
+    by_type: dict[MemoryType, list[tuple[MemoryRecord, list[Version]]]] = {}
+    for record, history in records:
+        by_type.setdefault(record.type, []).append((record, history))
+    yield f"# {title}\n"
+    yield f"Exported {_date(datetime.now(UTC).timestamp())}. Plain text: keep it safe.\n"
+    for kind in (MemoryType.SEMANTIC, MemoryType.LONG_TERM, MemoryType.EPISODIC):
+        entries = sorted(by_type.get(kind, []), key=lambda e: e[0].created_at, reverse=True)
+        if not entries:
+            continue
+        yield f"\n## {kind.value.replace('_', ' ').capitalize()} ({len(entries)})\n"
+        for record, history in entries:
+            flags = [f"confidence {record.confidence:.2f}", f"importance {record.importance:.2f}"]
+            if record.pinned:
+                flags.append("pinned")
+            if record.status is not Status.ACTIVE:
+                flags.append(str(record.status))
+            details = " · ".join([_date(record.created_at), *flags, f"`{record.id}`"])
+            yield f"\n- {record.content}  \n  <sub>{details}</sub>\n"
+            for version in history:
+                yield f"  - v{version.version} ({version.reason}): {version.content}\n"
+
+
+def _date(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
