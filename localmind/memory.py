@@ -9,6 +9,7 @@ with Memory.open("memories.db", passphrase) as memory:
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import time
 import unicodedata
@@ -26,6 +27,7 @@ from localmind.config import Settings
 from localmind.db import connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
+from localmind.embedders.rerank import Reranker
 from localmind.errors import EmbedderMismatch, InvalidInput, NotAStore, NotFound, StoreError
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.hlc import HybridLogicalClock, Stamp
@@ -44,7 +46,7 @@ from localmind.llm.base import LLM, LLMError
 from localmind.migrations import migrate
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.prompts import render
-from localmind.ranking import reciprocal_rank_fusion, score
+from localmind.ranking import Fused, reciprocal_rank_fusion, score
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
@@ -57,6 +59,8 @@ Progress = Callable[[int], None]  # called with the number of items just finishe
 EMBED_BATCH = 64
 _QUERY_CACHE_SIZE = 256
 _REINFORCE_CONFIDENCE = 0.05
+#: Fused candidates the cross-encoder rescores when recall reranks.
+RERANK_CANDIDATES = 30
 
 
 def content_hash(text: str) -> str:
@@ -98,9 +102,11 @@ class Memory:
         clock: Clock,
         llm: LLM | None = None,
         needs_reindex: bool = False,
+        reranker: Reranker | None = None,
     ) -> None:
         self._store = store
         self.llm = llm
+        self.reranker = reranker
         self._lifecycle = Lifecycle(store, settings.lifecycle, clock, llm)
         self._profiles = ProfileEngine(store, llm, clock, settings.profile)
         self._governance = Governance(store, settings.governance, settings.decay, clock)
@@ -130,6 +136,7 @@ class Memory:
         accept_new_embedder: bool = False,
         llm: LLM | None = None,
         maintain: bool = True,
+        reranker: Reranker | None = None,
     ) -> Memory:
         """Unlock the store at ``path`` (creating it, with ``passphrase``, if neither it nor its
         key file exist and ``create`` is true).
@@ -143,6 +150,9 @@ class Memory:
         contradictions are queued for review instead.
 
         ``maintain``: run the daily maintenance now if the last run is over a day old.
+
+        ``reranker``: a cross-encoder (e.g. ``FastembedReranker``) that :meth:`recall` uses to
+        rescore its best candidates; loaded on first use.
         """
         path = Path(path).expanduser()
         key_path = key_file_for(path)
@@ -173,7 +183,7 @@ class Memory:
                 key_file.save(key_path)
             migrate(db)
             memory = cls._attach(
-                db, path, embedder, namespace, settings, clock, accept_new_embedder, llm
+                db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
             )
         except BaseException:
             db.close()
@@ -199,6 +209,7 @@ class Memory:
         clock: Clock,
         accept_new_embedder: bool,
         llm: LLM | None = None,
+        reranker: Reranker | None = None,
     ) -> Memory:
         probe = SqliteStore(db, HybridLogicalClock("", clock), "", clock)
         stored_identity = probe.get_meta("embedder")
@@ -239,6 +250,7 @@ class Memory:
             clock=clock,
             llm=llm,
             needs_reindex=needs_reindex,
+            reranker=reranker,
         )
 
     @staticmethod
@@ -743,6 +755,7 @@ class Memory:
         threshold: float = 0.0,
         touch: bool = True,
         hyde: bool = False,
+        rerank: bool | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown.
 
@@ -754,6 +767,9 @@ class Memory:
         ``hyde``: also search with the embedding of a hypothetical answer written by the LLM
         (HyDE); a memory's vector similarity is the better of the two. Skipped, silently, when
         no LLM can answer.
+
+        ``rerank``: rescore the best ``RERANK_CANDIDATES`` fused candidates with the reranker's
+        cross-encoder; None means: whenever a reranker is configured.
         """
         started = time.perf_counter()
         self._check_ready()
@@ -761,6 +777,11 @@ class Memory:
         limit = validation.limit(limit, self.settings.limits)
         threshold = validation.threshold(threshold)
         wanted = validation.memory_types(types)
+        if rerank and self.reranker is None:
+            raise InvalidInput(
+                "No reranker is configured: open the store with reranker=, e.g. "
+                "FastembedReranker(<model name or directory>), or recall with rerank=False."
+            )
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         search_store = not wanted or bool(stored_types)
         search_buffer = not wanted or MemoryType.SHORT_TERM in wanted
@@ -810,6 +831,10 @@ class Memory:
         fused = reciprocal_rank_fusion(
             [key for key, _ in dense], keyword_ids, fusion, depth=candidates
         )
+        if self.reranker is not None and rerank is not False:
+            records = {key: row.record for key, row in stored.items()}
+            records.update((key, item.record) for key, item in buffered.items())
+            fused = self._rerank(query, fused, records)
         cosines = dict(dense)
         missing = [stored[f.key].rowid for f in fused if f.key not in cosines and f.key in stored]
         for rowid, blob in self._store.vectors_for(missing).items():
@@ -846,6 +871,27 @@ class Memory:
                     (embedded - started) * 1000, (finished - embedded) * 1000, now
                 )
         return results
+
+    def _rerank(
+        self, query: str, fused: list[Fused], records: dict[str, MemoryRecord]
+    ) -> list[Fused]:
+        """``fused`` with the similarity of its best ``RERANK_CANDIDATES`` (by fused similarity)
+        replaced by the cross-encoder's: its scores through a logistic function, rescaled so the
+        best candidate is 1. The rest keep their fused similarity, scaled by the lowest reranked
+        one, so none rises above a reranked candidate. Ranks are kept for the breakdown."""
+        assert self.reranker is not None
+        head, tail = fused[:RERANK_CANDIDATES], fused[RERANK_CANDIDATES:]
+        if not head:
+            return fused
+        logits = self.reranker.score(query, [records[f.key].content for f in head])
+        # log σ(x) = −log(1 + e^−x), computed without overflow for logits of either sign
+        log_sigmoid = [min(x, 0.0) - math.log1p(math.exp(-abs(x))) for x in logits]
+        best = max(log_sigmoid)
+        similarities = [math.exp(value - best) for value in log_sigmoid]
+        lowest = min(similarities)
+        reranked = [replace(f, similarity=s) for f, s in zip(head, similarities, strict=True)]
+        rest = [replace(f, similarity=f.similarity * lowest) for f in tail]
+        return sorted(reranked, key=lambda f: f.similarity, reverse=True) + rest
 
     def _hyde_vector(self, query: str) -> Vectors | None:
         """The embedding of an answer the LLM imagines for ``query``, or None without one."""

@@ -1,0 +1,32 @@
+"""The benchmarks run from a fresh install on tiny data (their figures live in
+docs/benchmarks.md; this only proves the commands work end to end)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bench", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.slow
+def test_retrieval_quick_scores_a_few_dialogues(tmp_path: Path) -> None:
+    out = tmp_path / "retrieval.md"
+    result = run_bench("retrieval", "--quick", "--dialogues", "5", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    report = out.read_text(encoding="utf-8")
+    assert "R@5" in report and "BGE-M3" in report
+    assert (tmp_path / "retrieval.json").exists()
