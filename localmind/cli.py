@@ -461,6 +461,14 @@ def main() -> None:
 
 
 # Further commands live in their own modules; importing them registers them on `cli`.
-from localmind import cli_chat, cli_mcp, cli_review, cli_transfer  # noqa: E402
+from localmind import cli_chat, cli_mcp, cli_models, cli_review, cli_transfer  # noqa: E402
 
-__all__ = ["cli", "cli_chat", "cli_mcp", "cli_review", "cli_transfer", "main"]
+__all__ = [
+    "cli",
+    "cli_chat",
+    "cli_mcp",
+    "cli_models",
+    "cli_review",
+    "cli_transfer",
+    "main",
+]

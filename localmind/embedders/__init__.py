@@ -8,12 +8,39 @@ used every time the store is opened.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from localmind.embedders.base import Embedder, EmbedderUnavailable
 from localmind.errors import InvalidInput
+from localmind.paths import models_dir
 
 DEFAULT_SPEC = "use"
+
+
+@dataclass(frozen=True, slots=True)
+class Downloadable:
+    name: str
+    dim: int
+    size_mb: int
+    why: str
+
+
+# Multilingual fastembed models worth downloading, best trade-off first.
+RECOMMENDED = (
+    Downloadable(
+        "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
+        384,
+        220,
+        "50+ languages incl. Chinese and English; small and fast on a CPU",
+    ),
+    Downloadable(
+        "sentence-transformers/paraphrase-multilingual-mpnet-base-v2",
+        768,
+        1000,
+        "the same languages, stronger and about 4× slower",
+    ),
+)
 
 
 def default_embedder() -> Embedder:
@@ -33,7 +60,7 @@ def embedder_from_spec(spec: str) -> Embedder:
         location = Path(argument).expanduser()
         if location.is_dir():
             return FastEmbedder(location.name, location.resolve())
-        return FastEmbedder(argument)
+        return FastEmbedder(argument, cache_dir=models_dir())
     raise InvalidInput(
         f"Unknown embedder {spec!r}: use 'use' (bundled), 'fastembed:<model name>' or "
         "'fastembed:<model directory>'."

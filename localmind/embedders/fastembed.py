@@ -206,8 +206,9 @@ class FastEmbedder:
         if self._offline:
             return (
                 f"The fastembed model {self.model_name!r} is not available offline: it is not in "
-                f"{where}. Either pass model_dir, a local directory with its ONNX file and "
-                "tokenizer files, or allow_download=True once while online to fetch it."
+                f"{where}. Download it once while online with `localmind models download "
+                f"{self.model_name}` (allow_download=True in Python), or give a local directory "
+                "holding its ONNX file and tokenizer files (fastembed:<directory>, model_dir=)."
             )
         return (
             f"Could not download the fastembed model {self.model_name!r} into {where} ({exc}). "

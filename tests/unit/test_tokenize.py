@@ -32,8 +32,8 @@ def test_a_single_chinese_character_matches_as_a_prefix() -> None:
 
 
 def test_a_long_query_keeps_its_latest_terms() -> None:
-    query = " ".join(f"word{n}" for n in range(200))
+    query = " ".join(f"word{n}" for n in range(300))
     expression = match_expression(query)
     assert expression is not None
-    assert expression.count(" OR ") == 63
-    assert '"word199"' in expression and '"word0"' not in expression
+    assert expression.count(" OR ") == 255
+    assert '"word299"' in expression and '"word0"' not in expression
