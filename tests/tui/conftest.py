@@ -1,0 +1,71 @@
+"""The TUI driven by Textual's Pilot against a real encrypted store (cheap KDF) and, for chat,
+the Ollama-speaking test server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from localmind import Memory
+from localmind.llm.base import LLM
+from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
+from tui.app import LocalmindApp
+
+TEA = "I prefer green tea over coffee"
+RUST = "用户喜欢 Rust 编程语言"
+ENGINEER = "The user is a software engineer working on databases"
+HIKING = "Went hiking in the Alps with my sister last August"
+RENT = "My rent is 1200 euros a month"
+RENT_NEW = "My rent went up to 1450 euros a month"
+
+
+def seed(path: Path, clock: FakeClock, *, conflict: bool = False) -> dict[str, str]:
+    """A store with a few memories of different ages (and one pending conflict if asked);
+    returns content -> id."""
+    ids: dict[str, str] = {}
+    with Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        for content, kind, importance in (
+            (HIKING, "episodic", 0.4),
+            (ENGINEER, "semantic", 0.9),
+            (RUST, "semantic", 0.8),
+            (TEA, "semantic", 0.7),
+        ):
+            ids[content] = memory.remember(content, kind, importance).id
+            clock.advance(days=2)
+        if conflict:
+            ids[RENT] = memory.remember(RENT, "semantic").id
+            outcome = memory.remember_explained(RENT_NEW, "semantic")
+            assert outcome.conflict_id is not None, outcome
+            ids[RENT_NEW] = outcome.record.id
+        clock.advance(days=1)
+    return ids
+
+
+def make_app(
+    path: Path,
+    clock: FakeClock,
+    *,
+    llm: LLM | None = None,
+    passphrase: str | None = PASSPHRASE,
+) -> LocalmindApp:
+    return LocalmindApp(path, llm=llm, clock=clock, passphrase=passphrase, kdf=FAST_KDF)
+
+
+@pytest.fixture
+def seeded(store_path: Path, clock: FakeClock) -> dict[str, str]:
+    return seed(store_path, clock)
+
+
+__all__ = ["DAY", "PASSPHRASE", "make_app", "seed"]
+
+
+async def settle(pilot: object) -> None:
+    """Let the app's workers finish and their results reach the screen (twice: a worker's
+    result may start another, e.g. a reload after a change)."""
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()

@@ -1,0 +1,119 @@
+"""The chat page against the Ollama-speaking test server (and without a model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, Static, TextArea
+
+from localmind.llm.ollama import OllamaLLM
+from tests.conftest import FakeClock
+from tests.ollama_server import FakeOllama, unused_port_host
+from tests.tui.conftest import TEA, make_app, settle
+from tui.app import LocalmindApp
+from tui.screens.chat import ChatScreen
+from tui.widgets.editor import EditorModal
+
+REPLY = "Green tea, as you told me. Shall I brew some?"
+FACT = "The user drinks tea every afternoon"
+
+
+@pytest.fixture
+def server(ollama_server: FakeOllama) -> FakeOllama:
+    ollama_server.when_schema_has("facts", {"facts": [{"content": FACT, "type": "semantic"}]})
+    ollama_server.when_schema_has("relation", {"relation": "compatible", "reason": "both true"})
+    ollama_server.default_reply = REPLY
+    return ollama_server
+
+
+def texts(app: LocalmindApp, selector: str) -> list[str]:
+    return [str(w.render()) for w in app.screen.query(selector).results(Static)]
+
+
+async def say(pilot: object, app: LocalmindApp, text: str) -> None:
+    from textual.pilot import Pilot
+
+    assert isinstance(pilot, Pilot)
+    app.screen.query_one("#message", Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_a_turn_streams_the_reply_and_shows_what_was_recalled_and_remembered(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str], server: FakeOllama
+) -> None:
+    llm = OllamaLLM(host=server.host, timeout_s=5.0)
+    app = make_app(store_path, clock, llm=llm)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ChatScreen)
+        assert "LLM qwen2.5:3b" in app.status_text
+        assert not app.screen.query_one("#offline").display
+
+        await say(pilot, app, "What do I like to drink, tea or coffee?")
+
+        assert texts(app, ".message.user") == ["What do I like to drink, tea or coffee?"]
+        assert texts(app, ".message.assistant") == [REPLY]
+        assert any(r.path == "/api/chat" and r.body.get("stream") for r in server.requests)
+        recalled = app.screen.query_one("#recalled", DataTable)
+        assert app.screen.recalled and recalled.row_count == len(app.screen.recalled)
+        first = next(iter(app.screen.recalled.values()))
+        assert first.memory.content == TEA
+        assert str(recalled.get_cell(first.memory.id, "score")) == f"{first.score:.2f}"
+        assert "score" in str(app.screen.query_one("#breakdown").render())
+        remembered = str(app.screen.query_one("#remembered").render())
+        assert FACT in remembered and "new" in remembered
+        assert app.memory is not None
+        assert FACT in [r.content for r in app.memory.list_memories()]
+        assert app.screen.query_one("#message", Input).has_focus
+
+
+async def test_feedback_keys_on_a_recalled_memory_change_it_in_the_store(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str], server: FakeOllama
+) -> None:
+    app = make_app(store_path, clock, llm=OllamaLLM(host=server.host, timeout_s=5.0))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await say(pilot, app, "What do I like to drink, tea or coffee?")
+        tea = seeded[TEA]
+        table = app.screen.query_one("#recalled", DataTable)
+        table.focus()
+        table.move_cursor(row=table.get_row_index(tea))
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.memory is not None
+        assert app.memory.get(tea).confidence == pytest.approx(0.9)
+        assert str(table.get_cell(tea, "conf")) == "0.90"
+
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, EditorModal)
+        app.screen.query_one(TextArea).text = "I prefer oolong tea over coffee"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        record = app.memory.get(tea)
+        assert record.content == "I prefer oolong tea over coffee"
+        assert record.confidence == pytest.approx(0.9) and record.version == 2
+        assert "oolong" in str(table.get_cell(tea, "content"))
+
+
+async def test_without_ollama_the_chat_says_how_to_start_it(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    llm = OllamaLLM(host=unused_port_host(), timeout_s=1.0)
+    app = make_app(store_path, clock, llm=llm)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        offline = app.screen.query_one("#offline")
+        assert offline.display
+        assert "ollama serve" in str(offline.render())
+        assert "ollama pull qwen2.5:3b" in str(offline.render())
+        assert "LLM offline" in app.status_text
+
+        await say(pilot, app, "What do I like to drink?")
+        assert "no reply" in texts(app, ".message.assistant")[0]
+        assert app.screen.recalled  # recall works without the model
+        await pilot.press("f3")
+        await settle(pilot)
+        assert app.screen.query_one("#memories", DataTable).row_count >= 4

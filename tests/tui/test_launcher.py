@@ -1,0 +1,39 @@
+"""`localmind` with no arguments: the TUI in a terminal, the command line otherwise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FAST_KDF, PASSPHRASE
+from tui import launcher
+
+
+def test_the_tui_needs_no_arguments_and_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert launcher.wants_tui([])
+    assert not launcher.wants_tui(["list"])
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert not launcher.wants_tui([])
+
+
+def test_without_a_terminal_the_entry_point_keeps_the_command_line(tmp_path: Path) -> None:
+    from localmind import Memory
+
+    db = tmp_path / "memory.db"
+    Memory.open(db, PASSPHRASE, kdf=FAST_KDF).close()
+    result = subprocess.run(
+        [sys.executable, "-c", "from tui.launcher import main; main()"],
+        env={"LOCALMIND_DB": str(db), "LOCALMIND_PASSPHRASE": PASSPHRASE, "PATH": ""},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "0 memories" in result.stdout
+    assert "textual" not in result.stderr

@@ -1,0 +1,217 @@
+"""The memories page: search, filters, feedback, correct, forget and undo, pin, history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, TextArea
+
+from tests.conftest import FakeClock
+from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, settle
+from tui.app import LocalmindApp
+from tui.screens.memories import MemoriesScreen
+from tui.widgets.editor import EditorModal
+from tui.widgets.history import HistoryModal
+
+
+def contents(app: LocalmindApp) -> list[str]:
+    screen = app.screen
+    assert isinstance(screen, MemoriesScreen)
+    table = screen.query_one("#memories", DataTable)
+    return [screen.rows[str(key.value)].record.content for key in table.rows]
+
+
+def cell(app: LocalmindApp, memory_id: str, column: str) -> str:
+    return str(app.screen.query_one("#memories", DataTable).get_cell(memory_id, column))
+
+
+async def select(pilot: Pilot[None], app: LocalmindApp, memory_id: str) -> None:
+    table = app.screen.query_one("#memories", DataTable)
+    table.move_cursor(row=table.get_row_index(memory_id))
+    table.focus()
+    await pilot.pause()
+
+
+@pytest.fixture
+def app(store_path: Path, clock: FakeClock, seeded: dict[str, str]) -> LocalmindApp:
+    return make_app(store_path, clock)
+
+
+async def open_page(pilot: Pilot[None]) -> None:
+    await settle(pilot)
+    await pilot.press("f3")
+    await settle(pilot)
+
+
+async def test_lists_every_memory_newest_first_with_its_figures(
+    app: LocalmindApp, seeded: dict[str, str]
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        assert contents(app) == [TEA, RUST, ENGINEER, HIKING]
+        engineer = seeded[ENGINEER]
+        assert cell(app, engineer, "type") == "semantic"
+        assert cell(app, engineer, "conf") == "0.80"
+        assert cell(app, engineer, "imp") == "0.90"
+        assert cell(app, engineer, "age") == "7d"
+
+
+async def test_typing_a_search_filters_the_rows(app: LocalmindApp) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        await pilot.press("slash")
+        assert app.screen.query_one("#search", Input).has_focus
+        await pilot.press(*"Rust")
+        await settle(pilot)
+        assert contents(app)[0] == RUST
+        assert HIKING not in contents(app)
+
+        await pilot.press(*" 编程")
+        await settle(pilot)
+        assert contents(app)[0] == RUST
+
+        app.screen.query_one("#search", Input).value = ""
+        await settle(pilot)
+        assert len(contents(app)) == 4
+
+
+async def test_type_filter_and_sort_keys(app: LocalmindApp) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        screen = app.screen
+        assert isinstance(screen, MemoriesScreen)
+        for _ in range(3):  # all -> short_term -> long_term -> episodic
+            await pilot.press("t")
+            await settle(pilot)
+        assert screen.type_filter == "episodic"
+        assert contents(app) == [HIKING]
+        for _ in range(2):  # -> semantic -> all
+            await pilot.press("t")
+            await settle(pilot)
+        assert screen.type_filter is None
+        assert len(contents(app)) == 4
+        await pilot.press("o", "o")  # newest -> confidence -> importance
+        assert screen.sort == "importance"
+        assert contents(app) == [ENGINEER, RUST, TEA, HIKING]
+
+
+async def test_confirm_and_deny_change_confidence_in_the_row_and_the_store(
+    app: LocalmindApp, seeded: dict[str, str]
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        tea = seeded[TEA]
+        await select(pilot, app, tea)
+        await pilot.press("y")
+        await settle(pilot)
+        assert cell(app, tea, "conf") == "0.90"
+        assert app.memory is not None
+        assert app.memory.get(tea).confidence == pytest.approx(0.9)
+        await pilot.press("n")
+        await settle(pilot)
+        assert cell(app, tea, "conf") == "0.70"
+        assert app.memory.get(tea).confidence == pytest.approx(0.7)
+
+
+async def test_correct_opens_the_editor_and_stores_a_new_version(
+    app: LocalmindApp, seeded: dict[str, str]
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        tea = seeded[TEA]
+        await select(pilot, app, tea)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, EditorModal)
+        editor = app.screen.query_one(TextArea)
+        assert editor.text == TEA
+        editor.text = "I prefer black tea over coffee"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoriesScreen)
+        assert app.memory is not None
+        record = app.memory.get(tea)
+        assert record.content == "I prefer black tea over coffee"
+        assert record.version == 2 and record.confidence == pytest.approx(0.9)
+        assert [v.content for v in app.memory.history(tea)] == [TEA]
+        assert "black tea" in cell(app, tea, "content")
+        assert cell(app, tea, "conf") == "0.90"
+
+
+async def test_escape_cancels_a_correction(app: LocalmindApp, seeded: dict[str, str]) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        await select(pilot, app, seeded[TEA])
+        await pilot.press("e")
+        await pilot.pause()
+        app.screen.query_one(TextArea).text = "something else"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.memory is not None
+        assert app.memory.get(seeded[TEA]).content == TEA
+
+
+async def test_forget_then_undo_brings_the_memory_back(
+    app: LocalmindApp, seeded: dict[str, str]
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        await select(pilot, app, seeded[RUST])
+        await pilot.press("p")  # pinned: the undo keeps it pinned
+        await pilot.press("y")  # 0.9: the undo keeps the confidence
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        assert RUST not in contents(app)
+        assert app.memory is not None
+        assert app.memory.count() == 3
+        assert any("Press u to undo" in n.message for n in app._notifications)
+
+        await pilot.press("u")
+        await settle(pilot)
+        assert RUST in contents(app)
+        back = next(r for r in app.memory.list_memories() if r.content == RUST)
+        assert back.pinned and back.confidence == pytest.approx(0.9)
+        assert back.type == "semantic" and back.importance == pytest.approx(0.8)
+
+
+async def test_pin_and_unpin(app: LocalmindApp, seeded: dict[str, str]) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        hiking = seeded[HIKING]
+        await select(pilot, app, hiking)
+        await pilot.press("p")
+        await settle(pilot)
+        assert app.memory is not None and app.memory.get(hiking).pinned
+        assert cell(app, hiking, "pin") == "📌"
+        await pilot.press("p")
+        await settle(pilot)
+        assert not app.memory.get(hiking).pinned
+
+
+async def test_history_shows_versions_and_reverts(
+    app: LocalmindApp, seeded: dict[str, str]
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        tea = seeded[TEA]
+        assert app.memory is not None
+        app.memory.update(tea, content="I prefer black tea over coffee")
+        await pilot.press("f3")
+        await settle(pilot)
+        await select(pilot, app, tea)
+        await pilot.press("h")
+        await settle(pilot)
+        modal = app.screen
+        assert isinstance(modal, HistoryModal)
+        assert [row[0] for row in modal.rows] == [1, 2]
+        diff = modal.query_one("#diff").render()
+        assert "greenblack" in str(diff)  # removed "green", added "black"
+        await pilot.press("up", "r")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoriesScreen)
+        record = app.memory.get(tea)
+        assert record.content == TEA and record.version == 3
+        assert TEA in cell(app, tea, "content")

@@ -1,0 +1,156 @@
+"""Conflicts, profile, health, help and the command palette."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Label, TextArea
+
+from localmind.records import Status
+from tests.conftest import FakeClock
+from tests.tui.conftest import RENT, RENT_NEW, make_app, seed, settle
+from tui.app import LocalmindApp
+from tui.screens.conflicts import ConflictsScreen
+from tui.screens.health import HealthScreen
+from tui.screens.help import HelpScreen
+from tui.screens.memories import MemoriesScreen
+from tui.screens.profile import ProfileScreen
+from tui.widgets.editor import EditorModal
+
+
+@pytest.fixture
+def ids(store_path: Path, clock: FakeClock) -> dict[str, str]:
+    return seed(store_path, clock, conflict=True)
+
+
+async def open_conflicts(pilot: Pilot[None], app: LocalmindApp) -> None:
+    await settle(pilot)
+    await pilot.press("f4")
+    await settle(pilot)
+    assert isinstance(app.screen, ConflictsScreen)
+    assert app.screen.query_one("#conflicts", DataTable).row_count == 1
+    assert RENT in str(app.screen.query_one("#old").render())
+    assert RENT_NEW in str(app.screen.query_one("#new").render())
+
+
+@pytest.mark.parametrize(
+    ("key", "kept", "gone"),
+    [("o", RENT, RENT_NEW), ("n", RENT_NEW, RENT), ("b", None, None)],
+)
+async def test_each_resolution_changes_the_store(
+    store_path: Path,
+    clock: FakeClock,
+    ids: dict[str, str],
+    key: str,
+    kept: str | None,
+    gone: str | None,
+) -> None:
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_conflicts(pilot, app)
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.memory is not None
+        assert app.memory.conflicts() == []
+        assert app.screen.query_one("#conflicts", DataTable).row_count == 0
+        assert "No conflicts" in str(app.screen.query_one("#conflicts-count", Label).render())
+        active = [r.content for r in app.memory.list_memories()]
+        if kept is None:
+            assert RENT in active and RENT_NEW in active
+        else:
+            assert kept in active and gone not in active
+        old = app.memory.get(ids[RENT])
+        assert old.status is Status.ACTIVE
+        assert old.content == (RENT_NEW if key == "n" else RENT)
+
+
+async def test_merge_opens_the_editor_with_both_texts(
+    store_path: Path, clock: FakeClock, ids: dict[str, str]
+) -> None:
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_conflicts(pilot, app)
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, EditorModal)
+        editor = app.screen.query_one(TextArea)
+        assert editor.text == f"{RENT}\n{RENT_NEW}"
+        editor.text = "My rent was 1200 euros and is now 1450 euros a month"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.memory is not None
+        assert app.memory.conflicts() == []
+        merged = app.memory.get(ids[RENT])
+        assert merged.content == "My rent was 1200 euros and is now 1450 euros a month"
+        assert [v.content for v in app.memory.history(ids[RENT])] == [RENT]
+        assert app.memory.get(ids[RENT_NEW]).status is Status.DELETED
+
+
+async def test_profile_rebuild_adds_a_version(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        assert isinstance(app.screen, ProfileScreen)
+        assert app.screen.query_one(DataTable).row_count == 0
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.memory is not None
+        assert [p.version for p in app.memory.profile_history()] == [1]
+        assert app.screen.query_one(DataTable).row_count == 1
+        title = str(app.screen.query_one("#profile-title").render())
+        assert "version 1" in title and "extractive" in title
+        assert "software engineer" in str(app.screen.query_one("#profile-text").render())
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.screen.query_one(DataTable).row_count == 2
+
+
+async def test_health_shows_counts_and_runs_maintenance(
+    store_path: Path, clock: FakeClock, ids: dict[str, str]
+) -> None:
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        assert isinstance(app.screen, HealthScreen)
+        counts = str(app.screen.query_one("#counts").render())
+        assert "6 active" in counts and "pending conflicts: 1" in counts
+        label = str(app.screen.query_one("#capacity-label", Label).render())
+        assert label == "Capacity: 6 of 500 memories"
+        maintenance = app.screen.query_one("#maintenance", Label)
+        # Over a day old when the app opened it: maintained on open.
+        assert "Last maintenance: just now" in str(maintenance.render())
+        assert app.screen.query(".activity-row")
+        clock.advance(seconds=7200)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "Last maintenance: 2h ago" in str(maintenance.render())
+        await pilot.press("m")
+        await settle(pilot)
+        assert "Last maintenance: just now" in str(maintenance.render())
+        assert any("Maintenance done" in n.message for n in app._notifications)
+
+
+async def test_help_lists_the_keys_and_the_palette_reaches_pages(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Memories", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoriesScreen)

@@ -1,0 +1,5 @@
+"""``python -m tui``: the same as ``localmind``."""
+
+from tui.launcher import main
+
+main()

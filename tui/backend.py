@@ -1,0 +1,74 @@
+"""What the screens share: how a store is opened, and the open store made safe to call from
+the app's thread workers (one call at a time on the one SQLite connection)."""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from localmind.embedders.base import Embedder
+from localmind.keys import KdfParams, key_file_for
+from localmind.llm.base import LLM
+from localmind.memory import Memory
+
+Clock = Callable[[], float]
+
+
+@dataclass
+class StoreOptions:
+    """Where the store is and how to open it (everything but the passphrase)."""
+
+    path: Path
+    namespace: str = "me"
+    embedder: Embedder | str | None = None
+    llm: LLM | None = None
+    clock: Clock = time.time
+    kdf: KdfParams | None = None  # only used when creating; tests pass a cheap one
+
+    def exists(self) -> bool:
+        """True when a store (or half of one) is at the path: then unlock, never create."""
+        return self.path.exists() or key_file_for(self.path).exists()
+
+    def open(self, passphrase: str, *, create: bool) -> Memory:
+        memory = Memory.open(
+            self.path,
+            passphrase,
+            embedder=self.embedder,
+            namespace=self.namespace,
+            clock=self.clock,
+            create=create,
+            kdf=self.kdf,
+            llm=self.llm,
+        )
+        return serial(memory)
+
+
+class _Serial:
+    """A proxy of a :class:`Memory` whose method calls hold one re-entrant lock: the chat's turn
+    worker, a search worker and a feedback worker never interleave inside a transaction."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+        self._lock = threading.RLock()
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._memory, name)
+        if not callable(attribute):
+            return attribute
+        lock = self._lock
+
+        @functools.wraps(attribute)
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with lock:
+                return attribute(*args, **kwargs)
+
+        return locked
+
+
+def serial(memory: Memory) -> Memory:
+    return cast(Memory, _Serial(memory))

@@ -1,0 +1,55 @@
+"""The command palette's localmind actions (Ctrl+P): every page and the main jobs by name."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from tui.app import LocalmindApp
+
+Command = tuple[str, str, Callable[[], Awaitable[None]]]
+
+
+class LocalmindCommands(Provider):
+    def _commands(self) -> list[Command]:
+        app = cast("LocalmindApp", self.app)
+        if app.memory is None:
+            return []
+        return [
+            ("Chat", "Talk with your local model", partial(app.go, "chat")),
+            ("Memories", "Browse, search and correct memories", partial(app.go, "memories")),
+            (
+                "Search memories",
+                "Find memories by meaning and words",
+                partial(app.go, "memories", "search"),
+            ),
+            ("Conflicts", "Review memories that may contradict", partial(app.go, "conflicts")),
+            ("Profile", "The profile the assistant is given", partial(app.go, "profile")),
+            (
+                "Rebuild profile",
+                "Build the profile again now",
+                partial(app.go, "profile", "rebuild"),
+            ),
+            ("Health", "Counts, capacity, activity, latency", partial(app.go, "health")),
+            (
+                "Run maintenance",
+                "Expire, decay and archive now",
+                partial(app.go, "health", "maintain"),
+            ),
+            ("Keys", "Every key binding", app.show_help),
+        ]
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)

@@ -1,0 +1,47 @@
+"""Small text helpers shared by the screens (ages, one-line previews, word diffs)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from rich.text import Text
+
+MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
+_TOKENS = re.compile(r"\w+|\s+|.", re.ASCII | re.DOTALL)
+
+
+def age(seconds: float) -> str:
+    """A compact age: ``now``, ``5m``, ``3h``, ``12d``, ``4mo``, ``2y``."""
+    if seconds < MINUTE:
+        return "now"
+    if seconds < HOUR:
+        return f"{int(seconds // MINUTE)}m"
+    if seconds < DAY:
+        return f"{int(seconds // HOUR)}h"
+    if seconds < 60 * DAY:
+        return f"{int(seconds // DAY)}d"
+    if seconds < 730 * DAY:
+        return f"{int(seconds // (30 * DAY))}mo"
+    return f"{int(seconds // (365 * DAY))}y"
+
+
+def one_line(text: str, width: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def word_diff(old: str, new: str) -> Text:
+    """``old`` → ``new`` word by word (character by character in Chinese): removed text struck
+    through in red, added text in green."""
+    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    out = Text()
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append("".join(a[i1:i2]))
+            continue
+        if op in ("delete", "replace"):
+            out.append("".join(a[i1:i2]), style="red strike")
+        if op in ("insert", "replace"):
+            out.append("".join(b[j1:j2]), style="green bold")
+    return out

@@ -1,0 +1,67 @@
+"""What every page has: the navigation bar, its body, the status bar and the footer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from localmind.errors import LocalmindError
+from localmind.memory import Memory
+from tui.widgets.bars import NavBar, StatusBar
+
+if TYPE_CHECKING:
+    from tui.app import LocalmindApp
+
+T = TypeVar("T")
+
+
+class Page(Screen[None]):
+    PAGE: ClassVar[str]
+
+    @property
+    def lm(self) -> LocalmindApp:
+        return cast("LocalmindApp", self.app)
+
+    @property
+    def memory(self) -> Memory:
+        memory = self.lm.memory
+        assert memory is not None, "pages are only shown once the store is unlocked"
+        return memory
+
+    def compose(self) -> ComposeResult:
+        yield NavBar(self.PAGE)
+        yield from self.body()
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def body(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        """Show the store as it is now (called whenever the page comes to the front)."""
+
+    def in_background(
+        self, job: Callable[[], T], done: Callable[[T], object] | None = None
+    ) -> None:
+        """Run ``job`` (store or model work) in a thread; then ``done(result)`` on the UI.
+        A localmind error becomes a notification; the page stays as it was."""
+        self._background(job, done)
+
+    @work(thread=True, group="store")
+    def _background(self, job: Callable[[], T], done: Callable[[T], object] | None) -> None:
+        try:
+            result = job()
+        except LocalmindError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error")
+            return
+        if done is not None:
+            self.app.call_from_thread(done, result)
+        self.app.call_from_thread(self.lm.refresh_status)

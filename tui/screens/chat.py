@@ -1,0 +1,263 @@
+"""The conversation: your messages and the model's streamed replies; beside them, the memories
+recalled for the turn (with why they ranked there, and keys for feedback) and what was
+remembered from your message."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Input, Label, Static
+
+from localmind.errors import LocalmindError
+from localmind.lifecycle import Decision, Outcome
+from localmind.llm.ollama import how_to_start
+from localmind.records import MemoryRecord, RecallResult
+from localmind.session import Turn
+from tui.format import one_line
+from tui.screens.base import Page
+from tui.widgets.editor import EditorModal
+
+RECALLED_COLUMNS = (
+    ("content", "Memory"),
+    ("score", "Score"),
+    ("sim", "Sim"),
+    ("imp", "Imp"),
+    ("rec", "Rec"),
+    ("freq", "Freq"),
+    ("conf", "Conf"),
+)
+DECISIONS = {
+    Decision.INSERTED: "new",
+    Decision.REINFORCED: "again",
+    Decision.MERGED: "merged",
+    Decision.OVERWRITTEN: "updated",
+    Decision.QUEUED: "to review",
+}
+
+RELATED = {
+    Decision.MERGED: "same as",
+    Decision.OVERWRITTEN: "was",
+    Decision.QUEUED: "may contradict",
+}
+
+
+def describe(outcome: Outcome) -> Text:
+    text = Text(f"{DECISIONS[outcome.decision]:>9}  ", style="bold")
+    text.append(outcome.record.content)
+    label = RELATED.get(outcome.decision)
+    if outcome.related is not None and label:
+        text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
+    return text
+
+
+class ChatScreen(Page):
+    PAGE = "chat"
+    BINDINGS: ClassVar = [
+        Binding("y", "feedback('confirm')", "👍 Confirm"),
+        Binding("n", "feedback('deny')", "👎 Deny"),
+        Binding("e", "correct", "✏️ Correct"),
+        Binding("i", "focus_message", "Message"),
+        Binding("tab", "app.focus_next", "Recalled", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.recalled: dict[str, RecallResult] = {}
+
+    def body(self) -> ComposeResult:
+        with Horizontal(id="chat-page"):
+            with Vertical(id="conversation"):
+                yield VerticalScroll(id="messages")
+                yield Static(id="offline")
+                yield Input(placeholder="Say something…  (Enter sends)", id="message")
+            with Vertical(id="sidebar"):
+                yield Label("Recalled for this turn  (y 👍 · n 👎 · e ✏️)", classes="heading")
+                yield DataTable(id="recalled", cursor_type="row")
+                yield Static(id="breakdown")
+                yield Label("Remembered from your message", classes="heading")
+                yield Static(Text("Nothing yet.", style="dim"), id="remembered")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#recalled", DataTable)
+        for key, label in RECALLED_COLUMNS:
+            table.add_column(label, key=key)
+        self.query_one("#offline").display = False
+        self.query_one("#message", Input).focus()
+
+    def reload(self) -> None:
+        self.check_model()
+
+    @work(thread=True, exclusive=True, group="model")
+    def check_model(self) -> None:
+        llm = self.lm.llm
+        if llm is None:
+            reason = "No language model is configured (LOCALMIND_NO_LLM is set)."
+        elif llm.available():
+            reason = ""
+        else:
+            reason = llm.status or how_to_start(llm.model)
+        self.app.call_from_thread(self._show_offline, reason)
+
+    def _show_offline(self, reason: str) -> None:
+        panel = self.query_one("#offline", Static)
+        panel.display = bool(reason)
+        if reason:
+            panel.update(
+                Text.assemble(
+                    ("The local model is offline. ", "bold"),
+                    reason,
+                    "\nMemories, search, conflicts, profile and health work without it.",
+                )
+            )
+
+    # --- a turn -------------------------------------------------------------------------------
+
+    def action_focus_message(self) -> None:
+        self.query_one("#message", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if event.input.id != "message" or not text:
+            return
+        event.input.value = ""
+        event.input.disabled = True
+        self._add("user", text)
+        reply = self._add("assistant", "…")
+        self.turn(text, reply)
+
+    def _add(self, who: str, text: str) -> Static:
+        message = Static(Text(text), classes=f"message {who}")
+        messages = self.query_one("#messages", VerticalScroll)
+        messages.mount(message)
+        messages.scroll_end(animate=False)
+        return message
+
+    @work(thread=True, exclusive=True, group="turn")
+    def turn(self, text: str, reply: Static) -> None:
+        session = self.lm.session
+        assert session is not None
+        pieces: list[str] = []
+
+        def on_token(piece: str) -> None:
+            pieces.append(piece)
+            self.app.call_from_thread(self._stream, reply, "".join(pieces))
+
+        try:
+            turn = session.turn(text, on_token=on_token)
+        except LocalmindError as error:
+            self.app.call_from_thread(self._failed, reply, str(error))
+            return
+        self.app.call_from_thread(self._finished, reply, turn)
+        self.app.call_from_thread(self.lm.refresh_status)
+
+    def _stream(self, reply: Static, text: str) -> None:
+        reply.update(Text(text))
+        self.query_one("#messages", VerticalScroll).scroll_end(animate=False)
+
+    def _failed(self, reply: Static, message: str) -> None:
+        reply.update(Text(message, style="red"))
+        self._ready()
+
+    def _finished(self, reply: Static, turn: Turn) -> None:
+        if turn.offline and not turn.reply:
+            reply.update(Text(f"(no reply: {turn.offline})", style="dim italic"))
+            self._show_offline(turn.offline)
+        else:
+            reply.update(Text(turn.reply))
+        self._show_recalled(turn.recalled)
+        remembered = self.query_one("#remembered", Static)
+        if turn.remembered:
+            remembered.update(Text("\n").join(describe(o) for o in turn.remembered))
+        else:
+            remembered.update(Text("Nothing new this turn.", style="dim"))
+        self._ready()
+
+    def _ready(self) -> None:
+        field = self.query_one("#message", Input)
+        field.disabled = False
+        field.focus()
+
+    # --- the recalled memories ----------------------------------------------------------------
+
+    def _show_recalled(self, results: list[RecallResult]) -> None:
+        table = self.query_one("#recalled", DataTable)
+        table.clear()
+        self.recalled = {r.memory.id: r for r in results}
+        for result in results:
+            table.add_row(*self._cells(result), key=result.memory.id)
+        self._show_breakdown()
+
+    @staticmethod
+    def _cells(result: RecallResult) -> list[object]:
+        b = result.breakdown
+        figures = (b.score, b.similarity, b.importance, b.recency, b.frequency)
+        return [
+            Text(one_line(result.memory.content, 28)),
+            *(f"{x:.2f}" for x in figures),
+            f"{result.memory.confidence:.2f}",
+        ]
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_breakdown()
+
+    def _selected(self) -> RecallResult | None:
+        table = self.query_one("#recalled", DataTable)
+        if not self.recalled or table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return self.recalled.get(key or "")
+
+    def _show_breakdown(self) -> None:
+        panel = self.query_one("#breakdown", Static)
+        result = self._selected()
+        if result is None:
+            panel.update(Text("Memories recalled for a turn show here.", style="dim"))
+            return
+        b = result.breakdown
+        text = Text(result.memory.content + "\n", style="bold")
+        text.append(
+            f"score {b.score:.3f} = confidence {result.memory.confidence:.2f} × "
+            f"(similarity {b.similarity:.2f} · importance {b.importance:.2f} · "
+            f"recency {b.recency:.2f} · frequency {b.frequency:.2f})",
+            style="dim",
+        )
+        panel.update(text)
+
+    def _replace(self, record: MemoryRecord) -> None:
+        old = self.recalled.get(record.id)
+        if old is None:
+            return
+        self.recalled[record.id] = RecallResult(record, old.breakdown)
+        table = self.query_one("#recalled", DataTable)
+        for (key, _), cell in zip(
+            RECALLED_COLUMNS, self._cells(self.recalled[record.id]), strict=True
+        ):
+            table.update_cell(record.id, key, cell)
+        self._show_breakdown()
+
+    def action_feedback(self, kind: str) -> None:
+        result = self._selected()
+        if result is None:
+            self.notify("No recalled memory selected.", severity="warning")
+            return
+        memory_id = result.memory.id
+        self.in_background(lambda: self.memory.feedback(memory_id, kind), self._replace)
+
+    def action_correct(self) -> None:
+        result = self._selected()
+        session = self.lm.session
+        if result is None or session is None:
+            self.notify("No recalled memory selected.", severity="warning")
+            return
+        memory_id, content = result.memory.id, result.memory.content
+
+        def corrected(text: str | None) -> None:
+            if text is not None and text != content:
+                self.in_background(lambda: session.correct(memory_id, text), self._replace)
+
+        self.app.push_screen(EditorModal("Correct this memory", content), corrected)

@@ -1,0 +1,127 @@
+"""How the store is doing: counts, capacity, confidence, activity, maintenance and recall
+latency; and a key to run the maintenance now."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Label, ProgressBar, Sparkline, Static
+
+from localmind.governance import MaintenanceReport
+from tui.format import DAY, age
+from tui.screens.base import Page
+
+ACTIVITY_DAYS = 30
+
+
+def last_days(now: float, days: int = ACTIVITY_DAYS) -> list[str]:
+    """The UTC dates (YYYY-MM-DD) of the last ``days`` days, oldest first, today last."""
+    return [
+        datetime.fromtimestamp(now - back * DAY, UTC).strftime("%Y-%m-%d")
+        for back in range(days - 1, -1, -1)
+    ]
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} ms"
+
+
+class HealthScreen(Page):
+    PAGE = "health"
+    BINDINGS: ClassVar = [
+        Binding("m", "maintain", "Run maintenance"),
+        Binding("r", "reload", "Refresh"),
+    ]
+
+    def body(self) -> ComposeResult:
+        with VerticalScroll(id="health-page"):
+            with Horizontal(classes="health-row"):
+                yield Static(id="counts", classes="card")
+                yield Static(id="latency", classes="card")
+            with Vertical(classes="card"):
+                yield Label("", id="capacity-label")
+                yield ProgressBar(id="capacity", show_eta=False)
+            with Vertical(classes="card"):
+                yield Label("Confidence of active memories (0 → 1)")
+                yield Sparkline([], id="confidence")
+            with Vertical(classes="card", id="activity"):
+                yield Label(f"Activity, last {ACTIVITY_DAYS} days")
+            with Vertical(classes="card"):
+                yield Label("", id="maintenance")
+
+    def reload(self) -> None:
+        self.in_background(self.memory.stats, self._show)
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    def _show(self, stats: dict[str, Any]) -> None:
+        now = self.lm.clock()
+        counts = Text("Memories\n", style="bold")
+        counts.append(f"{stats['active']} active, {stats['short_term']} in this session\n")
+        for title, key in (("by type", "by_type"), ("by status", "by_status")):
+            parts = ", ".join(f"{k} {v}" for k, v in sorted(stats[key].items()))
+            counts.append(f"{title}: {parts or '-'}\n")
+        counts.append(f"pending conflicts: {stats['pending_conflicts']}\n")
+        counts.append(f"events: {stats['events']} · {stats['size_bytes'] / 1e6:.1f} MB\n")
+        counts.append(f"embedder: {stats['embedder']}")
+        self.query_one("#counts", Static).update(counts)
+
+        latency = stats["recall_latency"]
+        figures = Text("Recall latency\n", style="bold")
+        figures.append(f"{latency['samples']} recalls measured\n")
+        for name in ("total", "search", "embed"):
+            figures.append(
+                f"{name:>6}: p50 {_ms(latency[f'{name}_p50_ms'])}, "
+                f"p95 {_ms(latency[f'{name}_p95_ms'])}\n"
+            )
+        self.query_one("#latency", Static).update(figures)
+
+        capacity = stats["capacity"] or 0
+        bar = self.query_one("#capacity", ProgressBar)
+        if capacity:
+            bar.update(total=capacity, progress=min(stats["active"], capacity))
+            label = f"Capacity: {stats['active']} of {capacity} memories"
+        else:
+            bar.update(total=None)
+            label = f"Capacity: unlimited ({stats['active']} memories)"
+        self.query_one("#capacity-label", Label).update(label)
+        histogram = stats["confidence_histogram"]
+        self.query_one("#confidence", Sparkline).data = histogram
+        self._show_activity(stats["activity_by_day"], now)
+
+        last = stats["last_maintenance"]
+        when = "never" if not last else "just now" if now - last < 60 else f"{age(now - last)} ago"
+        self.query_one("#maintenance", Label).update(
+            f"Last maintenance: {when}  ·  press m to run it now"
+        )
+
+    def _show_activity(self, activity: dict[str, dict[str, int]], now: float) -> None:
+        box = self.query_one("#activity", Vertical)
+        box.query(".activity-row").remove()
+        days = last_days(now)
+        for op in sorted(activity):
+            counts = [activity[op].get(day, 0) for day in days]
+            row = Horizontal(
+                Label(f"{op:>10} {sum(counts):>4}"),
+                Sparkline(counts),
+                classes="activity-row",
+            )
+            box.mount(row)
+
+    def action_maintain(self) -> None:
+        self.query_one("#maintenance", Label).update("Maintenance running…")
+
+        def done(report: MaintenanceReport) -> None:
+            self.notify(
+                f"Maintenance done: {report.expired} expired, {report.archived} archived, "
+                f"{report.confidence_decayed} with less confidence, {report.purged} purged."
+            )
+            self.reload()
+
+        self.in_background(self.memory.maintain, done)

@@ -1,0 +1,353 @@
+"""Every memory in a table: search as you type, filter, sort, and act on the selected one
+(confirm, deny, correct, forget with undo, pin, history and revert)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Label, Static
+
+from localmind.lifecycle import Version
+from localmind.profile import value
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from tui.format import age, one_line
+from tui.screens.base import Page
+from tui.widgets.editor import EditorModal
+from tui.widgets.history import HistoryModal
+
+TYPE_FILTERS: tuple[MemoryType | None, ...] = (None, *MemoryType)
+STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
+SORTS = ("newest", "confidence", "importance", "value", "uses")
+SEARCH_LIMIT = 50
+#: A search result is shown when the words match, or when its meaning is at least this close.
+MEANING_CUTOFF = 0.45
+
+COLUMNS = (
+    ("type", "Type"),
+    ("conf", "Conf"),
+    ("imp", "Imp"),
+    ("value", "Value"),
+    ("age", "Age"),
+    ("uses", "Uses"),
+    ("pin", "📌"),
+    ("content", "Content"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    record: MemoryRecord
+    relevance: float | None = None  # the search score, when searching
+
+
+def matches(result: RecallResult) -> bool:
+    """Keep a search hit when its words match, or its meaning is close enough."""
+    b = result.breakdown
+    return b.keyword_rank is not None or (b.vector_similarity or 0.0) >= MEANING_CUTOFF
+
+
+class MemoriesScreen(Page):
+    PAGE = "memories"
+    DEBOUNCE_S: ClassVar[float] = 0.25
+    BINDINGS: ClassVar = [
+        Binding("slash", "search", "Search"),
+        Binding("y", "feedback('confirm')", "👍 Confirm"),
+        Binding("n", "feedback('deny')", "👎 Deny"),
+        Binding("e", "correct", "✏️ Correct"),
+        Binding("x,delete", "forget", "Forget"),
+        Binding("u", "undo", "Undo"),
+        Binding("p", "pin", "Pin"),
+        Binding("h", "history", "History"),
+        Binding("t", "cycle_type", "Type"),
+        Binding("s", "cycle_status", "Status"),
+        Binding("o", "cycle_sort", "Sort"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.type_filter: MemoryType | None = None
+        self.status_filter = Status.ACTIVE
+        self.sort = "newest"
+        self.rows: dict[str, Row] = {}
+        self.forgotten: list[MemoryRecord] = []  # most recent last: what undo brings back
+        self._generation = 0
+
+    def body(self) -> ComposeResult:
+        with Vertical(id="memories-page"):
+            yield Input(placeholder="Search by meaning and words…  ( / )", id="search")
+            yield Label("", id="filters")
+            with Horizontal():
+                yield DataTable(id="memories", cursor_type="row", zebra_stripes=True)
+                yield Static(id="detail")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
+        table.focus()
+
+    @property
+    def table(self) -> DataTable[object]:
+        return self.query_one("#memories", DataTable)
+
+    @property
+    def query_text(self) -> str:
+        return self.query_one("#search", Input).value.strip()
+
+    # --- loading ------------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.load(delay=0.0)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "search":
+            self.load(delay=self.DEBOUNCE_S)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "search":
+            self.table.focus()
+
+    @work(exclusive=True, group="load")
+    async def load(self, delay: float) -> None:
+        """Fetch and show the rows. Exclusive: a newer keystroke cancels this one; the
+        generation check drops a result that arrives after a newer one anyway."""
+        self._generation += 1
+        generation = self._generation
+        if delay:
+            await asyncio.sleep(delay)
+        query, kind, status = self.query_text, self.type_filter, self.status_filter
+        rows = await asyncio.to_thread(self._fetch, query, kind, status)
+        if generation == self._generation:
+            self._show(rows)
+
+    def _fetch(self, query: str, kind: MemoryType | None, status: Status) -> list[Row]:
+        if query:
+            results = self.memory.recall(query, SEARCH_LIMIT, types=kind, touch=False)
+            return [Row(r.memory, r.score) for r in results if matches(r)]
+        records = self.memory.list_memories(kind, status=status)
+        return [Row(record) for record in records]
+
+    def _sorted(self, rows: list[Row]) -> list[Row]:
+        if self.query_text and self.sort == "newest":
+            return sorted(rows, key=lambda row: row.relevance or 0.0, reverse=True)
+        keys = {
+            "newest": lambda row: row.record.created_at,
+            "confidence": lambda row: row.record.confidence,
+            "importance": lambda row: row.record.importance,
+            "value": lambda row: value(row.record),
+            "uses": lambda row: row.record.access_count,
+        }
+        return sorted(rows, key=keys[self.sort], reverse=True)
+
+    def _show(self, rows: list[Row]) -> None:
+        table = self.table
+        selected = self.selected_id()
+        table.clear()
+        self.rows = {}
+        for row in self._sorted(rows):
+            self.rows[row.record.id] = row
+            table.add_row(*self._cells(row.record), key=row.record.id)
+        if selected in self.rows:
+            table.move_cursor(row=table.get_row_index(selected))
+        self._show_filters()
+        self._show_detail()
+
+    def _cells(self, record: MemoryRecord) -> list[object]:
+        now = self.lm.clock()
+        return [
+            str(record.type),
+            f"{record.confidence:.2f}",
+            f"{record.importance:.2f}",
+            f"{value(record):.2f}",
+            age(now - record.created_at),
+            str(record.access_count),
+            "📌" if record.pinned else "",
+            Text(one_line(record.content, 200)),
+        ]
+
+    def _show_filters(self) -> None:
+        kind = str(self.type_filter) if self.type_filter else "all"
+        sort = "relevance" if self.query_text and self.sort == "newest" else self.sort
+        scope = "search: active only" if self.query_text else f"status: {self.status_filter}"
+        self.query_one("#filters", Label).update(
+            f"type: {kind} (t) · {scope} (s) · sort: {sort} (o) · {len(self.rows)} shown"
+        )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#detail", Static)
+        record = self.selected()
+        if record is None:
+            detail.update(Text("No memory here yet." if not self.query_text else "No match."))
+            return
+        text = Text(record.content + "\n\n", style="bold")
+        now = self.lm.clock()
+        facts = [
+            ("type", str(record.type)),
+            ("status", str(record.status)),
+            ("confidence", f"{record.confidence:.2f}"),
+            ("importance", f"{record.importance:.2f}"),
+            ("version", str(record.version)),
+            ("created", f"{age(now - record.created_at)} ago"),
+            ("used", f"{record.access_count} times"),
+            ("pinned", "yes" if record.pinned else "no"),
+        ]
+        relevance = self.rows[record.id].relevance
+        if relevance is not None:
+            facts.append(("relevance", f"{relevance:.3f}"))
+        for name, shown in facts:
+            text.append(f"{name:>10}  ", style="dim")
+            text.append(shown + "\n")
+        detail.update(text)
+
+    # --- the selected memory ------------------------------------------------------------------
+
+    def selected_id(self) -> str | None:
+        table = self.table
+        if not self.rows or table.cursor_row < 0 or table.cursor_row >= table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return key if key in self.rows else None
+
+    def selected(self) -> MemoryRecord | None:
+        memory_id = self.selected_id()
+        return self.rows[memory_id].record if memory_id else None
+
+    def _replace_row(self, record: MemoryRecord) -> None:
+        if record.id not in self.rows:
+            return
+        self.rows[record.id] = Row(record, self.rows[record.id].relevance)
+        for (key, _), cell in zip(COLUMNS, self._cells(record), strict=True):
+            self.table.update_cell(record.id, key, cell)
+        self._show_detail()
+
+    def _stored(self) -> MemoryRecord | None:
+        """The selected memory, when it can take feedback (short-term ones cannot)."""
+        record = self.selected()
+        if record is None:
+            self.notify("Select a memory first.", severity="warning")
+            return None
+        if record.type is MemoryType.SHORT_TERM:
+            self.notify("Short-term memories live only for this session.", severity="warning")
+            return None
+        return record
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_feedback(self, kind: str) -> None:
+        record = self._stored()
+        if record is not None:
+            memory_id = record.id
+            self.in_background(lambda: self.memory.feedback(memory_id, kind), self._replace_row)
+
+    def action_correct(self) -> None:
+        record = self._stored()
+        if record is None:
+            return
+        memory_id = record.id
+
+        def corrected(text: str | None) -> None:
+            if text is not None and text != record.content:
+                self.in_background(
+                    lambda: self.memory.feedback(memory_id, "correct", text), self._replace_row
+                )
+
+        self.app.push_screen(EditorModal("Correct this memory", record.content), corrected)
+
+    def action_pin(self) -> None:
+        record = self._stored()
+        if record is not None:
+            memory_id, pinned = record.id, not record.pinned
+            self.in_background(
+                lambda: self.memory.update(memory_id, pinned=pinned), self._replace_row
+            )
+
+    def action_forget(self) -> None:
+        record = self.selected()
+        if record is None:
+            return
+
+        def forgotten(_: None) -> None:
+            self.forgotten.append(record)
+            if record.id in self.rows:
+                del self.rows[record.id]
+                self.table.remove_row(record.id)
+            self._show_filters()
+            self._show_detail()
+            self.notify(f"Forgot “{one_line(record.content, 40)}”. Press u to undo.")
+
+        self.in_background(lambda: self.memory.forget(record.id), forgotten)
+
+    def action_undo(self) -> None:
+        if not self.forgotten:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        record = self.forgotten.pop()
+
+        def restore() -> MemoryRecord:
+            again = self.memory.remember(
+                record.content,
+                record.type,
+                record.importance,
+                record.metadata,
+                created_at=record.created_at,
+            )
+            if record.type is MemoryType.SHORT_TERM:
+                return again
+            return self.memory.update(
+                again.id, confidence=record.confidence, pinned=record.pinned, reason="undo forget"
+            )
+
+        def restored(again: MemoryRecord) -> None:
+            self.notify(f"Brought back “{one_line(again.content, 40)}”.")
+            self.reload()
+
+        self.in_background(restore, restored)
+
+    def action_history(self) -> None:
+        record = self._stored()
+        if record is None:
+            return
+        memory_id = record.id
+
+        def show(versions: list[Version]) -> None:
+            current = self.rows[memory_id].record if memory_id in self.rows else record
+            self.app.push_screen(HistoryModal(current, versions, self.lm.clock), revert)
+
+        def revert(version: int | None) -> None:
+            if version is None:
+                return
+
+            def reverted(again: MemoryRecord) -> None:
+                self._replace_row(again)
+                self.notify(f"Reverted: version {again.version} has the text of version {version}.")
+
+            self.in_background(lambda: self.memory.revert(memory_id, version), reverted)
+
+        self.in_background(lambda: self.memory.history(memory_id), show)
+
+    def action_cycle_type(self) -> None:
+        index = TYPE_FILTERS.index(self.type_filter)
+        self.type_filter = TYPE_FILTERS[(index + 1) % len(TYPE_FILTERS)]
+        self.reload()
+
+    def action_cycle_status(self) -> None:
+        index = STATUS_FILTERS.index(self.status_filter)
+        self.status_filter = STATUS_FILTERS[(index + 1) % len(STATUS_FILTERS)]
+        self.reload()
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self._show([*self.rows.values()])

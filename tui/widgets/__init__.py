@@ -1,0 +1,1 @@
+"""Widgets and modal dialogs shared by the screens."""
