@@ -9,11 +9,9 @@ with Memory.open("memories.db", passphrase) as memory:
 from __future__ import annotations
 
 import hashlib
-import math
 import os
 import time
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,25 +40,20 @@ from localmind.lifecycle import (
     Resolution,
     Version,
 )
-from localmind.llm.base import LLM, LLMError
+from localmind.llm.base import LLM
 from localmind.migrations import migrate
 from localmind.profile import Profile, ProfileEngine, context_block
-from localmind.prompts import render
-from localmind.ranking import Fused, reciprocal_rank_fusion, score
+from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
-from localmind.tokenize import match_expression, query_terms
 from localmind.transfer import Restorable
 
 Clock = Callable[[], float]
 Progress = Callable[[int], None]  # called with the number of items just finished
 
 EMBED_BATCH = 64
-_QUERY_CACHE_SIZE = 256
 _REINFORCE_CONFIDENCE = 0.05
-#: Fused candidates the cross-encoder rescores when recall reranks.
-RERANK_CANDIDATES = 30
 
 
 def content_hash(text: str) -> str:
@@ -69,12 +62,6 @@ def content_hash(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold()
     kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
     return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
-
-
-@dataclass(slots=True)
-class _ShortTerm:
-    record: MemoryRecord
-    vector: Vectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +103,18 @@ class Memory:
         self.settings = settings
         self._clock = clock
         self.needs_reindex = needs_reindex
-        self._short_term: RingBuffer[_ShortTerm] = RingBuffer(settings.limits.short_term_capacity)
-        self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._short_term: RingBuffer[ShortTerm] = RingBuffer(settings.limits.short_term_capacity)
+        self._recaller = Recaller(
+            store,
+            embedder,
+            namespace=namespace,
+            settings=settings,
+            clock=clock,
+            short_term=self._short_term,
+            governance=self._governance,
+            llm=llm,
+            reranker=reranker,
+        )
 
     # --- opening and closing ------------------------------------------------------------------
 
@@ -459,7 +456,7 @@ class Memory:
         record = self._new_record(item, content_hash(item.content))
         if vector is None:
             vector = self._embed_documents([record.content])[0]
-        self._short_term.push(_ShortTerm(record, vector))
+        self._short_term.push(ShortTerm(record, vector))
         return record
 
     def update(
@@ -757,180 +754,16 @@ class Memory:
         hyde: bool = False,
         rerank: bool | None = None,
     ) -> list[RecallResult]:
-        """The memories most relevant to ``query``, best first, each with its score breakdown.
-
-        Hybrid: vector KNN and BM25 keyword candidates (plus the short-term buffer) are fused by
-        reciprocal rank, then ranked by the multi-factor formula (see ``localmind.ranking``).
-        Results scoring below ``threshold`` are dropped. Returned memories count as accessed
-        unless ``touch`` is false.
-
-        ``hyde``: also search with the embedding of a hypothetical answer written by the LLM
-        (HyDE); a memory's vector similarity is the better of the two. Skipped, silently, when
-        no LLM can answer.
-
-        ``rerank``: rescore the best ``RERANK_CANDIDATES`` fused candidates with the reranker's
-        cross-encoder; None means: whenever a reranker is configured.
-        """
-        started = time.perf_counter()
+        """The memories most relevant to ``query``, best first, each with its score breakdown
+        (see :meth:`localmind.recall.Recaller.recall`)."""
         self._check_ready()
-        query = validation.content(query, self.settings.limits, what="The query")
-        limit = validation.limit(limit, self.settings.limits)
-        threshold = validation.threshold(threshold)
-        wanted = validation.memory_types(types)
-        if rerank and self.reranker is None:
-            raise InvalidInput(
-                "No reranker is configured: open the store with reranker=, e.g. "
-                "FastembedReranker(<model name or directory>), or recall with rerank=False."
-            )
-        stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
-        search_store = not wanted or bool(stored_types)
-        search_buffer = not wanted or MemoryType.SHORT_TERM in wanted
-        fusion = self.settings.fusion
-        candidates = max(limit * fusion.candidates_per_result, fusion.min_candidates)
-        query_vector = self.query_vector(query)
-        embedded = time.perf_counter()
-
-        dense: list[tuple[str, float]] = []  # (id, cosine similarity)
-        keyword_ids: list[str] = []
-        stored: dict[str, StoredMemory] = {}
-        hyde_vector = self._hyde_vector(query) if hyde else None
-        if search_store:
-            nearest = self._store.nearest(
-                query_vector, candidates, self.namespace, stored_types or None
-            )
-            if hyde_vector is not None:
-                nearest = _closest_of(
-                    nearest,
-                    self._store.nearest(
-                        hyde_vector, candidates, self.namespace, stored_types or None
-                    ),
-                )
-            match = match_expression(query)
-            keyword = (
-                self._store.keyword(match, candidates, self.namespace, stored_types or None)
-                if match
-                else []
-            )
-            rows = self._store.get_by_rowids(
-                list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
-            )
-            stored = {row.record.id: row for row in rows.values()}
-            dense = [(rows[r].record.id, 1.0 - d) for r, d in nearest if r in rows]
-            keyword_ids = [rows[r].record.id for r, _ in keyword if r in rows]
-        buffered: dict[str, _ShortTerm] = {}
-        if search_buffer and len(self._short_term):
-            buffered = {item.record.id: item for item in self._short_term}
-            probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
-            dense.extend(
-                (key, max(float(item.vector @ probe) for probe in probes))
-                for key, item in buffered.items()
-            )
-            dense.sort(key=lambda pair: pair[1], reverse=True)
-            keyword_ids = self._buffer_keyword_hits(query, buffered) + keyword_ids
-
-        fused = reciprocal_rank_fusion(
-            [key for key, _ in dense], keyword_ids, fusion, depth=candidates
+        return self._recaller.recall(
+            query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank
         )
-        if self.reranker is not None and rerank is not False:
-            records = {key: row.record for key, row in stored.items()}
-            records.update((key, item.record) for key, item in buffered.items())
-            fused = self._rerank(query, fused, records)
-        cosines = dict(dense)
-        missing = [stored[f.key].rowid for f in fused if f.key not in cosines and f.key in stored]
-        for rowid, blob in self._store.vectors_for(missing).items():
-            key = next(k for k, s in stored.items() if s.rowid == rowid)
-            cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ query_vector)
-
-        now = self._clock()
-        results = []
-        for candidate in fused:
-            if candidate.key in stored:
-                record = stored[candidate.key].record
-            else:
-                record = buffered[candidate.key].record
-            if record.expires_at is not None and record.expires_at <= now:
-                continue
-            breakdown = score(
-                record,
-                candidate,
-                cosines.get(candidate.key),
-                now,
-                self.settings.ranking,
-                self.settings.decay,
-            )
-            if breakdown.score >= threshold:
-                results.append(RecallResult(record, breakdown))
-        results.sort(key=lambda result: result.score, reverse=True)
-        results = results[:limit]
-        if touch:
-            touched = [stored[r.memory.id].rowid for r in results if r.memory.id in stored]
-            finished = time.perf_counter()
-            with self._store.db:
-                self._store.touch(touched, now)
-                self._governance.record_latency(
-                    (embedded - started) * 1000, (finished - embedded) * 1000, now
-                )
-        return results
-
-    def _rerank(
-        self, query: str, fused: list[Fused], records: dict[str, MemoryRecord]
-    ) -> list[Fused]:
-        """``fused`` with the similarity of its best ``RERANK_CANDIDATES`` (by fused similarity)
-        replaced by the cross-encoder's: its scores through a logistic function, rescaled so the
-        best candidate is 1. The rest keep their fused similarity, scaled by the lowest reranked
-        one, so none rises above a reranked candidate. Ranks are kept for the breakdown."""
-        assert self.reranker is not None
-        head, tail = fused[:RERANK_CANDIDATES], fused[RERANK_CANDIDATES:]
-        if not head:
-            return fused
-        logits = self.reranker.score(query, [records[f.key].content for f in head])
-        # log σ(x) = −log(1 + e^−x), computed without overflow for logits of either sign
-        log_sigmoid = [min(x, 0.0) - math.log1p(math.exp(-abs(x))) for x in logits]
-        best = max(log_sigmoid)
-        similarities = [math.exp(value - best) for value in log_sigmoid]
-        lowest = min(similarities)
-        reranked = [replace(f, similarity=s) for f, s in zip(head, similarities, strict=True)]
-        rest = [replace(f, similarity=f.similarity * lowest) for f in tail]
-        return sorted(reranked, key=lambda f: f.similarity, reverse=True) + rest
-
-    def _hyde_vector(self, query: str) -> Vectors | None:
-        """The embedding of an answer the LLM imagines for ``query``, or None without one."""
-        if self.llm is None or not self.llm.available():
-            return None
-        try:
-            answer = self.llm.complete(
-                [{"role": "user", "content": render("hyde", query=query)}], temperature=0.3
-            )
-        except LLMError:
-            return None
-        answer = answer.strip()[: self.settings.limits.max_content_chars]
-        return self.embedder.embed_documents([answer])[0] if answer else None
-
-    @staticmethod
-    def _buffer_keyword_hits(query: str, buffered: dict[str, _ShortTerm]) -> list[str]:
-        """Short-term items sharing a query term, most shared terms first (the session is the
-        freshest context, so these lead the keyword list)."""
-        terms = query_terms(query)
-        hits = []
-        for key, item in buffered.items():
-            text = item.record.content.casefold()
-            shared = sum(1 for term in terms if term in text)
-            if shared:
-                hits.append((shared, key))
-        hits.sort(reverse=True)
-        return [key for _, key in hits]
 
     def query_vector(self, query: str) -> Vectors:
         """The query's embedding, from a small in-process cache when it was asked before."""
-        cached = self._query_vectors.get(query)
-        if cached is not None:
-            self._query_vectors.move_to_end(query)
-            return cached
-        vector = self.embedder.embed_query([query])[0]
-        self._query_vectors[query] = vector
-        if len(self._query_vectors) > _QUERY_CACHE_SIZE:
-            self._query_vectors.popitem(last=False)
-        return vector
+        return self._recaller.query_vector(query)
 
     # --- maintenance --------------------------------------------------------------------------
 
@@ -962,7 +795,7 @@ class Memory:
                 self.namespace, None, "reindex", {"embedder": self.embedder.identity}
             )
         self.needs_reindex = False
-        self._query_vectors.clear()
+        self._recaller.clear_cache()
         for item in self._short_term:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return len(rows)
@@ -1044,16 +877,6 @@ class Memory:
     def iter_all(self) -> Iterator[MemoryRecord]:
         for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
             yield stored.record
-
-
-def _closest_of(
-    first: list[tuple[int, float]], second: list[tuple[int, float]]
-) -> list[tuple[int, float]]:
-    """Two (rowid, distance) lists merged, each memory at its smaller distance, nearest first."""
-    best: dict[int, float] = {}
-    for rowid, distance in [*first, *second]:
-        best[rowid] = min(distance, best.get(rowid, distance))
-    return sorted(best.items(), key=lambda pair: pair[1])
 
 
 def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
