@@ -1,5 +1,6 @@
-"""The ``localmind`` command: the TUI when run with no arguments in a terminal, otherwise the
-command line (``localmind.cli``), which also keeps scripts working (no terminal, no TUI)."""
+"""The ``localmind`` command: the TUI when run in a terminal with no subcommand (global options
+such as ``--db`` or ``--user`` are honoured), otherwise the command line (``localmind.cli``),
+which also keeps scripts working (no terminal, no TUI)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,60 @@ import sys
 from localmind.cli import PASSPHRASE_ENV
 from localmind.cli import main as cli_main
 
+# The CLI's global options that take a value, by name, and the environment variable each mirrors.
+_VALUED = {
+    "--db": "LOCALMIND_DB",
+    "--user": "LOCALMIND_USER",
+    "--embedder": "LOCALMIND_EMBEDDER",
+    "--model": "LOCALMIND_MODEL",
+}
+
+
+def tui_options(argv: list[str]) -> dict[str, str] | None:
+    """The global options of ``argv`` as {environment variable: value} when it holds nothing
+    else (the TUI's case); None when it names a subcommand or anything the CLI should handle."""
+    options: dict[str, str] = {}
+    rest = list(argv)
+    while rest:
+        name, equals, value = rest.pop(0).partition("=")
+        if name in _VALUED:
+            if not equals:
+                if not rest:
+                    return None
+                value = rest.pop(0)
+            options[_VALUED[name]] = value
+        elif name == "--no-llm" and not equals:
+            options["LOCALMIND_NO_LLM"] = "1"
+        else:
+            return None
+    return options
+
 
 def wants_tui(argv: list[str]) -> bool:
-    return not argv and sys.stdin.isatty() and sys.stdout.isatty()
+    return tui_options(argv) is not None and sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def main() -> None:
-    if not wants_tui(sys.argv[1:]):
+    options = tui_options(sys.argv[1:])
+    if options is None or not (sys.stdin.isatty() and sys.stdout.isatty()):
         cli_main()
         return
     from tui.app import LocalmindApp
 
+    def setting(name: str) -> str | None:
+        return options.get(name) or os.environ.get(name) or None
+
     llm = None
-    if os.environ.get("LOCALMIND_NO_LLM", "").strip().lower() in ("", "0", "false", "no"):
+    if (setting("LOCALMIND_NO_LLM") or "").strip().lower() in ("", "0", "false", "no"):
         from localmind.llm.ollama import OllamaLLM
 
-        llm = OllamaLLM()
+        llm = OllamaLLM(model=setting("LOCALMIND_MODEL"))
     LocalmindApp(
-        os.environ.get("LOCALMIND_DB") or None,
+        setting("LOCALMIND_DB"),
         llm=llm,
         passphrase=os.environ.get(PASSPHRASE_ENV),
-        namespace=os.environ.get("LOCALMIND_USER") or "me",
-        embedder=os.environ.get("LOCALMIND_EMBEDDER") or None,
+        namespace=setting("LOCALMIND_USER") or "me",
+        embedder=setting("LOCALMIND_EMBEDDER"),
     ).run()
 
 
