@@ -21,6 +21,7 @@ from localmind.paths import default_db_path
 from localmind.session import Session
 from tui.backend import Clock, StoreOptions
 from tui.commands import LocalmindCommands
+from tui.format import plural
 from tui.screens.chat import ChatScreen
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
@@ -134,7 +135,7 @@ class LocalmindApp(App[None]):
             model = f"LLM {llm.model}" if llm.available() else "LLM offline"
         parts = [self.display_path, f"{count} memories"]
         if pending:
-            parts.append(f"{pending} conflicts to review (F4)")
+            parts.append(f"{plural(pending, 'conflict')} to review (F4)")
         parts.append(model)
         self.call_from_thread(setattr, self, "status_text", " · ".join(parts))
 

@@ -26,6 +26,16 @@ def age(seconds: float) -> str:
     return f"{int(seconds // (365 * DAY))}y"
 
 
+def ago(seconds: float) -> str:
+    """``just now`` or ``3d ago``."""
+    text = age(seconds)
+    return "just now" if text == "now" else f"{text} ago"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def one_line(text: str, width: int = 80) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from localmind.lifecycle import Version
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
-from tui.format import age, one_line
+from tui.format import age, ago, one_line
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
@@ -197,7 +197,7 @@ class MemoriesScreen(Page):
             ("confidence", f"{record.confidence:.2f}"),
             ("importance", f"{record.importance:.2f}"),
             ("version", str(record.version)),
-            ("created", f"{age(now - record.created_at)} ago"),
+            ("created", ago(now - record.created_at)),
             ("used", f"{record.access_count} times"),
             ("pinned", "yes" if record.pinned else "no"),
         ]
