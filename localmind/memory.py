@@ -45,6 +45,7 @@ from localmind.migrations import migrate
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
 from localmind.transfer import Restorable
@@ -838,6 +839,39 @@ class Memory:
             if progress:
                 progress(len(batch))
         return restored, skipped
+
+    # --- replication (localmind.replica; the sync package carries the events) ---------------
+
+    @property
+    def device_id(self) -> str:
+        return self._store.device_id
+
+    def events_since(self, seq: int, limit: int | None = None) -> list[Event]:
+        """This device's own changes (every namespace) after log position ``seq``, oldest
+        first: the outbox other devices apply with :meth:`apply_remote`."""
+        return events_since(self._store, seq, limit)
+
+    def apply_remote(
+        self, events: Iterable[Event], *, meta: dict[str, str] | None = None
+    ) -> ApplyReport:
+        """Apply other devices' events (per-field last writer wins by stamp, forgets final,
+        embedded here); idempotent. ``meta`` entries are written in the same transaction."""
+        self._check_ready()
+        return apply_remote(
+            self._store,
+            events,
+            embed=self._embed_documents,
+            content_hash=content_hash,
+            meta=meta,
+        )
+
+    def get_meta(self, key: str) -> str | None:
+        """A value from the store's ``meta`` table (sync keeps its cursors there)."""
+        return self._store.get_meta(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._store.db:
+            self._store.set_meta(key, value)
 
     def stored_in_all_namespaces(self) -> int:
         """Active memories of every namespace: what :meth:`reindex` will embed."""

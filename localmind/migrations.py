@@ -114,7 +114,16 @@ def _initial_schema(db: apsw.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _initial_schema),)
+def _events_by_stamp(db: apsw.Connection) -> None:
+    # Replication (localmind.replica) looks events up by stamp: a stamp names one event on every
+    # device, so an event already present is never applied twice.
+    db.execute("CREATE INDEX events_by_stamp ON events (hlc)")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial schema", _initial_schema),
+    Migration(2, "events by stamp", _events_by_stamp),
+)
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

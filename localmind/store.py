@@ -5,14 +5,14 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 ``memory_vec`` and ``memory_fts`` in the same transaction as its status change.
 
 Vector search is two-stage. ``memory_vec`` holds each active memory's float32 embedding;
-triggers keep ``memory_vec_bits`` in step with it, one row per memory with the sign bits of the
-embedding (sqlite-vec's ``vec_quantize_binary``: 64 bytes for 512 dimensions). A query scans the
-bits by Hamming distance for a few hundred candidates (``ORDER BY ... LIMIT``: a bounded heap,
-and a 32× smaller scan that stays in the page cache, so encryption costs nothing extra), then
-ranks those by exact cosine on their float vectors. On USE vectors of 10k–100k synthetic
-memories this finds ≥ 0.95 of the exact top 10 (``python -m bench perf`` checks it) at a fraction
-of the cost of an exact scan; sqlite-vec's ``vec0`` KNN costs O(rows × k), too slow for the
-candidate counts rescoring needs.
+triggers keep ``memory_vec_bits`` in step with it, one narrow row per memory with the sign bits
+of the embedding (sqlite-vec's ``vec_quantize_binary``: 64 bytes for 512 dimensions). A query
+scans the bits by Hamming distance for about a thousand candidates (``ORDER BY ... LIMIT``: a
+bounded heap; the bits of 100k memories fit in the page cache, so the scan decrypts nothing),
+then ranks those by exact cosine on their float vectors. On USE vectors of synthetic memories
+this finds 0.97–1.0 of the exact top 10 at 10k–100k memories (``python -m bench perf`` checks
+it) for a fraction of an exact scan's cost. sqlite-vec's own ``vec0`` KNN is slower here: its
+cost grows with rows × k, and rescoring needs a large k.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import apsw
 import numpy as np
 
 from localmind.embedders.base import Vectors
-from localmind.hlc import HybridLogicalClock
+from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.records import MemoryRecord, MemoryType, Status
 from localmind.tokenize import index_text
 
@@ -166,6 +166,10 @@ class SqliteStore:
 
     def stamp(self) -> str:
         return str(self._hlc.now())
+
+    def observe(self, stamp: str) -> None:
+        """Move this device's clock past a stamp received from another device."""
+        self._hlc.observe(Stamp.parse(stamp))
 
     def insert(self, record: MemoryRecord, vector: Vectors) -> int:
         record.hlc = self.stamp()
@@ -318,7 +322,19 @@ class SqliteStore:
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
             (at, record.hlc, stored.rowid),
         )
-        self.record_event(record.namespace, record.id, "forget", {}, None, record.hlc)
+        # The tombstone travels whole: a device that never saw the memory (or whose copy of its
+        # events was redacted) builds the same tombstone from this payload (localmind.replica).
+        tombstone = {
+            "type": str(record.type),
+            "importance": record.importance,
+            "confidence": record.confidence,
+            "created_at": record.created_at,
+            "updated_at": at,
+            "expires_at": record.expires_at,
+            "version": record.version,
+            "pinned": record.pinned,
+        }
+        self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
     def touch(self, rowids: Iterable[int], at: float) -> None:
         """Count an access (recall) of each memory. Not an event: access counts are local."""
@@ -403,6 +419,8 @@ class SqliteStore:
         The Hamming scan over ``memory_vec_bits`` picks ``max(RESCORE_FACTOR·k, MIN_RESCORE)``
         candidates; exact cosine on their float vectors ranks them. A namespace with no more
         memories than that is therefore searched exactly."""
+        if k <= 0:
+            return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         sql = "SELECT rowid FROM memory_vec_bits WHERE namespace = ?"
         params: list[Any] = [namespace]
@@ -412,7 +430,7 @@ class SqliteStore:
         sql += " ORDER BY vec_distance_hamming(vec_bit(bits), vec_bit(?)) LIMIT ?"
         params += [np.packbits(query > 0, bitorder="little").tobytes(), _pool(k)]
         candidates = [rowid for (rowid,) in self.db.execute(sql, params)]
-        if not candidates or k <= 0:
+        if not candidates:
             return []
         blobs = self.vectors_for(candidates)
         rowids = np.fromiter(blobs, dtype=np.int64, count=len(blobs))

@@ -9,6 +9,7 @@ import sys
 
 from localmind.cli import PASSPHRASE_ENV
 from localmind.cli import main as cli_main
+from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`; the core cannot)
 
 # The CLI's global options that take a value, by name, and the environment variable each mirrors.
 _VALUED = {

@@ -1,0 +1,388 @@
+"""Replication: this device's events out, other devices' events in.
+
+Every change to a memory is an event (``add``, ``update``, ``forget``) stamped with a hybrid
+logical clock; a stamp names one event on every device (it ends with the device id). Remote
+events are kept in the local ``events`` table under their own device id and stamp, so applying
+an event twice finds it there and changes nothing, and :func:`events_since` (the outbox) returns
+only this device's events.
+
+The state of a memory is the fold of all its events in stamp order:
+
+- ``add`` sets every field; ``update`` sets the fields it names (per-field last writer wins,
+  because a later stamp folds later); an update with ``content`` makes a new version: the text
+  it replaces joins the history, and the version number counts the content writes, so two
+  devices that both edited the same version keep both texts (one current, one in history);
+- ``forget`` makes a tombstone from its own payload (status ``deleted``, no content, no
+  history); nothing after it changes the memory, so a later edit on another device never
+  resurrects it, and of two forgets the later one's payload wins;
+- events whose payload was redacted (their memory was forgotten) contribute nothing.
+
+When remote events touch a memory, the memory is rebuilt from that fold, in one transaction
+with recording the events. Local writes (``SqliteStore``) do exactly what the fold does, so a
+device that only wrote a memory itself agrees with one that rebuilt it from the events.
+Embeddings never travel: a rebuilt memory that is active is embedded here, and its vector and
+keyword index entries change in the same transaction. Access counts and the conflicts queue
+stay local.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from localmind.embedders.base import Vectors
+from localmind.hlc import Stamp
+from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.store import SqliteStore
+
+#: Ops that change a memory and travel between devices. Others (profile, maintenance, merge
+#: and overwrite notes, conflicts, reindex) describe local work and stay home.
+REPLICATED_OPS = ("add", "update", "forget")
+
+_REDACTED = "redacted"
+# Fields a fold carries (besides content and version, which move together).
+_PLAIN_FIELDS = (
+    "type",
+    "metadata",
+    "importance",
+    "confidence",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "status",
+    "pinned",
+)
+_TOMBSTONE_FIELDS = (
+    "type",
+    "importance",
+    "confidence",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "version",
+    "pinned",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One change, as it travels between devices."""
+
+    hlc: str
+    device_id: str
+    namespace: str
+    memory_id: str | None
+    op: str
+    payload: dict[str, Any]
+    reason: str | None
+    at: float
+    seq: int = 0  # the position in the origin device's log (0 when unknown)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "hlc": self.hlc,
+            "device_id": self.device_id,
+            "namespace": self.namespace,
+            "memory_id": self.memory_id,
+            "op": self.op,
+            "payload": self.payload,
+            "reason": self.reason,
+            "at": self.at,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Event:
+        """An event from untrusted data (a sync file); ``ValueError`` says what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("an event must be a JSON object")
+        try:
+            hlc, device = data["hlc"], data["device_id"]
+            namespace, memory_id, op = data["namespace"], data["memory_id"], data["op"]
+            payload, reason, at, seq = data["payload"], data["reason"], data["at"], data["seq"]
+        except KeyError as missing:
+            raise ValueError(f"an event lacks {missing}") from None
+        if not all(isinstance(v, str) for v in (hlc, device, namespace, op)):
+            raise ValueError("hlc, device_id, namespace and op must be text")
+        try:
+            stamp = Stamp.parse(hlc)
+        except ValueError:
+            raise ValueError(f"bad stamp {hlc!r}") from None
+        if stamp.device != device:
+            raise ValueError(f"stamp {hlc!r} is not from device {device!r}")
+        if memory_id is not None and not isinstance(memory_id, str):
+            raise ValueError("memory_id must be text or null")
+        if op in REPLICATED_OPS and not memory_id:
+            raise ValueError(f"a {op} event needs a memory id")
+        if not isinstance(payload, dict):
+            raise ValueError("payload must be an object")
+        if reason is not None and not isinstance(reason, str):
+            raise ValueError("reason must be text or null")
+        if isinstance(at, bool) or not isinstance(at, (int, float)):
+            raise ValueError("at must be a number")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise ValueError("seq must be an integer")
+        return cls(hlc, device, namespace, memory_id, op, payload, reason, float(at), seq)
+
+
+@dataclass(slots=True)
+class ApplyReport:
+    applied: int = 0  # new events recorded
+    duplicates: int = 0  # already here (or this device's own)
+    skipped: int = 0  # ops that do not replicate
+    memories: int = 0  # memories rebuilt
+    embedded: int = 0  # memories (re)embedded and indexed
+    changed: list[str] = field(default_factory=list)  # ids of the memories rebuilt
+
+    def __iadd__(self, other: ApplyReport) -> ApplyReport:
+        self.applied += other.applied
+        self.duplicates += other.duplicates
+        self.skipped += other.skipped
+        self.memories += other.memories
+        self.embedded += other.embedded
+        self.changed.extend(other.changed)
+        return self
+
+
+def events_since(store: SqliteStore, seq: int, limit: int | None = None) -> list[Event]:
+    """This device's own replicated events after position ``seq``, oldest first."""
+    rows = store.db.execute(
+        "SELECT seq, hlc, device_id, namespace, memory_id, op, payload, reason, at FROM events "
+        f"WHERE seq > ? AND device_id = ? AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) "
+        "ORDER BY seq LIMIT ?",
+        (seq, store.device_id, *REPLICATED_OPS, -1 if limit is None else limit),
+    )
+    return [
+        Event(hlc, device, ns, mid, op, json.loads(payload), reason, at, seq)
+        for seq, hlc, device, ns, mid, op, payload, reason, at in rows
+    ]
+
+
+Embed = Callable[[Sequence[str]], list[Vectors]]
+Hasher = Callable[[str], str]
+
+
+def apply_remote(
+    store: SqliteStore,
+    events: Iterable[Event],
+    *,
+    embed: Embed,
+    content_hash: Hasher,
+    meta: Mapping[str, str] | None = None,
+) -> ApplyReport:
+    """Apply other devices' events in one transaction (with ``meta`` written in the same one,
+    e.g. a sync cursor). Idempotent: an event already recorded is skipped."""
+    report = ApplyReport()
+    touched: dict[str, None] = {}
+    latest: str | None = None
+    with store.db:
+        for event in events:
+            if event.device_id == store.device_id or _known(store, event.hlc):
+                report.duplicates += 1
+                continue
+            if event.op not in REPLICATED_OPS or not event.memory_id:
+                report.skipped += 1
+                continue
+            store.db.execute(
+                "INSERT INTO events (hlc, device_id, namespace, memory_id, op, payload, reason, "
+                "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.hlc,
+                    event.device_id,
+                    event.namespace,
+                    event.memory_id,
+                    event.op,
+                    json.dumps(event.payload, ensure_ascii=False),
+                    event.reason,
+                    event.at,
+                ),
+            )
+            report.applied += 1
+            touched[event.memory_id] = None
+            latest = event.hlc if latest is None or event.hlc > latest else latest
+        dirty: list[int] = []
+        for memory_id in touched:
+            rowid = _rebuild(store, memory_id, content_hash)
+            if rowid is not None:
+                dirty.append(rowid)
+        report.memories = len(touched)
+        report.changed = list(touched)
+        report.embedded = _index(store, dirty, embed)
+        for key, value in (meta or {}).items():
+            store.set_meta(key, value)
+    if latest is not None:
+        store.observe(latest)
+    return report
+
+
+def _known(store: SqliteStore, stamp: str) -> bool:
+    return store.db.execute("SELECT 1 FROM events WHERE hlc = ?", (stamp,)).fetchone() is not None
+
+
+@dataclass(slots=True)
+class _State:
+    fields: dict[str, Any]
+    content: str
+    version: int
+    history: dict[int, tuple[str, str, float]]  # version → (content, reason, replaced at)
+    hlc: str
+    deleted: bool = False
+
+
+def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | None:
+    """The state that a memory's events (op, payload, hlc, reason, at), in stamp order, make."""
+    state: _State | None = None
+    for op, text, stamp, reason, at in rows:
+        payload = json.loads(text)
+        if payload.get(_REDACTED) is True and op != "forget":
+            continue
+        if op == "forget":
+            base = dict(state.fields) if state else {}
+            base.update({k: payload[k] for k in _TOMBSTONE_FIELDS if k in payload})
+            base.update(status=str(Status.DELETED), metadata="{}")
+            base.setdefault("type", str(MemoryType.LONG_TERM))
+            for name, default in (
+                ("importance", 0.5),
+                ("confidence", 0.0),
+                ("created_at", at),
+                ("updated_at", at),
+                ("expires_at", None),
+                ("pinned", False),
+            ):
+                base.setdefault(name, default)
+            version = int(payload.get("version", state.version if state else 1))
+            base.pop("version", None)
+            state = _State(base, "", version, {}, stamp, deleted=True)
+            continue
+        if state is not None and state.deleted:
+            continue  # nothing resurrects a forgotten memory
+        if op == "add":
+            fields = {k: payload[k] for k in _PLAIN_FIELDS if k in payload}
+            state = _State(
+                fields, str(payload.get("content", "")), int(payload.get("version", 1)), {}, stamp
+            )
+            continue
+        if state is None:  # an update whose add was redacted or never came
+            continue
+        if "content" in payload:
+            state.history[state.version] = (state.content, reason or "update", at)
+            state.content = str(payload["content"])
+            state.version += 1
+            state.fields["updated_at"] = at
+        state.fields.update({k: payload[k] for k in _PLAIN_FIELDS if k in payload})
+        state.hlc = stamp
+    return state
+
+
+def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | None:
+    """Write the fold of ``memory_id``'s events over its row and history. Returns the rowid when
+    its index entries must be rebuilt (it is active and its text, type or status changed)."""
+    rows: list[Any] = store.db.execute(
+        "SELECT op, payload, hlc, reason, at FROM events WHERE memory_id = ? "
+        f"AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) ORDER BY hlc",
+        (memory_id, *REPLICATED_OPS),
+    ).fetchall()
+    namespace_row = store.db.execute(
+        "SELECT namespace FROM events WHERE memory_id = ? ORDER BY hlc LIMIT 1", (memory_id,)
+    ).fetchone()
+    state = _fold(rows)
+    if state is None or namespace_row is None:
+        return None
+    f = state.fields
+    metadata = f.get("metadata", "{}")
+    if not isinstance(metadata, str):
+        metadata = json.dumps(metadata, ensure_ascii=False)
+    values: dict[str, Any] = {
+        "namespace": namespace_row[0],
+        "content": state.content,
+        "type": str(f.get("type", MemoryType.LONG_TERM)),
+        "metadata": metadata,
+        "importance": float(f.get("importance", 0.5)),
+        "confidence": float(f.get("confidence", 0.8)),
+        "created_at": float(f.get("created_at", 0.0)),
+        "updated_at": float(f.get("updated_at", 0.0)),
+        "expires_at": f.get("expires_at"),
+        "version": state.version,
+        "status": str(f.get("status", Status.ACTIVE)),
+        "pinned": int(bool(f.get("pinned", False))),
+        "content_hash": content_hash(state.content) if state.content else "",
+        "hlc": state.hlc,
+    }
+    current = store.get(memory_id)
+    if current is None:
+        names = ", ".join(["id", *values])
+        store.db.execute(
+            f"INSERT INTO memories ({names}) VALUES ({', '.join('?' * (len(values) + 1))})",
+            (memory_id, *values.values()),
+        )
+        rowid = store.db.last_insert_rowid()
+        before: MemoryRecord | None = None
+    else:
+        rowid, before = current.rowid, current.record
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        store.db.execute(
+            f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
+        )
+    _write_history(store, memory_id, state)
+    if state.deleted:
+        # The promise of a forget: the text leaves this device too.
+        store.db.execute(
+            "UPDATE events SET payload = '{\"redacted\": true}' "
+            "WHERE memory_id = ? AND op != 'forget'",
+            (memory_id,),
+        )
+    active = values["status"] == str(Status.ACTIVE)
+    if not active:
+        store.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolution = 'gone' "
+            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
+            (memory_id, memory_id),
+        )
+    was_active = before is not None and before.status is Status.ACTIVE
+    same = (
+        before is not None
+        and before.content == values["content"]
+        and str(before.type) == values["type"]
+        and before.namespace == values["namespace"]
+    )
+    if was_active and (not active or not same):
+        store.db.execute("DELETE FROM memory_vec WHERE rowid = ?", (rowid,))
+        store.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+    if active and (not was_active or not same):
+        return rowid
+    return None
+
+
+def _write_history(store: SqliteStore, memory_id: str, state: _State) -> None:
+    if state.deleted:
+        store.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
+        return
+    # Versions the fold knows replace what is here; older ones (restored from an export, which
+    # records no events for them) stay. Nothing at or past the current version is history.
+    store.db.execute(
+        "DELETE FROM memory_versions WHERE memory_id = ? AND version >= ?",
+        (memory_id, state.version),
+    )
+    store.db.executemany(
+        "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (memory_id, version) DO UPDATE SET "
+        "content = excluded.content, reason = excluded.reason, at = excluded.at",
+        [
+            (memory_id, version, content, reason, at)
+            for version, (content, reason, at) in sorted(state.history.items())
+        ],
+    )
+
+
+def _index(store: SqliteStore, rowids: Sequence[int], embed: Embed, batch: int = 64) -> int:
+    """Embed and index the (active) memories at ``rowids``."""
+    stored = store.get_by_rowids(list(rowids))
+    items = [stored[rowid] for rowid in rowids if rowid in stored]
+    for start in range(0, len(items), batch):
+        chunk = items[start : start + batch]
+        vectors = embed([item.record.content for item in chunk])
+        for item, vector in zip(chunk, vectors, strict=True):
+            store.reactivate(item, vector)
+    return len(items)

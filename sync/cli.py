@@ -1,0 +1,123 @@
+"""``localmind sync ...``: replicate this store through a folder another program syncs.
+
+Registered on the core's command group by ``tui.launcher`` (the console script), since the
+core never imports this package."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import click
+
+from localmind.cli import Context, cli, friendly_errors, read_passphrase, when
+from localmind.memory import Memory
+from sync.folder import (
+    SyncError,
+    export_pending,
+    import_new,
+    init_folder,
+    join_folder,
+    joined_folder,
+    status,
+)
+
+
+@click.group("sync")
+def sync_group() -> None:
+    """Replicate memories between your laptops through a folder that Syncthing, a network
+    share or a cloud drive carries. The folder only ever holds ciphertext.
+
+    \b
+    First laptop:   localmind sync init ~/Sync/localmind
+    Other laptops:  localmind sync join ~/Sync/localmind   (same passphrase)
+    Then:           localmind sync now     (export and import once)
+    """
+
+
+def _open_with_passphrase(obj: Context) -> tuple[Memory, str]:
+    passphrase = read_passphrase(creating=not obj.db.exists(), db=obj.db)
+    memory = Memory.open(obj.db, passphrase, embedder=obj.embedder, namespace=obj.namespace)
+    return memory, passphrase
+
+
+def _folder(memory: Memory, folder: Path | None) -> Path:
+    chosen = folder or joined_folder(memory)
+    if chosen is None:
+        raise SyncError("No sync folder: run `localmind sync init FOLDER` or `sync join FOLDER`.")
+    return chosen
+
+
+@sync_group.command("init")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.pass_obj
+@friendly_errors
+def init(obj: Context, folder: Path) -> None:
+    """Make FOLDER a sync folder for this store (the first laptop), and export into it."""
+    memory, passphrase = _open_with_passphrase(obj)
+    with memory:
+        root = init_folder(memory, folder, passphrase)
+        exported = export_pending(memory, root)
+    click.echo(f"Sync folder ready at {root}; exported {exported} changes.")
+    click.echo("On your other laptops: localmind sync join FOLDER (with this passphrase).")
+
+
+@sync_group.command("join")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.pass_obj
+@friendly_errors
+def join(obj: Context, folder: Path) -> None:
+    """Join the sync folder FOLDER that another laptop made, then sync once."""
+    memory, passphrase = _open_with_passphrase(obj)
+    with memory:
+        root = join_folder(memory, folder, passphrase)
+        exported, report = export_pending(memory, root), import_new(memory, root)
+    click.echo(
+        f"Joined {root}: imported {report.events} changes from {report.segments} files, "
+        f"exported {exported}."
+    )
+
+
+@sync_group.command("now")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("-v", "--verbose", is_flag=True, help="Log every file skipped.")
+@click.pass_obj
+@friendly_errors
+def now(obj: Context, folder: Path | None, verbose: bool) -> None:
+    """Export this laptop's changes and import the others' once."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
+    with obj.open() as memory:
+        root = _folder(memory, folder)
+        exported, report = export_pending(memory, root), import_new(memory, root)
+    click.echo(
+        f"Exported {exported} changes; imported {report.events} from {report.segments} files "
+        f"({report.memories} memories changed)."
+    )
+    if report.skipped:
+        click.echo(f"Skipped {len(report.skipped)} files (see the log lines above).", err=True)
+
+
+@sync_group.command("status")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def status_(obj: Context, folder: Path | None, as_json: bool) -> None:
+    """This laptop and the others seen in the sync folder, with what is pending."""
+    with obj.open() as memory:
+        report = status(memory, _folder(memory, folder))
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"Folder {report['folder']}")
+    click.echo(f"This device {report['device_id']}: {report['pending_events']} changes to export")
+    for device in report["devices"]:
+        click.echo(
+            f"  {device['device_id']}: {device['segments']} files, "
+            f"{device['pending_segments']} to import, last seen {when(device['last_seen'])}"
+        )
+
+
+if "sync" not in cli.commands:
+    cli.add_command(sync_group)

@@ -1,0 +1,266 @@
+"""Replication between devices (localmind.replica): three stores, events exchanged directly."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from localmind import Memory, Status
+from localmind.replica import Event
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+
+TEXTS = [
+    "I live in Lisbon with 2 cats",
+    "My favourite tea is green tea from Shizuoka",
+    "The project deadline is on March 14",
+    "I play the cello every Sunday morning",
+    "My sister works as a nurse in 3 hospitals",
+    "用户喜欢 Rust 编程语言",
+    "I am allergic to peanuts since 1998",
+    "Our team uses PostgreSQL 16 in production",
+    "I run 5 kilometres before breakfast",
+    "我每天早上喝绿茶",
+]
+
+
+class Device:
+    def __init__(self, path: Path, skew: float) -> None:
+        self.clock = FakeClock(1_780_000_000.0 + skew)
+        self.memory = Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=self.clock)
+
+    def active_ids(self) -> list[str]:
+        return sorted(r.id for r in self.memory.list_memories())
+
+    def pick(self, index: int) -> str | None:
+        ids = self.active_ids()
+        return ids[index % len(ids)] if ids else None
+
+
+@contextmanager
+def devices(skews: tuple[float, ...] = (0.0, 0.0, 0.0)) -> Iterator[list[Device]]:
+    with tempfile.TemporaryDirectory() as folder:
+        made = [Device(Path(folder) / f"device{i}.db", skew) for i, skew in enumerate(skews)]
+        try:
+            yield made
+        finally:
+            for device in made:
+                device.memory.close()
+
+
+def exchange(source: Device, target: Device) -> None:
+    target.memory.apply_remote(source.memory.events_since(0))
+
+
+def full_exchange(group: list[Device]) -> None:
+    for target in group:
+        for source in group:
+            if source is not target:
+                exchange(source, target)
+
+
+def snapshot(device: Device) -> list[tuple[Any, ...]]:
+    memory = device.memory
+    rows = []
+    for record in memory.iter_all():
+        history = (
+            [(v.version, v.content) for v in memory.history(record.id)]
+            if record.status is not Status.DELETED
+            else []
+        )
+        rows.append(
+            (
+                record.id,
+                record.content,
+                record.version,
+                round(record.confidence, 9),
+                str(record.status),
+                str(record.type),
+                record.metadata,
+                tuple(history),
+            )
+        )
+    return sorted(rows)
+
+
+def indexed(device: Device) -> tuple[list[int], list[int]]:
+    """(rowids in the vector index, rowids of active memories): equal when in step."""
+    db = device.memory._store.db
+    vec = sorted(r for (r,) in db.execute("SELECT rowid FROM memory_vec"))
+    active = sorted(r for (r,) in db.execute("SELECT rowid FROM memories WHERE status='active'"))
+    return vec, active
+
+
+Op = tuple[str, int, int, int]
+ops = st.lists(
+    st.tuples(
+        st.sampled_from(["add", "add", "update", "confirm", "deny", "forget", "revert", "sync"]),
+        st.integers(0, 2),  # device
+        st.integers(0, 50),  # which memory / which other device
+        st.integers(0, len(TEXTS) - 1),  # which text
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+def run(group: list[Device], op: Op) -> None:
+    kind, who, pick, text = op
+    device = group[who]
+    device.clock.advance(seconds=pick % 3)  # sometimes the same millisecond: counters decide
+    memory = device.memory
+    if kind == "add":
+        memory.remember(TEXTS[text])
+        return
+    if kind == "sync":
+        source = group[pick % 3]
+        if source is not device:
+            exchange(source, device)
+        return
+    memory_id = device.pick(pick)
+    if memory_id is None:
+        return
+    if kind == "update":
+        memory.update(memory_id, content=f"{TEXTS[text]} (edit {pick})")
+    elif kind in ("confirm", "deny"):
+        memory.feedback(memory_id, kind)
+    elif kind == "forget":
+        memory.forget(memory_id)
+    elif kind == "revert":
+        history = memory.history(memory_id)
+        if history:
+            memory.revert(memory_id, history[pick % len(history)].version)
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    script=ops,
+    skews=st.tuples(*[st.sampled_from([0.0, -3.0, 2.5, 7.0])] * 3),
+    order=st.permutations([0, 1, 2]),
+)
+def test_three_devices_converge(
+    script: list[Op], skews: tuple[float, float, float], order: list[int]
+) -> None:
+    with devices(skews) as group:
+        for op in script:
+            run(group, op)
+        shuffled = [group[i] for i in order]
+        full_exchange(shuffled)
+        first = snapshot(group[0])
+        for device in group[1:]:
+            assert snapshot(device) == first
+        for device in group:
+            vec, active = indexed(device)
+            assert vec == active
+        # A second full exchange changes nothing anywhere.
+        full_exchange(group)
+        assert all(snapshot(device) == first for device in group)
+
+
+def test_concurrent_edit_resolves_the_same_way_on_both() -> None:
+    with devices() as (a, b, _):
+        original = a.memory.remember("My favourite tea is green tea")
+        exchange(a, b)
+        a.clock.advance(seconds=1)
+        b.clock.advance(seconds=2)  # b edits later (by the clock): b's text wins
+        a.memory.update(original.id, content="My favourite tea is oolong")
+        b.memory.update(original.id, content="My favourite tea is jasmine tea")
+        a.memory.feedback(original.id, "confirm")  # a's confidence change is the only one
+        exchange(a, b)
+        exchange(b, a)
+        for device in (a, b):
+            record = device.memory.get(original.id)
+            assert record.content == "My favourite tea is jasmine tea"
+            assert record.version == 3  # both edits are versions: neither is lost
+            assert record.confidence == a.memory.get(original.id).confidence
+            texts = [v.content for v in device.memory.history(original.id)]
+            assert texts == ["My favourite tea is green tea", "My favourite tea is oolong"]
+            assert [r.memory.id for r in device.memory.recall("jasmine tea")] == [original.id]
+        assert snapshot(a) == snapshot(b)
+
+
+def test_reapplying_a_batch_is_a_no_op() -> None:
+    with devices() as (a, b, _):
+        first = a.memory.remember("I play the cello every Sunday")
+        a.memory.update(first.id, content="I play the cello every Saturday")
+        a.memory.feedback(first.id, "deny")
+        batch = a.memory.events_since(0)
+        report = b.memory.apply_remote(batch)
+        assert report.applied == len(batch) == 3 and report.embedded == 1
+        before, events = snapshot(b), b.memory.stats()["events"]
+        again = b.memory.apply_remote(batch)
+        assert again.applied == 0 and again.duplicates == len(batch) and again.memories == 0
+        assert snapshot(b) == before and b.memory.stats()["events"] == events
+        # Remote events are recorded but never exported again.
+        assert b.memory.events_since(0) == []
+
+
+def test_forget_beats_later_edits_and_nothing_resurrects() -> None:
+    with devices() as (a, b, c):
+        record = a.memory.remember("The door code is 4711")
+        exchange(a, b)
+        a.clock.advance(seconds=1)
+        a.memory.forget(record.id)
+        b.clock.advance(seconds=5)  # later by the clock, yet the forget wins
+        b.memory.update(record.id, content="The door code is 9999")
+        b.memory.feedback(record.id, "confirm")
+        exchange(b, c)  # c sees the edits before the add and the forget
+        exchange(a, c)
+        exchange(a, b)
+        exchange(b, a)
+        for device in (a, b, c):
+            gone = device.memory.get(record.id)
+            assert gone.status is Status.DELETED and gone.content == ""
+            assert device.memory.history(record.id) == []
+            assert device.memory.recall("door code") == []
+            payloads = device.memory._store.db.execute(
+                "SELECT payload FROM events WHERE memory_id = ?", (record.id,)
+            ).fetchall()
+            assert not any("4711" in p or "9999" in p for (p,) in payloads)
+        assert snapshot(a) == snapshot(b) == snapshot(c)
+
+
+def test_forgotten_before_export_travels_as_a_tombstone() -> None:
+    with devices() as (a, b, _):
+        record = a.memory.remember("A secret I regret telling")
+        a.memory.forget(record.id)
+        exchange(a, b)
+        assert b.memory.get(record.id).status is Status.DELETED
+        assert snapshot(a) == snapshot(b)
+
+
+def test_the_clock_moves_past_remote_stamps() -> None:
+    with devices(skews=(3600.0, 0.0, 0.0)) as (a, b, _):
+        ahead = a.memory.remember("Written by a laptop whose clock runs an hour fast")
+        exchange(a, b)
+        mine = b.memory.remember("Written afterwards on a laptop with the right time")
+        assert mine.hlc > ahead.hlc
+
+
+def test_events_are_checked_when_read_from_outside() -> None:
+    event = Event("0000000000001.000000.DEV", "DEV", "me", "M", "add", {}, None, 1.0, 1)
+    assert Event.from_dict(event.to_dict()) == event
+    bad: list[Callable[[dict[str, Any]], None]] = [
+        lambda d: d.update(device_id="OTHER"),
+        lambda d: d.update(hlc="garbage"),
+        lambda d: d.update(payload=[]),
+        lambda d: d.update(memory_id=None),
+        lambda d: d.pop("op"),
+    ]
+    for damage in bad:
+        data = event.to_dict()
+        damage(data)
+        try:
+            Event.from_dict(data)
+        except ValueError:
+            continue
+        raise AssertionError(f"accepted {data}")
