@@ -163,13 +163,13 @@ def _headline_cells(result: LangResult, system: str) -> list[tuple[str, Scores]]
         return None
 
     from bench.queries import DEFAULT
-    from bench.retrieval import FULL, RRF, SUGGESTED
+    from bench.retrieval import FULL, REFERENCE, RRF
 
     wanted = [
         ("as shipped, peers' query", pick("history", "(library)", FULL)),
         ("as shipped, best query", pick(DEFAULT, "(library)", FULL)),
         ("best query, tuned RRF, RRF order", pick(DEFAULT, "k=10", RRF)),
-        ("best query, tuned RRF, suggested weights", pick(DEFAULT, "k=10", f"{FULL}, {SUGGESTED}")),
+        ("best query, reference weights", pick(DEFAULT, "k=10", f"{FULL}, {REFERENCE}")),
     ]
     return [(name, scores) for name, scores in wanted if scores is not None]
 
