@@ -7,7 +7,7 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 Vector search is two-stage. ``memory_vec`` holds each active memory's float32 embedding;
 triggers keep ``memory_vec_bits`` in step with it, one narrow row per memory with the sign bits
 of the embedding (sqlite-vec's ``vec_quantize_binary``: 64 bytes for 512 dimensions). A query
-scans the bits by Hamming distance for about a thousand candidates (``ORDER BY ... LIMIT``: a
+scans the bits by Hamming distance for 400–1000 candidates (``ORDER BY ... LIMIT``: a
 bounded heap; the bits of 100k memories fit in the page cache, so the scan decrypts nothing),
 then ranks those by exact cosine on their float vectors. On USE vectors of synthetic memories
 this finds 0.97–1.0 of the exact top 10 at 10k–100k memories (``python -m bench perf`` checks
@@ -41,11 +41,14 @@ _COLUMNS = (
 _INSERT_PLACEHOLDERS = ", ".join("?" * (len(_COLUMNS.split(",")) - 1))
 
 # Candidates the binary (Hamming) stage hands to exact rescoring: RESCORE_FACTOR per result
-# asked for, at least MIN_RESCORE (recall(limit=5) asks for 50 → 1000 candidates). Recall@10
-# against exact search on USE vectors of synthetic memories: 0.998 at 10k, 0.966 at 100k (800
-# candidates: 0.997 and 0.956; 400: 0.989 and 0.936).
-RESCORE_FACTOR = 20
+# asked for, at least MIN_RESCORE, and more in big stores (one per ROWS_PER_CANDIDATE rows, up to
+# MAX_RESCORE): recall(limit=5) asks for 50, so 400 candidates up to 40k memories, 1000 from
+# 100k. Recall@10 against exact search on USE vectors of synthetic memories: 0.989 at 10k
+# (400), 0.966 at 100k (1000; 400 there would give 0.936).
+RESCORE_FACTOR = 8
 MIN_RESCORE = 400
+ROWS_PER_CANDIDATE = 100
+MAX_RESCORE = 1000
 
 # Fields that update() may change directly; content goes through replace_content().
 _UPDATABLE = frozenset(
@@ -84,8 +87,8 @@ def _record(row: Sequence[Any]) -> StoredMemory:
     )
 
 
-def _pool(k: int) -> int:
-    return max(k * RESCORE_FACTOR, MIN_RESCORE)
+def _pool(k: int, rows: int) -> int:
+    return max(k * RESCORE_FACTOR, MIN_RESCORE, min(rows // ROWS_PER_CANDIDATE, MAX_RESCORE))
 
 
 def _placeholders(values: Sequence[Any]) -> str:
@@ -416,29 +419,37 @@ class SqliteStore:
     ) -> list[tuple[int, float]]:
         """(rowid, cosine distance) of the ``k`` nearest active memories, nearest first.
 
-        The Hamming scan over ``memory_vec_bits`` picks ``max(RESCORE_FACTOR·k, MIN_RESCORE)``
-        candidates; exact cosine on their float vectors ranks them. A namespace with no more
-        memories than that is therefore searched exactly."""
+        The Hamming scan over ``memory_vec_bits`` picks the candidates (see ``_pool``); exact
+        cosine on their float vectors ranks them. A namespace with no more memories than the
+        pool is therefore searched exactly."""
         if k <= 0:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        sql = "SELECT rowid FROM memory_vec_bits WHERE namespace = ?"
+        # max(rowid): an upper bound of the row count, without counting.
+        top = self.db.execute("SELECT max(rowid) FROM memory_vec_bits").fetchone()
+        rows = int(top[0]) if top and top[0] is not None else 0
+        scope = "namespace = ?"
         params: list[Any] = [namespace]
         if types:
-            sql += f" AND type IN ({_placeholders(types)})"
+            scope += f" AND type IN ({_placeholders(types)})"
             params.extend(types)
-        sql += " ORDER BY vec_distance_hamming(vec_bit(bits), vec_bit(?)) LIMIT ?"
-        params += [np.packbits(query > 0, bitorder="little").tobytes(), _pool(k)]
-        candidates = [rowid for (rowid,) in self.db.execute(sql, params)]
-        if not candidates:
+        params += [np.packbits(query > 0, bitorder="little").tobytes(), _pool(k, rows)]
+        found: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT v.rowid, v.embedding FROM ("
+            f"SELECT rowid FROM memory_vec_bits WHERE {scope} "
+            "ORDER BY vec_distance_hamming(vec_bit(bits), vec_bit(?)) LIMIT ?"
+            ") AS c JOIN memory_vec AS v ON v.rowid = c.rowid",
+            params,
+        ).fetchall()
+        if not found:
             return []
-        blobs = self.vectors_for(candidates)
-        rowids = np.fromiter(blobs, dtype=np.int64, count=len(blobs))
-        matrix = np.frombuffer(b"".join(blobs.values()), dtype=np.float32).reshape(len(blobs), -1)
+        rowids = [int(rowid) for rowid, _ in found]
+        matrix = np.frombuffer(b"".join(bytes(blob) for _, blob in found), dtype=np.float32)
+        matrix = matrix.reshape(len(found), -1)
         norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query))
         similarity = (matrix @ query) / np.where(norms > 0, norms, 1.0)
         best = np.argsort(-similarity, kind="stable")[:k]
-        return [(int(rowids[i]), float(1.0 - similarity[i])) for i in best]
+        return [(rowids[i], float(1.0 - similarity[i])) for i in best]
 
     def keyword(
         self, match: str, k: int, namespace: str, types: Sequence[str] | None
@@ -446,43 +457,32 @@ class SqliteStore:
         """(rowid, bm25) of the ``k`` best keyword matches among active memories, best first
         (FTS5's bm25 is negative: lower is better).
 
-        FTS5 ranks every match by itself (``ORDER BY rank``, no join: a common term matches
-        thousands of rows); only the best few are then checked against namespace and types,
-        fetching more while too few pass and FTS5 has more to give."""
+        FTS5 ranks its matches alone (a common term matches thousands of rows: joining each to
+        ``memories`` before the sort costs more than the search); only the best ``fetch`` are
+        joined and checked against namespace and types, and more are fetched while too few
+        pass and FTS5 has more to give."""
         if k <= 0:
             return []
+        in_scope = "m.namespace = ?"
+        scope_params: list[Any] = [namespace]
+        if types:
+            in_scope += f" AND m.type IN ({_placeholders(types)})"
+            scope_params.extend(types)
+        sql = (
+            f"SELECT r.rowid, r.score, {in_scope} FROM ("
+            "SELECT rowid, bm25(memory_fts) AS score FROM memory_fts WHERE memory_fts MATCH ? "
+            "ORDER BY score LIMIT ?"
+            ") AS r LEFT JOIN memories AS m ON m.rowid = r.rowid ORDER BY r.score"
+        )
         fetch = k
         while True:
-            ranked: list[tuple[int, float]] = list(
-                self.db.execute(
-                    "SELECT rowid, rank FROM memory_fts WHERE memory_fts MATCH ? "
-                    "ORDER BY rank LIMIT ?",
-                    (match, fetch),
-                )
-            )
-            in_scope = self._in_scope([rowid for rowid, _ in ranked], namespace, types)
-            hits = [(rowid, score) for rowid, score in ranked if rowid in in_scope]
+            ranked: list[tuple[Any, ...]] = self.db.execute(
+                sql, [*scope_params, match, fetch]
+            ).fetchall()
+            hits = [(int(rowid), float(score)) for rowid, score, ok in ranked if ok]
             if len(hits) >= k or len(ranked) < fetch:
                 return hits[:k]
             fetch *= 4
-
-    def _in_scope(
-        self, rowids: Sequence[int], namespace: str, types: Sequence[str] | None
-    ) -> set[int]:
-        """Those of ``rowids`` whose memory is in ``namespace`` (and of one of ``types``)."""
-        found: set[int] = set()
-        for start in range(0, len(rowids), 10_000):  # SQLite allows 32766 parameters
-            chunk = rowids[start : start + 10_000]
-            sql = (
-                f"SELECT rowid FROM memories WHERE rowid IN ({_placeholders(chunk)}) "
-                "AND namespace = ?"
-            )
-            params: list[Any] = [*chunk, namespace]
-            if types:
-                sql += f" AND type IN ({_placeholders(types)})"
-                params.extend(types)
-            found.update(rowid for (rowid,) in self.db.execute(sql, params))
-        return found
 
     def count_all_active(self) -> int:
         return self._scalar("SELECT count(*) FROM memories WHERE status = 'active'")
