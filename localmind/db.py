@@ -13,6 +13,9 @@ BUSY_TIMEOUT_MS = 10_000
 # Page size of new stores. 8 KiB pages hold three 512-d float32 vectors (2 KiB + row header)
 # where 4 KiB pages hold one: a third less disk at the same speed.
 PAGE_SIZE = 8192
+# Page cache ceiling (SQLite allocates it only as pages are read). Decrypted pages stay here: a
+# 100k-memory store keeps its ~200 MB of float vectors cached instead of decrypting them again.
+CACHE_KIB = 262_144
 
 
 def connect(path: Path, data_key: bytes | None, *, create: bool) -> apsw.Connection:
@@ -41,9 +44,9 @@ def connect(path: Path, data_key: bytes | None, *, create: bool) -> apsw.Connect
             f"{path} is not a localmind database for this key file, or it is damaged."
         ) from None
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
-    # Encrypted pages are decrypted on every cache miss: a 64 MiB page cache keeps vector search
-    # as fast as on a plain file (≈7 ms vs ≈29 ms for k=10 over 10k×384).
-    connection.execute("PRAGMA cache_size=-65536")
+    # Encrypted pages are decrypted on every cache miss: a large cache keeps search as fast as on
+    # a plain file (at 100k memories, 64 MiB left encrypted search 21 % slower; 256 MiB: 3 %).
+    connection.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")
     connection.execute("PRAGMA foreign_keys=ON")
