@@ -30,3 +30,24 @@ def test_retrieval_quick_scores_a_few_dialogues(tmp_path: Path) -> None:
     report = out.read_text(encoding="utf-8")
     assert "R@5" in report and "BGE-M3" in report
     assert (tmp_path / "retrieval.json").exists()
+
+
+@pytest.mark.slow
+def test_perf_quick_measures_a_small_store(tmp_path: Path) -> None:
+    result = run_bench(
+        "perf",
+        "--quick",
+        "--systems",
+        "localmind-enc,localmind-plain,numpy",
+        "--out",
+        str(tmp_path),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--plot",
+        str(tmp_path / "latency.png"),
+    )
+    assert result.returncode == 0, result.stderr
+    [report] = tmp_path.glob("perf-*.md")
+    text = report.read_text(encoding="utf-8")
+    assert "| 1k | localmind-enc |" in text and "| 1k | numpy |" in text
+    assert "encryption overhead" in text
