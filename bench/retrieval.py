@@ -417,6 +417,11 @@ def run(options: Options) -> int:
     from bench import report
 
     started = time.perf_counter()
+    if not (options.data / "en").is_dir() or not (options.data / "peers").is_dir():
+        raise SystemExit(
+            f"MADial-Bench data not found in {options.data}: give --data or set "
+            f"{madial.DATA_ENV} to the madial-bench folder."
+        )
     check_peers(options.data)
     log("peers' figures match the data README")
     with tempfile.TemporaryDirectory(prefix="localmind-bench-") as scratch:
