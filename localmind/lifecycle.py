@@ -233,7 +233,7 @@ class Lifecycle:
         return conflicts
 
     def pending_count(self, namespace: str) -> int:
-        return self.store._scalar(
+        return self.store.scalar(
             "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",
             (namespace,),
         )

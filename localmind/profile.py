@@ -115,7 +115,7 @@ class ProfileEngine:
 
     def changes_since(self, namespace: str, seq: int) -> int:
         placeholders = ", ".join("?" * len(_CHANGES))
-        return self.store._scalar(
+        return self.store.scalar(
             f"SELECT count(DISTINCT memory_id) FROM events WHERE namespace = ? AND seq > ? "
             f"AND op IN ({placeholders})",
             (namespace, seq, *_CHANGES),
@@ -157,7 +157,7 @@ class ProfileEngine:
         text = tokens.truncate(text, self.config.budget_tokens)
         version = (previous.version if previous else 0) + 1
         now = self._clock()
-        seq = self.store._scalar("SELECT coalesce(max(seq), 0) FROM events")
+        seq = self.store.scalar("SELECT coalesce(max(seq), 0) FROM events")
         built_from: dict[str, Any] = {"ids": [m.id for m in sources], "method": method, "seq": seq}
         with self.store.db:
             self.store.db.execute(
@@ -183,7 +183,7 @@ class ProfileEngine:
     def _forgotten_since(self, namespace: str, seq: int) -> bool:
         """A forget cannot be applied incrementally (the old profile may name it): rebuild."""
         return bool(
-            self.store._scalar(
+            self.store.scalar(
                 "SELECT count(*) FROM events WHERE namespace = ? AND seq > ? AND op = 'forget'",
                 (namespace, seq),
             )

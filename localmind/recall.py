@@ -163,10 +163,12 @@ class Recaller:
             records.update((key, item.record) for key, item in buffered.items())
             fused = self._rerank(query, fused, records)
         cosines = dict(dense)
-        missing = [stored[f.key].rowid for f in fused if f.key not in cosines and f.key in stored]
-        for rowid, blob in self._store.vectors_for(missing).items():
-            key = next(k for k, s in stored.items() if s.rowid == rowid)
-            cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ query_vector)
+        # Keyword-only candidates: their cosine comes from their stored vectors.
+        missing = {
+            stored[f.key].rowid: f.key for f in fused if f.key not in cosines and f.key in stored
+        }
+        for rowid, blob in self._store.vectors_for(list(missing)).items():
+            cosines[missing[rowid]] = float(np.frombuffer(blob, dtype=np.float32) @ query_vector)
 
         now = self._clock()
         results = []

@@ -123,10 +123,6 @@ class SqliteStore:
 
     # --- the vector table ---------------------------------------------------------------------
 
-    def vector_dim(self) -> int | None:
-        value = self.get_meta("vector_dim")
-        return int(value) if value else None
-
     def create_vector_table(self, dim: int) -> None:
         """(Re)create ``memory_vec`` for vectors of ``dim`` floats, with its binary index
         ``memory_vec_bits`` kept in step by triggers; any old vectors are dropped."""
@@ -163,7 +159,6 @@ class SqliteStore:
             END;
             """
         )
-        self.set_meta("vector_dim", str(dim))
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -485,7 +480,7 @@ class SqliteStore:
             fetch *= 4
 
     def count_all_active(self) -> int:
-        return self._scalar("SELECT count(*) FROM memories WHERE status = 'active'")
+        return self.scalar("SELECT count(*) FROM memories WHERE status = 'active'")
 
     def count(
         self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"
@@ -497,9 +492,10 @@ class SqliteStore:
         if types:
             sql += f" AND type IN ({_placeholders(types)})"
             params.extend(types)
-        return self._scalar(sql, params)
+        return self.scalar(sql, params)
 
-    def _scalar(self, sql: str, params: Sequence[Any] = ()) -> int:
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """The integer result of an aggregate query (count, max, ...)."""
         row = self.db.execute(sql, params).fetchone()
         assert row is not None  # aggregate queries always return one row
         return int(row[0])
@@ -552,4 +548,4 @@ class SqliteStore:
         return {key: n for key, n in self.db.execute(sql + f" GROUP BY {column}", params)}
 
     def event_count(self) -> int:
-        return self._scalar("SELECT count(*) FROM events")
+        return self.scalar("SELECT count(*) FROM events")
