@@ -196,24 +196,46 @@ class FastEmbedder:
         return name
 
     def _unavailable_message(self, exc: BaseException) -> str:
-        if self._model_dir is not None:
-            return (
-                f"fastembed could not load the model {self.model_name!r} from {self._model_dir} "
-                f"({exc}). Check that the directory holds a working ONNX export and its tokenizer "
-                "files."
-            )
-        where = self._cache_dir or os.environ.get("FASTEMBED_CACHE_PATH") or "fastembed's cache"
-        if self._offline:
-            return (
-                f"The fastembed model {self.model_name!r} is not available offline: it is not in "
-                f"{where}. Download it once while online with `localmind models download "
-                f"{self.model_name}` (allow_download=True in Python), or give a local directory "
-                "holding its ONNX file and tokenizer files (fastembed:<directory>, model_dir=)."
-            )
-        return (
-            f"Could not download the fastembed model {self.model_name!r} into {where} ({exc}). "
-            "Check the connection (and that HF_HUB_OFFLINE is not set), or pass model_dir."
+        return unavailable_message(
+            "model",
+            self.model_name,
+            self._model_dir,
+            self._cache_dir,
+            self._offline,
+            exc,
+            download=f"`localmind models download {self.model_name}` (allow_download=True in "
+            "Python)",
         )
+
+
+def unavailable_message(
+    kind: str,
+    model_name: str,
+    model_dir: Path | None,
+    cache_dir: str | None,
+    offline: bool,
+    exc: BaseException,
+    *,
+    download: str = "allow_download=True",
+) -> str:
+    """Why a fastembed ``kind`` ("model", "reranker") could not be loaded, and the fix."""
+    if model_dir is not None:
+        return (
+            f"fastembed could not load the {kind} {model_name!r} from {model_dir} ({exc}). "
+            "Check that the directory holds a working ONNX export and its tokenizer files."
+        )
+    where = cache_dir or os.environ.get("FASTEMBED_CACHE_PATH") or "fastembed's cache"
+    if offline:
+        return (
+            f"The fastembed {kind} {model_name!r} is not available offline: it is not in "
+            f"{where}. Download it once while online with {download}, or give a local "
+            "directory holding its ONNX file and tokenizer files (fastembed:<directory>, "
+            "model_dir=)."
+        )
+    return (
+        f"Could not download the fastembed {kind} {model_name!r} into {where} ({exc}). "
+        "Check the connection (and that HF_HUB_OFFLINE is not set), or pass model_dir."
+    )
 
 
 def _check_model_dir(model_name: str, model_dir: Path, model_file: str | None) -> str:
@@ -277,7 +299,12 @@ def _known_model(model_name: str, offline: bool) -> dict[str, Any] | None:
     with _hub_offline(offline):
         from fastembed import TextEmbedding
 
-    for model in TextEmbedding.list_supported_models():
+    return find_model(TextEmbedding.list_supported_models(), model_name)
+
+
+def find_model(models: Iterable[dict[str, Any]], model_name: str) -> dict[str, Any] | None:
+    """The entry of fastembed's list for ``model_name`` (names compare case-insensitively)."""
+    for model in models:
         if model["model"].lower() == model_name.lower():
             return model
     return None

@@ -7,13 +7,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from localmind.embedders.base import EmbedderUnavailable
-from localmind.embedders.fastembed import _check_model_dir, _hub_offline
+from localmind.embedders.fastembed import (
+    _check_model_dir,
+    _hub_offline,
+    find_model,
+    unavailable_message,
+)
 
 if TYPE_CHECKING:
     from fastembed.rerank.cross_encoder import TextCrossEncoder
@@ -153,23 +157,8 @@ class FastembedReranker:
         return name
 
     def _unavailable_message(self, exc: BaseException) -> str:
-        if self._model_dir is not None:
-            return (
-                f"fastembed could not load the reranker {self.model_name!r} from "
-                f"{self._model_dir} ({exc}). Check that the directory holds a working ONNX "
-                "export of a cross-encoder and its tokenizer files."
-            )
-        where = self._cache_dir or os.environ.get("FASTEMBED_CACHE_PATH") or "fastembed's cache"
-        if self._offline:
-            return (
-                f"The fastembed reranker {self.model_name!r} is not available offline: it is not "
-                f"in {where}. Either pass model_dir, a local directory with its ONNX file and "
-                "tokenizer files, or allow_download=True once while online to fetch it."
-            )
-        return (
-            f"Could not download the fastembed reranker {self.model_name!r} into {where} "
-            f"({exc}). Check the connection (and that HF_HUB_OFFLINE is not set), or pass "
-            "model_dir."
+        return unavailable_message(
+            "reranker", self.model_name, self._model_dir, self._cache_dir, self._offline, exc
         )
 
     def _unusable_message(self, problem: object) -> str:
@@ -186,7 +175,4 @@ def _known_reranker(model_name: str, offline: bool) -> dict[str, Any] | None:
     with _hub_offline(offline):
         from fastembed.rerank.cross_encoder import TextCrossEncoder
 
-    for model in TextCrossEncoder.list_supported_models():
-        if model["model"].lower() == model_name.lower():
-            return model
-    return None
+    return find_model(TextCrossEncoder.list_supported_models(), model_name)
