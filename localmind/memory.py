@@ -491,7 +491,7 @@ class Memory:
         if pinned is not None:
             fields["pinned"] = bool(pinned)
         if expires_at is not None:
-            fields["expires_at"] = float(expires_at)
+            fields["expires_at"] = validation.timestamp(expires_at, "expires_at")
         new_content = None if content is None else validation.content(content, limits)
         stored = self._get_stored(memory_id)
         if stored.record.status is Status.DELETED:
@@ -922,10 +922,8 @@ def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
         if item.importance is None
         else validation.unit_interval(item.importance, "importance")
     )
-    if item.created_at is not None and (
-        isinstance(item.created_at, bool) or not isinstance(item.created_at, (int, float))
-    ):
-        raise InvalidInput(f"created_at must be a Unix time in seconds, not {item.created_at!r}.")
+    if item.created_at is not None:
+        validation.timestamp(item.created_at, "created_at")
     return replace(
         item,
         content=validation.content(item.content, limits),

@@ -97,3 +97,10 @@ def threshold(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         raise InvalidInput(f"threshold must be a number, not {value!r}.")
     return float(value)
+
+
+def timestamp(value: object, name: str) -> float:
+    """A Unix time in seconds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidInput(f"{name} must be a Unix time in seconds, not {value!r}.")
+    return float(value)

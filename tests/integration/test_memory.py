@@ -363,3 +363,14 @@ def test_embeddings_are_cached_by_content_hash(open_memory: Callable[..., Memory
     alice.remember("Rust is my favourite language")  # another user, same text: same vector
     assert len(counting.documents) == 2
     assert alice.recall("favourite language", limit=1)[0].breakdown.vector_rank == 1
+
+
+@pytest.mark.parametrize("when", ["tomorrow", float("nan"), True])
+def test_bad_times_are_clear_errors_and_change_nothing(memory: Memory, when: object) -> None:
+    record = memory.remember("The conference wifi password is tulip42")
+    with pytest.raises(InvalidInput, match="Unix time"):
+        memory.update(record.id, expires_at=when)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="Unix time"):
+        memory.remember("another fact", created_at=when)  # type: ignore[arg-type]
+    assert memory.get(record.id).expires_at is None
+    assert memory.count() == 1
