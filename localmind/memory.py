@@ -354,7 +354,8 @@ class Memory:
                     outcome = Outcome(record, Decision.INSERTED, neighbour, similarity, why)
                 else:
                     record = self._insert(item, hashed, vector)
-                    reason = f"may contradict {neighbour.id}; no LLM to check ({why})"
+                    # The conflict row links both memories; the reason says why it is queued.
+                    reason = f"may contradict the older memory; no LLM to check ({why})"
                     conflict_id = self._lifecycle.queue_conflict(
                         fresh.record, record, similarity, reason
                     )

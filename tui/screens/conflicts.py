@@ -3,7 +3,6 @@ keep both, or merge them into one text you write."""
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,7 +18,6 @@ from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
 #: Memory ids mean nothing to a person reading a reason; the old memory is shown beside it.
-ULID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 
 
 class ConflictsScreen(Page):
@@ -104,7 +102,7 @@ class ConflictsScreen(Page):
             Text.assemble(
                 ("What changed: ", "bold"),
                 changes,
-                (f"\nWhy it is here: {ULID.sub('the old memory', conflict.reason)}", "dim"),
+                (f"\nWhy it is here: {conflict.reason}", "dim"),
             )
         )
 
