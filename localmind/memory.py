@@ -294,14 +294,15 @@ class Memory:
         *,
         created_at: float | None = None,
     ) -> Outcome:
-        """Store a memory, deciding against its nearest neighbour:
+        """Store a memory, deciding against its nearest neighbour (``LifecycleConfig``):
 
         - ``short_term`` goes to the session's ring buffer only;
-        - the same text again (ignoring case and spacing) reinforces the existing memory;
-        - a restatement (similarity above the merge threshold) is merged into it;
-        - in the conflict band the LLM decides: a contradiction overwrites the existing memory
-          (a new version; the old text stays in its history), anything else is inserted;
-          without a usable LLM it is inserted and a conflict queued for review;
+        - the same text again (ignoring case, spacing and punctuation) reinforces the memory;
+        - at or above the conflict threshold the LLM decides: the same fact is merged, a
+          contradiction overwrites the existing memory (a new version; the old text stays in its
+          history), a compatible fact is inserted;
+        - without a usable LLM a near-identical text (at or above the merge threshold, same
+          numbers) is merged, anything else in the band inserted with a conflict queued;
         - anything else is inserted.
         """
         self._check_ready()
@@ -328,14 +329,17 @@ class Memory:
                 relation, why = Relation.SAME, f"near-identical ({why})"
         with self._store.db:
             fresh = self._store.get(nearest[0].record.id) if nearest else None
-            # The neighbour may have changed while the LLM was thinking.
-            if nearest is None or fresh is None or fresh.record.status is not Status.ACTIVE:
+            # Unrelated, or the neighbour stopped being active while the LLM was thinking.
+            if (
+                nearest is None
+                or nearest[1] < config.conflict_threshold
+                or fresh is None
+                or fresh.record.status is not Status.ACTIVE
+            ):
                 outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
             else:
                 neighbour, similarity = nearest[0].record, nearest[1]
-                if similarity < config.conflict_threshold:
-                    outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
-                elif relation is Relation.SAME:
+                if relation is Relation.SAME:
                     merged = self._lifecycle.merge(fresh, item.content, similarity)
                     outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
                 elif relation is Relation.CONTRADICTS:
