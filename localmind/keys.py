@@ -20,6 +20,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 
+from localmind.db import CIPHERS
 from localmind.errors import InvalidInput, NotAStore, WrongPassphrase
 
 KEY_FILE_FORMAT = "localmind-key"
@@ -69,21 +70,33 @@ class KeyFile:
     kdf: KdfParams
     nonce: bytes
     wrapped_key: bytes
+    # How the database's pages are encrypted (a name in CIPHERS); None for a key
+    # that wraps something else (the sync key) and for stores older than the field (chacha20).
+    database_cipher: str | None = None
 
     @classmethod
-    def create(cls, passphrase: str, kdf: KdfParams | None = None) -> tuple[KeyFile, bytes]:
+    def create(
+        cls, passphrase: str, kdf: KdfParams | None = None, database_cipher: str | None = None
+    ) -> tuple[KeyFile, bytes]:
         """A new random data key, wrapped by ``passphrase``. Returns (key file, data key)."""
         check_passphrase(passphrase)
         data_key = secrets.token_bytes(32)
-        return cls.wrap(data_key, passphrase, kdf or KdfParams()), data_key
+        key_file = cls.wrap(data_key, passphrase, kdf or KdfParams(), database_cipher)
+        return key_file, data_key
 
     @classmethod
-    def wrap(cls, data_key: bytes, passphrase: str, kdf: KdfParams) -> KeyFile:
+    def wrap(
+        cls,
+        data_key: bytes,
+        passphrase: str,
+        kdf: KdfParams,
+        database_cipher: str | None = None,
+    ) -> KeyFile:
         salt = secrets.token_bytes(16)
         nonce = secrets.token_bytes(12)
         kek = _derive(passphrase, salt, kdf)
         wrapped = AESGCM(kek).encrypt(nonce, data_key, _WRAP_AAD)
-        return cls(salt=salt, kdf=kdf, nonce=nonce, wrapped_key=wrapped)
+        return cls(salt, kdf, nonce, wrapped, database_cipher)
 
     def unwrap(self, passphrase: str) -> bytes:
         kek = _derive(passphrase, self.salt, self.kdf)
@@ -94,7 +107,8 @@ class KeyFile:
 
     def rewrap(self, old_passphrase: str, new_passphrase: str) -> KeyFile:
         check_passphrase(new_passphrase)
-        return KeyFile.wrap(self.unwrap(old_passphrase), new_passphrase, self.kdf)
+        data_key = self.unwrap(old_passphrase)
+        return KeyFile.wrap(data_key, new_passphrase, self.kdf, self.database_cipher)
 
     def to_json(self) -> str:
         document: dict[str, Any] = {
@@ -106,6 +120,8 @@ class KeyFile:
             "nonce": _b64(self.nonce),
             "wrapped_key": _b64(self.wrapped_key),
         }
+        if self.database_cipher is not None:
+            document["database_cipher"] = self.database_cipher
         return json.dumps(document, indent=2) + "\n"
 
     @classmethod
@@ -119,6 +135,9 @@ class KeyFile:
             kdf = document["kdf"]
             if kdf.get("name") != "argon2id":
                 raise ValueError(f"unsupported key derivation {kdf.get('name')!r}")
+            database_cipher = document.get("database_cipher")
+            if database_cipher is not None and database_cipher not in CIPHERS:
+                raise ValueError(f"unsupported database cipher {database_cipher!r}")
             return cls(
                 salt=_unb64(document["salt"]),
                 kdf=KdfParams(
@@ -128,6 +147,7 @@ class KeyFile:
                 ),
                 nonce=_unb64(document["nonce"]),
                 wrapped_key=_unb64(document["wrapped_key"]),
+                database_cipher=database_cipher,
             )
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise NotAStore(f"{source} is not a valid localmind key file ({error}).") from None

@@ -22,7 +22,7 @@ from ulid import ULID
 
 from localmind import validation
 from localmind.config import Settings
-from localmind.db import connect
+from localmind.db import AEGIS_256, CHACHA20_LEGACY, CIPHERS, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
@@ -169,13 +169,14 @@ class Memory:
         if creating:
             if not create:
                 raise NotAStore(f"No localmind store at {path}.")
-            key_file, data_key = KeyFile.create(passphrase, kdf)
+            key_file, data_key = KeyFile.create(passphrase, kdf, AEGIS_256.name)
             path.parent.mkdir(parents=True, exist_ok=True)
         else:
             key_file = KeyFile.load(key_path)
             data_key = key_file.unwrap(passphrase)
 
-        db = connect(path, data_key, create=creating)
+        cipher = CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name]
+        db = connect(path, data_key, create=creating, cipher=cipher)
         try:
             if creating:
                 key_file.save(key_path)

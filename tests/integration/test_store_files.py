@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 
 from localmind import EmbedderMismatch, Memory, NotAStore, WrongPassphrase
+from localmind.db import AEGIS_256, CHACHA20_LEGACY, connect
 from localmind.errors import StoreError
-from tests.conftest import FAST_KDF, PASSPHRASE
+from localmind.keys import KeyFile, key_file_for
+from localmind.migrations import migrate
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
 SECRETS = ["用户喜欢 Rust 编程语言", "用户是软件工程师", "My passport number is X1234567"]
 
@@ -51,6 +54,37 @@ def test_database_wal_and_journal_hold_no_plaintext(
     for path in store_path.parent.iterdir():
         assert_no_plaintext(path)
     assert store_path.stat().st_size > 0
+
+
+def test_new_stores_use_aegis_256_and_say_so_in_the_key_file(
+    open_memory: Callable[..., Memory], store_path: Path
+) -> None:
+    with open_memory() as memory:
+        memory.remember(SECRETS[0])
+    key_file = KeyFile.load(key_file_for(store_path))
+    assert key_file.database_cipher == "aegis-256"
+    # Only that cipher opens the file: the key file is what tells them apart.
+    data_key = key_file.unwrap(PASSPHRASE)
+    with pytest.raises(NotAStore):
+        connect(store_path, data_key, create=False, cipher=CHACHA20_LEGACY)
+    db = connect(store_path, data_key, create=False, cipher=AEGIS_256)
+    assert db.execute("SELECT content FROM memories").fetchall() == [(SECRETS[0],)]
+    db.close()
+
+
+def test_a_store_made_before_aegis_still_opens(store_path: Path, clock: FakeClock) -> None:
+    """Stores whose key file names no cipher were made with sqlite3mc's ChaCha20 and its KDF."""
+    key_file, data_key = KeyFile.create(PASSPHRASE, FAST_KDF)  # no database_cipher: legacy
+    key_file.save(key_file_for(store_path))
+    db = connect(store_path, data_key, create=True, cipher=CHACHA20_LEGACY)
+    migrate(db)
+    db.close()
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:
+        memory.remember(SECRETS[1])
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:
+        assert [m.content for m in memory.list_memories()] == [SECRETS[1]]
+    assert_no_plaintext(store_path)
+    assert KeyFile.load(key_file_for(store_path)).database_cipher is None
 
 
 def test_wrong_passphrase_is_refused_and_nothing_changes(

@@ -54,6 +54,9 @@ def test_default_kdf_is_argon2id_at_64_mib(tmp_path: Path) -> None:
         '{"format": "something-else"}',
         '{"format": "localmind-key", "version": 1, "kdf": {"name": "pbkdf2"}}',
         '{"format": "localmind-key", "version": 1}',
+        '{"format": "localmind-key", "version": 1, "kdf": {"name": "argon2id", '
+        '"memory_cost_kib": 8, "iterations": 1, "lanes": 1}, "salt": "", "nonce": "", '
+        '"wrapped_key": "", "database_cipher": "rot13"}',
     ],
 )
 def test_a_foreign_or_damaged_key_file_is_a_clear_error(text: str, tmp_path: Path) -> None:
@@ -64,3 +67,10 @@ def test_a_foreign_or_damaged_key_file_is_a_clear_error(text: str, tmp_path: Pat
 def test_an_empty_passphrase_is_refused() -> None:
     with pytest.raises(InvalidInput):
         KeyFile.create("   ", CHEAP)
+
+
+def test_the_database_cipher_survives_a_passphrase_change(tmp_path: Path) -> None:
+    key_file, data_key = KeyFile.create("old", CHEAP, "aegis-256")
+    moved = KeyFile.from_json(key_file.rewrap("old", "new").to_json(), tmp_path / "x.key")
+    assert moved.database_cipher == "aegis-256"
+    assert moved.unwrap("new") == data_key
