@@ -171,6 +171,8 @@ class Memory:
                 raise NotAStore(f"No localmind store at {path}.")
             key_file, data_key = KeyFile.create(passphrase, kdf, AEGIS_256.name)
             path.parent.mkdir(parents=True, exist_ok=True)
+            # Owner-only from the first byte; SQLite gives the WAL and shm files the same mode.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         else:
             key_file = KeyFile.load(key_path)
             data_key = key_file.unwrap(passphrase)

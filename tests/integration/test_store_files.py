@@ -72,6 +72,17 @@ def test_new_stores_use_aegis_256_and_say_so_in_the_key_file(
     db.close()
 
 
+def test_the_store_files_are_readable_by_their_owner_only(
+    open_memory: Callable[..., Memory], store_path: Path
+) -> None:
+    with open_memory() as memory:
+        memory.remember(SECRETS[0])
+        files = sorted(store_path.parent.glob(store_path.name + "*"))
+        assert {p.name for p in files} >= {"memory.db", "memory.db.key", "memory.db-wal"}
+        for path in files:
+            assert path.stat().st_mode & 0o077 == 0, path
+
+
 def test_a_store_made_before_aegis_still_opens(store_path: Path, clock: FakeClock) -> None:
     """Stores whose key file names no cipher were made with sqlite3mc's ChaCha20 and its KDF."""
     key_file, data_key = KeyFile.create(PASSPHRASE, FAST_KDF)  # no database_cipher: legacy
