@@ -5,8 +5,11 @@ core never imports this package."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import threading
+import time
 from pathlib import Path
 
 import click
@@ -21,7 +24,10 @@ from sync.folder import (
     join_folder,
     joined_folder,
     status,
+    sync_key,
+    sync_once,
 )
+from sync.watch import SyncReport, watch
 
 
 @click.group("sync")
@@ -33,6 +39,10 @@ def sync_group() -> None:
     First laptop:   localmind sync init ~/Sync/localmind
     Other laptops:  localmind sync join ~/Sync/localmind   (same passphrase)
     Then:           localmind sync now     (export and import once)
+    or:             localmind sync watch   (keep syncing until Ctrl+C)
+
+    The TUI (`localmind` with no arguments) keeps syncing by itself while it runs, once
+    this store has joined a folder; its Health page (F6) shows how sync is doing.
     """
 
 
@@ -89,13 +99,52 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
     with obj.open() as memory:
         root = _folder(memory, folder)
-        exported, report = export_pending(memory, root), import_new(memory, root)
+        exported, report = sync_once(memory, root)
     click.echo(
         f"Exported {exported} changes; imported {report.events} from {report.segments} files "
         f"({report.memories} memories changed)."
     )
     if report.skipped:
         click.echo(f"Skipped {len(report.skipped)} files (see the log lines above).", err=True)
+
+
+@sync_group.command("watch")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Also log each file change and every file skipped."
+)
+@click.pass_obj
+@friendly_errors
+def watch_(obj: Context, folder: Path | None, verbose: bool) -> None:
+    """Keep syncing until Ctrl+C: export this laptop's changes as they are made and import
+    the others' as their files arrive. One line per sync; a bad file is logged and skipped."""
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(message)s",
+        datefmt="%H:%M:%S",
+    )
+    if not verbose:  # the watch logs each skipped file itself; the engine's lines would repeat it
+        logging.getLogger("localmind.sync").setLevel(logging.ERROR)
+    with obj.open() as memory:
+        root = _folder(memory, folder)
+        sync_key(memory)  # not joined: say so now, not at every sync
+        if not root.is_dir():
+            raise SyncError(f"The sync folder {root} does not exist (is its drive mounted?).")
+        click.echo(f"Watching {root} (Ctrl+C to stop).")
+
+        first = True
+
+        def report(result: SyncReport) -> None:
+            nonlocal first
+            if result.idle and not first:
+                return  # e.g. another laptop published how far it got: nothing to tell
+            first = False
+            stamp = time.strftime("%H:%M:%S", time.localtime(result.at))
+            click.echo(f"{stamp} {result.summary()}", err=not result.ok)
+
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is how it ends
+            watch(memory, root, threading.Event(), report)
+    click.echo("Stopped.")
 
 
 @sync_group.command("status")

@@ -3,6 +3,8 @@ profile and health; a status bar; help and the command palette."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -12,6 +14,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.worker import Worker
 
 from localmind.embedders.base import Embedder
 from localmind.keys import KdfParams
@@ -19,9 +22,12 @@ from localmind.llm.base import LLM
 from localmind.memory import Memory
 from localmind.paths import default_db_path
 from localmind.session import Session
+from sync.folder import joined_folder
+from sync.watch import SyncReport, watch
 from tui.backend import Clock, StoreOptions
 from tui.commands import LocalmindCommands
 from tui.format import plural
+from tui.screens.base import Page
 from tui.screens.chat import ChatScreen
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
@@ -29,6 +35,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.memories import MemoriesScreen
 from tui.screens.profile import ProfileScreen
 from tui.screens.unlock import UnlockScreen
+from tui.syncing import STOP_WAIT_S, SyncReported, SyncState
 
 #: Actions that need an unlocked store (hidden and refused before).
 _NEEDS_STORE = {"go", "help"}
@@ -77,6 +84,8 @@ class LocalmindApp(App[None]):
         self.passphrase = passphrase
         self.memory: Memory | None = None
         self.session: Session | None = None
+        self.sync = SyncState()
+        self._sync_worker: Worker[None] | None = None
 
     @property
     def llm(self) -> LLM | None:
@@ -99,6 +108,7 @@ class LocalmindApp(App[None]):
         self.passphrase = None
         self.session = Session(memory, self.llm)
         self.refresh_status()
+        self.start_sync()
         self.switch_mode("chat")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -139,7 +149,47 @@ class LocalmindApp(App[None]):
         parts.append(model)
         self.call_from_thread(setattr, self, "status_text", " · ".join(parts))
 
-    def on_unmount(self) -> None:
+    # --- sync ---------------------------------------------------------------------------------
+
+    def start_sync(self) -> None:
+        """Keep the store in sync with its folder while the app runs, if it has joined one
+        (checked in the worker). Again after ``sync join`` elsewhere: the Health page asks."""
+        if self.memory is None or self.sync.stop.is_set():
+            return
+        if self._sync_worker is not None and not self._sync_worker.is_finished:
+            return
+        self._sync_worker = self._watch_folder()
+
+    @work(thread=True, group="sync", exit_on_error=False)
+    def _watch_folder(self) -> None:
+        self.sync.running = True  # before looking at stop: see SyncState
+        self.sync.stopped.clear()
+        try:
+            memory = self.memory
+            if memory is None or self.sync.stop.is_set():
+                return
+            folder = joined_folder(memory)
+            if folder is not None:
+                watch(memory, folder, self.sync.stop, self._post_sync_report, clock=self.clock)
+        finally:
+            self.sync.running = False
+            self.sync.stopped.set()
+
+    def _post_sync_report(self, report: SyncReport) -> None:
+        with contextlib.suppress(RuntimeError):  # the app's event loop is gone: quitting
+            self.post_message(SyncReported(report))
+
+    def on_sync_reported(self, message: SyncReported) -> None:
+        report = self.sync.last = message.report
+        if report.imported.memories:
+            self.refresh_status()
+        if isinstance(self.screen, Page):
+            self.screen.synced(report)
+
+    async def on_unmount(self) -> None:
+        self.sync.stop.set()
+        if self.sync.running:  # a sync in progress ends its transaction before the store closes
+            await asyncio.to_thread(self.sync.stopped.wait, STOP_WAIT_S)
         if self.memory is not None:
             self.memory.close()
             self.memory = None

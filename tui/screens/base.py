@@ -12,6 +12,7 @@ from textual.widgets import Footer
 
 from localmind.errors import LocalmindError
 from localmind.memory import Memory
+from sync.watch import SyncReport
 from tui.widgets.bars import NavBar, StatusBar
 
 if TYPE_CHECKING:
@@ -47,6 +48,9 @@ class Page(Screen[None]):
 
     def reload(self) -> None:
         """Show the store as it is now (called whenever the page comes to the front)."""
+
+    def synced(self, report: SyncReport) -> None:
+        """A sync ran while this page is in front (its report says what came in)."""
 
     def in_background(
         self, job: Callable[[], T], done: Callable[[T], object] | None = None

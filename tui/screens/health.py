@@ -1,5 +1,5 @@
-"""How the store is doing: counts, capacity, confidence, activity, maintenance and recall
-latency; and a key to run the maintenance now."""
+"""How the store is doing: counts, recall latency, sync, capacity, confidence, activity and
+maintenance; and a key to run the maintenance now."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
 from localmind.governance import MaintenanceReport
-from tui.format import DAY, age
+from sync.watch import SyncReport
+from tui.format import DAY, age, ago, plural
 from tui.screens.base import Page
+from tui.syncing import SyncOverview
 
 ACTIVITY_DAYS = 30
 
@@ -43,6 +45,7 @@ class HealthScreen(Page):
             with Horizontal(classes="health-row"):
                 yield Static(id="counts", classes="card")
                 yield Static(id="latency", classes="card")
+            yield Static(id="sync", classes="card")
             with Vertical(classes="card"):
                 yield Label("", id="capacity-label")
                 yield ProgressBar(id="capacity", show_eta=False)
@@ -56,6 +59,10 @@ class HealthScreen(Page):
 
     def reload(self) -> None:
         self.in_background(self.memory.stats, self._show)
+        self.in_background(lambda: SyncOverview.of(self.memory), self._show_sync)
+
+    def synced(self, report: SyncReport) -> None:
+        self.reload()  # the last sync, and whatever it brought in
 
     def action_reload(self) -> None:
         self.reload()
@@ -100,6 +107,36 @@ class HealthScreen(Page):
         self.query_one("#maintenance", Label).update(
             f"Last maintenance: {when}  ·  press m to run it now"
         )
+
+    def _show_sync(self, overview: SyncOverview) -> None:
+        text = Text("Sync\n", style="bold")
+        report = overview.status
+        if report is None:
+            text.append("Sync not set up — run `localmind sync init FOLDER`")
+            self.query_one("#sync", Static).update(text)
+            return
+        self.lm.start_sync()  # joined since the app opened: start watching now
+        now, sync = self.lm.clock(), self.lm.sync
+        watching = "watching for changes" if sync.running else "not watching"
+        text.append(f"folder: {report['folder']} · {watching}\n")
+        pending = plural(report["pending_events"], "change")
+        text.append(f"this device: {report['device_id']} · {pending} to export\n")
+        for device in report["devices"]:
+            seen = device["last_seen"]
+            text.append(
+                f"other device {device['device_id']}: last seen "
+                f"{'never' if seen is None else ago(now - seen)}"
+                f" · {plural(device['pending_segments'], 'file')} to import\n"
+            )
+        if not report["devices"]:
+            text.append("no other laptop yet: run `localmind sync join FOLDER` on them\n")
+        last = sync.last
+        if last is None:
+            text.append("last sync: not yet")
+        else:
+            text.append(f"last sync: {ago(now - last.at)} — ")
+            text.append(last.summary(), style="" if last.ok else "bold red")
+        self.query_one("#sync", Static).update(text)
 
     def _show_activity(self, activity: dict[str, dict[str, int]], now: float) -> None:
         box = self.query_one("#activity", Vertical)

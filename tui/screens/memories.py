@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from localmind.lifecycle import Version
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from sync.watch import SyncReport
 from tui.format import age, ago, one_line
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
@@ -105,6 +106,10 @@ class MemoriesScreen(Page):
 
     def reload(self) -> None:
         self.load(delay=0.0)
+
+    def synced(self, report: SyncReport) -> None:
+        if report.imported.memories:  # the selection and filters stay
+            self.reload()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "search":

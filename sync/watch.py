@@ -1,0 +1,221 @@
+"""Keep a store in sync with its folder: export and import whenever the folder or the store
+changes (``localmind sync watch``, and the TUI's sync worker).
+
+Folder changes come from watchfiles (inotify, FSEvents, ...), grouped so that a burst of
+files (a sync engine delivering several segments) makes one sync. Changes to the store, made
+by this process or by another ``localmind`` on the same database, are noticed by polling the
+database files' size and mtime on every tick: a cheap ``stat`` instead of a query, and it also
+sees writes from other processes, which no in-process hook would.
+
+Nothing in the folder and no failing sync stops the loop: a file that cannot be used is
+logged (one line each) and reported; an error is reported and the loop waits for the next
+change. Only ``stop_event`` (or Ctrl+C in the main thread) ends it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import apsw
+import watchfiles
+
+from localmind import LocalmindError, Memory
+from sync.folder import META_EXPORTED, ImportReport, sync_once
+
+log = logging.getLogger(__name__)
+
+#: Names sync engines (and folder.py) give files still being written: Syncthing's
+#: ``.syncthing.NAME.tmp`` (``~syncthing~NAME.tmp`` on Windows), folder.py's ``.NAME.HEX.tmp``,
+#: browsers' and cloud clients' partial downloads, editors' swap and backup files.
+TRANSIENT_SUFFIXES = (".tmp", ".part", ".partial", ".crdownload", ".swp", "~")
+
+POLL_MS = 1000  # how often the store is checked for local changes (and stop_event at worst)
+STEP_MS = 300  # a quiet gap this long ends a burst of folder changes
+DEBOUNCE_MS = 3000  # ... and a burst is cut after this long anyway
+RETRY_S = 5.0  # wait before watching again when the folder is missing or cannot be watched
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    """One sync of the watch loop (or why it could not run)."""
+
+    at: float
+    exported: int = 0
+    imported: ImportReport = field(default_factory=ImportReport)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing happened (and nothing went wrong): not worth a line in a long-running log."""
+        done = self.exported or self.imported.segments or self.imported.compacted
+        return self.ok and not done and not self.problems
+
+    @property
+    def problems(self) -> list[tuple[str, str]]:
+        """Files skipped that someone should look at: not the sync engines' temporary files
+        or hidden entries (``.stfolder``), which are expected and retried anyway."""
+        return [(path, why) for path, why in self.imported.skipped if not is_transient(path)]
+
+    def summary(self) -> str:
+        if self.error is not None:
+            return f"sync failed: {self.error}"
+        files = self.imported.segments
+        line = (
+            f"exported {self.exported}, imported {self.imported.events} "
+            f"from {files} file{'' if files == 1 else 's'}"
+        )
+        if changed := self.imported.memories:
+            line += f" ({changed} {'memory' if changed == 1 else 'memories'} changed)"
+        if compacted := self.imported.compacted:
+            line += f"; compacted {compacted} old file{'' if compacted == 1 else 's'}"
+        if problems := len(self.problems):
+            line += f"; skipped {problems} file{'' if problems == 1 else 's'}"
+        return line
+
+
+def is_transient(path: str | os.PathLike[str]) -> bool:
+    """A hidden or temporary file (or one inside a hidden directory): never a reason to sync."""
+    parts = Path(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        any(part.startswith(".") for part in parts)
+        or name.startswith("~")
+        or name.endswith(TRANSIENT_SUFFIXES)
+    )
+
+
+def is_sync_change(path: str | os.PathLike[str], root: Path, own_device: str) -> bool:
+    """Whether a change at ``path`` may be news from another device. This device's own
+    directory only changes by our exports; temporary files become real names when done."""
+    try:
+        relative = Path(path).relative_to(root)
+    except ValueError:
+        return False
+    if not relative.parts or relative.parts[0] == own_device:
+        return False
+    return not is_transient(relative)
+
+
+def sync_now(memory: Memory, folder: Path, clock: Clock = time.time) -> SyncReport:
+    """One :func:`sync.folder.sync_once` (export, import, housekeeping); a failure becomes the
+    report's ``error``, never an exception."""
+    try:
+        exported, imported = sync_once(memory, folder)
+    except (LocalmindError, OSError, apsw.Error) as error:
+        log.error("sync of %s failed: %s", folder, error)
+        return SyncReport(clock(), error=str(error) or type(error).__name__)
+    except Exception as error:  # a bug must not end the watch; the traceback goes to the log
+        log.exception("sync of %s failed", folder)
+        return SyncReport(clock(), error=repr(error))
+    report = SyncReport(clock(), exported, imported)
+    for path, why in report.problems:
+        log.warning("skipped %s: %s", path, why)
+    return report
+
+
+class _StoreFiles:
+    """The database files' (size, mtime) as last seen: a commit changes the WAL's."""
+
+    def __init__(self, db: Path) -> None:
+        self._paths = (db, db.with_name(db.name + "-wal"))
+        self._seen = self._now()
+
+    def _now(self) -> tuple[tuple[int, int], ...]:
+        stamps = []
+        for path in self._paths:
+            try:
+                stat = path.stat()
+            except OSError:
+                stamps.append((-1, -1))
+            else:
+                stamps.append((stat.st_size, stat.st_mtime_ns))
+        return tuple(stamps)
+
+    def changed(self) -> bool:
+        now = self._now()
+        changed, self._seen = now != self._seen, now
+        return changed
+
+
+def has_unexported(memory: Memory) -> bool:
+    """Whether this device has changes not yet in the folder."""
+    try:
+        exported = int(memory.get_meta(META_EXPORTED) or 0)
+        return bool(memory.events_since(exported, 1))
+    except (LocalmindError, apsw.Error) as error:
+        log.error("cannot read the store's pending changes: %s", error)
+        return False
+
+
+def watch(
+    memory: Memory,
+    folder: str | os.PathLike[str],
+    stop_event: threading.Event,
+    on_report: Callable[[SyncReport], object],
+    *,
+    clock: Clock = time.time,
+    poll_ms: int = POLL_MS,
+    step_ms: int = STEP_MS,
+    debounce_ms: int = DEBOUNCE_MS,
+    retry_s: float = RETRY_S,
+) -> None:
+    """Sync ``memory`` through ``folder`` until ``stop_event`` is set: once at the start (and
+    whenever watching starts again), then after each burst of changes in the folder and
+    whenever this device has changes to export. ``on_report`` gets every sync's report (in
+    this thread). ``memory`` must be usable from this thread for the whole time."""
+    # Resolved: some platforms (macOS) report changes under the real path of a symlinked one.
+    root = Path(folder).expanduser().resolve()
+    own_device = memory.device_id
+    store_files = _StoreFiles(Path(memory.path))
+
+    def watch_until_gone() -> None:
+        # The first batch comes once the watcher is in place (after one tick at most), so the
+        # sync it starts cannot miss a file that arrives meanwhile.
+        synced = False
+        for changes in watchfiles.watch(
+            root,
+            watch_filter=None,  # filtered here, so that every batch (and tick) polls the store
+            debounce=debounce_ms,
+            step=step_ms,
+            stop_event=stop_event,
+            rust_timeout=poll_ms,
+            yield_on_timeout=True,
+        ):
+            if not root.is_dir():  # deleted or unmounted: this watch would stay silent
+                return
+            folder_news = any(is_sync_change(path, root, own_device) for _, path in changes)
+            local_news = store_files.changed() and has_unexported(memory)
+            if not synced or folder_news or local_news:
+                synced = True
+                # Our own writes change the store's files too: the next tick finds nothing to
+                # export (one cheap query), and a write by another process meanwhile is seen.
+                on_report(sync_now(memory, root, clock))
+
+    missing_reported = False
+    while not stop_event.is_set():
+        if not root.is_dir():
+            if not missing_reported:  # an unmounted drive: say it once, then wait for it
+                error = f"the folder {root} is missing; waiting for it"
+                on_report(SyncReport(clock(), error=error))
+                missing_reported = True
+            stop_event.wait(retry_s)
+            continue
+        missing_reported = False
+        try:
+            watch_until_gone()
+        except OSError as error:  # cannot watch (inotify limits, permissions): try again later
+            log.error("cannot watch %s: %s", root, error)
+            on_report(SyncReport(clock(), error=f"cannot watch {root}: {error}"))
+            stop_event.wait(retry_s)
