@@ -2,14 +2,19 @@
 
 Layout::
 
-    <folder>/localmind-sync.json        header: format, version, the sync key wrapped by the
-                                        passphrase (Argon2id salt and parameters, AES-GCM)
-    <folder>/<device id>/00000001.seg   that device's events, numbered from 1
+    <folder>/localmind-sync.json              header: format, version, the sync key wrapped by
+                                              the passphrase (Argon2id salt and parameters)
+    <folder>/<device id>/00000001.seg         that device's events, numbered from 1
+    <folder>/<device id>/snapshot-00000040.seg  after compaction: every event of that device
+                                              in segments 1..40, which are deleted
+    <folder>/<device id>/cursors.seg          how far that device has applied each other one
 
 A segment is ``MAGIC + nonce (12 bytes) + AES-256-GCM(sync key, zlib(JSON lines of events))``
 with associated data ``localmind-sync v1|<device id>|<number>``: a segment moved to another
-device's directory or renumbered fails its tag like a tampered one. Files are written under a
-temporary name, fsynced and renamed, so a reader sees a whole segment or none.
+device's directory or renumbered fails its tag like a tampered one. A snapshot is sealed the
+same way with ``...|<device id>|snapshot|<through>``, a cursors file (zlib'd JSON) with
+``...|<device id>|cursors``. Files are written under a temporary name, fsynced and renamed, so
+a reader sees a whole file or none.
 
 Only the device that owns a directory writes into it. Each store remembers, in its ``meta``
 table, the last event it exported and, per other device, which segments it has applied (a
@@ -17,6 +22,19 @@ cursor plus the few applied past a gap). A segment is applied in the same transa
 cursor moves, so a crash never applies one twice; applying is idempotent anyway (events are
 known by stamp). Temporary, partial, foreign, tampered or undecryptable files are skipped with
 a log line and retried on the next import; nothing in the folder can raise out of an import.
+
+Compaction (:func:`compact`, part of :func:`sync_once`). Each device publishes its cursors in
+its ``cursors.seg``. A device compacts only its own directory, once every other device
+directory in the folder has a valid cursors file that has passed at least
+``COMPACT_SEGMENTS`` of its segments: it writes ``snapshot-<N>.seg`` holding every event of
+its own it has exported (read from its store, so forgotten text is redacted there too),
+where N is the highest segment all have passed; then it deletes its segments 1..N and older
+snapshots. A device whose cursor is at or past N skips the snapshot; one behind it, or one
+that joins later, applies the snapshot (its cursor jumps to N) and then the segments after N.
+Since every own event of segments 1..N is in the snapshot, which is written before anything
+is deleted, any device that reads the folder converges, whenever it joins and in whatever
+order the sync engine delivers the files. A missing, foreign or tampered cursors file counts
+as "passed nothing": it can only stop a deletion, never cause one.
 """
 
 from __future__ import annotations
@@ -47,6 +65,11 @@ MAGIC = b"LMSYNC1\n"
 NONCE_BYTES = 12
 SEGMENT_EVENTS = 1000  # events per segment file
 SEGMENT_RE = re.compile(r"^(\d{8})\.seg$")
+SNAPSHOT_RE = re.compile(r"^snapshot-(\d{8})\.seg$")
+CURSORS_NAME = "cursors.seg"
+# Compact once all devices have passed this many of a device's own segments: each compaction
+# rewrites the device's whole history into one snapshot, so not on every sync.
+COMPACT_SEGMENTS = 8
 DEVICE_RE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")  # a ULID, as localmind makes device ids
 
 META_KEY = "sync.key"
@@ -66,6 +89,7 @@ class ImportReport:
     duplicates: int = 0
     memories: int = 0  # memories changed
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
+    compacted: int = 0  # own segments folded into a snapshot and deleted (by sync_once)
 
 
 # --- the header -------------------------------------------------------------------------------
@@ -129,7 +153,7 @@ def read_header(root: Path) -> Header:
         if document.get("version") != HEADER_VERSION:
             raise ValueError(f"unsupported version {document.get('version')!r}")
         return Header(KeyFile.from_json(json.dumps(document["key"]), path))
-    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, NotAStore) as e:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, NotAStore) as e:
         raise SyncError(f"{path} is not a valid localmind sync header ({e}).") from None
 
 
@@ -150,50 +174,108 @@ def joined_folder(memory: Memory) -> Path | None:
     return Path(value) if value else None
 
 
-# --- segments ---------------------------------------------------------------------------------
+# --- sealed files: segments, snapshots, cursors ----------------------------------------------
 
 
 def _aad(device_id: str, number: int) -> bytes:
     return f"localmind-sync v1|{device_id}|{number}".encode()
 
 
-def seal(key: bytes, device_id: str, number: int, events: list[Event]) -> bytes:
-    lines = "".join(json.dumps(e.to_dict(), ensure_ascii=False) + "\n" for e in events)
+def _snapshot_aad(device_id: str, through: int) -> bytes:
+    return f"localmind-sync v1|{device_id}|snapshot|{through}".encode()
+
+
+def _cursors_aad(device_id: str) -> bytes:
+    return f"localmind-sync v1|{device_id}|cursors".encode()
+
+
+def _seal(key: bytes, aad: bytes, plain: bytes) -> bytes:
     nonce = secrets.token_bytes(NONCE_BYTES)
-    body = AESGCM(key).encrypt(
-        nonce, zlib.compress(lines.encode("utf-8"), 6), _aad(device_id, number)
-    )
-    return MAGIC + nonce + body
+    return MAGIC + nonce + AESGCM(key).encrypt(nonce, zlib.compress(plain, 6), aad)
 
 
-def unseal(key: bytes, device_id: str, number: int, blob: bytes) -> list[Event]:
-    """The events of a segment; ``ValueError`` when it is not a whole, untampered segment of
-    ``device_id`` numbered ``number`` under ``key``."""
+def _unseal(key: bytes, aad: bytes, blob: bytes) -> bytes:
+    """The plain content of a sealed file; ``ValueError`` when it is not whole and untampered,
+    or was sealed for another place (``aad``) or with another key."""
     if not blob.startswith(MAGIC) or len(blob) < len(MAGIC) + NONCE_BYTES + 16:
-        raise ValueError("not a localmind segment (or cut short)")
+        raise ValueError("not a localmind sync file (or cut short)")
     nonce = blob[len(MAGIC) : len(MAGIC) + NONCE_BYTES]
     try:
-        packed = AESGCM(key).decrypt(
-            nonce, blob[len(MAGIC) + NONCE_BYTES :], _aad(device_id, number)
-        )
+        packed = AESGCM(key).decrypt(nonce, blob[len(MAGIC) + NONCE_BYTES :], aad)
     except InvalidTag:
         raise ValueError(
             "authentication failed: tampered, truncated, misplaced, or made with another key"
         ) from None
     try:
-        text = zlib.decompress(packed).decode("utf-8")
-    except (zlib.error, UnicodeDecodeError) as error:
+        return zlib.decompress(packed)
+    except zlib.error as error:
+        raise ValueError(f"undecodable content ({error})") from None
+
+
+def _lines(events: list[Event]) -> bytes:
+    text = "".join(json.dumps(e.to_dict(), ensure_ascii=False) + "\n" for e in events)
+    return text.encode("utf-8")
+
+
+def _events(device_id: str, plain: bytes) -> list[Event]:
+    try:
+        text = plain.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise ValueError(f"undecodable content ({error})") from None
     events = []
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    # Split on "\n" only: JSON escapes it inside strings, but not U+2028, U+0085 and the other
+    # breaks str.splitlines knows, which a memory's text may hold.
+    for line_no, line in enumerate(text.split("\n"), start=1):
+        if not line:
+            continue
         try:
             event = Event.from_dict(json.loads(line))
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise ValueError(f"line {line_no}: {error}") from None
         if event.device_id != device_id:
             raise ValueError(f"line {line_no}: an event of {event.device_id} in {device_id}'s file")
         events.append(event)
     return events
+
+
+def seal(key: bytes, device_id: str, number: int, events: list[Event]) -> bytes:
+    return _seal(key, _aad(device_id, number), _lines(events))
+
+
+def unseal(key: bytes, device_id: str, number: int, blob: bytes) -> list[Event]:
+    """The events of a segment; ``ValueError`` when it is not a whole, untampered segment of
+    ``device_id`` numbered ``number`` under ``key``."""
+    return _events(device_id, _unseal(key, _aad(device_id, number), blob))
+
+
+def seal_snapshot(key: bytes, device_id: str, through: int, events: list[Event]) -> bytes:
+    return _seal(key, _snapshot_aad(device_id, through), _lines(events))
+
+
+def unseal_snapshot(key: bytes, device_id: str, through: int, blob: bytes) -> list[Event]:
+    """The events of ``device_id``'s snapshot of its segments 1..``through``."""
+    return _events(device_id, _unseal(key, _snapshot_aad(device_id, through), blob))
+
+
+def seal_cursors(key: bytes, device_id: str, applied: dict[str, int]) -> bytes:
+    document = {"device_id": device_id, "applied": dict(sorted(applied.items()))}
+    return _seal(key, _cursors_aad(device_id), json.dumps(document).encode("utf-8"))
+
+
+def unseal_cursors(key: bytes, device_id: str, blob: bytes) -> dict[str, int]:
+    """How far ``device_id`` says it has applied each other device (segment numbers)."""
+    try:
+        document = json.loads(_unseal(key, _cursors_aad(device_id), blob))
+    except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, nested too deeply
+        raise ValueError(f"undecodable content ({error})") from None
+    applied = document.get("applied") if isinstance(document, dict) else None
+    if not isinstance(applied, dict) or document.get("device_id") != device_id:
+        raise ValueError("not a cursors document of this device")
+    for device, cursor in applied.items():
+        valid = isinstance(cursor, int) and not isinstance(cursor, bool) and cursor >= 0
+        if not DEVICE_RE.match(device) or not valid:
+            raise ValueError(f"bad cursor {device!r}: {cursor!r}")
+    return applied
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -206,8 +288,12 @@ def _atomic_write(path: Path, data: bytes) -> None:
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
+    _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
     try:
-        fd = os.open(path.parent, os.O_RDONLY)
+        fd = os.open(directory, os.O_RDONLY)
     except OSError:
         return
     try:
@@ -218,10 +304,28 @@ def _atomic_write(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def _segment_numbers(directory: Path) -> list[int]:
-    if not directory.is_dir():
+def _numbered(directory: Path, pattern: re.Pattern[str]) -> list[int]:
+    try:
+        names = [p.name for p in directory.iterdir()]
+    except OSError:
         return []
-    return sorted(int(m.group(1)) for p in directory.iterdir() if (m := SEGMENT_RE.match(p.name)))
+    return sorted(int(m.group(1)) for name in names if (m := pattern.match(name)))
+
+
+def _segment_numbers(directory: Path) -> list[int]:
+    return _numbered(directory, SEGMENT_RE)
+
+
+def _snapshot_numbers(directory: Path) -> list[int]:
+    return _numbered(directory, SNAPSHOT_RE)
+
+
+def _device_directories(root: Path) -> list[Path]:
+    try:
+        entries = sorted(root.iterdir())
+    except OSError:
+        return []
+    return [e for e in entries if DEVICE_RE.match(e.name) and e.is_dir()]
 
 
 # --- export and import ------------------------------------------------------------------------
@@ -235,8 +339,9 @@ def export_pending(memory: Memory, folder: str | os.PathLike[str]) -> int:
     exported = int(memory.get_meta(META_EXPORTED) or 0)
     total = 0
     while events := memory.events_since(exported, SEGMENT_EVENTS):
-        numbers = _segment_numbers(directory)
-        number = max([int(memory.get_meta(META_SEGMENT) or 0), *numbers]) + 1
+        # Never reuse a number, even one only a snapshot remembers: others' cursors passed it.
+        used = [*_segment_numbers(directory), *_snapshot_numbers(directory)]
+        number = max([int(memory.get_meta(META_SEGMENT) or 0), *used]) + 1
         path = directory / f"{number:08d}.seg"
         _atomic_write(path, seal(key, memory.device_id, number, events))
         # A crash here re-exports these events in the next segment: importers skip them by stamp.
@@ -259,6 +364,19 @@ def _progress(memory: Memory, device_id: str) -> tuple[int, set[int]]:
     return cursor, done
 
 
+def _moved(
+    cursor: int, done: set[int], *, number: int = 0, through: int = 0
+) -> tuple[int, set[int]]:
+    """The cursor and the applied-past-a-gap set once segment ``number`` (or a snapshot of
+    segments 1..``through``) is applied."""
+    done = {n for n in done if n > through} | ({number} if number else set())
+    cursor = max(cursor, through)
+    while cursor + 1 in done:
+        cursor += 1
+        done.discard(cursor)
+    return cursor, done
+
+
 def import_new(memory: Memory, folder: str | os.PathLike[str]) -> ImportReport:
     """Apply the segments of other devices not applied yet. Never raises for what is in the
     folder: a file that cannot be used is logged, listed in the report and left for later."""
@@ -278,7 +396,12 @@ def import_new(memory: Memory, folder: str | os.PathLike[str]) -> ImportReport:
     for entry in entries:
         if entry.name == HEADER_NAME or entry.name == memory.device_id:
             continue
-        if entry.name.startswith(".") or not entry.is_dir() or not DEVICE_RE.match(entry.name):
+        if entry.name.startswith("."):
+            # The sync engine's own (Syncthing's .stfolder and .stignore), the OS's, or a
+            # temporary file: there in every folder, so not worth a line each sync.
+            log.debug("sync: ignored hidden %s", entry)
+            continue
+        if not entry.is_dir() or not DEVICE_RE.match(entry.name):
             skip(entry, "not a device directory", logging.INFO)
             continue
         _import_device(memory, key, entry, report, skip)
@@ -296,12 +419,48 @@ def _import_device(
         skip(directory, f"cannot list ({error})", logging.ERROR)
         return
     numbers: list[int] = []
+    snapshots: list[int] = []
     for path in files:
-        match = SEGMENT_RE.match(path.name)
-        if not match:
+        if match := SEGMENT_RE.match(path.name):
+            numbers.append(int(match.group(1)))
+        elif match := SNAPSHOT_RE.match(path.name):
+            snapshots.append(int(match.group(1)))
+        elif path.name != CURSORS_NAME:
             skip(path, "not a segment (temporary, partial or foreign file)", logging.INFO)
+
+    def apply(path: Path, events: list[Event], moved: tuple[int, set[int]]) -> bool:
+        nonlocal cursor, done
+        cursor_key, done_key = _cursor_keys(device_id)
+        new_cursor, new_done = moved
+        try:
+            applied = memory.apply_remote(
+                events,
+                meta={cursor_key: str(new_cursor), done_key: json.dumps(sorted(new_done))},
+            )
+        except Exception as error:  # a valid file whose events this store cannot take
+            skip(path, f"could not be applied, nothing changed: {error!r}", logging.ERROR)
+            return False
+        cursor, done = new_cursor, new_done
+        report.segments += 1
+        report.events += applied.applied
+        report.duplicates += applied.duplicates
+        report.memories += applied.memories
+        log.debug("imported %s: %d new events", path, applied.applied)
+        return True
+
+    # The newest snapshot this store is behind first (a late joiner's start); an older one is
+    # the fallback while a damaged newest one waits for a good copy.
+    for through in sorted(snapshots, reverse=True):
+        if through <= cursor:
+            break
+        path = directory / f"snapshot-{through:08d}.seg"
+        try:
+            events = unseal_snapshot(key, device_id, through, path.read_bytes())
+        except (OSError, ValueError) as error:
+            skip(path, f"rejected, nothing applied: {error}")
             continue
-        numbers.append(int(match.group(1)))
+        if apply(path, events, _moved(cursor, done, through=through)):
+            break
     for number in sorted(numbers):
         if number <= cursor or number in done:
             continue
@@ -311,31 +470,121 @@ def _import_device(
         except (OSError, ValueError) as error:
             skip(path, f"rejected, nothing applied: {error}")
             continue
-        new_done = done | {number}
-        new_cursor = cursor
-        while new_cursor + 1 in new_done:
-            new_cursor += 1
-            new_done.discard(new_cursor)
-        cursor_key, done_key = _cursor_keys(device_id)
-        try:
-            applied = memory.apply_remote(
-                events,
-                meta={cursor_key: str(new_cursor), done_key: json.dumps(sorted(new_done))},
-            )
-        except Exception as error:  # a valid file whose events this store cannot take
-            skip(path, f"could not be applied, nothing changed: {error!r}", logging.ERROR)
+        apply(path, events, _moved(cursor, done, number=number))
+
+
+# --- cursors and compaction -------------------------------------------------------------------
+
+
+def publish_cursors(memory: Memory, folder: str | os.PathLike[str]) -> bool:
+    """Write how far this store has applied each other device into ``<me>/cursors.seg``, when
+    that changed; returns whether it wrote. Others read it to know what they may compact."""
+    key = sync_key(memory)
+    root = Path(folder).expanduser()
+    applied = {
+        entry.name: _progress(memory, entry.name)[0]
+        for entry in _device_directories(root)
+        if entry.name != memory.device_id
+    }
+    directory = root / memory.device_id
+    path = directory / CURSORS_NAME
+    try:
+        if unseal_cursors(key, memory.device_id, path.read_bytes()) == applied:
+            return False  # unchanged: no write, so no ripple through the sync engine
+    except (OSError, ValueError):
+        pass  # none yet, or unreadable: write a good one
+    directory.mkdir(parents=True, exist_ok=True)
+    _atomic_write(path, seal_cursors(key, memory.device_id, applied))
+    return True
+
+
+def read_cursors(key: bytes, directory: Path) -> dict[str, int] | None:
+    """The cursors a device directory publishes; ``None`` (with a log line when the file is
+    there but cannot be trusted) when there are none to go by."""
+    path = directory / CURSORS_NAME
+    try:
+        blob = path.read_bytes()
+    except FileNotFoundError:
+        log.debug("sync: %s has published no cursors yet", directory)
+        return None
+    except OSError as error:
+        log.warning("sync: ignored %s: cannot read it (%s)", path, error)
+        return None
+    try:
+        return unseal_cursors(key, directory.name, blob)
+    except ValueError as error:
+        log.warning("sync: ignored %s (nothing is compacted on its word): %s", path, error)
+        return None
+
+
+def passed_by_all(memory: Memory, folder: str | os.PathLike[str]) -> int | None:
+    """The highest own segment number every other device directory has applied, by their
+    cursors files; ``None`` when there is no other device."""
+    key = sync_key(memory)
+    root = Path(folder).expanduser()
+    lowest: int | None = None
+    for directory in _device_directories(root):
+        if directory.name == memory.device_id:
             continue
-        cursor, done = new_cursor, new_done
-        report.segments += 1
-        report.events += applied.applied
-        report.duplicates += applied.duplicates
-        report.memories += applied.memories
-        log.debug("imported %s: %d new events", path, applied.applied)
+        cursors = read_cursors(key, directory)
+        cursor = cursors.get(memory.device_id, 0) if cursors is not None else 0
+        lowest = cursor if lowest is None else min(lowest, cursor)
+    return lowest
+
+
+def compact(
+    memory: Memory, folder: str | os.PathLike[str], *, min_segments: int | None = None
+) -> int:
+    """Fold this device's segments that every other device has applied into one snapshot,
+    then delete them; returns how many segments were deleted. See the module docstring."""
+    wanted = COMPACT_SEGMENTS if min_segments is None else min_segments
+    key = sync_key(memory)
+    root = Path(folder).expanduser()
+    directory = root / memory.device_id
+    numbers = _segment_numbers(directory)
+    if len(numbers) < wanted:
+        return 0
+    passed = passed_by_all(memory, root)
+    if passed is None:  # alone in the folder: a device that joins later takes the snapshot
+        passed = max(numbers, default=0)
+    folded = [n for n in numbers if n <= passed]
+    if not folded or len(folded) < wanted:
+        return 0
+    through = folded[-1]
+    exported = int(memory.get_meta(META_EXPORTED) or 0)
+    # Every own event that any segment up to ``through`` holds was exported, so it is here.
+    # They come from the store, where a forget has redacted the text: it leaves the folder too.
+    events = [e for e in memory.events_since(0) if e.seq <= exported]
+    try:
+        _atomic_write(
+            directory / f"snapshot-{through:08d}.seg",
+            seal_snapshot(key, memory.device_id, through, events),
+        )
+        for older in _snapshot_numbers(directory):
+            if older < through:
+                (directory / f"snapshot-{older:08d}.seg").unlink(missing_ok=True)
+        for number in folded:
+            (directory / f"{number:08d}.seg").unlink(missing_ok=True)
+    except OSError as error:
+        # Housekeeping only: what is left is still a complete folder; the next sync retries.
+        log.error("sync: compaction of %s stopped: %s", directory, error)
+        return 0
+    _fsync_directory(directory)
+    log.info("sync: compacted %d segments of %s into a snapshot", len(folded), directory)
+    return len(folded)
 
 
 def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, ImportReport]:
-    """Export, then import: (events exported, what the import did)."""
-    return export_pending(memory, folder), import_new(memory, folder)
+    """Export, import, publish this store's cursors and compact its own old segments:
+    (events exported, what the import did, with ``compacted`` set)."""
+    exported = export_pending(memory, folder)
+    report = import_new(memory, folder)
+    try:
+        publish_cursors(memory, folder)
+    except OSError as error:
+        log.error("sync: could not publish this device's cursors: %s", error)
+    report.compacted = compact(memory, folder)
+    return exported, report
 
 
 def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
@@ -343,24 +592,28 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
     root = Path(folder).expanduser()
     exported = int(memory.get_meta(META_EXPORTED) or 0)
     devices = []
-    if root.is_dir():
-        for entry in sorted(root.iterdir()):
-            if not entry.is_dir() or not DEVICE_RE.match(entry.name):
-                continue
-            if entry.name == memory.device_id:
-                continue
-            numbers = _segment_numbers(entry)
-            cursor, done = _progress(memory, entry.name)
-            newest = max((entry / f"{n:08d}.seg" for n in numbers), default=None)
-            devices.append(
-                {
-                    "device_id": entry.name,
-                    "segments": len(numbers),
-                    "applied_through": cursor,
-                    "pending_segments": len([n for n in numbers if n > cursor and n not in done]),
-                    "last_seen": newest.stat().st_mtime if newest else None,
-                }
-            )
+    for entry in _device_directories(root):
+        if entry.name == memory.device_id:
+            continue
+        numbers = _segment_numbers(entry)
+        snapshots = _snapshot_numbers(entry)
+        cursor, done = _progress(memory, entry.name)
+        pending = [n for n in numbers if n > cursor and n not in done]
+        files = [
+            *(entry / f"{n:08d}.seg" for n in numbers),
+            *(entry / f"snapshot-{n:08d}.seg" for n in snapshots),
+            entry / CURSORS_NAME,
+        ]
+        seen = [t for path in files if (t := _mtime(path)) is not None]
+        devices.append(
+            {
+                "device_id": entry.name,
+                "segments": len(numbers) + len(snapshots),
+                "applied_through": cursor,
+                "pending_segments": len(pending) + int(max(snapshots, default=0) > cursor),
+                "last_seen": max(seen, default=None),
+            }
+        )
     return {
         "folder": str(root),
         "device_id": memory.device_id,
@@ -368,3 +621,10 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
         "pending_events": len(memory.events_since(exported)),
         "devices": devices,
     }
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None

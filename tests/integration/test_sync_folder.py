@@ -117,6 +117,7 @@ def test_truncated_temp_and_foreign_files_are_skipped(open_device: Opener, share
     (directory / "notes.txt").write_text("hello")
     (shared / "desktop.ini").write_text("[.ShellClassInfo]")
     (shared / "not-a-device").mkdir()
+    (shared / ".stfolder").mkdir()  # Syncthing's marker: expected, so not reported
     # A segment moved under another number fails its tag: the number is authenticated.
     (directory / "00000004.seg").write_bytes(whole)
     before = contents(b)
@@ -127,6 +128,7 @@ def test_truncated_temp_and_foreign_files_are_skipped(open_device: Opener, share
     assert "rejected" in reasons[str(directory / "00000004.seg")]
     assert str(directory / "notes.txt") in reasons
     assert str(shared / "desktop.ini") in reasons
+    assert str(shared / ".stfolder") not in reasons
     assert len(contents(b)) == len(before) + 1
 
 
