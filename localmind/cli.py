@@ -15,7 +15,8 @@ import click
 
 from localmind import __version__, validation
 from localmind.config import Limits
-from localmind.errors import LocalmindError, NotAStore, NotFound
+from localmind.db import DAMAGE_ERRORS, damaged
+from localmind.errors import LocalmindError, NotAStore, NotFound, StoreError
 from localmind.keys import key_file_for
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM
@@ -58,16 +59,21 @@ class Context:
 
     @contextmanager
     def open(self, *, accept_new_embedder: bool = False, llm: bool = False) -> Iterator[Memory]:
-        creating = not self.db.exists() and not key_file_for(self.db).exists()
-        passphrase = read_passphrase(creating=creating, db=self.db)
-        memory = Memory.open(
-            self.db,
-            passphrase,
-            embedder=self.embedder,
-            namespace=self.namespace,
-            accept_new_embedder=accept_new_embedder,
-            llm=self.make_llm() if llm else None,
-        )
+        try:
+            creating = not self.db.exists() and not key_file_for(self.db).exists()
+            passphrase = read_passphrase(creating=creating, db=self.db)
+            memory = Memory.open(
+                self.db,
+                passphrase,
+                embedder=self.embedder,
+                namespace=self.namespace,
+                accept_new_embedder=accept_new_embedder,
+                llm=self.make_llm() if llm else None,
+            )
+        except OSError as error:  # a name too long, a folder not readable or writable, …
+            raise StoreError(
+                f"Cannot open a store at {str(self.db)!r}: {error.strerror or error}."
+            ) from None
         del passphrase
         if creating:
             click.echo(f"Created a new encrypted store at {self.db}", err=True)
@@ -104,6 +110,10 @@ def friendly_errors(function: F) -> F:
             return function(*args, **kwargs)
         except LocalmindError as error:
             raise click.ClickException(str(error)) from None
+        except DAMAGE_ERRORS:  # a damaged page met outside a query (e.g. while committing)
+            context = click.get_current_context(silent=True)
+            store = context.find_object(Context) if context else None
+            raise click.ClickException(str(damaged(store.db if store else "The store"))) from None
         except click.Abort:
             raise
         except KeyboardInterrupt:
@@ -290,8 +300,8 @@ def format_result(result: RecallResult) -> str:
 
 @cli.command("list")
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
-@click.option("--limit", "-n", type=click.IntRange(min=1), default=50, show_default=True)
-@click.option("--offset", type=click.IntRange(min=0), default=0)
+@click.option("--limit", "-n", type=click.IntRange(1, 10**12), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(0, 10**12), default=0)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
@@ -454,6 +464,13 @@ def passwd(obj: Context) -> None:
         new = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
     Memory.change_passphrase(obj.db, old, str(new))
     click.echo("Passphrase changed.")
+    with Memory.open(obj.db, str(new), maintain=False) as memory:
+        folder = memory.get_meta("sync.folder")  # the sync package's key; the core only reads it
+    if folder:
+        click.echo(
+            f"This store syncs through {folder}: run `localmind sync rekey` so laptops that join "
+            "later use the new passphrase (the old one opens that folder until then)."
+        )
 
 
 def main() -> None:
@@ -461,10 +478,18 @@ def main() -> None:
 
 
 # Further commands live in their own modules; importing them registers them on `cli`.
-from localmind import cli_chat, cli_mcp, cli_models, cli_review, cli_transfer  # noqa: E402
+from localmind import (  # noqa: E402
+    cli_backup,
+    cli_chat,
+    cli_mcp,
+    cli_models,
+    cli_review,
+    cli_transfer,
+)
 
 __all__ = [
     "cli",
+    "cli_backup",
     "cli_chat",
     "cli_mcp",
     "cli_models",

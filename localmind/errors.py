@@ -23,6 +23,20 @@ class NotAStore(StoreError):
     """The file is not a localmind store (foreign, damaged or missing its key file)."""
 
 
+class StoreDamaged(NotAStore):
+    """Part of the store no longer reads back as it was written: a page failed its
+    authentication tag or SQLite's own checks, or the write-ahead log lost a change. Nothing
+    wrong was returned and nothing was changed; the way back is a backup."""
+
+
+class StoreInUse(StoreError):
+    """Another program (the app, the MCP server, the sync watcher) has the store open."""
+
+
+class StoreExists(StoreError):
+    """A store is already where one was to be written. Nothing was changed."""
+
+
 class EmbedderMismatch(StoreError):
     """The store's vectors were made by another embedding model than the one asked for."""
 

@@ -1,0 +1,491 @@
+"""Backups: an encrypted, consistent copy of a store that may be in use, restoring one, and
+checking a store for damage.
+
+A backup is a store of its own: ``FILE`` (the database, encrypted with the store's data key and
+cipher, in rollback-journal mode so the one file is whole) and ``FILE.key`` (a copy of the
+store's key file: the same data key, wrapped by the passphrase the store had when the backup
+was made). Restoring is therefore a verified copy of two files, and nothing about the backup is
+ever in plain text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from localmind.db import (
+    CHACHA20_LEGACY,
+    CIPHERS,
+    DAMAGE_ERRORS,
+    Cipher,
+    apply_key,
+    connect,
+    damaged,
+)
+from localmind.errors import (
+    InvalidInput,
+    NotAStore,
+    StoreDamaged,
+    StoreError,
+    StoreExists,
+    StoreInUse,
+    WrongPassphrase,
+)
+from localmind.keys import KeyFile, key_file_for
+from localmind.wal import wal_path
+
+#: ``progress(pages_copied, pages_in_all)``, called after every step of the copy.
+Progress = Callable[[int, int], None]
+
+#: Pages copied per step of the SQLite backup API (8 MiB with 8 KiB pages): a progress report
+#: every step, while the copy itself runs from one read snapshot.
+PAGES_PER_STEP = 1024
+ASIDE_SUFFIX = ".before-restore"
+_PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class BackupReport:
+    path: Path
+    key_path: Path
+    memories: int  # active memories, every user
+    pages: int
+    size_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreReport:
+    target: Path
+    memories: int  # active memories, every user
+    kept_aside: Path | None  # where the store it replaced now is
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    path: Path
+    memories: int  # active memories, every user
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True, slots=True)
+class _Unlocked:
+    key_file_bytes: bytes  # exactly what was unwrapped, so a copy matches the data key
+    data_key: bytes
+    cipher: Cipher
+
+
+def _unlock(db: Path, passphrase: str, what: str = "localmind store") -> _Unlocked:
+    key_path = key_file_for(db)
+    if not db.is_file():
+        raise NotAStore(f"No {what} at {db}.")
+    if not key_path.is_file():
+        raise NotAStore(
+            f"{db} has no key file beside it ({key_path.name}); it cannot be opened without it."
+        )
+    raw = key_path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotAStore(f"{key_path} is not a valid localmind key file.") from None
+    key_file = KeyFile.from_json(text, key_path)
+    try:
+        data_key = key_file.unwrap(passphrase)
+    except WrongPassphrase:
+        raise WrongPassphrase(
+            f"Wrong passphrase: it does not unlock the {what} {db}. Nothing was changed."
+        ) from None
+    return _Unlocked(raw, data_key, CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name])
+
+
+# --- backup ---------------------------------------------------------------------------------
+
+
+def backup_store(
+    store: Path,
+    destination: Path,
+    passphrase: str,
+    *,
+    replace: bool = False,
+    progress: Progress | None = None,
+    pages_per_step: int = PAGES_PER_STEP,
+) -> BackupReport:
+    """Copy ``store`` to ``destination`` (and its key file to ``destination.key``) with the
+    SQLite backup API while other processes may be reading and writing it.
+
+    The copy is one read snapshot (other writers go on; the snapshot does not see them), keyed
+    like the store before a single page is written, and moved into place only once complete
+    (temporary file, fsync, rename): an existing backup is never half-overwritten. Raises
+    :class:`StoreExists` if ``destination`` exists and ``replace`` is false.
+    """
+    store, destination = Path(store).expanduser(), Path(destination).expanduser()
+    check_destination(store, destination, replace=replace)
+    unlocked = _unlock(store, passphrase)
+    source = connect(store, unlocked.data_key, create=False, cipher=unlocked.cipher)
+    try:
+        with _temporary_beside(destination) as temp:
+            memories, pages = _copy(source, temp, unlocked, progress, pages_per_step)
+            _refuse_plain_text(temp)
+            with _temporary_beside(key_file_for(destination)) as key_temp:
+                key_temp.write_bytes(unlocked.key_file_bytes)
+                _fsync(key_temp)
+                # Key file first: until the database follows, an older backup of the same store
+                # still opens with it (the data key of a store never changes).
+                os.replace(key_temp, key_file_for(destination))
+            os.replace(temp, destination)
+            _fsync_directory(destination.parent)
+    finally:
+        source.close()
+    return BackupReport(
+        destination,
+        key_file_for(destination),
+        memories,
+        pages,
+        destination.stat().st_size,
+    )
+
+
+def check_destination(store: Path, destination: Path, *, replace: bool) -> None:
+    """Refuse a backup ``destination`` that cannot or may not be written (before anything is
+    asked or read)."""
+    if destination.is_dir():
+        raise InvalidInput(f"{destination} is a folder; give the backup a file name.")
+    if not destination.parent.is_dir():
+        raise InvalidInput(f"The folder {destination.parent} does not exist.")
+    own_files = {store, key_file_for(store), wal_path(store), *_sidecars(store)}
+    if any(
+        _same_file(destination, own) or _same_file(key_file_for(destination), own)
+        for own in own_files
+    ):
+        raise InvalidInput(f"{destination} is the store itself; back it up to another file.")
+    if not replace and (destination.exists() or key_file_for(destination).exists()):
+        raise StoreExists(
+            f"{destination} already exists; nothing was changed. Choose another name, or "
+            "replace it with --force."
+        )
+
+
+def _copy(
+    source: apsw.Connection,
+    temp: Path,
+    unlocked: _Unlocked,
+    progress: Progress | None,
+    pages_per_step: int,
+) -> tuple[int, int]:
+    """Back ``source`` up into the empty file ``temp``; returns (active memories, pages)."""
+    target = apsw.Connection(str(temp))
+    try:
+        apply_key(target, unlocked.data_key, unlocked.cipher)
+        # sqlite3mc copies pages between ciphers only at one page size.
+        page_size = _scalar(source, "PRAGMA page_size")
+        target.execute(f"PRAGMA page_size={int(page_size)}")
+        # The destination must be keyed before the first page is written: sqlite3mc reports a
+        # cipher salt only for an encrypted connection.
+        if _scalar(target, "SELECT sqlite3mc_codec_data('cipher_salt')") is None:
+            raise StoreError("The backup file could not be encrypted; nothing was written.")
+        # One read transaction for the whole copy: the backup sees one snapshot, and writers in
+        # other processes never force it to start over (they would at every step otherwise).
+        source.execute("BEGIN")
+        try:
+            memories = _active_memories(source)
+            with target.backup("main", source, "main") as copy:
+                while not copy.done:
+                    copy.step(pages_per_step)
+                    if progress:
+                        progress(copy.page_count - copy.remaining, copy.page_count)
+                pages = copy.page_count
+        except DAMAGE_ERRORS as error:
+            raise damaged(
+                source.filename, "a page did not read back as written, so no backup was made"
+            ) from error
+        finally:
+            if source.in_transaction:  # SQLite may already have ended it after damage
+                source.execute("ROLLBACK")
+        # One self-contained file: no write-ahead log to keep beside it.
+        target.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        target.close()
+    _fsync(temp)
+    return memories, pages
+
+
+def _refuse_plain_text(path: Path) -> None:
+    with open(path, "rb") as handle:
+        if handle.read(len(_PLAIN_SQLITE_HEADER)) == _PLAIN_SQLITE_HEADER:
+            raise StoreError(f"{path} came out unencrypted; it was deleted and nothing was kept.")
+
+
+# --- restore --------------------------------------------------------------------------------
+
+
+def restore_backup(
+    backup: Path, target: Path, passphrase: str, *, replace: bool = False
+) -> RestoreReport:
+    """Make ``target`` the store saved in ``backup`` (and ``backup.key``).
+
+    Before the target is touched, the backup must open with ``passphrase`` and pass
+    ``PRAGMA integrity_check``. An existing store at ``target`` is refused unless ``replace``;
+    then it is moved aside with its key file and write-ahead log (``<target>.before-restore``,
+    itself a store that opens with its old passphrase), never deleted. Refused while another
+    program has ``target`` open.
+    """
+    backup, target = Path(backup).expanduser(), Path(target).expanduser()
+    occupied = check_restore(backup, target, replace=replace)
+    unlocked = _unlock(backup, passphrase, "backup")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _temporary_beside(target) as candidate:
+        with open(backup, "rb") as source, open(candidate, "wb") as copy:
+            shutil.copyfileobj(source, copy, 1 << 20)
+            copy.flush()
+            os.fsync(copy.fileno())
+        memories = _verify(candidate, unlocked, shown_as=backup)
+        aside = _move_aside(target) if occupied else None
+        _clear_sidecars(target)
+        with _temporary_beside(key_file_for(target)) as key_temp:
+            key_temp.write_bytes(unlocked.key_file_bytes)
+            _fsync(key_temp)
+            os.replace(key_temp, key_file_for(target))
+        os.replace(candidate, target)
+        _fsync_directory(target.parent)
+    return RestoreReport(target, memories, aside)
+
+
+def check_restore(backup: Path, target: Path, *, replace: bool) -> bool:
+    """Refuse a restore that may not go ahead (before anything is asked or read); returns
+    whether a store is at ``target`` (and would be moved aside).
+
+    Must not be called by a process that has ``target`` open itself (see ``_open_elsewhere``).
+    """
+    if not backup.is_file():
+        raise NotAStore(f"No backup at {backup}.")
+    if wal_path(backup).exists() and wal_path(backup).stat().st_size:
+        raise InvalidInput(
+            f"{backup} has a write-ahead log beside it: it is a store in use, not a backup. "
+            "Make a backup of it with: localmind backup FILE"
+        )
+    if _same_file(backup, target):
+        raise InvalidInput(f"{backup} is the store itself; nothing to restore.")
+    occupied = target.exists() or key_file_for(target).exists()
+    if occupied and not replace:
+        raise StoreExists(
+            f"A store already exists at {target}; nothing was changed. Replace it with --force "
+            f"(it is then kept as {_aside_name(target).name})."
+        )
+    if _open_elsewhere(target):
+        raise StoreInUse(
+            f"{target} is open in another program (the app, `localmind mcp` or a sync "
+            "watcher); close it, then restore. Nothing was changed."
+        )
+    return occupied
+
+
+def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> int:
+    """The backup opens with its key, is whole, and is a localmind store; returns its active
+    memories. Only ``candidate`` (the copy) is opened, never the backup itself."""
+    not_a_backup = StoreDamaged(
+        f"{shown_as} is damaged, or it is not a localmind backup (it does not open with its key "
+        "file); nothing was changed."
+    )
+    try:
+        db = apsw.Connection(str(candidate), flags=apsw.SQLITE_OPEN_READWRITE)
+    except apsw.CantOpenError:
+        raise not_a_backup from None
+    try:
+        apply_key(db, unlocked.data_key, unlocked.cipher)
+        try:
+            problems = _texts(db, "PRAGMA integrity_check")
+            tables = set(_texts(db, "SELECT name FROM sqlite_master"))
+            if not {"memories", "meta", "events"} <= tables:
+                raise not_a_backup
+            memories = _active_memories(db)
+        except DAMAGE_ERRORS:
+            raise not_a_backup from None
+        if problems != ["ok"]:
+            raise StoreDamaged(
+                f"{shown_as} is damaged: its integrity check failed "
+                f"({problems[0].splitlines()[0]}); nothing was changed."
+            )
+    finally:
+        db.close()
+    return memories
+
+
+def _aside_name(target: Path) -> Path:
+    aside = target.with_name(target.name + ASIDE_SUFFIX)
+    number = 1
+    while aside.exists() or key_file_for(aside).exists():
+        number += 1
+        aside = target.with_name(f"{target.name}{ASIDE_SUFFIX}-{number}")
+    return aside
+
+
+def _move_aside(target: Path) -> Path:
+    """Move the store at ``target`` (database, key file, and any log still holding its latest
+    changes) to a free ``.before-restore`` name; it stays a store that opens as it was."""
+    aside = _aside_name(target)
+    for suffix in ("", ".key", "-wal", "-journal"):
+        old = target.with_name(target.name + suffix)
+        if old.exists():
+            os.replace(old, aside.with_name(aside.name + suffix))
+    return aside
+
+
+def _clear_sidecars(target: Path) -> None:
+    """A log or shared-memory index left from an earlier store must never be applied to the
+    restored one (SQLite would replay a stale WAL into it)."""
+    for stale in _sidecars(target):
+        stale.unlink(missing_ok=True)
+
+
+def _open_elsewhere(db: Path) -> bool:
+    """True when another process has ``db`` open: every SQLite connection in WAL mode holds a
+    shared lock on one byte of the ``-shm`` file (the "DMS" byte, offset 128) while it is open.
+    POSIX only; elsewhere the operating system refuses to replace an open file."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        fd = os.open(db.with_name(db.name + "-shm"), os.O_RDWR)
+    except OSError:
+        return False  # no shared memory index: nobody has it open in WAL mode
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128)
+    except OSError:
+        return True
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN, 1, 128)
+        return False
+    finally:
+        os.close(fd)
+
+
+# --- check ----------------------------------------------------------------------------------
+
+
+def check_store(store: Path, passphrase: str) -> CheckReport:
+    """Read the whole store: SQLite's integrity check, the keyword index's own check, and the
+    indexes against the rows (every active memory has a vector, sign bits and keyword entry;
+    nothing else does). A store too damaged to open raises :class:`StoreDamaged` instead."""
+    store = Path(store).expanduser()
+    unlocked = _unlock(store, passphrase)
+    db = connect(store, unlocked.data_key, create=False, cipher=unlocked.cipher)
+    problems: list[str] = []
+    try:
+        try:
+            found = _texts(db, "PRAGMA integrity_check")
+        except StoreDamaged:
+            found = ["a page failed its authentication tag"]
+        if found != ["ok"]:
+            lines = [line for text in found for line in text.splitlines() if line.strip()]
+            problems.append(f"integrity check: {'; '.join(lines[:3])}")
+            return CheckReport(store, 0, problems)  # counting now would only fail again
+        problems.extend(_index_problems(db))
+        return CheckReport(store, _active_memories(db), problems)
+    finally:
+        db.close()
+
+
+def _index_problems(db: apsw.Connection) -> Iterator[str]:
+    tables = set(_texts(db, "SELECT name FROM sqlite_master"))
+    try:
+        # FTS5's own check of its index structure (it reads; no row is written).
+        db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')")
+    except StoreDamaged:
+        yield "the keyword index is inconsistent"
+    indexes = [("keyword index", "memory_fts")]
+    if "memory_vec" in tables:
+        indexes += [("vector index", "memory_vec"), ("vector sign bits", "memory_vec_bits")]
+    for label, table in indexes:
+        missing = _count(
+            db,
+            f"SELECT count(*) FROM memories AS m WHERE m.status = 'active' "
+            f"AND NOT EXISTS (SELECT 1 FROM {table} AS i WHERE i.rowid = m.rowid)",
+        )
+        stray = _count(
+            db,
+            f"SELECT count(*) FROM {table} AS i WHERE NOT EXISTS (SELECT 1 FROM memories AS m "
+            f"WHERE m.rowid = i.rowid AND m.status = 'active')",
+        )
+        if missing:
+            yield f"{missing} active memories are missing from the {label}"
+        if stray:
+            yield f"the {label} has {stray} entries of no active memory"
+    if db.execute("PRAGMA foreign_key_check").fetchall():
+        yield "some versions or conflicts refer to memories that do not exist"
+
+
+def _count(db: apsw.Connection, sql: str) -> int:
+    return int(_scalar(db, sql))
+
+
+def _active_memories(db: apsw.Connection) -> int:
+    return _count(db, "SELECT count(*) FROM memories WHERE status = 'active'")
+
+
+def _scalar(db: apsw.Connection, sql: str) -> Any:
+    return db.execute(sql).fetchall()[0][0]
+
+
+def _texts(db: apsw.Connection, sql: str) -> list[str]:
+    return [str(row[0]) for row in db.execute(sql).fetchall()]
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _temporary_beside(path: Path) -> Iterator[Path]:
+    """A new owner-only file in ``path``'s folder (so the final rename is atomic), removed
+    with its SQLite sidecars unless it was renamed into place."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    temp = Path(name)
+    try:
+        yield temp
+    finally:
+        for leftover in (temp, *_sidecars(temp)):
+            leftover.unlink(missing_ok=True)
+
+
+def _sidecars(path: Path) -> list[Path]:
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # some platforms cannot open directories; the rename is still atomic
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
