@@ -95,12 +95,16 @@ class Governance:
         now = self._clock()
         if not force and not self.due():
             return MaintenanceReport(at=now, skipped=True)
-        last = self.store.get_meta(LAST_MAINTENANCE)
-        # Whole calendar days (UTC) since the last run: a second run on the same day decays
-        # nothing, and no fraction of a day is ever lost or counted twice.
-        elapsed_days = float(_day(now) - _day(float(last))) if last is not None else 0.0
         counts: Counter[str] = Counter()
         with self.store.db:
+            # Read under the write lock: two processes opening the store together must not
+            # both run a pass that is due once (nor decay the same days twice).
+            if not force and not self.due():
+                return MaintenanceReport(at=now, skipped=True)
+            last = self.store.get_meta(LAST_MAINTENANCE)
+            # Whole calendar days (UTC) since the last run: a second run on the same day decays
+            # nothing, and no fraction of a day is ever lost or counted twice.
+            elapsed_days = float(_day(now) - _day(float(last))) if last is not None else 0.0
             for stored in list(self.store.iter_memories(None, status="active")):
                 record = stored.record
                 if record.expires_at is not None and record.expires_at <= now:

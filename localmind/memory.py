@@ -153,6 +153,10 @@ class Memory:
         rescore its best candidates; loaded on first use.
         """
         path = Path(path).expanduser()
+        if not validation.is_unicode(str(path)):  # a byte that is not UTF-8 in a name
+            raise StoreError(
+                f"{str(path)!r} cannot hold a store: SQLite needs a path that is valid UTF-8."
+            )
         key_path = key_file_for(path)
         namespace = validation.namespace(namespace)
         settings = settings or Settings()
@@ -196,7 +200,9 @@ class Memory:
             with db:
                 memory._store.set_meta(LAST_MAINTENANCE, repr(clock()))
         elif maintain and not memory.needs_reindex and memory._governance.due():
-            memory.maintain()
+            # not forced: checked again under the write lock, in case another process opening
+            # the store at the same moment ran it first
+            memory.maintain(force=False)
         return memory
 
     @classmethod
@@ -221,11 +227,15 @@ class Memory:
             embedder = embedder_from_spec(stored_spec) if stored_spec else default_embedder()
 
         device_id = probe.get_meta("device_id")
-        with db:
-            if device_id is None:
-                device_id = str(ULID())
-                probe.set_meta("device_id", device_id)
-                probe.set_meta("created_at", repr(clock()))
+        if device_id is None:
+            with db:
+                # Read again under the write lock: a second process may open the new store
+                # while the first is still setting it up.
+                device_id = probe.get_meta("device_id")
+                if device_id is None:
+                    device_id = str(ULID())
+                    probe.set_meta("device_id", device_id)
+                    probe.set_meta("created_at", repr(clock()))
         last = db.execute("SELECT max(hlc) FROM events").fetchone()[0]
         hlc = HybridLogicalClock(device_id, clock, Stamp.parse(last) if last else None)
         store = SqliteStore(db, hlc, device_id, clock)
@@ -233,7 +243,8 @@ class Memory:
         needs_reindex = False
         if stored_identity is None:
             with db:
-                _record_embedder(store, embedder)
+                if store.get_meta("embedder") is None:  # (as for the device id above)
+                    _record_embedder(store, embedder)
         elif stored_identity != embedder.identity:
             if not accept_new_embedder:
                 raise EmbedderMismatch(
@@ -313,11 +324,11 @@ class Memory:
         if item.type is MemoryType.SHORT_TERM:
             return Outcome(self._push_short_term(item), Decision.INSERTED)
         hashed = content_hash(item.content)
-        existing = self._store.find_active_by_hash(self.namespace, hashed)
-        if existing is not None:
-            return Outcome(
-                self._reinforce(existing, item), Decision.REINFORCED, existing.record, 1.0
-            )
+        if self._store.find_active_by_hash(self.namespace, hashed) is not None:
+            with self._store.db:
+                twin = self._reinforce_twin(hashed, item)
+            if twin is not None:
+                return twin
         vector = self._embed_documents([item.content])[0]
         config = self.settings.lifecycle
         nearest = self._lifecycle.nearest_active(self.namespace, vector)
@@ -331,6 +342,10 @@ class Memory:
             ):
                 relation, why = Relation.SAME, f"near-identical ({why})"
         with self._store.db:
+            # Another process may have stored the same text while this one embedded it.
+            twin = self._reinforce_twin(hashed, item)
+            if twin is not None:
+                return twin
             fresh = self._store.get(nearest[0].record.id) if nearest else None
             # Unrelated, or the neighbour stopped being active while the LLM was thinking.
             if (
@@ -395,11 +410,8 @@ class Memory:
                         results.append(self._push_short_term(item, vector))
                         continue
                     hashed = content_hash(item.content)
-                    existing = self._store.find_active_by_hash(self.namespace, hashed)
-                    if existing is not None:
-                        results.append(self._reinforce(existing, item))
-                    else:
-                        results.append(self._insert(item, hashed, vector))
+                    twin = self._reinforce_twin(hashed, item)
+                    results.append(twin.record if twin else self._insert(item, hashed, vector))
                 self._governance.enforce_capacity(self.namespace)
             if progress:
                 progress(len(batch))
@@ -449,17 +461,22 @@ class Memory:
         self._store.insert(record, vector)
         return record
 
-    def _reinforce(self, existing: StoredMemory, item: NewMemory) -> MemoryRecord:
+    def _reinforce_twin(self, hashed: str, item: NewMemory) -> Outcome | None:
+        """Reinforce the active memory with the same text, if there is one. Call it inside the
+        write transaction: read before it, the memory may have changed or been forgotten by
+        another process since."""
+        existing = self._store.find_active_by_hash(self.namespace, hashed)
+        if existing is None:
+            return None
         record = existing.record
-        with self._store.db:
-            record = self._store.update_fields(
-                existing,
-                "same content remembered again",
-                confidence=min(1.0, record.confidence + _REINFORCE_CONFIDENCE),
-                importance=max(record.importance, float(item.importance or 0.0)),
-                updated_at=self._clock(),
-            )
-        return record
+        reinforced = self._store.update_fields(
+            existing,
+            "same content remembered again",
+            confidence=min(1.0, record.confidence + _REINFORCE_CONFIDENCE),
+            importance=max(record.importance, float(item.importance or 0.0)),
+            updated_at=self._clock(),
+        )
+        return Outcome(reinforced, Decision.REINFORCED, existing.record, 1.0)
 
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
         record = self._new_record(item, content_hash(item.content))
@@ -501,16 +518,17 @@ class Memory:
         if expires_at is not None:
             fields["expires_at"] = validation.timestamp(expires_at, "expires_at")
         new_content = None if content is None else validation.content(content, limits)
-        stored = self._get_stored(memory_id)
-        if stored.record.status is Status.DELETED:
-            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
+        stored = self._get_changeable(memory_id)
         vector = None
         if new_content is not None and new_content != stored.record.content:
             vector = self._embed_documents([new_content])[0]
         with self._store.db:
+            # Read again under the write lock: another process may have changed or forgotten
+            # the memory while its new text was embedded.
+            stored = self._get_changeable(memory_id)
             now = self._clock()
             record = stored.record
-            if vector is not None and new_content is not None:
+            if vector is not None and new_content is not None and new_content != record.content:
                 record = self._store.replace_content(
                     stored, new_content, content_hash(new_content), vector, reason, now
                 )
@@ -518,16 +536,22 @@ class Memory:
                 record = self._store.update_fields(stored, reason, updated_at=now, **fields)
         return record
 
+    def _get_changeable(self, memory_id: str) -> StoredMemory:
+        stored = self._get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
+        return stored
+
     def forget(self, memory_id: str) -> None:
         """Remove a memory: its content and history are erased at once; a tombstone remains so
         the deletion can replicate."""
         if self._short_term.remove_if(lambda item: item.record.id == memory_id):
             return
-        stored = self._get_stored(memory_id)
-        if stored.record.status is Status.DELETED:
-            return
+        self._get_stored(memory_id)  # an unknown id fails before waiting for the write lock
         with self._store.db:
-            self._forget_stored(stored)
+            stored = self._get_stored(memory_id)  # as it is now, under the write lock
+            if stored.record.status is not Status.DELETED:
+                self._forget_stored(stored)
 
     def _forget_stored(self, stored: StoredMemory) -> None:
         self._store.erase(stored, self._clock())
@@ -559,16 +583,15 @@ class Memory:
             )
         if new_content is not None:
             raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
-        stored = self._get_active(memory_id)
         delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
-        with self._store.db:
-            record = self._lifecycle.adjust_confidence(stored, delta, str(kind))
-        return record
+        return self.nudge_confidence(memory_id, delta, str(kind))
 
     def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
         """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this."""
-        stored = self._get_active(memory_id)
+        self._get_active(memory_id)  # a bad id fails before waiting for the write lock
         with self._store.db:
+            # Read under the write lock: another process's change in between is not lost.
+            stored = self._get_active(memory_id)
             record = self._lifecycle.adjust_confidence(stored, delta, reason)
         return record
 
@@ -612,24 +635,29 @@ class Memory:
         existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
         if resolution is Resolution.KEEP_BOTH:
             with self._store.db:
-                self._lifecycle.close_conflict(conflict_id, resolution)
+                self._close_conflict(conflict_id, resolution)
             return self.get(existing_id)
         if resolution is Resolution.KEEP_OLD:
             with self._store.db:
-                self._lifecycle.close_conflict(conflict_id, resolution)
+                self._close_conflict(conflict_id, resolution)
                 self._forget_stored(self._get_active(candidate_id))
             return self.get(existing_id)
         text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
         assert text is not None
         vector = self._embed_documents([text])[0]
         with self._store.db:
-            self._lifecycle.close_conflict(conflict_id, resolution)
+            self._close_conflict(conflict_id, resolution)
             self._forget_stored(self._get_active(candidate_id))
             existing = self._get_active(existing_id)
             record = self._store.replace_content(
                 existing, text, content_hash(text), vector, str(resolution), self._clock()
             )
         return record
+
+    def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:
+        # Checked again under the write lock: another process may have settled it meanwhile.
+        self._lifecycle.conflict(self.namespace, conflict_id)
+        self._lifecycle.close_conflict(conflict_id, resolution)
 
     def pending_conflicts(self) -> int:
         return self._lifecycle.pending_count(self.namespace)
@@ -695,7 +723,8 @@ class Memory:
     def _get_stored(self, memory_id: str) -> StoredMemory:
         if not isinstance(memory_id, str) or not memory_id.strip():
             raise InvalidInput("A memory id is needed.")
-        stored = self._store.get(memory_id.strip())
+        # (an id SQLite cannot even encode, such as a lone surrogate, names no memory)
+        stored = self._store.get(memory_id.strip()) if validation.is_unicode(memory_id) else None
         if stored is None or stored.record.namespace != self.namespace:
             raise NotFound(f"No memory with id {memory_id!r}.")
         return stored
@@ -790,13 +819,28 @@ class Memory:
             vectors.extend(self.embedder.embed_documents([record.content for _, record in batch]))
             if progress:
                 progress(len(batch))
+        embedded = {record.content: v for (_, record), v in zip(rows, vectors, strict=True)}
         with store.db:
+            # The rows as they are now, under the write lock: what another process added or
+            # changed while the rest was embedded is embedded here (the few, not the many).
+            rows = [
+                (stored.rowid, stored.record)
+                for stored in store.iter_memories(None, status="active", newest_first=False)
+            ]
+            late = list({r.content: None for _, r in rows if r.content not in embedded})
+            if late:
+                embedded.update(zip(late, self.embedder.embed_documents(late), strict=True))
             store.create_vector_table(self.embedder.dim)
             store.db.executemany(
                 "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
                 [
-                    (rowid, record.namespace, str(record.type), np.asarray(v, np.float32).tobytes())
-                    for (rowid, record), v in zip(rows, vectors, strict=True)
+                    (
+                        rowid,
+                        record.namespace,
+                        str(record.type),
+                        np.asarray(embedded[record.content], np.float32).tobytes(),
+                    )
+                    for rowid, record in rows
                 ],
             )
             _record_embedder(store, self.embedder, create_table=False)

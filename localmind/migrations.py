@@ -151,6 +151,10 @@ def migrate(db: apsw.Connection) -> int:
         if migration.version <= current:
             continue
         with db:
+            # Another process opening the store at the same time may have applied it already.
+            if schema_version(db) >= migration.version:
+                current = migration.version
+                continue
             migration.apply(db)
             db.execute(
                 "INSERT INTO meta (key, value) VALUES ('schema_version', ?) "

@@ -155,11 +155,15 @@ class ProfileEngine:
         if not text:
             text, method = self._extractive(sources), "extractive"
         text = tokens.truncate(text, self.config.budget_tokens)
-        version = (previous.version if previous else 0) + 1
         now = self._clock()
         seq = self.store.scalar("SELECT coalesce(max(seq), 0) FROM events")
         built_from: dict[str, Any] = {"ids": [m.id for m in sources], "method": method, "seq": seq}
         with self.store.db:
+            # Numbered under the write lock: another process may have built one meanwhile.
+            version = self.store.scalar(
+                "SELECT coalesce(max(version), 0) + 1 FROM profiles WHERE namespace = ?",
+                (namespace,),
+            )
             self.store.db.execute(
                 "INSERT INTO profiles (namespace, version, text, built_from, at) "
                 "VALUES (?, ?, ?, ?, ?)",

@@ -28,10 +28,13 @@ stay local.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from localmind import validation
+from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
 from localmind.records import MemoryRecord, MemoryType, Status
@@ -109,7 +112,11 @@ class Event:
         try:
             stamp = Stamp.parse(hlc)
         except ValueError:
-            raise ValueError(f"bad stamp {hlc!r}") from None
+            raise ValueError(f"bad stamp {hlc!r:.80}") from None
+        # Stamps order events as text: only the canonical form (13-digit milliseconds) sorts
+        # right, and a stamp far in the future would drag this device's clock along.
+        if str(stamp) != hlc or not _STAMP.match(hlc):
+            raise ValueError(f"bad stamp {hlc!r:.80}")
         if stamp.device != device:
             raise ValueError(f"stamp {hlc!r} is not from device {device!r}")
         if memory_id is not None and not isinstance(memory_id, str):
@@ -124,7 +131,67 @@ class Event:
             raise ValueError("at must be a number")
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise ValueError("seq must be an integer")
+        validation.namespace(namespace)
+        if memory_id is not None and (len(memory_id) > 64 or not validation.is_unicode(memory_id)):
+            raise ValueError("memory_id must be an id")
+        if op in REPLICATED_OPS and payload.get(_REDACTED) is not True:
+            _check_payload(op, payload)
         return cls(hlc, device, namespace, memory_id, op, payload, reason, float(at), seq)
+
+
+_STAMP = re.compile(r"^\d{13}\.\d{6}\.")
+_LIMITS = Limits()
+
+
+def _check_payload(op: str, payload: dict[str, Any]) -> None:
+    """The fields a fold reads must hold what this device's own checks would let it write:
+    another device's events go through the same rules as input typed here (``ValueError``)."""
+    if op == "add" or "content" in payload:
+        if op == "forget":
+            raise ValueError("a forget carries no content")
+        validation.content(payload.get("content"), _LIMITS)
+    checks: dict[str, Callable[[Any], object]] = {
+        "type": _stored_type,
+        "metadata": _metadata,
+        "importance": lambda value: validation.unit_interval(value, "importance"),
+        "confidence": lambda value: validation.unit_interval(value, "confidence"),
+        "created_at": lambda value: validation.timestamp(value, "created_at"),
+        "updated_at": lambda value: validation.timestamp(value, "updated_at"),
+        "expires_at": lambda value: value is None or validation.timestamp(value, "expires_at"),
+        "status": Status,
+        "pinned": _flag,
+        "version": _version,
+    }
+    for name, check in checks.items():
+        if name in payload:
+            check(payload[name])
+
+
+def _stored_type(value: Any) -> None:
+    if validation.memory_type(value) is MemoryType.SHORT_TERM:
+        raise ValueError("a short_term memory does not travel")
+
+
+def _metadata(value: Any) -> None:
+    # an add carries the object, an update the JSON text the row keeps
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            raise ValueError("metadata is not JSON") from None
+    if not isinstance(value, dict):
+        raise ValueError("metadata must be an object")
+    validation.metadata(value, _LIMITS)
+
+
+def _flag(value: Any) -> None:
+    if value not in (True, False, 0, 1) or isinstance(value, float):
+        raise ValueError("pinned must be true or false")
+
+
+def _version(value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**12:
+        raise ValueError("version must be a whole number from 1")
 
 
 @dataclass(slots=True)
@@ -174,6 +241,8 @@ def apply_remote(
 ) -> ApplyReport:
     """Apply other devices' events in one transaction (with ``meta`` written in the same one,
     e.g. a sync cursor). Idempotent: an event already recorded is skipped."""
+    events = list(events)
+    embed = _embedded_ahead(store, events, embed)
     report = ApplyReport()
     touched: dict[str, None] = {}
     latest: str | None = None
@@ -215,6 +284,32 @@ def apply_remote(
     if latest is not None:
         store.observe(latest)
     return report
+
+
+def _embedded_ahead(store: SqliteStore, events: Sequence[Event], embed: Embed) -> Embed:
+    """``embed``, with the texts these events will most likely need embedded already, before
+    the write transaction: other processes wait for that transaction, and embedding a segment
+    of a thousand new memories takes seconds. The text embedded ahead is each memory's last
+    one among the new events (unless they forget it); a memory whose fold ends elsewhere
+    (an older local edit wins) has its text embedded inside the transaction, as before."""
+    final: dict[str, str] = {}
+    for event in sorted(events, key=lambda e: e.hlc):
+        if not event.memory_id or event.device_id == store.device_id:
+            continue
+        if event.op == "forget":
+            final.pop(event.memory_id, None)
+        elif event.op in ("add", "update") and isinstance(event.payload.get("content"), str):
+            final[event.memory_id] = event.payload["content"]
+    texts = list(dict.fromkeys(final.values()))
+    ready: dict[str, Vectors] = dict(zip(texts, embed(texts), strict=True)) if texts else {}
+
+    def embed_with_ready(contents: Sequence[str]) -> list[Vectors]:
+        missing = list(dict.fromkeys(c for c in contents if c not in ready))
+        if missing:
+            ready.update(zip(missing, embed(missing), strict=True))
+        return [ready[content] for content in contents]
+
+    return embed_with_ready
 
 
 def _known(store: SqliteStore, stamp: str) -> bool:

@@ -163,6 +163,13 @@ class SqliteStore:
     # --- writes -------------------------------------------------------------------------------
 
     def stamp(self) -> str:
+        """A new stamp, later than every event in the store. Call it in the write transaction:
+        other processes with this store open share its device id, so each must move past the
+        stamps the others wrote, or two events could get the same stamp (and another device
+        would skip the second as already applied)."""
+        newest = self.db.execute("SELECT max(hlc) FROM events").fetchone()
+        if newest and newest[0]:
+            self._hlc.observe(Stamp.parse(newest[0]))
         return str(self._hlc.now())
 
     def observe(self, stamp: str) -> None:
