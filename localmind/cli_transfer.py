@@ -114,6 +114,11 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo("".join(lines), nl=False)
     else:
-        output.touch(mode=0o600, exist_ok=True)
-        output.write_text("".join(lines), encoding="utf-8")
+        try:
+            output.touch(mode=0o600, exist_ok=True)
+            output.write_text("".join(lines), encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(
+                f"Cannot write the export to {str(output)!r}: {error.strerror or error}."
+            ) from None
         click.echo(f"Exported {len(entries)} memories to {output}.", err=True)

@@ -50,6 +50,8 @@ def _from_json(line: str, default_type: str, namespace: str) -> NewMemory | Rest
         document: Any = json.loads(line)
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise ValueError("not valid JSON (nested too deeply)") from None
     if isinstance(document, dict) and is_export(document):
         return from_document(document, namespace, Limits())
     if isinstance(document, str):
@@ -78,7 +80,10 @@ def _timestamp(value: object) -> float | None:
     if isinstance(value, bool):
         raise ValueError(f"created_at must be a date or Unix time, not {value!r}")
     if isinstance(value, (int, float)):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise ValueError("created_at is too large to be a Unix time") from None
     if isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.strip())

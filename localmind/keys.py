@@ -59,6 +59,37 @@ def _derive(passphrase: str, salt: bytes, params: KdfParams) -> bytes:
     ).derive(passphrase.encode("utf-8"))
 
 
+# What a key file (or a sync folder's header, which anyone with write access to the folder can
+# replace) may ask of Argon2id. A tampered file must get an error, not make the opening
+# allocate a terabyte or run for hours; the bounds sit far above any sensible setting.
+MAX_KDF_MEMORY_KIB = 4 * 1024 * 1024  # 4 GiB
+MAX_KDF_ITERATIONS = 64
+MAX_KDF_LANES = 64
+
+
+def _kdf_params(kdf: dict[str, Any]) -> KdfParams:
+    values = {}
+    for name, low, high in (
+        ("memory_cost_kib", 8, MAX_KDF_MEMORY_KIB),
+        ("iterations", 1, MAX_KDF_ITERATIONS),
+        ("lanes", 1, MAX_KDF_LANES),
+    ):
+        value = kdf[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"kdf {name} must be a whole number from {low} to {high}")
+        values[name] = value
+    if values["memory_cost_kib"] < 8 * values["lanes"]:
+        raise ValueError("kdf memory_cost_kib must be at least 8 per lane")
+    return KdfParams(**values)
+
+
+def _sized(document: dict[str, Any], name: str, shortest: int, longest: int) -> bytes:
+    data = _unb64(document[name])
+    if not shortest <= len(data) <= longest:
+        raise ValueError(f"{name} has {len(data)} bytes")
+    return data
+
+
 def check_passphrase(passphrase: str) -> None:
     if not passphrase or not passphrase.strip():
         raise InvalidInput("The passphrase must not be empty.")
@@ -139,18 +170,15 @@ class KeyFile:
             if database_cipher is not None and database_cipher not in CIPHERS:
                 raise ValueError(f"unsupported database cipher {database_cipher!r}")
             return cls(
-                salt=_unb64(document["salt"]),
-                kdf=KdfParams(
-                    memory_cost_kib=int(kdf["memory_cost_kib"]),
-                    iterations=int(kdf["iterations"]),
-                    lanes=int(kdf["lanes"]),
-                ),
-                nonce=_unb64(document["nonce"]),
-                wrapped_key=_unb64(document["wrapped_key"]),
+                salt=_sized(document, "salt", 8, 64),
+                kdf=_kdf_params(kdf),
+                nonce=_sized(document, "nonce", 12, 12),
+                wrapped_key=_sized(document, "wrapped_key", 48, 48),  # 32-byte key + 16-byte tag
                 database_cipher=database_cipher,
             )
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise NotAStore(f"{source} is not a valid localmind key file ({error}).") from None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+            why = str(error)[:200] or type(error).__name__
+            raise NotAStore(f"{source} is not a valid localmind key file ({why}).") from None
 
     @classmethod
     def load(cls, path: Path) -> KeyFile:

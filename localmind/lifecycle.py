@@ -100,7 +100,7 @@ def ask_relation(llm: LLM, existing: str, candidate: str) -> tuple[Relation, str
         relation = Relation(str(answer["relation"]).strip().lower())
     except ValueError:
         raise LLMBadReply(
-            f"Unknown relation {answer['relation']!r} in the model's answer."
+            f"Unknown relation {str(answer['relation'])[:40]!r} in the model's answer."
         ) from None
     return relation, str(answer.get("reason", ""))[:300]
 
@@ -151,7 +151,7 @@ class Lifecycle:
     def merge(self, existing: StoredMemory, content: str, similarity: float) -> MemoryRecord:
         record = existing.record
         metadata = dict(record.metadata)
-        metadata["mentions"] = int(metadata.get("mentions", 1)) + 1
+        metadata["mentions"] = _mentions(metadata) + 1
         reason = f"restated (similarity {similarity:.2f}): {content}"
         merged = self.store.update_fields(
             existing,
@@ -258,6 +258,13 @@ class Lifecycle:
             "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
             (self._clock(), memory_id, memory_id),
         )
+
+
+def _mentions(metadata: dict[str, Any]) -> int:
+    """How often a fact was stated; a "mentions" key the person set to something else (any
+    metadata is theirs to write) counts as the one mention."""
+    count = metadata.get("mentions", 1)
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
 
 
 def _numbers(text: str) -> list[str]:

@@ -102,7 +102,9 @@ class Session:
         }
         rewarded, penalised = self._settle_implicit_feedback(corrected)
         self._watch(recalled, corrected)
-        if reply:
+        # The model's words join the session's memory when they are storable text (a reply of
+        # blanks or with a NUL is still shown, not kept).
+        with contextlib.suppress(validation.InvalidInput):
             self.memory.remember(
                 reply[: self.memory.settings.limits.max_content_chars], type=MemoryType.SHORT_TERM
             )

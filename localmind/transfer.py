@@ -66,7 +66,7 @@ def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> R
             expires_at=_time(document, "expires_at"),
             version=_count(document, "version", minimum=1),
             status=status,
-            pinned=bool(document.get("pinned", False)),
+            pinned=_flag(document, "pinned"),
         )
     except ValueError as error:
         raise InvalidInput(str(error)) from None
@@ -82,11 +82,14 @@ def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> R
         version = _count(item, "version", minimum=1)
         if version >= record.version:
             raise InvalidInput(f"history version {version} is not before {record.version}")
+        reason = item.get("reason", "update")
+        if not isinstance(reason, str) or len(reason) > 200 or not validation.is_unicode(reason):
+            raise InvalidInput("a history entry's 'reason' must be a short text")
         history.append(
             Version(
                 version,
                 validation.content(item.get("content"), limits, what="A history entry"),
-                str(item.get("reason", "update")),
+                reason,
                 _time(item, "at", required=True) or 0.0,
             )
         )
@@ -95,15 +98,32 @@ def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> R
 
 def _text(document: dict[str, Any], key: str) -> str:
     value = document.get(key)
-    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or len(value) > 64
+        or not value.isprintable()
+        or not validation.is_unicode(value)
+    ):
         raise InvalidInput(f"'{key}' must be a non-empty id")
     return value.strip()
 
 
+# SQLite keeps integers in 64 bits; no version or access count comes near this.
+_MAX_COUNT = 10**12
+
+
 def _count(document: dict[str, Any], key: str, minimum: int = 0) -> int:
     value = document.get(key, minimum)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= _MAX_COUNT:
         raise InvalidInput(f"'{key}' must be a whole number of at least {minimum}")
+    return value
+
+
+def _flag(document: dict[str, Any], key: str) -> bool:
+    value = document.get(key, False)
+    if not isinstance(value, bool):
+        raise InvalidInput(f"'{key}' must be true or false")
     return value
 
 
@@ -113,9 +133,7 @@ def _time(document: dict[str, Any], key: str, *, required: bool = False) -> floa
         if required:
             raise InvalidInput(f"'{key}' is missing")
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"'{key}' must be a Unix time in seconds")
-    return float(value)
+    return validation.timestamp(value, f"'{key}'")
 
 
 def markdown(records: Iterable[tuple[MemoryRecord, list[Version]]], title: str) -> Iterator[str]:

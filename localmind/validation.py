@@ -13,7 +13,11 @@ from localmind.config import Limits
 from localmind.errors import InvalidInput
 from localmind.records import MemoryType
 
-_NAMESPACE = re.compile(r"^[^\s/\\\x00-\x1f]{1,64}$")
+_NAMESPACE = re.compile(r"^[^\s/\\\x00-\x1f\ud800-\udfff]{1,64}$")
+# Unix times that a date can be printed for (years 1 to 9999): anything else is a mistake, and
+# `datetime.fromtimestamp` would fail on it wherever the memory is shown.
+EARLIEST_TIME = -62_135_596_800.0
+LATEST_TIME = 253_402_300_799.0
 
 
 def content(text: object, limits: Limits, what: str = "Memory content") -> str:
@@ -24,12 +28,35 @@ def content(text: object, limits: Limits, what: str = "Memory content") -> str:
         raise InvalidInput(f"{what} is empty.")
     if "\x00" in stripped:
         raise InvalidInput(f"{what} contains a NUL character.")
+    if not is_unicode(stripped):
+        raise InvalidInput(f"{what} is not valid Unicode text (it has a lone surrogate).")
     if len(stripped) > limits.max_content_chars:
         raise InvalidInput(
             f"{what} is {len(stripped):,} characters long; the limit is "
             f"{limits.max_content_chars:,}. Split it into smaller memories."
         )
     return stripped
+
+
+def is_unicode(text: str) -> bool:
+    """False for text SQLite cannot store: lone surrogates (invalid bytes in a command-line
+    argument decode to them, and JSON can spell them as ``\\ud800``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _finite(value: object) -> float | None:
+    """``value`` as a float when it is a finite real number (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond float range
+        return None
+    return number if math.isfinite(number) else None
 
 
 def memory_type(value: object) -> MemoryType:
@@ -39,7 +66,7 @@ def memory_type(value: object) -> MemoryType:
         return MemoryType(str(value).strip().lower().replace("-", "_"))
     except ValueError:
         known = ", ".join(t.value for t in MemoryType)
-        raise InvalidInput(f"Unknown memory type {value!r}; use one of: {known}.") from None
+        raise InvalidInput(f"Unknown memory type {_short(value)}; use one of: {known}.") from None
 
 
 def memory_types(values: Iterable[object] | object | None) -> list[MemoryType] | None:
@@ -53,16 +80,16 @@ def memory_types(values: Iterable[object] | object | None) -> list[MemoryType] |
 
 def unit_interval(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"{name} must be a number between 0 and 1, not {value!r}.")
-    number = float(value)
-    if math.isnan(number) or not 0.0 <= number <= 1.0:
-        raise InvalidInput(f"{name} must be between 0 and 1, not {value!r}.")
+        raise InvalidInput(f"{name} must be a number between 0 and 1, not {_short(value)}.")
+    number = _finite(value)
+    if number is None or not 0.0 <= number <= 1.0:
+        raise InvalidInput(f"{name} must be between 0 and 1, not {_short(value)}.")
     return number
 
 
 def limit(value: object, limits: Limits) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"limit must be a whole number, not {value!r}.")
+        raise InvalidInput(f"limit must be a whole number, not {_short(value)}.")
     if value <= 0:
         raise InvalidInput(f"limit must be at least 1, not {value}.")
     if value > limits.max_recall_limit:
@@ -79,6 +106,10 @@ def metadata(value: object, limits: Limits) -> dict[str, Any]:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise InvalidInput(f"metadata must be JSON-serialisable: {error}.") from None
+    except RecursionError:
+        raise InvalidInput("metadata is nested too deeply.") from None
+    if not is_unicode(encoded):
+        raise InvalidInput("metadata is not valid Unicode text (it has a lone surrogate).")
     if len(encoded.encode()) > limits.max_metadata_bytes:
         raise InvalidInput(f"metadata is larger than {limits.max_metadata_bytes:,} bytes.")
     decoded: dict[str, Any] = json.loads(encoded)
@@ -88,19 +119,34 @@ def metadata(value: object, limits: Limits) -> dict[str, Any]:
 def namespace(value: object) -> str:
     if not isinstance(value, str) or not _NAMESPACE.match(value):
         raise InvalidInput(
-            f"Namespace {value!r} is not valid: use 1–64 characters without spaces or slashes."
+            f"Namespace {_short(value)} is not valid: use 1–64 characters without spaces or "
+            "slashes."
         )
     return value
 
 
 def threshold(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        raise InvalidInput(f"threshold must be a number, not {value!r}.")
-    return float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"threshold must be a number, not {_short(value)}.")
+    if isinstance(value, float) and math.isnan(value):
+        raise InvalidInput("threshold must be a number, not nan.")
+    try:
+        return float(value)
+    except OverflowError:  # a huge int: no score reaches it
+        return math.inf
 
 
 def timestamp(value: object, name: str) -> float:
-    """A Unix time in seconds."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InvalidInput(f"{name} must be a Unix time in seconds, not {value!r}.")
-    return float(value)
+    """A Unix time in seconds, within the years 1 to 9999."""
+    number = _finite(value)
+    if number is None or not EARLIEST_TIME <= number <= LATEST_TIME:
+        raise InvalidInput(
+            f"{name} must be a Unix time in seconds (years 1 to 9999), not {_short(value)}."
+        )
+    return number
+
+
+def _short(value: object, width: int = 60) -> str:
+    """``repr`` of a value cut to one short line: error messages echo what they refuse."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"

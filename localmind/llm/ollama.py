@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -17,6 +18,7 @@ DEFAULT_HOST = "http://127.0.0.1:11434"
 # (about 2 GB at Ollama's default 4-bit quantisation). Override with LOCALMIND_MODEL.
 DEFAULT_MODEL = "qwen2.5:3b"
 AVAILABILITY_TTL_S = 30.0
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def how_to_start(model: str) -> str:
@@ -109,7 +111,7 @@ class OllamaLLM:
             raise LLMUnavailable(f"Ollama at {self.host} did not answer in time.") from error
         except httpx.TransportError as error:
             raise LLMUnavailable(f"Ollama at {self.host} dropped the connection.") from error
-        except (httpx.HTTPError, pydantic.ValidationError, ValueError) as error:
+        except (httpx.HTTPError, pydantic.ValidationError, ValueError, RecursionError) as error:
             raise LLMBadReply(
                 f"Ollama sent a reply that could not be read ({_short(error)})."
             ) from error
@@ -119,7 +121,7 @@ class OllamaLLM:
             reply = self._client.chat(
                 model=self.model, messages=list(messages), options={"temperature": temperature}
             )
-        return str(reply.message.content or "")
+        return _unicode(str(reply.message.content or ""))
 
     def stream(self, messages: Sequence[Message], *, temperature: float = 0.7) -> Iterator[str]:
         with self._translated_errors():
@@ -131,7 +133,7 @@ class OllamaLLM:
             )
             for chunk in chunks:
                 if chunk.message.content:
-                    yield chunk.message.content
+                    yield _unicode(chunk.message.content)
 
     def json(
         self, messages: Sequence[Message], schema: Mapping[str, Any], *, temperature: float = 0.0
@@ -146,14 +148,24 @@ class OllamaLLM:
         text = str(reply.message.content or "")
         try:
             document = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, nested too deeply, a 5000-digit number
             raise LLMBadReply(f"The model's answer is not JSON: {text[:80]!r}") from None
         if not isinstance(document, dict):
             raise LLMBadReply(f"The model's answer is not a JSON object: {text[:80]!r}")
+        if _unicode(json.dumps(document, ensure_ascii=False)) != json.dumps(
+            document, ensure_ascii=False
+        ):
+            raise LLMBadReply("The model's answer is not valid Unicode (a lone surrogate).")
         missing = [key for key in schema.get("required", []) if key not in document]
         if missing:
             raise LLMBadReply(f"The model's answer lacks {', '.join(missing)}: {text[:80]!r}")
         return document
+
+
+def _unicode(text: str) -> str:
+    """``text`` with lone surrogates (which JSON can spell as ``\\ud800``, and SQLite cannot
+    store) replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _short(error: BaseException) -> str:

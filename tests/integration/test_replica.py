@@ -247,7 +247,8 @@ def test_the_clock_moves_past_remote_stamps() -> None:
 
 
 def test_events_are_checked_when_read_from_outside() -> None:
-    event = Event("0000000000001.000000.DEV", "DEV", "me", "M", "add", {}, None, 1.0, 1)
+    payload = {"content": "I like tea"}  # an add carries its memory (checked like typed input)
+    event = Event("0000000000001.000000.DEV", "DEV", "me", "M", "add", payload, None, 1.0, 1)
     assert Event.from_dict(event.to_dict()) == event
     bad: list[Callable[[dict[str, Any]], None]] = [
         lambda d: d.update(device_id="OTHER"),
@@ -255,6 +256,10 @@ def test_events_are_checked_when_read_from_outside() -> None:
         lambda d: d.update(payload=[]),
         lambda d: d.update(memory_id=None),
         lambda d: d.pop("op"),
+        lambda d: d.update(payload={"content": ""}),
+        lambda d: d.update(payload={"content": "x", "type": "short_term"}),
+        lambda d: d.update(payload={"content": "x", "importance": 7}),
+        lambda d: d.update(hlc="99999999999999.000000.DEV"),
     ]
     for damage in bad:
         data = event.to_dict()
