@@ -23,6 +23,7 @@ from sync.folder import (
     init_folder,
     join_folder,
     joined_folder,
+    rekey_folder,
     status,
     sync_key,
     sync_once,
@@ -145,6 +146,22 @@ def watch_(obj: Context, folder: Path | None, verbose: bool) -> None:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C is how it ends
             watch(memory, root, threading.Event(), report)
     click.echo("Stopped.")
+
+
+@sync_group.command("rekey")
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path))
+@click.pass_obj
+@friendly_errors
+def rekey(obj: Context, folder: Path | None) -> None:
+    """After `localmind passwd`: make the folder's join passphrase this store's new one.
+
+    Laptops already syncing are not affected; laptops that join later use the new passphrase,
+    and the old one no longer opens the folder."""
+    memory, passphrase = _open_with_passphrase(obj)
+    with memory:
+        root = rekey_folder(memory, _folder(memory, folder), passphrase)
+    del passphrase
+    click.echo(f"The sync folder {root} now opens with this store's passphrase.")
 
 
 @sync_group.command("status")

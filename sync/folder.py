@@ -109,13 +109,7 @@ def init_folder(
         raise SyncError(f"{root} is already a sync folder; use `sync join` to join it.")
     root.mkdir(parents=True, exist_ok=True)
     key = secrets.token_bytes(32)
-    wrapped = KeyFile.wrap(key, passphrase, kdf or KdfParams())
-    document = {
-        "format": HEADER_FORMAT,
-        "version": HEADER_VERSION,
-        "key": json.loads(wrapped.to_json()),
-    }
-    _atomic_write(header_path(root), (json.dumps(document, indent=2) + "\n").encode("utf-8"))
+    _write_header(root, key, passphrase, kdf or KdfParams())
     _remember_folder(memory, root, key)
     return root
 
@@ -126,6 +120,46 @@ def join_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str)
     key = read_header(root).unwrap_key(passphrase, root)
     _remember_folder(memory, root, key)
     return root
+
+
+def rekey_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str) -> Path:
+    """Re-wrap the folder's sync key with ``passphrase`` (this store's passphrase, after
+    ``localmind passwd``), so laptops joining later use it and the old one stops opening the
+    header. Only a store that already holds the folder's key may do it: some file of the folder
+    must open with that key, or the header would end up wrapping a key nobody else uses."""
+    root = Path(folder).expanduser()
+    key = sync_key(memory)
+    old = read_header(root)
+    if not _key_opens_folder(key, root):
+        raise SyncError(
+            f"This store's sync key opens no file in {root}: it joined another folder, or this "
+            "one has no files yet (run `localmind sync now` first). The header was not changed."
+        )
+    _write_header(root, key, passphrase, old.key_file.kdf)
+    return root
+
+
+def _key_opens_folder(key: bytes, root: Path) -> bool:
+    for directory in _device_directories(root):
+        if read_cursors(key, directory) is not None:
+            return True
+        for number in _segment_numbers(directory)[:1]:
+            try:
+                unseal(key, directory.name, number, (directory / f"{number:08d}.seg").read_bytes())
+            except (OSError, ValueError):
+                continue
+            return True
+    return False
+
+
+def _write_header(root: Path, key: bytes, passphrase: str, kdf: KdfParams) -> None:
+    wrapped = KeyFile.wrap(key, passphrase, kdf)
+    document = {
+        "format": HEADER_FORMAT,
+        "version": HEADER_VERSION,
+        "key": json.loads(wrapped.to_json()),
+    }
+    _atomic_write(header_path(root), (json.dumps(document, indent=2) + "\n").encode("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)

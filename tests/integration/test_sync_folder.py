@@ -217,3 +217,33 @@ def test_sync_commands(tmp_path: Path, shared: Path) -> None:
         "sync", "join", str(shared)
     )
     assert refused.exit_code == 1 and "another passphrase" in refused.output
+
+
+def test_after_a_passphrase_change_rekey_moves_the_folder_to_the_new_passphrase(
+    tmp_path: Path, shared: Path
+) -> None:
+    from sync import cli as sync_cli  # registers `localmind sync`
+    from tests.cli_support import Cli, assert_error
+
+    assert sync_cli.sync_group.name == "sync"
+    first = Cli(tmp_path / "first.db")
+    first.ok("add", "My favourite tea is green tea")
+    first.ok("sync", "init", str(shared))
+    changed = first.ok("passwd", LOCALMIND_NEW_PASSPHRASE="a brand new passphrase")
+    assert "localmind sync rekey" in changed.stdout  # the user is told the folder lags behind
+    first.passphrase = "a brand new passphrase"
+    header_before = (shared / "localmind-sync.json").read_bytes()
+
+    # A store that holds another folder's key must not take this header over.
+    stranger = Cli(tmp_path / "stranger.db", passphrase="a brand new passphrase")
+    stranger.ok("add", "Someone else's memory")
+    stranger.ok("sync", "init", str(tmp_path / "other-folder"))
+    assert_error(stranger("sync", "rekey", "--folder", str(shared)), "opens no file")
+    assert (shared / "localmind-sync.json").read_bytes() == header_before
+
+    assert "now opens with" in first.ok("sync", "rekey").stdout
+    old = Cli(tmp_path / "old.db")  # the old passphrase no longer joins
+    assert old("sync", "join", str(shared)).exit_code == 1
+    late = Cli(tmp_path / "late.db", passphrase="a brand new passphrase")
+    assert "imported 1 changes" in late.ok("sync", "join", str(shared)).stdout
+    assert "green tea" in late.ok("recall", "tea").stdout
