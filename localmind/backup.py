@@ -22,8 +22,6 @@ from typing import Any
 import apsw
 
 from localmind.db import (
-    CHACHA20_LEGACY,
-    CIPHERS,
     DAMAGE_ERRORS,
     Cipher,
     apply_key,
@@ -39,6 +37,7 @@ from localmind.errors import (
     StoreInUse,
     WrongPassphrase,
 )
+from localmind.files import fsync_directory
 from localmind.keys import KeyFile, key_file_for
 from localmind.wal import wal_path
 
@@ -106,7 +105,7 @@ def _unlock(db: Path, passphrase: str, what: str = "localmind store") -> _Unlock
         raise WrongPassphrase(
             f"Wrong passphrase: it does not unlock the {what} {db}. Nothing was changed."
         ) from None
-    return _Unlocked(raw, data_key, CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name])
+    return _Unlocked(raw, data_key, key_file.cipher)
 
 
 # --- backup ---------------------------------------------------------------------------------
@@ -137,14 +136,11 @@ def backup_store(
         with _temporary_beside(destination) as temp:
             memories, pages = _copy(source, temp, unlocked, progress, pages_per_step)
             _refuse_plain_text(temp)
-            with _temporary_beside(key_file_for(destination)) as key_temp:
-                key_temp.write_bytes(unlocked.key_file_bytes)
-                _fsync(key_temp)
-                # Key file first: until the database follows, an older backup of the same store
-                # still opens with it (the data key of a store never changes).
-                os.replace(key_temp, key_file_for(destination))
+            # Key file first: until the database follows, an older backup of the same store
+            # still opens with it (the data key of a store never changes).
+            _install_key_file(unlocked, destination)
             os.replace(temp, destination)
-            _fsync_directory(destination.parent)
+            fsync_directory(destination.parent)
     finally:
         source.close()
     return BackupReport(
@@ -252,12 +248,9 @@ def restore_backup(
         memories = _verify(candidate, unlocked, shown_as=backup)
         aside = _move_aside(target) if occupied else None
         _clear_sidecars(target)
-        with _temporary_beside(key_file_for(target)) as key_temp:
-            key_temp.write_bytes(unlocked.key_file_bytes)
-            _fsync(key_temp)
-            os.replace(key_temp, key_file_for(target))
+        _install_key_file(unlocked, target)
         os.replace(candidate, target)
-        _fsync_directory(target.parent)
+        fsync_directory(target.parent)
     return RestoreReport(target, memories, aside)
 
 
@@ -470,22 +463,17 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _install_key_file(unlocked: _Unlocked, database: Path) -> None:
+    """Write ``database``'s key file atomically (temporary name, fsync, rename)."""
+    with _temporary_beside(key_file_for(database)) as key_temp:
+        key_temp.write_bytes(unlocked.key_file_bytes)
+        _fsync(key_temp)
+        os.replace(key_temp, key_file_for(database))
+
+
 def _fsync(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # some platforms cannot open directories; the rename is still atomic
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
     finally:
         os.close(fd)

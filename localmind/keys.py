@@ -20,8 +20,9 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 
-from localmind.db import CIPHERS
+from localmind.db import CHACHA20_LEGACY, CIPHERS, Cipher
 from localmind.errors import InvalidInput, NotAStore, WrongPassphrase
+from localmind.files import fsync_directory
 
 KEY_FILE_FORMAT = "localmind-key"
 KEY_FILE_VERSION = 1
@@ -104,6 +105,11 @@ class KeyFile:
     # How the database's pages are encrypted (a name in CIPHERS); None for a key
     # that wraps something else (the sync key) and for stores older than the field (chacha20).
     database_cipher: str | None = None
+
+    @property
+    def cipher(self) -> Cipher:
+        """The cipher the database was made with (key files without one: ChaCha20)."""
+        return CIPHERS[self.database_cipher or CHACHA20_LEGACY.name]
 
     @classmethod
     def create(
@@ -197,17 +203,4 @@ class KeyFile:
             os.fsync(handle.fileno())
         os.chmod(temp, 0o600)
         os.replace(temp, path)
-        _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # some platforms cannot open directories; the rename is still atomic
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        fsync_directory(path.parent)

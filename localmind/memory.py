@@ -22,7 +22,7 @@ from ulid import ULID
 
 from localmind import validation
 from localmind.config import Settings
-from localmind.db import AEGIS_256, CHACHA20_LEGACY, CIPHERS, connect
+from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
@@ -181,8 +181,7 @@ class Memory:
             key_file = KeyFile.load(key_path)
             data_key = key_file.unwrap(passphrase)
 
-        cipher = CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name]
-        db = connect(path, data_key, create=creating, cipher=cipher)
+        db = connect(path, data_key, create=creating, cipher=key_file.cipher)
         try:
             if creating:
                 key_file.save(key_path)

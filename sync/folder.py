@@ -53,6 +53,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from localmind import KdfParams, LocalmindError, Memory, NotAStore, WrongPassphrase
+from localmind.files import fsync_directory
 from localmind.keys import KeyFile
 from localmind.replica import Event
 
@@ -322,20 +323,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    fsync_directory(path.parent)
 
 
 def _numbered(directory: Path, pattern: re.Pattern[str]) -> list[int]:
@@ -603,7 +591,7 @@ def compact(
         # Housekeeping only: what is left is still a complete folder; the next sync retries.
         log.error("sync: compaction of %s stopped: %s", directory, error)
         return 0
-    _fsync_directory(directory)
+    fsync_directory(directory)
     log.info("sync: compacted %d segments of %s into a snapshot", len(folded), directory)
     return len(folded)
 

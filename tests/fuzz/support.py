@@ -157,3 +157,14 @@ def still_usable(memory: Memory) -> None:
     memory.stats()
     memory.count()
     memory.recall("anything at all", 3, touch=False)
+
+
+def edited(document: Any, changes: list[tuple[tuple[str, ...], Any]]) -> Any:
+    """``document`` (nested dicts) with each (path, value) set where the path exists."""
+    for path, value in changes:
+        target = document
+        for name in path[:-1]:
+            target = target.get(name) if isinstance(target, dict) else None
+        if isinstance(target, dict):
+            target[path[-1]] = value
+    return document

@@ -29,6 +29,7 @@ from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (
     budget,
     deeply_nested,
+    edited,
     file_name,
     from_the_os,
     hostile_text,
@@ -51,16 +52,6 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with Memory.open(path, PASSPHRASE, kdf=FAST_KDF) as memory:
         memory.remember("I prefer green tea over coffee", "semantic")
     yield path
-
-
-def edited(document: Any, changes: list[tuple[tuple[str, ...], Any]]) -> Any:
-    for path, value in changes:
-        target = document
-        for name in path[:-1]:
-            target = target.get(name) if isinstance(target, dict) else None
-        if isinstance(target, dict):
-            target[path[-1]] = value
-    return document
 
 
 def cheap_enough(document: Any) -> Any:

@@ -29,6 +29,7 @@ from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (
     budget,
     deeply_nested,
+    edited,
     fingerprint,
     hostile_text,
     json_values,
@@ -309,16 +310,6 @@ edits = st.lists(
     max_size=3,
 )
 TIB_OF_MEMORY = [(("key", "kdf", "memory_cost_kib"), 2**30)]  # in KiB
-
-
-def edited(document: Any, changes: list[tuple[tuple[str, ...], Any]]) -> Any:
-    for path, value in changes:
-        target = document
-        for name in path[:-1]:
-            target = target.get(name) if isinstance(target, dict) else None
-        if isinstance(target, dict):
-            target[path[-1]] = value
-    return document
 
 
 @budget(80)

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +15,16 @@ import pytest
 
 from localmind import Memory, NewMemory
 from localmind.backup import backup_store, check_store, restore_backup
-from localmind.db import CHACHA20_LEGACY, CIPHERS, connect
 from localmind.errors import StoreExists
-from localmind.keys import KeyFile, key_file_for
+from localmind.keys import key_file_for
 from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import PASSPHRASE, FakeClock
 from tests.integration.test_corruption import flip_in_page, pages_of
+from tests.workers.invariants import raw_store as raw
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "My bank PIN is 4921 and I keep it under the blue vase"
 QUERIES = ["what do I like to drink?", "编程", "where does my sister live", "bank"]
-
-
-@contextmanager
-def raw(path: Path, passphrase: str = PASSPHRASE) -> Iterator[apsw.Connection]:
-    """The decrypted connection to a store, as the library opens it."""
-    key_file = KeyFile.load(key_file_for(path))
-    cipher = CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name]
-    db = connect(path, key_file.unwrap(passphrase), create=False, cipher=cipher)
-    try:
-        yield db
-    finally:
-        db.close()
 
 
 def dump(path: Path) -> dict[str, list[str]]:

@@ -14,7 +14,7 @@ import pytest
 
 from localmind import Memory, NewMemory
 from localmind.backup import check_store
-from localmind.db import CHACHA20_LEGACY, CIPHERS, connect
+from localmind.db import connect
 from localmind.errors import LocalmindError, StoreDamaged
 from localmind.keys import KeyFile, key_file_for
 from localmind.wal import wal_path
@@ -29,8 +29,7 @@ NOTES = [f"Note {n}: I spent the evening on {TOPICS[n % len(TOPICS)]}" for n in 
 @contextmanager
 def raw(path: Path) -> Iterator[apsw.Connection]:
     key_file = KeyFile.load(key_file_for(path))
-    cipher = CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name]
-    db = connect(path, key_file.unwrap(PASSPHRASE), create=False, cipher=cipher)
+    db = connect(path, key_file.unwrap(PASSPHRASE), create=False, cipher=key_file.cipher)
     try:
         yield db
     finally:

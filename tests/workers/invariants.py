@@ -10,7 +10,7 @@ from pathlib import Path
 
 import apsw
 
-from localmind.db import CHACHA20_LEGACY, CIPHERS, connect
+from localmind.db import connect
 from localmind.keys import KeyFile, key_file_for
 from localmind.memory import content_hash
 from localmind.tokenize import index_text
@@ -23,8 +23,7 @@ REDACTED = '{"redacted": true}'  # the payload of an event whose memory was forg
 def raw_store(path: Path, passphrase: str = PASSPHRASE) -> Iterator[apsw.Connection]:
     """The store's own connection (decrypted, sqlite-vec loaded), closed afterwards."""
     key_file = KeyFile.load(key_file_for(path))
-    cipher = CIPHERS[key_file.database_cipher or CHACHA20_LEGACY.name]
-    db = connect(path, key_file.unwrap(passphrase), create=False, cipher=cipher)
+    db = connect(path, key_file.unwrap(passphrase), create=False, cipher=key_file.cipher)
     try:
         yield db
     finally:
