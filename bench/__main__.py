@@ -95,11 +95,30 @@ def _add_perf(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.set_defaults(handler=_perf)
 
 
+def _sync(args: argparse.Namespace) -> int:
+    from bench import sync
+
+    return sync.run(args)
+
+
+def _add_sync(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "sync",
+        help="sync throughput: export, import and compaction of 10,000 events",
+        description="Sync throughput through a local folder (see bench/sync.py).",
+    )
+    from bench.sync import add_arguments
+
+    add_arguments(parser)
+    parser.set_defaults(handler=_sync)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
     _add_retrieval(commands)
     _add_perf(commands)
+    _add_sync(commands)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

@@ -51,3 +51,12 @@ def test_perf_quick_measures_a_small_store(tmp_path: Path) -> None:
     text = report.read_text(encoding="utf-8")
     assert "| 1k | localmind-enc |" in text and "| 1k | numpy |" in text
     assert "encryption overhead" in text
+
+
+@pytest.mark.slow
+def test_sync_throughput_carries_a_few_events(tmp_path: Path) -> None:
+    out = tmp_path / "sync.md"
+    result = run_bench("sync", "--events", "300", "--rounds", "1", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "300 `add` events" in text and "events/s" in text
