@@ -252,6 +252,8 @@ class Memory:
                     f"embedder to re-embed them, or open the store without choosing an embedder."
                 )
             needs_reindex = True
+        if not needs_reindex:
+            store.vector_identity = embedder.identity
         return cls(
             store,
             embedder,
@@ -843,6 +845,7 @@ class Memory:
                 ],
             )
             _record_embedder(store, self.embedder, create_table=False)
+            store.vector_identity = self.embedder.identity
             store.record_event(
                 self.namespace, None, "reindex", {"embedder": self.embedder.identity}
             )

@@ -26,6 +26,7 @@ import apsw
 import numpy as np
 
 from localmind.embedders.base import Vectors
+from localmind.errors import EmbedderMismatch
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.records import MemoryRecord, MemoryType, Status
 from localmind.tokenize import index_text
@@ -107,6 +108,9 @@ class SqliteStore:
         self._hlc = hlc
         self._clock = clock
         self.device_id = device_id
+        # The model this process embeds with; None until the store is known to be indexed with
+        # it (and then vectors are neither written nor searched).
+        self.vector_identity: str | None = None
 
     # --- meta ---------------------------------------------------------------------------------
 
@@ -120,6 +124,16 @@ class SqliteStore:
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+    def check_vector_identity(self) -> None:
+        """Refuse to write or search vectors of another model than the store's: another program
+        may have re-indexed the store with a new model since this one opened it."""
+        stored = self.get_meta("embedder")
+        if self.vector_identity is not None and stored != self.vector_identity:
+            raise EmbedderMismatch(
+                f"This store was re-indexed with {stored} by another program since it was opened "
+                f"here with {self.vector_identity}. Nothing was changed: close and open it again."
+            )
 
     # --- the vector table ---------------------------------------------------------------------
 
@@ -207,6 +221,7 @@ class SqliteStore:
         return rowid
 
     def _index(self, rowid: int, record: MemoryRecord, vector: Vectors) -> None:
+        self.check_vector_identity()  # inside the write transaction: the meta cannot move now
         self.db.execute(
             "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
             (rowid, record.namespace, str(record.type), np.asarray(vector, np.float32).tobytes()),
@@ -426,6 +441,7 @@ class SqliteStore:
         pool is therefore searched exactly."""
         if k <= 0:
             return []
+        self.check_vector_identity()
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         # max(rowid): an upper bound of the row count, without counting.
         top = self.db.execute("SELECT max(rowid) FROM memory_vec_bits").fetchone()

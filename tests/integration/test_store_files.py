@@ -189,6 +189,26 @@ def test_another_embedder_is_a_clear_error_until_reindexed(
     assert reopened.recall("tea", limit=1)[0].memory.content.startswith("I drink")
 
 
+def test_a_program_still_open_after_another_reindexed_refuses_to_mix_models(
+    open_memory: Callable[..., Memory], store_path: Path, minilm_model_dir: Path
+) -> None:
+    """The app keeps the store open while `localmind reindex` switches models in another
+    process: the app must not add vectors of the old model, nor search the new ones with it."""
+    running = open_memory()
+    running.remember("I drink green tea every morning")
+    switching = open_memory(embedder=f"fastembed:{minilm_model_dir}", accept_new_embedder=True)
+    assert switching.reindex() == 1
+    with pytest.raises(EmbedderMismatch, match=r"re-indexed with .*:384 by another program"):
+        running.remember("The invoice is due on Friday")
+    with pytest.raises(EmbedderMismatch, match="open it again"):
+        running.recall("tea")
+    assert switching.count() == 1  # nothing was added
+    switching.remember("The invoice is due on Friday")  # the re-indexing program writes on
+    assert switching.recall("when is the invoice due", limit=1)[0].memory.content.startswith(
+        "The invoice"
+    )
+
+
 def test_change_passphrase_rewraps_without_touching_the_database(
     open_memory: Callable[..., Memory], store_path: Path
 ) -> None:
