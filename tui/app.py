@@ -14,9 +14,11 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.worker import Worker
 
 from localmind.embedders.base import Embedder
+from localmind.errors import LocalmindError
 from localmind.keys import KdfParams
 from localmind.llm.base import LLM
 from localmind.memory import Memory
@@ -32,7 +34,7 @@ from tui.screens.chat import ChatScreen
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
 from tui.screens.help import HelpScreen
-from tui.screens.memories import MemoriesScreen
+from tui.screens.memories import UNDO_WINDOW_S, MemoriesScreen
 from tui.screens.profile import ProfileScreen
 from tui.screens.unlock import UnlockScreen
 from tui.syncing import STOP_WAIT_S, SyncReported, SyncState
@@ -84,6 +86,8 @@ class LocalmindApp(App[None]):
         self.passphrase = passphrase
         self.memory: Memory | None = None
         self.session: Session | None = None
+        # Forgets waiting out their undo window (memory id -> the timer that carries them out).
+        self.pending_forgets: dict[str, Timer] = {}
         self.sync = SyncState()
         self._sync_worker: Worker[None] | None = None
 
@@ -186,10 +190,55 @@ class LocalmindApp(App[None]):
         if isinstance(self.screen, Page):
             self.screen.synced(report)
 
+    # --- forgetting, with a window to undo ------------------------------------------------------
+
+    def forget_later(self, memory_id: str) -> None:
+        """Forget ``memory_id`` once the undo window has passed (or the page is left, or the
+        app quits). A forget erases the memory's history for good, so undo must come before
+        it, not after: an undone forget leaves the memory exactly as it was, id and history."""
+        self.pending_forgets[memory_id] = self.set_timer(
+            UNDO_WINDOW_S, lambda: self.forget_pending(memory_id)
+        )
+
+    def cancel_forget(self, memory_id: str) -> bool:
+        """Take back a forget still in its window; False when it has been carried out."""
+        timer = self.pending_forgets.pop(memory_id, None)
+        if timer is not None:
+            timer.stop()
+        return timer is not None
+
+    def forget_pending(self, memory_id: str | None = None) -> None:
+        """Carry out one waiting forget now, or all of them (in a thread: the write may wait
+        for another program's lock)."""
+        ids = [memory_id] if memory_id else list(self.pending_forgets)
+        for pending in ids:
+            if (timer := self.pending_forgets.pop(pending, None)) is not None:
+                timer.stop()
+                self._forget(pending)
+
+    @work(thread=True, group="forget")
+    def _forget(self, memory_id: str) -> None:
+        try:
+            if self.memory is not None:
+                self.memory.forget(memory_id)
+        except LocalmindError as error:
+            self.call_from_thread(self.notify, str(error), severity="error")
+        else:
+            self.call_from_thread(self.refresh_status)
+
     async def on_unmount(self) -> None:
+        ids, self.pending_forgets = list(self.pending_forgets), {}
+        if ids and self.memory is not None:  # quitting inside the window still forgets
+            await asyncio.to_thread(_forget_all, self.memory, ids)
         self.sync.stop.set()
         if self.sync.running:  # a sync in progress ends its transaction before the store closes
             await asyncio.to_thread(self.sync.stopped.wait, STOP_WAIT_S)
         if self.memory is not None:
             self.memory.close()
             self.memory = None
+
+
+def _forget_all(memory: Memory, ids: list[str]) -> None:
+    for memory_id in ids:
+        with contextlib.suppress(LocalmindError):  # e.g. already forgotten by a sync
+            memory.forget(memory_id)

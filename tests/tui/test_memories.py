@@ -8,7 +8,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, TextArea
 
-from tests.conftest import FakeClock
+from localmind import Memory
+from tests.conftest import PASSPHRASE, FakeClock
 from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, settle
 from tui.app import LocalmindApp
 from tui.screens.memories import MemoriesScreen
@@ -153,28 +154,56 @@ async def test_escape_cancels_a_correction(app: LocalmindApp, seeded: dict[str, 
         assert app.memory.get(seeded[TEA]).content == TEA
 
 
-async def test_forget_then_undo_brings_the_memory_back(
+async def test_forget_then_undo_keeps_the_memory_as_it_was(
     app: LocalmindApp, seeded: dict[str, str]
 ) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await open_page(pilot)
-        await select(pilot, app, seeded[RUST])
+        rust = seeded[RUST]
+        await select(pilot, app, rust)
         await pilot.press("p")  # pinned: the undo keeps it pinned
         await pilot.press("y")  # 0.9: the undo keeps the confidence
         await settle(pilot)
+        assert app.memory is not None
+        history = app.memory.history(rust)
         await pilot.press("x")
         await settle(pilot)
         assert RUST not in contents(app)
-        assert app.memory is not None
-        assert app.memory.count() == 3
         assert any("Press u to undo" in n.message for n in app._notifications)
 
         await pilot.press("u")
         await settle(pilot)
         assert RUST in contents(app)
-        back = next(r for r in app.memory.list_memories() if r.content == RUST)
-        assert back.pinned and back.confidence == pytest.approx(0.9)
-        assert back.type == "semantic" and back.importance == pytest.approx(0.8)
+        back = app.memory.get(rust)  # the same memory: same id, history untouched
+        assert back.status == "active" and back.pinned
+        assert back.confidence == pytest.approx(0.9)
+        assert app.memory.history(rust) == history
+        assert app.memory.count() == 4
+
+
+async def test_a_forget_is_carried_out_when_the_page_is_left_or_the_app_quits(
+    app: LocalmindApp, seeded: dict[str, str], store_path: Path, clock: FakeClock
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        await select(pilot, app, seeded[RUST])
+        await pilot.press("x")
+        await settle(pilot)
+        assert app.memory is not None
+        assert app.memory.count() == 4  # still undoable: nothing erased yet
+        await pilot.press("f2")  # leaving the page ends the undo window
+        await settle(pilot)
+        assert app.memory.get(seeded[RUST]).status == "deleted"
+        assert app.memory.count() == 3
+
+        await pilot.press("f3")
+        await settle(pilot)
+        await select(pilot, app, seeded[TEA])
+        await pilot.press("x")
+        await settle(pilot)
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:  # quit inside the window
+        assert memory.get(seeded[TEA]).status == "deleted"
+        assert memory.count() == 2
 
 
 async def test_pin_and_unpin(app: LocalmindApp, seeded: dict[str, str]) -> None:

@@ -23,6 +23,9 @@ from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
+# How long a forget can be undone (the notification stays as long); leaving the page ends it.
+UNDO_WINDOW_S = 8.0
+
 TYPE_FILTERS: tuple[MemoryType | None, ...] = (None, *MemoryType)
 STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
 SORTS = ("newest", "confidence", "importance", "value", "uses")
@@ -157,6 +160,8 @@ class MemoriesScreen(Page):
         table.clear()
         self.rows = {}
         for row in self._sorted(rows):
+            if row.record.id in self.lm.pending_forgets:  # forgotten, in its undo window
+                continue
             self.rows[row.record.id] = row
             table.add_row(*self._cells(row.record), key=row.record.id)
         if selected in self.rows:
@@ -283,25 +288,29 @@ class MemoriesScreen(Page):
         record = self.selected()
         if record is None:
             return
-
-        def forgotten(_: None) -> None:
-            self.forgotten.append(record)
-            if record.id in self.rows:
-                del self.rows[record.id]
-                self.table.remove_row(record.id)
-            self._show_filters()
-            self._show_detail()
-            self.notify(f"Forgot “{one_line(record.content, 40)}”. Press u to undo.")
-
-        self.in_background(lambda: self.memory.forget(record.id), forgotten)
+        self.forgotten.append(record)
+        self.lm.forget_later(record.id)
+        if record.id in self.rows:
+            del self.rows[record.id]
+            self.table.remove_row(record.id)
+        self._show_filters()
+        self._show_detail()
+        self.notify(
+            f"Forgetting “{one_line(record.content, 40)}”. Press u to undo.",
+            timeout=UNDO_WINDOW_S,
+        )
 
     def action_undo(self) -> None:
         if not self.forgotten:
             self.notify("Nothing to undo.", severity="warning")
             return
         record = self.forgotten.pop()
+        if self.lm.cancel_forget(record.id):  # still in its window: nothing was erased
+            self.notify(f"Kept “{one_line(record.content, 40)}”.")
+            self.reload()
+            return
 
-        def restore() -> MemoryRecord:
+        def restore() -> MemoryRecord:  # forgotten already: bring the text back as new
             again = self.memory.remember(
                 record.content,
                 record.type,
@@ -316,10 +325,16 @@ class MemoriesScreen(Page):
             )
 
         def restored(again: MemoryRecord) -> None:
-            self.notify(f"Brought back “{one_line(again.content, 40)}”.")
+            self.notify(
+                f"Brought back “{one_line(again.content, 40)}” as a new memory "
+                "(its history went with the forget)."
+            )
             self.reload()
 
         self.in_background(restore, restored)
+
+    def on_screen_suspend(self) -> None:
+        self.lm.forget_pending()  # leaving the page ends the undo window
 
     def action_history(self) -> None:
         record = self._stored()
