@@ -7,10 +7,10 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from fastembed import TextEmbedding
 
 Pooling = Literal["mean", "cls", "last_token", "disabled"]
+_M = TypeVar("_M")
 
 #: Where ONNX exports usually put the model, in order of preference.
 _ONNX_CANDIDATES = ("model.onnx", "model_optimized.onnx", "onnx/model.onnx")
@@ -29,7 +30,63 @@ _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json")
 _WIDTH_KEYS = ("hidden_size", "d_model", "dim")
 
 
-class FastEmbedder:
+class FastembedLoading:
+    """What the fastembed embedder and reranker share: a model fastembed knows by name (from its
+    cache, offline unless ``allow_download``) or an ONNX export in ``model_dir``, loaded on first
+    use, with errors that say what to do. Subclasses say which fastembed class loads it, how it
+    is registered as a custom model, and how a loaded model is checked."""
+
+    kind = "model"  # the word for it in messages
+    model_name: str
+    _model_dir: Path | None
+    _model_file: str | None
+    _allow_download: bool
+    _threads: int | None
+    _cache_dir: str | None
+
+    @property
+    def _offline(self) -> bool:
+        return not self._allow_download
+
+    def _load(self, model_class: Callable[..., _M], known: Callable[[str, bool], object]) -> _M:
+        with _hub_offline(self._offline):
+            kwargs: dict[str, Any] = {"local_files_only": self._offline}
+            name = self.model_name
+            if self._model_dir is not None:
+                kwargs["specific_model_path"] = str(self._model_dir)
+                if not self._is_fastembed_layout():
+                    name = self._register_custom_model()
+            elif known(name, self._offline) is None:
+                raise EmbedderUnavailable(
+                    f"fastembed does not know the {self.kind} {self.model_name!r}, so it cannot "
+                    "fetch it by name. Export it to ONNX (with its tokenizer files) and pass that "
+                    "directory as model_dir."
+                )
+            try:
+                model = model_class(
+                    name, cache_dir=self._cache_dir, threads=self._threads, **kwargs
+                )
+            except Exception as exc:  # onnxruntime's errors derive from Exception alone
+                raise EmbedderUnavailable(self._unavailable_message(exc)) from exc
+            self._check_loaded(model)
+        return model
+
+    def _is_fastembed_layout(self) -> bool:
+        raise NotImplementedError
+
+    def _register_custom_model(self) -> str:
+        raise NotImplementedError
+
+    def _check_loaded(self, model: Any) -> None:
+        """Fail early, with a message, on a model that loads but cannot do the job."""
+
+    def _unavailable_message(self, exc: BaseException) -> str:
+        return unavailable_message(
+            self.kind, self.model_name, self._model_dir, self._cache_dir, self._offline, exc
+        )
+
+
+class FastEmbedder(FastembedLoading):
     """Embeds with fastembed (onnxruntime, no PyTorch), offline unless told otherwise.
 
     ``model_name`` names the model; it alone (with ``dim``) makes the identity
@@ -111,10 +168,6 @@ class FastEmbedder:
     def embed_query(self, texts: list[str]) -> Vectors:
         return self._embed(texts, self.query_prefix, query=True)
 
-    @property
-    def _offline(self) -> bool:
-        return not self._allow_download
-
     def _embed(self, texts: list[str], prefix: str, *, query: bool) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -125,35 +178,21 @@ class FastEmbedder:
 
     @cached_property
     def _model(self) -> TextEmbedding:
-        with _hub_offline(self._offline):
-            from fastembed import TextEmbedding
+        from fastembed import TextEmbedding
 
-            kwargs: dict[str, Any] = {"local_files_only": self._offline}
-            name = self.model_name
-            if self._model_dir is not None:
-                kwargs["specific_model_path"] = str(self._model_dir)
-                if not self._is_fastembed_layout():
-                    name = self._register_custom_model()
-            elif _known_model(name, self._offline) is None:
-                raise EmbedderUnavailable(
-                    f"fastembed does not know the model {self.model_name!r}, so it cannot fetch "
-                    "it by name. Export it to ONNX (with its tokenizer files) and pass that "
-                    "directory as model_dir."
-                )
-            try:
-                model = TextEmbedding(
-                    name, cache_dir=self._cache_dir, threads=self._threads, **kwargs
-                )
-                probed = _probe_dim(model)  # also fails early on a tokenizer the model rejects
-            except Exception as exc:  # onnxruntime's errors derive from Exception alone
-                raise EmbedderUnavailable(self._unavailable_message(exc)) from exc
+        return self._load(TextEmbedding, _known_model)
+
+    def _check_loaded(self, model: Any) -> None:
+        try:
+            probed = _probe_dim(model)  # also fails early on a tokenizer the model rejects
+        except Exception as exc:  # onnxruntime's errors derive from Exception alone
+            raise EmbedderUnavailable(self._unavailable_message(exc)) from exc
         if self._dim is not None and probed != self._dim:
             raise EmbedderUnavailable(
                 f"fastembed model {self.model_name!r} gives {probed}-d vectors, not the "
                 f"{self._dim} expected (from dim= or config.json); pass dim={probed}."
             )
         self._dim = probed
-        return model
 
     def _is_fastembed_layout(self) -> bool:
         """Whether fastembed can load the directory as the known model of the same name: same

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from localmind.embedders.base import EmbedderUnavailable
 from localmind.embedders.fastembed import (
+    FastembedLoading,
     _check_model_dir,
     _hub_offline,
     find_model,
-    unavailable_message,
 )
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Reranker(Protocol):
     def score(self, query: str, documents: list[str]) -> list[float]: ...
 
 
-class FastembedReranker:
+class FastembedReranker(FastembedLoading):
     """A cross-encoder run by fastembed (onnxruntime, no PyTorch), offline unless told otherwise.
 
     Without ``model_dir``, ``model_name`` must be a reranker fastembed knows (see
@@ -77,6 +77,8 @@ class FastembedReranker:
             self._model_dir = Path(model_dir).expanduser().resolve()
             self._model_file = _check_model_dir(model_name, self._model_dir, model_file)
 
+    kind = "reranker"
+
     @property
     def identity(self) -> str:
         return f"fastembed-rerank/{self.model_name}"
@@ -95,40 +97,19 @@ class FastembedReranker:
             )
         return scores
 
-    @property
-    def _offline(self) -> bool:
-        return not self._allow_download
-
     @cached_property
     def _model(self) -> TextCrossEncoder:
-        with _hub_offline(self._offline):
-            from fastembed.rerank.cross_encoder import TextCrossEncoder
+        from fastembed.rerank.cross_encoder import TextCrossEncoder
 
-            kwargs: dict[str, Any] = {"local_files_only": self._offline}
-            name = self.model_name
-            if self._model_dir is not None:
-                kwargs["specific_model_path"] = str(self._model_dir)
-                if not self._is_fastembed_layout():
-                    name = self._register_custom_model()
-            elif _known_reranker(name, self._offline) is None:
-                raise EmbedderUnavailable(
-                    f"fastembed does not know the reranker {self.model_name!r}, so it cannot "
-                    "fetch it by name. Export the cross-encoder to ONNX (with its tokenizer "
-                    "files) and pass that directory as model_dir."
-                )
-            try:
-                model = TextCrossEncoder(
-                    name, cache_dir=self._cache_dir, threads=self._threads, **kwargs
-                )
-            except Exception as exc:  # onnxruntime's errors derive from Exception alone
-                raise EmbedderUnavailable(self._unavailable_message(exc)) from exc
-            try:  # a model that is no cross-encoder loads fine and fails here
-                probe = [float(s) for s in model.rerank("probe", ["a probe document"])]
-            except Exception as exc:
-                raise EmbedderUnavailable(self._unusable_message(exc)) from exc
+        return self._load(TextCrossEncoder, _known_reranker)
+
+    def _check_loaded(self, model: Any) -> None:
+        try:  # a model that is no cross-encoder loads fine and fails here
+            probe = [float(s) for s in model.rerank("probe", ["a probe document"])]
+        except Exception as exc:
+            raise EmbedderUnavailable(self._unusable_message(exc)) from exc
         if len(probe) != 1:
             raise EmbedderUnavailable(self._unusable_message(f"{len(probe)} scores for 1"))
-        return model
 
     def _is_fastembed_layout(self) -> bool:
         """Whether fastembed can load the directory as the known reranker of the same name."""
@@ -155,11 +136,6 @@ class FastembedReranker:
                 additional_files=[external] if (self._model_dir / external).is_file() else [],
             )
         return name
-
-    def _unavailable_message(self, exc: BaseException) -> str:
-        return unavailable_message(
-            "reranker", self.model_name, self._model_dir, self._cache_dir, self._offline, exc
-        )
 
     def _unusable_message(self, problem: object) -> str:
         where = f" in {self._model_dir}" if self._model_dir is not None else ""
