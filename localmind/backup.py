@@ -39,6 +39,7 @@ from localmind.errors import (
 )
 from localmind.files import fsync_directory
 from localmind.keys import KeyFile, key_file_for
+from localmind.opening import sidecars
 from localmind.wal import wal_path
 
 #: ``progress(pages_copied, pages_in_all)``, called after every step of the copy.
@@ -159,7 +160,7 @@ def check_destination(store: Path, destination: Path, *, replace: bool) -> None:
         raise InvalidInput(f"{destination} is a folder; give the backup a file name.")
     if not destination.parent.is_dir():
         raise InvalidInput(f"The folder {destination.parent} does not exist.")
-    own_files = {store, key_file_for(store), wal_path(store), *_sidecars(store)}
+    own_files = {store, key_file_for(store), wal_path(store), *sidecars(store)}
     if any(
         _same_file(destination, own) or _same_file(key_file_for(destination), own)
         for own in own_files
@@ -337,7 +338,7 @@ def _move_aside(target: Path) -> Path:
 def _clear_sidecars(target: Path) -> None:
     """A log or shared-memory index left from an earlier store must never be applied to the
     restored one (SQLite would replay a stale WAL into it)."""
-    for stale in _sidecars(target):
+    for stale in sidecars(target):
         stale.unlink(missing_ok=True)
 
 
@@ -448,12 +449,8 @@ def _temporary_beside(path: Path) -> Iterator[Path]:
     try:
         yield temp
     finally:
-        for leftover in (temp, *_sidecars(temp)):
+        for leftover in (temp, *sidecars(temp)):
             leftover.unlink(missing_ok=True)
-
-
-def _sidecars(path: Path) -> list[Path]:
-    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -8,72 +8,43 @@ with Memory.open("memories.db", passphrase) as memory:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from ulid import ULID
-
 from localmind import validation
 from localmind.config import Settings
-from localmind.db import AEGIS_256, connect
-from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
-from localmind.errors import EmbedderMismatch, InvalidInput, NotAStore, NotFound, StoreError
+from localmind.errors import NotAStore, StoreError
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
-from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for
-from localmind.lifecycle import (
-    Conflict,
-    Decision,
-    Feedback,
-    Lifecycle,
-    Outcome,
-    Relation,
-    Resolution,
-    Version,
-)
+from localmind.lifecycle import Conflict, Feedback, Lifecycle, Outcome, Resolution, Version
 from localmind.llm.base import LLM
-from localmind.migrations import migrate
+from localmind.opening import attach, reembed, sidecars, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer
-from localmind.store import SqliteStore, StoredMemory
+from localmind.store import SqliteStore
 from localmind.transfer import Restorable
+from localmind.writing import (
+    EMBED_BATCH,
+    Edit,
+    NewMemory,
+    Progress,
+    Writer,
+    content_hash,
+    validate_new,
+)
+
+__all__ = ["EMBED_BATCH", "Memory", "NewMemory", "content_hash", "validate_new"]
 
 Clock = Callable[[], float]
-Progress = Callable[[int], None]  # called with the number of items just finished
-
-EMBED_BATCH = 64
-_REINFORCE_CONFIDENCE = 0.05
-
-
-def content_hash(text: str) -> str:
-    """Equal for texts that differ only in case, spacing, width or punctuation: the same
-    memory for the exact-duplicate check and the embedding cache."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
-    return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class NewMemory:
-    """One memory to add in a batch (see :meth:`Memory.remember_many`)."""
-
-    content: str
-    type: MemoryType | str = MemoryType.LONG_TERM
-    importance: float | None = None
-    metadata: dict[str, Any] | None = None
-    created_at: float | None = None
 
 
 class Memory:
@@ -116,6 +87,17 @@ class Memory:
             llm=llm,
             reranker=reranker,
         )
+        self._writer = Writer(
+            store,
+            embedder,
+            self._lifecycle,
+            self._governance,
+            self._short_term,
+            namespace=namespace,
+            settings=settings,
+            clock=clock,
+            check_ready=self._check_ready,
+        )
 
     # --- opening and closing ------------------------------------------------------------------
 
@@ -152,49 +134,13 @@ class Memory:
         ``reranker``: a cross-encoder (e.g. ``FastembedReranker``) that :meth:`recall` uses to
         rescore its best candidates; loaded on first use.
         """
-        path = Path(path).expanduser()
-        if not validation.is_unicode(str(path)):  # a byte that is not UTF-8 in a name
-            raise StoreError(
-                f"{str(path)!r} cannot hold a store: SQLite needs a path that is valid UTF-8."
-            )
-        key_path = key_file_for(path)
+        path = store_path(path)
         namespace = validation.namespace(namespace)
         settings = settings or Settings()
-        if path.exists() and not path.is_file():
-            raise NotAStore(f"{path} is a directory, not a localmind store.")
-        if path.exists() and not key_path.exists():
-            raise NotAStore(
-                f"{path} is not a localmind store: its key file {key_path.name} is missing. "
-                "If you moved the store, move its .key file with it."
-            )
-        if key_path.exists() and not path.exists():
-            raise NotAStore(f"Found the key file {key_path} but not the database {path}.")
-        creating = not path.exists()
-        if creating:
-            if not create:
-                raise NotAStore(f"No localmind store at {path}.")
-            key_file, data_key = KeyFile.create(passphrase, kdf, AEGIS_256.name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Owner-only from the first byte; SQLite gives the WAL and shm files the same mode.
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        else:
-            key_file = KeyFile.load(key_path)
-            data_key = key_file.unwrap(passphrase)
-
-        db = connect(path, data_key, create=creating, cipher=key_file.cipher)
-        try:
-            if creating:
-                key_file.save(key_path)
-            migrate(db)
+        with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating):
             memory = cls._attach(
                 db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
             )
-        except BaseException:
-            db.close()
-            if creating:
-                for leftover in (path, key_path, *_sidecars(path)):
-                    leftover.unlink(missing_ok=True)
-            raise
         if creating:
             with db:
                 memory._store.set_meta(LAST_MAINTENANCE, repr(clock()))
@@ -217,52 +163,16 @@ class Memory:
         llm: LLM | None = None,
         reranker: Reranker | None = None,
     ) -> Memory:
-        probe = SqliteStore(db, HybridLogicalClock("", clock), "", clock)
-        stored_identity = probe.get_meta("embedder")
-        stored_spec = probe.get_meta("embedder_spec")
-        if isinstance(embedder, str):
-            embedder = embedder_from_spec(embedder)
-        elif embedder is None:
-            embedder = embedder_from_spec(stored_spec) if stored_spec else default_embedder()
-
-        device_id = probe.get_meta("device_id")
-        if device_id is None:
-            with db:
-                # Read again under the write lock: a second process may open the new store
-                # while the first is still setting it up.
-                device_id = probe.get_meta("device_id")
-                if device_id is None:
-                    device_id = str(ULID())
-                    probe.set_meta("device_id", device_id)
-                    probe.set_meta("created_at", repr(clock()))
-        last = db.execute("SELECT max(hlc) FROM events").fetchone()[0]
-        hlc = HybridLogicalClock(device_id, clock, Stamp.parse(last) if last else None)
-        store = SqliteStore(db, hlc, device_id, clock)
-
-        needs_reindex = False
-        if stored_identity is None:
-            with db:
-                if store.get_meta("embedder") is None:  # (as for the device id above)
-                    _record_embedder(store, embedder)
-        elif stored_identity != embedder.identity:
-            if not accept_new_embedder:
-                raise EmbedderMismatch(
-                    f"This store's memories were embedded with {stored_identity}, but "
-                    f"{embedder.identity} was asked for. Run `localmind reindex` with the new "
-                    f"embedder to re-embed them, or open the store without choosing an embedder."
-                )
-            needs_reindex = True
-        if not needs_reindex:
-            store.vector_identity = embedder.identity
+        attached = attach(db, embedder, clock, accept_new_embedder)
         return cls(
-            store,
-            embedder,
+            attached.store,
+            attached.embedder,
             path=path,
             namespace=namespace,
             settings=settings,
             clock=clock,
             llm=llm,
-            needs_reindex=needs_reindex,
+            needs_reindex=attached.needs_reindex,
             reranker=reranker,
         )
 
@@ -320,73 +230,7 @@ class Memory:
           numbers) is merged, anything else in the band inserted with a conflict queued;
         - anything else is inserted.
         """
-        self._check_ready()
-        item = self.validate(NewMemory(content, type, importance, metadata, created_at))
-        if item.type is MemoryType.SHORT_TERM:
-            return Outcome(self._push_short_term(item), Decision.INSERTED)
-        hashed = content_hash(item.content)
-        if self._store.find_active_by_hash(self.namespace, hashed) is not None:
-            with self._store.db:
-                twin = self._reinforce_twin(hashed, item)
-            if twin is not None:
-                return twin
-        vector = self._embed_documents([item.content])[0]
-        config = self.settings.lifecycle
-        nearest = self._lifecycle.nearest_active(self.namespace, vector)
-        relation: Relation | None = None
-        why = ""
-        if nearest is not None and nearest[1] >= config.conflict_threshold:
-            # Asked outside the transaction: the model may take seconds.
-            relation, why = self._lifecycle.llm_verdict(nearest[0].record.content, item.content)
-            if relation is None and self._lifecycle.safe_to_merge_unasked(
-                nearest[0].record.content, item.content, nearest[1]
-            ):
-                relation, why = Relation.SAME, f"near-identical ({why})"
-        with self._store.db:
-            # Another process may have stored the same text while this one embedded it.
-            twin = self._reinforce_twin(hashed, item)
-            if twin is not None:
-                return twin
-            fresh = self._store.get(nearest[0].record.id) if nearest else None
-            # Unrelated, or the neighbour stopped being active while the LLM was thinking.
-            if (
-                nearest is None
-                or nearest[1] < config.conflict_threshold
-                or fresh is None
-                or fresh.record.status is not Status.ACTIVE
-            ):
-                outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
-            else:
-                neighbour, similarity = nearest[0].record, nearest[1]
-                if relation is Relation.SAME:
-                    merged = self._lifecycle.merge(fresh, item.content, similarity)
-                    outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
-                elif relation is Relation.CONTRADICTS:
-                    reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
-                    record = self._lifecycle.overwrite(
-                        fresh,
-                        item.content,
-                        hashed,
-                        vector,
-                        reason,
-                        self.settings.default_confidence,
-                    )
-                    outcome = Outcome(record, Decision.OVERWRITTEN, neighbour, similarity, why)
-                elif relation is Relation.COMPATIBLE:
-                    record = self._insert(item, hashed, vector)
-                    outcome = Outcome(record, Decision.INSERTED, neighbour, similarity, why)
-                else:
-                    record = self._insert(item, hashed, vector)
-                    # The conflict row links both memories; the reason says why it is queued.
-                    reason = f"may contradict the older memory; no LLM to check ({why})"
-                    conflict_id = self._lifecycle.queue_conflict(
-                        fresh.record, record, similarity, reason
-                    )
-                    outcome = Outcome(
-                        record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
-                    )
-            self._governance.enforce_capacity(self.namespace)
-        return outcome
+        return self._writer.remember(NewMemory(content, type, importance, metadata, created_at))
 
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None = None
@@ -394,97 +238,11 @@ class Memory:
         """Add many memories fast: embedded in batches, written one transaction per batch.
         Every item is validated before anything is written; one bad item stops the whole call
         with an :class:`InvalidInput` that names its position."""
-        self._check_ready()
-        validated = []
-        for position, item in enumerate(items, start=1):
-            try:
-                validated.append(self.validate(item))
-            except InvalidInput as error:
-                raise InvalidInput(f"item {position}: {error}") from None
-        results: list[MemoryRecord] = []
-        for start in range(0, len(validated), EMBED_BATCH):
-            batch = validated[start : start + EMBED_BATCH]
-            vectors = self._embed_documents([item.content for item in batch])
-            with self._store.db:
-                for item, vector in zip(batch, vectors, strict=True):
-                    if item.type is MemoryType.SHORT_TERM:
-                        results.append(self._push_short_term(item, vector))
-                        continue
-                    hashed = content_hash(item.content)
-                    twin = self._reinforce_twin(hashed, item)
-                    results.append(twin.record if twin else self._insert(item, hashed, vector))
-                self._governance.enforce_capacity(self.namespace)
-            if progress:
-                progress(len(batch))
-        return results
-
-    def _embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
-        """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
-        stored (in any namespace) reuses its vector, and repeats within the call are embedded
-        once; only the rest reach the model."""
-        hashes = [content_hash(text) for text in contents]
-        found: dict[str, Vectors] = {}
-        for hashed in dict.fromkeys(hashes):
-            blob = self._store.cached_vector(hashed)
-            if blob is not None:
-                found[hashed] = np.frombuffer(blob, dtype=np.float32)
-        missing: dict[str, str] = {}
-        for hashed, text in zip(hashes, contents, strict=True):
-            if hashed not in found:
-                missing.setdefault(hashed, text)
-        if missing:
-            fresh = self.embedder.embed_documents(list(missing.values()))
-            found.update(zip(missing, fresh, strict=True))
-        return [found[hashed] for hashed in hashes]
+        return self._writer.remember_many(items, progress)
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""
         return validate_new(item, self.settings)
-
-    def _new_record(self, item: NewMemory, hashed: str) -> MemoryRecord:
-        now = self._clock()
-        created = now if item.created_at is None else float(item.created_at)
-        return MemoryRecord(
-            id=str(ULID.from_timestamp(created)) if created > 0 else str(ULID()),
-            content=item.content,
-            type=MemoryType(item.type),
-            namespace=self.namespace,
-            metadata=dict(item.metadata or {}),
-            importance=float(item.importance if item.importance is not None else 0.5),
-            confidence=self.settings.default_confidence,
-            created_at=created,
-            updated_at=created,
-            content_hash=hashed,
-        )
-
-    def _insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:
-        record = self._new_record(item, hashed)
-        self._store.insert(record, vector)
-        return record
-
-    def _reinforce_twin(self, hashed: str, item: NewMemory) -> Outcome | None:
-        """Reinforce the active memory with the same text, if there is one. Call it inside the
-        write transaction: read before it, the memory may have changed or been forgotten by
-        another process since."""
-        existing = self._store.find_active_by_hash(self.namespace, hashed)
-        if existing is None:
-            return None
-        record = existing.record
-        reinforced = self._store.update_fields(
-            existing,
-            "same content remembered again",
-            confidence=min(1.0, record.confidence + _REINFORCE_CONFIDENCE),
-            importance=max(record.importance, float(item.importance or 0.0)),
-            updated_at=self._clock(),
-        )
-        return Outcome(reinforced, Decision.REINFORCED, existing.record, 1.0)
-
-    def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
-        record = self._new_record(item, content_hash(item.content))
-        if vector is None:
-            vector = self._embed_documents([record.content])[0]
-        self._short_term.push(ShortTerm(record, vector))
-        return record
 
     def update(
         self,
@@ -501,62 +259,13 @@ class Memory:
     ) -> MemoryRecord:
         """Change a memory. New content makes a new version (the old one stays in its history)
         and is re-embedded."""
-        self._check_ready()
-        limits = self.settings.limits
-        fields: dict[str, Any] = {}
-        if type is not None:
-            fields["type"] = validation.memory_type(type)
-            if fields["type"] is MemoryType.SHORT_TERM:
-                raise InvalidInput("A stored memory cannot become short_term.")
-        if importance is not None:
-            fields["importance"] = validation.unit_interval(importance, "importance")
-        if confidence is not None:
-            fields["confidence"] = validation.unit_interval(confidence, "confidence")
-        if metadata is not None:
-            fields["metadata"] = validation.metadata(metadata, limits)
-        if pinned is not None:
-            fields["pinned"] = bool(pinned)
-        if expires_at is not None:
-            fields["expires_at"] = validation.timestamp(expires_at, "expires_at")
-        new_content = None if content is None else validation.content(content, limits)
-        stored = self._get_changeable(memory_id)
-        vector = None
-        if new_content is not None and new_content != stored.record.content:
-            vector = self._embed_documents([new_content])[0]
-        with self._store.db:
-            # Read again under the write lock: another process may have changed or forgotten
-            # the memory while its new text was embedded.
-            stored = self._get_changeable(memory_id)
-            now = self._clock()
-            record = stored.record
-            if vector is not None and new_content is not None and new_content != record.content:
-                record = self._store.replace_content(
-                    stored, new_content, content_hash(new_content), vector, reason, now
-                )
-            if fields:
-                record = self._store.update_fields(stored, reason, updated_at=now, **fields)
-        return record
-
-    def _get_changeable(self, memory_id: str) -> StoredMemory:
-        stored = self._get_stored(memory_id)
-        if stored.record.status is Status.DELETED:
-            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
-        return stored
+        edit = Edit(content, type, importance, confidence, metadata, pinned, expires_at)
+        return self._writer.update(memory_id, edit, reason)
 
     def forget(self, memory_id: str) -> None:
         """Remove a memory: its content and history are erased at once; a tombstone remains so
         the deletion can replicate."""
-        if self._short_term.remove_if(lambda item: item.record.id == memory_id):
-            return
-        self._get_stored(memory_id)  # an unknown id fails before waiting for the write lock
-        with self._store.db:
-            stored = self._get_stored(memory_id)  # as it is now, under the write lock
-            if stored.record.status is not Status.DELETED:
-                self._forget_stored(stored)
-
-    def _forget_stored(self, stored: StoredMemory) -> None:
-        self._store.erase(stored, self._clock())
-        self._lifecycle.supersede_conflicts_of(stored.record.id)
+        self._writer.forget(memory_id)
 
     # --- feedback, versions, conflicts --------------------------------------------------------
 
@@ -566,47 +275,16 @@ class Memory:
         """A person's verdict on a memory: ``confirm`` (+0.1 confidence), ``deny`` (−0.2), or
         ``correct`` with ``new_content`` (a new version, re-embedded, confidence 0.9).
         Confidence stays within [0, 1]."""
-        try:
-            kind = Feedback(str(kind).strip().lower())
-        except ValueError:
-            raise InvalidInput(
-                f"Unknown feedback {kind!r}; use confirm, deny or correct."
-            ) from None
-        config = self.settings.lifecycle
-        if kind is Feedback.CORRECT:
-            if new_content is None:
-                raise InvalidInput("A correction needs the corrected text.")
-            return self.update(
-                memory_id,
-                content=new_content,
-                confidence=config.corrected_confidence,
-                reason="correct",
-            )
-        if new_content is not None:
-            raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
-        delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
-        return self.nudge_confidence(memory_id, delta, str(kind))
+        return self._writer.feedback(memory_id, kind, new_content)
 
     def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
         """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this."""
-        self._get_active(memory_id)  # a bad id fails before waiting for the write lock
-        with self._store.db:
-            # Read under the write lock: another process's change in between is not lost.
-            stored = self._get_active(memory_id)
-            record = self._lifecycle.adjust_confidence(stored, delta, reason)
-        return record
+        return self._writer.nudge_confidence(memory_id, delta, reason)
 
     def revert(self, memory_id: str, version: int) -> MemoryRecord:
         """Bring back the text of an earlier ``version``; the current text becomes history too,
         so a revert can itself be reverted."""
-        stored = self._get_active(memory_id)
-        earlier = {v.version: v for v in self._lifecycle.versions(stored.record.id)}
-        if version not in earlier:
-            known = ", ".join(str(v) for v in sorted(earlier)) or "none"
-            raise InvalidInput(
-                f"Memory {memory_id} has no earlier version {version} (earlier versions: {known})."
-            )
-        return self.update(memory_id, content=earlier[version].content, reason="revert")
+        return self._writer.revert(memory_id, version)
 
     def conflicts(self) -> list[Conflict]:
         """Pending conflicts of this namespace, oldest first."""
@@ -621,53 +299,10 @@ class Memory:
         keep_old: forget the new memory · take_new: the new text becomes the old memory's next
         version and the new memory goes · keep_both: both stay · merge: ``merged_text``
         becomes the old memory's next version and the new memory goes."""
-        try:
-            resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
-        except ValueError:
-            known = ", ".join(r.value for r in Resolution)
-            raise InvalidInput(f"Unknown resolution {resolution!r}; use one of: {known}.") from None
-        if resolution is Resolution.MERGE:
-            if merged_text is None:
-                raise InvalidInput("A merge needs the merged text.")
-            merged_text = validation.content(merged_text, self.settings.limits)
-        elif merged_text is not None:
-            raise InvalidInput("Only a merge takes a text.")
-        conflict = self._lifecycle.conflict(self.namespace, conflict_id)
-        existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
-        if resolution is Resolution.KEEP_BOTH:
-            with self._store.db:
-                self._close_conflict(conflict_id, resolution)
-            return self.get(existing_id)
-        if resolution is Resolution.KEEP_OLD:
-            with self._store.db:
-                self._close_conflict(conflict_id, resolution)
-                self._forget_stored(self._get_active(candidate_id))
-            return self.get(existing_id)
-        text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
-        assert text is not None
-        vector = self._embed_documents([text])[0]
-        with self._store.db:
-            self._close_conflict(conflict_id, resolution)
-            self._forget_stored(self._get_active(candidate_id))
-            existing = self._get_active(existing_id)
-            record = self._store.replace_content(
-                existing, text, content_hash(text), vector, str(resolution), self._clock()
-            )
-        return record
-
-    def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:
-        # Checked again under the write lock: another process may have settled it meanwhile.
-        self._lifecycle.conflict(self.namespace, conflict_id)
-        self._lifecycle.close_conflict(conflict_id, resolution)
+        return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
 
     def pending_conflicts(self) -> int:
         return self._lifecycle.pending_count(self.namespace)
-
-    def _get_active(self, memory_id: str) -> StoredMemory:
-        stored = self._get_stored(memory_id)
-        if stored.record.status is not Status.ACTIVE:
-            raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
-        return stored
 
     # --- profile and context ------------------------------------------------------------------
 
@@ -704,31 +339,12 @@ class Memory:
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""
-        removed = len(self._short_term)
-        self._short_term.clear()
-        with self._store.db:
-            for stored in list(self._store.iter_memories(self.namespace, status=None)):
-                if stored.record.status is not Status.DELETED:
-                    self._forget_stored(stored)
-                    removed += 1
-        return removed
+        return self._writer.clear()
 
     # --- reading ------------------------------------------------------------------------------
 
     def get(self, memory_id: str) -> MemoryRecord:
-        for item in self._short_term:
-            if item.record.id == memory_id:
-                return item.record
-        return self._get_stored(memory_id).record
-
-    def _get_stored(self, memory_id: str) -> StoredMemory:
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            raise InvalidInput("A memory id is needed.")
-        # (an id SQLite cannot even encode, such as a lone surrogate, names no memory)
-        stored = self._store.get(memory_id.strip()) if validation.is_unicode(memory_id) else None
-        if stored is None or stored.record.namespace != self.namespace:
-            raise NotFound(f"No memory with id {memory_id!r}.")
-        return stored
+        return self._writer.get(memory_id)
 
     def count(self, types: Sequence[MemoryType | str] | None = None) -> int:
         """Active memories of this namespace, the short-term buffer included."""
@@ -780,7 +396,7 @@ class Memory:
 
     def history(self, memory_id: str) -> list[Version]:
         """Earlier versions of a memory, oldest first, each with why it was replaced."""
-        return self._lifecycle.versions(self._get_stored(memory_id).record.id)
+        return self._lifecycle.versions(self._writer.get_stored(memory_id).record.id)
 
     def recall(
         self,
@@ -809,51 +425,12 @@ class Memory:
     def reindex(self, progress: Progress | None = None) -> int:
         """Re-embed every active memory with this store's embedder (after a change of model).
         Returns how many were embedded. Safe to interrupt: it only commits when done."""
-        store = self._store
-        rows = [
-            (stored.rowid, stored.record)
-            for stored in store.iter_memories(None, status="active", newest_first=False)
-        ]
-        vectors: list[Vectors] = []
-        for start in range(0, len(rows), EMBED_BATCH):
-            batch = rows[start : start + EMBED_BATCH]
-            vectors.extend(self.embedder.embed_documents([record.content for _, record in batch]))
-            if progress:
-                progress(len(batch))
-        embedded = {record.content: v for (_, record), v in zip(rows, vectors, strict=True)}
-        with store.db:
-            # The rows as they are now, under the write lock: what another process added or
-            # changed while the rest was embedded is embedded here (the few, not the many).
-            rows = [
-                (stored.rowid, stored.record)
-                for stored in store.iter_memories(None, status="active", newest_first=False)
-            ]
-            late = list({r.content: None for _, r in rows if r.content not in embedded})
-            if late:
-                embedded.update(zip(late, self.embedder.embed_documents(late), strict=True))
-            store.create_vector_table(self.embedder.dim)
-            store.db.executemany(
-                "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
-                [
-                    (
-                        rowid,
-                        record.namespace,
-                        str(record.type),
-                        np.asarray(embedded[record.content], np.float32).tobytes(),
-                    )
-                    for rowid, record in rows
-                ],
-            )
-            _record_embedder(store, self.embedder, create_table=False)
-            store.vector_identity = self.embedder.identity
-            store.record_event(
-                self.namespace, None, "reindex", {"embedder": self.embedder.identity}
-            )
+        reembedded = reembed(self._store, self.embedder, self.namespace, progress)
         self.needs_reindex = False
         self._recaller.clear_cache()
         for item in self._short_term:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
-        return len(rows)
+        return reembedded
 
     def maintain(self, *, force: bool = True) -> MaintenanceReport:
         """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
@@ -878,7 +455,7 @@ class Memory:
         restored, skipped = 0, []
         for start in range(0, len(items), EMBED_BATCH):
             batch = list(items[start : start + EMBED_BATCH])
-            vectors = self._embed_documents([item.record.content for item in batch])
+            vectors = self._writer.embed_documents([item.record.content for item in batch])
             with self._store.db:
                 for item, vector in zip(batch, vectors, strict=True):
                     if self._store.get(item.record.id) is not None:
@@ -914,7 +491,7 @@ class Memory:
         return apply_remote(
             self._store,
             events,
-            embed=self._embed_documents,
+            embed=self._writer.embed_documents,
             content_hash=content_hash,
             meta=meta,
         )
@@ -933,7 +510,7 @@ class Memory:
 
     def stats(self) -> dict[str, Any]:
         store = self._store
-        size = sum(p.stat().st_size for p in (self.path, *_sidecars(self.path)) if p.exists())
+        size = sum(p.stat().st_size for p in (self.path, *sidecars(self.path)) if p.exists())
         return {
             "path": str(self.path),
             "namespace": self.namespace,
@@ -965,38 +542,3 @@ class Memory:
     def iter_all(self) -> Iterator[MemoryRecord]:
         for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
             yield stored.record
-
-
-def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
-    """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
-    wrong. Needs no open store, so callers can check input before touching one."""
-    limits = settings.limits
-    importance = (
-        settings.default_importance
-        if item.importance is None
-        else validation.unit_interval(item.importance, "importance")
-    )
-    if item.created_at is not None:
-        validation.timestamp(item.created_at, "created_at")
-    return replace(
-        item,
-        content=validation.content(item.content, limits),
-        type=validation.memory_type(item.type),
-        importance=importance,
-        metadata=validation.metadata(item.metadata, limits),
-    )
-
-
-def _record_embedder(store: SqliteStore, embedder: Embedder, *, create_table: bool = True) -> None:
-    if create_table:
-        store.create_vector_table(embedder.dim)
-    store.set_meta("embedder", embedder.identity)
-    spec = getattr(embedder, "spec", None)
-    if spec:
-        store.set_meta("embedder_spec", spec)
-    else:
-        store.db.execute("DELETE FROM meta WHERE key = 'embedder_spec'")
-
-
-def _sidecars(path: Path) -> list[Path]:
-    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]

@@ -1,0 +1,450 @@
+"""Writing: the changes behind ``Memory.remember``, ``update``, ``forget`` and feedback.
+
+Every change embeds its text first, then reads what it changes again inside its write
+transaction (``BEGIN IMMEDIATE``): another process may have changed the same memory meanwhile,
+and the model's seconds must not hold the write lock (see docs/design.md, "Concurrency and
+crash safety").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from ulid import ULID
+
+from localmind import validation
+from localmind.config import Settings
+from localmind.embedders.base import Embedder, Vectors
+from localmind.errors import InvalidInput, NotFound
+from localmind.governance import Governance
+from localmind.lifecycle import Decision, Feedback, Lifecycle, Outcome, Relation, Resolution
+from localmind.recall import ShortTerm
+from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.ringbuffer import RingBuffer
+from localmind.store import SqliteStore, StoredMemory
+
+Progress = Callable[[int], None]  # called with the number of items just finished
+
+EMBED_BATCH = 64
+_REINFORCE_CONFIDENCE = 0.05
+
+
+def content_hash(text: str) -> str:
+    """Equal for texts that differ only in case, spacing, width or punctuation: the same
+    memory for the exact-duplicate check and the embedding cache."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
+    return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """One memory to add in a batch (see :meth:`Memory.remember_many`)."""
+
+    content: str
+    type: MemoryType | str = MemoryType.LONG_TERM
+    importance: float | None = None
+    metadata: dict[str, Any] | None = None
+    created_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """What :meth:`Memory.update` changes in a memory; None leaves a part as it is."""
+
+    content: str | None = None
+    type: MemoryType | str | None = None
+    importance: float | None = None
+    confidence: float | None = None
+    metadata: dict[str, Any] | None = None
+    pinned: bool | None = None
+    expires_at: float | None = None
+
+
+def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
+    """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
+    wrong. Needs no open store, so callers can check input before touching one."""
+    limits = settings.limits
+    importance = (
+        settings.default_importance
+        if item.importance is None
+        else validation.unit_interval(item.importance, "importance")
+    )
+    if item.created_at is not None:
+        validation.timestamp(item.created_at, "created_at")
+    return replace(
+        item,
+        content=validation.content(item.content, limits),
+        type=validation.memory_type(item.type),
+        importance=importance,
+        metadata=validation.metadata(item.metadata, limits),
+    )
+
+
+class Writer:
+    """Changes one namespace of a store (and its session buffer). Owned by a ``Memory``, whose
+    methods document what each change does."""
+
+    def __init__(
+        self,
+        store: SqliteStore,
+        embedder: Embedder,
+        lifecycle: Lifecycle,
+        governance: Governance,
+        short_term: RingBuffer[ShortTerm],
+        *,
+        namespace: str,
+        settings: Settings,
+        clock: Callable[[], float],
+        check_ready: Callable[[], None],
+    ) -> None:
+        self._store = store
+        self.embedder = embedder
+        self._lifecycle = lifecycle
+        self._governance = governance
+        self._short_term = short_term
+        self.namespace = namespace
+        self.settings = settings
+        self._clock = clock
+        self._check_ready = check_ready  # raises while the store awaits reindexing
+
+    # --- remembering --------------------------------------------------------------------------
+
+    def remember(self, new: NewMemory) -> Outcome:
+        self._check_ready()
+        item = validate_new(new, self.settings)
+        if item.type is MemoryType.SHORT_TERM:
+            return Outcome(self._push_short_term(item), Decision.INSERTED)
+        hashed = content_hash(item.content)
+        if self._store.find_active_by_hash(self.namespace, hashed) is not None:
+            with self._store.db:
+                twin = self._reinforce_twin(hashed, item)
+            if twin is not None:
+                return twin
+        vector = self.embed_documents([item.content])[0]
+        config = self.settings.lifecycle
+        nearest = self._lifecycle.nearest_active(self.namespace, vector)
+        relation: Relation | None = None
+        why = ""
+        if nearest is not None and nearest[1] >= config.conflict_threshold:
+            # Asked outside the transaction: the model may take seconds.
+            relation, why = self._lifecycle.llm_verdict(nearest[0].record.content, item.content)
+            if relation is None and self._lifecycle.safe_to_merge_unasked(
+                nearest[0].record.content, item.content, nearest[1]
+            ):
+                relation, why = Relation.SAME, f"near-identical ({why})"
+        with self._store.db:
+            # Another process may have stored the same text while this one embedded it.
+            twin = self._reinforce_twin(hashed, item)
+            if twin is not None:
+                return twin
+            fresh = self._store.get(nearest[0].record.id) if nearest else None
+            # Unrelated, or the neighbour stopped being active while the LLM was thinking.
+            if (
+                nearest is None
+                or nearest[1] < config.conflict_threshold
+                or fresh is None
+                or fresh.record.status is not Status.ACTIVE
+            ):
+                outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
+            else:
+                neighbour, similarity = nearest[0].record, nearest[1]
+                if relation is Relation.SAME:
+                    merged = self._lifecycle.merge(fresh, item.content, similarity)
+                    outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
+                elif relation is Relation.CONTRADICTS:
+                    reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
+                    record = self._lifecycle.overwrite(
+                        fresh,
+                        item.content,
+                        hashed,
+                        vector,
+                        reason,
+                        self.settings.default_confidence,
+                    )
+                    outcome = Outcome(record, Decision.OVERWRITTEN, neighbour, similarity, why)
+                elif relation is Relation.COMPATIBLE:
+                    record = self._insert(item, hashed, vector)
+                    outcome = Outcome(record, Decision.INSERTED, neighbour, similarity, why)
+                else:
+                    record = self._insert(item, hashed, vector)
+                    # The conflict row links both memories; the reason says why it is queued.
+                    reason = f"may contradict the older memory; no LLM to check ({why})"
+                    conflict_id = self._lifecycle.queue_conflict(
+                        fresh.record, record, similarity, reason
+                    )
+                    outcome = Outcome(
+                        record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
+                    )
+            self._governance.enforce_capacity(self.namespace)
+        return outcome
+
+    def remember_many(
+        self, items: Iterable[NewMemory], progress: Progress | None
+    ) -> list[MemoryRecord]:
+        self._check_ready()
+        validated = []
+        for position, item in enumerate(items, start=1):
+            try:
+                validated.append(validate_new(item, self.settings))
+            except InvalidInput as error:
+                raise InvalidInput(f"item {position}: {error}") from None
+        results: list[MemoryRecord] = []
+        for start in range(0, len(validated), EMBED_BATCH):
+            batch = validated[start : start + EMBED_BATCH]
+            vectors = self.embed_documents([item.content for item in batch])
+            with self._store.db:
+                for item, vector in zip(batch, vectors, strict=True):
+                    if item.type is MemoryType.SHORT_TERM:
+                        results.append(self._push_short_term(item, vector))
+                        continue
+                    hashed = content_hash(item.content)
+                    twin = self._reinforce_twin(hashed, item)
+                    results.append(twin.record if twin else self._insert(item, hashed, vector))
+                self._governance.enforce_capacity(self.namespace)
+            if progress:
+                progress(len(batch))
+        return results
+
+    def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
+        """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
+        stored (in any namespace) reuses its vector, and repeats within the call are embedded
+        once; only the rest reach the model."""
+        hashes = [content_hash(text) for text in contents]
+        found: dict[str, Vectors] = {}
+        for hashed in dict.fromkeys(hashes):
+            blob = self._store.cached_vector(hashed)
+            if blob is not None:
+                found[hashed] = np.frombuffer(blob, dtype=np.float32)
+        missing: dict[str, str] = {}
+        for hashed, text in zip(hashes, contents, strict=True):
+            if hashed not in found:
+                missing.setdefault(hashed, text)
+        if missing:
+            fresh = self.embedder.embed_documents(list(missing.values()))
+            found.update(zip(missing, fresh, strict=True))
+        return [found[hashed] for hashed in hashes]
+
+    def _new_record(self, item: NewMemory, hashed: str) -> MemoryRecord:
+        now = self._clock()
+        created = now if item.created_at is None else float(item.created_at)
+        return MemoryRecord(
+            id=str(ULID.from_timestamp(created)) if created > 0 else str(ULID()),
+            content=item.content,
+            type=MemoryType(item.type),
+            namespace=self.namespace,
+            metadata=dict(item.metadata or {}),
+            importance=float(item.importance if item.importance is not None else 0.5),
+            confidence=self.settings.default_confidence,
+            created_at=created,
+            updated_at=created,
+            content_hash=hashed,
+        )
+
+    def _insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:
+        record = self._new_record(item, hashed)
+        self._store.insert(record, vector)
+        return record
+
+    def _reinforce_twin(self, hashed: str, item: NewMemory) -> Outcome | None:
+        """Reinforce the active memory with the same text, if there is one. Call it inside the
+        write transaction: read before it, the memory may have changed or been forgotten by
+        another process since."""
+        existing = self._store.find_active_by_hash(self.namespace, hashed)
+        if existing is None:
+            return None
+        record = existing.record
+        reinforced = self._store.update_fields(
+            existing,
+            "same content remembered again",
+            confidence=min(1.0, record.confidence + _REINFORCE_CONFIDENCE),
+            importance=max(record.importance, float(item.importance or 0.0)),
+            updated_at=self._clock(),
+        )
+        return Outcome(reinforced, Decision.REINFORCED, existing.record, 1.0)
+
+    def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
+        record = self._new_record(item, content_hash(item.content))
+        if vector is None:
+            vector = self.embed_documents([record.content])[0]
+        self._short_term.push(ShortTerm(record, vector))
+        return record
+
+    # --- changing and forgetting --------------------------------------------------------------
+
+    def update(self, memory_id: str, edit: Edit, reason: str) -> MemoryRecord:
+        self._check_ready()
+        limits = self.settings.limits
+        fields: dict[str, Any] = {}
+        if edit.type is not None:
+            fields["type"] = validation.memory_type(edit.type)
+            if fields["type"] is MemoryType.SHORT_TERM:
+                raise InvalidInput("A stored memory cannot become short_term.")
+        if edit.importance is not None:
+            fields["importance"] = validation.unit_interval(edit.importance, "importance")
+        if edit.confidence is not None:
+            fields["confidence"] = validation.unit_interval(edit.confidence, "confidence")
+        if edit.metadata is not None:
+            fields["metadata"] = validation.metadata(edit.metadata, limits)
+        if edit.pinned is not None:
+            fields["pinned"] = bool(edit.pinned)
+        if edit.expires_at is not None:
+            fields["expires_at"] = validation.timestamp(edit.expires_at, "expires_at")
+        new_content = None if edit.content is None else validation.content(edit.content, limits)
+        stored = self._get_changeable(memory_id)
+        vector = None
+        if new_content is not None and new_content != stored.record.content:
+            vector = self.embed_documents([new_content])[0]
+        with self._store.db:
+            # Read again under the write lock: another process may have changed or forgotten
+            # the memory while its new text was embedded.
+            stored = self._get_changeable(memory_id)
+            now = self._clock()
+            record = stored.record
+            if vector is not None and new_content is not None and new_content != record.content:
+                record = self._store.replace_content(
+                    stored, new_content, content_hash(new_content), vector, reason, now
+                )
+            if fields:
+                record = self._store.update_fields(stored, reason, updated_at=now, **fields)
+        return record
+
+    def _get_changeable(self, memory_id: str) -> StoredMemory:
+        stored = self.get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
+        return stored
+
+    def forget(self, memory_id: str) -> None:
+        if self._short_term.remove_if(lambda item: item.record.id == memory_id):
+            return
+        self.get_stored(memory_id)  # an unknown id fails before waiting for the write lock
+        with self._store.db:
+            stored = self.get_stored(memory_id)  # as it is now, under the write lock
+            if stored.record.status is not Status.DELETED:
+                self._forget_stored(stored)
+
+    def _forget_stored(self, stored: StoredMemory) -> None:
+        self._store.erase(stored, self._clock())
+        self._lifecycle.supersede_conflicts_of(stored.record.id)
+
+    def clear(self) -> int:
+        removed = len(self._short_term)
+        self._short_term.clear()
+        with self._store.db:
+            for stored in list(self._store.iter_memories(self.namespace, status=None)):
+                if stored.record.status is not Status.DELETED:
+                    self._forget_stored(stored)
+                    removed += 1
+        return removed
+
+    # --- feedback, versions, conflicts --------------------------------------------------------
+
+    def feedback(
+        self, memory_id: str, kind: Feedback | str, new_content: str | None
+    ) -> MemoryRecord:
+        try:
+            kind = Feedback(str(kind).strip().lower())
+        except ValueError:
+            raise InvalidInput(
+                f"Unknown feedback {kind!r}; use confirm, deny or correct."
+            ) from None
+        config = self.settings.lifecycle
+        if kind is Feedback.CORRECT:
+            if new_content is None:
+                raise InvalidInput("A correction needs the corrected text.")
+            edit = Edit(content=new_content, confidence=config.corrected_confidence)
+            return self.update(memory_id, edit, reason="correct")
+        if new_content is not None:
+            raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
+        delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
+        return self.nudge_confidence(memory_id, delta, str(kind))
+
+    def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
+        self._get_active(memory_id)  # a bad id fails before waiting for the write lock
+        with self._store.db:
+            # Read under the write lock: another process's change in between is not lost.
+            stored = self._get_active(memory_id)
+            record = self._lifecycle.adjust_confidence(stored, delta, reason)
+        return record
+
+    def revert(self, memory_id: str, version: int) -> MemoryRecord:
+        stored = self._get_active(memory_id)
+        earlier = {v.version: v for v in self._lifecycle.versions(stored.record.id)}
+        if version not in earlier:
+            known = ", ".join(str(v) for v in sorted(earlier)) or "none"
+            raise InvalidInput(
+                f"Memory {memory_id} has no earlier version {version} (earlier versions: {known})."
+            )
+        return self.update(memory_id, Edit(content=earlier[version].content), reason="revert")
+
+    def resolve_conflict(
+        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None
+    ) -> MemoryRecord | None:
+        try:
+            resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
+        except ValueError:
+            known = ", ".join(r.value for r in Resolution)
+            raise InvalidInput(f"Unknown resolution {resolution!r}; use one of: {known}.") from None
+        if resolution is Resolution.MERGE:
+            if merged_text is None:
+                raise InvalidInput("A merge needs the merged text.")
+            merged_text = validation.content(merged_text, self.settings.limits)
+        elif merged_text is not None:
+            raise InvalidInput("Only a merge takes a text.")
+        conflict = self._lifecycle.conflict(self.namespace, conflict_id)
+        existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
+        if resolution is Resolution.KEEP_BOTH:
+            with self._store.db:
+                self._close_conflict(conflict_id, resolution)
+            return self.get(existing_id)
+        if resolution is Resolution.KEEP_OLD:
+            with self._store.db:
+                self._close_conflict(conflict_id, resolution)
+                self._forget_stored(self._get_active(candidate_id))
+            return self.get(existing_id)
+        text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
+        assert text is not None
+        vector = self.embed_documents([text])[0]
+        with self._store.db:
+            self._close_conflict(conflict_id, resolution)
+            self._forget_stored(self._get_active(candidate_id))
+            existing = self._get_active(existing_id)
+            record = self._store.replace_content(
+                existing, text, content_hash(text), vector, str(resolution), self._clock()
+            )
+        return record
+
+    def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:
+        # Checked again under the write lock: another process may have settled it meanwhile.
+        self._lifecycle.conflict(self.namespace, conflict_id)
+        self._lifecycle.close_conflict(conflict_id, resolution)
+
+    # --- finding what to change ---------------------------------------------------------------
+
+    def get(self, memory_id: str) -> MemoryRecord:
+        """The memory with this id in the session buffer or the store, whatever its status."""
+        for item in self._short_term:
+            if item.record.id == memory_id:
+                return item.record
+        return self.get_stored(memory_id).record
+
+    def get_stored(self, memory_id: str) -> StoredMemory:
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise InvalidInput("A memory id is needed.")
+        # (an id SQLite cannot even encode, such as a lone surrogate, names no memory)
+        stored = self._store.get(memory_id.strip()) if validation.is_unicode(memory_id) else None
+        if stored is None or stored.record.namespace != self.namespace:
+            raise NotFound(f"No memory with id {memory_id!r}.")
+        return stored
+
+    def _get_active(self, memory_id: str) -> StoredMemory:
+        stored = self.get_stored(memory_id)
+        if stored.record.status is not Status.ACTIVE:
+            raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
+        return stored
