@@ -24,7 +24,8 @@ from tests.workers.invariants import check_store, raw_store
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-SECONDS = 30.0
+# How long the processes run together; a longer soak: LOCALMIND_SOAK_SECONDS=600 pytest ...
+SECONDS = float(os.environ.get("LOCALMIND_SOAK_SECONDS", "30"))
 STARTUP_TIMEOUT_S = 120.0
 
 
