@@ -51,6 +51,7 @@ class SyncReport:
     exported: int = 0
     imported: ImportReport = field(default_factory=ImportReport)
     error: str | None = None
+    folder: Path | None = None  # what the skipped files' paths are judged relative to
 
     @property
     def ok(self) -> bool:
@@ -66,7 +67,11 @@ class SyncReport:
     def problems(self) -> list[tuple[str, str]]:
         """Files skipped that someone should look at: not the sync engines' temporary files
         or hidden entries (``.stfolder``), which are expected and retried anyway."""
-        return [(path, why) for path, why in self.imported.skipped if not is_transient(path)]
+        return [
+            (path, why)
+            for path, why in self.imported.skipped
+            if not is_transient(_within(path, self.folder))
+        ]
 
     def summary(self) -> str:
         if self.error is not None:
@@ -96,6 +101,15 @@ def is_transient(path: str | os.PathLike[str]) -> bool:
     )
 
 
+def _within(path: str, folder: Path | None) -> Path:
+    """``path`` relative to ``folder`` when inside it: a folder kept under a hidden directory
+    (``~/.sync/localmind``) must not make every file in it look hidden."""
+    try:
+        return Path(path).relative_to(folder) if folder else Path(path)
+    except ValueError:
+        return Path(path)
+
+
 def is_sync_change(path: str | os.PathLike[str], root: Path, own_device: str) -> bool:
     """Whether a change at ``path`` may be news from another device. This device's own
     directory only changes by our exports; temporary files become real names when done."""
@@ -119,7 +133,7 @@ def sync_now(memory: Memory, folder: Path, clock: Clock = time.time) -> SyncRepo
     except Exception as error:  # a bug must not end the watch; the traceback goes to the log
         log.exception("sync of %s failed", folder)
         return SyncReport(clock(), error=repr(error))
-    report = SyncReport(clock(), exported, imported)
+    report = SyncReport(clock(), exported, imported, folder=Path(folder))
     for path, why in report.problems:
         log.warning("skipped %s: %s", path, why)
     return report

@@ -17,6 +17,7 @@ import pytest
 
 from localmind import Memory
 from sync import init_folder, join_folder
+from sync.folder import ImportReport
 from sync.watch import SyncReport, is_sync_change, watch
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
@@ -158,6 +159,15 @@ def test_a_folder_that_goes_away_and_comes_back(
     away.rename(shared)
     on_b.wait_for(lambda r: r.imported.events > 0, after=seen)
     assert b.get(tea.id).content == "My favourite tea is green tea"
+
+
+def test_a_folder_under_a_hidden_directory_still_reports_bad_files(tmp_path: Path) -> None:
+    root = tmp_path / ".config" / "Sync" / "localmind"  # every path in it has a dotted part
+    garbage = str(root / FAKE_DEVICE / "00000001.seg")
+    in_transit = str(root / FAKE_DEVICE / ".syncthing.00000002.seg.tmp")
+    imported = ImportReport(skipped=[(garbage, "rejected"), (in_transit, "cut short")])
+    report = SyncReport(0.0, imported=imported, folder=root)
+    assert report.problems == [(garbage, "rejected")]
 
 
 def test_which_changes_start_a_sync(shared: Path) -> None:
