@@ -146,7 +146,7 @@ def _key_opens_folder(key: bytes, root: Path) -> bool:
             return True
         for number in _segment_numbers(directory)[:1]:
             try:
-                unseal(key, directory.name, number, (directory / f"{number:08d}.seg").read_bytes())
+                unseal(key, directory.name, number, segment_path(directory, number).read_bytes())
             except (OSError, ValueError):
                 continue
             return True
@@ -326,6 +326,14 @@ def _atomic_write(path: Path, data: bytes) -> None:
     fsync_directory(path.parent)
 
 
+def segment_path(directory: Path, number: int) -> Path:
+    return directory / f"{number:08d}.seg"
+
+
+def snapshot_path(directory: Path, through: int) -> Path:
+    return directory / f"snapshot-{through:08d}.seg"
+
+
 def _numbered(directory: Path, pattern: re.Pattern[str]) -> list[int]:
     try:
         names = [p.name for p in directory.iterdir()]
@@ -364,7 +372,7 @@ def export_pending(memory: Memory, folder: str | os.PathLike[str]) -> int:
         # Never reuse a number, even one only a snapshot remembers: others' cursors passed it.
         used = [*_segment_numbers(directory), *_snapshot_numbers(directory)]
         number = max([int(memory.get_meta(META_SEGMENT) or 0), *used]) + 1
-        path = directory / f"{number:08d}.seg"
+        path = segment_path(directory, number)
         _atomic_write(path, seal(key, memory.device_id, number, events))
         # A crash here re-exports these events in the next segment: importers skip them by stamp.
         exported = events[-1].seq
@@ -475,7 +483,7 @@ def _import_device(
     for through in sorted(snapshots, reverse=True):
         if through <= cursor:
             break
-        path = directory / f"snapshot-{through:08d}.seg"
+        path = snapshot_path(directory, through)
         try:
             events = unseal_snapshot(key, device_id, through, path.read_bytes())
         except (OSError, ValueError) as error:
@@ -486,7 +494,7 @@ def _import_device(
     for number in sorted(numbers):
         if number <= cursor or number in done:
             continue
-        path = directory / f"{number:08d}.seg"
+        path = segment_path(directory, number)
         try:
             events = unseal(key, device_id, number, path.read_bytes())
         except (OSError, ValueError) as error:
@@ -579,14 +587,14 @@ def compact(
     events = [e for e in memory.events_since(0) if e.seq <= exported]
     try:
         _atomic_write(
-            directory / f"snapshot-{through:08d}.seg",
+            snapshot_path(directory, through),
             seal_snapshot(key, memory.device_id, through, events),
         )
         for older in _snapshot_numbers(directory):
             if older < through:
-                (directory / f"snapshot-{older:08d}.seg").unlink(missing_ok=True)
+                snapshot_path(directory, older).unlink(missing_ok=True)
         for number in folded:
-            (directory / f"{number:08d}.seg").unlink(missing_ok=True)
+            segment_path(directory, number).unlink(missing_ok=True)
     except OSError as error:
         # Housekeeping only: what is left is still a complete folder; the next sync retries.
         log.error("sync: compaction of %s stopped: %s", directory, error)
@@ -622,8 +630,8 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
         cursor, done = _progress(memory, entry.name)
         pending = [n for n in numbers if n > cursor and n not in done]
         files = [
-            *(entry / f"{n:08d}.seg" for n in numbers),
-            *(entry / f"snapshot-{n:08d}.seg" for n in snapshots),
+            *(segment_path(entry, n) for n in numbers),
+            *(snapshot_path(entry, n) for n in snapshots),
             entry / CURSORS_NAME,
         ]
         seen = [t for path in files if (t := _mtime(path)) is not None]

@@ -176,7 +176,7 @@ def test_a_damaged_or_misplaced_segment_is_skipped_and_changes_nothing(
         number = data.draw(st.integers(2, 99_999_999))
     elif damage == "prefix":  # a valid segment with bytes before it
         blob = data.draw(st.binary(min_size=1, max_size=20)) + blob
-    (directory / f"{number:08d}.seg").write_bytes(blob)
+    sync.segment_path(directory, number).write_bytes(blob)
 
     report = import_and_check(memory, root, directory)
 

@@ -350,7 +350,7 @@ def sync_source(tmp_path_factory: pytest.TempPathFactory) -> SyncSource:
         number: {
             event.hlc
             for event in sync_folder.unseal(
-                key, device_id, number, (directory / f"{number:08d}.seg").read_bytes()
+                key, device_id, number, sync_folder.segment_path(directory, number).read_bytes()
             )
         }
         for number in sync_folder._segment_numbers(directory)
