@@ -203,7 +203,7 @@ def _forget_query(memory: Any, text: str) -> None:
     holder._query_vectors.pop(text, None)
 
 
-def _settings() -> Any:
+def settings_without_capacity() -> Any:
     """Default settings without the per-namespace capacity (it would evict down to 500)."""
     import dataclasses
 
@@ -226,12 +226,19 @@ def _open_localmind(path: Path, encrypted: bool, embedder: Any, *, create: bool)
         # A cheap KDF: the benchmark measures the store, not Argon2id at open.
         kdf = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
         return Memory.open(
-            path, PASSPHRASE, embedder=embedder, kdf=kdf, create=create, settings=_settings()
+            path,
+            PASSPHRASE,
+            embedder=embedder,
+            kdf=kdf,
+            create=create,
+            settings=settings_without_capacity(),
         )
     db = connect(path, None, create=create)
     try:
         migrate(db)
-        return Memory._attach(db, path, embedder, NAMESPACE, _settings(), time.time, False)
+        return Memory._attach(
+            db, path, embedder, NAMESPACE, settings_without_capacity(), time.time, False
+        )
     except BaseException:
         db.close()
         raise

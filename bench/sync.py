@@ -39,11 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _open(path: Path) -> Memory:
-    from bench.perf import _settings  # no per-user capacity: it would evict down to 500
+    from bench.perf import settings_without_capacity  # capacity would evict down to 500
     from localmind import KdfParams, Memory
 
     kdf = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
-    return Memory.open(path, PASSPHRASE, kdf=kdf, settings=_settings())
+    return Memory.open(path, PASSPHRASE, kdf=kdf, settings=settings_without_capacity())
 
 
 def _round(folder: Path, count: int, texts: list[str], workdir: Path) -> dict[str, float]:

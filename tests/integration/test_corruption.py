@@ -5,35 +5,23 @@ wrong is ever shown, and the damaged files are left as they were."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
-import apsw
 import pytest
 
 from localmind import Memory, NewMemory
 from localmind.backup import check_store
-from localmind.db import connect
 from localmind.errors import LocalmindError, StoreDamaged
-from localmind.keys import KeyFile, key_file_for
+from localmind.keys import key_file_for
 from localmind.wal import wal_path
 from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import PASSPHRASE, FakeClock
+from tests.workers.invariants import raw_store as raw
 
 RESTORE_HINT = "Restore from a backup: localmind restore FILE"
 TOPICS = ["tea", "hiking", "Rust", "piano", "the garden", "Lisbon", "birds", "chess"]
 NOTES = [f"Note {n}: I spent the evening on {TOPICS[n % len(TOPICS)]}" for n in range(80)]
-
-
-@contextmanager
-def raw(path: Path) -> Iterator[apsw.Connection]:
-    key_file = KeyFile.load(key_file_for(path))
-    db = connect(path, key_file.unwrap(PASSPHRASE), create=False, cipher=key_file.cipher)
-    try:
-        yield db
-    finally:
-        db.close()
 
 
 def pages_of(path: Path, table: str) -> list[int]:
