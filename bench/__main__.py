@@ -113,12 +113,35 @@ def _add_sync(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.set_defaults(handler=_sync)
 
 
+def _hygiene(args: argparse.Namespace) -> int:
+    from bench import hygiene
+
+    return hygiene.run(args)
+
+
+def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "hygiene",
+        help="what remember() decides without an LLM: wrong merges, restatements merged, "
+        "updates queued, compatible facts queued",
+        description="Merge and conflict decisions on labelled pairs and the personal set "
+        "(see bench/hygiene.py).",
+    )
+    parser.add_argument("--label", default="", help="a label for this run (e.g. before, after)")
+    parser.add_argument("--out", help="report path (default: bench/results/hygiene-<date>.md)")
+    parser.add_argument(
+        "--skip-timing", action="store_true", help="leave out remember() at 10,000 memories"
+    )
+    parser.set_defaults(handler=_hygiene)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
     _add_retrieval(commands)
     _add_perf(commands)
     _add_sync(commands)
+    _add_hygiene(commands)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

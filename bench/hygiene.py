@@ -1,0 +1,285 @@
+"""What remember() decides without an LLM: ``python -m bench hygiene [--skip-timing]``.
+
+Three kinds of input, all in the repository:
+
+- labelled pairs: ``tests/data/memory_pairs.jsonl`` (paraphrase / contradiction / related /
+  unrelated) and ``tests/data/hygiene_pairs.jsonl`` (same / different, when present). Each pair
+  goes into an empty store: the old text, then the new one through ``remember_explained``;
+  then both are forgotten;
+- the personal set (``bench/data/personal``, see :mod:`bench.personal`), added one by one in
+  date order into one store, with its ``updates`` / ``restates`` labels;
+- timing: ``remember`` of new memories into a store of 10,000 synthetic ones
+  (:mod:`bench.synthetic`).
+
+Scores: wrong merges (merged although not a restatement), restatements merged, real updates
+queued, pending conflicts per real update, compatible facts queued. Printed, and written to
+``bench/results/hygiene-<date>.md`` (``--out``); ``--label`` names the run (before / after).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.perf import settings_without_capacity
+from bench.stores import BENCH_KDF
+from localmind import Memory, NewMemory
+from localmind.lifecycle import Decision
+
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY_PAIRS = ROOT / "tests" / "data" / "memory_pairs.jsonl"
+HYGIENE_PAIRS = ROOT / "tests" / "data" / "hygiene_pairs.jsonl"
+RESULTS = Path(__file__).resolve().parent / "results"
+PASSPHRASE = "hygiene-bench"
+TIMING_STORE_SIZE = 10_000
+TIMING_SAMPLES = 150
+
+# What each label of a pair file means for remember(): a restatement (should merge), an update
+# (should be queued), compatible (must not be queued) or different (must not merge; a queue is
+# fine: the hygiene set's "different" pairs mix contradictions with compatible facts).
+SAME, UPDATE, COMPATIBLE, DIFFERENT = "same", "update", "compatible", "different"
+MEMORY_PAIR_KINDS = {
+    "paraphrase": SAME,
+    "contradiction": UPDATE,
+    "related": COMPATIBLE,
+    "unrelated": COMPATIBLE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    old: str
+    new: str
+    kind: str
+    lang: str
+    why: str = ""
+
+
+@dataclass(slots=True)
+class Score:
+    """Counts of one set; ``decisions`` keeps every decision by kind for the report."""
+
+    name: str
+    counts: dict[str, int] = field(default_factory=dict)  # cases per kind
+    merged: dict[str, int] = field(default_factory=dict)
+    queued: dict[str, int] = field(default_factory=dict)
+    pending: int = 0
+    wrong_merges: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, kind: str, decision: Decision, text: str) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        if decision is Decision.MERGED:
+            self.merged[kind] = self.merged.get(kind, 0) + 1
+            if kind != SAME:
+                self.wrong_merges.append(text)
+        if decision is Decision.QUEUED:
+            self.queued[kind] = self.queued.get(kind, 0) + 1
+
+    def share(self, table: dict[str, int], kind: str) -> str:
+        total = self.counts.get(kind, 0)
+        if not total:
+            return "–"
+        hit = table.get(kind, 0)
+        return f"{hit}/{total} ({100 * hit / total:.0f} %)"
+
+    def row(self) -> list[str]:
+        updates = self.counts.get(UPDATE, 0)
+        per_update = f"{self.pending / updates:.2f}" if updates else "–"
+        return [
+            self.name,
+            str(len(self.wrong_merges)),
+            self.share(self.merged, SAME),
+            self.share(self.queued, UPDATE),
+            per_update,
+            self.share(self.queued, COMPATIBLE),
+            self.share(self.queued, DIFFERENT),
+        ]
+
+
+HEADER = [
+    "set",
+    "wrong merges",
+    "restatements merged",
+    "updates queued",
+    "pending per update",
+    "compatible queued",
+    "different queued",
+]
+
+
+# --- data -------------------------------------------------------------------------------------
+
+
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except ValueError as error:
+                    raise SystemExit(f"{path}:{number}: not JSON ({error})") from None
+
+
+def memory_pairs(path: Path = MEMORY_PAIRS) -> list[Case]:
+    return [
+        Case(row["a"], row["b"], MEMORY_PAIR_KINDS[row["label"]], row["lang"], row.get("note", ""))
+        for row in _jsonl(path)
+    ]
+
+
+def hygiene_pairs(path: Path = HYGIENE_PAIRS) -> list[Case]:
+    kinds = {"same": SAME, "different": DIFFERENT}
+    return [
+        Case(row["old"], row["new"], kinds[row["label"]], row["lang"], row.get("why", ""))
+        for row in _jsonl(path)
+    ]
+
+
+# --- runs -------------------------------------------------------------------------------------
+
+
+@contextmanager
+def fresh_memory(directory: Path, name: str, namespace: str = "me") -> Iterator[Memory]:
+    memory = Memory.open(
+        directory / f"{name}.db",
+        PASSPHRASE,
+        embedder="use",
+        namespace=namespace,
+        settings=settings_without_capacity(),
+        kdf=BENCH_KDF,
+        llm=None,
+        maintain=False,
+    )
+    try:
+        yield memory
+    finally:
+        memory.close()
+
+
+def score_pairs(name: str, cases: Sequence[Case], directory: Path) -> Score:
+    """Each pair on its own: the old memory, then the new one; both forgotten afterwards."""
+    score = Score(name)
+    started = time.perf_counter()
+    with fresh_memory(directory, name) as memory:
+        for case in cases:
+            old = memory.remember(case.old)
+            outcome = memory.remember_explained(case.new)
+            score.add(case.kind, outcome.decision, f"{case.old} → {case.new}")
+            score.pending += memory.pending_conflicts()
+            for memory_id in {old.id, outcome.record.id}:
+                memory.forget(memory_id)
+    score.seconds = time.perf_counter() - started
+    return score
+
+
+def score_personal(directory: Path) -> Score | None:
+    """The personal set one by one: a memory labelled ``updates`` should be queued (there is no
+    LLM), one labelled ``restates`` merged, any other must not be queued."""
+    try:
+        from bench import personal
+    except ImportError:
+        return None
+    items = personal.load()
+    score = Score("personal set (one by one)")
+    started = time.perf_counter()
+    with fresh_memory(directory, "personal") as memory:
+        for item in sorted(items, key=lambda item: item.created_at):
+            outcome = memory.remember_explained(item.content, created_at=item.created_at)
+            kind = UPDATE if item.updates else SAME if item.restates else COMPATIBLE
+            score.add(kind, outcome.decision, item.content)
+        score.pending = memory.pending_conflicts()
+    score.seconds = time.perf_counter() - started
+    return score
+
+
+def time_remember(directory: Path) -> dict[str, float]:
+    """Milliseconds per ``remember`` (no LLM) into a store of 10,000 synthetic memories. The
+    new texts' vectors are cached first (stored in another namespace), so the figure is the
+    search and the decision, not the model's time."""
+    from bench import synthetic
+
+    pool = synthetic.memories(TIMING_STORE_SIZE + TIMING_SAMPLES)
+    stored, new = pool[:TIMING_STORE_SIZE], pool[TIMING_STORE_SIZE:]
+    with fresh_memory(directory, "timing", namespace="warm-up") as warm_up:
+        warm_up.remember_many(NewMemory(m.content) for m in new)
+    with fresh_memory(directory, "timing") as memory:
+        memory.remember_many(
+            NewMemory(m.content, importance=m.importance, created_at=m.created_at)
+            for m in stored
+        )
+        samples = []
+        for item in new:
+            started = time.perf_counter()
+            memory.remember(item.content, created_at=item.created_at)
+            samples.append((time.perf_counter() - started) * 1000)
+    return {
+        "store_size": TIMING_STORE_SIZE,
+        "samples": len(samples),
+        "median_ms": statistics.median(samples),
+        "mean_ms": statistics.fmean(samples),
+        "p95_ms": sorted(samples)[int(0.95 * len(samples)) - 1],
+    }
+
+
+# --- report -----------------------------------------------------------------------------------
+
+
+def table(rows: Iterable[list[str]]) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def report(label: str, scores: Sequence[Score], timing: dict[str, float] | None) -> str:
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [
+        f"# Memory hygiene ({label or 'unlabelled run'}, {stamp})",
+        "",
+        "No LLM. `python -m bench hygiene`; see bench/hygiene.py for what each column counts.",
+        "",
+        table(score.row() for score in scores),
+        "",
+    ]
+    if timing:
+        parts += [
+            f"remember() at {timing['store_size']:,} memories, {timing['samples']} samples: "
+            f"median {timing['median_ms']:.1f} ms, mean {timing['mean_ms']:.1f} ms, "
+            f"p95 {timing['p95_ms']:.1f} ms",
+            "",
+        ]
+    for score in scores:
+        if score.wrong_merges:
+            parts += [f"Wrong merges in {score.name}:", ""]
+            parts += [f"- {text}" for text in score.wrong_merges]
+            parts.append("")
+    return "\n".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    scores: list[Score] = []
+    with tempfile.TemporaryDirectory(prefix="hygiene-") as tmp:
+        directory = Path(tmp)
+        scores.append(score_pairs("memory_pairs.jsonl", memory_pairs(), directory))
+        if HYGIENE_PAIRS.exists():
+            scores.append(score_pairs("hygiene_pairs.jsonl", hygiene_pairs(), directory))
+        personal = score_personal(directory)
+        if personal is not None:
+            scores.append(personal)
+        timing = None if args.skip_timing else time_remember(directory)
+    text = report(args.label, scores, timing)
+    print(text)
+    out = Path(args.out) if args.out else RESULTS / f"hygiene-{dt.date.today().isoformat()}.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
