@@ -214,8 +214,7 @@ def time_remember(directory: Path) -> dict[str, float]:
         warm_up.remember_many(NewMemory(m.content) for m in new)
     with fresh_memory(directory, "timing") as memory:
         memory.remember_many(
-            NewMemory(m.content, importance=m.importance, created_at=m.created_at)
-            for m in stored
+            NewMemory(m.content, importance=m.importance, created_at=m.created_at) for m in stored
         )
         samples = []
         for item in new:

@@ -57,22 +57,25 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class LifecycleConfig:
-    """What remember() does with a new memory close to an existing one, by cosine similarity
-    with the default embedder (USE-m3), calibrated on the 244 labelled pairs of
-    tests/data/memory_pairs.jsonl (``python -m bench.calibrate``):
+    """What remember() does with a new memory close to existing ones, by cosine similarity
+    with the default embedder (USE-m3) and the rules of docs/design.md, "What remember()
+    decides" (``python -m bench hygiene`` scores them):
 
-    - at or above ``conflict_threshold`` (0.35: every contradiction of the set) the LLM decides
-      whether the new text says the same (merge), contradicts (overwrite: a new version) or is
-      compatible (insert);
-    - with no usable LLM, at or above ``merge_threshold`` it is merged unless the two texts carry
-      different numbers; below, it is stored and a conflict is queued for review. 0.95 merges no
-      non-restatement of the set (0.86 would reach 97 % precision, but minimal pairs such as "my
-      sister / my brother lives in Lisbon" score 0.91: without an LLM to tell them apart, a
-      person decides).
+    - below ``conflict_threshold`` (0.35: every contradiction of tests/data/memory_pairs.jsonl,
+      ``python -m bench.calibrate``) nothing is compared: the memory is inserted;
+    - at or above ``merge_threshold`` it merges into a neighbour when the guard
+      (:mod:`localmind.sameness`) finds the same people, negation, numbers, names, roles and
+      content words. The guard carries the precision, so the threshold can be far below the
+      0.95 that cosine alone needed;
+    - a neighbour that plausibly contradicts it (:mod:`localmind.suspicion`) goes to the LLM,
+      or, with none, to the conflicts queue; anything else is inserted;
+    - with an LLM, the nearest neighbour at or above ``ask_threshold`` that the guard finds
+      worded differently (not different) is put to it: it may be a restatement.
     """
 
-    merge_threshold: float = 0.95
+    merge_threshold: float = 0.8
     conflict_threshold: float = 0.35
+    ask_threshold: float = 0.6
     merge_boost: float = 0.05
     # feedback
     confirm_delta: float = 0.1

@@ -5,8 +5,7 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -17,7 +16,13 @@ from localmind.errors import InvalidInput
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
 from localmind.records import MemoryRecord
+from localmind.sameness import Sameness, compare
 from localmind.store import SqliteStore, StoredMemory
+from localmind.suspicion import suspect
+
+# How many of the nearest memories a new one is compared with: the one it restates or
+# contradicts is not always the nearest ("We moved to Lisbon" may sit closer to another move).
+NEIGHBOURS = 5
 
 RELATION_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -55,6 +60,29 @@ class Outcome:
     similarity: float | None = None
     reason: str = ""
     conflict_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The model's answer on one pair (None: it could not answer, ``reason`` says why)."""
+
+    relation: Relation | None
+    reason: str
+    asked: bool = False  # False: no model was reachable, nothing to log
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """What to do with a new memory, decided before the write transaction (a model may take
+    seconds): ``relation`` SAME merges into ``neighbour``, CONTRADICTS overwrites it,
+    COMPATIBLE inserts, None inserts and queues a conflict with it. ``verdict`` is the model's
+    answer when it was asked."""
+
+    relation: Relation | None
+    neighbour: StoredMemory | None
+    similarity: float | None
+    why: str
+    verdict: Verdict | None = None
 
 
 class Feedback(StrEnum):
@@ -122,30 +150,100 @@ class Lifecycle:
 
     # --- what to do with a new memory ---------------------------------------------------------
 
-    def nearest_active(self, namespace: str, vector: Vectors) -> tuple[StoredMemory, float] | None:
-        hits = self.store.nearest(vector, 1, namespace, None)
-        if not hits:
-            return None
-        rowid, distance = hits[0]
-        stored = self.store.get_by_rowids([rowid]).get(rowid)
-        return (stored, 1.0 - distance) if stored else None
+    def neighbours(self, namespace: str, vector: Vectors) -> list[tuple[StoredMemory, float]]:
+        """The active memories at or above ``conflict_threshold``, nearest first."""
+        hits = self.store.nearest(vector, NEIGHBOURS, namespace, None)
+        stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
+        return [
+            (stored[rowid], 1.0 - distance)
+            for rowid, distance in hits
+            if rowid in stored and 1.0 - distance >= self.config.conflict_threshold
+        ]
 
-    def llm_verdict(self, existing: str, candidate: str) -> tuple[Relation | None, str]:
-        """The LLM's answer, or (None, why not) when there is no usable LLM right now."""
+    def propose(self, content: str, neighbours: Sequence[tuple[StoredMemory, float]]) -> Proposal:
+        """What to do with ``content`` given its neighbours (see docs/design.md, "What
+        remember() decides"): merge a restatement the guard accepts
+        (:func:`localmind.sameness.compare`); settle a plausible contradiction
+        (:func:`localmind.suspicion.suspect`) with the model, or queue it; with a model, ask it
+        about the nearest rewording; else insert. The model is asked once at most."""
+        if not neighbours:
+            return Proposal(Relation.COMPATIBLE, None, None, "nothing similar stored")
+        for stored, similarity in neighbours:
+            if similarity < self.config.merge_threshold:
+                break
+            sameness = compare(stored.record.content, content)
+            if sameness.same:
+                return Proposal(Relation.SAME, stored, similarity, f"restates it: {sameness.why}")
+        for stored, similarity in neighbours:
+            suspicion = suspect(stored.record.content, content)
+            if suspicion.contradicts:
+                return self._settle(stored, similarity, content, suspicion.why)
+        nearest, nearest_similarity = neighbours[0]
+        if self.llm is not None:
+            for stored, similarity in neighbours:
+                if similarity < self.config.ask_threshold:
+                    break
+                sameness = compare(stored.record.content, content)
+                if not sameness.differs:
+                    return self._ask_about_rewording(stored, similarity, content, sameness)
+        return Proposal(
+            Relation.COMPATIBLE,
+            nearest,
+            nearest_similarity,
+            "compatible: no similar memory says something it changes",
+        )
+
+    def _settle(
+        self, stored: StoredMemory, similarity: float, content: str, suspicion: str
+    ) -> Proposal:
+        """A plausible contradiction: the model decides, or a person (the queue)."""
+        verdict = self.llm_verdict(stored.record.content, content)
+        if verdict.relation is None:
+            why = f"{suspicion}; no LLM to check ({verdict.reason})"
+            return Proposal(None, stored, similarity, why, verdict)
+        if verdict.relation is Relation.SAME:
+            sameness = compare(stored.record.content, content)
+            if sameness.differs:
+                why = f"{suspicion}; the LLM called it a restatement, but {sameness.why}"
+                return Proposal(None, stored, similarity, why, verdict)
+        return Proposal(verdict.relation, stored, similarity, verdict.reason, verdict)
+
+    def _ask_about_rewording(
+        self, stored: StoredMemory, similarity: float, content: str, sameness: Sameness
+    ) -> Proposal:
+        """Nothing suspect, but a close neighbour worded differently: maybe a restatement."""
+        verdict = self.llm_verdict(stored.record.content, content)
+        relation = verdict.relation or Relation.COMPATIBLE
+        why = verdict.reason if verdict.relation else f"{sameness.why}; {verdict.reason}"
+        return Proposal(relation, stored, similarity, why, verdict)
+
+    def llm_verdict(self, existing: str, candidate: str) -> Verdict:
+        """The LLM's answer, or Verdict(None, why not) when there is no usable LLM now."""
         if self.llm is None:
-            return None, "no LLM configured"
+            return Verdict(None, "no LLM configured")
         if not self.llm.available():
-            return None, self.llm.status or "LLM offline"
+            return Verdict(None, self.llm.status or "LLM offline")
         try:
-            return ask_relation(self.llm, existing, candidate)
+            relation, reason = ask_relation(self.llm, existing, candidate)
         except LLMError as error:
-            return None, str(error)
+            return Verdict(None, str(error), asked=True)
+        return Verdict(relation, reason, asked=True)
 
-    def safe_to_merge_unasked(self, existing: str, candidate: str, similarity: float) -> bool:
-        """Without an LLM, merge only clear restatements: similar enough, and not differing in
-        a number ("rent is 1200" / "rent went up to 1450" embed as near-identical)."""
-        return similarity >= self.config.merge_threshold and _numbers(existing) == _numbers(
-            candidate
+    def log_verdict(
+        self, existing: MemoryRecord, candidate_id: str, similarity: float, verdict: Verdict
+    ) -> None:
+        """Every answer of the model (or its failure) on a pair, for ``events``: ids only, the
+        texts stay in the memories."""
+        self.store.record_event(
+            existing.namespace,
+            existing.id,
+            "relation",
+            {
+                "candidate": candidate_id,
+                "relation": None if verdict.relation is None else str(verdict.relation),
+                "similarity": similarity,
+            },
+            verdict.reason,
         )
 
     def merge(self, existing: StoredMemory, content: str, similarity: float) -> MemoryRecord:
@@ -265,7 +363,3 @@ def _mentions(metadata: dict[str, Any]) -> int:
     metadata is theirs to write) counts as the one mention."""
     count = metadata.get("mentions", 1)
     return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
-
-
-def _numbers(text: str) -> list[str]:
-    return re.findall(r"\d+(?:[.,]\d+)?", text)

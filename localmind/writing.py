@@ -22,7 +22,15 @@ from localmind.config import Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import InvalidInput, NotFound
 from localmind.governance import Governance
-from localmind.lifecycle import Decision, Feedback, Lifecycle, Outcome, Relation, Resolution
+from localmind.lifecycle import (
+    Decision,
+    Feedback,
+    Lifecycle,
+    Outcome,
+    Proposal,
+    Relation,
+    Resolution,
+)
 from localmind.recall import ShortTerm
 from localmind.records import MemoryRecord, MemoryType, Status
 from localmind.ringbuffer import RingBuffer
@@ -127,62 +135,53 @@ class Writer:
             if twin is not None:
                 return twin
         vector = self.embed_documents([item.content])[0]
-        config = self.settings.lifecycle
-        nearest = self._lifecycle.nearest_active(self.namespace, vector)
-        relation: Relation | None = None
-        why = ""
-        if nearest is not None and nearest[1] >= config.conflict_threshold:
-            # Asked outside the transaction: the model may take seconds.
-            relation, why = self._lifecycle.llm_verdict(nearest[0].record.content, item.content)
-            if relation is None and self._lifecycle.safe_to_merge_unasked(
-                nearest[0].record.content, item.content, nearest[1]
-            ):
-                relation, why = Relation.SAME, f"near-identical ({why})"
+        neighbours = self._lifecycle.neighbours(self.namespace, vector)
+        # Decided outside the transaction: the model, when asked, may take seconds.
+        proposal = self._lifecycle.propose(item.content, neighbours)
         with self._store.db:
             # Another process may have stored the same text while this one embedded it.
             twin = self._reinforce_twin(hashed, item)
             if twin is not None:
                 return twin
-            fresh = self._store.get(nearest[0].record.id) if nearest else None
-            # Unrelated, or the neighbour stopped being active while the LLM was thinking.
-            if (
-                nearest is None
-                or nearest[1] < config.conflict_threshold
-                or fresh is None
-                or fresh.record.status is not Status.ACTIVE
-            ):
-                outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
-            else:
-                neighbour, similarity = nearest[0].record, nearest[1]
-                if relation is Relation.SAME:
-                    merged = self._lifecycle.merge(fresh, item.content, similarity)
-                    outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
-                elif relation is Relation.CONTRADICTS:
-                    reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
-                    record = self._lifecycle.overwrite(
-                        fresh,
-                        item.content,
-                        hashed,
-                        vector,
-                        reason,
-                        self.settings.default_confidence,
-                    )
-                    outcome = Outcome(record, Decision.OVERWRITTEN, neighbour, similarity, why)
-                elif relation is Relation.COMPATIBLE:
-                    record = self._insert(item, hashed, vector)
-                    outcome = Outcome(record, Decision.INSERTED, neighbour, similarity, why)
-                else:
-                    record = self._insert(item, hashed, vector)
-                    # The conflict row links both memories; the reason says why it is queued.
-                    reason = f"may contradict the older memory; no LLM to check ({why})"
-                    conflict_id = self._lifecycle.queue_conflict(
-                        fresh.record, record, similarity, reason
-                    )
-                    outcome = Outcome(
-                        record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
-                    )
+            outcome = self._carry_out(proposal, item, hashed, vector)
+            if proposal.verdict is not None and proposal.verdict.asked:
+                assert proposal.neighbour is not None and proposal.similarity is not None
+                self._lifecycle.log_verdict(
+                    proposal.neighbour.record,
+                    outcome.record.id,
+                    proposal.similarity,
+                    proposal.verdict,
+                )
             self._governance.enforce_capacity(self.namespace)
         return outcome
+
+    def _carry_out(
+        self, proposal: Proposal, item: NewMemory, hashed: str, vector: Vectors
+    ) -> Outcome:
+        """Do what ``proposal`` says, inside the write transaction."""
+        neighbour, similarity = proposal.neighbour, proposal.similarity
+        fresh = self._store.get(neighbour.record.id) if neighbour else None
+        # Nothing near, or the neighbour stopped being active while the LLM was thinking.
+        if neighbour is None or fresh is None or fresh.record.status is not Status.ACTIVE:
+            return Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
+        assert similarity is not None
+        related, why = neighbour.record, proposal.why
+        if proposal.relation is Relation.SAME:
+            merged = self._lifecycle.merge(fresh, item.content, similarity)
+            return Outcome(merged, Decision.MERGED, related, similarity, why)
+        if proposal.relation is Relation.CONTRADICTS:
+            reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
+            record = self._lifecycle.overwrite(
+                fresh, item.content, hashed, vector, reason, self.settings.default_confidence
+            )
+            return Outcome(record, Decision.OVERWRITTEN, related, similarity, why)
+        record = self._insert(item, hashed, vector)
+        if proposal.relation is Relation.COMPATIBLE:
+            return Outcome(record, Decision.INSERTED, related, similarity, why)
+        # The conflict row links both memories; the reason says why it is queued.
+        reason = f"may contradict the older memory: {why}"
+        conflict_id = self._lifecycle.queue_conflict(fresh.record, record, similarity, reason)
+        return Outcome(record, Decision.QUEUED, related, similarity, reason, conflict_id)
 
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None

@@ -1,0 +1,143 @@
+"""Whether a new memory says the same as an existing one: the guard in front of every merge.
+
+Cosine similarity cannot see word order, negation, numbers or who a sentence is about: "I
+prefer coffee over green tea" and "I prefer green tea over coffee" embed as near-identical. So a
+merge also needs the same people, negation, numbers, names, comparison roles and content words
+(English lemmas, Chinese words, small synonym groups: see :mod:`localmind.statement`). The
+verdict has three values: SAME merges without a model; UNSURE (worded differently) may merge only
+when a model says so; DIFFERENT never merges, whoever says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+
+from localmind.statement import ANTONYMS, SELF, TIME_WORDS, Statement, read
+
+
+class Likeness(StrEnum):
+    SAME = "same"  # merge without asking
+    UNSURE = "unsure"  # worded differently: only a model or a person may call it the same
+    DIFFERENT = "different"  # says something else: never merged
+
+
+@dataclass(frozen=True, slots=True)
+class Sameness:
+    """The guard's verdict on (existing, new) and why, in words a person can check."""
+
+    likeness: Likeness
+    why: str
+
+    @property
+    def same(self) -> bool:
+        return self.likeness is Likeness.SAME
+
+    @property
+    def differs(self) -> bool:
+        return self.likeness is Likeness.DIFFERENT
+
+
+def compare(existing: str, candidate: str) -> Sameness:
+    """Does ``candidate`` say what ``existing`` says? Checks run from the hardest evidence of a
+    different meaning to the softest; the first that fails gives the verdict."""
+    old, new = read(existing), read(candidate)
+    for check in (_people, _negation, _numbers, _names, _antonyms, _roles):
+        verdict = check(old, new)
+        if verdict is not None:
+            return verdict
+    return _wording(old, new)
+
+
+def _different(why: str) -> Sameness:
+    return Sameness(Likeness.DIFFERENT, why)
+
+
+def _unsure(why: str) -> Sameness:
+    return Sameness(Likeness.UNSURE, why)
+
+
+def _people(old: Statement, new: Statement) -> Sameness | None:
+    others_old = set(old.persons) - {SELF}
+    others_new = set(new.persons) - {SELF}
+    if others_old != others_new:
+        return _different(f"about someone else ({_who(old)} / {_who(new)})")
+    return None
+
+
+def _who(statement: Statement) -> str:
+    return ", ".join(statement.persons) or "nobody named"
+
+
+def _negation(old: Statement, new: Statement) -> Sameness | None:
+    if old.negations != new.negations:
+        return _different("one of them is negated")
+    return None
+
+
+def _numbers(old: Statement, new: Statement) -> Sameness | None:
+    if old.numbers != new.numbers:
+        shown = (", ".join(sorted(n)) or "none" for n in (old.numbers, new.numbers))
+        return _different("numbers differ ({} / {})".format(*shown))
+    return None
+
+
+def _names(old: Statement, new: Statement) -> Sameness | None:
+    names_old = Counter(name for group in old.names for name in group)
+    names_new = Counter(name for group in new.names for name in group)
+    if names_old != names_new:
+        gone, added = sorted(names_old - names_new), sorted(names_new - names_old)
+        return _different(f"names differ ({', '.join(gone) or '–'} / {', '.join(added) or '–'})")
+    if len(old.names) > 1 and old.names != new.names:
+        return _different("the same names in other roles")
+    return None
+
+
+def _antonyms(old: Statement, new: Statement) -> Sameness | None:
+    only_old, only_new = set(old.content) - set(new.content), set(new.content) - set(old.content)
+    for word in only_old:
+        for other in only_new:
+            if tuple(sorted((word, other))) in ANTONYMS:
+                return _different(f"opposite words ({word} / {other})")
+    return None
+
+
+def _roles(old: Statement, new: Statement) -> Sameness | None:
+    """ "tea over coffee" / "coffee over tea", 比起咖啡…茶 / 咖啡胜过茶: what is preferred."""
+    if old.comparison is None or new.comparison is None:
+        return None
+    (more_old, less_old), (more_new, less_new) = old.comparison, new.comparison
+    swapped = (more_old & less_new) | (less_old & more_new)
+    if swapped:
+        return _different(f"the comparison is reversed ({', '.join(sorted(swapped))})")
+    return None
+
+
+def _wording(old: Statement, new: Statement) -> Sameness:
+    if old.lang != new.lang:
+        return _unsure("different languages")
+    if old.subject != new.subject and SELF in (old.subject, new.subject):
+        return _unsure(f"told from another side ({old.subject} / {new.subject})")
+    words_old, words_new = set(old.content), set(new.content)
+    if words_old != words_new:
+        gone, added = sorted(words_old - words_new), sorted(words_new - words_old)
+        return _unsure(f"worded differently (−{' '.join(gone) or '∅'} +{' '.join(added) or '∅'})")
+    if old.comparison is not None and old.comparison == new.comparison:
+        # 比起咖啡我更爱喝茶 / 我喜欢喝茶胜过咖啡: the roles agree, whatever the order.
+        return Sameness(Likeness.SAME, "the same comparison, in other words")
+    names = {name for group in old.names for name in group}
+    order_old = _order(old, names)
+    if order_old != _order(new, names):
+        if old.relational or new.relational:
+            return _different("the same words in another order, where order gives the roles")
+        return _unsure("the same words in another order")
+    return Sameness(Likeness.SAME, "same words, people, negation, numbers and names")
+
+
+def _order(statement: Statement, names: set[str]) -> list[str]:
+    """Content words in first-mention order, without when (moved freely) and names (their
+    order is checked with their coordination: "English and Portuguese")."""
+    return list(
+        dict.fromkeys(w for w in statement.content if w not in TIME_WORDS and w not in names)
+    )

@@ -1,0 +1,684 @@
+"""What a short statement about the user says, read without a model: who it is about, whether
+it is negated, its numbers and names, its content words in order, the attribute ("slot") it
+sets and whether it announces a change. :mod:`localmind.sameness` and
+:mod:`localmind.suspicion` compare two of these.
+
+English words are lemmatized by simplemma, Chinese text is cut into words by jieba (imported on
+first use: ~0.1 s, and ~0.5 s to load its dictionary). Both are lookup tables, not models:
+nothing is downloaded and the result does not depend on the machine.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import simplemma
+
+SELF = "self"
+OTHER = "other"
+
+# --- lexicon ----------------------------------------------------------------------------------
+# Small on purpose: each entry decides merges (a word outside these lists counts as content and
+# must be the same in both texts) or queues (slots and cue words). Tuned on
+# tests/data/memory_pairs.jsonl, tests/data/hygiene_pairs.jsonl and bench/data/personal.
+
+
+def _words(spec: str) -> frozenset[str]:
+    return frozenset(spec.split())
+
+
+def _groups(spec: dict[str, str]) -> dict[str, str]:
+    """``{"head": "word word ..."}`` → ``{word: head}``."""
+    return {word: head for head, words in spec.items() for word in words.split()}
+
+
+# People the memory can be about. Possessives of the user ("my", 我的) make the relative the
+# subject; the canonical names are shared by both languages.
+RELATIONS = _groups(
+    {
+        "mother": "mother mom mum mommy mama mam 妈妈 母亲 妈 老妈 娘",
+        "father": "father dad daddy papa 爸爸 父亲 爸 老爸",
+        "parents": "parent parents 父母 爸妈",
+        "wife": "wife 老婆 妻子 太太 媳妇",
+        "husband": "husband 老公 丈夫 先生",
+        "partner": "partner spouse 爱人 伴侣 对象",
+        "girlfriend": "girlfriend 女朋友 女友",
+        "boyfriend": "boyfriend 男朋友 男友",
+        "sister": "sister 姐姐 妹妹 姐妹 姐 妹",
+        "brother": "brother 哥哥 弟弟 兄弟 哥 弟",
+        "son": "son 儿子",
+        "daughter": "daughter 女儿 闺女",
+        "child": "child kid kids children 孩子 小孩 孩子们",
+        "friend": "friend 朋友 好友",
+        "manager": "manager boss supervisor 领导 老板 经理 上司",
+        "colleague": "colleague coworker co-worker 同事",
+        "neighbour": "neighbour neighbor 邻居",
+        "roommate": "roommate flatmate housemate 室友 舍友",
+        "grandmother": "grandmother grandma granny 奶奶 外婆 姥姥",
+        "grandfather": "grandfather grandpa 爷爷 外公 姥爷",
+        "uncle": "uncle 叔叔 舅舅 伯伯",
+        "aunt": "aunt 阿姨 姑姑 舅妈",
+        "cousin": "cousin 表哥 表姐 表妹 表弟 堂哥 堂姐 堂妹 堂弟",
+        "landlord": "landlord 房东",
+        "doctor": "doctor 医生 大夫",
+        "teacher": "teacher 老师",
+    }
+)
+# Which sister it is does not matter for "who": 姐姐/妹妹 are both "sister" above, so an older
+# or younger sister is told apart by the content words below.
+RELATION_DETAIL = {"姐姐": "older", "妹妹": "younger", "哥哥": "older", "弟弟": "younger"}
+SELF_WORDS = _words(
+    "i me my mine myself we us our ours ourselves user 我 我们 俺 咱 咱们 本人 用户 自己"
+)
+OTHER_WORDS = _words("he him his she her hers they them their theirs 他 她 他们 她们 人家 别人")
+POSSESSIVE_SELF = _words("my our 我 我们 咱 咱们 用户")
+RELATION_ADJECTIVES = _words(
+    "older younger little big elder best new old ex current former late twin oldest youngest "
+    "eldest 的 大 小 亲 新 前"
+)
+
+NEGATIONS = _words(
+    "not no never none nobody nothing neither nor without 不 没 没有 别 不再 未 无 非 勿 甭 "
+    "不要 不用 从不 从没 从未 并不 不太"
+)
+# Chinese words that begin like a negation without being one.
+NOT_NEGATIONS = _words(
+    "不过 不错 不仅 不但 不同 不少 不久 不断 不如 不管 不论 不然 别人 别的 没错 不得不 "
+    "无论 非常 未来 无聊"
+)
+
+NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "fifteen": "15",
+    "twenty": "20",
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+    "dozen": "12",
+    "half": "0.5",
+    "once": "1",
+    "twice": "2",
+    "first": "1st",
+    "second": "2nd",
+    "third": "3rd",
+}
+_ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+_ZH_NUMERAL = re.compile(r"^(\d[\d.,:]*|[零〇一二两三四五六七八九十百千万亿半]+)(.*)$")
+# Classifiers and units that may follow a Chinese numeral in one jieba word.
+_ZH_CLASSIFIERS = frozenset("个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里")
+
+# Words that carry no meaning of their own here: dropped before comparing content.
+STOP_WORDS = _words(
+    """a an the be do have get to of in on at for with by from and or but that this these those
+    it its there here which who whom what as so if because about into than over up out off
+    will would shall should can could may might must 's one some any also too very really
+    actually just quite pretty truly indeed definitely still even lot lots bit kind sort
+    please thing things stuff currently usually generally mostly mainly basically
+    的 了 是 在 地 得 着 过 呢 啊 吧 呀 嘛 哦 也 都 就 还 很 非常 特别 真 真的 挺 其实 确实 比较
+    更 会 要 有点 一点 一些 一下 把 被 给 让 对 和 与 跟 及 或 或者 而 并 且 等 这 那 这个 那个
+    有个 个 每 所有 全部 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
+)
+# Kept in the order check but never the reason two texts differ: when something happens.
+TIME_WORDS = _words(
+    """morning mornings evening night afternoon day daily week weekly month monthly year
+    yearly weekend every each monday tuesday wednesday thursday friday saturday sunday today
+    tonight tomorrow yesterday before after 每天 每周 每月 每年 早上 早晨 晚上 上午 下午 周末
+    周一 周二 周三 周四 周五 周六 周日 今天 明天 昨天 之前 以前 前 之后 以后 后"""
+)
+COORDINATORS = _words("and or , 、 和 与 跟 及 以及 或 还有")
+# Words that give word order a meaning ("tea over coffee", "from Lisbon to London", 比, 胜过).
+RELATIONAL = _words(
+    "over than to from into instead rather versus vs against toward towards 比 比起 胜过 超过 "
+    "而不是 不如 与其 从 到 给 向 被 把 替 相比"
+)
+# The left side of these is preferred ("A over B", A胜过B); after the others (比起 B, …)
+# the item that follows is the one not preferred.
+COMPARATIVE_AFTER_IS_LESS = _words("over than 胜过 超过 而不是 比 instead")
+COMPARATIVE_AFTER_IS_MORE = _words("不如")
+COMPARATIVE_FIRST_IS_LESS = _words("比起 与其 相比 compared")
+
+# Synonyms, mapped to one head so that a rewording compares equal. Never put opposites in one
+# group: a group is a licence to merge.
+SYNONYMS = _groups(
+    {
+        "like": "like love enjoy prefer fond fan adore rather favour favor 喜欢 喜爱 爱 热爱 "
+        "偏爱 爱好 偏好",
+        "dislike": "dislike hate detest loathe 讨厌 厌恶 反感 恨",
+        "live": "live reside base stay 住 居住 定居 生活",
+        "name": "name call named called 叫 名字 名叫 叫做",
+        "work": "work job employ employed 工作 上班 就职",
+        "use": "use using 用 使用 采用",
+        "run": "run running jog jogging 跑步 跑 慢跑",
+        "car": "car vehicle 车 汽车 车子",
+        "home": "home house 家 家里",
+        "answer": "answer reply response 回答 回复 答复",
+        "short": "short brief concise 简短 简洁 简单",
+        "long": "long detailed lengthy 详细 详尽",
+        "afraid": "afraid fear scared nervous 怕 害怕 恐惧 紧张",
+        "speak": "speak talk 说 讲",
+        "morning": "morning 早上 早晨 上午",
+        "evening": "evening night 晚上 夜里",
+        "every": "every each daily 每 每个 每天",
+        "wife": "wife 老婆 妻子 太太 媳妇",
+        "mother": "mother mom mum 妈妈 母亲 妈",
+        "birthday": "birthday 生日",
+        "most": "most majority 大多数 多数 大部分",
+        "favourite": "favourite favorite 最喜欢",
+        "take": "take 吃 服用",
+        "project": "project 项目",
+        "dark": "dark 深色 暗色 黑色",
+        "light": "light 浅色 亮色",
+        "mode": "mode theme 模式 主题",
+        "app": "app application software 应用 软件 程序",
+        "go": "go 去",
+    }
+)
+ANTONYMS = frozenset(
+    tuple(sorted(pair))
+    for pair in (
+        ("like", "dislike"),
+        ("always", "never"),
+        ("often", "rarely"),
+        ("often", "seldom"),
+        ("more", "less"),
+        ("before", "after"),
+        ("old", "young"),
+        ("early", "late"),
+        ("start", "stop"),
+        ("start", "quit"),
+        ("buy", "sell"),
+        ("win", "lose"),
+        ("open", "close"),
+        ("agree", "disagree"),
+        ("increase", "decrease"),
+        ("up", "down"),
+        ("dark", "light"),
+        ("short", "long"),
+        ("big", "small"),
+        ("cheap", "expensive"),
+        ("good", "bad"),
+        ("hot", "cold"),
+        ("older", "younger"),
+        ("大", "小"),
+        ("早", "晚"),
+        ("多", "少"),
+        ("开始", "停止"),
+        ("开始", "戒"),
+        ("买", "卖"),
+        ("上", "下"),
+        ("前", "后"),
+        ("冷", "热"),
+        ("贵", "便宜"),
+    )
+)
+
+# Attributes a person has one value of at a time ("where I live") and the words that set them.
+SINGLE_SLOTS = _groups(
+    {
+        "residence": "live reside base move relocate apartment flat 住 居住 定居 搬 搬到 搬家 住址",
+        "origin": "grow born hometown 出生 长大 老家 家乡",
+        "job": "job profession occupation career engineer developer designer nurse teacher "
+        "position role hire employ 工作 上班 职业 职位 入职 离职 跳槽 转岗 工程师 程序员 岗位",
+        "employer": "employer company startup firm 公司",
+        "manager": "manager boss supervisor 领导 老板 经理 上司",
+        "partner": "wife husband girlfriend boyfriend partner spouse married marry engaged "
+        "divorce single 老婆 老公 女朋友 男朋友 结婚 离婚 单身 对象 妻子 丈夫",
+        "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
+        "age": "age 岁 年龄",
+        "name": "name named called 名字 叫",
+        "contact": "phone email address 电话 邮箱 地址 手机号",
+        "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
+        "vehicle": "car drive vehicle 车 开车",
+        "school": "study university school college major degree student 学校 大学 专业 读书",
+        "birthday": "birthday 生日",
+        "answers": "answer reply response 回答 回复",
+        "theme": "mode theme 主题 模式",
+        "os": "windows linux macos mac 系统",
+        "commute": "commute 通勤",
+        "office": "office remote 远程 办公",
+    }
+)
+# Attributes with many values at once ("I like tea", "I like hiking"): a new value is a
+# conflict only when the new text announces a change.
+MULTI_SLOTS = _groups(
+    {
+        "preference": "like love enjoy prefer hate dislike fan favourite favorite 喜欢 爱 讨厌",
+        "allergy": "allergic allergy 过敏",
+        "habit": "habit routine 习惯",
+        "pet": "cat dog pet 猫 狗 宠物",
+        "language": "speak language 说 语",
+        "tool": "use 用",
+    }
+)
+# Words that announce that something changed.
+CUE_WORDS = _words(
+    """now currently nowadays anymore longer move switch change replace new since leave quit
+    stop start become instead sell cancel migrate raise transfer convert turn after recently
+    lately 现在 如今 目前 最近 已经 不再 改成 改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉
+    开始 以后 从此 变成 调走 涨 卖 卖掉 取消 迁移 改为"""
+)
+
+_EN_TOKEN = re.compile(
+    r"\d+(?:[.,:]\d+)*(?:am|pm|st|nd|rd|th|k|%)?|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
+)
+_CONTRACTIONS = {
+    "n't": ("not",),
+    "'m": ("be",),
+    "'re": ("be",),
+    "'d": ("would",),
+    "'ve": ("have",),
+    "'ll": ("will",),
+    "'s": ("'s",),
+}
+_IRREGULAR_NEGATIVES = {"can't": ("can", "not"), "won't": ("will", "not"), "cannot": ("can", "not")}
+_HAS_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_PUNCTUATION = frozenset(",;:.!?()，。；：！？、（）…—“”‘’\"' ")
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One word of a statement: its normalized form and what it is."""
+
+    norm: str  # lemma, lower case, synonyms mapped to their group's head
+    surface: str
+    is_name: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    text: str
+    lang: str  # "zh" when it holds Chinese characters, else "en"
+    words: tuple[Word, ...]  # every word, punctuation as ","
+    persons: tuple[str, ...]  # who it is about, in order of mention: "self", "sister", "other"
+    negations: int
+    numbers: frozenset[str]
+    names: tuple[frozenset[str], ...]  # proper names in order; "A and B" is one group
+    content: tuple[str, ...]  # content words in order, without stop, person, cue words
+    slots: frozenset[str]
+    cues: frozenset[str]
+    relational: bool  # word order carries roles ("tea over coffee", 从 A 到 B)
+    comparison: tuple[frozenset[str], frozenset[str]] | None  # (preferred, not preferred)
+
+    @property
+    def subject(self) -> str | None:
+        return self.persons[0] if self.persons else None
+
+    @property
+    def single_slots(self) -> frozenset[str]:
+        return frozenset(slot for slot in self.slots if not slot.startswith("~"))
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def read(text: str) -> Statement:
+    """The statement ``text`` makes (cached: the same neighbour is read again and again)."""
+    normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    if _HAS_CJK.search(normal):
+        return _build(text, "zh", _chinese_words(normal))
+    return _build(text, "en", _english_words(normal))
+
+
+def _english_words(text: str) -> list[Word]:
+    words: list[Word] = []
+    tokens = _EN_TOKEN.findall(text)
+    for position, token in enumerate(tokens):
+        lower = token.lower()
+        if lower in _IRREGULAR_NEGATIVES:
+            words += [Word(part, token) for part in _IRREGULAR_NEGATIVES[lower]]
+            continue
+        parts: tuple[str, ...] = (lower,)
+        for suffix, expansion in _CONTRACTIONS.items():
+            if lower.endswith(suffix) and len(lower) > len(suffix):
+                stem = lower[: -len(suffix)]
+                parts = (stem, *expansion)
+                break
+        for index, part in enumerate(parts):
+            if not part[0].isalnum():
+                words.append(Word("," if part in ",;:.!?()" else part, token))
+                continue
+            surface = token if index == 0 else part
+            is_name = _english_name(token, position, tokens) if index == 0 else False
+            lemma = part if is_name or part[0].isdigit() else simplemma.lemmatize(part, lang="en")
+            words.append(Word(lemma.lower(), surface, is_name))
+    return words
+
+
+def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
+    """A proper name: capitalized mid-sentence, or at the start when it is no dictionary word;
+    mixed case or letters with digits anywhere (iPhone, MacBook, Python3)."""
+    if token == "I" or not token[0].isalpha():
+        return False
+    if any(c.isupper() for c in token[1:]) or any(c.isdigit() for c in token):
+        return True
+    if not token[0].isupper():
+        return False
+    lower = token.lower()
+    if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS:
+        return False
+    starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
+    return not starts_sentence or not simplemma.is_known(lower, lang="en")
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(60)  # its "Building prefix dict" chatter goes to stderr otherwise
+    return jieba.posseg
+
+
+_ZH_NAME_FLAGS = _words("nr nrt nrfg ns nt nz eng")
+_ZH_NOT_NAMES = _words("东西 家里 老家")
+
+
+def _chinese_words(text: str) -> list[Word]:
+    words: list[Word] = []
+    for pair in _jieba().lcut(text):
+        token, flag = pair.word.strip(), pair.flag
+        if not token:
+            continue
+        if token in _PUNCTUATION or all(c in _PUNCTUATION for c in token):
+            words.append(Word(",", token))
+            continue
+        is_name = flag in _ZH_NAME_FLAGS and token not in _ZH_NOT_NAMES
+        norm = token.lower() if is_name else token
+        # 不吃, 没去: a negation glued to its verb by jieba; the verb stays a content word.
+        if (
+            len(token) > 1
+            and token[0] in "不没别"
+            and token not in NOT_NEGATIONS
+            and token not in NEGATIONS
+        ):
+            words += [Word(token[0], token), Word(token[1:], token)]
+            continue
+        words.append(Word(norm, token, is_name))
+    return words
+
+
+def _chinese_number(token: str) -> str | None:
+    """The number a Chinese word states (三杯 → 3, 四千五 → 4500, 十四号 → 14), "" for 一 used
+    as an article (一名, 一个: like "a"), None when it states none."""
+    match = _ZH_NUMERAL.match(token)
+    if not match:
+        return None
+    numeral, rest = match.groups()
+    if rest and not all(c in _ZH_CLASSIFIERS for c in rest):
+        return None
+    if numeral[0].isdigit():
+        return numeral.replace(",", "")
+    if numeral == "一" and rest:
+        return ""
+    if numeral == "半":
+        return "0.5"
+    total, section, digit = 0, 0, 0
+    last_unit = 1
+    for char in numeral:
+        if char in _ZH_DIGITS:
+            digit = _ZH_DIGITS[char]
+        elif char in _ZH_UNITS:
+            unit = _ZH_UNITS[char]
+            if unit >= 10_000:
+                total += (section + digit) * unit
+                section = 0
+            else:
+                section += (digit or 1) * unit
+            digit, last_unit = 0, unit
+        else:
+            return numeral
+    if digit and last_unit >= 100:  # 四千五: the trailing digit is in the next unit down
+        digit *= last_unit // 10
+    return str(total + section + digit)
+
+
+def _build(text: str, lang: str, words: list[Word]) -> Statement:
+    words = [_with_synonym(word) for word in words]
+    persons = _persons(words)
+    negations = 0
+    numbers: set[str] = set()
+    content: list[str] = []
+    slots: set[str] = set()
+    cues: set[str] = set()
+    person_positions = _person_positions(words)
+    for index, word in enumerate(words):
+        norm = word.norm
+        if norm in CUE_WORDS or word.surface in CUE_WORDS:
+            cues.add(norm)
+        if norm in NEGATIONS:
+            negations += 1
+            continue
+        number = _number(word, lang)
+        if number is not None:
+            if number:
+                numbers.add(number)
+            continue
+        if word.surface in RELATION_DETAIL:
+            content.append(RELATION_DETAIL[word.surface])
+        slot = SINGLE_SLOTS.get(norm) or SINGLE_SLOTS.get(word.surface.lower())
+        if slot:
+            slots.add(slot)
+        multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())
+        if multi:
+            slots.add("~" + multi)
+        if norm in ("favourite",) and index + 1 < len(words):
+            following = [w.norm for w in words[index + 1 :] if w.norm not in STOP_WORDS]
+            if following:
+                slots.add(f"favourite {following[0]}")
+        if (
+            index in person_positions
+            or norm in STOP_WORDS
+            or norm in CUE_WORDS
+            or norm == ","
+            or norm in SELF_WORDS
+            or norm in OTHER_WORDS
+            or norm in RELATIONAL
+            or word.surface in RELATIONAL
+        ):
+            continue
+        content.append(norm)
+    slots |= _possessive_slots(words, lang)
+    names = _names(words)
+    relational = any(word.norm in RELATIONAL or word.surface in RELATIONAL for word in words)
+    return Statement(
+        text=text,
+        lang=lang,
+        words=tuple(words),
+        persons=persons,
+        negations=negations,
+        numbers=frozenset(numbers),
+        names=names,
+        content=tuple(content),
+        slots=frozenset(slots),
+        cues=frozenset(cues),
+        relational=relational,
+        comparison=_comparison(words, person_positions),
+    )
+
+
+def _with_synonym(word: Word) -> Word:
+    if word.is_name:
+        return word
+    head = SYNONYMS.get(word.norm)
+    return word if head is None else Word(head, word.surface, False)
+
+
+def _number(word: Word, lang: str) -> str | None:
+    norm = word.norm
+    if norm[0].isdigit():
+        return re.sub(r"(?<=\d),(?=\d{3})", "", norm)
+    if lang == "en":
+        return NUMBER_WORDS.get(norm)
+    return _chinese_number(word.surface)
+
+
+def _relation(word: Word) -> str | None:
+    return RELATIONS.get(word.surface.lower()) or RELATIONS.get(word.norm)
+
+
+def _person_positions(words: Sequence[Word]) -> set[int]:
+    return {
+        index
+        for index, word in enumerate(words)
+        if _relation(word) or word.norm in SELF_WORDS or word.norm in OTHER_WORDS
+    }
+
+
+def _persons(words: Sequence[Word]) -> tuple[str, ...]:
+    """Who the statement is about, in order: "my sister", "the user's sister" and 我妹妹 are
+    "sister", "I" and "the user" are "self", "her sister" and "Tom's sister" are
+    "other sister"."""
+    found: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        owned = _owned_relation(words, index)
+        if owned is not None:
+            found.append(owned[0])
+            index = owned[1]
+        elif _relation(word):
+            found.append(_relation(word) or "")
+        elif word.norm in SELF_WORDS:
+            found.append(SELF)
+        elif word.norm in OTHER_WORDS:
+            found.append(OTHER)
+        index += 1
+    return tuple(dict.fromkeys(found))
+
+
+def _owned_relation(words: Sequence[Word], index: int) -> tuple[str, int] | None:
+    """("sister", position of 妹妹) for 我妹妹, 我的妹妹, "my older sister", "the user's sister";
+    ("other sister", …) for "her sister", "Tom's sister"; None when no relative follows."""
+    word = words[index]
+    has_s = index + 1 < len(words) and words[index + 1].norm == "'s"
+    if word.norm in POSSESSIVE_SELF or (has_s and word.norm in SELF_WORDS):
+        prefix = ""
+    elif word.norm in OTHER_WORDS or (has_s and word.is_name):
+        prefix = "other "
+    else:
+        return None
+    for ahead in range(index + 1, min(index + 5, len(words))):
+        relation = _relation(words[ahead])
+        if relation:
+            return prefix + relation, ahead
+        if words[ahead].norm not in RELATION_ADJECTIVES and words[ahead].norm != "'s":
+            return None
+    return None
+
+
+def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
+    """ "my rent is", 我的房租是: the attribute named right after the user's possessive."""
+    slots: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        if word.norm not in POSSESSIVE_SELF:
+            continue
+        ahead = index + 1
+        if lang == "zh" and words[ahead].norm == "的":
+            ahead += 1
+        if ahead >= len(words):
+            continue
+        noun = words[ahead]
+        if noun.norm == "favourite":  # "my favourite band": the favourite slots say which
+            continue
+        if _relation(noun) or noun.norm in STOP_WORDS or noun.norm == ",":
+            continue
+        following = {w.norm for w in words[ahead + 1 : ahead + 3]}
+        if following & {"be", "是"}:
+            slots.add(f"my {noun.norm}")
+    return slots
+
+
+def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:
+    """Proper names in order; names joined only by "and", ",", 和 … form one unordered group."""
+    groups: list[set[str]] = []
+    joined = False
+    for word in words:
+        if word.is_name:
+            if joined and groups:
+                groups[-1].add(word.norm)
+            else:
+                groups.append({word.norm})
+            joined = False
+        elif word.norm in COORDINATORS or word.surface in COORDINATORS:
+            joined = bool(groups)
+        elif word.norm not in STOP_WORDS:
+            joined = False
+    return tuple(frozenset(group) for group in groups)
+
+
+def _comparison(
+    words: Sequence[Word], person_positions: set[int]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(preferred, not preferred) content words when the statement compares two things."""
+    norms = [word.norm for word in words]
+    surfaces = [word.surface for word in words]
+
+    def content(span: Iterable[int]) -> frozenset[str]:
+        return frozenset(
+            norms[i]
+            for i in span
+            if i not in person_positions
+            and norms[i] not in STOP_WORDS
+            and norms[i] != ","
+            and norms[i] not in RELATIONAL
+            and surfaces[i] not in RELATIONAL
+            and norms[i] != "like"
+        )
+
+    for index, (norm, surface) in enumerate(zip(norms, surfaces, strict=True)):
+        marker = surface if surface in RELATIONAL else norm
+        if marker == "to" and "like" not in norms[:index]:
+            continue  # "to" compares only after "prefer": "I prefer tea to coffee"
+        if marker in COMPARATIVE_FIRST_IS_LESS:
+            end = index + 1
+            while end < len(words) and norms[end] != "," and end not in person_positions:
+                end += 1
+            less = content(range(index + 1, end))
+            more = content(range(end, len(words)))
+            return (more, less) if less and more else None
+        if (
+            marker in COMPARATIVE_AFTER_IS_LESS
+            or marker in COMPARATIVE_AFTER_IS_MORE
+            or (marker == "to")
+        ):
+            before = content(range(index))
+            after = content(range(index + 1, len(words)))
+            if not before or not after:
+                return None
+            return (after, before) if marker in COMPARATIVE_AFTER_IS_MORE else (before, after)
+    return None
