@@ -182,24 +182,31 @@ def score_pairs(name: str, cases: Sequence[Case], directory: Path) -> Score:
     return score
 
 
-def score_personal(directory: Path) -> Score | None:
-    """The personal set one by one: a memory labelled ``updates`` should be queued (there is no
-    LLM), one labelled ``restates`` merged, any other must not be queued."""
-    try:
-        from bench import personal
-    except ImportError:
-        return None
-    items = personal.load()
+def score_personal(directory: Path) -> list[Score]:
+    """The personal set one by one, each memory dated: one labelled ``updates`` should be
+    queued (there is no LLM), one labelled ``restates`` merged, any other must not be queued.
+    Scored twice: all memories, and restatements split by language (66 of the 83 restate a
+    memory told in the other language)."""
+    from bench import personal
+
+    items = personal.load_memories()
+    language = {item.id: item.lang for item in items}
     score = Score("personal set (one by one)")
+    same_language = Score("personal: restatements in the same language")
+    across = Score("personal: restatements across languages")
     started = time.perf_counter()
     with fresh_memory(directory, "personal") as memory:
-        for item in sorted(items, key=lambda item: item.created_at):
-            outcome = memory.remember_explained(item.content, created_at=item.created_at)
+        for item in items:
+            created = dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp()
+            outcome = memory.remember_explained(item.text, created_at=created)
             kind = UPDATE if item.updates else SAME if item.restates else COMPATIBLE
-            score.add(kind, outcome.decision, item.content)
+            score.add(kind, outcome.decision, item.text)
+            if item.restates:
+                split = same_language if language[item.restates] == item.lang else across
+                split.add(kind, outcome.decision, item.text)
         score.pending = memory.pending_conflicts()
     score.seconds = time.perf_counter() - started
-    return score
+    return [score, same_language, across]
 
 
 def time_remember(directory: Path) -> dict[str, float]:
@@ -271,9 +278,7 @@ def run(args: argparse.Namespace) -> int:
         scores.append(score_pairs("memory_pairs.jsonl", memory_pairs(), directory))
         if HYGIENE_PAIRS.exists():
             scores.append(score_pairs("hygiene_pairs.jsonl", hygiene_pairs(), directory))
-        personal = score_personal(directory)
-        if personal is not None:
-            scores.append(personal)
+        scores += score_personal(directory)
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)
     print(text)

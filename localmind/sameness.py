@@ -10,11 +10,14 @@ when a model says so; DIFFERENT never merges, whoever says otherwise.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
-from localmind.statement import ANTONYMS, SELF, TIME_WORDS, Statement, read
+from localmind.statement import ANTONYMS, OTHER, SELF, TIME_WORDS, Statement, actors, read
+
+_LATIN = re.compile(r"^[a-z0-9]")
 
 
 class Likeness(StrEnum):
@@ -43,7 +46,7 @@ def compare(existing: str, candidate: str) -> Sameness:
     """Does ``candidate`` say what ``existing`` says? Checks run from the hardest evidence of a
     different meaning to the softest; the first that fails gives the verdict."""
     old, new = read(existing), read(candidate)
-    for check in (_people, _negation, _numbers, _names, _antonyms, _roles):
+    for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
         if verdict is not None:
             return verdict
@@ -59,11 +62,19 @@ def _unsure(why: str) -> Sameness:
 
 
 def _people(old: Statement, new: Statement) -> Sameness | None:
-    others_old = set(old.persons) - {SELF}
-    others_new = set(new.persons) - {SELF}
+    others_old, others_new = _others(old), _others(new)
     if others_old != others_new:
         return _different(f"about someone else ({_who(old)} / {_who(new)})")
     return None
+
+
+def _others(statement: Statement) -> set[str]:
+    """The people besides the user; "she" in a text naming someone is taken to be that one
+    ("Lily lost her first tooth")."""
+    others = set(statement.persons) - {SELF}
+    if statement.names:
+        others.discard(OTHER)
+    return others
 
 
 def _who(statement: Statement) -> str:
@@ -83,15 +94,83 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
     return None
 
 
+def _tense(old: Statement, new: Statement) -> Sameness | None:
+    """ "I work at Northwind" / "I worked at Northwind", 我要戒咖啡 / 我戒了咖啡."""
+    hard = {"past", "future"}
+    if old.tense & hard != new.tense & hard:
+        return _different("the tense differs")
+    if old.tense != new.tense:
+        return _unsure("the aspect may differ (了, 过)")
+    return None
+
+
+def _actors(old: Statement, new: Statement) -> Sameness | None:
+    """ "Tom owes me 500" / "I owe Tom 500": the same people, in other roles. "X is Y" may
+    swap its sides ("Neovim is my favourite editor")."""
+    if old.copula or new.copula:
+        return None
+    names = _all_names(old, new)
+    actors_old, actors_new = actors(old, names), actors(new, names)
+    if len(actors_old) > 1 and set(actors_old) == set(actors_new) and actors_old != actors_new:
+        return _different("the same people in other roles")
+    return None
+
+
+def _all_names(old: Statement, new: Statement) -> frozenset[str]:
+    return frozenset(name for group in (*old.names, *new.names) for name in group)
+
+
 def _names(old: Statement, new: Statement) -> Sameness | None:
-    names_old = Counter(name for group in old.names for name in group)
-    names_new = Counter(name for group in new.names for name in group)
-    if names_old != names_new:
-        gone, added = sorted(names_old - names_new), sorted(names_new - names_old)
+    """The same names, as often. A name is one in either text ("Lily goes to bed" starts
+    with a dictionary word; "Lily's bedtime" does not), and is counted in both raw texts:
+    jieba may cut 佐藤健二 in one sentence and 佐藤健 / 二 in the next."""
+    every = _all_names(old, new)
+    counts_old, counts_new = _name_counts(old, every), _name_counts(new, every)
+    if counts_old != counts_new:
+        gone = sorted(name for name in every if counts_old[name] > counts_new[name])
+        added = sorted(name for name in every if counts_new[name] > counts_old[name])
         return _different(f"names differ ({', '.join(gone) or '–'} / {', '.join(added) or '–'})")
-    if len(old.names) > 1 and old.names != new.names:
+    order_old, order_new = _name_order(old, every), _name_order(new, every)
+    if len(order_old) > 1 and order_old != order_new:
         return _different("the same names in other roles")
     return None
+
+
+_JOINING = re.compile(r"^(?:[\s,、，]|and\b|or\b|和|与|跟|及|以及)*$", re.IGNORECASE)
+
+
+def _name_order(statement: Statement, names: frozenset[str]) -> list[frozenset[str]]:
+    """The names in the order the text mentions them first; names joined only by "and", ","
+    or 和 form one group, their order free ("English and Portuguese")."""
+    text = statement.text.lower()
+    found = sorted(
+        (match.start(), match.end(), name)
+        for name in names
+        if (match := re.search(_name_pattern(name), text))
+    )
+    groups: list[set[str]] = []
+    end = 0
+    for start, stop, name in found:
+        if groups and _JOINING.match(text[end:start]):
+            groups[-1].add(name)
+        elif not groups or name not in groups[-1]:
+            groups.append({name})
+        end = max(end, stop)
+    return [frozenset(group) for group in groups]
+
+
+def _name_pattern(name: str) -> str:
+    if _LATIN.match(name):
+        return rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])"
+    return re.escape(name)
+
+
+def _name_counts(statement: Statement, names: frozenset[str]) -> Counter[str]:
+    text = statement.text.lower()
+    counts: Counter[str] = Counter()
+    for name in names:
+        counts[name] = len(re.findall(_name_pattern(name), text))
+    return counts
 
 
 def _antonyms(old: Statement, new: Statement) -> Sameness | None:
@@ -117,7 +196,7 @@ def _roles(old: Statement, new: Statement) -> Sameness | None:
 def _wording(old: Statement, new: Statement) -> Sameness:
     if old.lang != new.lang:
         return _unsure("different languages")
-    if old.subject != new.subject and SELF in (old.subject, new.subject):
+    if (old.subject or SELF) != (new.subject or SELF):
         return _unsure(f"told from another side ({old.subject} / {new.subject})")
     words_old, words_new = set(old.content), set(new.content)
     if words_old != words_new:

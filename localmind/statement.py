@@ -53,7 +53,7 @@ RELATIONS = _groups(
         "brother": "brother 哥哥 弟弟 兄弟 哥 弟",
         "son": "son 儿子",
         "daughter": "daughter 女儿 闺女",
-        "child": "child kid kids children 孩子 小孩 孩子们",
+        "child": "child kid kids children baby 孩子 小孩 孩子们 宝宝",
         "friend": "friend 朋友 好友",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "colleague": "colleague coworker co-worker 同事",
@@ -66,7 +66,6 @@ RELATIONS = _groups(
         "cousin": "cousin 表哥 表姐 表妹 表弟 堂哥 堂姐 堂妹 堂弟",
         "landlord": "landlord 房东",
         "doctor": "doctor 医生 大夫",
-        "teacher": "teacher 老师",
     }
 )
 # Which sister it is does not matter for "who": 姐姐/妹妹 are both "sister" above, so an older
@@ -118,9 +117,15 @@ NUMBER_WORDS = {
     "half": "0.5",
     "once": "1",
     "twice": "2",
-    "first": "1st",
-    "second": "2nd",
-    "third": "3rd",
+    "first": "1",
+    "third": "3",
+    "fourth": "4",
+    "fifth": "5",
+    "sixth": "6",
+    "seventh": "7",
+    "eighth": "8",
+    "ninth": "9",
+    "tenth": "10",
 }
 _ZH_DIGITS = {
     "零": 0,
@@ -147,13 +152,18 @@ STOP_WORDS = _words(
     it its there here which who whom what as so if because about into than over up out off
     will would shall should can could may might must 's one some any also too very really
     actually just quite pretty truly indeed definitely still even lot lots bit kind sort
-    please thing things stuff currently usually generally mostly mainly basically
+    please thing things stuff currently usually generally mostly mainly basically typically
+    normally go
     的 了 是 在 地 得 着 过 呢 啊 吧 呀 嘛 哦 也 都 就 还 很 非常 特别 真 真的 挺 其实 确实 比较
     更 会 要 有点 一点 一些 一下 把 被 给 让 对 和 与 跟 及 或 或者 而 并 且 等 这 那 这个 那个
     有个 个 每 所有 全部 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
 )
 # Kept in the order check but never the reason two texts differ: when something happens.
-TIME_WORDS = _words(
+MONTHS = _words(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+TIME_WORDS = MONTHS | _words(
     """morning mornings evening night afternoon day daily week weekly month monthly year
     yearly weekend every each monday tuesday wednesday thursday friday saturday sunday today
     tonight tomorrow yesterday before after 每天 每周 每月 每年 早上 早晨 晚上 上午 下午 周末
@@ -162,7 +172,7 @@ TIME_WORDS = _words(
 COORDINATORS = _words("and or , 、 和 与 跟 及 以及 或 还有")
 # Words that give word order a meaning ("tea over coffee", "from Lisbon to London", 比, 胜过).
 RELATIONAL = _words(
-    "over than to from into instead rather versus vs against toward towards 比 比起 胜过 超过 "
+    "over than to from into instead versus vs against toward towards 比 比起 胜过 超过 "
     "而不是 不如 与其 从 到 给 向 被 把 替 相比"
 )
 # The left side of these is preferred ("A over B", A胜过B); after the others (比起 B, …)
@@ -198,13 +208,18 @@ SYNONYMS = _groups(
         "birthday": "birthday 生日",
         "most": "most majority 大多数 多数 大部分",
         "favourite": "favourite favorite 最喜欢",
-        "take": "take 吃 服用",
+        "take": "take 服用",
+        "bike": "bike cycle bicycle 自行车 单车",
+        "food": "food cuisine dish 菜 菜肴",
+        "nearsighted": "nearsighted short-sighted shortsighted myopic 近视 近视眼",
+        "often": "often frequently 常 经常 常常",
+        "walk": "walk 步行 走路 走",
+        "date": "号 日",
         "project": "project 项目",
         "dark": "dark 深色 暗色 黑色",
         "light": "light 浅色 亮色",
         "mode": "mode theme 模式 主题",
         "app": "app application software 应用 软件 程序",
-        "go": "go 去",
     }
 )
 ANTONYMS = frozenset(
@@ -292,8 +307,25 @@ CUE_WORDS = _words(
     开始 以后 从此 变成 调走 涨 卖 卖掉 取消 迁移 改为"""
 )
 
+# Past forms simplemma maps to their lemma; regular ones end in -ed.
+IRREGULAR_PAST = _words(
+    """was were did had went came got made took gave left sold bought began became ran swam ate
+    drank grew knew met paid said saw sent spent thought told wrote won lost broke chose drove
+    fell felt found flew forgot hid kept led lent meant rode rose sat slept spoke stood taught
+    threw understood woke wore used"""
+)
+# After these a past form tells the tense ("I worked", "we recently moved"); after a noun it is
+# an adjective ("a cat named Mochi"), after "be" a state ("I'm based in Berlin").
+PAST_AFTER = _words(
+    "i we you he she they it recently just already finally officially once then also never "
+    "have has 've"
+)
+FUTURE_EN = _words("will shall gonna")
+FUTURE_ZH = _words("将 将要 打算 准备 计划 要")
+PAST_ZH = _words("了 过 已经 曾 曾经")
+
 _EN_TOKEN = re.compile(
-    r"\d+(?:[.,:]\d+)*(?:am|pm|st|nd|rd|th|k|%)?|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
+    r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%)?(?![a-z])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
 )
 _CONTRACTIONS = {
     "n't": ("not",),
@@ -332,6 +364,8 @@ class Statement:
     cues: frozenset[str]
     relational: bool  # word order carries roles ("tea over coffee", 从 A 到 B)
     comparison: tuple[frozenset[str], frozenset[str]] | None  # (preferred, not preferred)
+    copula: bool  # "X is Y", X是Y: the two sides may swap without changing the meaning
+    tense: frozenset[str]  # "past", "future"; Chinese 了/过 as "done"
 
     @property
     def subject(self) -> str | None:
@@ -374,18 +408,31 @@ def _english_words(text: str) -> list[Word]:
                 continue
             surface = token if index == 0 else part
             is_name = _english_name(token, position, tokens) if index == 0 else False
-            lemma = part if is_name or part[0].isdigit() else simplemma.lemmatize(part, lang="en")
+            lemma = part if is_name or part[0].isdigit() else _lemma(part)
             words.append(Word(lemma.lower(), surface, is_name))
     return words
+
+
+def _lemma(word: str) -> str:
+    """simplemma's lemma; for an -ing form it keeps ("living"), the verb it comes from."""
+    lemma = simplemma.lemmatize(word, lang="en")
+    if lemma == word and word.endswith("ing") and len(word) > 5:
+        stem = word[:-3]
+        for candidate in (stem, stem + "e", stem[:-1]):
+            if simplemma.is_known(candidate, lang="en"):
+                return candidate
+    return lemma
 
 
 def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
     """A proper name: capitalized mid-sentence, or at the start when it is no dictionary word;
     mixed case or letters with digits anywhere (iPhone, MacBook, Python3)."""
-    if token == "I" or not token[0].isalpha():
+    if token == "I" or not token[0].isalpha() or token.lower() in TIME_WORDS:
         return False
-    if any(c.isupper() for c in token[1:]) or any(c.isdigit() for c in token):
+    if any(c.isdigit() for c in token):
         return True
+    if any(c.isupper() for c in token[1:]):
+        return not (token.isupper() and simplemma.is_known(token.lower(), lang="en"))  # HATE
     if not token[0].isupper():
         return False
     lower = token.lower()
@@ -404,7 +451,7 @@ def _jieba() -> Any:
     return jieba.posseg
 
 
-_ZH_NAME_FLAGS = _words("nr nrt nrfg ns nt nz eng")
+_ZH_NAME_FLAGS = _words("nr nrt nrfg ns nt eng")
 _ZH_NOT_NAMES = _words("东西 家里 老家")
 
 
@@ -416,6 +463,9 @@ def _chinese_words(text: str) -> list[Word]:
             continue
         if token in _PUNCTUATION or all(c in _PUNCTUATION for c in token):
             words.append(Word(",", token))
+            continue
+        if len(token) > 1 and token[0] == "我" and token not in SELF_WORDS:
+            words += [Word("我", "我"), Word(token[1:], token[1:])]  # jieba's 我会, 我家
             continue
         is_name = flag in _ZH_NAME_FLAGS and token not in _ZH_NOT_NAMES
         norm = token.lower() if is_name else token
@@ -476,6 +526,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     slots: set[str] = set()
     cues: set[str] = set()
     person_positions = _person_positions(words)
+    if lang == "zh":
+        numbers |= _chinese_numbers(text)
     for index, word in enumerate(words):
         norm = word.norm
         if norm in CUE_WORDS or word.surface in CUE_WORDS:
@@ -485,7 +537,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             continue
         number = _number(word, lang)
         if number is not None:
-            if number:
+            if number and lang == "en":
                 numbers.add(number)
             continue
         if word.surface in RELATION_DETAIL:
@@ -514,6 +566,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         content.append(norm)
     slots |= _possessive_slots(words, lang)
     names = _names(words)
+    if lang == "zh":
+        content = _chinese_characters(content, {name for group in names for name in group})
     relational = any(word.norm in RELATIONAL or word.surface in RELATIONAL for word in words)
     return Statement(
         text=text,
@@ -528,7 +582,32 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         cues=frozenset(cues),
         relational=relational,
         comparison=_comparison(words, person_positions),
+        copula=any(word.norm in ("be", "是") for word in words),
+        tense=_tense(words, lang),
     )
+
+
+_ZH_NUMERAL_CHARS = frozenset("零〇一二两三四五六七八九十百千万亿")
+_HEADS = frozenset(SYNONYMS.values())
+
+
+def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
+    """Chinese content words as characters: jieba cuts the same phrase differently from one
+    sentence to the next (买房子 / 买 房子, 爱看 / 喜欢 看), its characters stay the same.
+    Names, Latin words and synonym heads stay whole; numerals and their classifiers go (the
+    numbers are compared on their own)."""
+    characters: list[str] = []
+    for word in content:
+        if word in names or word in _HEADS or word in TIME_WORDS or not _HAS_CJK.search(word):
+            characters.append(word)
+            continue
+        previous = ""
+        for char in word:
+            numeral = char in _ZH_NUMERAL_CHARS
+            if not numeral and not (previous in _ZH_NUMERAL_CHARS and char in _ZH_CLASSIFIERS):
+                characters.append(SYNONYMS.get(char, char))
+            previous = char
+    return characters
 
 
 def _with_synonym(word: Word) -> Word:
@@ -541,10 +620,110 @@ def _with_synonym(word: Word) -> Word:
 def _number(word: Word, lang: str) -> str | None:
     norm = word.norm
     if norm[0].isdigit():
-        return re.sub(r"(?<=\d),(?=\d{3})", "", norm)
+        plain = re.sub(r"(?<=\d),(?=\d{3})", "", norm)
+        plain = re.sub(r"(?<=\d)(st|nd|rd|th)$", "", plain)  # 5th floor / fifth floor
+        if plain.endswith("k") and plain[:-1].replace(".", "").isdigit():
+            return str(round(float(plain[:-1]) * 1000))  # $182k / $182,000
+        return plain
     if lang == "en":
         return NUMBER_WORDS.get(norm)
     return _chinese_number(word.surface)
+
+
+_ZH_NUMBER_IN_TEXT = re.compile(
+    r"(\d+(?:[.,]\d+)*)"
+    r"|([零〇一二两三四五六七八九十百千万亿]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*)"
+    r"|([零〇一二两三四五六七八九]+)(?=[个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里楼])"
+)
+
+
+def _chinese_numbers(text: str) -> set[str]:
+    """The numbers a Chinese text states, read from the text rather than from jieba's words,
+    which glue numerals to their neighbours differently from one sentence to the next
+    (十一点左右, 三点 / 半去)."""
+    found: set[str] = set()
+    for match in _ZH_NUMBER_IN_TEXT.finditer(unicodedata.normalize("NFKC", text)):
+        digits, large, small = match.groups()
+        numeral = large or small
+        if digits:
+            found.add(re.sub(r"(?<=\d),(?=\d{3})", "", digits))
+            continue
+        start = match.start()
+        if numeral == "一" and (start == 0 or not text[start - 1].isdigit()):
+            continue  # 一名, 一个: an article, like "a"
+        value = _chinese_number(numeral)
+        if value:
+            found.add(value)
+    return found
+
+
+def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
+    marks: set[str] = set()
+    if lang == "zh":
+        for word in words:
+            if word.norm in FUTURE_ZH:
+                marks.add("future")
+            elif word.norm in PAST_ZH:
+                marks.add("done")
+        return frozenset(marks)
+    for index, word in enumerate(words):
+        lower = word.surface.lower()
+        if lower in FUTURE_EN or word.norm in FUTURE_EN:
+            marks.add("future")
+        if lower == "going" and index + 2 < len(words) and words[index + 1].norm == "to":
+            then = words[index + 2]
+            if not then.is_name and then.norm not in STOP_WORDS and then.norm != ",":
+                marks.add("future")  # "going to quit", not "going to the gym"
+        if lower == word.norm or not (lower in IRREGULAR_PAST or lower.endswith("ed")):
+            continue
+        before = words[index - 1] if index else None
+        if lower == "got" and before is not None and before.norm == "have":
+            continue  # "I've got two children": has
+        if (
+            lower in ("was", "were", "had", "did")
+            or before is None
+            or before.norm in PAST_AFTER
+            or before.surface.lower() in PAST_AFTER
+            or before.is_name
+            or _relation(before)
+        ):
+            marks.add("past")
+    return frozenset(marks)
+
+
+def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """People and names in order of mention, "A and B" as one group: who does what to whom.
+    The user's possessive ("my cat", 我的) is no actor; "I", "me", 我 are. ``names``: words
+    to take as names although not capitalized mid-sentence here ("Jake owes me": "jake" is
+    a dictionary word at the start of a sentence)."""
+    words = statement.words
+    groups: list[set[str]] = []
+    joined = False
+    for index, word in enumerate(words):
+        actor: str | None = None
+        if word.is_name or word.norm in names:
+            actor = word.norm
+        elif relation := _relation(word):
+            actor = relation
+        elif word.norm in SELF_WORDS and word.norm not in ("my", "our", "mine", "ours"):
+            following = words[index + 1] if index + 1 < len(words) else None
+            possessive = following is not None and (
+                following.norm in ("的", "'s") or _relation(following) is not None
+            )
+            actor = None if possessive else SELF
+        elif word.norm in OTHER_WORDS:
+            actor = OTHER
+        if actor is not None:
+            if joined and groups:
+                groups[-1].add(actor)
+            elif not groups or actor not in groups[-1]:
+                groups.append({actor})
+            joined = word.is_name  # "MacBook Pro": adjacent names are one
+        elif word.norm in COORDINATORS or word.surface in COORDINATORS:
+            joined = bool(groups)
+        else:
+            joined = False
+    return tuple(frozenset(group) for group in groups)
 
 
 def _relation(word: Word) -> str | None:
@@ -633,10 +812,10 @@ def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:
                 groups[-1].add(word.norm)
             else:
                 groups.append({word.norm})
-            joined = False
+            joined = True  # "MacBook Pro", "South Lake Union": adjacent names are one
         elif word.norm in COORDINATORS or word.surface in COORDINATORS:
             joined = bool(groups)
-        elif word.norm not in STOP_WORDS:
+        else:
             joined = False
     return tuple(frozenset(group) for group in groups)
 
@@ -650,9 +829,9 @@ def _comparison(
 
     def content(span: Iterable[int]) -> frozenset[str]:
         return frozenset(
-            norms[i]
+            _relation(words[i]) or norms[i]
             for i in span
-            if i not in person_positions
+            if (i not in person_positions or _relation(words[i]))
             and norms[i] not in STOP_WORDS
             and norms[i] != ","
             and norms[i] not in RELATIONAL
