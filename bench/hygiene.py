@@ -78,7 +78,7 @@ class Score:
 
     def add(self, kind: str, decision: Decision, text: str) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + 1
-        if decision is Decision.MERGED:
+        if decision in (Decision.MERGED, Decision.REINFORCED):  # reinforced: the same text
             self.merged[kind] = self.merged.get(kind, 0) + 1
             if kind != SAME:
                 self.wrong_merges.append(text)

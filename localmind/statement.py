@@ -64,7 +64,6 @@ RELATIONS = _groups(
         "uncle": "uncle 叔叔 舅舅 伯伯",
         "aunt": "aunt 阿姨 姑姑 舅妈",
         "cousin": "cousin 表哥 表姐 表妹 表弟 堂哥 堂姐 堂妹 堂弟",
-        "landlord": "landlord 房东",
         "doctor": "doctor 医生 大夫",
     }
 )
@@ -78,7 +77,7 @@ OTHER_WORDS = _words("he him his she her hers they them their theirs 他 她 他
 POSSESSIVE_SELF = _words("my our 我 我们 咱 咱们 用户")
 RELATION_ADJECTIVES = _words(
     "older younger little big elder best new old ex current former late twin oldest youngest "
-    "eldest 的 大 小 亲 新 前"
+    "eldest 的 大 小 亲 新 前 现在 目前 以前 之前 原来 现任 前任"
 )
 
 NEGATIONS = _words(
@@ -188,7 +187,7 @@ SYNONYMS = _groups(
         "like": "like love enjoy prefer fond fan adore rather favour favor 喜欢 喜爱 爱 热爱 "
         "偏爱 爱好 偏好",
         "dislike": "dislike hate detest loathe 讨厌 厌恶 反感 恨",
-        "live": "live reside base stay 住 居住 定居 生活",
+        "live": "live reside based stay 住 居住 定居 生活",
         "name": "name call named called 叫 名字 名叫 叫做",
         "work": "work job employ employed 工作 上班 就职",
         "use": "use using 用 使用 采用",
@@ -274,7 +273,6 @@ SINGLE_SLOTS = _groups(
         "divorce single 老婆 老公 女朋友 男朋友 结婚 离婚 单身 对象 妻子 丈夫",
         "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
         "age": "age 岁 年龄",
-        "name": "name named called 名字 叫",
         "contact": "phone email address 电话 邮箱 地址 手机号",
         "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
@@ -300,11 +298,14 @@ MULTI_SLOTS = _groups(
     }
 )
 # Words that announce that something changed.
+# Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走.
+CUE_PREFIXES_ZH = ("搬", "换", "转", "改", "戒", "辞", "调", "离职", "不再")
 CUE_WORDS = _words(
-    """now currently nowadays anymore longer move switch change replace new since leave quit
-    stop start become instead sell cancel migrate raise transfer convert turn after recently
-    lately 现在 如今 目前 最近 已经 不再 改成 改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉
-    开始 以后 从此 变成 调走 涨 卖 卖掉 取消 迁移 改为"""
+    """now currently nowadays anymore longer move switch change replace new leave quit stop
+    start become instead sell cancel migrate raise transfer convert recently lately back push
+    postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
+    改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
+    改为 推迟 延期"""
 )
 
 # Past forms simplemma maps to their lemma; regular ones end in -ed.
@@ -323,6 +324,8 @@ PAST_AFTER = _words(
 FUTURE_EN = _words("will shall gonna")
 FUTURE_ZH = _words("将 将要 打算 准备 计划 要")
 PAST_ZH = _words("了 过 已经 曾 曾经")
+# 以前住在柏林: "used to", a hard past like the English one.
+USED_TO_ZH = _words("以前 之前 原来 曾经 从前 过去")
 
 _EN_TOKEN = re.compile(
     r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%)?(?![a-z])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
@@ -348,6 +351,7 @@ class Word:
     norm: str  # lemma, lower case, synonyms mapped to their group's head
     surface: str
     is_name: bool = False
+    person: bool = False  # a name that is someone's: 汤姆 (jieba's nr), "Tom's", "Jake owes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +364,7 @@ class Statement:
     numbers: frozenset[str]
     names: tuple[frozenset[str], ...]  # proper names in order; "A and B" is one group
     content: tuple[str, ...]  # content words in order, without stop, person, cue words
+    terms: tuple[str, ...]  # the same as whole words (content splits Chinese into characters)
     slots: frozenset[str]
     cues: frozenset[str]
     relational: bool  # word order carries roles ("tea over coffee", 从 A 到 B)
@@ -369,7 +374,18 @@ class Statement:
 
     @property
     def subject(self) -> str | None:
-        return self.persons[0] if self.persons else None
+        """Who it is about first: the user (also "my …"), a relative, someone named."""
+        for index, word in enumerate(self.words):
+            if word.person:
+                return word.norm
+            if relation := _relation(word):
+                return relation
+            if word.norm in SELF_WORDS:
+                owned = _owned_relation(self.words, index)
+                return owned[0] if owned else SELF
+            if word.norm in OTHER_WORDS:
+                return OTHER
+        return None
 
     @property
     def single_slots(self) -> frozenset[str]:
@@ -409,7 +425,9 @@ def _english_words(text: str) -> list[Word]:
             surface = token if index == 0 else part
             is_name = _english_name(token, position, tokens) if index == 0 else False
             lemma = part if is_name or part[0].isdigit() else _lemma(part)
-            words.append(Word(lemma.lower(), surface, is_name))
+            person = is_name and (position == 0 or tokens[position + 1 : position + 2] == ["'s"])
+            person = person or (is_name and lower.endswith("'s"))
+            words.append(Word(lemma.lower(), surface, is_name, person))
     return words
 
 
@@ -478,7 +496,7 @@ def _chinese_words(text: str) -> list[Word]:
         ):
             words += [Word(token[0], token), Word(token[1:], token)]
             continue
-        words.append(Word(norm, token, is_name))
+        words.append(Word(norm, token, is_name, is_name and flag.startswith("nr")))
     return words
 
 
@@ -530,7 +548,11 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         numbers |= _chinese_numbers(text)
     for index, word in enumerate(words):
         norm = word.norm
-        if norm in CUE_WORDS or word.surface in CUE_WORDS:
+        if (
+            norm in CUE_WORDS
+            or word.surface in CUE_WORDS
+            or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+        ):
             cues.add(norm)
         if norm in NEGATIONS:
             negations += 1
@@ -566,6 +588,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         content.append(norm)
     slots |= _possessive_slots(words, lang)
     names = _names(words)
+    terms = list(content)
     if lang == "zh":
         content = _chinese_characters(content, {name for group in names for name in group})
     relational = any(word.norm in RELATIONAL or word.surface in RELATIONAL for word in words)
@@ -578,6 +601,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         numbers=frozenset(numbers),
         names=names,
         content=tuple(content),
+        terms=tuple(terms),
         slots=frozenset(slots),
         cues=frozenset(cues),
         relational=relational,
@@ -613,8 +637,8 @@ def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
 def _with_synonym(word: Word) -> Word:
     if word.is_name:
         return word
-    head = SYNONYMS.get(word.norm)
-    return word if head is None else Word(head, word.surface, False)
+    head = SYNONYMS.get(word.surface.lower()) or SYNONYMS.get(word.norm)
+    return word if head is None else Word(head, word.surface)
 
 
 def _number(word: Word, lang: str) -> str | None:
@@ -663,6 +687,8 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
         for word in words:
             if word.norm in FUTURE_ZH:
                 marks.add("future")
+            elif word.norm in USED_TO_ZH:
+                marks.add("past")
             elif word.norm in PAST_ZH:
                 marks.add("done")
         return frozenset(marks)
@@ -781,13 +807,15 @@ def _owned_relation(words: Sequence[Word], index: int) -> tuple[str, int] | None
 
 
 def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
-    """ "my rent is", 我的房租是: the attribute named right after the user's possessive."""
+    """ "my rent is", 我的房租是: the attribute named right after the user's possessive, a
+    one-value slot; "my knee", 我的膝盖 without "is": a topic (a slot of many values)."""
     slots: set[str] = set()
     for index, word in enumerate(words[:-1]):
         if word.norm not in POSSESSIVE_SELF:
             continue
         ahead = index + 1
-        if lang == "zh" and words[ahead].norm == "的":
+        has_de = lang == "zh" and words[ahead].norm == "的"
+        if has_de:
             ahead += 1
         if ahead >= len(words):
             continue
@@ -799,6 +827,8 @@ def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
         following = {w.norm for w in words[ahead + 1 : ahead + 3]}
         if following & {"be", "是"}:
             slots.add(f"my {noun.norm}")
+        elif lang == "en" or has_de:
+            slots.add(f"~my {noun.norm}")
     return slots
 
 

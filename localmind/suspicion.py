@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from localmind.sameness import compare
 from localmind.statement import ANTONYMS, SELF, TIME_WORDS, Statement, read
 
 # Content words shared by this share of the shorter text make two statements "about the same
 # thing" for the negation and number rules.
 OVERLAP = 0.5
+# A negation flips a statement only when the rest is nearly the same.
+NEGATION_OVERLAP = 0.6
+# Enough in common, with a shared name or a one-value attribute, to be about the same thing.
+WEAK_OVERLAP = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,35 +37,92 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
     if not _same_subject(old, new):
         return Suspicion(False, f"about someone else ({old.subject} / {new.subject})")
-    words_old, words_new = set(old.content), set(new.content)
-    shared = (words_old & words_new) - TIME_WORDS
-    overlap = len(shared) / max(1, min(len(words_old), len(words_new)))
+    if old.lang != new.lang:
+        return _across_languages(old, new)
+    names_old, names_new = _flat(old.names), _flat(new.names)
+    shared_names = names_old & names_new
+    terms_old = set(old.terms) - TIME_WORDS - names_old
+    terms_new = set(new.terms) - TIME_WORDS - names_new
+    shared = terms_old & terms_new
+    overlap = len(shared) / max(1, min(len(terms_old), len(terms_new)))
+    overlap_all = len(shared) / max(1, len(terms_old), len(terms_new))
     single = old.single_slots & new.single_slots
     if old.comparison and new.comparison:
         (more_old, less_old), (more_new, less_new) = old.comparison, new.comparison
         if (more_old & less_new) or (less_old & more_new):
             return Suspicion(True, "the comparison is reversed")
-    if old.negations != new.negations and (overlap >= OVERLAP or single):
+    if old.negations != new.negations and (
+        overlap >= NEGATION_OVERLAP or (shared_names and overlap >= WEAK_OVERLAP)
+    ):
         return Suspicion(True, "one negates the other")
-    if old.numbers != new.numbers and (overlap >= OVERLAP or single):
+    if (
+        old.numbers
+        and new.numbers
+        and old.numbers != new.numbers
+        and (overlap_all >= OVERLAP or (new.cues and old.numbers & new.numbers))
+    ):
         return Suspicion(True, "the numbers changed")
-    if single and words_old != words_new:
+    if (
+        single
+        and _values_differ(old, new, terms_old, terms_new)
+        and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
+    ):
         return Suspicion(True, f"both say what {_slot_name(min(single))} is")
-    if new.cues and (old.slots & new.slots or shared):
+    if new.cues and (old.slots & new.slots or shared_names or len(shared) >= 2):
         cue = min(new.cues)
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
-    if _opposed(words_old - words_new, words_new - words_old) and shared:
+    if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
-    if compare(existing, candidate).differs and overlap >= OVERLAP and single:
-        return Suspicion(True, "the same attribute, said differently")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+def _across_languages(old: Statement, new: Statement) -> Suspicion:
+    """Words cannot be compared across languages here (most such pairs are the same fact told
+    again: a person, or a model, merges them): suspect only a one-value attribute given a new
+    name both languages spell alike ("manager … Dave" / 经理 … Rachel)."""
+    single = old.single_slots & new.single_slots
+    names_old, names_new = _flat(old.names), _flat(new.names)
+    if single and names_old & names_new and names_new - names_old:
+        return Suspicion(True, f"both say what {_slot_name(min(single))} is, with a new name")
+    return Suspicion(False, "in another language; nothing both spell alike has changed")
+
+
+def _flat(groups: tuple[frozenset[str], ...]) -> set[str]:
+    return {name for group in groups for name in group}
+
+
+def _values_differ(
+    old: Statement, new: Statement, terms_old: set[str], terms_new: set[str]
+) -> bool:
+    """Whether the new statement gives the attribute a value the old one does not. Values are
+    names and numbers when both have some ("Berlin" / "Lisbon", "$2,850" / "$3,050"): a
+    restatement that leaves a detail out changes nothing. Else, any other content word."""
+    values_old = {name for group in old.names for name in group} | old.numbers
+    values_new = {name for group in new.names for name in group} | new.numbers
+    if values_old and values_new:
+        return bool(values_new - values_old)
+    return terms_old != terms_new
 
 
 def _same_subject(old: Statement, new: Statement) -> bool:
     """The same person, a statement without one counting as the user's ("Please keep answers
-    short" after "I want long answers")."""
-    subjects = {old.subject or SELF, new.subject or SELF}
-    return len(subjects) == 1
+    short" after "I want long answers"), someone named counting as whoever the other text
+    names that way ("Tom left Roosevelt High" after "My husband Tom teaches physics")."""
+    subject_old, subject_new = _subject(old, new), _subject(new, old)
+    return (
+        subject_old == subject_new
+        or subject_old in _flat(new.names)
+        or subject_new in _flat(old.names)
+    )
+
+
+def _subject(statement: Statement, other: Statement) -> str:
+    """Its subject; a first word the other text spells as a name is one here too ("Tom left
+    Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
+    first = statement.words[0].norm if statement.words else ""
+    if first in _flat(other.names):
+        return first
+    return statement.subject or SELF
 
 
 def _opposed(only_old: set[str], only_new: set[str]) -> bool:
