@@ -124,8 +124,10 @@ def ask_relation(llm: LLM, existing: str, candidate: str) -> tuple[Relation, str
     """The model's verdict and its reason. Raises LLMError when the model cannot answer."""
     prompt = render("relation", existing=existing, candidate=candidate)
     answer = llm.json([{"role": "user", "content": prompt}], RELATION_SCHEMA)
+    # "Contradicts.", " same ": what small models send for the enum they were given.
+    word = str(answer["relation"]).strip().strip(".!\"'").strip().lower()
     try:
-        relation = Relation(str(answer["relation"]).strip().lower())
+        relation = Relation(word)
     except ValueError:
         raise LLMBadReply(
             f"Unknown relation {str(answer['relation'])[:40]!r} in the model's answer."

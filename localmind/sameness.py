@@ -91,6 +91,9 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
     if old.numbers != new.numbers:
         shown = (", ".join(sorted(n)) or "none" for n in (old.numbers, new.numbers))
         return _different("numbers differ ({} / {})".format(*shown))
+    if old.dates != new.dates:
+        shown = (", ".join(sorted(n)) or "none" for n in (old.dates, new.dates))
+        return _different("dates differ ({} / {})".format(*shown))
     return None
 
 
@@ -196,8 +199,9 @@ def _roles(old: Statement, new: Statement) -> Sameness | None:
 def _wording(old: Statement, new: Statement) -> Sameness:
     if old.lang != new.lang:
         return _unsure("different languages")
-    if (old.subject or SELF) != (new.subject or SELF):
-        return _unsure(f"told from another side ({old.subject} / {new.subject})")
+    first_old, first_new = _first_person(old), _first_person(new)
+    if first_old != first_new:
+        return _unsure(f"told from another side ({first_old} / {first_new})")
     words_old, words_new = set(old.content), set(new.content)
     if words_old != words_new:
         gone, added = sorted(words_old - words_new), sorted(words_new - words_old)
@@ -212,6 +216,10 @@ def _wording(old: Statement, new: Statement) -> Sameness:
             return _different("the same words in another order, where order gives the roles")
         return _unsure("the same words in another order")
     return Sameness(Likeness.SAME, "same words, people, negation, numbers and names")
+
+
+def _first_person(statement: Statement) -> str:
+    return statement.persons[0] if statement.persons else SELF
 
 
 def _order(statement: Statement, names: set[str]) -> list[str]:

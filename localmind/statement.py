@@ -162,11 +162,20 @@ MONTHS = _words(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
-TIME_WORDS = MONTHS | _words(
-    """morning mornings evening night afternoon day daily week weekly month monthly year
+WEEKDAYS = _words(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
+    "fri sat sun 周一 周二 周三 周四 周五 周六 周日 周天 星期一 星期二 星期三 星期四 星期五 "
+    "星期六 星期日 星期天 礼拜一 礼拜二 礼拜三 礼拜四 礼拜五 礼拜六 礼拜天"
+)
+TIME_WORDS = (
+    MONTHS
+    | WEEKDAYS
+    | _words(
+        """morning mornings evening night afternoon day daily week weekly month monthly year
     yearly weekend every each monday tuesday wednesday thursday friday saturday sunday today
     tonight tomorrow yesterday before after 每天 每周 每月 每年 早上 早晨 晚上 上午 下午 周末
     周一 周二 周三 周四 周五 周六 周日 今天 明天 昨天 之前 以前 前 之后 以后 后"""
+    )
 )
 COORDINATORS = _words("and or , 、 和 与 跟 及 以及 或 还有")
 # Words that give word order a meaning ("tea over coffee", "from Lisbon to London", 比, 胜过).
@@ -362,6 +371,7 @@ class Statement:
     persons: tuple[str, ...]  # who it is about, in order of mention: "self", "sister", "other"
     negations: int
     numbers: frozenset[str]
+    dates: frozenset[str]  # weekdays and months: "on Saturday" / "on Sunday" differ like numbers
     names: tuple[frozenset[str], ...]  # proper names in order; "A and B" is one group
     content: tuple[str, ...]  # content words in order, without stop, person, cue words
     terms: tuple[str, ...]  # the same as whole words (content splits Chinese into characters)
@@ -599,6 +609,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         persons=persons,
         negations=negations,
         numbers=frozenset(numbers),
+        dates=frozenset(_date_word(w) for w in words if _date_word(w)),
         names=names,
         content=tuple(content),
         terms=tuple(terms),
@@ -632,6 +643,14 @@ def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
                 characters.append(SYNONYMS.get(char, char))
             previous = char
     return characters
+
+
+def _date_word(word: Word) -> str:
+    """The weekday or month a word names ("tuesdays" → tuesday, 每周三 → 周三), or ""."""
+    for form in (word.norm, word.norm.rstrip("s"), word.norm.removeprefix("每")):
+        if form in WEEKDAYS or (form in MONTHS and form != "may"):
+            return form[:3] if form.isascii() else form.replace("星期", "周").replace("礼拜", "周")
+    return ""
 
 
 def _with_synonym(word: Word) -> Word:

@@ -67,7 +67,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and _values_differ(old, new, terms_old, terms_new)
         and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
     ):
-        return Suspicion(True, f"both say what {_slot_name(min(single))} is")
+        return Suspicion(True, f"both set {_slot_name(min(single))}")
     if new.cues and (old.slots & new.slots or shared_names or len(shared) >= 2):
         cue = min(new.cues)
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
@@ -83,7 +83,7 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     single = old.single_slots & new.single_slots
     names_old, names_new = _flat(old.names), _flat(new.names)
     if single and names_old & names_new and names_new - names_old:
-        return Suspicion(True, f"both say what {_slot_name(min(single))} is, with a new name")
+        return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
     return Suspicion(False, "in another language; nothing both spell alike has changed")
 
 

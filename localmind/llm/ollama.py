@@ -19,6 +19,8 @@ DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_MODEL = "qwen2.5:3b"
 AVAILABILITY_TTL_S = 30.0
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Small models asked for JSON sometimes wrap it in a Markdown code fence anyway.
+_FENCED = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORECASE)
 
 
 def how_to_start(model: str) -> str:
@@ -146,6 +148,9 @@ class OllamaLLM:
                 options={"temperature": temperature},
             )
         text = str(reply.message.content or "")
+        fenced = _FENCED.match(text)
+        if fenced:
+            text = fenced.group(1)
         try:
             document = json.loads(text)
         except (ValueError, RecursionError):  # not JSON, nested too deeply, a 5000-digit number

@@ -277,18 +277,22 @@ def test_confidence_never_leaves_zero_to_one(memory: Memory, verdicts: list[str]
     memory.forget(record.id)
 
 
-def test_without_ollama_only_near_identical_texts_merge(open_memory: Callable[..., Memory]) -> None:
+def test_without_ollama_only_restatements_in_the_same_words_merge(
+    open_memory: Callable[..., Memory],
+) -> None:
     memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
     original = memory.remember("I prefer tea over coffee")
     assert memory.remember_explained("I prefer tea to coffee").decision is Decision.MERGED
     assert memory.remember_explained("I prefer tea over coffee!").decision is Decision.REINFORCED
-    # A rewording, or a minimal pair, is not merged on similarity alone: a person decides.
+    # A rewording in other words, or a minimal pair, is not merged on similarity alone; as
+    # neither contradicts the other, both are kept without a conflict to review.
     assert memory.remember_explained("I'd rather drink tea than coffee").decision is (
-        Decision.QUEUED
+        Decision.INSERTED
     )
     memory.remember("My sister lives in Lisbon")
-    assert memory.remember_explained("My brother lives in Lisbon").decision is Decision.QUEUED
+    assert memory.remember_explained("My brother lives in Lisbon").decision is Decision.INSERTED
     assert memory.count() == 4
+    assert memory.conflicts() == []
     assert memory.get(original.id).metadata["mentions"] == 2
 
 

@@ -1,0 +1,227 @@
+"""What remember() decides (issue 13), on the real encrypted store with the bundled USE-m3
+embedder: what means something else is never merged, not even when a model calls it the same;
+a restatement in the same words merges; a compatible fact is stored without a conflict; an
+update is queued for review (or, with a model, settled by it, and its verdict logged)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from localmind import Memory
+from localmind.config import LifecycleConfig
+from localmind.lifecycle import Decision
+from localmind.llm.ollama import OllamaLLM
+from tests.ollama_server import FakeOllama
+
+CONFIG = LifecycleConfig()
+
+# Near-identical texts (cosine ≥ merge_threshold with USE-m3) that mean something else.
+NEVER_MERGED = [
+    ("I prefer green tea over coffee", "I prefer coffee over green tea"),
+    ("我喜欢绿茶胜过咖啡", "我喜欢咖啡胜过绿茶"),
+    ("I eat meat", "I do not eat meat"),
+    ("我吃肉", "我不吃肉"),
+    ("My sister is allergic to cats", "I am allergic to cats"),
+    ("我妹妹对猫过敏", "我对猫过敏"),
+    ("My rent is 1200 euros a month", "My rent is 1450 euros a month"),
+]
+NEVER_MERGED_IDS = [
+    "reversal-en",
+    "reversal-zh",
+    "negation-en",
+    "negation-zh",
+    "other-person-en",
+    "other-person-zh",
+    "number",
+]
+
+
+def relation_events(memory: Memory) -> list[tuple[str, dict[str, Any], str]]:
+    rows = memory._store.db.execute(
+        "SELECT memory_id, payload, reason FROM events WHERE op = 'relation' ORDER BY seq"
+    )
+    return [(memory_id, json.loads(payload), reason) for memory_id, payload, reason in rows]
+
+
+def assert_both_kept(memory: Memory, old_id: str, old: str) -> None:
+    assert memory.count() == 2
+    kept = memory.get(old_id)
+    assert kept.content == old
+    assert "mentions" not in kept.metadata  # the old memory gained nothing from the new one
+
+
+@pytest.mark.parametrize(("old", "new"), NEVER_MERGED, ids=NEVER_MERGED_IDS)
+def test_a_near_identical_text_that_means_something_else_is_never_merged(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember(old)
+    outcome = memory.remember_explained(new)
+    # Close enough that similarity alone would have merged them.
+    assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
+    assert outcome.decision is not Decision.MERGED
+    assert_both_kept(memory, first.id, old)
+
+
+@pytest.mark.parametrize(("old", "new"), NEVER_MERGED, ids=NEVER_MERGED_IDS)
+def test_a_model_calling_them_the_same_cannot_merge_them(
+    open_memory: Callable[..., Memory],
+    llm: OllamaLLM,
+    ollama_server: FakeOllama,
+    old: str,
+    new: str,
+) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "same", "reason": "same fact"})
+    memory = open_memory(llm=llm)
+    first = memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.decision is not Decision.MERGED
+    assert_both_kept(memory, first.id, old)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Berlin.", "I'm based in Berlin."),
+        ("我妈妈住在成都。", "用户的母亲住在成都。"),
+        ("My favorite editor is Neovim.", "Neovim is my favorite editor."),
+    ],
+    ids=["en", "zh", "reordered"],
+)
+def test_a_restatement_in_the_same_words_merges_without_a_model(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.decision is Decision.MERGED
+    assert memory.count() == 1
+    assert memory.get(first.id).metadata["mentions"] == 2
+    assert "restates it" in outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I grew up in Lyon", "My sister lives in Munich"),
+        ("I grew up in Lyon", "I live in Munich"),
+        ("我姐姐住在里斯本。", "我姐姐是一名护士。"),
+    ],
+    ids=["other-person", "other-attribute", "zh"],
+)
+def test_a_compatible_fact_is_stored_without_a_conflict(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(old)
+    outcome = memory.remember_explained(new)
+    # Similar enough to have been queued before: the filter, not the threshold, let it in.
+    assert outcome.similarity is not None and outcome.similarity >= CONFIG.conflict_threshold
+    assert outcome.decision is Decision.INSERTED
+    assert memory.conflicts() == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "why"),
+    [
+        ("I live in Berlin", "We moved to Lisbon", "residence"),
+        ("My manager is Tom", "My manager is now Priya", "manager"),
+        ("我住在北京。", "我搬到上海了。", "residence"),
+        ("我的领导是王磊。", "我现在的领导是李娜。", "manager"),
+    ],
+    ids=["moved", "manager", "moved-zh", "manager-zh"],
+)
+def test_an_update_waits_for_review_with_the_reason(
+    open_memory: Callable[..., Memory], old: str, new: str, why: str
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.decision is Decision.QUEUED
+    [conflict] = memory.conflicts()
+    assert (conflict.existing.content, conflict.candidate.content) == (old, new)
+    assert why in conflict.reason
+
+
+def test_the_update_is_queued_against_the_fact_it_changes_not_the_nearest(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember("I live in Berlin")
+    memory.remember("Lisbon has great parks")
+    outcome = memory.remember_explained("We moved to Lisbon")
+    assert outcome.decision is Decision.QUEUED
+    [conflict] = memory.conflicts()
+    assert conflict.existing.content == "I live in Berlin"
+
+
+# --- with a model ---------------------------------------------------------------------------
+
+
+def test_the_model_is_asked_only_about_a_plausible_contradiction(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved"})
+    memory = open_memory(llm=llm)
+    old = memory.remember("I live in Berlin")
+    assert memory.remember_explained("My sister lives in Munich").decision is Decision.INSERTED
+    assert ollama_server.chat_requests() == []  # compatible: nothing to ask
+
+    outcome = memory.remember_explained("We moved to Lisbon")
+    assert outcome.decision is Decision.OVERWRITTEN
+    assert len(ollama_server.chat_requests()) == 1
+    [(memory_id, payload, reason)] = relation_events(memory)
+    assert memory_id == old.id
+    assert payload["relation"] == "contradicts" and payload["candidate"] == old.id
+    assert reason == "moved"
+
+
+@pytest.mark.parametrize(
+    ("reply", "decision", "logged"),
+    [
+        ('{"relation": "Contradicts.", "reason": "new city"}', Decision.OVERWRITTEN, "contradicts"),
+        (
+            '```json\n{"relation": "contradicts", "reason": "x"}\n```',
+            Decision.OVERWRITTEN,
+            "contradicts",
+        ),
+        ('{"relation": "compatible"}', Decision.INSERTED, "compatible"),
+        ("I'm sorry, but I can't help with personal information.", Decision.QUEUED, None),
+        ('{"answer": "contradicts"}', Decision.QUEUED, None),
+        ('{"relation": "probably contradicts"}', Decision.QUEUED, None),
+    ],
+    ids=["capitalised", "code-fence", "compatible", "refusal", "off-schema", "unknown-word"],
+)
+def test_realistic_model_replies_are_parsed_or_queued_and_logged(
+    open_memory: Callable[..., Memory],
+    llm: OllamaLLM,
+    ollama_server: FakeOllama,
+    reply: str,
+    decision: Decision,
+    logged: str | None,
+) -> None:
+    ollama_server.when_schema_has("relation", reply)
+    memory = open_memory(llm=llm)
+    memory.remember("I live in Berlin")
+    outcome = memory.remember_explained("We moved to Lisbon")
+    assert outcome.decision is decision
+    [(_, payload, reason)] = relation_events(memory)
+    assert payload["relation"] == logged
+    if logged is None:  # the failure is what the event and the conflict say
+        assert reason and reason in memory.conflicts()[0].reason
+
+
+def test_a_restatement_the_model_confirms_is_merged(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "same", "reason": "reworded"})
+    memory = open_memory(llm=llm)
+    first = memory.remember("I prefer tea over coffee")
+    outcome = memory.remember_explained("I'd rather drink tea than coffee")
+    assert outcome.decision is Decision.MERGED
+    assert memory.get(first.id).metadata["mentions"] == 2
+    assert [payload["relation"] for _, payload, _ in relation_events(memory)] == ["same"]
