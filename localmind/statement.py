@@ -162,6 +162,7 @@ MONTHS = _words(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
+EVENT_WORDS = _words("yesterday today tonight 昨天 今天 今晚 前天 上周末 这周末 刚才 今早 昨晚")
 WEEKDAYS = _words(
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
     "fri sat sun 周一 周二 周三 周四 周五 周六 周日 周天 星期一 星期二 星期三 星期四 星期五 "
@@ -312,6 +313,7 @@ CUE_PREFIXES_ZH = ("搬", "换", "转", "改", "戒", "辞", "调", "离职", "�
 CUE_WORDS = _words(
     """now currently nowadays anymore longer move switch change replace new leave quit stop
     start become instead sell cancel migrate raise transfer convert recently lately back push
+    left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
     改为 推迟 延期"""
@@ -381,6 +383,7 @@ class Statement:
     comparison: tuple[frozenset[str], frozenset[str]] | None  # (preferred, not preferred)
     copula: bool  # "X is Y", X是Y: the two sides may swap without changing the meaning
     tense: frozenset[str]  # "past", "future"; Chinese 了/过 as "done"
+    event: bool  # tied to a day ("yesterday", 昨天): tells what happened, sets no attribute
 
     @property
     def subject(self) -> str | None:
@@ -435,8 +438,7 @@ def _english_words(text: str) -> list[Word]:
             surface = token if index == 0 else part
             is_name = _english_name(token, position, tokens) if index == 0 else False
             lemma = part if is_name or part[0].isdigit() else _lemma(part)
-            person = is_name and (position == 0 or tokens[position + 1 : position + 2] == ["'s"])
-            person = person or (is_name and lower.endswith("'s"))
+            person = (is_name or _leads_a_verb(token, tokens)) and position == 0
             words.append(Word(lemma.lower(), surface, is_name, person))
     return words
 
@@ -450,6 +452,20 @@ def _lemma(word: str) -> str:
             if simplemma.is_known(candidate, lang="en"):
                 return candidate
     return lemma
+
+
+def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
+    """ "Tom dropped…", "Lily goes…": a capitalized first word followed by a verb in the third
+    person or the past is someone (or something) named, even when it is also a dictionary
+    word (a tom is a cat)."""
+    if not token[:1].isupper() or token == "I" or len(tokens) < 2:
+        return False
+    lower, following = token.lower(), tokens[1].lower()
+    if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS or lower in TIME_WORDS:
+        return False
+    return following in ("is", "was", "has", "had", "does", "did") or (
+        following.isalpha() and following.endswith(("s", "ed")) and len(following) > 3
+    )
 
 
 def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
@@ -558,10 +574,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         numbers |= _chinese_numbers(text)
     for index, word in enumerate(words):
         norm = word.norm
-        if (
-            norm in CUE_WORDS
-            or word.surface in CUE_WORDS
-            or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+        if _is_cue(words, index) or (
+            lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH)
         ):
             cues.add(norm)
         if norm in NEGATIONS:
@@ -619,6 +633,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         comparison=_comparison(words, person_positions),
         copula=any(word.norm in ("be", "是") for word in words),
         tense=_tense(words, lang),
+        event=any(word.norm in EVENT_WORDS for word in words),
     )
 
 
@@ -651,6 +666,16 @@ def _date_word(word: Word) -> str:
         if form in WEEKDAYS or (form in MONTHS and form != "may"):
             return form[:3] if form.isascii() else form.replace("星期", "周").replace("礼拜", "周")
     return ""
+
+
+def _is_cue(words: Sequence[Word], index: int) -> bool:
+    word = words[index]
+    if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
+        return False
+    if word.norm == "left":  # "I left Northwind", not "the lower left molar"
+        before = words[index - 1] if index else None
+        return before is None or before.is_name or before.person or before.norm in PAST_AFTER
+    return True
 
 
 def _with_synonym(word: Word) -> Word:
@@ -825,6 +850,9 @@ def _owned_relation(words: Sequence[Word], index: int) -> tuple[str, int] | None
     return None
 
 
+SLOT_ADJECTIVES = _words("new current old former left right first last own 现在 新 以前")
+
+
 def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
     """ "my rent is", 我的房租是: the attribute named right after the user's possessive, a
     one-value slot; "my knee", 我的膝盖 without "is": a topic (a slot of many values)."""
@@ -838,6 +866,8 @@ def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
             ahead += 1
         if ahead >= len(words):
             continue
+        while ahead + 1 < len(words) and words[ahead].norm in SLOT_ADJECTIVES:
+            ahead += 1  # "my new manager", "my left knee"
         noun = words[ahead]
         if noun.norm == "favourite":  # "my favourite band": the favourite slots say which
             continue

@@ -59,16 +59,21 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         old.numbers
         and new.numbers
         and old.numbers != new.numbers
+        and not new.event
+        and old.slots & new.slots
         and (overlap_all >= OVERLAP or (new.cues and old.numbers & new.numbers))
     ):
         return Suspicion(True, "the numbers changed")
     if (
         single
+        and not new.event
         and _values_differ(old, new, terms_old, terms_new)
         and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
     ):
         return Suspicion(True, f"both set {_slot_name(min(single))}")
-    if new.cues and (old.slots & new.slots or shared_names or len(shared) >= 2):
+    if new.cues and (
+        old.slots & new.slots or shared_names or len(shared) >= 2 or overlap >= OVERLAP
+    ):
         cue = min(new.cues)
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
@@ -100,7 +105,9 @@ def _values_differ(
     values_old = {name for group in old.names for name in group} | old.numbers
     values_new = {name for group in new.names for name in group} | new.numbers
     if values_old and values_new:
-        return bool(values_new - values_old)
+        # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
+        # means the same value told again, with other details.
+        return bool(values_new - values_old) and not values_old & values_new
     return terms_old != terms_new
 
 
