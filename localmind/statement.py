@@ -487,12 +487,15 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _jieba() -> Any:
+def _jieba() -> tuple[Any, dict[str, str]]:
+    """jieba's word cutter and its dictionary's part-of-speech tags. The tags are looked up,
+    not guessed: jieba.posseg's tagger costs ~8 times the cut (an HMM over every sentence)."""
     import jieba
     import jieba.posseg
 
     jieba.setLogLevel(60)  # its "Building prefix dict" chatter goes to stderr otherwise
-    return jieba.posseg
+    jieba.lcut("")  # load the dictionary now, once
+    return jieba, jieba.posseg.dt.word_tag_tab
 
 
 _ZH_NAME_FLAGS = _words("nr nrt nrfg ns nt eng")
@@ -501,8 +504,10 @@ _ZH_NOT_NAMES = _words("东西 家里 老家")
 
 def _chinese_words(text: str) -> list[Word]:
     words: list[Word] = []
-    for pair in _jieba().lcut(text):
-        token, flag = pair.word.strip(), pair.flag
+    cutter, tags = _jieba()
+    for piece in cutter.lcut(text):
+        token = piece.strip()
+        flag = tags.get(token) or ("eng" if token.isascii() and token.isalnum() else "")
         if not token:
             continue
         if token in _PUNCTUATION or all(c in _PUNCTUATION for c in token):
@@ -797,7 +802,12 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
 
 
 def _relation(word: Word) -> str | None:
-    return RELATIONS.get(word.surface.lower()) or RELATIONS.get(word.norm)
+    return _relation_of(word.surface, word.norm)
+
+
+@lru_cache(maxsize=8192)
+def _relation_of(surface: str, norm: str) -> str | None:
+    return RELATIONS.get(surface.lower()) or RELATIONS.get(norm)
 
 
 def _person_positions(words: Sequence[Word]) -> set[int]:
