@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from localmind import __version__, validation
-from localmind.config import Limits
+from localmind.config import FusionConfig, Limits
 from localmind.db import DAMAGE_ERRORS, damaged
 from localmind.errors import LocalmindError, NotAStore, NotFound, StoreError
 from localmind.keys import key_file_for
@@ -267,14 +267,26 @@ def describe_outcome(outcome: Outcome) -> str:
 @click.argument("query")
 @click.option("--limit", "-n", type=int, default=5, show_default=True)
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
-@click.option("--threshold", type=float, default=0.0, show_default=True, help="Minimum score.")
+@click.option(
+    "--threshold",
+    type=float,
+    default=None,
+    help=f"Least relevance (0-1, the estimated chance a memory is relevant) a result needs "
+    f"[default: {FusionConfig().min_relevance:g}; 0 returns everything].",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
 @click.pass_obj
 @friendly_errors
 def recall(
-    obj: Context, query: str, limit: int, types: tuple[str, ...], threshold: float, as_json: bool
+    obj: Context,
+    query: str,
+    limit: int,
+    types: tuple[str, ...],
+    threshold: float | None,
+    as_json: bool,
 ) -> None:
-    """Find the memories most relevant to QUERY (by meaning and by words)."""
+    """Find the memories most relevant to QUERY (by meaning and by words). Memories that are
+    probably unrelated are left out, so the answer may be shorter than --limit, or empty."""
     validation.content(query, Limits(), what="The query")
     validation.limit(limit, Limits())
     with obj.open() as memory:
@@ -289,13 +301,24 @@ def recall(
 
 
 def format_result(result: RecallResult) -> str:
-    b = result.breakdown
-    return (
-        f"{b.score:.3f}  {result.memory.id}  {result.memory.type:<10}  "
-        f"{one_line(result.memory.content, 60)}\n"
-        f"       similarity {b.similarity:.2f} · importance {b.importance:.2f} · "
-        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}"
-    )
+    b, memory = result.breakdown, result.memory
+    dates = f"made {day(memory.created_at)}"
+    if day(memory.updated_at) != day(memory.created_at):
+        dates += f", changed {day(memory.updated_at)}"
+    lines = [
+        f"{b.score:.3f}  {memory.id}  {memory.type:<10}  {one_line(memory.content, 60)}",
+        f"       {dates} · relevance {b.similarity:.2f} · importance {b.importance:.2f} · "
+        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}",
+    ]
+    if b.superseded_by:
+        lines.append(f"       may be outdated: {b.superseded_by} is newer")
+    return "\n".join(lines)
+
+
+def day(timestamp: float | None) -> str:
+    if not timestamp:
+        return "-"
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
 
 
 @cli.command("list")

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 class RankingWeights:
     """Weights of the final ranking ``confidence × (w_sim·similarity + w_imp·importance +
     w_rec·recency + w_freq·frequency)``. The reference design's 0.4 / 0.25 / 0.2 / 0.15 let age
-    outrank relevance: on MADial-Bench they cost 0.10–0.19 of Recall@1 against the fused order;
-    0.7 / 0.1 / 0.1 / 0.1 keeps importance, recency and use as tie-breakers among relevant
-    memories (docs/benchmarks.md). Any weights may be given; they need not sum to 1."""
+    outrank relevance: on MADial-Bench they cost 0.10–0.19 of Recall@1 against the fused order.
+    Importance, recency and use are tie-breakers among relevant memories (docs/benchmarks.md).
+    Any weights may be given; they need not sum to 1."""
 
     similarity: float = 0.7
     importance: float = 0.1
@@ -35,13 +35,22 @@ class DecayConfig:
 
 @dataclass(frozen=True, slots=True)
 class FusionConfig:
-    """Reciprocal-rank fusion of the vector and keyword candidate lists: ``w / (k + rank)``
-    summed over the lists. k=10 with keywords at half weight beat k=60, 1:1 by 0.024 Recall@5
-    and about 0.04 Recall@10 on MADial-Bench in English and Chinese."""
+    """The calibrated score fusion of the vector and keyword searches
+    (``localmind.ranking.relevance``): a logistic model of relevance over the cosine, its gap to
+    the query's best cosine, BM25 relative to the query's best and log(1 + BM25). Fitted on
+    every dev set at once — MADial-Bench en and zh, LoCoMo dev, the personal sets — by
+    ``python -m bench fit`` (docs/benchmarks.md); the numbers below are its output.
 
-    rrf_k: int = 10
-    vector_weight: float = 1.0
-    keyword_weight: float = 0.5
+    ``min_relevance``: recall drops candidates less likely than this to be relevant (a query
+    with nothing relevant returns nothing; ``threshold=0`` keeps everything)."""
+
+    bias: float = -4.0
+    cosine: float = 4.0
+    cosine_gap: float = 6.0
+    keyword: float = 2.0
+    keyword_strength: float = 0.3
+    coverage: float = 2.0
+    min_relevance: float = 0.1
     # candidates fetched from each list, per result asked for (at least min_candidates)
     candidates_per_result: int = 5
     min_candidates: int = 50

@@ -13,6 +13,7 @@ concurrent calls.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -65,7 +66,10 @@ class Recalled(TypedDict):
     content: str
     type: str
     score: float
-    breakdown: dict[str, float | int | None]
+    created_at: str  # ISO 8601, UTC: which of two memories is newer
+    updated_at: str
+    superseded_by: str | None  # a newer memory in these results that may replace this one
+    breakdown: dict[str, float | int | str | None]
 
 
 class Changed(TypedDict):
@@ -139,6 +143,9 @@ class MemoryTools:
                 content=result.memory.content,
                 type=str(result.memory.type),
                 score=result.score,
+                created_at=_iso(result.memory.created_at),
+                updated_at=_iso(result.memory.updated_at),
+                superseded_by=result.breakdown.superseded_by,
                 breakdown=result.breakdown.to_dict(),
             )
             for result in results
@@ -239,3 +246,7 @@ def build_server(memory: Memory) -> MCPServer[Any]:
 def serve(memory: Memory) -> None:
     """Speak MCP on stdin/stdout until the client closes the connection."""
     build_server(memory).run("stdio")
+
+
+def _iso(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC).isoformat(timespec="seconds")

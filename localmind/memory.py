@@ -277,9 +277,12 @@ class Memory:
         Confidence stays within [0, 1]."""
         return self._writer.feedback(memory_id, kind, new_content)
 
-    def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
-        """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this."""
-        return self._writer.nudge_confidence(memory_id, delta, reason)
+    def nudge_confidence(
+        self, memory_id: str, delta: float, reason: str, *, used: bool = False
+    ) -> MemoryRecord:
+        """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this.
+        ``used``: the memory was really used (counts toward the ranking's frequency)."""
+        return self._writer.nudge_confidence(memory_id, delta, reason, used=used)
 
     def revert(self, memory_id: str, version: int) -> MemoryRecord:
         """Bring back the text of an earlier ``version``; the current text becomes history too,
@@ -404,13 +407,14 @@ class Memory:
         limit: int = 5,
         *,
         types: Sequence[MemoryType | str] | MemoryType | str | None = None,
-        threshold: float = 0.0,
+        threshold: float | None = None,
         touch: bool = True,
         hyde: bool = False,
         rerank: bool | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown
-        (see :meth:`localmind.recall.Recaller.recall`)."""
+        (see :meth:`localmind.recall.Recaller.recall`). ``threshold`` is the least calibrated
+        relevance (0–1) a result may have; None: the configured default, 0: everything."""
         self._check_ready()
         return self._recaller.recall(
             query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank

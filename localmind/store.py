@@ -111,6 +111,8 @@ class SqliteStore:
         # The model this process embeds with; None until the store is known to be indexed with
         # it (and then vectors are neither written nor searched).
         self.vector_identity: str | None = None
+        self._tokenizer: apsw.FTS5Tokenizer | None = None
+        self._vocabulary = False
 
     # --- meta ---------------------------------------------------------------------------------
 
@@ -356,13 +358,49 @@ class SqliteStore:
         }
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
-    def touch(self, rowids: Iterable[int], at: float) -> None:
-        """Count an access (recall) of each memory. Not an event: access counts are local."""
+    def mark_recalled(self, rowids: Iterable[int], at: float) -> None:
+        """Note that these memories were returned by a recall (``last_accessed``: maintenance
+        keeps what is still being found). Not a use: ``access_count`` counts real use only
+        (``count_use``), so being shown never lifts a memory's rank. Local, not an event."""
         self.db.executemany(
-            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
-            "WHERE rowid = ?",
+            "UPDATE memories SET last_accessed = ? WHERE rowid = ?",
             [(at, rowid) for rowid in rowids],
         )
+
+    def count_use(self, memory_id: str, at: float) -> None:
+        """The memory was really used: confirmed, corrected, used in a chat turn, or an
+        assistant's feedback said so. Frequency in the ranking counts these. Local."""
+        self.db.execute(
+            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
+            (at, memory_id),
+        )
+
+    def pending_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, newer id) of each pending conflict between two of ``ids``: the newer
+        memory may replace the earlier one, so recall ranks it first."""
+        if len(ids) < 2:
+            return []
+        marks = _placeholders(ids)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT e.id, c.id FROM conflicts AS k "
+            "JOIN memories AS e ON e.id = k.existing_id "
+            "JOIN memories AS c ON c.id = k.candidate_id "
+            f"WHERE k.namespace = ? AND k.status = 'pending' AND k.existing_id IN ({marks}) "
+            f"AND k.candidate_id IN ({marks}) ORDER BY k.id",
+            [namespace, *ids, *ids],
+        ).fetchall()
+        # created_at decides which is newer (an import may add an older fact after a newer one)
+        dated: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT id, created_at FROM memories WHERE id IN ({marks})", list(ids)
+        ).fetchall()
+        created = {str(memory_id): float(at) for memory_id, at in dated}
+        pairs = []
+        for existing_id, candidate_id in rows:
+            old, new = str(existing_id), str(candidate_id)
+            if created.get(old, 0.0) > created.get(new, 0.0):
+                old, new = new, old
+            pairs.append((old, new))
+        return pairs
 
     def record_event(
         self,
@@ -501,6 +539,40 @@ class SqliteStore:
             if len(hits) >= k or len(ranked) < fetch:
                 return hits[:k]
             fetch *= 4
+
+    def terms(self, text: str) -> list[str]:
+        """The terms the keyword index holds for ``text``: FTS5's own tokenizer (Porter stems)
+        over ``index_text`` (CJK bigrams), so they compare with indexed terms exactly."""
+        if self._tokenizer is None:
+            self._tokenizer = self.db.fts5_tokenizer(
+                "porter", ["unicode61", "remove_diacritics", "2"]
+            )
+        tokens = self._tokenizer(
+            index_text(text).encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None
+        )
+        return [str(token[2]) for token in tokens]  # type: ignore[misc]
+
+    def documents_with(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many indexed memories (every namespace) hold each term; absent terms: 0."""
+        if not terms:
+            return {}
+        if not self._vocabulary:
+            self.db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_terms "
+                "USING fts5vocab(main, 'memory_fts', 'row')"
+            )
+            self._vocabulary = True
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT term, doc FROM temp.memory_fts_terms WHERE term IN ({_placeholders(terms)})",
+            list(terms),
+        ).fetchall()
+        found = {str(term): int(doc) for term, doc in rows}
+        return {term: found.get(term, 0) for term in terms}
+
+    def size_estimate(self) -> int:
+        """About how many memories the store holds (an upper bound, without counting)."""
+        row = self.db.execute("SELECT max(rowid) FROM memories").fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
 
     def count_all_active(self) -> int:
         return self.scalar("SELECT count(*) FROM memories WHERE status = 'active'")

@@ -359,19 +359,31 @@ class Writer:
             if new_content is None:
                 raise InvalidInput("A correction needs the corrected text.")
             edit = Edit(content=new_content, confidence=config.corrected_confidence)
-            return self.update(memory_id, edit, reason="correct")
+            record = self.update(memory_id, edit, reason="correct")
+            return self._used(record)
         if new_content is not None:
             raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
         delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
-        return self.nudge_confidence(memory_id, delta, str(kind))
+        return self.nudge_confidence(memory_id, delta, str(kind), used=kind is Feedback.CONFIRM)
 
-    def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
+    def nudge_confidence(
+        self, memory_id: str, delta: float, reason: str, *, used: bool = False
+    ) -> MemoryRecord:
+        """Move confidence by ``delta``; ``used``: the memory was really used (confirmed, or used
+        in a chat turn and not corrected), which is what the ranking's frequency counts."""
         self._get_active(memory_id)  # a bad id fails before waiting for the write lock
         with self._store.db:
             # Read under the write lock: another process's change in between is not lost.
             stored = self._get_active(memory_id)
             record = self._lifecycle.adjust_confidence(stored, delta, reason)
-        return record
+            if used:
+                self._store.count_use(record.id, self._clock())
+        return self.get(record.id) if used else record
+
+    def _used(self, record: MemoryRecord) -> MemoryRecord:
+        with self._store.db:
+            self._store.count_use(record.id, self._clock())
+        return self.get(record.id)
 
     def revert(self, memory_id: str, version: int) -> MemoryRecord:
         stored = self._get_active(memory_id)
