@@ -65,7 +65,8 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "beside it (default: bench/results/retrieval-<date>.md)",
     )
     parser.add_argument(
-        "--embedders", help="comma-separated: use, minilm (default: both; use with --quick)"
+        "--embedders",
+        help="comma-separated: use, minilm, e5 (default: use,minilm; use with --quick)",
     )
     parser.add_argument("--dialogues", type=int, help="only the first N dialogues")
     parser.add_argument(
