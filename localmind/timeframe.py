@@ -115,6 +115,10 @@ def _zh_number(numerals: str) -> str:
 
 
 _POSSESSIVE = re.compile(r"\b(yesterday|today|tonight|tomorrow|week|month)'s\b", re.IGNORECASE)
+_MONTH_RELATIVE_YEAR = re.compile(
+    rf"\b(?P<month>{_MONTHS})\s+(?:of\s+)?(?P<relative>this|last|next)\s+year\b", re.IGNORECASE
+)
+_RELATIVE_YEAR = {"last": -1, "this": 0, "next": 1}
 _ZH_RELATIVE_YEARS = {"前年": -2, "去年": -1, "今年": 0, "明年": 1}
 _ZH_SYNONYMS = {
     "上个星期": "上周",
@@ -134,6 +138,10 @@ def _normalise(text: _Text, year: int) -> None:
     """Chinese the way dateparser reads it: digits, 上周 for 上个星期, 星期一 for 周一, an explicit
     year for 去年, no 份 in 3月份; and "tomorrow" for "tomorrow's"."""
     text.sub(_POSSESSIVE, lambda m: m.group(1))
+    text.sub(  # "February this year": dateparser reads the year and drops the month
+        _MONTH_RELATIVE_YEAR,
+        lambda m: f"{m['month']} {year + _RELATIVE_YEAR[m['relative'].lower()]}",
+    )
     text.sub(_ZH_NUMBER, lambda m: _zh_number(m.group()))
     text.sub(re.compile(r"(?<=\d)月份"), lambda m: "月")
     text.sub(re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日")
@@ -172,10 +180,15 @@ def _spring_festival(year: int) -> Days:
     return new_year - timedelta(days=1), new_year + timedelta(days=7)
 
 
-def _thanksgiving(year: int) -> Days:
-    first = date(year, 11, 1)
-    thursday = first + timedelta(days=(3 - first.weekday()) % 7 + 21)
-    return thursday, thursday + timedelta(days=4)
+def _nth_weekday(month: int, weekday: int, nth: int, length: int = 1) -> Callable[[int], Days]:
+    """The ``nth`` Monday (0), ..., Sunday (6) of ``month``: Thanksgiving, Mother's Day..."""
+
+    def window(year: int) -> Days:
+        first = date(year, month, 1)
+        day = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+        return day, day + timedelta(days=length)
+
+    return window
 
 
 def _easter(year: int) -> Days:
@@ -208,6 +221,7 @@ def _eve_of_spring_festival(year: int) -> Days:
 
 # Longest names first where one contains another ("christmas eve" before "christmas").
 _HOLIDAYS: tuple[tuple[str, Callable[[int], Days]], ...] = (
+    (r"(?:chinese|lunar)\s+new\s+year'?s\s+eve|除夕|大年三十", _eve_of_spring_festival),
     (r"christmas\s+eve|平安夜", _days(12, 24)),
     (r"christmas|xmas|圣诞节?", _days(12, 24, 3)),
     (r"new\s+year'?s\s+eve|跨年", _days(12, 31)),
@@ -215,11 +229,15 @@ _HOLIDAYS: tuple[tuple[str, Callable[[int], Days]], ...] = (
         r"(?:chinese|lunar)\s+new\s+year|spring\s+festival|春节|过年|大年初一|农历新年",
         _spring_festival,
     ),
-    (r"除夕|大年三十", _eve_of_spring_festival),
     (r"new\s+year'?s?(?:\s+day)?|元旦|新年", _days(12, 31, 2, year_offset=-1)),
     (r"valentine'?s(?:\s+day)?|情人节", _days(2, 14)),
     (r"halloween|万圣节", _days(10, 31)),
-    (r"thanksgiving|感恩节", _thanksgiving),
+    (r"thanksgiving|感恩节", _nth_weekday(11, 3, 4, length=4)),  # Thursday to Sunday
+    (r"black\s+friday|黑色星期五|黑五", _nth_weekday(11, 4, 4)),
+    (r"mother'?s\s+day|母亲节", _nth_weekday(5, 6, 2)),
+    (r"father'?s\s+day|父亲节", _nth_weekday(6, 6, 3)),
+    (r"(?:the\s+)?fourth\s+of\s+july|independence\s+day|july\s+4th", _days(7, 4)),
+    (r"元宵节?|lantern\s+festival", _lunar_day(1, 15)),
     (r"easter|复活节", _easter),
     (r"mid-?autumn(?:\s+festival)?|moon\s+festival|中秋节?", _lunar_day(8, 15)),
     (r"dragon\s+boat(?:\s+festival)?|端午节?", _lunar_day(5, 5)),
@@ -244,7 +262,9 @@ def _season(name: str) -> Callable[[int], Days]:
 
 _YEAR = r"(?:19|20)\d\d"
 _EN_MODIFIER = r"(?:(?P<mod>last|this|next|past)\s+)"
-_EN_YEAR_AFTER = rf"(?:,?\s+(?:of\s+)?(?P<year_after>{_YEAR})\b)"
+_EN_YEAR_AFTER = (
+    rf"(?:,?\s+(?:of\s+)?(?:(?P<year_after>{_YEAR})\b|(?P<relative_year>this|last|next)\s+year\b))"
+)
 _ZH_YEAR_BEFORE = rf"(?:(?P<year_before>{_YEAR})年的?)"
 _HABITUAL = re.compile(r"(?:\b(?:every|each)\s+(?:the\s+)?|每年?的?)$", re.IGNORECASE)
 
@@ -302,8 +322,10 @@ def _recurring(
     )
 
 
-def _year_of(match: re.Match[str]) -> int | None:
+def _year_of(match: re.Match[str], today: date) -> int | None:
     found = match.groupdict()
+    if found.get("relative_year"):  # "Thanksgiving last year"
+        return today.year + _RELATIVE_YEAR[found["relative_year"].lower()]
     text = found.get("year_after") or found.get("year_before")
     return int(text) if text else None
 
@@ -323,10 +345,10 @@ def _table_spans(text: _Text, today: date) -> list[_Found]:
 
     for pattern, window in _HOLIDAY_PATTERNS:
         for match in pattern.finditer(text.text):
-            take(match, _recurring(window, match["mod"], _year_of(match), today))
+            take(match, _recurring(window, match["mod"], _year_of(match, today), today))
     for match in _SEASON_PATTERN.finditer(text.text):
         name = match["name"] or match["name2"] or match["name3"]
-        take(match, _recurring(_season(name), match["mod"], _year_of(match), today))
+        take(match, _recurring(_season(name), match["mod"], _year_of(match, today), today))
     for match in _WEEKEND_PATTERN.finditer(text.text):
         if match["zh"]:
             offset = _ZH_WEEK_OFFSET[match["zh"]]

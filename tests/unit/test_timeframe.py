@@ -30,6 +30,13 @@ TIME_QUERIES = [
     ("Valentine's Day", "2026-02-14", "2026-02-15"),
     ("last Thanksgiving", "2026-11-26", "2026-11-30"),
     ("easter 2026", "2026-04-03", "2026-04-07"),
+    ("what did Lily cook for me on Mother's Day", "2026-05-10", "2026-05-11"),
+    ("what did I buy on Black Friday?", "2026-11-27", "2026-11-28"),
+    ("what did we do on the Fourth of July this year", "2026-07-04", "2026-07-05"),
+    ("what did we do for Thanksgiving last year", "2025-11-27", "2025-12-01"),
+    ("Chinese New Year's Eve 2025", "2025-01-28", "2025-01-29"),
+    ("the Mid-Autumn Festival this year", "2026-09-25", "2026-09-26"),
+    ("what did I have done in February this year", "2026-02-01", "2026-03-01"),
     ("what happened yesterday", "2026-11-30", "2026-12-01"),
     ("tomorrow's meeting", "2026-12-02", "2026-12-03"),
     ("today", "2026-12-01", "2026-12-02"),
@@ -84,6 +91,8 @@ TIME_QUERIES = [
     ("2025年中秋节", "2025-10-06", "2025-10-07"),
     ("端午节", "2026-06-19", "2026-06-20"),
     ("去年国庆", "2025-10-01", "2025-10-08"),
+    ("今年元宵节我们吃了什么", "2026-03-03", "2026-03-04"),
+    ("今年母亲节", "2026-05-10", "2026-05-11"),
     ("新年我们去了哪里", "2025-12-31", "2026-01-02"),
 ]
 
