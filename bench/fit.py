@@ -1,15 +1,24 @@
-"""``python -m bench fit``: fit the recall fusion on every dev set at once.
+"""``python -m bench fit DUMP...``: fit the recall fusion on every dev set at once.
 
-Reads the candidate dumps of ``python -m bench retrieval --dump`` (each question's candidates with
-their cosine and BM25), and fits the logistic relevance model of ``localmind.ranking.relevance``
+Reads the candidate dumps written by ``python -m bench retrieval --dump FILE`` (each question's
+candidates with what both searches said of them) and fits ``FusionConfig``, the logistic
+relevance model of ``localmind.ranking.relevance``:
 
     z = bias + w_cos·cos + w_gap·(cos − best cos) + w_kw·bm25/best bm25 + w_bm25·log(1 + bm25)
+        + w_cov·coverage + w_period·[made in the period the query names]
 
-by weighted logistic regression in which every set weighs the same and every question within a
-set the same (so LoCoMo's 759 questions do not outvote the personal set's 170). It then reports,
-per set, R@1/5/10 of the fitted relevance beside each leg alone, and leave-one-set-out: the model
-fitted without a set, scored on it, to show what generalizes. Prints the numbers to paste into
-``FusionConfig``. Pure numpy; no store is opened.
+in two steps, so that ranking and calibration each get the objective they need:
+
+1. the weights, by coordinate search on the ranking itself: the mean over sets of R@5 minus the
+   set's best single leg (BM25 only or dense only), plus half the worst set's margin (no set may
+   be sacrificed for the others), plus a little R@1 and R@10. Every set weighs the same,
+   whatever its number of questions;
+2. the scale and bias, by logistic regression of "gold" on the fitted score (every set weighing
+   the same), so that ``similarity`` reads as a probability of relevance; then the default
+   ``min_relevance``, the highest threshold that keeps 97 % of the gold found in the top 10.
+
+It reports each set with both legs, the fitted fusion, and the fusion fitted without that set
+(leave-one-set-out: what generalizes to data it was not fitted on). Pure numpy; no store opened.
 """
 
 from __future__ import annotations
@@ -17,181 +26,284 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-FEATURES = ("cos", "gap", "kw", "bm25log")
+from localmind.config import DecayConfig, FusionConfig, RankingWeights
+
+NAMES = ("cosine", "cosine_gap", "keyword", "keyword_strength", "coverage", "period")
 KS = (1, 5, 10)
-L2 = 0.01  # ridge on the weights (not the bias): keeps them from chasing one set's quirks
+KEEP_GOLD = 0.97  # share of the top-10 gold the default threshold must keep
+STEPS = (2.0, 1.0, 0.5, 0.25, 0.125)
+RIDGE = 1e-4  # on the calibration's scale: keeps it finite when a set is nearly separable
 
 
 @dataclass
 class Question:
     set: str
     kind: str
-    x: np.ndarray  # candidates × features
+    x: np.ndarray  # candidates × NAMES
     gold: np.ndarray  # candidates, bool
-    ids: list[str]
-    gold_ids: frozenset[str]
-    outdated: frozenset[str]
-    created: np.ndarray
-    now: float
+    gold_count: int  # gold memories, found among the candidates or not
+    #: per candidate: confidence, importance, uses, days since made or last changed
+    record: np.ndarray | None = None
+    outdated: np.ndarray | None = None  # per candidate: replaced by a gold memory
 
 
 def load(paths: Sequence[Path]) -> list[Question]:
     questions = []
     for path in paths:
         for q in json.loads(path.read_text(encoding="utf-8")):
-            cands = q["candidates"]
-            if not cands:
+            candidates = q["candidates"]
+            gold_ids = set(q["gold"])
+            if not gold_ids:
                 continue
-            cos = np.array([c["cos"] if c["cos"] is not None else 0.0 for c in cands])
-            bm25 = np.array([c["bm25"] if c["bm25"] is not None else 0.0 for c in cands])
-            best_bm25 = bm25.max()
-            kw = bm25 / best_bm25 if best_bm25 > 0 else np.zeros_like(bm25)
-            x = np.stack([cos, cos - cos.max(), kw, np.log1p(np.maximum(bm25, 0))], axis=1)
-            gold_ids = frozenset(q["gold"])
+            if not candidates:
+                questions.append(Question(q["set"], q["kind"], np.zeros((0, 6)), np.zeros(0), 1))
+                continue
+            cos = np.array([c["cos"] if c["cos"] is not None else 0.0 for c in candidates])
+            bm25 = np.array([c["bm25"] if c["bm25"] is not None else 0.0 for c in candidates])
+            best = bm25.max()
+            x = np.stack(
+                [
+                    cos,
+                    cos - cos.max(),
+                    bm25 / best if best > 0 else np.zeros_like(bm25),
+                    np.log1p(np.maximum(bm25, 0.0)),
+                    np.array([c.get("coverage", 0.0) for c in candidates]),
+                    np.array([float(c.get("in_period", False)) for c in candidates]),
+                ],
+                axis=1,
+            )
+            gold = np.array([c["id"] in gold_ids for c in candidates])
+            record = np.array(
+                [
+                    [
+                        c.get("confidence", 0.8),
+                        c.get("importance", 0.5),
+                        c.get("uses", 0),
+                        max(0.0, q["now"] - max(c["created"], c["updated"])) / 86_400.0,
+                    ]
+                    for c in candidates
+                ]
+            )
+            stale = set(q.get("outdated", []))
+            outdated = np.array([c["id"] in stale for c in candidates]) if stale else None
             questions.append(
-                Question(
-                    q["set"],
-                    q["kind"],
-                    x,
-                    np.array([c["id"] in gold_ids for c in cands]),
-                    [c["id"] for c in cands],
-                    gold_ids,
-                    frozenset(q.get("outdated", [])),
-                    np.array([c["created"] for c in cands]),
-                    q["now"],
-                )
+                Question(q["set"], q["kind"], x, gold, len(gold_ids), record, outdated)
             )
     return questions
 
 
-def fit(questions: Sequence[Question], l2: float = L2) -> np.ndarray:
-    """Weights [bias, *FEATURES] by Newton's method on the weighted logistic loss."""
+def recalls(questions: Sequence[Question], score: Callable[[Question], np.ndarray]) -> dict:
+    """Per set: mean R@1, R@5, R@10 of the order ``score`` gives."""
+    totals: dict[str, np.ndarray] = defaultdict(lambda: np.zeros(len(KS)))
+    counts: dict[str, int] = defaultdict(int)
+    for q in questions:
+        counts[q.set] += 1
+        if not len(q.gold):
+            continue
+        top = q.gold[np.argsort(-score(q), kind="stable")[: max(KS)]]
+        totals[q.set] += np.array([top[:k].sum() for k in KS]) / q.gold_count
+    return {name: totals[name] / counts[name] for name in counts}
+
+
+def outdated_first(questions: Sequence[Question], score: Callable[[Question], np.ndarray]) -> str:
+    """Of the questions whose answer changed: how often an outdated memory ranks above every
+    current one in the top 10."""
+    asked = first = 0
+    for q in questions:
+        if q.outdated is None or not len(q.gold):
+            continue
+        asked += 1
+        for i in np.argsort(-score(q), kind="stable")[: max(KS)]:
+            if q.gold[i]:
+                break
+            if q.outdated[i]:
+                first += 1
+                break
+    return f"{first} of {asked}" if asked else "—"
+
+
+def weights_score(weights: np.ndarray) -> Callable[[Question], np.ndarray]:
+    return lambda q: q.x @ weights
+
+
+def leg(column: int) -> Callable[[Question], np.ndarray]:
+    # candidates the leg did not find (0) sort last, in the dump's order
+    return lambda q: np.where(q.x[:, column] != 0, q.x[:, column], -np.inf)
+
+
+def best_legs(questions: Sequence[Question]) -> dict[str, float]:
+    dense, bm25 = recalls(questions, leg(0)), recalls(questions, leg(3))
+    return {name: max(dense[name][1], bm25[name][1]) for name in dense}
+
+
+def objective(questions: Sequence[Question], weights: np.ndarray, best: dict) -> float:
+    found = recalls(questions, weights_score(weights))
+    margins = [found[name][1] - best[name] for name in found]
+    edges = [found[name][0] + found[name][2] for name in found]
+    return float(np.mean(margins) + 0.5 * min(margins) + 0.1 * np.mean(edges))
+
+
+def fit_weights(questions: Sequence[Question], start: np.ndarray) -> np.ndarray:
+    best = best_legs(questions)
+    weights, value = start.copy(), objective(questions, start, best)
+    for step in STEPS:
+        improved = True
+        while improved:
+            improved = False
+            for i in range(1, len(weights)):  # the cosine weight fixes the scale
+                for delta in (step, -step):
+                    trial = weights.copy()
+                    trial[i] += delta
+                    trial_value = objective(questions, trial, best)
+                    if trial_value > value + 1e-6:
+                        weights, value, improved = trial, trial_value, True
+    return weights
+
+
+def calibrate(questions: Sequence[Question], weights: np.ndarray) -> tuple[float, float]:
+    """(scale, bias) of σ(scale·z + bias) fitted to the gold labels, sets weighing the same."""
     per_set: dict[str, int] = defaultdict(int)
     for q in questions:
         per_set[q.set] += 1
-    xs, ys, ws = [], [], []
+    zs, ys, ws = [], [], []
     for q in questions:
-        weight = 1.0 / (per_set[q.set] * len(q.gold))
-        xs.append(np.hstack([np.ones((len(q.gold), 1)), q.x]))
+        if not len(q.gold):
+            continue
+        zs.append(q.x @ weights)
         ys.append(q.gold.astype(float))
-        ws.append(np.full(len(q.gold), weight))
-    x, y, w = np.vstack(xs), np.concatenate(ys), np.concatenate(ws)
-    w = w / w.sum() * len(per_set)
-    theta = np.zeros(x.shape[1])
-    ridge = np.full(x.shape[1], l2)
-    ridge[0] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(x @ theta)))
-        gradient = x.T @ (w * (p - y)) + ridge * theta
-        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag(ridge)
+        ws.append(np.full(len(q.gold), 1.0 / (per_set[q.set] * len(q.gold))))
+    z, y, w = np.concatenate(zs), np.concatenate(ys), np.concatenate(ws)
+    x = np.stack([z, np.ones_like(z)], axis=1)
+    theta = np.array([1.0, -5.0])
+
+    def loss(t: np.ndarray) -> float:
+        m = x @ t
+        return float(np.sum(w * (np.logaddexp(0.0, m) - y * m)) + 0.5 * RIDGE * t[0] ** 2)
+
+    for _ in range(200):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ theta, -50, 50)))
+        gradient = x.T @ (w * (p - y)) + np.array([RIDGE * theta[0], 0.0])
+        hessian = (x * (w * p * (1 - p))[:, None]).T @ x + np.diag([RIDGE, 1e-9])
         step = np.linalg.solve(hessian, gradient)
-        theta -= step
-        if np.abs(step).max() < 1e-8:
+        size = 1.0
+        while size > 1e-4 and loss(theta - size * step) > loss(theta):
+            size /= 2  # damped Newton: never a step that makes the fit worse
+        theta = theta - size * step
+        if np.abs(size * step).max() < 1e-9:
             break
-    return theta
+    return float(theta[0]), float(theta[1])
 
 
-def probabilities(q: Question, theta: np.ndarray) -> np.ndarray:
-    z = theta[0] + q.x @ theta[1:]
-    return 1.0 / (1.0 + np.exp(-z))
-
-
-def recall_at(order: Sequence[str], gold: frozenset[str], k: int) -> float:
-    return len(set(order[:k]) & gold) / len(gold)
-
-
-def ranked(q: Question, scores: np.ndarray) -> list[str]:
-    return [q.ids[i] for i in np.argsort(-scores, kind="stable")]
-
-
-def evaluate(questions: Sequence[Question], score: Any) -> dict[str, dict[str, float]]:
-    by_set: dict[str, list[dict[str, float]]] = defaultdict(list)
+def threshold_for(questions: Sequence[Question], config: FusionConfig) -> float:
+    weights = np.array([getattr(config, n) for n in NAMES])
+    kept_at: list[float] = []
     for q in questions:
-        order = ranked(q, score(q))
-        by_set[q.set].append({f"R@{k}": recall_at(order, q.gold_ids, k) for k in KS})
-    return {
-        name: {key: float(np.mean([r[key] for r in rows])) for key in rows[0]}
-        for name, rows in by_set.items()
-    }
+        if not len(q.gold):
+            continue
+        p = 1.0 / (1.0 + np.exp(-(config.bias + q.x @ weights)))
+        top = np.argsort(-p)[: max(KS)]
+        kept_at.extend(float(p[i]) for i in top if q.gold[i])
+    return float(np.quantile(kept_at, 1 - KEEP_GOLD)) if kept_at else 0.0
 
 
-def leg(index: int) -> Any:
-    return lambda q: q.x[:, index] + (q.x[:, index] != 0) * 1e-9
+def fit(questions: Sequence[Question]) -> FusionConfig:
+    default = FusionConfig()
+    start = np.array([getattr(default, n) for n in NAMES], dtype=float)
+    weights = fit_weights(questions, start)
+    scale, bias = calibrate(questions, weights)
+    values = dict(zip(NAMES, (round(float(v) * scale, 3) for v in weights), strict=True))
+    config = FusionConfig(bias=round(bias, 3), **values)
+    threshold = threshold_for(questions, config)
+    return FusionConfig(bias=config.bias, **values, min_relevance=round(max(threshold, 0.01), 3))
+
+
+def ranked_score(config: FusionConfig, ranking: RankingWeights, decay: DecayConfig) -> Callable:
+    """The full ranking of ``localmind.ranking.score`` over the fitted relevance."""
+    weights = np.array([getattr(config, n) for n in NAMES])
+
+    def score(q: Question) -> np.ndarray:
+        assert q.record is not None
+        p = 1.0 / (1.0 + np.exp(-np.clip(config.bias + q.x @ weights, -50, 50)))
+        confidence, importance, uses, idle = q.record.T
+        past_grace = np.maximum(idle - decay.grace_period_days, 0.0)
+        importance = importance * (1.0 - decay.daily_rate) ** past_grace
+        recency = 0.5 ** (idle / ranking.recency_half_life_days)
+        frequency = np.minimum(1.0, np.log1p(uses) / np.log1p(ranking.frequency_saturation))
+        return (
+            confidence
+            * p
+            * (
+                1.0
+                + ranking.importance * importance
+                + ranking.recency * recency
+                + ranking.frequency * frequency
+            )
+        )
+
+    return score
 
 
 def report(questions: Sequence[Question]) -> str:
-    theta = fit(questions)
-    sets = sorted({q.set for q in questions})
-    held_out: dict[str, dict[str, float]] = {}
-    for name in sets if len(sets) > 1 else []:
-        rest = [q for q in questions if q.set != name]
-        theta_without = fit(rest)
-        held_out[name] = evaluate(
-            [q for q in questions if q.set == name], lambda q, t=theta_without: probabilities(q, t)
-        )[name]
+    config = fit(questions)
+    weights = np.array([getattr(config, n) for n in NAMES])
     systems = {
-        "BM25 only": evaluate(questions, leg(2)),
-        "dense only": evaluate(questions, leg(0)),
-        "fitted fusion": evaluate(questions, lambda q: probabilities(q, theta)),
+        "BM25 only": recalls(questions, leg(3)),
+        "dense only": recalls(questions, leg(0)),
+        "fitted fusion": recalls(questions, weights_score(weights)),
+        "fitted fusion + default ranking": recalls(
+            questions, ranked_score(config, RankingWeights(), DecayConfig())
+        ),
     }
-    lines = [
-        "| set | system | R@1 | R@5 | R@10 |",
-        "|---|---|---:|---:|---:|",
-    ]
-    for name in sets:
-        for system, figures in systems.items():
-            row = figures[name]
-            lines.append(
-                f"| {name} | {system} | {row['R@1']:.3f} | {row['R@5']:.3f} | {row['R@10']:.3f} |"
-            )
-        if name not in held_out:
-            continue
-        row = held_out[name]
-        lines.append(
-            f"| {name} | fitted without this set | {row['R@1']:.3f} | {row['R@5']:.3f} | "
-            f"{row['R@10']:.3f} |"
+    for weight, half_life in ((0.1, 30.0), (0.2, 30.0), (0.2, 90.0), (0.3, 365.0)):
+        ranking = RankingWeights(
+            importance=weight,
+            recency=weight,
+            frequency=weight,
+            recency_half_life_days=half_life,
         )
-    names = ("bias", *FEATURES)
-    lines.append("")
-    lines.append("FusionConfig(" + ", ".join(f"{n}={v:.3f}" for n, v in zip(names, theta)) + ")")
-    lines.append(calibration(questions, theta))
+        systems[f"+ ranking {weight:g} each, half-life {half_life:g} d"] = recalls(
+            questions, ranked_score(config, ranking, DecayConfig())
+        )
+    sets = sorted(systems["fitted fusion"])
+    held_out = {}
+    for name in sets if len(sets) > 2 else []:
+        without = fit([q for q in questions if q.set != name])
+        held = np.array([getattr(without, n) for n in NAMES])
+        held_out[name] = recalls([q for q in questions if q.set == name], weights_score(held))[name]
+    scorers = {
+        "dense only": leg(0),
+        "fitted fusion": weights_score(weights),
+        "fitted fusion + default ranking": ranked_score(config, RankingWeights(), DecayConfig()),
+    }
+    lines = ["| system | outdated above current (update questions) |", "|---|---:|"]
+    lines += [f"| {name} | {outdated_first(questions, f)} |" for name, f in scorers.items()]
+    lines += ["", "| set | system | R@1 | R@5 | R@10 |", "|---|---|---:|---:|---:|"]
+    for name in sets:
+        rows = {system: figures[name] for system, figures in systems.items()}
+        if name in held_out:
+            rows["fitted without this set"] = held_out[name]
+        for system, row in rows.items():
+            lines.append(f"| {name} | {system} | " + " | ".join(f"{v:.3f}" for v in row) + " |")
+    fields = ", ".join(f"{n}={getattr(config, n)}" for n in ("bias", *NAMES, "min_relevance"))
+    lines += ["", f"FusionConfig({fields})"]
     return "\n".join(lines)
 
 
-def calibration(questions: Sequence[Question], theta: np.ndarray) -> str:
-    """What each relevance threshold keeps: gold recall within the top 10 and the share of
-    questions left with an answer."""
-    out = ["", "| threshold | gold kept in top 10 (share of R@10) | questions answered |"]
-    out.append("|---:|---:|---:|")
-    for threshold in (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3):
-        kept, total, answered = 0.0, 0.0, 0
-        for q in questions:
-            p = probabilities(q, theta)
-            order = np.argsort(-p)[:10]
-            hits = [i for i in order if q.gold[i]]
-            total += len(hits)
-            kept += sum(1 for i in hits if p[i] >= threshold)
-            answered += int((p >= threshold).any())
-        out.append(
-            f"| {threshold:g} | {kept / max(total, 1):.3f} | {answered / len(questions):.3f} |"
-        )
-    return "\n".join(out)
-
-
 def main(argv: Sequence[str]) -> int:
-    paths = [Path(a) for a in argv] or sorted(Path("/tmp").glob("dump-*.json"))
+    paths = [Path(a) for a in argv]
     if not paths:
-        print("give the dump files of `python -m bench retrieval --dump FILE`", file=sys.stderr)
+        print(
+            "usage: python -m bench fit DUMP.json [DUMP.json ...] (from `bench retrieval --dump`)",
+            file=sys.stderr,
+        )
         return 2
-    questions = load(paths)
-    print(report(questions))
+    print(report(load(paths)))
     return 0
 
 

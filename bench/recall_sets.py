@@ -54,6 +54,9 @@ class SetResult:
     rankings: dict[str, Rankings]
     timing: dict[str, float]
     empty_shipped: int = 0  # questions for which shipped recall returned nothing
+    #: another set's questions asked of this set's store: (asked, answered with nothing,
+    #: results returned in all)
+    unrelated: tuple[int, int, int] = (0, 0, 0)
 
 
 def recall_at(ranked: Sequence[str], gold: frozenset[str], k: int) -> float:
@@ -86,6 +89,7 @@ def _features(result: RecallResult) -> dict[str, Any]:
         "cos": b.vector_similarity,
         "bm25": getattr(b, "keyword_score", None),  # (absent before the score fusion)
         "coverage": getattr(b, "keyword_coverage", 0.0),
+        "in_period": getattr(b, "in_period", False),
         "vrank": b.vector_rank,
         "krank": b.keyword_rank,
         "created": m.created_at,
@@ -146,6 +150,26 @@ def run_set(built: devsets.BuiltSet, label: str, dump: list[dict[str, Any]] | No
     return result
 
 
+UNRELATED_QUESTIONS = 40
+
+
+def ask_unrelated(
+    built: devsets.BuiltSet, others: Sequence[devsets.Question]
+) -> tuple[int, int, int]:
+    """Questions of another data set asked of this set's store (its first namespace): nothing
+    there answers them, so recall as shipped should mostly return nothing."""
+    namespace = built.devset.items[0].namespace
+    step = max(1, len(others) // UNRELATED_QUESTIONS)
+    chosen = list(others)[::step][:UNRELATED_QUESTIONS]
+    empty = returned = 0
+    with built.open(namespace) as memory:
+        for question in chosen:
+            found = memory.recall(question.text, SHIPPED_LIMIT, touch=False)
+            empty += not found
+            returned += len(found)
+    return len(chosen), empty, returned
+
+
 def scores(result: SetResult, system: str, kind: str | None = None) -> dict[str, float]:
     chosen = [
         i
@@ -167,6 +191,23 @@ def scores(result: SetResult, system: str, kind: str | None = None) -> dict[str,
         ) / len(updates)
         row["updates"] = len(updates)
     return row
+
+
+def peer_lines(langs: Sequence[str]) -> list[str]:
+    """MADial-Bench's own retrieval lists for other embedders (dense top-20 on the raw
+    history), scored with the same R@k: the "plain recall" rows compare with these."""
+    from bench import madial
+    from bench.metrics import evaluate
+
+    lines = ["", "## MADial-Bench peers (the paper's lists, raw history as query)", ""]
+    lines += ["| lang | system | R@1 | R@5 | R@10 |", "|---|---|---:|---:|---:|"]
+    root = madial.data_dir()
+    for lang in langs:
+        for peer in madial.load_peers(root, lang):
+            found = evaluate(peer.top, peer.gold)
+            r = found.recall
+            lines.append(f"| {lang} | {peer.name} | {r[1]:.3f} | {r[5]:.3f} | {r[10]:.3f} |")
+    return lines
 
 
 def markdown(results: Sequence[SetResult], meta: dict[str, Any]) -> str:
@@ -199,14 +240,27 @@ def markdown(results: Sequence[SetResult], meta: dict[str, Any]) -> str:
             for system in (BM25, DENSE, SHIPPED):
                 row = scores(result, system, kind)
                 out.append(_line(f"{result.name} | {kind}", system, row))
-    out += ["", "## Timing and empty answers", ""]
-    out.append("| set | load s | recall median ms | questions answered with nothing |")
-    out.append("|---|---:|---:|---:|")
+    out += ["", "## Timing, empty answers and unrelated questions", ""]
+    out.append(
+        "Unrelated: questions of another set asked of this set's store (its first user or "
+        "conversation); nothing there answers them, so recall should mostly return nothing."
+    )
+    out.append("")
+    out.append(
+        "| set | load s | recall median ms | own questions answered with nothing | "
+        "unrelated questions answered with nothing | results per unrelated question |"
+    )
+    out.append("|---|---:|---:|---:|---:|---:|")
     for result in results:
+        asked, empty, returned = result.unrelated
         out.append(
             f"| {result.name} | {result.timing['load_s']:.1f} | "
-            f"{result.timing['recall_median_ms']:.1f} | {result.empty_shipped} |"
+            f"{result.timing['recall_median_ms']:.1f} | {result.empty_shipped} of "
+            f"{len(result.questions)} | {empty} of {asked} | {returned / max(asked, 1):.1f} |"
         )
+    langs = [lang for lang in ("en", "zh") if any(f"MADial {lang}" in r.name for r in results)]
+    if langs:
+        out += peer_lines(langs)
     return "\n".join(out) + "\n"
 
 
@@ -253,7 +307,12 @@ def run(
                 devset, built.path, embedder, built.memory_of, built.load_seconds
             )
             log(f"recalling {devset.name}: {len(devset.questions)} questions")
-            results.append(run_set(view, CHOICES[embedder_key].label, dump))
+            result = run_set(view, CHOICES[embedder_key].label, dump)
+            others = [s for s in sets if s.items is not devset.items]
+            if others:
+                other = others[sets.index(devset) % len(others)]
+                result.unrelated = ask_unrelated(view, other.questions)
+            results.append(result)
     meta = {
         "date": dt.date.today().isoformat(),
         "command": "python -m bench retrieval"

@@ -14,7 +14,7 @@ thin (a long dialogue query) the cosine gaps decide. The absolute terms make it 
 queries: a store with nothing relevant yields low relevance everywhere, and recall drops what
 falls below ``FusionConfig.min_relevance``.
 
-``score = confidence × (w_sim·relevance + w_imp·importance + w_rec·recency + w_freq·frequency)``
+``score = confidence × relevance × (1 + w_imp·importance + w_rec·recency + w_freq·frequency)``
 
 - importance: the stored importance, decayed after a grace period (DecayConfig);
 - recency: ``0.5 ** (days since the memory was made or last changed / half-life)`` — never since
@@ -47,6 +47,7 @@ class Candidate:
     #: share of the query's term rarity (BM25's idf) that the memory holds: 1 when it holds
     #: every query term, near 0 when it holds only common ones
     coverage: float = 0.0
+    in_period: bool = False  # made in the period the query names ("last spring")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,8 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
             from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (
                 math.log1p(max(c.bm25, 0.0))
             )
-        z = config.bias + from_vector + from_keywords
+        from_period = config.period if c.in_period else 0.0
+        z = config.bias + from_vector + from_keywords + from_period
         scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords))
     scored.sort(key=lambda r: r.probability, reverse=True)
     return scored
@@ -118,12 +120,8 @@ def score(
     importance = decayed_importance(memory.importance, idle_days, decay)
     rec = recency(idle_days, weights)
     freq = frequency(memory.access_count, weights)
-    total = memory.confidence * (
-        weights.similarity * found.probability
-        + weights.importance * importance
-        + weights.recency * rec
-        + weights.frequency * freq
-    )
+    boost = 1.0 + weights.importance * importance + weights.recency * rec + weights.frequency * freq
+    total = memory.confidence * found.probability * boost
     candidate = found.candidate
     return ScoreBreakdown(
         score=total,
@@ -137,6 +135,7 @@ def score(
         keyword_rank=candidate.keyword_rank,
         keyword_score=candidate.bm25,
         keyword_coverage=candidate.coverage,
+        in_period=candidate.in_period,
         from_vector=found.from_vector,
         from_keywords=found.from_keywords,
     )

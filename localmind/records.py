@@ -70,7 +70,7 @@ class MemoryRecord:
 class ScoreBreakdown:
     """Why a memory ranked where it did.
 
-    ``score = confidence × (w_sim·similarity + w_imp·importance + w_rec·recency
+    ``score = confidence × similarity × (1 + w_imp·importance + w_rec·recency
     + w_freq·frequency)`` where ``similarity`` is the calibrated probability that the memory is
     relevant to the query (``localmind.ranking.relevance``): comparable across queries, not 1
     for the best candidate by construction. ``from_vector`` and ``from_keywords`` are what the
@@ -89,6 +89,7 @@ class ScoreBreakdown:
     keyword_rank: int | None  # 1-based rank in the BM25 list, None if not in it
     keyword_score: float | None = None  # BM25 relevance (higher is better), None: no match
     keyword_coverage: float = 0.0  # share of the query's term rarity the memory holds
+    in_period: bool = False  # made in the period the query names ("last spring", "去年")
     from_vector: float = 0.0
     from_keywords: float = 0.0
     superseded_by: str | None = None

@@ -569,6 +569,24 @@ class SqliteStore:
         found = {str(term): int(doc) for term, doc in rows}
         return {term: found.get(term, 0) for term in terms}
 
+    def created_between(
+        self, start: float, end: float, k: int, namespace: str, types: Sequence[str] | None
+    ) -> list[int]:
+        """Rowids of up to ``k`` active memories made in ``[start, end)``, newest first: the
+        candidates a query naming that period adds (they need not share a word with it)."""
+        sql = (
+            "SELECT rowid FROM memories WHERE namespace = ? AND status = 'active' "
+            "AND created_at >= ? AND created_at < ?"
+        )
+        params: list[Any] = [namespace, start, end]
+        if types:
+            sql += f" AND type IN ({_placeholders(types)})"
+            params.extend(types)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            sql + " ORDER BY created_at DESC LIMIT ?", [*params, k]
+        ).fetchall()
+        return [int(rowid) for (rowid,) in rows]
+
     def size_estimate(self) -> int:
         """About how many memories the store holds (an upper bound, without counting)."""
         row = self.db.execute("SELECT max(rowid) FROM memories").fetchone()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from datetime import UTC, datetime
 
 from rich.text import Text
 
@@ -55,3 +56,10 @@ def word_diff(old: str, new: str) -> Text:
         if op in ("insert", "replace"):
             out.append("".join(b[j1:j2]), style="green bold")
     return out
+
+
+def day(timestamp: float | None) -> str:
+    """A date as ``2026-05-28`` (UTC), or ``-`` when unknown."""
+    if not timestamp:
+        return "-"
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")

@@ -4,6 +4,7 @@ sqlite-vec, FTS5 and the bundled USE-m3 model."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 import pytest
@@ -51,7 +52,6 @@ def test_being_returned_is_not_being_used(
     before = [(r.memory.id, round(r.score, 9)) for r in memory.recall(fresh, 8, threshold=0)]
     for n in range(100):
         memory.recall(["passport folder", "Wi-Fi password", "my birthday", "window seat"][n % 4])
-        clock.advance(seconds=60)
     after = [(r.memory.id, round(r.score, 9)) for r in memory.recall(fresh, 8, threshold=0)]
     assert after == before
     # ... and the access counts did not move: recall is not use.
@@ -116,3 +116,47 @@ def test_the_newer_fact_ranks_above_the_one_it_replaced(
         assert ranked.index(new.id) < ranked.index(old.id), query
     by_id = {r.memory.id: r for r in memory.recall("I live in Berlin", 5, threshold=0)}
     assert by_id[old.id].breakdown.superseded_by == new.id
+
+
+def _at(day: str) -> float:
+    return dt.datetime.fromisoformat(day).replace(hour=12, tzinfo=dt.UTC).timestamp()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What did we do for Christmas 2025?", "We went skiing with Tom and the kids"),
+        ("what did I do last spring?", "We saw the cherry blossoms in Kyoto"),
+        ("two weeks ago what did I buy?", "Bought a new road bike"),
+        ("2025年圣诞节我们做了什么？", "We went skiing with Tom and the kids"),
+        ("去年春天我去了哪里？", "We saw the cherry blossoms in Kyoto"),
+        ("上个月我做了什么", "我参加了公司的年会"),
+    ],
+)
+def test_a_period_in_the_query_brings_what_happened_then_first(
+    open_memory: Callable[..., Memory], clock: FakeClock, query: str, expected: str
+) -> None:
+    """Dates and periods in English and Chinese, against a fixed clock (2026-05-28): the memory
+    made in the period named comes first, above a newer one of the same kind."""
+    memory = open_memory()
+    dated = {
+        "We went skiing with Tom and the kids": "2025-12-26",
+        "We saw the cherry blossoms in Kyoto": "2025-04-06",
+        "Bought a new road bike": "2026-05-13",
+        "我参加了公司的年会": "2026-04-18",
+        "We went to Osaka for the food": "2024-10-10",
+        "We went hiking in the Alps with my sister": "2024-08-02",
+        "Bought a new winter coat": "2024-11-20",
+        "我参加了朋友的婚礼": "2024-06-01",
+        # the same kind of thing at another time, newer than the answer: dates must decide
+        "We went skiing in Austria with friends": "2026-02-10",
+        "We saw the cherry blossoms in Tokyo": "2026-04-02",
+        "Bought new running shoes": "2026-05-26",
+        "我参加了表妹的生日会": "2026-05-24",
+    }
+    for text, day in dated.items():
+        memory.remember(text, created_at=_at(day))
+    assert dt.datetime.fromtimestamp(clock.now, dt.UTC).date() == dt.date(2026, 5, 28)
+    results = memory.recall(query, 3)
+    assert results and results[0].memory.content == expected, [r.memory.content for r in results]
+    assert results[0].breakdown.in_period

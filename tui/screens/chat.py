@@ -18,7 +18,7 @@ from localmind.lifecycle import Decision, Outcome
 from localmind.llm.ollama import how_to_start
 from localmind.records import MemoryRecord, RecallResult
 from localmind.session import Turn
-from tui.format import one_line
+from tui.format import day, one_line
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
@@ -219,13 +219,19 @@ class ChatScreen(Page):
             panel.update(Text("Memories recalled for a turn show here.", style="dim"))
             return
         b = result.breakdown
-        text = Text(result.memory.content + "\n", style="bold")
+        memory = result.memory
+        text = Text(memory.content + "\n", style="bold")
         text.append(
-            f"score {b.score:.3f} = confidence {result.memory.confidence:.2f} × "
-            f"(similarity {b.similarity:.2f} · importance {b.importance:.2f} · "
-            f"recency {b.recency:.2f} · frequency {b.frequency:.2f})",
+            f"score {b.score:.3f} = confidence {memory.confidence:.2f} × "
+            f"relevance {b.similarity:.2f} × (1 + importance {b.importance:.2f} · "
+            f"recency {b.recency:.2f} · frequency {b.frequency:.2f} weighted)\n",
             style="dim",
         )
+        text.append(f"made {day(memory.created_at)}", style="dim")
+        if day(memory.updated_at) != day(memory.created_at):
+            text.append(f", changed {day(memory.updated_at)}", style="dim")
+        if b.superseded_by:
+            text.append(f" · may be outdated: {b.superseded_by} is newer", style="yellow")
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:
