@@ -127,6 +127,12 @@ class SqliteStore:
             (key, value),
         )
 
+    def delete_meta_prefixed(self, prefix: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+
+    def latest_event_seq(self) -> int:
+        return self.scalar("SELECT coalesce(max(seq), 0) FROM events")
+
     def check_vector_identity(self) -> None:
         """Refuse to write or search vectors of another model than the store's: another program
         may have re-indexed the store with a new model since this one opened it."""
