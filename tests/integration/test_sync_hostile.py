@@ -1,0 +1,177 @@
+"""A stranger's files in the sync folder (no key needed to plant them): garbage under the
+numbers a laptop writes, pipes, symlinks to devices and to the root, huge sparse files, fake
+device directories. None of them stops, hangs or blows up a sync, and no memory is lost
+(issue 17, items 1-5)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from localmind import Memory
+from sync import folder as sync_folder
+from sync.folder import (
+    ImportReport,
+    export_pending,
+    import_new,
+    init_folder,
+    join_folder,
+    status,
+    sync_once,
+)
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+
+STRANGER = "01JSTRANGER000000000000000"  # a device id no laptop has
+
+
+@pytest.fixture
+def laptops(tmp_path: Path) -> Iterator[tuple[Memory, Memory, Path]]:
+    shared = tmp_path / "Sync" / "localmind"
+    a = Memory.open(tmp_path / "a.db", PASSPHRASE, kdf=FAST_KDF, clock=FakeClock())
+    b = Memory.open(tmp_path / "b.db", PASSPHRASE, kdf=FAST_KDF, clock=FakeClock())
+    try:
+        init_folder(a, shared, PASSPHRASE, FAST_KDF)
+        join_folder(b, shared, PASSPHRASE)
+        yield a, b, shared
+    finally:
+        a.close()
+        b.close()
+
+
+def within(seconds: float, work: Callable[[], object]) -> object:
+    """``work()``'s result, or a test failure (not a hung test run) when it takes too long."""
+    result: list[object] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as error:  # handed to the test thread
+            errors.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still running after {seconds} s: it hangs"
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
+def reasons(report: ImportReport) -> dict[str, str]:
+    return {Path(path).name: why for path, why in report.skipped}
+
+
+def test_garbage_numbered_99999999_does_not_decide_the_next_segment(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    a.remember("My favourite tea is green tea")
+    sync_once(a, shared)
+    (shared / a.device_id / "99999999.seg").write_bytes(os.urandom(200))
+    cello = a.remember("I play the cello on Sundays")
+    assert export_pending(a, shared) == 1
+    assert (shared / a.device_id / "00000002.seg").is_file()
+    assert not list((shared / a.device_id).glob("?????????*.seg"))  # no 9-digit name
+    (shared / a.device_id / "99999999.seg").unlink()
+    sync_once(b, shared)
+    assert b.get(cello.id).content == "I play the cello on Sundays"
+    (mine,) = status(b, shared)["devices"]
+    assert mine["pending_segments"] == 0 and mine["applied_through"] == 2
+
+
+def test_garbage_under_the_next_number_is_replaced_and_compaction_goes_on(
+    laptops: tuple[Memory, Memory, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sync_folder, "SEGMENT_EVENTS", 1)
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 2)
+    a, b, shared = laptops
+    a.remember("My favourite tea is green tea")
+    sync_once(a, shared)
+    planted = shared / a.device_id / "00000002.seg"
+    planted.write_bytes(sync_folder.MAGIC + os.urandom(100))
+    texts = ["I play the cello on Sundays", "The cat is called Miso", "I cycle to work"]
+    for text in texts:
+        a.remember(text)
+    for _ in range(2):
+        sync_once(a, shared)
+        sync_once(b, shared)
+    assert sorted(m.content for m in b.list_memories()) == sorted(
+        ["My favourite tea is green tea", *texts]
+    )
+    assert status(b, shared)["devices"][0]["applied_through"] == 4
+    sync_once(a, shared)  # b passed all four: a folds them into a snapshot
+    assert sorted(p.name for p in (shared / a.device_id).glob("*.seg")) == [
+        "cursors.seg",
+        "snapshot-00000004.seg",
+    ]
+
+
+def test_a_named_pipe_never_hangs_a_sync(laptops: tuple[Memory, Memory, Path]) -> None:
+    a, b, shared = laptops
+    tea = a.remember("My favourite tea is green tea")
+    sync_once(a, shared)
+    stranger = shared / STRANGER
+    stranger.mkdir()
+    os.mkfifo(stranger / "00000001.seg")
+    os.mkfifo(stranger / "cursors.seg")
+    os.mkfifo(shared / a.device_id / "00000002.seg")  # where a writes next
+    a.remember("I play the cello on Sundays")
+    within(30, lambda: sync_once(a, shared))
+    _, report = within(30, lambda: sync_once(b, shared))  # type: ignore[misc]
+    assert "a named pipe" in reasons(report)["00000001.seg"]
+    assert b.get(tea.id) is not None and len(b.list_memories()) == 2
+    within(30, lambda: status(b, shared))
+
+
+def test_symlinks_and_huge_sparse_files_are_skipped_unread(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    a.remember("My favourite tea is green tea")
+    sync_once(a, shared)
+    stranger = shared / STRANGER
+    stranger.mkdir()
+    (stranger / "00000001.seg").symlink_to("/dev/zero")
+    (stranger / "00000002.seg").symlink_to(shared / a.device_id / "00000001.seg")
+    with open(stranger / "00000003.seg", "wb") as sparse:
+        sparse.truncate(64 * 1024**3)  # 64 GiB, no block written
+    (stranger / "snapshot-00000009.seg").symlink_to("/dev/urandom")
+    (shared / "01JROOTLINK000000000000000").symlink_to("/")  # a device directory? no
+    (stranger / "cursors.seg").symlink_to("/dev/zero")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    _, report = within(60, lambda: sync_once(b, shared))  # type: ignore[misc]
+    grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    why = reasons(report)
+    assert "symbolic link" in why["00000001.seg"] and "symbolic link" in why["00000002.seg"]
+    assert "larger than any sync file" in why["00000003.seg"]
+    assert "symbolic link" in why["snapshot-00000009.seg"]
+    assert why["01JROOTLINK000000000000000"] == "not a device directory"
+    assert grown_kib < 200 * 1024, f"memory grew by {grown_kib} KiB"
+    assert [m.content for m in b.list_memories()] == ["My favourite tea is green tea"]
+
+
+def test_each_skip_is_logged_once_and_unchanged_garbage_is_not_read_again(
+    laptops: tuple[Memory, Memory, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, b, shared = laptops
+    stranger = shared / STRANGER
+    stranger.mkdir()
+    garbage = stranger / "00000001.seg"
+    garbage.write_bytes(sync_folder.MAGIC + os.urandom(100))
+    with caplog.at_level(logging.INFO, logger="localmind.sync"):
+        first = import_new(b, shared)
+        second = import_new(b, shared)
+    assert caplog.text.count(f"skipped {garbage}") == 1
+    assert first.skipped == second.skipped == second.repeated
+    assert first.repeated == []
+    garbage.write_bytes(sync_folder.MAGIC + os.urandom(101))  # a new file: worth a line
+    with caplog.at_level(logging.INFO, logger="localmind.sync"):
+        assert import_new(b, shared).repeated == []
+    assert caplog.text.count(f"skipped {garbage}") == 2
