@@ -8,6 +8,9 @@ from __future__ import annotations
 import logging
 import os
 import resource
+import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +28,7 @@ from sync.folder import (
     status,
     sync_once,
 )
+from sync.watch import watched_directories
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
 STRANGER = "01JSTRANGER000000000000000"  # a device id no laptop has
@@ -143,7 +147,7 @@ def test_symlinks_and_huge_sparse_files_are_skipped_unread(
     with open(stranger / "00000003.seg", "wb") as sparse:
         sparse.truncate(64 * 1024**3)  # 64 GiB, no block written
     (stranger / "snapshot-00000009.seg").symlink_to("/dev/urandom")
-    (shared / "01JROOTLINK000000000000000").symlink_to("/")  # a device directory? no
+    (shared / "01JR00TS1NK000000000000000").symlink_to("/")  # a device directory? no
     (stranger / "cursors.seg").symlink_to("/dev/zero")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     _, report = within(60, lambda: sync_once(b, shared))  # type: ignore[misc]
@@ -152,7 +156,7 @@ def test_symlinks_and_huge_sparse_files_are_skipped_unread(
     assert "symbolic link" in why["00000001.seg"] and "symbolic link" in why["00000002.seg"]
     assert "larger than any sync file" in why["00000003.seg"]
     assert "symbolic link" in why["snapshot-00000009.seg"]
-    assert why["01JROOTLINK000000000000000"] == "not a device directory"
+    assert why["01JR00TS1NK000000000000000"] == "not a device directory"
     assert grown_kib < 200 * 1024, f"memory grew by {grown_kib} KiB"
     assert [m.content for m in b.list_memories()] == ["My favourite tea is green tea"]
 
@@ -175,3 +179,30 @@ def test_each_skip_is_logged_once_and_unchanged_garbage_is_not_read_again(
     with caplog.at_level(logging.INFO, logger="localmind.sync"):
         assert import_new(b, shared).repeated == []
     assert caplog.text.count(f"skipped {garbage}") == 2
+
+
+@pytest.mark.slow
+def test_the_watch_survives_an_unreadable_directory_and_a_symlink_to_the_root(
+    tmp_path: Path,
+) -> None:
+    """In a child process; as root, one without the capabilities that let root read a mode-000
+    directory anyway (as a person's own laptop would be)."""
+    command = [sys.executable, "-m", "tests.workers.watch_hostile", str(tmp_path)]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "setpriv (util-linux) is needed to drop root's file-permission override"
+        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
+    result = subprocess.run(
+        command, cwd=Path(__file__).parents[2], capture_output=True, text=True, timeout=180
+    )
+    assert result.returncode == 0, result.stdout + result.stderr[-3000:]
+    assert result.stdout.strip().endswith("ok")
+
+
+def test_the_watch_listens_to_real_readable_device_directories_only(tmp_path: Path) -> None:
+    own, other = "01JOWNDEVICE0000000000000A", "01JB0THERDEV1CE00000000000"
+    for name in (own, other, "notes"):
+        (tmp_path / name).mkdir()
+    (tmp_path / STRANGER).symlink_to("/")
+    (tmp_path / "00000001.seg").write_bytes(b"")
+    assert watched_directories(tmp_path, own) == [tmp_path, tmp_path / other]
