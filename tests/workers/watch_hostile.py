@@ -54,7 +54,7 @@ def main(base: Path) -> int:
     export_pending(a, shared)
     try:
         if not arrived.wait(TIMEOUT_S):
-            print(f"nothing arrived in {TIMEOUT_S} s; reports: {reports}")
+            print(f"nothing arrived in {TIMEOUT_S} s; last reports: {reports[-3:]}")
             return 1
         failed = [r.error for r in reports if r.error]
         if failed:
