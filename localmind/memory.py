@@ -436,10 +436,12 @@ class Memory:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return reembedded
 
-    def maintain(self, *, force: bool = True) -> MaintenanceReport:
+    def maintain(self, *, force: bool = True, trust_clock: bool = False) -> MaintenanceReport:
         """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
-        ``force`` false it only runs when the last run is over the interval old."""
-        return self._governance.maintain(force=force)
+        ``force`` false it only runs when the last run is over the interval old. Refused
+        (the report's ``refused`` says why) when the wall clock jumped by more than
+        ``max_clock_jump_days``, unless ``trust_clock``."""
+        return self._governance.maintain(force=force, trust_clock=trust_clock)
 
     # --- export and restore -------------------------------------------------------------------
 
