@@ -62,6 +62,9 @@ class Limits:
     max_recall_limit: int = 1_000
     short_term_capacity: int = 20
     max_metadata_bytes: int = 16_000
+    # containers within containers: far below what any JSON parser on the way (an export, a
+    # sync segment, where an event wraps the metadata two levels deeper) could fail on
+    max_metadata_depth: int = 20
 
 
 @dataclass(frozen=True, slots=True)

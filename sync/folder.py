@@ -376,8 +376,10 @@ def _events(plain: bytes) -> list[Event]:
             continue
         try:
             event = Event.from_dict(json.loads(line))
-        except (ValueError, RecursionError) as error:
+        except ValueError as error:
             raise ValueError(f"line {line_no}: {error}") from None
+        except RecursionError:
+            raise ValueError(f"line {line_no}: nested too deeply") from None
         # A file may carry other devices' events: a fresh stream relays the whole history
         # the store holds (see _ensure_stream). Where the file itself came from is bound by
         # its associated data; every event is still known by its own stamp.
