@@ -654,8 +654,11 @@ class _Remembered:
         self._logged: dict[str, tuple[str, Signature | None]] = {}
         self._rejected: dict[tuple[str, str], tuple[Signature, str]] = {}
 
-    def first_time(self, path: Path, why: str, signature: Signature | None) -> bool:
-        key = str(path)
+    def first_time(
+        self, path: Path, why: str, signature: Signature | None, reader: str = ""
+    ) -> bool:
+        """Whether ``reader`` (a store's device id) has not been told this before."""
+        key = f"{reader}|{path}"
         if self._logged.get(key) == (why, signature):
             return False
         if len(self._logged) >= self._limit:
@@ -691,7 +694,7 @@ def import_new(memory: Memory, folder: str | os.PathLike[str]) -> ImportReport:
     def skip(path: Path, why: str, level: int = logging.WARNING) -> None:
         entry = (str(path), why)
         report.skipped.append(entry)
-        if _remembered.first_time(path, why, _signature(path)):
+        if _remembered.first_time(path, why, _signature(path), memory.device_id):
             log.log(level, "sync: skipped %s: %s", path, why)
         else:
             report.repeated.append(entry)

@@ -206,3 +206,32 @@ def test_the_watch_listens_to_real_readable_device_directories_only(tmp_path: Pa
     (tmp_path / STRANGER).symlink_to("/")
     (tmp_path / "00000001.seg").write_bytes(b"")
     assert watched_directories(tmp_path, own) == [tmp_path, tmp_path / other]
+
+
+def test_thousands_of_planted_files_cost_one_read_each_then_none(
+    laptops: tuple[Memory, Memory, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, shared = laptops
+    fakes = [shared / f"01JFAKE{index:019d}" for index in range(200)]
+    for directory in fakes:
+        directory.mkdir()
+        for number in range(1, 11):
+            sync_folder.segment_path(directory, number).write_bytes(
+                sync_folder.MAGIC + os.urandom(64)
+            )
+    cello = a.remember("I play the cello on Sundays")
+    sync_once(a, shared)
+    _, first = sync_once(b, shared)
+    assert b.get(cello.id) is not None
+    assert len(first.skipped) == 2_000 and first.repeated == []
+    reads: list[Path] = []
+    real_read = sync_folder.read_trusted_file
+
+    def counted(path: Path, limit: int = sync_folder.MAX_FILE_BYTES) -> bytes:
+        reads.append(path)
+        return real_read(path, limit)
+
+    monkeypatch.setattr(sync_folder, "read_trusted_file", counted)
+    _, second = sync_once(b, shared)
+    assert len(second.repeated) == 2_000
+    assert not [path for path in reads if path.parent in fakes and path.name != "cursors.seg"]
