@@ -102,6 +102,7 @@ def _hostile(folder: Path, files: int, devices: int, workdir: Path) -> dict[str,
         join_folder(b, folder, PASSPHRASE)
         sync_once(a, folder)
         sync_once(b, folder)
+        logging.getLogger("localmind.sync").setLevel(logging.ERROR)  # a line per planted file
         fakes = [folder / str(ULID()) for _ in range(devices)]
         for directory in fakes:
             directory.mkdir()
@@ -110,7 +111,6 @@ def _hostile(folder: Path, files: int, devices: int, workdir: Path) -> dict[str,
             path.write_bytes(MAGIC + os.urandom(200))
         a.remember("I play the cello on Sundays")
         sync_once(a, folder)
-        logging.getLogger("localmind.sync").setLevel(logging.ERROR)  # a line per planted file
         peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         start = time.perf_counter()
         _, first = sync_once(b, folder)

@@ -164,16 +164,31 @@ def rekey_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str
 
 
 def _key_opens_folder(key: bytes, root: Path) -> bool:
-    for directory in _device_directories(root):
-        if read_cursors(key, directory) is not None:
-            return True
-        for number in _segment_numbers(directory)[:1]:
-            try:
-                blob = read_trusted_file(segment_path(directory, number))
-                unseal(key, directory.name, number, blob)
-            except (OSError, ValueError):
-                continue
-            return True
+    return any(_authentic(key, directory) for directory in _device_directories(root))
+
+
+def _authentic(key: bytes, directory: Path) -> bool:
+    """Whether ``directory`` holds a file sealed with ``key`` for its name (its cursors, its
+    first segment or its newest snapshot): a device's directory, not a stranger's."""
+    if read_cursors(key, directory) is not None:
+        return True
+    named = key_id(key)
+    segments = _segment_numbers(directory)[:1]
+    snapshots = _snapshot_numbers(directory)[-1:]
+    candidates = [
+        *((segment_path(directory, n), unseal, n) for n in segments),
+        *((snapshot_path(directory, n), unseal_snapshot, n) for n in snapshots),
+    ]
+    for path, unsealer, number in candidates:
+        signature = _signature(path)
+        if _remembered.rejection(named, path, signature) is not None:
+            continue
+        try:
+            unsealer(key, directory.name, number, read_trusted_file(path))
+        except (OSError, ValueError) as error:
+            _remembered.reject(named, path, signature, f"rejected, nothing applied: {error}")
+            continue
+        return True
     return False
 
 
@@ -844,7 +859,9 @@ def read_cursors(key: bytes, directory: Path) -> dict[str, int] | None:
 
 def passed_by_all(memory: Memory, folder: str | os.PathLike[str]) -> int | None:
     """The highest own segment number every other device directory has applied, by their
-    cursors files; ``None`` when there is no other device."""
+    cursors files; ``None`` when there is no other device. A directory holding no file sealed
+    with the folder's key is a stranger's (anyone can make one): it speaks for no device, so
+    it cannot hold compaction up for ever; a real device's directory always holds one."""
     key = sync_key(memory)
     root = Path(folder).expanduser()
     lowest: int | None = None
@@ -852,6 +869,9 @@ def passed_by_all(memory: Memory, folder: str | os.PathLike[str]) -> int | None:
         if directory.name == memory.device_id:
             continue
         cursors = read_cursors(key, directory)
+        if cursors is None and not _authentic(key, directory):
+            log.debug("sync: %s holds nothing of this folder's devices", directory)
+            continue
         cursor = cursors.get(memory.device_id, 0) if cursors is not None else 0
         lowest = cursor if lowest is None else min(lowest, cursor)
     return lowest

@@ -11,11 +11,14 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from localmind import Memory
 from sync import folder as sync_folder
@@ -30,6 +33,7 @@ from sync.folder import (
 )
 from sync.watch import watched_directories
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+from tests.integration.test_replica import TEXTS, Device, Op, run, snapshot
 
 STRANGER = "01JSTRANGER000000000000000"  # a device id no laptop has
 
@@ -235,3 +239,119 @@ def test_thousands_of_planted_files_cost_one_read_each_then_none(
     _, second = sync_once(b, shared)
     assert len(second.repeated) == 2_000
     assert not [path for path in reads if path.parent in fakes and path.name != "cursors.seg"]
+
+
+def test_fake_device_directories_do_not_hold_compaction_up(
+    laptops: tuple[Memory, Memory, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sync_folder, "SEGMENT_EVENTS", 1)
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 2)
+    a, b, shared = laptops
+    for index in range(3):  # empty, garbage cursors, garbage segment
+        fake = shared / f"01JFAKE{index:019d}"
+        fake.mkdir()
+        if index == 1:
+            (fake / "cursors.seg").write_bytes(sync_folder.MAGIC + os.urandom(60))
+        if index == 2:
+            sync_folder.segment_path(fake, 1).write_bytes(sync_folder.MAGIC + os.urandom(60))
+    sync_once(b, shared)  # b is in the folder: a waits for it
+    for text in ("My favourite tea is green tea", "I play the cello on Sundays"):
+        a.remember(text)
+    assert sync_once(a, shared)[1].compacted == 0
+    sync_once(b, shared)  # b applied both segments and says so
+    assert sync_once(a, shared)[1].compacted == 2
+    c = Memory.open(shared.parent / "c.db", PASSPHRASE, kdf=FAST_KDF, clock=FakeClock())
+    try:  # a laptop joining later still gets everything, from the snapshot
+        join_folder(c, shared, PASSPHRASE)
+        sync_once(c, shared)
+        assert len(c.list_memories()) == 2
+    finally:
+        c.close()
+
+
+# --- property: planted files and clock jumps among ordinary work never keep laptops apart ------
+
+PLANTS = ["next", "99999999", "fifo", "dev-zero", "root-link", "fake-device", "sparse"]
+hostile_ops = st.lists(
+    st.tuples(
+        st.sampled_from(["add", "add", "update", "forget", "sync", "sync", "plant", "jump"]),
+        st.integers(0, 2),  # device
+        st.integers(0, 50),  # which memory / which plant / which jump
+        st.integers(0, len(TEXTS) - 1),  # which text
+    ),
+    min_size=1,
+    max_size=20,
+)
+
+
+def plant(shared: Path, memory: Memory, kind: str, serial: int) -> None:
+    """A stranger's file of ``kind`` in the folder (in ``memory``'s own directory for the
+    kinds aimed at its numbering)."""
+    own = shared / memory.device_id
+    own.mkdir(parents=True, exist_ok=True)
+    stranger = shared / f"01JSTRANGER{serial:015d}"
+    stranger.mkdir(exist_ok=True)
+    written = int(memory.get_meta(sync_folder.META_SEGMENT) or 0)
+    target = {
+        "next": sync_folder.segment_path(own, written + 1),
+        "99999999": own / "99999999.seg",
+        "fifo": stranger / "00000001.seg",
+        "dev-zero": stranger / "00000002.seg",
+        "root-link": shared / f"01JR00TS1NK{serial:015d}",
+        "fake-device": stranger / "00000003.seg",
+        "sparse": stranger / "00000004.seg",
+    }[kind]
+    if target.exists() or target.is_symlink():
+        return
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind in ("dev-zero", "root-link"):
+        target.symlink_to("/dev/zero" if kind == "dev-zero" else "/")
+    elif kind == "sparse":
+        with open(target, "wb") as handle:
+            handle.truncate(64 * 1024**3)
+    else:
+        target.write_bytes(sync_folder.MAGIC + os.urandom(80))
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(script=hostile_ops)
+def test_laptops_converge_whatever_is_planted_and_however_the_clocks_jump(
+    script: list[Op],
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        shared = root / "Sync"
+        devices = [Device(root / f"{i}.db", 0.0) for i in range(4)]
+        try:
+            init_folder(devices[0].memory, shared, PASSPHRASE, FAST_KDF)
+            for device in devices[1:]:
+                join_folder(device.memory, shared, PASSPHRASE)
+            first_three = devices[:3]
+            for serial, op in enumerate(script):
+                kind, who, pick, _ = op
+                memory = devices[who].memory
+                if kind == "sync":
+                    within(30, lambda memory=memory: sync_once(memory, shared))
+                elif kind == "plant":
+                    plant(shared, memory, PLANTS[pick % len(PLANTS)], serial)
+                elif kind == "jump":
+                    devices[who].clock.advance(days=300 if pick % 2 else -300)
+                    report = memory.maintain(force=False)
+                    assert report.archived == 0 and report.expired == 0
+                else:
+                    run(first_three, op)
+            for _ in range(3):
+                for device in first_three:
+                    within(30, lambda device=device: sync_once(device.memory, shared))
+            within(30, lambda: sync_once(devices[3].memory, shared))
+            expected = snapshot(devices[0])
+            assert all(snapshot(device) == expected for device in devices)
+        finally:
+            for device in devices:
+                device.memory.close()
