@@ -154,3 +154,27 @@ def test_a_laptop_that_restores_its_own_older_backup_converges(
         "The cat is called Miso",
     }
     assert texts(a) == texts(c) == want
+
+
+def test_the_commands_say_what_they_did_and_what_to_run(tmp_path: Path) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    old, new = tmp_path / "OldSync", tmp_path / "NewSync"
+    first, second = Cli(tmp_path / "first.db"), Cli(tmp_path / "second.db")
+    first.ok("add", "My favourite tea is green tea")
+    first.ok("sync", "init", str(old))
+    second.ok("sync", "join", str(old))
+    second.ok("add", "I play the cello on Sundays")
+    second.ok("sync", "now")
+    first.ok("sync", "now")
+    moved = first.ok("sync", "init", str(new)).stdout
+    assert "Started a fresh export stream" in moved and "exported 2 changes" in moved
+    third = Cli(tmp_path / "third.db")  # second never joins the new folder: its memory is there
+    assert "imported 2 changes" in third.ok("sync", "join", str(new)).stdout
+    # A double init: the folder's header now wraps another key than second's.
+    (old / sync_folder.HEADER_NAME).unlink()
+    Cli(tmp_path / "fourth.db").ok("sync", "init", str(old))
+    refused = second("sync", "now")
+    assert refused.exit_code == 1
+    assert f"On this laptop run: localmind sync join {old}" in refused.output
