@@ -331,7 +331,9 @@ def read_trusted_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     pipe cannot hang a sync and a link to ``/dev/zero`` or a sparse 64 GiB file cannot fill
     memory. ``OSError`` (``FileNotFoundError`` when it is gone) for what the system refuses."""
     _check_trusted(os.lstat(path), limit)
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    # (Windows has neither flag; there the lstat above and the fstat below do the work.)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     try:
         descriptor = os.open(path, flags)
     except OSError as error:
