@@ -24,6 +24,7 @@ from localmind import Memory
 from sync import folder as sync_folder
 from sync.folder import (
     ImportReport,
+    SyncError,
     export_pending,
     import_new,
     init_folder,
@@ -136,6 +137,11 @@ def test_a_named_pipe_never_hangs_a_sync(laptops: tuple[Memory, Memory, Path]) -
     assert "a named pipe" in reasons(report)["00000001.seg"]
     assert b.get(tea.id) is not None and len(b.list_memories()) == 2
     within(30, lambda: status(b, shared))
+    header = shared / sync_folder.HEADER_NAME
+    header.unlink()
+    os.mkfifo(header)  # even the header: a clear error, at once
+    with pytest.raises(SyncError, match="a named pipe"):
+        within(30, lambda: sync_once(b, shared))
 
 
 def test_symlinks_and_huge_sparse_files_are_skipped_unread(
