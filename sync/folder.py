@@ -572,13 +572,15 @@ def _make_room(path: Path) -> None:
 
 def _ensure_stream(memory: Memory, root: Path) -> str | None:
     """Start a fresh export stream when this store last exported as another device (a store
-    restored from a backup, or copied, is given a new device id when it is opened) or under
-    another folder key (`sync init`/`join` of a new folder, a re-join after a double init).
-    Fresh means: this device's old files under its id in ``root`` are removed, segment numbers
-    start at 1, every event the store holds (any device's, so nothing that only reached this
-    store is lost) is exported again, and the cursors start at 0, so every file in ``root`` is
-    read again (already known events are skipped by stamp; a restored store re-imports its
-    former self's newer events this way). Returns what it did, for the person, or None."""
+    restored from a backup is given a new device id) or under another folder key (`sync
+    init`/`join` of another folder, a re-join after a double init). Fresh means: every event
+    the store holds (any device's, so nothing that only reached this store is lost) is
+    exported again, and the cursors start at 0, so every file in ``root`` is read again
+    (known events are skipped by stamp; a restored store re-imports its former self's newer
+    events this way). Files under this device's name that do not open with the folder's key
+    (left from a double init) are deleted; numbering goes on after the highest number this
+    device has there, or that any device says it passed, so no laptop skips a new segment as
+    one it already applied. Returns what it did, for the person, or None."""
     key = sync_key(memory)
     wanted = f"{memory.device_id} {key_id(key)}"
     current = memory.get_meta(META_STREAM)
@@ -588,16 +590,10 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
     if current is None and memory.get_meta(META_SEGMENT) is not None and directory.is_dir():
         memory.set_meta(META_STREAM, wanted)  # exported before streams were recorded
         return None
-    removed = 0
-    try:
-        for entry in _scan(directory):
-            if SEGMENT_RE.match(entry.name) or SNAPSHOT_RE.match(entry.name):
-                Path(entry.path).unlink(missing_ok=True)
-                removed += 1
-    except FileNotFoundError:
-        pass
-    except OSError as error:
-        log.warning("sync: could not clear %s: %s", directory, error)
+    removed, last = _clear_unusable(key, memory.device_id, directory)
+    for other in _device_directories(root):
+        cursors = read_cursors(key, other) if other.name != memory.device_id else None
+        last = max(last, (cursors or {}).get(memory.device_id, 0))
     relay = memory.latest_event_seq()
     memory.reset_meta(
         "sync.",
@@ -606,6 +602,7 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
             META_FOLDER: memory.get_meta(META_FOLDER) or str(root.resolve()),
             META_STREAM: wanted,
             META_RELAY: str(relay),
+            META_SEGMENT: str(last),
         },
     )
     note = (
@@ -613,9 +610,36 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
         f"holds goes to {root}, and every file there is read again."
     )
     if removed:
-        note += f" Removed {removed} old files of this device that no other laptop could use."
+        note += f" Removed {removed} old files of this device that no other laptop could open."
     log.info("sync: %s", note)
     return note
+
+
+def _clear_unusable(key: bytes, device_id: str, directory: Path) -> tuple[int, int]:
+    """Delete ``device_id``'s segments and snapshots in ``directory`` that do not open with
+    ``key``; returns (how many were deleted, the highest number of those that do)."""
+    removed, last = 0, 0
+    try:
+        entries = _scan(directory)
+    except OSError:
+        return 0, 0
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            if match := SEGMENT_RE.match(entry.name):
+                number = int(match.group(1))
+                unseal(key, device_id, number, read_trusted_file(path))
+            elif match := SNAPSHOT_RE.match(entry.name):
+                number = int(match.group(1))
+                unseal_snapshot(key, device_id, number, read_trusted_file(path))
+            else:
+                continue
+        except (OSError, ValueError):
+            path.unlink(missing_ok=True)
+            removed += 1
+            continue
+        last = max(last, number)
+    return removed, last
 
 
 def start_stream(memory: Memory, folder: str | os.PathLike[str]) -> str | None:

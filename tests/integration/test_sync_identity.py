@@ -178,3 +178,23 @@ def test_the_commands_say_what_they_did_and_what_to_run(tmp_path: Path) -> None:
     refused = second("sync", "now")
     assert refused.exit_code == 1
     assert f"On this laptop run: localmind sync join {old}" in refused.output
+
+
+def test_coming_back_to_a_folder_never_reuses_a_number_the_others_passed(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    first, elsewhere = tmp_path / "Sync", tmp_path / "Elsewhere"
+    a, b = laptops.open("a"), laptops.open("b")
+    init_folder(a, first, PASSPHRASE, FAST_KDF)
+    join_folder(b, first, PASSPHRASE)
+    for text in ("My favourite tea is green tea", "I play the cello on Sundays"):
+        a.remember(text)
+        sync_all(first, a, b)  # a segment each: b's cursor for a passes 2
+    init_folder(a, elsewhere, PASSPHRASE, FAST_KDF)  # a tries another folder...
+    sync_once(a, elsewhere)
+    join_folder(a, first, PASSPHRASE)  # ...and comes back
+    assert "fresh export stream" in (start_stream(a, first) or "")
+    miso = a.remember("The cat is called Miso")
+    sync_all(first, a, b)
+    assert b.get(miso.id) is not None
+    assert texts(a) == texts(b)
