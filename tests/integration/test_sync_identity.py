@@ -156,6 +156,7 @@ def test_a_laptop_that_restores_its_own_older_backup_converges(
     assert texts(a) == texts(c) == want
 
 
+@pytest.mark.slow
 def test_the_commands_say_what_they_did_and_what_to_run(tmp_path: Path) -> None:
     from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
     from tests.cli_support import Cli
