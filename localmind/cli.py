@@ -441,16 +441,27 @@ def stats(obj: Context, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--trust-clock",
+    is_flag=True,
+    help="Run even though the clock moved a lot since the last run (it is right).",
+)
 @click.pass_obj
 @friendly_errors
-def maintain(obj: Context, as_json: bool) -> None:
+def maintain(obj: Context, as_json: bool, trust_clock: bool) -> None:
     """Run the daily maintenance now (for cron or a systemd timer): expire, archive what decayed
-    under the floor, decay doubtful or unused memories, purge old archives. Safe to repeat."""
+    under the floor, decay doubtful or unused memories, purge old archives. Safe to repeat.
+    Refused, changing nothing, when the clock jumped (see --trust-clock)."""
     with obj.open() as memory:
-        report = memory.maintain()
+        report = memory.maintain(trust_clock=trust_clock)
     if as_json:
         echo_json(report.to_dict())
         return
+    if report.refused:
+        raise click.ClickException(
+            f"Maintenance refused: {report.refused}. Nothing was changed. Fix the clock; if it "
+            "is right, run `localmind maintain --trust-clock`."
+        )
     click.echo(
         f"Maintenance done: {report.expired} expired, {report.archived} archived, "
         f"{report.confidence_decayed} with less confidence, {report.purged} purged."

@@ -65,6 +65,9 @@ class Limits:
     max_recall_limit: int = 1_000
     short_term_capacity: int = 20
     max_metadata_bytes: int = 16_000
+    # containers within containers: far below what any JSON parser on the way (an export, a
+    # sync segment, where an event wraps the metadata two levels deeper) could fail on
+    max_metadata_depth: int = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,10 @@ class GovernanceConfig:
     low_confidence: float = 0.3
     # archived (status expired) memories are purged after this many days
     retention_days: float = 90.0
+    # maintenance refuses to run when the wall clock moved further than this since the last
+    # run (a BIOS year typo, a VM restored with a stale clock, a dead RTC battery): idle time
+    # measured by a wrong clock would archive, and sync would spread it (trust_clock overrides)
+    max_clock_jump_days: float = 100.0
     # recall latencies kept for the p50/p95 in stats
     latency_samples: int = 1_000
 

@@ -9,6 +9,7 @@ since the previous run, so a second run on the same day changes nothing.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -16,11 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from localmind.config import DecayConfig, GovernanceConfig
+from localmind.hlc import Stamp
 from localmind.ranking import DAY, decayed_importance
-from localmind.records import Status
+from localmind.records import MemoryRecord, Status
 from localmind.store import SqliteStore
 
 LAST_MAINTENANCE = "last_maintenance"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,7 @@ class MaintenanceReport:
     confidence_decayed: int = 0
     purged: int = 0
     skipped: bool = False  # the last run was too recent
+    refused: str | None = None  # why the clock was not trusted (nothing was changed)
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -38,6 +42,17 @@ class MaintenanceReport:
 
 def _day(timestamp: float) -> int:
     return int(timestamp // DAY)
+
+
+def _touched(record: MemoryRecord) -> float:
+    """When the memory was last written or used. Its stamp counts too: the hybrid clock never
+    runs backwards, so a memory written while the wall clock was reset to the past (a dead
+    RTC battery) is not taken for years idle once the clock is right again."""
+    try:
+        stamped = Stamp.parse(record.hlc).millis / 1000 if record.hlc else 0.0
+    except ValueError:
+        stamped = 0.0
+    return max(record.last_touched, stamped)
 
 
 class Governance:
@@ -90,8 +105,30 @@ class Governance:
             return True
         return self._clock() - float(last) >= self.config.maintenance_interval_hours * 3600
 
-    def maintain(self, *, force: bool = True) -> MaintenanceReport:
-        """One maintenance pass over every namespace, in one transaction."""
+    def untrusted_clock(self, now: float) -> str | None:
+        """Why the wall clock reading ``now`` cannot be trusted to measure idle time, or None.
+        Forward: more than ``max_clock_jump_days`` since the last maintenance. Backward: more
+        than a day before the last maintenance or the newest change written here (both were
+        read from this device's clock, so a sync peer's clock plays no part)."""
+        bound = self.config.max_clock_jump_days * DAY
+        last_text = self.store.get_meta(LAST_MAINTENANCE)
+        last = float(last_text) if last_text is not None else None
+        if last is not None and now - last > bound:
+            return (
+                f"the clock moved {(now - last) / DAY:.0f} days forward since the last "
+                f"maintenance (more than {self.config.max_clock_jump_days:g})"
+            )
+        seen = [t for t in (last, self.store.newest_own_event_time()) if t is not None]
+        if seen and now < max(seen) - DAY:
+            return (
+                f"the clock is {(max(seen) - now) / DAY:.0f} days behind the last maintenance "
+                "or change made on this device"
+            )
+        return None
+
+    def maintain(self, *, force: bool = True, trust_clock: bool = False) -> MaintenanceReport:
+        """One maintenance pass over every namespace, in one transaction. Refused (nothing
+        changes, ``refused`` says why) when the clock jumped, unless ``trust_clock``."""
         now = self._clock()
         if not force and not self.due():
             return MaintenanceReport(at=now, skipped=True)
@@ -101,6 +138,13 @@ class Governance:
             # both run a pass that is due once (nor decay the same days twice).
             if not force and not self.due():
                 return MaintenanceReport(at=now, skipped=True)
+            if not trust_clock and (why := self.untrusted_clock(now)) is not None:
+                log.warning(
+                    "maintenance refused: %s. Nothing was archived, decayed or purged. Fix the "
+                    "clock; if it is right, run `localmind maintain --trust-clock`.",
+                    why,
+                )
+                return MaintenanceReport(at=now, refused=why)
             last = self.store.get_meta(LAST_MAINTENANCE)
             # Whole calendar days (UTC) since the last run: a second run on the same day decays
             # nothing, and no fraction of a day is ever lost or counted twice.
@@ -115,7 +159,7 @@ class Governance:
                     continue
                 if record.pinned:
                     continue
-                idle_days = max(0.0, (now - record.last_touched) / DAY)
+                idle_days = max(0.0, (now - _touched(record)) / DAY)
                 effective = decayed_importance(record.importance, idle_days, self.decay)
                 if effective < self.decay.floor:
                     self.store.update_fields(

@@ -436,10 +436,12 @@ class Memory:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return reembedded
 
-    def maintain(self, *, force: bool = True) -> MaintenanceReport:
+    def maintain(self, *, force: bool = True, trust_clock: bool = False) -> MaintenanceReport:
         """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
-        ``force`` false it only runs when the last run is over the interval old."""
-        return self._governance.maintain(force=force)
+        ``force`` false it only runs when the last run is over the interval old. Refused
+        (the report's ``refused`` says why) when the wall clock jumped by more than
+        ``max_clock_jump_days``, unless ``trust_clock``."""
+        return self._governance.maintain(force=force, trust_clock=trust_clock)
 
     # --- export and restore -------------------------------------------------------------------
 
@@ -481,10 +483,17 @@ class Memory:
     def device_id(self) -> str:
         return self._store.device_id
 
-    def events_since(self, seq: int, limit: int | None = None) -> list[Event]:
+    def events_since(
+        self, seq: int, limit: int | None = None, *, relay_through: int = 0
+    ) -> list[Event]:
         """This device's own changes (every namespace) after log position ``seq``, oldest
-        first: the outbox other devices apply with :meth:`apply_remote`."""
-        return events_since(self._store, seq, limit)
+        first: the outbox other devices apply with :meth:`apply_remote`. Up to position
+        ``relay_through`` other devices' changes too (to relay the whole history)."""
+        return events_since(self._store, seq, limit, relay_through=relay_through)
+
+    def latest_event_seq(self) -> int:
+        """The log position of the newest event this store holds (0 when none)."""
+        return self._store.latest_event_seq()
 
     def apply_remote(
         self, events: Iterable[Event], *, meta: dict[str, str] | None = None
@@ -507,6 +516,14 @@ class Memory:
     def set_meta(self, key: str, value: str) -> None:
         with self._store.db:
             self._store.set_meta(key, value)
+
+    def reset_meta(self, prefix: str, values: dict[str, str]) -> None:
+        """Delete every ``meta`` entry whose key starts with ``prefix`` and write ``values``,
+        in one transaction (sync starting a fresh stream)."""
+        with self._store.db:
+            self._store.delete_meta_prefixed(prefix)
+            for key, value in values.items():
+                self._store.set_meta(key, value)
 
     def stored_in_all_namespaces(self) -> int:
         """Active memories of every namespace: what :meth:`reindex` will embed."""

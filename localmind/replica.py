@@ -213,13 +213,17 @@ class ApplyReport:
         return self
 
 
-def events_since(store: SqliteStore, seq: int, limit: int | None = None) -> list[Event]:
-    """This device's own replicated events after position ``seq``, oldest first."""
+def events_since(
+    store: SqliteStore, seq: int, limit: int | None = None, *, relay_through: int = 0
+) -> list[Event]:
+    """This device's own replicated events after position ``seq``, oldest first; up to
+    position ``relay_through``, other devices' events too (a sync stream that starts afresh
+    relays everything the store holds)."""
     rows = store.db.execute(
         "SELECT seq, hlc, device_id, namespace, memory_id, op, payload, reason, at FROM events "
-        f"WHERE seq > ? AND device_id = ? AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) "
-        "ORDER BY seq LIMIT ?",
-        (seq, store.device_id, *REPLICATED_OPS, -1 if limit is None else limit),
+        "WHERE seq > ? AND (device_id = ? OR seq <= ?) "
+        f"AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) ORDER BY seq LIMIT ?",
+        (seq, store.device_id, relay_through, *REPLICATED_OPS, -1 if limit is None else limit),
     )
     return [
         Event(hlc, device, ns, mid, op, json.loads(payload), reason, at, seq)

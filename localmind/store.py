@@ -127,6 +127,19 @@ class SqliteStore:
             (key, value),
         )
 
+    def delete_meta_prefixed(self, prefix: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+
+    def newest_own_event_time(self) -> float | None:
+        """The wall-clock time of this device's newest event (None when it has none)."""
+        row = self.db.execute(
+            "SELECT max(at) FROM events WHERE device_id = ?", (self.device_id,)
+        ).fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    def latest_event_seq(self) -> int:
+        return self.scalar("SELECT coalesce(max(seq), 0) FROM events")
+
     def check_vector_identity(self) -> None:
         """Refuse to write or search vectors of another model than the store's: another program
         may have re-indexed the store with a new model since this one opened it."""
