@@ -273,7 +273,8 @@ def describe_outcome(outcome: Outcome) -> str:
     type=float,
     default=None,
     help=f"Least relevance (0-1, the estimated chance a memory is relevant) a result needs "
-    f"[default: {FusionConfig().min_relevance:g}; 0 returns everything].",
+    f"[default: {FusionConfig().min_relevance:g}, {FusionConfig().min_relevance_unmatched:g} "
+    "when no memory holds a word of the query; 0 returns everything].",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
 @click.pass_obj

@@ -2,9 +2,12 @@
 
 Relevance is a calibrated score fusion of the two searches (``relevance``): for each candidate,
 
-    z = bias + w_cos·cosine + w_gap·(cosine − best cosine of the query)
-        + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25)
+    z = bias + w_cos·cosine + (w_gap + w_unmatched·(1 − best coverage))·(cosine − best cosine)
+        + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25) + w_cov·coverage
+        + w_period·[made in the period the query names]
     relevance = σ(z)
+
+where coverage is the share of the query's term rarity (idf) a memory holds
 
 a logistic model of "this memory is relevant to the query", fitted on every dev set at once
 (``python -m bench fit``; docs/design.md, "Recall"). The relative terms make it adapt per query:
@@ -66,9 +69,11 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
         return []
     best_cosine = max(c.cosine for c in candidates)
     best_bm25 = max((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
+    unmatched = 1.0 - max(c.coverage for c in candidates)
+    gap_weight = config.cosine_gap + config.cosine_gap_unmatched * unmatched
     scored = []
     for c in candidates:
-        from_vector = config.cosine * c.cosine + config.cosine_gap * (c.cosine - best_cosine)
+        from_vector = config.cosine * c.cosine + gap_weight * (c.cosine - best_cosine)
         from_keywords = config.coverage * c.coverage
         if c.bm25 is not None and best_bm25 > 0:
             from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (

@@ -165,7 +165,7 @@ class Recaller:
         query = validation.content(query, self.settings.limits, what="The query")
         limit = validation.limit(limit, self.settings.limits)
         fusion = self.settings.fusion
-        threshold = fusion.min_relevance if threshold is None else validation.threshold(threshold)
+        chosen = None if threshold is None else validation.threshold(threshold)
         wanted = validation.memory_types(types)
         if rerank and self.reranker is None:
             raise InvalidInput(
@@ -197,6 +197,12 @@ class Recaller:
                 if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
             }
         relevant = relevance(found.candidates(), fusion)
+        if chosen is not None:
+            threshold = chosen
+        elif any(found.coverage.values()):
+            threshold = fusion.min_relevance
+        else:  # no memory holds a word of the query: only meaning connects it
+            threshold = fusion.min_relevance_unmatched
         if self.reranker is not None and rerank is not False:
             relevant = self._rerank(query, relevant, found.records())
 
