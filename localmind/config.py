@@ -61,7 +61,7 @@ class FusionConfig:
     min_relevance: float = 0.025
     # the bar when no memory holds any word of the query ("hello there"): only meaning connects
     # it then, and the bundled model's cosines for unrelated short texts reach 0.25
-    min_relevance_unmatched: float = 0.05
+    min_relevance_unmatched: float = 0.048
     # candidates fetched from each list, per result asked for (at least min_candidates)
     candidates_per_result: int = 5
     min_candidates: int = 50

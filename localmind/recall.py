@@ -147,7 +147,8 @@ class Recaller:
         Hybrid: vector KNN and BM25 keyword candidates (plus the short-term buffer) get a
         calibrated probability of relevance from both searches' scores (see
         ``localmind.ranking``), then are ranked by the multi-factor formula. Candidates whose
-        relevance is below ``threshold`` (default: ``FusionConfig.min_relevance``; 0 keeps all)
+        relevance is below ``threshold`` (default: ``FusionConfig.min_relevance``, or
+        ``min_relevance_unmatched`` when no candidate holds a word of the query; 0 keeps all)
         are dropped, so a query with nothing relevant returns nothing. A newer memory that may
         replace an earlier one (a pending conflict between them) ranks above it.
 

@@ -55,7 +55,7 @@ def test_recall_puts_the_memory_sharing_the_chinese_word_first(cli: Cli, seeded:
     first_line = result.stdout.splitlines()[0]
     assert seeded[RUST] in first_line
     assert RUST in first_line
-    assert "similarity" in result.stdout.splitlines()[1]
+    assert "relevance" in result.stdout.splitlines()[1]
 
 
 def test_recall_finds_a_chinese_memory_from_an_english_question(cli: Cli, seeded: dict[str, str]):
@@ -569,7 +569,10 @@ def test_memories_of_another_user_are_not_visible(cli: Cli, seeded: dict[str, st
     assert [(m["content"], m["namespace"]) for m in alices] == [
         ("Alice keeps her diary in a blue notebook", "alice")
     ]
-    assert [r["id"] for r in cli.json("--user", "alice", "recall", "编程")] == [alice_id]
+    everything = ("--threshold", "0")
+    assert [r["id"] for r in cli.json("--user", "alice", "recall", "编程", *everything)] == [
+        alice_id
+    ]
     stats = cli.json("stats")
     assert stats["active"] == 3
     assert stats["namespaces"] == {"me": 3, "alice": 1}

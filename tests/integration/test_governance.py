@@ -32,8 +32,8 @@ def test_capacity_keeps_the_limit_and_evicts_the_lowest_valued_never_pinned(
     memory.update(pinned.id, pinned=True, confidence=0.05)  # lowest of all, but pinned
     used = memory.remember("The spare key hides under the blue flowerpot", importance=0.9)
     memory.update(used.id, confidence=0.5)
-    [hit] = memory.recall("where is the spare key hidden?", limit=1)
-    assert hit.memory.id == used.id  # used once: 0.5 × 2 = 1.0, safe
+    memory.feedback(used.id, "confirm")  # a real use: (0.5 + 0.1) × 2 = 1.2, safe
+    assert memory.get(used.id).access_count == 1
 
     memory.remember_many([NewMemory(f"Fresh fact number {n}", importance=0.1) for n in range(20)])
 

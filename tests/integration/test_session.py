@@ -112,7 +112,7 @@ def test_implicit_feedback_penalises_a_memory_corrected_in_the_next_turns(
             else {"facts": []}
         ),
     )
-    first = session.turn("Remind me what my job is")
+    first = session.turn("Remind me where I work and as what")
     assert job.id in [r.memory.id for r in first.recalled]
     second = session.turn("I changed careers, I'm a nurse now")
     assert job.id in second.penalised

@@ -28,7 +28,7 @@ def test_relevance_is_a_probability_ordered_best_first() -> None:
 def test_relevance_is_absolute_not_one_for_the_best_by_construction() -> None:
     """A lone weak candidate stays unlikely; it is not promoted to 1 for being first."""
     [alone] = relevance([_candidate("a", 0.1)], FusionConfig())
-    assert alone.probability < FusionConfig().min_relevance
+    assert alone.probability < FusionConfig().min_relevance_unmatched
     [close] = relevance([_candidate("a", 0.9, 10.0, 1.0)], FusionConfig())
     assert close.probability > 0.8
 
