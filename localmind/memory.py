@@ -15,8 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from localmind import validation
-from localmind.config import Settings
+from localmind import preferences, validation
+from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
 from localmind.errors import NotAStore, StoreError
@@ -31,9 +31,10 @@ from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore
-from localmind.transfer import Restorable
+from localmind.transfer import Restorable, Restored
 from localmind.writing import (
     EMBED_BATCH,
+    Batch,
     Edit,
     NewMemory,
     Progress,
@@ -164,6 +165,7 @@ class Memory:
         reranker: Reranker | None = None,
     ) -> Memory:
         attached = attach(db, embedder, clock, accept_new_embedder)
+        settings = preferences.stored(settings, attached.store.get_meta)
         return cls(
             attached.store,
             attached.embedder,
@@ -238,6 +240,12 @@ class Memory:
         """Add many memories fast: embedded in batches, written one transaction per batch.
         Every item is validated before anything is written; one bad item stops the whole call
         with an :class:`InvalidInput` that names its position."""
+        return self._writer.remember_many(items, progress).records
+
+    def remember_many_explained(
+        self, items: Iterable[NewMemory], progress: Progress | None = None
+    ) -> Batch:
+        """:meth:`remember_many`, also saying which memories the capacity limit archived."""
         return self._writer.remember_many(items, progress)
 
     def validate(self, item: NewMemory) -> NewMemory:
@@ -349,14 +357,19 @@ class Memory:
     def get(self, memory_id: str) -> MemoryRecord:
         return self._writer.get(memory_id)
 
-    def count(self, types: Sequence[MemoryType | str] | None = None) -> int:
-        """Active memories of this namespace, the short-term buffer included."""
+    def count(
+        self, types: Sequence[MemoryType | str] | None = None, *, status: Status | str = "active"
+    ) -> int:
+        """Memories of this namespace with ``status`` (active: the short-term buffer
+        included)."""
         wanted = validation.memory_types(types)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
-        buffered = len(self._short_term) if not wanted or MemoryType.SHORT_TERM in wanted else 0
+        buffered = 0
+        if str(status) == Status.ACTIVE and (not wanted or MemoryType.SHORT_TERM in wanted):
+            buffered = len(self._short_term)
         if wanted and not stored_types:
             return buffered
-        return self._store.count(self.namespace, stored_types or None) + buffered
+        return self._store.count(self.namespace, stored_types or None, str(status)) + buffered
 
     def list_memories(
         self,
@@ -436,6 +449,42 @@ class Memory:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return reembedded
 
+    def unarchive(self, memory_id: str) -> tuple[MemoryRecord, list[str]]:
+        """Bring an archived memory (evicted by capacity, decayed or expired) back to active.
+        Returns it and the ids the capacity limit archived to make room (never this one)."""
+        self._check_ready()
+        return self._writer.unarchive(memory_id)
+
+    def purge_archived(self) -> int:
+        """Erase every archived memory of this namespace now; returns how many. Nothing else
+        ever purges them unless a retention is configured (``archive-retention-days``)."""
+        return self._governance.purge_archived(self.namespace)
+
+    def preferences(self) -> dict[str, int | float | None]:
+        """The settings ``localmind config`` changes, as this store applies them."""
+        governance = self.settings.governance
+        return {p.name: getattr(governance, p.field) for p in preferences.PREFERENCES}
+
+    def configure(self, name: str, value: str) -> list[str]:
+        """Change a setting of this store (``localmind.preferences``) from its typed value.
+        Lowering the capacity archives what is over it at once (returned ids), so the effect
+        is seen when it is chosen, not on some later write."""
+        preference = preferences.find(name)
+        parsed = preferences.parse(preference, value)
+        change: dict[str, Any] = {preference.field: parsed}
+        governance = replace(self.settings.governance, **change)
+        with self._store.db:
+            self._store.set_meta(
+                preferences.META_PREFIX + preference.name, preferences.to_meta(parsed)
+            )
+            self._use_governance(governance)
+            evicted = self._governance.enforce_capacity(self.namespace)
+        return evicted
+
+    def _use_governance(self, governance: GovernanceConfig) -> None:
+        self.settings = replace(self.settings, governance=governance)
+        self._governance.config = governance
+
     def maintain(self, *, force: bool = True, trust_clock: bool = False) -> MaintenanceReport:
         """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
         ``force`` false it only runs when the last run is over the interval old. Refused
@@ -452,13 +501,11 @@ class Memory:
             if stored.record.status is not Status.DELETED:
                 yield stored.record, self._lifecycle.versions(stored.record.id)
 
-    def restore(
-        self, items: Sequence[Restorable], progress: Progress | None = None
-    ) -> tuple[int, list[str]]:
+    def restore(self, items: Sequence[Restorable], progress: Progress | None = None) -> Restored:
         """Write back exported memories as they were (same ids, versions, history, confidence,
-        timestamps). An id already in the store is skipped. Returns (restored, skipped ids)."""
+        timestamps). An id already in the store is skipped."""
         self._check_ready()
-        restored, skipped = 0, []
+        restored, skipped, evicted = 0, [], []
         for start in range(0, len(items), EMBED_BATCH):
             batch = list(items[start : start + EMBED_BATCH])
             vectors = self._writer.embed_documents([item.record.content for item in batch])
@@ -472,10 +519,10 @@ class Memory:
                     for version in item.history:
                         self._store.add_version(record.id, version)
                     restored += 1
-                self._governance.enforce_capacity(self.namespace)
+                evicted += self._governance.enforce_capacity(self.namespace)
             if progress:
                 progress(len(batch))
-        return restored, skipped
+        return Restored(restored, skipped, evicted)
 
     # --- replication (localmind.replica; the sync package carries the events) ---------------
 
