@@ -19,7 +19,7 @@ from localmind import preferences, validation
 from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
-from localmind.errors import NotAStore, StoreError
+from localmind.errors import InvalidInput, NotAStore, StoreError
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, key_file_for
 from localmind.lifecycle import Conflict, Feedback, Lifecycle, Outcome, Resolution, Version
@@ -311,6 +311,26 @@ class Memory:
         version and the new memory goes · keep_both: both stay · merge: ``merged_text``
         becomes the old memory's next version and the new memory goes."""
         return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
+
+    def find_conflict(self, reference: str | int) -> Conflict:
+        """The pending conflict a person or an assistant points at: its number (``12`` or
+        ``#12``) or the id of either of its memories (as ``conflicts`` shows them)."""
+        text = str(reference).strip().removeprefix("#")
+        pending = self.conflicts()
+        if text.isdigit():
+            for conflict in pending:
+                if conflict.id == int(text):
+                    return conflict
+            raise InvalidInput(f"No pending conflict #{text} (see the list of conflicts).")
+        found = [c for c in pending if text in (c.existing.id, c.candidate.id)]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise InvalidInput(f"No pending conflict involves a memory with id {text!r}.")
+        numbers = ", ".join(f"#{c.id}" for c in found)
+        raise InvalidInput(
+            f"Memory {text} is in {len(found)} pending conflicts ({numbers}); give the number."
+        )
 
     def pending_conflicts(self) -> int:
         return self._lifecycle.pending_count(self.namespace)

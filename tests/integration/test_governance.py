@@ -118,10 +118,11 @@ def test_maintenance_twice_on_the_same_day_changes_nothing_the_second_time(
     )
 
 
-def test_archived_memories_are_purged_after_the_retention_period(
+def test_archived_memories_are_purged_after_a_configured_retention_period(
     open_memory: Callable[..., Memory], clock: FakeClock
 ) -> None:
     memory, ids = aged_store(open_memory, clock)
+    memory.configure("archive-retention-days", "90")  # default: never
     memory.maintain()
     clock.advance(days=91)
     report = memory.maintain()
