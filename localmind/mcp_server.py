@@ -397,9 +397,7 @@ def _pending(conflict: Conflict) -> Pending:
     )
 
 
-def build_server(
-    memory: Memory, clock: Callable[[], float] = time.monotonic
-) -> MCPServer[Any]:
+def build_server(memory: Memory, clock: Callable[[], float] = time.monotonic) -> MCPServer[Any]:
     """An MCP server whose tools act on ``memory`` (which the caller opens and closes);
     ``clock`` (seconds) times the write rate limit."""
     judge = WITH_MODEL if memory.llm is not None else WITHOUT_MODEL

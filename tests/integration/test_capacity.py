@@ -12,7 +12,7 @@ import pytest
 
 from localmind import Memory, NewMemory, Status
 from tests.cli_support import Cli, assert_error, files_of
-from tests.conftest import DAY, FakeClock
+from tests.conftest import FakeClock
 
 FACTS = [
     "I live in Berlin",
@@ -143,14 +143,27 @@ def test_archives_outlive_any_time_unless_a_retention_is_configured(
     assert reopened.get(first.id).status is Status.DELETED
 
 
-def test_remember_many_and_restore_report_what_they_archived(
-    open_memory: Callable[..., Memory],
-) -> None:
+def test_remember_many_reports_what_it_archived(open_memory: Callable[..., Memory]) -> None:
     memory = open_memory()
     memory.configure("capacity", "3")
     batch = memory.remember_many_explained([NewMemory(fact) for fact in FACTS[:5]])
     assert len(batch.records) == 5 and len(batch.evicted) == 2
     assert {r.id for r in memory.list_memories(status="expired")} == set(batch.evicted)
+
+
+def test_restoring_an_export_over_capacity_says_what_it_archived(cli: Cli, tmp_path: Path) -> None:
+    for fact in FACTS[:4]:
+        cli.add(fact)
+    export = tmp_path / "export.jsonl"
+    cli.ok("export", "-o", str(export))
+    other = Cli(tmp_path / "other.db")
+    other.ok("config", "capacity", "3")
+
+    summary = other.ok("import", str(export)).stdout
+
+    assert summary.startswith("Imported 4 memories")
+    assert "capacity 3 archived 1 memory (list them" in summary
+    assert len(other.json("list", "--archived")) == 1
 
 
 @pytest.mark.slow
