@@ -195,7 +195,11 @@ class Writer:
                     outcome = Outcome(
                         record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
                     )
-            evicted = self._governance.enforce_capacity(self.namespace, agent_write=by_agent(item))
+            # Never the memory just written: a write that archives itself would say "remembered"
+            # and keep nothing (an assistant's, when only the person's are left, is refused).
+            evicted = self._governance.enforce_capacity(
+                self.namespace, agent_write=by_agent(item), keep=outcome.record.id
+            )
         return replace(outcome, evicted=tuple(evicted)) if evicted else outcome
 
     def remember_many(self, items: Iterable[NewMemory], progress: Progress | None) -> Batch:
