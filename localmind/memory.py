@@ -22,7 +22,15 @@ from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, StoreError
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, key_file_for
-from localmind.lifecycle import Conflict, Feedback, Lifecycle, Outcome, Resolution, Version
+from localmind.lifecycle import (
+    Conflict,
+    Feedback,
+    Lifecycle,
+    Outcome,
+    Relation,
+    Resolution,
+    Version,
+)
 from localmind.llm.base import LLM
 from localmind.opening import attach, reembed, sidecars, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
@@ -44,6 +52,13 @@ from localmind.writing import (
 )
 
 __all__ = ["EMBED_BATCH", "Memory", "NewMemory", "content_hash", "validate_new"]
+
+# How the model's verdict on a pair settles its conflict.
+_SETTLES = {
+    Relation.SAME: Resolution.KEEP_OLD,
+    Relation.CONTRADICTS: Resolution.TAKE_NEW,
+    Relation.COMPATIBLE: Resolution.KEEP_BOTH,
+}
 
 Clock = Callable[[], float]
 
@@ -311,6 +326,18 @@ class Memory:
         version and the new memory goes · keep_both: both stay · merge: ``merged_text``
         becomes the old memory's next version and the new memory goes."""
         return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
+
+    def ask_model(self, conflict: Conflict) -> tuple[Resolution, str] | None:
+        """The local model's settlement of a pending conflict and its reason, or None when no
+        model answers. It asks what remember() asks: the same fact (keep the old memory, drop
+        the restatement), a contradiction (the new one replaces the old), or compatible (keep
+        both)."""
+        relation, why = self._lifecycle.llm_verdict(
+            conflict.existing.content, conflict.candidate.content
+        )
+        if relation is None:
+            return None
+        return _SETTLES[relation], why
 
     def find_conflict(self, reference: str | int) -> Conflict:
         """The pending conflict a person or an assistant points at: its number (``12`` or
