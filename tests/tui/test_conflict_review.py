@@ -6,6 +6,8 @@ Ollama-speaking test server."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -66,12 +68,25 @@ def selected(app: LocalmindApp) -> int:
     return conflict.id
 
 
-async def open_page(pilot: Pilot[None], app: LocalmindApp, rows: int) -> None:
-    await settle(pilot)
-    await pilot.press("f4")
-    await settle(pilot)
-    assert isinstance(app.screen, ConflictsScreen)
-    assert table(app).row_count == rows
+@asynccontextmanager
+async def reviewing(
+    path: Path, clock: FakeClock, llm: OllamaLLM | None = None
+) -> AsyncIterator[tuple[LocalmindApp, Pilot[None]]]:
+    """The app on the Conflicts page, showing the three seeded conflicts."""
+    app = make_app(path, clock, llm=llm)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        assert isinstance(app.screen, ConflictsScreen)
+        assert table(app).row_count == len(PAIRS)
+        yield app, pilot
+
+
+def stored_conflicts(path: Path, clock: FakeClock) -> list[int]:
+    """The pending conflicts in the store, read after the app has closed it."""
+    with Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        return [c.id for c in memory.conflicts()]
 
 
 def pending_ids(app: LocalmindApp) -> list[int]:
@@ -83,9 +98,7 @@ async def test_undo_brings_a_keep_old_back_and_nothing_was_forgotten(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
     first, old_id, new_id = queued[0]
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, pilot):
         await pilot.press("o")
         await settle(pilot)
         assert first not in shown(app)
@@ -110,9 +123,7 @@ async def test_a_resolution_is_written_when_its_window_ends(
 ) -> None:
     monkeypatch.setattr(conflicts_page, "UNDO_WINDOW_S", 0.2)
     first, old_id, new_id = queued[0]
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, pilot):
         await pilot.press("n")
         await pilot.pause(0.5)
         await settle(pilot)
@@ -131,9 +142,7 @@ async def test_the_cursor_stays_in_place_after_a_resolve(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
     ids = [c for c, _, _ in queued]
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, pilot):
         await pilot.press("down")
         assert selected(app) == ids[1]
         await pilot.press("b")
@@ -146,9 +155,7 @@ async def test_the_cursor_stays_in_place_after_a_resolve(
 async def test_keep_both_for_every_conflict_at_or_below_a_similarity(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, pilot):
         assert app.memory is not None
         by_similarity = sorted(app.memory.conflicts(), key=lambda c: c.similarity)
         middle = by_similarity[1]
@@ -174,9 +181,7 @@ async def test_marked_conflicts_are_settled_together_and_undone_together(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
     ids = [c for c, _, _ in queued]
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, pilot):
         await pilot.press("space", "space")  # marks the first two (the cursor moves on)
         await pilot.pause()
         assert table(app).get_cell(str(ids[0]), "mark") == "✓"
@@ -187,28 +192,22 @@ async def test_marked_conflicts_are_settled_together_and_undone_together(
         await settle(pilot)
         assert shown(app) == ids
         await pilot.press("ctrl+q")  # quitting carries nothing out that was undone
-    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
-        assert [c.id for c in memory.conflicts()] == ids
+    assert stored_conflicts(store_path, clock) == ids
 
 
 async def test_quitting_inside_the_window_still_settles(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (_app, pilot):
         await pilot.press("b")
         await settle(pilot)
-    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
-        assert [c.id for c in memory.conflicts()] == [c for c, _, _ in queued[1:]]
+    assert stored_conflicts(store_path, clock) == [c for c, _, _ in queued[1:]]
 
 
 async def test_the_page_shows_both_dates_and_which_is_newer(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, _pilot):
         assert app.memory is not None
         conflict = app.memory.conflicts()[0]
         old_heading = str(app.screen.query_one("#old-heading", Label).render())
@@ -228,9 +227,8 @@ async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(
 ) -> None:
     ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved"})
     ids = [c for c, _, _ in queued]
-    app = make_app(store_path, clock, llm=OllamaLLM(host=ollama_server.host, timeout_s=5.0))
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    llm = OllamaLLM(host=ollama_server.host, timeout_s=5.0)
+    async with reviewing(store_path, clock, llm) as (app, pilot):
         await pilot.press("space", "space", "a")
         await settle(pilot)
         assert shown(app) == [ids[2]]
@@ -248,9 +246,7 @@ async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(
 async def test_without_a_local_model_ask_is_not_offered(
     store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
 ) -> None:
-    app = make_app(store_path, clock)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_page(pilot, app, 3)
+    async with reviewing(store_path, clock) as (app, pilot):
         await pilot.press("a")
         await settle(pilot)
         assert table(app).row_count == 3
