@@ -84,8 +84,10 @@ def stored(settings: Settings, get_meta: Callable[[str], str | None]) -> Setting
     changes: dict[str, Any] = {}
     for preference in PREFERENCES:
         text = get_meta(META_PREFIX + preference.name)
-        if text is not None:
-            changes[preference.field] = None if text == "" else int(text)
+        if text == "":
+            changes[preference.field] = None
+        elif text is not None and text.isdigit():  # anything else: not ours, the default holds
+            changes[preference.field] = int(text)
     if not changes:
         return settings
     return replace(settings, governance=replace(settings.governance, **changes))
