@@ -16,9 +16,11 @@ import pytest
 from mcp import Client
 
 from localmind import Memory, Status
+from localmind.llm.ollama import OllamaLLM
 from localmind.mcp_server import build_server
 from tests.cli_support import Cli
 from tests.integration.test_mcp import call, refused, served
+from tests.ollama_server import FakeOllama
 
 JAVA = "I like programming in Java"
 GO = "I now prefer programming in Go"
@@ -199,3 +201,22 @@ async def test_resolve_takes_a_conflict_number_or_a_memory_id_and_refuses_an_unk
     assert (kept["conflict_id"], kept["id"]) == (go.conflict_id, java.id)
     assert f"No pending conflict #{go.conflict_id}" in again
     assert memory.get(go.record.id).status is Status.ACTIVE
+
+
+async def test_with_a_local_model_its_verdict_comes_back_with_the_old_text(
+    open_memory: Callable[..., Memory], ollama_server: FakeOllama
+):
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved on"})
+    with_model = open_memory(llm=OllamaLLM(host=ollama_server.host, timeout_s=5.0))
+    java = with_model.remember(JAVA)
+
+    async with Client(build_server(with_model)) as client:
+        go = await call(client, "remember", content=GO)
+        instructions = client.instructions
+
+    assert (go["decision"], go["id"]) == ("overwritten", java.id)
+    assert [(c["id"], c["content"]) for c in go["candidates"]] == [(java.id, JAVA)]
+    assert go["question"] is None  # the model settled it; the old text stays in the history
+    assert "A local model (Ollama) is configured" in (instructions or "")
+    async with Client(build_server(open_memory(path=with_model.path.parent / "b.db"))) as client:
+        assert "No local model is configured" in (client.instructions or "")

@@ -18,7 +18,7 @@ from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
 from localmind.records import Status
 from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
-from tests.ollama_server import FakeOllama
+from tests.ollama_server import Fail, FakeOllama, Reply
 from tests.tui.conftest import make_app, settle
 from tui.app import LocalmindApp
 from tui.screens import conflicts as conflicts_page
@@ -252,3 +252,32 @@ async def test_without_a_local_model_ask_is_not_offered(
         assert table(app).row_count == 3
         footer_keys = {b.binding.key for b in app.screen.active_bindings.values() if b.enabled}
         assert "a" not in footer_keys and "o" in footer_keys
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Fail(500, "model crashed"),
+        {"relation": "perhaps", "reason": "unsure"},
+        "I'm sorry, I can't judge personal information.",
+    ],
+    ids=["server error", "unknown verdict", "refusal"],
+)
+async def test_when_the_model_gives_no_usable_answer_nothing_is_settled(
+    store_path: Path,
+    clock: FakeClock,
+    queued: list[tuple[int, str, str]],
+    ollama_server: FakeOllama,
+    reply: Reply,
+) -> None:
+    ollama_server.when_schema_has("relation", reply)
+    llm = OllamaLLM(host=ollama_server.host, timeout_s=5.0)
+    async with reviewing(store_path, clock, llm) as (app, pilot):
+        await pilot.press("a")
+        await settle(pilot)
+        assert table(app).row_count == 3
+        assert any("did not answer; nothing was settled" in n.message for n in app._notifications)
+        await pilot.press("u")
+        await settle(pilot)
+        assert any("Nothing to undo" in n.message for n in app._notifications)
+    assert stored_conflicts(store_path, clock) == [c for c, _, _ in queued]

@@ -314,24 +314,28 @@ class MemoriesScreen(Page):
             self.reload()
             return
 
-        def restore() -> MemoryRecord:  # forgotten already: bring the text back as new
-            again = self.memory.remember(
+        def restore() -> tuple[MemoryRecord, int]:  # forgotten already: back as new
+            outcome = self.memory.remember_explained(
                 record.content,
                 record.type,
                 record.importance,
                 record.metadata,
                 created_at=record.created_at,
             )
+            again, evicted = outcome.record, len(outcome.evicted)
             if record.type is MemoryType.SHORT_TERM:
-                return again
-            return self.memory.update(
+                return again, evicted
+            again = self.memory.update(
                 again.id, confidence=record.confidence, pinned=record.pinned, reason="undo forget"
             )
+            return again, evicted
 
-        def restored(again: MemoryRecord) -> None:
+        def restored(result: tuple[MemoryRecord, int]) -> None:
+            again, evicted = result
+            note = f"; {archived_note(evicted)}" if evicted else ""
             self.notify(
                 f"Brought back “{one_line(again.content, 40)}” as a new memory "
-                "(its history went with the forget)."
+                f"(its history went with the forget){note}."
             )
             self.reload()
 
