@@ -363,8 +363,16 @@ def list_(
     with obj.open() as memory:
         records = memory.list_memories(types or None, status=status, limit=limit, offset=offset)
         total = memory.count(types or None, status=status)
+        why = memory.archive_reasons([r.id for r in records]) if archived else {}
     if as_json:
-        echo_json([record.to_dict() for record in records])
+        echo_json(
+            [
+                {**record.to_dict(), "archived_because": why.get(record.id, "")}
+                if archived
+                else record.to_dict()
+                for record in records
+            ]
+        )
         return
     if not records:
         click.echo(
@@ -375,7 +383,10 @@ def list_(
         return
     for record in records:
         row = format_row(record)
-        click.echo(f"{row}  (archived {when(record.updated_at)})" if archived else row)
+        if archived:
+            because = one_line(why.get(record.id, ""), 40)
+            row += f"  (archived {when(record.updated_at)}{': ' + because if because else ''})"
+        click.echo(row)
     if offset + len(records) < total:
         click.echo(f"… {total - offset - len(records)} more (use --offset / --limit)", err=True)
 

@@ -502,6 +502,11 @@ class Memory:
         self._check_ready()
         return self._writer.unarchive(memory_id)
 
+    def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Why each of these memories was archived ("evicted: over capacity 500, …",
+        "archived: importance decayed …", "expired"), by id."""
+        return self._store.archive_reasons(list(memory_ids))
+
     def purge_archived(self) -> int:
         """Erase every archived memory of this namespace now; returns how many. Nothing else
         ever purges them unless a retention is configured (``archive-retention-days``)."""

@@ -42,7 +42,8 @@ def test_an_import_over_capacity_says_how_many_it_archived_and_they_can_be_liste
     assert "capacity 5 archived 2 memories (list them: localmind list --archived" in summary
     assert len(cli.contents()) == 5
     archived = cli.ok("list", "--archived").stdout.splitlines()
-    assert len(archived) == 2 and all("(archived " in row for row in archived)
+    assert len(archived) == 2
+    assert all("(archived " in row and "evicted: over capacity 5" in row for row in archived)
     gone = archived_ids(cli)
     listed = {item["id"]: item["content"] for item in cli.json("list", "--archived")}
 
