@@ -77,6 +77,14 @@ class Context:
         del passphrase
         if creating:
             click.echo(f"Created a new encrypted store at {self.db}", err=True)
+        report = memory.maintained_on_open
+        if report is not None and (report.archived or report.expired or report.purged):
+            click.echo(
+                f"Daily maintenance: {report.archived} archived (importance decayed), "
+                f"{report.expired} expired, {report.purged} purged (list the archived: "
+                "localmind list --archived).",
+                err=True,
+            )
         try:
             yield memory
         finally:

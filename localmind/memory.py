@@ -91,6 +91,8 @@ class Memory:
         self.settings = settings
         self._clock = clock
         self.needs_reindex = needs_reindex
+        # the daily maintenance that opening ran, if it ran: front ends say what it archived
+        self.maintained_on_open: MaintenanceReport | None = None
         self._short_term: RingBuffer[ShortTerm] = RingBuffer(settings.limits.short_term_capacity)
         self._recaller = Recaller(
             store,
@@ -163,7 +165,7 @@ class Memory:
         elif maintain and not memory.needs_reindex and memory._governance.due():
             # not forced: checked again under the write lock, in case another process opening
             # the store at the same moment ran it first
-            memory.maintain(force=False)
+            memory.maintained_on_open = memory.maintain(force=False)
         return memory
 
     @classmethod

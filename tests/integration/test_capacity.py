@@ -5,14 +5,16 @@ Through the real CLI on the real encrypted store with the bundled embedder."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from localmind import Memory, NewMemory, Status
+from localmind.governance import LAST_MAINTENANCE
 from tests.cli_support import Cli, assert_error, files_of
-from tests.conftest import FakeClock
+from tests.conftest import DAY, PASSPHRASE, FakeClock
 
 FACTS = [
     "I live in Berlin",
@@ -183,3 +185,20 @@ def test_importing_520_into_the_default_capacity_says_500_kept_and_20_archived(
     assert "capacity 500 archived 20 memories (list them: localmind list --archived" in summary
     assert cli.json("stats")["active"] == 500
     assert len(cli.json("list", "--archived")) == 20
+
+
+def test_archiving_by_the_daily_maintenance_when_a_command_opens_the_store_is_said(
+    cli: Cli,
+) -> None:
+    long_ago = time.time() - 400 * DAY
+    with Memory.open(cli.db, PASSPHRASE, clock=lambda: long_ago) as memory:
+        memory.remember("A trivial remark about the weather", importance=0.06)
+        memory.set_meta(LAST_MAINTENANCE, repr(long_ago))
+
+    first = cli.ok("list")
+    second = cli.ok("list")
+
+    assert "Daily maintenance: 1 archived (importance decayed)" in first.stderr
+    assert "list --archived" in first.stderr
+    assert "Daily maintenance" not in second.stderr  # done for the day
+    assert cli.contents("--archived") == ["A trivial remark about the weather"]
