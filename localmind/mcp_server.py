@@ -19,7 +19,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -320,10 +319,6 @@ class MemoryTools:
         if current is None:
             return Profile(text=None, version=None, method=None)
         return Profile(text=current.text, version=current.version, method=current.method)
-
-
-def _iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
 
 
 def _candidate(record: MemoryRecord, similarity: float) -> Candidate:
