@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Label
 
 from localmind import Memory, Status
 from localmind.llm.ollama import OllamaLLM
@@ -68,3 +68,19 @@ async def test_an_archived_memory_comes_back_from_the_memories_page(
             for n in app._notifications
         )
         assert archived not in screen.rows and len(screen.rows) == 1
+
+
+async def test_health_says_how_many_are_archived(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    set_capacity(store_path, clock, len(seeded) - 1)
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        label = str(app.screen.query_one("#capacity-label", Label).render())
+    assert (
+        label
+        == f"Capacity: {len(seeded) - 1} of {len(seeded) - 1} memories · 1 archived (Memories, s)"
+    )
