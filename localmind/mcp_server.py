@@ -149,6 +149,7 @@ class MemoryTools:
         """Refuse a write beyond the store's MCP rate (``localmind config
         mcp-writes-per-minute``): an assistant steered by text it read must not be able to
         flood the memory. Call under the lock, before writing."""
+        self.memory.reload_preferences()  # `localmind config` may have changed it meanwhile
         limit = self.memory.settings.governance.mcp_writes_per_minute
         now = self._clock()
         while self._writes and now - self._writes[0] >= WINDOW_SECONDS:

@@ -249,6 +249,7 @@ class Memory:
           numbers) is merged, anything else in the band inserted with a conflict queued;
         - anything else is inserted.
         """
+        self.reload_preferences()
         return self._writer.remember(NewMemory(content, type, importance, metadata, created_at))
 
     def remember_many(
@@ -257,12 +258,13 @@ class Memory:
         """Add many memories fast: embedded in batches, written one transaction per batch.
         Every item is validated before anything is written; one bad item stops the whole call
         with an :class:`InvalidInput` that names its position."""
-        return self._writer.remember_many(items, progress).records
+        return self.remember_many_explained(items, progress).records
 
     def remember_many_explained(
         self, items: Iterable[NewMemory], progress: Progress | None = None
     ) -> Batch:
         """:meth:`remember_many`, also saying which memories the capacity limit archived."""
+        self.reload_preferences()
         return self._writer.remember_many(items, progress)
 
     def validate(self, item: NewMemory) -> NewMemory:
@@ -502,6 +504,7 @@ class Memory:
         """Bring an archived memory (evicted by capacity, decayed or expired) back to active.
         Returns it and the ids the capacity limit archived to make room (never this one)."""
         self._check_ready()
+        self.reload_preferences()
         return self._writer.unarchive(memory_id)
 
     def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
@@ -535,6 +538,14 @@ class Memory:
             evicted = self._governance.enforce_capacity(self.namespace)
         return evicted
 
+    def reload_preferences(self) -> None:
+        """Apply the settings as the store holds them now: another program (``localmind
+        config`` while the app or the MCP server runs) may have changed them since this one
+        opened the store. Every write that can evict calls it; it reads three meta rows."""
+        settings = preferences.stored(self.settings, self._store.get_meta)
+        if settings.governance != self.settings.governance:
+            self._use_governance(settings.governance)
+
     def _use_governance(self, governance: GovernanceConfig) -> None:
         self.settings = replace(self.settings, governance=governance)
         self._governance.config = governance
@@ -559,6 +570,7 @@ class Memory:
         """Write back exported memories as they were (same ids, versions, history, confidence,
         timestamps). An id already in the store is skipped."""
         self._check_ready()
+        self.reload_preferences()
         restored, skipped, evicted = 0, [], []
         for start in range(0, len(items), EMBED_BATCH):
             batch = list(items[start : start + EMBED_BATCH])

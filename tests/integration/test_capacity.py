@@ -202,3 +202,16 @@ def test_archiving_by_the_daily_maintenance_when_a_command_opens_the_store_is_sa
     assert "list --archived" in first.stderr
     assert "Daily maintenance" not in second.stderr  # done for the day
     assert cli.contents("--archived") == ["A trivial remark about the weather"]
+
+
+def test_a_running_program_obeys_a_capacity_changed_by_another(
+    open_memory: Callable[..., Memory],
+) -> None:
+    running = open_memory()  # e.g. the MCP server, open for hours
+    running.remember(FACTS[0])
+    open_memory().configure("capacity", "1")  # `localmind config capacity 1` meanwhile
+
+    outcome = running.remember_explained(FACTS[1])
+
+    assert len(outcome.evicted) == 1
+    assert running.count() == 1 and running.preferences()["capacity"] == 1
