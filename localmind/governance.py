@@ -83,7 +83,7 @@ class Governance:
         assistant wrote (metadata source ``mcp``), never the person's own memories. When those
         are all that is left, :class:`CapacityFull` is raised and the caller's transaction
         rolls back, so nothing is written. ``keep``: a memory that must not be chosen (the
-        one just brought back from the archive)."""
+        one just written, or just brought back from the archive)."""
         if self.config.capacity is None:
             return []
         excess = self.store.count(namespace) - self.config.capacity

@@ -77,7 +77,7 @@ class Batch:
 
 def by_agent(item: NewMemory) -> bool:
     """Whether an assistant wrote this over MCP (the MCP server marks its memories so)."""
-    return bool(item.metadata) and (item.metadata or {}).get("source") == AGENT_SOURCE
+    return (item.metadata or {}).get("source") == AGENT_SOURCE
 
 
 def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
