@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -77,6 +77,14 @@ class Context:
         del passphrase
         if creating:
             click.echo(f"Created a new encrypted store at {self.db}", err=True)
+        report = memory.maintained_on_open
+        if report is not None and (report.archived or report.expired or report.purged):
+            click.echo(
+                f"Daily maintenance: {report.archived} archived (importance decayed), "
+                f"{report.expired} expired, {report.purged} purged (list the archived: "
+                "localmind list --archived).",
+                err=True,
+            )
         try:
             yield memory
         finally:
@@ -241,11 +249,30 @@ def add(
         outcome = memory.remember_explained(
             text, type=type_, importance=importance, metadata=metadata
         )
+        capacity = memory.settings.governance.capacity
     record = outcome.record
     if as_json:
-        echo_json({**record.to_dict(), "decision": str(outcome.decision), "reason": outcome.reason})
+        echo_json(
+            {
+                **record.to_dict(),
+                "decision": str(outcome.decision),
+                "reason": outcome.reason,
+                "evicted": list(outcome.evicted),
+            }
+        )
         return
     click.echo(describe_outcome(outcome))
+    if outcome.evicted:
+        click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
+
+
+def eviction_note(evicted: Sequence[str], capacity: int | None) -> str:
+    """How every front end announces what the capacity limit archived."""
+    n = len(evicted)
+    return (
+        f"capacity {capacity} archived {n} {'memory' if n == 1 else 'memories'} "
+        "(list them: localmind list --archived; bring one back: localmind unarchive ID)"
+    )
 
 
 def describe_outcome(outcome: Outcome) -> str:
@@ -327,22 +354,47 @@ def day(timestamp: float | None) -> str:
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
 @click.option("--limit", "-n", type=click.IntRange(1, 10**12), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0, 10**12), default=0)
+@click.option(
+    "--archived",
+    is_flag=True,
+    help="The archived memories instead (evicted by capacity, decayed or expired), each with "
+    "the date it was archived; bring one back with `localmind unarchive ID`.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
-def list_(obj: Context, types: tuple[str, ...], limit: int, offset: int, as_json: bool) -> None:
+def list_(
+    obj: Context, types: tuple[str, ...], limit: int, offset: int, archived: bool, as_json: bool
+) -> None:
     """List memories, newest first."""
+    status = Status.EXPIRED if archived else Status.ACTIVE
     with obj.open() as memory:
-        records = memory.list_memories(types or None, limit=limit, offset=offset)
-        total = memory.count(types or None)
+        records = memory.list_memories(types or None, status=status, limit=limit, offset=offset)
+        total = memory.count(types or None, status=status)
+        why = memory.archive_reasons([r.id for r in records]) if archived else {}
     if as_json:
-        echo_json([record.to_dict() for record in records])
+        echo_json(
+            [
+                {**record.to_dict(), "archived_because": why.get(record.id, "")}
+                if archived
+                else record.to_dict()
+                for record in records
+            ]
+        )
         return
     if not records:
-        click.echo('No memories yet. Add one with: localmind add "..."')
+        click.echo(
+            "No archived memories."
+            if archived
+            else 'No memories yet. Add one with: localmind add "..."'
+        )
         return
     for record in records:
-        click.echo(format_row(record))
+        row = format_row(record)
+        if archived:
+            because = one_line(why.get(record.id, ""), 40)
+            row += f"  (archived {when(record.updated_at)}{': ' + because if because else ''})"
+        click.echo(row)
     if offset + len(records) < total:
         click.echo(f"… {total - offset - len(records)} more (use --offset / --limit)", err=True)
 
@@ -441,6 +493,12 @@ def stats(obj: Context, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "--purge-archived",
+    is_flag=True,
+    help="Also erase every archived memory of the user for good (nothing else purges them, "
+    "unless `localmind config archive-retention-days N` is set).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.option(
     "--trust-clock",
@@ -449,14 +507,16 @@ def stats(obj: Context, as_json: bool) -> None:
 )
 @click.pass_obj
 @friendly_errors
-def maintain(obj: Context, as_json: bool, trust_clock: bool) -> None:
+def maintain(obj: Context, purge_archived: bool, as_json: bool, trust_clock: bool) -> None:
     """Run the daily maintenance now (for cron or a systemd timer): expire, archive what decayed
-    under the floor, decay doubtful or unused memories, purge old archives. Safe to repeat.
-    Refused, changing nothing, when the clock jumped (see --trust-clock)."""
+    under the floor, decay doubtful or unused memories, purge archives older than the configured
+    retention (default: never). Safe to repeat. Refused, changing nothing, when the clock jumped
+    (see --trust-clock)."""
     with obj.open() as memory:
         report = memory.maintain(trust_clock=trust_clock)
+        purged = memory.purge_archived() if purge_archived and not report.refused else 0
     if as_json:
-        echo_json(report.to_dict())
+        echo_json({**report.to_dict(), "purged": report.purged + purged})
         return
     if report.refused:
         raise click.ClickException(
@@ -465,7 +525,7 @@ def maintain(obj: Context, as_json: bool, trust_clock: bool) -> None:
         )
     click.echo(
         f"Maintenance done: {report.expired} expired, {report.archived} archived, "
-        f"{report.confidence_decayed} with less confidence, {report.purged} purged."
+        f"{report.confidence_decayed} with less confidence, {report.purged + purged} purged."
     )
 
 
@@ -516,6 +576,7 @@ def main() -> None:
 # Further commands live in their own modules; importing them registers them on `cli`.
 from localmind import (  # noqa: E402
     cli_backup,
+    cli_capacity,
     cli_chat,
     cli_mcp,
     cli_models,
@@ -526,6 +587,7 @@ from localmind import (  # noqa: E402
 __all__ = [
     "cli",
     "cli_backup",
+    "cli_capacity",
     "cli_chat",
     "cli_mcp",
     "cli_models",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from localmind.cli import Context, cli, describe_outcome, friendly_errors
+from localmind.cli import Context, cli, describe_outcome, eviction_note, friendly_errors
 from localmind.errors import InvalidInput
 from localmind.session import Session
 
@@ -46,3 +46,6 @@ def chat(obj: Context, show_memories: bool) -> None:
                     click.echo(f"  · recalled {result.score:.2f} {result.memory.content}", err=True)
             for outcome in turn.remembered:
                 click.echo(f"  + {describe_outcome(outcome)}: {outcome.record.content}", err=True)
+                if outcome.evicted:
+                    capacity = memory.settings.governance.capacity
+                    click.echo(f"    {eviction_note(outcome.evicted, capacity)}", err=True)

@@ -11,7 +11,14 @@ from typing import Any
 
 import click
 
-from localmind.cli import SHORT_TERM_REFUSED, STORED_TYPES, Context, cli, friendly_errors
+from localmind.cli import (
+    SHORT_TERM_REFUSED,
+    STORED_TYPES,
+    Context,
+    cli,
+    eviction_note,
+    friendly_errors,
+)
 from localmind.config import Settings
 from localmind.errors import InvalidInput
 from localmind.importing import BadLine, detect_jsonl, read_lines
@@ -78,12 +85,15 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
         started = time.perf_counter()
         total = len(new) + len(restorable)
         with click.progressbar(length=total, label="Importing", file=sys.stderr) as bar:
-            memory.remember_many(new, progress=bar.update)
-            restored, skipped = memory.restore(restorable, progress=bar.update)
+            added = memory.remember_many_explained(new, progress=bar.update)
+            report = memory.restore(restorable, progress=bar.update)
         elapsed = time.perf_counter() - started
-    summary = f"Imported {len(new) + restored} memories in {elapsed:.1f} s"
-    if skipped:
-        summary += f"; {len(skipped)} already present (same id), left as they are"
+        capacity = memory.settings.governance.capacity
+    summary = f"Imported {len(new) + report.restored} memories in {elapsed:.1f} s"
+    if report.skipped:
+        summary += f"; {len(report.skipped)} already present (same id), left as they are"
+    if evicted := added.evicted + report.evicted:
+        summary += f"; {eviction_note(evicted, capacity)}"
     if bad:
         summary += f"; skipped {len(bad)} bad line(s)"
     click.echo(summary + ".")

@@ -120,8 +120,11 @@ class ProfileConfig:
 
 @dataclass(frozen=True, slots=True)
 class GovernanceConfig:
-    """Keeping a store healthy for months. Capacity is per namespace; eviction removes the
-    lowest ``confidence × (access_count + 1)`` first and never a pinned memory."""
+    """Keeping a store healthy for months. Capacity is per namespace; eviction archives the
+    lowest ``confidence × (access_count + 1)`` first and never a pinned memory (nor, for an
+    assistant's write over MCP, a memory the person wrote). ``capacity``,
+    ``retention_days`` and ``mcp_writes_per_minute`` can be changed per store without code
+    (``localmind config``, kept in the store's meta: ``localmind.preferences``)."""
 
     capacity: int | None = 500  # None: unlimited (benchmarks)
     maintenance_interval_hours: float = 24.0
@@ -130,8 +133,11 @@ class GovernanceConfig:
     confidence_daily_decay: float = 0.01
     rarely_used_days: float = 30.0
     low_confidence: float = 0.3
-    # archived (status expired) memories are purged after this many days
-    retention_days: float = 90.0
+    # archived (status expired) memories are purged after this many days; None: never (they
+    # stay listable and restorable until the person purges them: maintain --purge-archived)
+    retention_days: float | None = None
+    # writes an MCP client may make in any 60 s (a prompt-injected flood stops here); None: any
+    mcp_writes_per_minute: int | None = 60
     # maintenance refuses to run when the wall clock moved further than this since the last
     # run (a BIOS year typo, a VM restored with a stale clock, a dead RTC battery): idle time
     # measured by a wrong clock would archive, and sync would spread it (trust_clock overrides)

@@ -17,12 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from localmind.config import DecayConfig, GovernanceConfig
+from localmind.errors import CapacityFull
 from localmind.hlc import Stamp
 from localmind.ranking import DAY, decayed_importance
 from localmind.records import MemoryRecord, Status
 from localmind.store import SqliteStore
 
 LAST_MAINTENANCE = "last_maintenance"
+# metadata "source" of memories an assistant wrote over MCP: the only ones its writes may evict
+AGENT_SOURCE = "mcp"
 log = logging.getLogger(__name__)
 
 
@@ -70,19 +73,39 @@ class Governance:
 
     # --- capacity -----------------------------------------------------------------------------
 
-    def enforce_capacity(self, namespace: str) -> list[str]:
-        """Evict the lowest-valued unpinned memories over capacity; returns their ids.
-        Call inside the transaction that added memories."""
+    def enforce_capacity(
+        self, namespace: str, *, agent_write: bool = False, keep: str | None = None
+    ) -> list[str]:
+        """Archive the lowest-valued unpinned memories over capacity; returns their ids.
+        Call inside the transaction that added memories.
+
+        ``agent_write``: the write came from an assistant over MCP; it may only displace what an
+        assistant wrote (metadata source ``mcp``), never the person's own memories. When those
+        are all that is left, :class:`CapacityFull` is raised and the caller's transaction
+        rolls back, so nothing is written. ``keep``: a memory that must not be chosen (the
+        one just written, or just brought back from the archive)."""
         if self.config.capacity is None:
             return []
         excess = self.store.count(namespace) - self.config.capacity
         if excess <= 0:
             return []
-        rows: list[tuple[Any, ...]] = self.store.db.execute(
-            "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
-            "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?",
-            (namespace, excess),
-        ).fetchall()
+        sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
+        params: list[Any] = [namespace]
+        if agent_write:
+            sql += "AND json_extract(metadata, '$.source') = ? "
+            params.append(AGENT_SOURCE)
+        if keep is not None:
+            sql += "AND id != ? "
+            params.append(keep)
+        sql += "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?"
+        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, (*params, excess)).fetchall()
+        if agent_write and len(rows) < excess:
+            raise CapacityFull(
+                f"Not remembered: the store is full (capacity {self.config.capacity}) and "
+                "making room would archive memories the person wrote themselves, which an "
+                "assistant's memory never displaces. Tell the user; they can raise the limit "
+                "(localmind config capacity N) or forget memories they no longer need."
+            )
         evicted = []
         for (memory_id,) in rows:
             stored = self.store.get(str(memory_id))
@@ -96,6 +119,12 @@ class Governance:
             )
             evicted.append(memory_id)
         return evicted
+
+    def purge_archived(self, namespace: str) -> int:
+        """Erase every archived memory of ``namespace`` now (the person asked for it)."""
+        with self.store.db:
+            purged = self._purge(None, namespace)
+        return purged
 
     # --- maintenance --------------------------------------------------------------------------
 
@@ -181,7 +210,8 @@ class Governance:
                         confidence=max(0.0, record.confidence * factor),
                     )
                     counts["confidence_decayed"] += 1
-            counts["purged"] = self._purge(now)
+            if self.config.retention_days is not None:
+                counts["purged"] = self._purge(now - self.config.retention_days * DAY)
             self.store.set_meta(LAST_MAINTENANCE, repr(now))
             self.store.record_event(
                 "", None, "maintenance", dict(counts), f"{elapsed_days:.2f} days since last run"
@@ -194,15 +224,21 @@ class Governance:
             purged=counts["purged"],
         )
 
-    def _purge(self, now: float) -> int:
-        cutoff = now - self.config.retention_days * DAY
-        rows: list[tuple[Any, ...]] = self.store.db.execute(
-            "SELECT id FROM memories WHERE status = 'expired' AND updated_at < ?", (cutoff,)
-        ).fetchall()
+    def _purge(self, archived_before: float | None, namespace: str | None = None) -> int:
+        """Erase archived memories (of every namespace, or of one) archived before a moment
+        (or ever, with None)."""
+        sql, params = "SELECT id FROM memories WHERE status = 'expired'", list[Any]()
+        if archived_before is not None:
+            sql += " AND updated_at < ?"
+            params.append(archived_before)
+        if namespace is not None:
+            sql += " AND namespace = ?"
+            params.append(namespace)
+        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, params).fetchall()
         for (memory_id,) in rows:
             stored = self.store.get(str(memory_id))
             if stored is not None:
-                self.store.erase(stored, now)
+                self.store.erase(stored, self._clock())
         return len(rows)
 
     # --- figures ------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ class Outcome:
     similarity: float | None = None
     reason: str = ""
     conflict_id: int | None = None
+    # memories archived by the capacity limit to make room for this one (every one announced)
+    evicted: tuple[str, ...] = ()
 
 
 class Feedback(StrEnum):

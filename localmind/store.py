@@ -655,6 +655,18 @@ class SqliteStore:
         for row in self.db.execute(sql, params):
             yield _record(row)
 
+    def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Why each memory was last archived (status set to expired), from the events log."""
+        if not memory_ids:
+            return {}
+        rows = self.db.execute(
+            "SELECT memory_id, reason FROM events WHERE op = 'update' AND "
+            f"memory_id IN ({_placeholders(memory_ids)}) AND "
+            "json_extract(payload, '$.status') = 'expired' ORDER BY seq",
+            tuple(memory_ids),
+        )
+        return {memory_id: reason or "" for memory_id, reason in rows}
+
     def versions(self, memory_id: str) -> list[tuple[int, str, str, float]]:
         return list(
             self.db.execute(

@@ -21,7 +21,7 @@ from localmind import validation
 from localmind.config import Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import InvalidInput, NotFound
-from localmind.governance import Governance
+from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import Decision, Feedback, Lifecycle, Outcome, Relation, Resolution
 from localmind.recall import ShortTerm
 from localmind.records import MemoryRecord, MemoryType, Status
@@ -64,6 +64,20 @@ class Edit:
     metadata: dict[str, Any] | None = None
     pinned: bool | None = None
     expires_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What :meth:`Memory.remember_many_explained` wrote: the memory holding each item, in
+    order, and the ids the capacity limit archived to make room."""
+
+    records: list[MemoryRecord]
+    evicted: list[str]
+
+
+def by_agent(item: NewMemory) -> bool:
+    """Whether an assistant wrote this over MCP (the MCP server marks its memories so)."""
+    return (item.metadata or {}).get("source") == AGENT_SOURCE
 
 
 def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
@@ -181,12 +195,14 @@ class Writer:
                     outcome = Outcome(
                         record, Decision.QUEUED, neighbour, similarity, reason, conflict_id
                     )
-            self._governance.enforce_capacity(self.namespace)
-        return outcome
+            # Never the memory just written: a write that archives itself would say "remembered"
+            # and keep nothing (an assistant's, when only the person's are left, is refused).
+            evicted = self._governance.enforce_capacity(
+                self.namespace, agent_write=by_agent(item), keep=outcome.record.id
+            )
+        return replace(outcome, evicted=tuple(evicted)) if evicted else outcome
 
-    def remember_many(
-        self, items: Iterable[NewMemory], progress: Progress | None
-    ) -> list[MemoryRecord]:
+    def remember_many(self, items: Iterable[NewMemory], progress: Progress | None) -> Batch:
         self._check_ready()
         validated = []
         for position, item in enumerate(items, start=1):
@@ -195,6 +211,7 @@ class Writer:
             except InvalidInput as error:
                 raise InvalidInput(f"item {position}: {error}") from None
         results: list[MemoryRecord] = []
+        evicted: list[str] = []
         for start in range(0, len(validated), EMBED_BATCH):
             batch = validated[start : start + EMBED_BATCH]
             vectors = self.embed_documents([item.content for item in batch])
@@ -206,10 +223,12 @@ class Writer:
                     hashed = content_hash(item.content)
                     twin = self._reinforce_twin(hashed, item)
                     results.append(twin.record if twin else self._insert(item, hashed, vector))
-                self._governance.enforce_capacity(self.namespace)
+                evicted += self._governance.enforce_capacity(
+                    self.namespace, agent_write=any(by_agent(item) for item in batch)
+                )
             if progress:
                 progress(len(batch))
-        return results
+        return Batch(results, evicted)
 
     def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
         """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
@@ -342,6 +361,29 @@ class Writer:
                     self._forget_stored(stored)
                     removed += 1
         return removed
+
+    def unarchive(self, memory_id: str) -> tuple[MemoryRecord, list[str]]:
+        stored = self._get_archived(memory_id)
+        vector = self.embed_documents([stored.record.content])[0]
+        with self._store.db:
+            stored = self._get_archived(memory_id)  # as it is now, under the write lock
+            now = self._clock()
+            fields: dict[str, Any] = {"status": Status.ACTIVE, "updated_at": now}
+            if stored.record.expires_at is not None and stored.record.expires_at <= now:
+                fields["expires_at"] = None  # else the next maintenance archives it again
+            record = self._store.update_fields(stored, "unarchived", **fields)
+            self._store.reactivate(stored, vector)
+            evicted = self._governance.enforce_capacity(self.namespace, keep=record.id)
+        return record, evicted
+
+    def _get_archived(self, memory_id: str) -> StoredMemory:
+        stored = self.get_stored(memory_id)
+        if stored.record.status is not Status.EXPIRED:
+            raise InvalidInput(
+                f"Memory {memory_id} is {stored.record.status}, not archived: only archived "
+                "memories can be brought back (see localmind list --archived)."
+            )
+        return stored
 
     # --- feedback, versions, conflicts --------------------------------------------------------
 

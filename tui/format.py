@@ -37,6 +37,14 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def archived_note(count: int) -> str:
+    """How the app announces what the capacity limit archived (every front end says so)."""
+    return (
+        f"capacity archived {plural(count, 'memory')} to make room: "
+        "Memories, status expired (s); a brings one back"
+    )
+
+
 def one_line(text: str, width: int = 80) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"

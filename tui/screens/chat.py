@@ -18,7 +18,7 @@ from localmind.lifecycle import Decision, Outcome
 from localmind.llm.ollama import how_to_start
 from localmind.records import MemoryRecord, RecallResult
 from localmind.session import Turn
-from tui.format import day, one_line
+from tui.format import archived_note, day, one_line
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
@@ -52,6 +52,8 @@ def describe(outcome: Outcome) -> Text:
     label = RELATED.get(outcome.decision)
     if outcome.related is not None and label:
         text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
+    if outcome.evicted:
+        text.append(f"\n{'':>11}{archived_note(len(outcome.evicted))}", style="yellow")
     return text
 
 
