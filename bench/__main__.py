@@ -27,6 +27,7 @@ def _retrieval(args: argparse.Namespace) -> int:
         Path(args.dump) if args.dump else None,
         Path(args.locomo) if args.locomo else None,
         tuple(s for s in (args.sets or "").split(",") if s),
+        args.questions,
     )
 
 
@@ -51,6 +52,9 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     parser.add_argument(
         "--out", help="Markdown report (default: bench/results/retrieval-<date>.md) and .json"
+    )
+    parser.add_argument(
+        "--questions", type=int, help="only the first N questions of each set (a smoke test)"
     )
     parser.add_argument(
         "--dump", help="also write every question's candidates and scores (for `bench fit`)"

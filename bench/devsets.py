@@ -271,9 +271,20 @@ def build(devset: DevSet, directory: Path, embedder: Embedder, tag: str = "") ->
     return built
 
 
-def all_sets(locomo: Path | None = None, madial_root: Path | None = None) -> list[DevSet]:
-    sets = [*madial_sets("en", madial_root), *madial_sets("zh", madial_root)]
-    sets.append(locomo_set(locomo))
+def all_sets(
+    locomo: Path | None = None,
+    madial_root: Path | None = None,
+    *,
+    madial: bool = True,
+    locomo_wanted: bool = True,
+) -> list[DevSet]:
+    """Every dev set (those not wanted are not even read: the personal set alone needs nothing
+    outside the repository)."""
+    sets = []
+    if madial:
+        sets += [*madial_sets("en", madial_root), *madial_sets("zh", madial_root)]
+    if locomo_wanted:
+        sets.append(locomo_set(locomo))
     personal = personal_set()
     if personal is not None:
         sets.append(personal)

@@ -283,11 +283,22 @@ def run(
     dump_path: Path | None,
     locomo: Path | None,
     only: Sequence[str] = (),
+    questions: int | None = None,
 ) -> int:
     started = time.perf_counter()
-    sets = devsets.all_sets(locomo)
-    if only:
-        sets = [s for s in sets if any(o.lower() in s.name.lower() for o in only)]
+    wanted = [o.lower() for o in only]
+    sets = devsets.all_sets(
+        locomo,
+        madial=not wanted or any("madial" in o for o in wanted),
+        locomo_wanted=not wanted or any("locomo" in o for o in wanted),
+    )
+    if wanted:
+        sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
+    if not sets:
+        raise SystemExit(f"No dev set matches {', '.join(only)}: try madial, locomo, personal.")
+    if questions:
+        for devset in sets:
+            devset.questions = devset.questions[:questions]
     dump: list[dict[str, Any]] | None = [] if dump_path else None
     results = []
     with tempfile.TemporaryDirectory(prefix="localmind-dev-") as scratch:

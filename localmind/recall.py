@@ -283,12 +283,16 @@ class Recaller:
                 found.bm25[key] = BUFFER_TERM_BM25 * shared
 
     def _time_frame(self, query: str) -> TimeFrame | None:
-        """The past period the query names ("last spring", "去年圣诞节"), if any. A future
-        period ("next week") names plans, told before it: no use as a filter on dates."""
-        if not might_mention_time(query):
+        """The past period the query's last line names ("last spring", "去年圣诞节"), if any. A
+        future period ("next week") names plans, told before it: no use as a filter on dates."""
+        # Only the last line: a chat's query is the dialogue so far, ending with the person's
+        # latest turn, and earlier turns name periods in passing ("I got a book last week!"):
+        # on MADial half the dialogues did, and those periods held a right answer once.
+        asked = query.strip().splitlines()[-1] if query.strip() else ""
+        if not might_mention_time(asked):
             return None
         now = self._clock()
-        frame = time_frame(query, now)
+        frame = time_frame(asked, now)
         if frame is None or frame.start > now:
             return None
         return frame
