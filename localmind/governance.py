@@ -203,6 +203,8 @@ class Governance:
             stored = self.store.get(str(memory_id))
             if stored is not None:
                 self.store.erase(stored, now)
+        if rows:
+            self.store.purge_forgotten()
         return len(rows)
 
     # --- figures ------------------------------------------------------------------------------

@@ -125,7 +125,11 @@ class ProfileEngine:
         current = self.current(namespace)
         if current is None:
             return self.store.count(namespace) > 0
-        return self.changes_since(namespace, current.seq) >= self.config.rebuild_after_changes
+        # A forget rebuilds at once: the profile may name what was forgotten.
+        return (
+            self._forgotten_since(namespace, current.seq)
+            or self.changes_since(namespace, current.seq) >= self.config.rebuild_after_changes
+        )
 
     def build(self, namespace: str) -> Profile | None:
         """A new version from the memories (incrementally from the last one when there is
