@@ -17,6 +17,7 @@ from localmind.errors import InvalidInput
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
+from localmind.terminal import printable
 from localmind.transfer import PLAINTEXT_WARNING, Restorable, markdown, to_document
 
 
@@ -112,7 +113,8 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
     else:
         lines = list(markdown(entries, f"Memories of {obj.namespace}"))
     if output is None:
-        click.echo("".join(lines), nl=False)
+        # To a terminal (or a pipe): escapes instead of control characters; JSON reads them back.
+        click.echo(printable("".join(lines)), nl=False)
     else:
         try:
             output.touch(mode=0o600, exist_ok=True)

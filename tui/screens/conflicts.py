@@ -13,7 +13,8 @@ from textual.widgets import DataTable, Label, Static
 
 from localmind.lifecycle import Conflict, Resolution
 from localmind.records import MemoryRecord
-from tui.format import age, one_line, word_diff
+from localmind.terminal import printable
+from tui.format import age, one_line, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
@@ -95,14 +96,14 @@ class ConflictsScreen(Page):
             for panel in (old, new, why):
                 panel.update("")
             return
-        old.update(Text(conflict.existing.content))
-        new.update(Text(conflict.candidate.content))
+        old.update(shown(conflict.existing.content))
+        new.update(shown(conflict.candidate.content))
         changes = word_diff(conflict.existing.content, conflict.candidate.content)
         why.update(
             Text.assemble(
                 ("What changed: ", "bold"),
                 changes,
-                (f"\nWhy it is here: {conflict.reason}", "dim"),
+                (f"\nWhy it is here: {printable(conflict.reason)}", "dim"),
             )
         )
 
@@ -129,7 +130,7 @@ class ConflictsScreen(Page):
     def _resolve(self, conflict: Conflict, resolution: Resolution, text: str | None) -> None:
         def done(record: MemoryRecord | None) -> None:
             kept = f": “{one_line(record.content, 50)}”" if record else ""
-            self.notify(f"Resolved ({resolution.value.replace('_', ' ')}){kept}")
+            self.notify(f"Resolved ({resolution.value.replace('_', ' ')}){kept}", markup=False)
             self.reload()
 
         self.in_background(

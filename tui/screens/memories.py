@@ -18,7 +18,7 @@ from localmind.lifecycle import Version
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from sync.watch import SyncReport
-from tui.format import age, ago, one_line
+from tui.format import age, ago, one_line, shown
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
@@ -199,7 +199,7 @@ class MemoriesScreen(Page):
         if record is None:
             detail.update(Text("No memory here yet." if not self.query_text else "No match."))
             return
-        text = Text(record.content + "\n\n", style="bold")
+        text = shown(record.content + "\n\n", style="bold")
         now = self.lm.clock()
         facts = [
             ("type", str(record.type)),
@@ -214,9 +214,9 @@ class MemoriesScreen(Page):
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
-        for name, shown in facts:
+        for name, fact in facts:
             text.append(f"{name:>10}  ", style="dim")
-            text.append(shown + "\n")
+            text.append(fact + "\n")
         detail.update(text)
 
     # --- the selected memory ------------------------------------------------------------------
@@ -298,6 +298,7 @@ class MemoriesScreen(Page):
         self.notify(
             f"Forgetting “{one_line(record.content, 40)}”. Press u to undo.",
             timeout=UNDO_WINDOW_S,
+            markup=False,
         )
 
     def action_undo(self) -> None:
@@ -306,7 +307,7 @@ class MemoriesScreen(Page):
             return
         record = self.forgotten.pop()
         if self.lm.cancel_forget(record.id):  # still in its window: nothing was erased
-            self.notify(f"Kept “{one_line(record.content, 40)}”.")
+            self.notify(f"Kept “{one_line(record.content, 40)}”.", markup=False)
             self.reload()
             return
 
@@ -327,7 +328,8 @@ class MemoriesScreen(Page):
         def restored(again: MemoryRecord) -> None:
             self.notify(
                 f"Brought back “{one_line(again.content, 40)}” as a new memory "
-                "(its history went with the forget)."
+                "(its history went with the forget).",
+                markup=False,
             )
             self.reload()
 
