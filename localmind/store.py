@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import apsw
 import numpy as np
 
+from localmind.db import BUSY_TIMEOUT_MS
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.hlc import HybridLogicalClock, Stamp
@@ -88,6 +89,8 @@ def _record(row: Sequence[Any]) -> StoredMemory:
         ),
     )
 
+
+CHECKPOINT_WAIT_MS = 1000
 
 #: ``meta`` key counting the forgets this store has redacted (local or received): the sync
 #: folder re-seals its files when it moved.
@@ -464,10 +467,15 @@ class SqliteStore:
         """After a forget has committed: copy the write-ahead log into the database and empty
         it, so the old pages that held the text leave the ``-wal`` file. False when another
         connection's open read kept part of the log (the next forget or checkpoint retries)."""
+        # A reader elsewhere (the app, the MCP server) holds the log only for one query: wait a
+        # little for it, never the full busy timeout (the forget itself is already done).
+        self.db.set_busy_timeout(CHECKPOINT_WAIT_MS)
         try:
             frames, _ = self.db.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
-        except apsw.BusyError:  # waited the busy timeout for the other connection
+        except apsw.BusyError:
             return False
+        finally:
+            self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         return bool(frames == 0)
 
     def mark_recalled(self, rowids: Iterable[int], at: float) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -257,3 +258,25 @@ def test_a_forget_received_redacts_reasons_that_quote_the_text(
         assert traces(b, tmp_path) == []
     finally:
         a.memory.close()
+
+
+def test_a_reader_in_another_process_delays_a_forget_by_a_second_at_most(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    memory = open_memory()
+    secret = memory.remember(SECRET)
+    for text in ("I live in Porto", "My favourite tea is oolong"):
+        memory.remember(text)
+    other = open_memory()  # e.g. the app, in the middle of reading
+    reading = other._store.db.execute("SELECT content FROM memories")
+    next(reading)
+    started = time.monotonic()
+    memory.forget(secret.id)
+    assert time.monotonic() - started < 1 + 2  # waited for the reader at most a second
+    assert memory.get(secret.id).status == "deleted"
+    assert wal_path(memory.path).stat().st_size > 0  # the old pages are still in the log
+    reading.close()
+    # The next forget empties it.
+    memory.forget(memory.list_memories()[0].id)
+    assert wal_path(memory.path).stat().st_size == 0
+    assert traces(memory, tmp_path) == []
