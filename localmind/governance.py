@@ -186,6 +186,8 @@ class Governance:
             self.store.record_event(
                 "", None, "maintenance", dict(counts), f"{elapsed_days:.2f} days since last run"
             )
+        if counts["purged"]:  # purged memories are forgotten: their old pages leave the log
+            self.store.truncate_log()
         return MaintenanceReport(
             at=now,
             expired=counts["expired"],

@@ -119,6 +119,7 @@ _REASON_KINDS = frozenset(
         "confidence decay",
         "expired",
         "implicit",
+        "undo forget",
     }
 )
 _REASON_KIND = re.compile(r"^([^:(]*?)\s*([:(]|$)")

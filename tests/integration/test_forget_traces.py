@@ -23,7 +23,7 @@ from localmind.transfer import markdown, to_document
 from localmind.wal import wal_path
 from sync import folder as sync_folder
 from sync.folder import init_folder, join_folder, sync_once
-from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
 from tests.integration.test_replica import Device
 from tests.integration.test_sync_compaction import plain_text_of
 from tests.ollama_server import FakeOllama
@@ -278,5 +278,21 @@ def test_a_reader_in_another_process_delays_a_forget_by_a_second_at_most(
     reading.close()
     # The next forget empties it.
     memory.forget(memory.list_memories()[0].id)
+    assert wal_path(memory.path).stat().st_size == 0
+    assert traces(memory, tmp_path) == []
+
+
+def test_a_purged_archive_leaves_no_trace_either(
+    open_memory: Callable[..., Memory], clock: FakeClock, tmp_path: Path
+) -> None:
+    memory = open_memory()
+    record = memory.remember(SECRET)
+    memory.remember("I live in Porto")
+    memory.update(record.id, expires_at=clock() + DAY)
+    clock.advance(days=2)
+    assert memory.maintain().expired == 1  # archived: out of the indexes, still in the store
+    assert CODE_WORD.encode() in decrypted_pages(memory.path, tmp_path)
+    clock.advance(days=91)
+    assert memory.maintain().purged == 1
     assert wal_path(memory.path).stat().st_size == 0
     assert traces(memory, tmp_path) == []
