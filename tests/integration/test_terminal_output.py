@@ -12,6 +12,7 @@ from localmind import Memory
 from localmind.terminal import printable
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.ollama_server import FakeOllama
 
 # An OSC 52 clipboard write, a screen clear, an 8-bit CSI, a bidi override, a carriage return
 # that would overwrite the line, and a bell.
@@ -83,3 +84,23 @@ def test_conflicts_print_both_memories_as_text(evil_store: tuple[Cli, str]) -> N
     output = cli.ok("conflicts").stdout
     assert "1450 euros" in output and "\\u001b]0;pwned\\u0007" in output
     assert "\x1b" not in output and "\x07" not in output
+
+
+def test_chat_prints_the_model_reply_and_recalled_memories_as_text(
+    evil_store: tuple[Cli, str], ollama_server: FakeOllama
+) -> None:
+    cli, _ = evil_store
+    ollama_server.when_schema_has("facts", {"facts": [{"content": "Likes \x1b]0;title\x07 tea"}]})
+    ollama_server.when_schema_has("relation", {"relation": "compatible", "reason": "-"})
+    ollama_server.when(
+        lambda body: bool(body.get("stream")), "Sure \x1b]52;c;cm0gLXJmIH4=\x07 done \u202eevil"
+    )
+    result = cli.ok(
+        "chat",
+        "--show-memories",
+        input="What did my note say?\n/quit\n",
+        OLLAMA_HOST=ollama_server.host,
+    )
+    assert_inert(result.stdout)
+    assert not any(char in result.stderr for char in RAW)
+    assert "Likes \\u001b]0;title\\u0007 tea" in result.stderr
