@@ -23,7 +23,9 @@ from localmind.transfer import markdown, to_document
 from localmind.wal import wal_path
 from sync import folder as sync_folder
 from sync.folder import init_folder, join_folder, sync_once
+from tests.cli_support import Cli
 from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
+from tests.integration.test_mcp import call, served
 from tests.integration.test_replica import Device
 from tests.integration.test_sync_compaction import plain_text_of
 from tests.ollama_server import FakeOllama
@@ -296,3 +298,18 @@ def test_a_purged_archive_leaves_no_trace_either(
     assert memory.maintain().purged == 1
     assert wal_path(memory.path).stat().st_size == 0
     assert traces(memory, tmp_path) == []
+
+
+@pytest.mark.slow
+async def test_the_mcp_context_tool_forgets_at_once_what_the_cli_forgot(store: Path) -> None:
+    """The issue as seen: an assistant's `context` call right after a forget in another
+    process (the CLI) printed the forgotten text under "About the user"."""
+    async with served(store) as session:
+        secret = await call(session, "remember", content=SECRET, importance=0.9)
+        await call(session, "remember", content="I live in Porto")
+        before = await call(session, "context", query="gym locker")
+        Cli(store).ok("forget", secret["id"])
+        after = await call(session, "context", query="gym locker")
+    assert CODE_WORD in before.split("Relevant memories:")[0]  # in the profile, too
+    assert CODE_WORD not in after
+    assert "Porto" in after
