@@ -29,3 +29,10 @@ def printable(text: str, *, newlines: bool = True) -> str:
     newline stay as they are when ``newlines`` (multi-line layouts), and are escaped too when
     not (a one-line row)."""
     return (_UNSAFE if newlines else _UNSAFE_OR_BREAK).sub(_escape, text)
+
+
+def without_controls(text: str) -> str:
+    """``text`` without those characters, for a display that must keep each character's
+    column (an editor's cursor): terminals and Rich give them no width, so dropping them moves
+    nothing. The text itself is not changed, only what is drawn."""
+    return _UNSAFE.sub("", text)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, TextArea
 
 from localmind import Memory
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.tui.conftest import make_app, settle
 from tui.screens.memories import MemoriesScreen
+from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
 # An OSC 52 clipboard write, a screen clear, a bidi override, and markup: an action link and
@@ -19,7 +20,7 @@ EVIL = "[/bold] [@click=app.quit]quit[/] Note \x1b]52;c;cm0gLXJmIH4=\x07 \x1b[2J
 RAW = ("\x1b", "\x07", "\u202e", "\u202c")
 
 
-def visible(widget: Static | DataTable[object]) -> str:
+def visible(widget: Static | DataTable[object] | TextArea) -> str:
     """What the widget puts on screen, as plain text."""
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
 
@@ -53,6 +54,17 @@ async def test_escape_sequences_and_markup_in_a_memory_are_shown_as_text(
         assert isinstance(modal, HistoryModal)
         diff = visible(modal.query_one("#diff", Static))
         assert "\\u202eevil\\u202c" in diff and "\u202e" not in diff
+        await pilot.press("escape")
+        await settle(pilot)
+
+        await pilot.press("e")  # the correction editor draws the text without its controls
+        await pilot.pause()
+        assert isinstance(app.screen, EditorModal)
+        editor = app.screen.query_one(TextArea)
+        assert editor.text == EVIL + " again"  # edited as it is stored
+        drawn = visible(editor)
+        assert not any(char in drawn for char in RAW)
+        assert "Note ]52;c;cm0gLXJmIH4=" in drawn
         await pilot.press("escape")
         await settle(pilot)
 
