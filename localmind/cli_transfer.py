@@ -72,7 +72,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             else:
                 new.append(checked)
     for problem in bad:
-        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
+        reason = printable(problem.reason, newlines=False)  # may quote the line
+        click.echo(f"{printable(file.name)}:{problem.line}: skipped: {reason}", err=True)
     if not new and not restorable:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     with obj.open() as memory:
