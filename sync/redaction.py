@@ -41,7 +41,9 @@ def reseal_forgotten(memory: Memory, folder: str | os.PathLike[str]) -> int:
     key = sync_folder.sync_key(memory)
     device = memory.device_id
     directory = Path(folder).expanduser() / device
-    current = {event.hlc: event for event in memory.events_since(0)}
+    # Every event the store holds, other devices' too: a fresh stream relays them.
+    held = memory.events_since(0, relay_through=2**62)
+    current = {event.hlc: event for event in held}
     files = [
         (
             sync_folder.segment_path(directory, number),
