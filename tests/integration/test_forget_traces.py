@@ -313,3 +313,27 @@ async def test_the_mcp_context_tool_forgets_at_once_what_the_cli_forgot(store: P
     assert CODE_WORD in before.split("Relevant memories:")[0]  # in the profile, too
     assert CODE_WORD not in after
     assert "Porto" in after
+
+
+def test_text_relayed_into_a_new_folder_leaves_it_too(tmp_path: Path) -> None:
+    """A laptop that moves to a new folder relays every event it holds, other laptops' too,
+    into its own files there: a forget re-seals those as well."""
+    first, second = tmp_path / "Sync" / "one", tmp_path / "Sync" / "two"
+    a, b = Device(tmp_path / "a.db", 0.0), Device(tmp_path / "b.db", 0.0)
+    try:
+        init_folder(a.memory, first, PASSPHRASE, FAST_KDF)
+        join_folder(b.memory, first, PASSPHRASE)
+        secret = a.memory.remember(SECRET)
+        for device in (a, b):
+            sync_once(device.memory, first)
+        init_folder(b.memory, second, PASSPHRASE, FAST_KDF)  # b moves on, alone
+        sync_once(b.memory, second)
+        key = sync_folder.sync_key(b.memory)
+        assert CODE_WORD in plain_text_of(second, key)  # a's memory, in b's own files
+
+        b.memory.forget(secret.id)
+        sync_once(b.memory, second)
+        assert CODE_WORD not in plain_text_of(second, key)
+    finally:
+        a.memory.close()
+        b.memory.close()
