@@ -23,6 +23,7 @@ from localmind.llm.base import LLM
 from localmind.memory import Memory
 from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.terminal import printable
 
 PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
@@ -117,7 +118,7 @@ def friendly_errors(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except LocalmindError as error:
-            raise click.ClickException(str(error)) from None
+            raise click.ClickException(printable(str(error))) from None
         except DAMAGE_ERRORS:  # a damaged page met outside a query (e.g. while committing)
             context = click.get_current_context(silent=True)
             store = context.find_object(Context) if context else None
@@ -138,12 +139,13 @@ def when(timestamp: float | None) -> str:
 
 
 def one_line(text: str, width: int = 72) -> str:
-    flat = " ".join(text.split())
+    flat = printable(" ".join(text.split()), newlines=False)
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def echo_json(document: object) -> None:
-    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+    # JSON escapes C0 controls itself, not C1, DEL or bidi marks; printable's escapes are JSON.
+    click.echo(printable(json.dumps(document, ensure_ascii=False, indent=2)))
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -439,12 +441,15 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         ("pinned", "yes" if record.pinned else "no"),
         ("metadata", json.dumps(record.metadata, ensure_ascii=False)),
     ):
-        click.echo(f"{name:>10}: {value}")
+        click.echo(f"{name:>10}: {printable(str(value), newlines=False)}")
     click.echo()
-    click.echo(record.content)
+    click.echo(printable(record.content))
     for v in history:
         version, content, reason, at = v.version, v.content, v.reason, v.replaced_at
-        click.echo(f"\n--- version {version} ({reason}, replaced {when(at)})\n{content}")
+        heading = (
+            f"--- version {version} ({printable(reason, newlines=False)}, replaced {when(at)})"
+        )
+        click.echo(f"\n{heading}\n{printable(content)}")
 
 
 @cli.command()

@@ -6,6 +6,7 @@ import click
 
 from localmind.cli import Context, cli, echo_json, friendly_errors, one_line, when
 from localmind.lifecycle import Feedback, Resolution
+from localmind.terminal import printable
 
 
 @cli.command()
@@ -36,8 +37,13 @@ def history(obj: Context, memory_id: str, as_json: bool) -> None:
         )
         return
     for v in versions:
-        click.echo(f"v{v.version}  replaced {when(v.replaced_at)} ({v.reason})  {v.content}")
-    click.echo(f"v{record.version}  current                              {record.content}")
+        reason = printable(v.reason, newlines=False)
+        click.echo(
+            f"v{v.version}  replaced {when(v.replaced_at)} ({reason})  {printable(v.content)}"
+        )
+    click.echo(
+        f"v{record.version}  current                              {printable(record.content)}"
+    )
     if versions:
         click.echo(f"Bring one back with: localmind revert {record.id} VERSION", err=True)
 

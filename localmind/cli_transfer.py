@@ -24,6 +24,7 @@ from localmind.errors import InvalidInput
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
+from localmind.terminal import printable
 from localmind.transfer import PLAINTEXT_WARNING, Restorable, markdown, to_document
 
 
@@ -78,7 +79,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             else:
                 new.append(checked)
     for problem in bad:
-        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
+        reason = printable(problem.reason, newlines=False)  # may quote the line
+        click.echo(f"{printable(file.name)}:{problem.line}: skipped: {reason}", err=True)
     if not new and not restorable:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     with obj.open() as memory:
@@ -122,7 +124,8 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
     else:
         lines = list(markdown(entries, f"Memories of {obj.namespace}"))
     if output is None:
-        click.echo("".join(lines), nl=False)
+        # To a terminal (or a pipe): escapes instead of control characters; JSON reads them back.
+        click.echo(printable("".join(lines)), nl=False)
     else:
         try:
             output.touch(mode=0o600, exist_ok=True)

@@ -216,6 +216,8 @@ class Governance:
             self.store.record_event(
                 "", None, "maintenance", dict(counts), f"{elapsed_days:.2f} days since last run"
             )
+        if counts["purged"]:  # purged memories are forgotten: their old pages leave the log
+            self.store.truncate_log()
         return MaintenanceReport(
             at=now,
             expired=counts["expired"],
@@ -239,6 +241,8 @@ class Governance:
             stored = self.store.get(str(memory_id))
             if stored is not None:
                 self.store.erase(stored, self._clock())
+        if rows:
+            self.store.purge_forgotten()
         return len(rows)
 
     # --- figures ------------------------------------------------------------------------------

@@ -291,8 +291,11 @@ class Memory:
 
     def forget(self, memory_id: str) -> None:
         """Remove a memory: its content and history are erased at once; a tombstone remains so
-        the deletion can replicate."""
+        the deletion can replicate. Every other trace of its text goes in the same
+        transaction (events, conflicts, profile versions, the keyword index's segments), and
+        the write-ahead log is emptied after it (see docs/design.md, "Forget")."""
         self._writer.forget(memory_id)
+        self._recaller.clear_cache()  # a query may have been the forgotten text itself
 
     # --- feedback, versions, conflicts --------------------------------------------------------
 
@@ -401,6 +404,7 @@ class Memory:
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""
+        self._recaller.clear_cache()
         return self._writer.clear()
 
     # --- reading ------------------------------------------------------------------------------

@@ -283,8 +283,13 @@ def apply_remote(
         report.memories = len(touched)
         report.changed = list(touched)
         report.embedded = _index(store, dirty, embed)
+        forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
+        if forgot:
+            store.purge_forgotten()
         for key, value in (meta or {}).items():
             store.set_meta(key, value)
+    if forgot:
+        store.truncate_log()
     if latest is not None:
         store.observe(latest)
     return report
@@ -424,14 +429,11 @@ def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | 
         store.db.execute(
             f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
         )
-    _write_history(store, memory_id, state)
     if state.deleted:
-        # The promise of a forget: the text leaves this device too.
-        store.db.execute(
-            "UPDATE events SET payload = '{\"redacted\": true}' "
-            "WHERE memory_id = ? AND op != 'forget'",
-            (memory_id,),
-        )
+        # The promise of a forget: the text leaves this device too (events, history, conflicts'
+        # reasons, profiles).
+        store.redact_traces(values["namespace"], memory_id, [before.content] if before else [])
+    _write_history(store, memory_id, state)
     active = values["status"] == str(Status.ACTIVE)
     if not active:
         store.db.execute(

@@ -18,6 +18,7 @@ cost grows with rows × k, and rescoring needs a large k.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import apsw
 import numpy as np
 
+from localmind.db import BUSY_TIMEOUT_MS
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.hlc import HybridLogicalClock, Stamp
@@ -86,6 +88,53 @@ def _record(row: Sequence[Any]) -> StoredMemory:
             hlc=row[17],
         ),
     )
+
+
+CHECKPOINT_WAIT_MS = 1000
+
+#: ``meta`` key counting the forgets this store has redacted (local or received): the sync
+#: folder re-seals its files when it moved.
+REDACTIONS = "redactions"
+
+# Reasons that say only what kind of change it was. After a forget, an event's or a conflict's
+# reason is cut to its kind (the text before ":" or "(") when the kind is one of these, and
+# dropped otherwise: reasons may hold memory text (older merge notes did; an LLM's reason may
+# quote either memory; a library caller may pass anything).
+_REASON_KINDS = frozenset(
+    {
+        "update",
+        "correct",
+        "revert",
+        "merge",
+        "take_new",
+        "overwrite",
+        "confirm",
+        "deny",
+        "restated",
+        "contradicted by a new memory",
+        "may contradict the older memory; no LLM to check",
+        "same content remembered again",
+        "evicted",
+        "archived",
+        "confidence decay",
+        "expired",
+        "implicit",
+        "undo forget",
+    }
+)
+_REASON_KIND = re.compile(r"^([^:(]*?)\s*([:(]|$)")
+
+
+def redacted_reason(reason: str | None) -> str | None:
+    """What a forgotten memory's event or conflict may keep of its reason: the kind of change
+    ("evicted:", "restated"), never anything quoted after it."""
+    if reason is None:
+        return None
+    match = _REASON_KIND.match(reason)
+    kind = match.group(1) if match else ""
+    if kind not in _REASON_KINDS:
+        return "redacted"
+    return kind + (":" if match and match.group(2) == ":" else "")
 
 
 def _pool(k: int, rows: int) -> int:
@@ -341,17 +390,13 @@ class SqliteStore:
 
     def erase(self, stored: StoredMemory, at: float) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
-        deletion can replicate; the indexes lose it at once, and the events that carried its
-        text are redacted (secure_delete zeroes the freed bytes)."""
+        deletion can replicate; the indexes lose it at once, and every trace of its text goes
+        (:meth:`redact_traces`; secure_delete zeroes the freed bytes)."""
         record = stored.record
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         record.hlc = self.stamp()
-        self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (record.id,))
-        self.db.execute(
-            "UPDATE events SET payload = '{\"redacted\": true}' WHERE memory_id = ?",
-            (record.id,),
-        )
+        self.redact_traces(record.namespace, record.id, [record.content])
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
@@ -370,6 +415,69 @@ class SqliteStore:
             "pinned": record.pinned,
         }
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
+
+    def redact_traces(self, namespace: str, memory_id: str, texts: Sequence[str] = ()) -> None:
+        """Everything but the tombstone that may hold a forgotten memory's text: its version
+        history, the payloads and reasons of its events (a merge's note held the restatement;
+        an LLM's reason may quote either memory), the reasons of conflicts that involve it and
+        of their events, and every profile version that was built from it or quotes it (and
+        the later ones, which may have been built from those). ``texts``: the memory's last
+        text. Call it inside the forget's transaction; :meth:`purge_forgotten` follows."""
+        texts = [t for t in texts if t] + [t for _, t, _, _ in self.versions(memory_id) if t]
+        self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT seq, reason FROM events WHERE memory_id = ? AND op != 'forget' UNION "
+            "SELECT seq, reason FROM events WHERE op = 'conflict' "
+            "AND json_valid(payload) AND json_extract(payload, '$.existing') = ?",
+            (memory_id, memory_id),
+        ).fetchall()
+        self.db.executemany(
+            "UPDATE events SET reason = ?, payload = CASE WHEN memory_id = ? "
+            "THEN '{\"redacted\": true}' ELSE payload END WHERE seq = ?",
+            [(redacted_reason(reason), memory_id, seq) for seq, reason in rows],
+        )
+        conflicts: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT id, reason FROM conflicts WHERE existing_id = ? OR candidate_id = ?",
+            (memory_id, memory_id),
+        ).fetchall()
+        self.db.executemany(
+            "UPDATE conflicts SET reason = ? WHERE id = ?",
+            [(redacted_reason(reason) or "", conflict) for conflict, reason in conflicts],
+        )
+        quoted = " OR ".join("instr(text, ?) > 0" for _ in texts) or "0"
+        first = self.db.execute(
+            "SELECT min(version) FROM profiles WHERE namespace = ? AND (EXISTS (SELECT 1 FROM "
+            "json_each(built_from, '$.ids') WHERE value = ?) OR " + quoted + ")",
+            (namespace, memory_id, *texts),
+        ).fetchone()
+        if first and first[0] is not None:
+            self.db.execute(
+                "DELETE FROM profiles WHERE namespace = ? AND version >= ?", (namespace, first[0])
+            )
+        count = int(self.get_meta(REDACTIONS) or 0)
+        self.set_meta(REDACTIONS, str(count + 1))
+
+    def purge_forgotten(self) -> None:
+        """After forgets, inside their transaction: merge the keyword index into one segment.
+        Its table is contentless, so a delete only writes a tombstone and the forgotten words
+        stay in the old segments until a merge rewrites them (11 ms at 10k memories,
+        docs/design.md)."""
+        self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+
+    def truncate_log(self) -> bool:
+        """After a forget has committed: copy the write-ahead log into the database and empty
+        it, so the old pages that held the text leave the ``-wal`` file. False when another
+        connection's open read kept part of the log (the next forget or checkpoint retries)."""
+        # A reader elsewhere (the app, the MCP server) holds the log only for one query: wait a
+        # little for it, never the full busy timeout (the forget itself is already done).
+        self.db.set_busy_timeout(CHECKPOINT_WAIT_MS)
+        try:
+            frames, _ = self.db.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+        except apsw.BusyError:
+            return False
+        finally:
+            self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        return bool(frames == 0)
 
     def mark_recalled(self, rowids: Iterable[int], at: float) -> None:
         """Note that these memories were returned by a recall (``last_accessed``: maintenance

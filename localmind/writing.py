@@ -172,13 +172,13 @@ class Writer:
                     merged = self._lifecycle.merge(fresh, item.content, similarity)
                     outcome = Outcome(merged, Decision.MERGED, neighbour, similarity, why)
                 elif relation is Relation.CONTRADICTS:
-                    reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
                     record = self._lifecycle.overwrite(
                         fresh,
                         item.content,
                         hashed,
                         vector,
-                        reason,
+                        similarity,
+                        why,
                         self.settings.default_confidence,
                     )
                     outcome = Outcome(record, Decision.OVERWRITTEN, neighbour, similarity, why)
@@ -345,8 +345,15 @@ class Writer:
         self.get_stored(memory_id)  # an unknown id fails before waiting for the write lock
         with self._store.db:
             stored = self.get_stored(memory_id)  # as it is now, under the write lock
-            if stored.record.status is not Status.DELETED:
-                self._forget_stored(stored)
+            if stored.record.status is Status.DELETED:
+                return
+            texts = [stored.record.content] + [v[1] for v in self._store.versions(memory_id)]
+            self._forget_stored(stored)
+            self._store.purge_forgotten()
+        # Its texts (current and earlier) kept in this session's buffer go too.
+        hashes = {content_hash(text) for text in texts}
+        self._short_term.remove_if(lambda item: item.record.content_hash in hashes)
+        self._store.truncate_log()
 
     def _forget_stored(self, stored: StoredMemory) -> None:
         self._store.erase(stored, self._clock())
@@ -360,6 +367,9 @@ class Writer:
                 if stored.record.status is not Status.DELETED:
                     self._forget_stored(stored)
                     removed += 1
+            if removed:
+                self._store.purge_forgotten()
+        self._store.truncate_log()
         return removed
 
     def unarchive(self, memory_id: str) -> tuple[MemoryRecord, list[str]]:
@@ -461,6 +471,8 @@ class Writer:
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
                 self._forget_stored(self._get_active(candidate_id))
+                self._store.purge_forgotten()
+            self._store.truncate_log()
             return self.get(existing_id)
         text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
         assert text is not None

@@ -952,8 +952,9 @@ def compact(
 
 
 def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, ImportReport]:
-    """Export, import, publish this store's cursors and compact its own old segments:
-    (events exported, what the import did, with ``compacted`` set)."""
+    """Export, import, publish this store's cursors, compact its own old segments and re-seal
+    those that held forgotten text: (events exported, what the import did, with ``compacted``
+    set)."""
     check_header(memory, Path(folder).expanduser())
     exported = export_pending(memory, folder)
     report = import_new(memory, folder)
@@ -962,6 +963,9 @@ def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, Impo
     except OSError as error:
         log.error("sync: could not publish this device's cursors: %s", error)
     report.compacted = compact(memory, folder)
+    from sync.redaction import reseal_forgotten  # it builds on this module
+
+    reseal_forgotten(memory, folder)
     return exported, report
 
 

@@ -224,7 +224,7 @@ class LocalmindApp(App[None]):
             if self.memory is not None:
                 self.memory.forget(memory_id)
         except LocalmindError as error:
-            self.call_from_thread(self.notify, str(error), severity="error")
+            self.call_from_thread(self.notify, str(error), severity="error", markup=False)
         else:
             self.call_from_thread(self.refresh_status)
 

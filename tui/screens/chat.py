@@ -18,7 +18,8 @@ from localmind.lifecycle import Decision, Outcome
 from localmind.llm.ollama import how_to_start
 from localmind.records import MemoryRecord, RecallResult
 from localmind.session import Turn
-from tui.format import archived_note, day, one_line
+from localmind.terminal import printable
+from tui.format import archived_note, day, one_line, shown
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
@@ -48,7 +49,7 @@ RELATED = {
 
 def describe(outcome: Outcome) -> Text:
     text = Text(f"{DECISIONS[outcome.decision]:>9}  ", style="bold")
-    text.append(outcome.record.content)
+    text.append(printable(outcome.record.content))
     label = RELATED.get(outcome.decision)
     if outcome.related is not None and label:
         text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
@@ -133,7 +134,7 @@ class ChatScreen(Page):
         self.turn(text, reply)
 
     def _add(self, who: str, text: str) -> Static:
-        message = Static(Text(text), classes=f"message {who}")
+        message = Static(shown(text), classes=f"message {who}")
         messages = self.query_one("#messages", VerticalScroll)
         messages.mount(message)
         messages.scroll_end(animate=False)
@@ -158,7 +159,7 @@ class ChatScreen(Page):
         self.app.call_from_thread(self.lm.refresh_status)
 
     def _stream(self, reply: Static, text: str) -> None:
-        reply.update(Text(text))
+        reply.update(shown(text))
         self.query_one("#messages", VerticalScroll).scroll_end(animate=False)
 
     def _failed(self, reply: Static, message: str) -> None:
@@ -170,7 +171,7 @@ class ChatScreen(Page):
             reply.update(Text(f"(no reply: {turn.offline})", style="dim italic"))
             self._show_offline(turn.offline)
         else:
-            reply.update(Text(turn.reply))
+            reply.update(shown(turn.reply))
         self._show_recalled(turn.recalled)
         remembered = self.query_one("#remembered", Static)
         if turn.remembered:
@@ -222,7 +223,7 @@ class ChatScreen(Page):
             return
         b = result.breakdown
         memory = result.memory
-        text = Text(memory.content + "\n", style="bold")
+        text = shown(memory.content + "\n", style="bold")
         text.append(
             f"score {b.score:.3f} = confidence {memory.confidence:.2f} × "
             f"relevance {b.similarity:.2f} × (1 + importance {b.importance:.2f} · "

@@ -20,7 +20,8 @@ from textual.widgets import DataTable, Label, Static
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Conflict, Resolution
 from localmind.memory import Memory
-from tui.format import one_line, plural, word_diff
+from localmind.terminal import printable
+from tui.format import one_line, plural, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
@@ -194,14 +195,14 @@ class ConflictsScreen(Page):
             heading = f"{side.title()} · {_date(record.created_at)}"
             heading += " · newer" if is_newer else ""
             self.query_one(f"#{side}-heading", Label).update(f"{heading} · {keys}")
-        old.update(Text(conflict.existing.content))
-        new.update(Text(conflict.candidate.content))
+        old.update(shown(conflict.existing.content))
+        new.update(shown(conflict.candidate.content))
         changes = word_diff(conflict.existing.content, conflict.candidate.content)
         why.update(
             Text.assemble(
                 ("What changed: ", "bold"),
                 changes,
-                (f"\nWhy it is here: {conflict.reason}", "dim"),
+                (f"\nWhy it is here: {printable(conflict.reason)}", "dim"),
             )
         )
 
@@ -308,7 +309,7 @@ class ConflictsScreen(Page):
                 if batch in self.waiting:
                     self.waiting.remove(batch)
             for error in errors:
-                self.notify(error, severity="error")
+                self.notify(error, severity="error", markup=False)
             if self.is_current:
                 self.reload()
 

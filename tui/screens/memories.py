@@ -18,7 +18,7 @@ from localmind.lifecycle import Version
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from sync.watch import SyncReport
-from tui.format import age, ago, archived_note, one_line
+from tui.format import age, ago, archived_note, one_line, shown
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
@@ -201,7 +201,7 @@ class MemoriesScreen(Page):
         if record is None:
             detail.update(Text("No memory here yet." if not self.query_text else "No match."))
             return
-        text = Text(record.content + "\n\n", style="bold")
+        text = shown(record.content + "\n\n", style="bold")
         now = self.lm.clock()
         facts = [
             ("type", str(record.type)),
@@ -216,9 +216,9 @@ class MemoriesScreen(Page):
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
-        for name, shown in facts:
+        for name, fact in facts:
             text.append(f"{name:>10}  ", style="dim")
-            text.append(shown + "\n")
+            text.append(fact + "\n")
         if record.status is Status.EXPIRED:
             text.append("\narchived: a brings it back\n", style="yellow")
         detail.update(text)
@@ -302,6 +302,7 @@ class MemoriesScreen(Page):
         self.notify(
             f"Forgetting “{one_line(record.content, 40)}”. Press u to undo.",
             timeout=UNDO_WINDOW_S,
+            markup=False,
         )
 
     def action_undo(self) -> None:
@@ -310,7 +311,7 @@ class MemoriesScreen(Page):
             return
         record = self.forgotten.pop()
         if self.lm.cancel_forget(record.id):  # still in its window: nothing was erased
-            self.notify(f"Kept “{one_line(record.content, 40)}”.")
+            self.notify(f"Kept “{one_line(record.content, 40)}”.", markup=False)
             self.reload()
             return
 
@@ -335,7 +336,8 @@ class MemoriesScreen(Page):
             note = f"; {archived_note(evicted)}" if evicted else ""
             self.notify(
                 f"Brought back “{one_line(again.content, 40)}” as a new memory "
-                f"(its history went with the forget){note}."
+                f"(its history went with the forget){note}.",
+                markup=False,
             )
             self.reload()
 
