@@ -334,34 +334,54 @@ def _monday(day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
+def _holiday_days(window: Callable[[int], Days]) -> Callable[[re.Match[str], date], Days]:
+    def read(match: re.Match[str], today: date) -> Days:
+        return _recurring(window, match["mod"], _year_of(match, today), today)
+
+    return read
+
+
+def _season_days(match: re.Match[str], today: date) -> Days:
+    name = match["name"] or match["name2"] or match["name3"]
+    return _recurring(_season(name), match["mod"], _year_of(match, today), today)
+
+
+def _weekend_days(match: re.Match[str], today: date) -> Days:
+    if match["zh"]:
+        offset = _ZH_WEEK_OFFSET[match["zh"]]
+    else:
+        offset = {"last": -1, "past": -1, "this": 0, "next": 1}[match["mod"].lower()]
+    saturday = _monday(today) + timedelta(days=7 * offset + 5)
+    return saturday, saturday + timedelta(days=2)
+
+
+def _rolling_days(match: re.Match[str], today: date) -> Days:
+    count = re.sub(r"\s+", " ", (match["n"] or match["zn"] or "1").lower())
+    unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
+    length = (int(count) if count.isdigit() else _EN_NUMBERS[count]) * _UNIT_DAYS[unit]
+    return today - timedelta(days=length), today + timedelta(days=1)
+
+
+_TABLE = (
+    *((pattern, _holiday_days(window)) for pattern, window in _HOLIDAY_PATTERNS),
+    (_SEASON_PATTERN, _season_days),
+    (_WEEKEND_PATTERN, _weekend_days),
+    (_ROLLING_PATTERN, _rolling_days),
+)
+
+
 def _table_spans(text: _Text, today: date) -> list[_Found]:
     found: list[_Found] = []
-
-    def take(match: re.Match[str], days: Days) -> None:
-        if _HABITUAL.search(text.text[: match.start()]):
-            return
-        found.append(_Found(days, *match.span()))
-        text.blank(*match.span())
-
-    for pattern, window in _HOLIDAY_PATTERNS:
+    for pattern, read in _TABLE:
         for match in pattern.finditer(text.text):
-            take(match, _recurring(window, match["mod"], _year_of(match, today), today))
-    for match in _SEASON_PATTERN.finditer(text.text):
-        name = match["name"] or match["name2"] or match["name3"]
-        take(match, _recurring(_season(name), match["mod"], _year_of(match, today), today))
-    for match in _WEEKEND_PATTERN.finditer(text.text):
-        if match["zh"]:
-            offset = _ZH_WEEK_OFFSET[match["zh"]]
-        else:
-            offset = {"last": -1, "past": -1, "this": 0, "next": 1}[match["mod"].lower()]
-        saturday = _monday(today) + timedelta(days=7 * offset + 5)
-        take(match, (saturday, saturday + timedelta(days=2)))
-    for match in _ROLLING_PATTERN.finditer(text.text):
-        count = (match["n"] or match["zn"] or "1").lower()
-        count = re.sub(r"\s+", " ", count)
-        unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
-        length = (int(count) if count.isdigit() else _EN_NUMBERS[count]) * _UNIT_DAYS[unit]
-        take(match, (today - timedelta(days=length), today + timedelta(days=1)))
+            if _HABITUAL.search(text.text[: match.start()]):
+                continue
+            try:
+                days = read(match, today)
+            except (ValueError, OverflowError, StopIteration):  # "最近2025年", lunar year 2100
+                continue
+            found.append(_Found(days, *match.span()))
+            text.blank(*match.span())
     return found
 
 
@@ -471,6 +491,13 @@ def _read_span(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
     return _Found(days, at, to)
 
 
+def _read_safely(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
+    try:
+        return _read_span(text, at, to, clock)
+    except (ValueError, OverflowError):  # "last February 29" read in a leap year, year 9999
+        return None
+
+
 def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     """dateparser reads what it finds. Its search cannot find Chinese phrases (it splits
     "2025年12月" wrongly or drops it), so those are found by ``_ZH_PHRASE`` and only read by it."""
@@ -478,7 +505,7 @@ def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     for match in _ZH_PHRASE.finditer(text.text):
         if _HABITUAL.search(text.text[: match.start()]):
             continue
-        if (span := _read_span(text, *match.span(), clock)) is not None:
+        if (span := _read_safely(text, *match.span(), clock)) is not None:
             if match["previous"]:  # 上星期一: the Monday of last week
                 monday = _monday(clock.date()) - timedelta(days=7)
                 first = monday + timedelta(days=span.days[0].weekday())
@@ -488,13 +515,17 @@ def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     if not re.search(r"[A-Za-z0-9]", text.text):
         return found
     search_dates, _ = _search()
+    try:
+        guesses = search_dates(text.text, languages=["en"], settings=_settings(clock)) or ()
+    except (ValueError, OverflowError):  # a date beyond what datetime holds
+        return found
     cursor = 0
-    for phrase, _ in search_dates(text.text, languages=["en"], settings=_settings(clock)) or ():
+    for phrase, _ in guesses:
         at = text.text.find(phrase, cursor)
         if at < 0:
             continue
         cursor = at + len(phrase)
-        if _is_date(text.text, at, cursor) and (span := _read_span(text, at, cursor, clock)):
+        if _is_date(text.text, at, cursor) and (span := _read_safely(text, at, cursor, clock)):
             found.append(span)
     return found
 

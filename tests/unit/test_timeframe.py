@@ -6,6 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from localmind.timeframe import might_mention_time, time_frame
 
@@ -260,3 +262,67 @@ def test_a_query_without_time_words_never_imports_dateparser() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+_TIME_WORDS = [
+    "last",
+    "this",
+    "next",
+    "every",
+    "in",
+    "of",
+    "March",
+    "May",
+    "2025",
+    "1900",
+    "2099",
+    "Christmas",
+    "spring",
+    "winter",
+    "weekend",
+    "week",
+    "month",
+    "year",
+    "ago",
+    "two",
+    "3",
+    "days",
+    "February",
+    "29th",
+    "yesterday",
+    "去年",
+    "前年",
+    "明年",
+    "上个月",
+    "上星期一",
+    "三天前",
+    "2025年",
+    "12月",
+    "31日",
+    "春节",
+    "中秋",
+    "除夕",
+    "春天",
+    "周末",
+    "最近",
+    "二十九",
+    "每年",
+    "Black",
+    "Friday",
+    "7/4",
+    "2025-02-29",
+    "9999",
+]
+
+
+@given(
+    words=st.lists(st.sampled_from(_TIME_WORDS), min_size=1, max_size=6),
+    joiner=st.sampled_from([" ", ""]),
+    day=st.dates(min_value=date(1901, 1, 1), max_value=date(2099, 12, 31)),
+)
+@settings(max_examples=300, deadline=None)
+def test_any_jumble_of_time_words_gives_a_period_or_none_never_an_error(
+    words: list[str], joiner: str, day: date
+) -> None:
+    frame = time_frame(joiner.join(words), _at(day), UTC)
+    assert frame is None or frame.start < frame.end
