@@ -320,7 +320,7 @@ _TIME_WORDS = [
     joiner=st.sampled_from([" ", ""]),
     day=st.dates(min_value=date(1901, 1, 1), max_value=date(2099, 12, 31)),
 )
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 def test_any_jumble_of_time_words_gives_a_period_or_none_never_an_error(
     words: list[str], joiner: str, day: date
 ) -> None:
