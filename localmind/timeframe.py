@@ -134,6 +134,21 @@ _ZH_SYNONYMS = {
 }
 
 
+# Fixed rewrites, in order: 3月份 → 3月, 5号 → 5日 (not 2号楼), 周一 → 星期一, 上个星期 → 上周...
+_ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (_ZH_NUMBER, lambda m: _zh_number(m.group())),
+    (re.compile(r"(?<=\d)月份"), lambda m: "月"),
+    (re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日"),
+    (re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期"),
+    (
+        re.compile(f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})(?![饼亮光球])"),
+        lambda m: _ZH_SYNONYMS[m.group()],
+    ),
+    (re.compile(r"上星期(?![一二三四五六日天])"), lambda m: "上周"),
+)
+_ZH_RELATIVE_YEAR = re.compile(r"(?<!\d)(前年|去年|今年|明年)")
+
+
 def _normalise(text: _Text, year: int) -> None:
     """Chinese the way dateparser reads it: digits, 上周 for 上个星期, 星期一 for 周一, an explicit
     year for 去年, no 份 in 3月份; and "tomorrow" for "tomorrow's"."""
@@ -142,19 +157,9 @@ def _normalise(text: _Text, year: int) -> None:
         _MONTH_RELATIVE_YEAR,
         lambda m: f"{m['month']} {year + _RELATIVE_YEAR[m['relative'].lower()]}",
     )
-    text.sub(_ZH_NUMBER, lambda m: _zh_number(m.group()))
-    text.sub(re.compile(r"(?<=\d)月份"), lambda m: "月")
-    text.sub(re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日")
-    text.sub(re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期")
-    text.sub(
-        re.compile(f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})(?![饼亮光球])"),
-        lambda m: _ZH_SYNONYMS[m.group()],
-    )
-    text.sub(re.compile(r"上星期(?![一二三四五六日天])"), lambda m: "上周")
-    text.sub(
-        re.compile(r"(?<!\d)(前年|去年|今年|明年)"),
-        lambda m: f"{year + _ZH_RELATIVE_YEARS[m.group()]}年",
-    )
+    for pattern, replace in _ZH_REWRITES:
+        text.sub(pattern, replace)
+    text.sub(_ZH_RELATIVE_YEAR, lambda m: f"{year + _ZH_RELATIVE_YEARS[m.group()]}年")
 
 
 # --- what dateparser cannot know: seasons, holidays, weekends, rolling windows -----------------
