@@ -24,7 +24,12 @@ from datetime import date, datetime, timedelta, tzinfo
 from functools import cache
 from typing import Any
 
-__all__ = ["TimeFrame", "might_mention_time", "time_frame"]
+__all__ = ["TOLD_WITHIN", "TimeFrame", "might_mention_time", "time_frame"]
+
+
+#: How long after a period its memories are still told: on the personal set, 25 of 42 past
+#: periods hold an answer's creation date as is, 38 with a week added (14 days: 38, 31 days: 39).
+TOLD_WITHIN = 7 * 86_400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,11 @@ class TimeFrame:
     start: float
     end: float
     phrase: str
+
+    def may_tell(self, created_at: float, told_within: float = TOLD_WITHIN) -> bool:
+        """Whether a memory made at ``created_at`` may be about this period: made in it, or
+        within ``told_within`` seconds after (people tell what happened a day or a week later)."""
+        return self.start <= created_at < self.end + told_within
 
 
 # --- the cheap pre-check ------------------------------------------------------------------------

@@ -326,3 +326,12 @@ def test_any_jumble_of_time_words_gives_a_period_or_none_never_an_error(
 ) -> None:
     frame = time_frame(joiner.join(words), _at(day), UTC)
     assert frame is None or frame.start < frame.end
+
+
+def test_a_memory_told_within_a_week_after_the_period_may_be_about_it() -> None:
+    frame = time_frame("what did we do last Christmas", NOW, UTC)
+    assert frame is not None
+    assert frame.may_tell(_at(date(2025, 12, 25)))
+    assert frame.may_tell(_at(date(2025, 12, 28)))  # "Christmas in Portland was cozy"
+    assert not frame.may_tell(_at(date(2025, 12, 20)))
+    assert not frame.may_tell(_at(date(2026, 2, 1)))
