@@ -32,7 +32,7 @@ from localmind.lifecycle import (
     Version,
 )
 from localmind.llm.base import LLM
-from localmind.opening import attach, reembed, sidecars, store_path, unlocked
+from localmind.opening import attach, reembed, settings_for, sidecars, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
@@ -154,7 +154,6 @@ class Memory:
         """
         path = store_path(path)
         namespace = validation.namespace(namespace)
-        settings = settings or Settings()
         with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating):
             memory = cls._attach(
                 db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
@@ -175,7 +174,7 @@ class Memory:
         path: Path,
         embedder: Embedder | str | None,
         namespace: str,
-        settings: Settings,
+        settings: Settings | None,
         clock: Clock,
         accept_new_embedder: bool,
         llm: LLM | None = None,
@@ -188,7 +187,8 @@ class Memory:
             attached.embedder,
             path=path,
             namespace=namespace,
-            settings=settings,
+            # Without settings, the defaults with the thresholds calibrated for the embedder.
+            settings=settings or settings_for(attached.embedder),
             clock=clock,
             llm=llm,
             needs_reindex=attached.needs_reindex,
