@@ -58,10 +58,10 @@ _SEASONS_EN = "spring|summer|autumn|fall|winter"
 # finds nothing); it must never stop a real one (tests/unit/test_timeframe.py checks every example).
 _MIGHT_BE_TIME = re.compile(
     rf"\b(?:{_MONTHS}|{_MONTH_ABBREVIATIONS}|{_WEEKDAYS}|{_SEASONS_EN}|yesterday|today|tonight|"
-    r"tomorrow|ago|days?|weeks?|weekends?|months?|years?|christmas|xmas|new\s+year|valentine|"
-    r"halloween|thanksgiving|easter|festival|mid-?autumn|dragon\s+boat)\b"
+    r"tomorrow|ago|days?|weeks?|weekends?|months?|years?|night|morning|afternoon|evening|"
+    r"christmas|xmas|new\s+year|valentine|halloween|thanksgiving|easter|festival|mid-?autumn|dragon\s+boat)\b"
     r"|\b(?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}\b"
-    r"|[年月日号周天春夏秋冬节夕旦]|星期|礼拜|圣诞|平安夜|国庆|中秋|端午|清明",
+    r"|[年月日号周天春夏秋冬节夕旦昨]|星期|礼拜|圣诞|平安夜|国庆|中秋|端午|清明|今早|今晚",
     re.IGNORECASE,
 )
 
@@ -75,38 +75,39 @@ def might_mention_time(query: str) -> bool:
 
 
 class _Text:
-    """The query as rewritten; ``origin[i]`` is where character ``i`` came from in the query, so
-    a phrase is reported in the user's own words."""
+    """The query as rewritten; character ``i`` came from ``query[first[i] : last[i] + 1]``, so a
+    phrase is reported in the user's own words."""
 
     def __init__(self, query: str) -> None:
         self.query = query
         self.text = query
-        self.origin = list(range(len(query)))
+        self.first = list(range(len(query)))
+        self.last = list(range(len(query)))
 
     def sub(self, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> None:
         parts: list[str] = []
-        origin: list[int] = []
+        first: list[int] = []
+        last: list[int] = []
         cursor = 0
         for match in pattern.finditer(self.text):
             at, to = match.span()
-            parts.append(self.text[cursor:at])
-            origin.extend(self.origin[cursor:at])
             new = replace(match)
-            parts.append(new)
-            # Every new character points into the replaced span (its last one to the span's end).
-            origin.extend([self.origin[at]] * (len(new) - 1) + [self.origin[to - 1]] * bool(new))
+            parts += [self.text[cursor:at], new]
+            # Every new character stands for the whole replaced span.
+            first += self.first[cursor:at] + [self.first[at]] * len(new)
+            last += self.last[cursor:at] + [self.last[to - 1]] * len(new)
             cursor = to
         parts.append(self.text[cursor:])
-        origin.extend(self.origin[cursor:])
         self.text = "".join(parts)
-        self.origin = origin
+        self.first = first + self.first[cursor:]
+        self.last = last + self.last[cursor:]
 
     def blank(self, at: int, to: int) -> None:
         """Spend ``[at, to)``: later readers see spaces there."""
         self.text = self.text[:at] + " " * (to - at) + self.text[to:]
 
     def words(self, at: int, to: int) -> str:
-        return self.query[self.origin[at] : self.origin[to - 1] + 1]
+        return self.query[self.first[at] : self.last[to - 1] + 1]
 
 
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
@@ -117,7 +118,12 @@ _ZH_NUMBER = re.compile(
 
 
 def _zh_number(numerals: str) -> str:
-    """二〇二五 → 2025, 十二 → 12, 二十三 → 23, 三 → 3 (what dates and durations need)."""
+    """二〇二五 → 2025, 十二 → 12, 二十三 → 23, 三 → 3 (what dates and durations need); 两三 ("two
+    or three") → 3."""
+    if len(numerals) == 2 and "十" not in numerals:
+        low, high = (_ZH_DIGITS[c] for c in numerals)
+        if high == low + 1:
+            return str(high)
     if "十" not in numerals:
         return "".join(str(_ZH_DIGITS[c]) for c in numerals)
     tens, _, ones = numerals.partition("十")
@@ -125,6 +131,24 @@ def _zh_number(numerals: str) -> str:
 
 
 _POSSESSIVE = re.compile(r"\b(yesterday|today|tonight|tomorrow|week|month)'s\b", re.IGNORECASE)
+# Vague phrases said in words dateparser reads: "a couple of weeks ago" is about two weeks ago,
+# "the other day" and "前几天" some day of the past week.
+_VAGUE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:a\s+)?couple\s+(?:of\s+)?(?=(?:weeks|months|years)\s+ago\b)", re.I), "2 "),
+    (re.compile(r"\b(?:a\s+)?few\s+(?=(?:weeks|months|years)\s+ago\b)", re.I), "3 "),
+    (
+        re.compile(r"\b(?:a\s+(?:few|couple\s+of)\s+days\s+ago|the\s+other\s+day)\b", re.I),
+        "the past 7 days",
+    ),
+    (re.compile(r"\blast\s+night\b", re.I), "yesterday"),
+    (re.compile(r"\bthis\s+(?:morning|afternoon|evening)\b", re.I), "today"),
+    (re.compile(r"前几天|几天前|这几天"), "最近7天"),
+    (re.compile(r"几个?(?:周|星期|礼拜)前"), "3周前"),
+    (re.compile(r"几个?(?=月前)"), "3个"),
+    (re.compile(r"半年前"), "6个月前"),
+    (re.compile(r"昨晚|昨夜"), "昨天"),
+    (re.compile(r"今早|今晚"), "今天"),
+)
 _MONTH_RELATIVE_YEAR = re.compile(
     rf"\b(?P<month>{_MONTHS})\s+(?:of\s+)?(?P<relative>this|last|next)\s+year\b", re.IGNORECASE
 )
@@ -147,6 +171,7 @@ _ZH_SYNONYMS = {
 # Fixed rewrites, in order: 3月份 → 3月, 5号 → 5日 (not 2号楼), 周一 → 星期一, 上个星期 → 上周...
 _ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_ZH_NUMBER, lambda m: _zh_number(m.group())),
+    (re.compile(r"(?<=\d)个?(?:星期|礼拜)(?=前)"), lambda m: "周"),
     (re.compile(r"(?<=\d)月份"), lambda m: "月"),
     (re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日"),
     (re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期"),
@@ -159,10 +184,16 @@ _ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
 _ZH_RELATIVE_YEAR = re.compile(r"(?<!\d)(前年|去年|今年|明年)")
 
 
+def _say(words: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: words
+
+
 def _normalise(text: _Text, year: int) -> None:
     """Chinese the way dateparser reads it: digits, 上周 for 上个星期, 星期一 for 周一, an explicit
     year for 去年, no 份 in 3月份; and "tomorrow" for "tomorrow's"."""
     text.sub(_POSSESSIVE, lambda m: m.group(1))
+    for vague, said in _VAGUE:
+        text.sub(vague, _say(said))
     text.sub(  # "February this year": dateparser reads the year and drops the month
         _MONTH_RELATIVE_YEAR,
         lambda m: f"{m['month']} {year + _RELATIVE_YEAR[m['relative'].lower()]}",

@@ -40,6 +40,10 @@ TIME_QUERIES = [
     ("the Mid-Autumn Festival this year", "2026-09-25", "2026-09-26"),
     ("what did I have done in February this year", "2026-02-01", "2026-03-01"),
     ("what happened yesterday", "2026-11-30", "2026-12-01"),
+    ("what did we eat last night", "2026-11-30", "2026-12-01"),
+    ("who called this morning", "2026-12-01", "2026-12-02"),
+    ("who did I meet a couple of weeks ago", "2026-11-14", "2026-11-21"),
+    ("the other day I saw a fox", "2026-11-24", "2026-12-02"),
     ("tomorrow's meeting", "2026-12-02", "2026-12-03"),
     ("today", "2026-12-01", "2026-12-02"),
     ("what did I do last weekend", "2026-11-28", "2026-11-30"),
@@ -77,7 +81,13 @@ TIME_QUERIES = [
     ("3月5日那天", "2026-03-05", "2026-03-06"),
     ("十二月二十五日", "2025-12-25", "2025-12-26"),
     ("三天前我见了谁", "2026-11-28", "2026-11-29"),
+    ("两三天前我见了谁", "2026-11-28", "2026-11-29"),
+    ("前几天我买了什么", "2026-11-24", "2026-12-02"),
+    ("半年前我在哪里工作", "2026-05-17", "2026-06-16"),
+    ("昨晚我们吃了什么", "2026-11-30", "2026-12-01"),
     ("两周前的会议", "2026-11-14", "2026-11-21"),
+    ("两个星期前的会议", "2026-11-14", "2026-11-21"),
+    ("几个星期前我见了谁", "2026-11-07", "2026-11-14"),
     ("两个月前", "2026-09-16", "2026-10-16"),
     ("上周我去了哪", "2026-11-23", "2026-11-30"),
     ("上个星期", "2026-11-23", "2026-11-30"),
@@ -139,6 +149,10 @@ ORDINARY_QUERIES = [
     "what are my goals",
     "what is my blood type",
     "where did I park",
+    "what do I eat in the morning",
+    "do I sleep well at night",
+    "what do I like to do in the evening",
+    "a few of my favourite things",
     "我喜欢吃什么",
     "我的名字是什么",
     "我有3个孩子",
@@ -171,6 +185,9 @@ ORDINARY_QUERIES = [
     "节日快乐",
     "我每天几点起床",
     "我一天喝几杯水",
+    "我早上喝什么",
+    "我晚上几点睡觉",
+    "我有几个孩子",
     "上上周",  # the week before last: not read, rather than read as last week
 ]
 
@@ -207,6 +224,8 @@ def test_the_phrase_is_in_the_users_words() -> None:
     assert frame is not None and frame.phrase == "三天前"
     frame = time_frame("去年三月我去了哪里", NOW, UTC)
     assert frame is not None and frame.phrase == "去年三月"
+    frame = time_frame("两三天前我见了谁", NOW, UTC)  # 两三 → 3: one character for two
+    assert frame is not None and frame.phrase == "两三天前"
 
 
 def test_two_phrases_give_the_span_of_both() -> None:
