@@ -181,14 +181,16 @@ class Memory:
         reranker: Reranker | None = None,
     ) -> Memory:
         attached = attach(db, embedder, clock, accept_new_embedder)
-        settings = preferences.stored(settings, attached.store.get_meta)
+        # Without settings, the defaults with the thresholds calibrated for the embedder.
+        settings = preferences.stored(
+            settings or settings_for(attached.embedder), attached.store.get_meta
+        )
         return cls(
             attached.store,
             attached.embedder,
             path=path,
             namespace=namespace,
-            # Without settings, the defaults with the thresholds calibrated for the embedder.
-            settings=settings or settings_for(attached.embedder),
+            settings=settings,
             clock=clock,
             llm=llm,
             needs_reindex=attached.needs_reindex,
