@@ -32,7 +32,7 @@ from localmind.lifecycle import (
     Version,
 )
 from localmind.llm.base import LLM
-from localmind.opening import attach, reembed, sidecars, store_path, unlocked
+from localmind.opening import attach, reembed, settings_for, sidecars, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
@@ -154,7 +154,6 @@ class Memory:
         """
         path = store_path(path)
         namespace = validation.namespace(namespace)
-        settings = settings or Settings()
         with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating):
             memory = cls._attach(
                 db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
@@ -175,14 +174,17 @@ class Memory:
         path: Path,
         embedder: Embedder | str | None,
         namespace: str,
-        settings: Settings,
+        settings: Settings | None,
         clock: Clock,
         accept_new_embedder: bool,
         llm: LLM | None = None,
         reranker: Reranker | None = None,
     ) -> Memory:
         attached = attach(db, embedder, clock, accept_new_embedder)
-        settings = preferences.stored(settings, attached.store.get_meta)
+        # Without settings, the defaults with the thresholds calibrated for the embedder.
+        settings = preferences.stored(
+            settings or settings_for(attached.embedder), attached.store.get_meta
+        )
         return cls(
             attached.store,
             attached.embedder,

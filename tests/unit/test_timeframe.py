@@ -6,6 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from localmind.timeframe import might_mention_time, time_frame
 
@@ -38,6 +40,10 @@ TIME_QUERIES = [
     ("the Mid-Autumn Festival this year", "2026-09-25", "2026-09-26"),
     ("what did I have done in February this year", "2026-02-01", "2026-03-01"),
     ("what happened yesterday", "2026-11-30", "2026-12-01"),
+    ("what did we eat last night", "2026-11-30", "2026-12-01"),
+    ("who called this morning", "2026-12-01", "2026-12-02"),
+    ("who did I meet a couple of weeks ago", "2026-11-14", "2026-11-21"),
+    ("the other day I saw a fox", "2026-11-24", "2026-12-02"),
     ("tomorrow's meeting", "2026-12-02", "2026-12-03"),
     ("today", "2026-12-01", "2026-12-02"),
     ("what did I do last weekend", "2026-11-28", "2026-11-30"),
@@ -75,7 +81,13 @@ TIME_QUERIES = [
     ("3月5日那天", "2026-03-05", "2026-03-06"),
     ("十二月二十五日", "2025-12-25", "2025-12-26"),
     ("三天前我见了谁", "2026-11-28", "2026-11-29"),
+    ("两三天前我见了谁", "2026-11-28", "2026-11-29"),
+    ("前几天我买了什么", "2026-11-24", "2026-12-02"),
+    ("半年前我在哪里工作", "2026-05-17", "2026-06-16"),
+    ("昨晚我们吃了什么", "2026-11-30", "2026-12-01"),
     ("两周前的会议", "2026-11-14", "2026-11-21"),
+    ("两个星期前的会议", "2026-11-14", "2026-11-21"),
+    ("几个星期前我见了谁", "2026-11-07", "2026-11-14"),
     ("两个月前", "2026-09-16", "2026-10-16"),
     ("上周我去了哪", "2026-11-23", "2026-11-30"),
     ("上个星期", "2026-11-23", "2026-11-30"),
@@ -137,6 +149,10 @@ ORDINARY_QUERIES = [
     "what are my goals",
     "what is my blood type",
     "where did I park",
+    "what do I eat in the morning",
+    "do I sleep well at night",
+    "what do I like to do in the evening",
+    "a few of my favourite things",
     "我喜欢吃什么",
     "我的名字是什么",
     "我有3个孩子",
@@ -169,6 +185,9 @@ ORDINARY_QUERIES = [
     "节日快乐",
     "我每天几点起床",
     "我一天喝几杯水",
+    "我早上喝什么",
+    "我晚上几点睡觉",
+    "我有几个孩子",
     "上上周",  # the week before last: not read, rather than read as last week
 ]
 
@@ -205,6 +224,8 @@ def test_the_phrase_is_in_the_users_words() -> None:
     assert frame is not None and frame.phrase == "三天前"
     frame = time_frame("去年三月我去了哪里", NOW, UTC)
     assert frame is not None and frame.phrase == "去年三月"
+    frame = time_frame("两三天前我见了谁", NOW, UTC)  # 两三 → 3: one character for two
+    assert frame is not None and frame.phrase == "两三天前"
 
 
 def test_two_phrases_give_the_span_of_both() -> None:
@@ -260,3 +281,76 @@ def test_a_query_without_time_words_never_imports_dateparser() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+_TIME_WORDS = [
+    "last",
+    "this",
+    "next",
+    "every",
+    "in",
+    "of",
+    "March",
+    "May",
+    "2025",
+    "1900",
+    "2099",
+    "Christmas",
+    "spring",
+    "winter",
+    "weekend",
+    "week",
+    "month",
+    "year",
+    "ago",
+    "two",
+    "3",
+    "days",
+    "February",
+    "29th",
+    "yesterday",
+    "去年",
+    "前年",
+    "明年",
+    "上个月",
+    "上星期一",
+    "三天前",
+    "2025年",
+    "12月",
+    "31日",
+    "春节",
+    "中秋",
+    "除夕",
+    "春天",
+    "周末",
+    "最近",
+    "二十九",
+    "每年",
+    "Black",
+    "Friday",
+    "7/4",
+    "2025-02-29",
+    "9999",
+]
+
+
+@given(
+    words=st.lists(st.sampled_from(_TIME_WORDS), min_size=1, max_size=6),
+    joiner=st.sampled_from([" ", ""]),
+    day=st.dates(min_value=date(1901, 1, 1), max_value=date(2099, 12, 31)),
+)
+@settings(max_examples=200, deadline=None)
+def test_any_jumble_of_time_words_gives_a_period_or_none_never_an_error(
+    words: list[str], joiner: str, day: date
+) -> None:
+    frame = time_frame(joiner.join(words), _at(day), UTC)
+    assert frame is None or frame.start < frame.end
+
+
+def test_a_memory_told_within_a_week_after_the_period_may_be_about_it() -> None:
+    frame = time_frame("what did we do last Christmas", NOW, UTC)
+    assert frame is not None
+    assert frame.may_tell(_at(date(2025, 12, 25)))
+    assert frame.may_tell(_at(date(2025, 12, 28)))  # "Christmas in Portland was cozy"
+    assert not frame.may_tell(_at(date(2025, 12, 20)))
+    assert not frame.may_tell(_at(date(2026, 2, 1)))
