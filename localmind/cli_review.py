@@ -6,6 +6,7 @@ import click
 
 from localmind.cli import Context, cli, echo_json, friendly_errors, one_line, when
 from localmind.lifecycle import Feedback, Resolution
+from localmind.terminal import printable
 
 
 @cli.command()
@@ -36,8 +37,13 @@ def history(obj: Context, memory_id: str, as_json: bool) -> None:
         )
         return
     for v in versions:
-        click.echo(f"v{v.version}  replaced {when(v.replaced_at)} ({v.reason})  {v.content}")
-    click.echo(f"v{record.version}  current                              {record.content}")
+        reason = printable(v.reason, newlines=False)
+        click.echo(
+            f"v{v.version}  replaced {when(v.replaced_at)} ({reason})  {printable(v.content)}"
+        )
+    click.echo(
+        f"v{record.version}  current                              {printable(record.content)}"
+    )
     if versions:
         click.echo(f"Bring one back with: localmind revert {record.id} VERSION", err=True)
 
@@ -98,16 +104,19 @@ def conflicts(obj: Context, as_json: bool) -> None:
         return
     for c in pending:
         click.echo(f"#{c.id}  similarity {c.similarity:.2f}")
-        click.echo(f"   old  {c.existing.id}  {one_line(c.existing.content)}")
-        click.echo(f"   new  {c.candidate.id}  {one_line(c.candidate.content)}")
+        for label, record in (("old", c.existing), ("new", c.candidate)):
+            click.echo(
+                f"   {label}  {record.id}  {when(record.created_at)}  {one_line(record.content)}"
+            )
     click.echo(
-        "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT]",
+        "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT] "
+        "(ID: the #number or either memory's id)",
         err=True,
     )
 
 
 @cli.command()
-@click.argument("conflict_id", type=int)
+@click.argument("conflict")
 @click.argument(
     "resolution",
     type=click.Choice(
@@ -118,10 +127,12 @@ def conflicts(obj: Context, as_json: bool) -> None:
 @click.option("--text", help="For merge: the one text that replaces both.")
 @click.pass_obj
 @friendly_errors
-def resolve(obj: Context, conflict_id: int, resolution: str, text: str | None) -> None:
-    """Settle a conflict: keep-old (forget the new), take-new (it becomes the old memory's next
-    version), keep-both, or merge (--text replaces both)."""
+def resolve(obj: Context, conflict: str, resolution: str, text: str | None) -> None:
+    """Settle CONFLICT (its number, as `conflicts` shows it, or the id of either memory in it):
+    keep-old (forget the new), take-new (it becomes the old memory's next version), keep-both,
+    or merge (--text replaces both)."""
     with obj.open() as memory:
-        record = memory.resolve_conflict(conflict_id, resolution, text)
+        found = memory.find_conflict(conflict)
+        record = memory.resolve_conflict(found.id, resolution, text)
     if record is not None:
-        click.echo(f"Resolved #{conflict_id}: {record.id} — {one_line(record.content)}")
+        click.echo(f"Resolved #{found.id}: {record.id} — {one_line(record.content)}")

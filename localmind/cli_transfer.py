@@ -11,12 +11,20 @@ from typing import Any
 
 import click
 
-from localmind.cli import SHORT_TERM_REFUSED, STORED_TYPES, Context, cli, friendly_errors
+from localmind.cli import (
+    SHORT_TERM_REFUSED,
+    STORED_TYPES,
+    Context,
+    cli,
+    eviction_note,
+    friendly_errors,
+)
 from localmind.config import Settings
 from localmind.errors import InvalidInput
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
+from localmind.terminal import printable
 from localmind.transfer import PLAINTEXT_WARNING, Restorable, markdown, to_document
 
 
@@ -71,19 +79,23 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             else:
                 new.append(checked)
     for problem in bad:
-        click.echo(f"{file.name}:{problem.line}: skipped: {problem.reason}", err=True)
+        reason = printable(problem.reason, newlines=False)  # may quote the line
+        click.echo(f"{printable(file.name)}:{problem.line}: skipped: {reason}", err=True)
     if not new and not restorable:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     with obj.open() as memory:
         started = time.perf_counter()
         total = len(new) + len(restorable)
         with click.progressbar(length=total, label="Importing", file=sys.stderr) as bar:
-            memory.remember_many(new, progress=bar.update)
-            restored, skipped = memory.restore(restorable, progress=bar.update)
+            added = memory.remember_many_explained(new, progress=bar.update)
+            report = memory.restore(restorable, progress=bar.update)
         elapsed = time.perf_counter() - started
-    summary = f"Imported {len(new) + restored} memories in {elapsed:.1f} s"
-    if skipped:
-        summary += f"; {len(skipped)} already present (same id), left as they are"
+        capacity = memory.settings.governance.capacity
+    summary = f"Imported {len(new) + report.restored} memories in {elapsed:.1f} s"
+    if report.skipped:
+        summary += f"; {len(report.skipped)} already present (same id), left as they are"
+    if evicted := added.evicted + report.evicted:
+        summary += f"; {eviction_note(evicted, capacity)}"
     if bad:
         summary += f"; skipped {len(bad)} bad line(s)"
     click.echo(summary + ".")
@@ -112,7 +124,8 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
     else:
         lines = list(markdown(entries, f"Memories of {obj.namespace}"))
     if output is None:
-        click.echo("".join(lines), nl=False)
+        # To a terminal (or a pipe): escapes instead of control characters; JSON reads them back.
+        click.echo(printable("".join(lines)), nl=False)
     else:
         try:
             output.touch(mode=0o600, exist_ok=True)

@@ -7,18 +7,19 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class RankingWeights:
-    """Weights of the final ranking ``confidence × (w_sim·similarity + w_imp·importance +
-    w_rec·recency + w_freq·frequency)``. The reference design's 0.4 / 0.25 / 0.2 / 0.15 let age
-    outrank relevance: on MADial-Bench they cost 0.10–0.19 of Recall@1 against the fused order;
-    0.7 / 0.1 / 0.1 / 0.1 keeps importance, recency and use as tie-breakers among relevant
-    memories (docs/benchmarks.md). Any weights may be given; they need not sum to 1."""
+    """The final ranking ``confidence × relevance × (1 + w_imp·importance + w_rec·recency +
+    w_freq·frequency)``: relevance first, the rest a bounded tie-breaker. The first versions
+    added the factors (``0.7·similarity + 0.1·importance + ...``); with a calibrated relevance,
+    whose values for a right answer can be 0.2 as well as 0.9, even 0.02 of added recency cost
+    0.06 Recall@5 on the personal set, while as a multiplier it costs nothing measurable
+    (docs/benchmarks.md). Any weights may be given."""
 
-    similarity: float = 0.7
     importance: float = 0.1
     recency: float = 0.1
     frequency: float = 0.1
-    recency_half_life_days: float = 7.0
-    # access_count at which the frequency factor reaches 1 (log-scaled below that)
+    # recency = 0.5 ** (days since the memory was made or last changed / half-life)
+    recency_half_life_days: float = 90.0
+    # uses at which the frequency factor reaches 1 (log-scaled below that)
     frequency_saturation: int = 20
 
 
@@ -35,13 +36,32 @@ class DecayConfig:
 
 @dataclass(frozen=True, slots=True)
 class FusionConfig:
-    """Reciprocal-rank fusion of the vector and keyword candidate lists: ``w / (k + rank)``
-    summed over the lists. k=10 with keywords at half weight beat k=60, 1:1 by 0.024 Recall@5
-    and about 0.04 Recall@10 on MADial-Bench in English and Chinese."""
+    """The calibrated score fusion of the vector and keyword searches
+    (``localmind.ranking.relevance``): a logistic model of relevance over the cosine, its gap to
+    the query's best cosine, BM25 relative to the query's best and log(1 + BM25). Fitted on
+    every dev set at once — MADial-Bench en and zh, LoCoMo dev, the personal sets — by
+    ``python -m bench fit`` (docs/benchmarks.md); the numbers below are its output.
 
-    rrf_k: int = 10
-    vector_weight: float = 1.0
-    keyword_weight: float = 0.5
+    ``min_relevance``: recall drops candidates less likely than this to be relevant
+    (``threshold=0`` keeps everything); ``min_relevance_unmatched`` when no candidate holds a
+    word of the query, so that a query with nothing relevant returns nothing. Both chosen on the
+    dev sets: they cost 0.00–0.03 of R@5 (docs/benchmarks.md)."""
+
+    bias: float = -3.632
+    cosine: float = 2.419
+    cosine_gap: float = 1.969
+    keyword: float = 0.605
+    keyword_strength: float = 0.181
+    coverage: float = 2.625
+    # added to the logit of a memory made in the period the query names ("in March", "去年")
+    period: float = 3.075
+    # the cosine gap again, scaled by how little the query's words are found: when no memory
+    # holds its terms (a paraphrase, another language), meaning has to decide
+    cosine_gap_unmatched: float = 4.676
+    min_relevance: float = 0.025
+    # the bar when no memory holds any word of the query ("hello there"): only meaning connects
+    # it then, and the bundled model's cosines for unrelated short texts reach 0.25
+    min_relevance_unmatched: float = 0.048
     # candidates fetched from each list, per result asked for (at least min_candidates)
     candidates_per_result: int = 5
     min_candidates: int = 50
@@ -53,6 +73,9 @@ class Limits:
     max_recall_limit: int = 1_000
     short_term_capacity: int = 20
     max_metadata_bytes: int = 16_000
+    # containers within containers: far below what any JSON parser on the way (an export, a
+    # sync segment, where an event wraps the metadata two levels deeper) could fail on
+    max_metadata_depth: int = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +123,11 @@ class ProfileConfig:
 
 @dataclass(frozen=True, slots=True)
 class GovernanceConfig:
-    """Keeping a store healthy for months. Capacity is per namespace; eviction removes the
-    lowest ``confidence × (access_count + 1)`` first and never a pinned memory."""
+    """Keeping a store healthy for months. Capacity is per namespace; eviction archives the
+    lowest ``confidence × (access_count + 1)`` first and never a pinned memory (nor, for an
+    assistant's write over MCP, a memory the person wrote). ``capacity``,
+    ``retention_days`` and ``mcp_writes_per_minute`` can be changed per store without code
+    (``localmind config``, kept in the store's meta: ``localmind.preferences``)."""
 
     capacity: int | None = 500  # None: unlimited (benchmarks)
     maintenance_interval_hours: float = 24.0
@@ -110,8 +136,15 @@ class GovernanceConfig:
     confidence_daily_decay: float = 0.01
     rarely_used_days: float = 30.0
     low_confidence: float = 0.3
-    # archived (status expired) memories are purged after this many days
-    retention_days: float = 90.0
+    # archived (status expired) memories are purged after this many days; None: never (they
+    # stay listable and restorable until the person purges them: maintain --purge-archived)
+    retention_days: float | None = None
+    # writes an MCP client may make in any 60 s (a prompt-injected flood stops here); None: any
+    mcp_writes_per_minute: int | None = 60
+    # maintenance refuses to run when the wall clock moved further than this since the last
+    # run (a BIOS year typo, a VM restored with a stale clock, a dead RTC battery): idle time
+    # measured by a wrong clock would archive, and sync would spread it (trust_clock overrides)
+    max_clock_jump_days: float = 100.0
     # recall latencies kept for the p50/p95 in stats
     latency_samples: int = 1_000
 

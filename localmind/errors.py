@@ -46,3 +46,12 @@ class NotFound(LocalmindError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else "not found"
+
+
+class CapacityFull(LocalmindError):
+    """An assistant's write (over MCP) would have had to archive a memory the person wrote
+    themselves to make room. Nothing was written."""
+
+
+class TooManyWrites(LocalmindError):
+    """An assistant wrote faster than the configured rate. Nothing was written."""

@@ -9,6 +9,7 @@ since the previous run, so a second run on the same day changes nothing.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -16,11 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from localmind.config import DecayConfig, GovernanceConfig
+from localmind.errors import CapacityFull
+from localmind.hlc import Stamp
 from localmind.ranking import DAY, decayed_importance
-from localmind.records import Status
+from localmind.records import MemoryRecord, Status
 from localmind.store import SqliteStore
 
 LAST_MAINTENANCE = "last_maintenance"
+# metadata "source" of memories an assistant wrote over MCP: the only ones its writes may evict
+AGENT_SOURCE = "mcp"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +37,7 @@ class MaintenanceReport:
     confidence_decayed: int = 0
     purged: int = 0
     skipped: bool = False  # the last run was too recent
+    refused: str | None = None  # why the clock was not trusted (nothing was changed)
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -38,6 +45,17 @@ class MaintenanceReport:
 
 def _day(timestamp: float) -> int:
     return int(timestamp // DAY)
+
+
+def _touched(record: MemoryRecord) -> float:
+    """When the memory was last written or used. Its stamp counts too: the hybrid clock never
+    runs backwards, so a memory written while the wall clock was reset to the past (a dead
+    RTC battery) is not taken for years idle once the clock is right again."""
+    try:
+        stamped = Stamp.parse(record.hlc).millis / 1000 if record.hlc else 0.0
+    except ValueError:
+        stamped = 0.0
+    return max(record.last_touched, stamped)
 
 
 class Governance:
@@ -55,19 +73,39 @@ class Governance:
 
     # --- capacity -----------------------------------------------------------------------------
 
-    def enforce_capacity(self, namespace: str) -> list[str]:
-        """Evict the lowest-valued unpinned memories over capacity; returns their ids.
-        Call inside the transaction that added memories."""
+    def enforce_capacity(
+        self, namespace: str, *, agent_write: bool = False, keep: str | None = None
+    ) -> list[str]:
+        """Archive the lowest-valued unpinned memories over capacity; returns their ids.
+        Call inside the transaction that added memories.
+
+        ``agent_write``: the write came from an assistant over MCP; it may only displace what an
+        assistant wrote (metadata source ``mcp``), never the person's own memories. When those
+        are all that is left, :class:`CapacityFull` is raised and the caller's transaction
+        rolls back, so nothing is written. ``keep``: a memory that must not be chosen (the
+        one just written, or just brought back from the archive)."""
         if self.config.capacity is None:
             return []
         excess = self.store.count(namespace) - self.config.capacity
         if excess <= 0:
             return []
-        rows: list[tuple[Any, ...]] = self.store.db.execute(
-            "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
-            "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?",
-            (namespace, excess),
-        ).fetchall()
+        sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
+        params: list[Any] = [namespace]
+        if agent_write:
+            sql += "AND json_extract(metadata, '$.source') = ? "
+            params.append(AGENT_SOURCE)
+        if keep is not None:
+            sql += "AND id != ? "
+            params.append(keep)
+        sql += "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?"
+        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, (*params, excess)).fetchall()
+        if agent_write and len(rows) < excess:
+            raise CapacityFull(
+                f"Not remembered: the store is full (capacity {self.config.capacity}) and "
+                "making room would archive memories the person wrote themselves, which an "
+                "assistant's memory never displaces. Tell the user; they can raise the limit "
+                "(localmind config capacity N) or forget memories they no longer need."
+            )
         evicted = []
         for (memory_id,) in rows:
             stored = self.store.get(str(memory_id))
@@ -82,6 +120,12 @@ class Governance:
             evicted.append(memory_id)
         return evicted
 
+    def purge_archived(self, namespace: str) -> int:
+        """Erase every archived memory of ``namespace`` now (the person asked for it)."""
+        with self.store.db:
+            purged = self._purge(None, namespace)
+        return purged
+
     # --- maintenance --------------------------------------------------------------------------
 
     def due(self) -> bool:
@@ -90,8 +134,30 @@ class Governance:
             return True
         return self._clock() - float(last) >= self.config.maintenance_interval_hours * 3600
 
-    def maintain(self, *, force: bool = True) -> MaintenanceReport:
-        """One maintenance pass over every namespace, in one transaction."""
+    def untrusted_clock(self, now: float) -> str | None:
+        """Why the wall clock reading ``now`` cannot be trusted to measure idle time, or None.
+        Forward: more than ``max_clock_jump_days`` since the last maintenance. Backward: more
+        than a day before the last maintenance or the newest change written here (both were
+        read from this device's clock, so a sync peer's clock plays no part)."""
+        bound = self.config.max_clock_jump_days * DAY
+        last_text = self.store.get_meta(LAST_MAINTENANCE)
+        last = float(last_text) if last_text is not None else None
+        if last is not None and now - last > bound:
+            return (
+                f"the clock moved {(now - last) / DAY:.0f} days forward since the last "
+                f"maintenance (more than {self.config.max_clock_jump_days:g})"
+            )
+        seen = [t for t in (last, self.store.newest_own_event_time()) if t is not None]
+        if seen and now < max(seen) - DAY:
+            return (
+                f"the clock is {(max(seen) - now) / DAY:.0f} days behind the last maintenance "
+                "or change made on this device"
+            )
+        return None
+
+    def maintain(self, *, force: bool = True, trust_clock: bool = False) -> MaintenanceReport:
+        """One maintenance pass over every namespace, in one transaction. Refused (nothing
+        changes, ``refused`` says why) when the clock jumped, unless ``trust_clock``."""
         now = self._clock()
         if not force and not self.due():
             return MaintenanceReport(at=now, skipped=True)
@@ -101,6 +167,13 @@ class Governance:
             # both run a pass that is due once (nor decay the same days twice).
             if not force and not self.due():
                 return MaintenanceReport(at=now, skipped=True)
+            if not trust_clock and (why := self.untrusted_clock(now)) is not None:
+                log.warning(
+                    "maintenance refused: %s. Nothing was archived, decayed or purged. Fix the "
+                    "clock; if it is right, run `localmind maintain --trust-clock`.",
+                    why,
+                )
+                return MaintenanceReport(at=now, refused=why)
             last = self.store.get_meta(LAST_MAINTENANCE)
             # Whole calendar days (UTC) since the last run: a second run on the same day decays
             # nothing, and no fraction of a day is ever lost or counted twice.
@@ -115,7 +188,7 @@ class Governance:
                     continue
                 if record.pinned:
                     continue
-                idle_days = max(0.0, (now - record.last_touched) / DAY)
+                idle_days = max(0.0, (now - _touched(record)) / DAY)
                 effective = decayed_importance(record.importance, idle_days, self.decay)
                 if effective < self.decay.floor:
                     self.store.update_fields(
@@ -137,11 +210,14 @@ class Governance:
                         confidence=max(0.0, record.confidence * factor),
                     )
                     counts["confidence_decayed"] += 1
-            counts["purged"] = self._purge(now)
+            if self.config.retention_days is not None:
+                counts["purged"] = self._purge(now - self.config.retention_days * DAY)
             self.store.set_meta(LAST_MAINTENANCE, repr(now))
             self.store.record_event(
                 "", None, "maintenance", dict(counts), f"{elapsed_days:.2f} days since last run"
             )
+        if counts["purged"]:  # purged memories are forgotten: their old pages leave the log
+            self.store.truncate_log()
         return MaintenanceReport(
             at=now,
             expired=counts["expired"],
@@ -150,15 +226,23 @@ class Governance:
             purged=counts["purged"],
         )
 
-    def _purge(self, now: float) -> int:
-        cutoff = now - self.config.retention_days * DAY
-        rows: list[tuple[Any, ...]] = self.store.db.execute(
-            "SELECT id FROM memories WHERE status = 'expired' AND updated_at < ?", (cutoff,)
-        ).fetchall()
+    def _purge(self, archived_before: float | None, namespace: str | None = None) -> int:
+        """Erase archived memories (of every namespace, or of one) archived before a moment
+        (or ever, with None)."""
+        sql, params = "SELECT id FROM memories WHERE status = 'expired'", list[Any]()
+        if archived_before is not None:
+            sql += " AND updated_at < ?"
+            params.append(archived_before)
+        if namespace is not None:
+            sql += " AND namespace = ?"
+            params.append(namespace)
+        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, params).fetchall()
         for (memory_id,) in rows:
             stored = self.store.get(str(memory_id))
             if stored is not None:
-                self.store.erase(stored, now)
+                self.store.erase(stored, self._clock())
+        if rows:
+            self.store.purge_forgotten()
         return len(rows)
 
     # --- figures ------------------------------------------------------------------------------

@@ -1,5 +1,10 @@
 """Hybrid logical clock: change stamps that order events across devices even when wall clocks
-disagree. A stamp sorts as text: ``<13-digit ms>.<6-digit counter>.<device id>``."""
+disagree. A stamp sorts as text: ``<13-digit ms>.<6-digit counter>.<device id>``.
+
+The counter never needs a seventh digit: past ``MAX_COUNTER`` it carries into the
+milliseconds (the clock runs one millisecond ahead of the wall, as it does after observing a
+stamp from a clock ahead of it). The order stays the numeric one, the text keeps its width,
+and every device keeps accepting the stamps."""
 
 from __future__ import annotations
 
@@ -23,6 +28,13 @@ class Stamp:
         return cls(int(millis), int(counter), device)
 
 
+MAX_COUNTER = 999_999  # six digits
+
+
+def _next(millis: int, counter: int) -> tuple[int, int]:
+    return (millis, counter + 1) if counter < MAX_COUNTER else (millis + 1, 0)
+
+
 class HybridLogicalClock:
     def __init__(self, device: str, wall: Callable[[], float], last: Stamp | None = None) -> None:
         self._device = device
@@ -38,7 +50,7 @@ class HybridLogicalClock:
             if wall > self._millis:
                 self._millis, self._counter = wall, 0
             else:
-                self._counter += 1
+                self._millis, self._counter = _next(self._millis, self._counter)
             return Stamp(self._millis, self._counter, self._device)
 
     def observe(self, remote: Stamp) -> None:

@@ -60,6 +60,8 @@ class Outcome:
     similarity: float | None = None
     reason: str = ""
     conflict_id: int | None = None
+    # memories archived by the capacity limit to make room for this one (every one announced)
+    evicted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +254,9 @@ class Lifecycle:
         record = existing.record
         metadata = dict(record.metadata)
         metadata["mentions"] = _mentions(metadata) + 1
-        reason = f"restated (similarity {similarity:.2f}): {content}"
+        # The note names no text: it travels to other devices with the update (the restated
+        # text stays in the local merge event's payload, which a forget redacts).
+        reason = f"restated (similarity {similarity:.2f})"
         merged = self.store.update_fields(
             existing,
             reason,
@@ -275,13 +279,17 @@ class Lifecycle:
         content: str,
         content_hash: str,
         vector: Vectors,
-        reason: str,
+        similarity: float,
+        why: str,
         confidence: float,
     ) -> MemoryRecord:
         record = self.store.replace_content(
             existing, content, content_hash, vector, "overwrite", self._clock()
         )
-        self.store.record_event(record.namespace, record.id, "overwrite", {}, reason)
+        # The model's own words (which may quote either memory) stay in the local note; the
+        # update that travels to other devices says only what happened.
+        reason = f"contradicted by a new memory (similarity {similarity:.2f})"
+        self.store.record_event(record.namespace, record.id, "overwrite", {}, f"{reason}: {why}")
         return self.store.update_fields(existing, reason, confidence=confidence)
 
     def queue_conflict(

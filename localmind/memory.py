@@ -15,25 +15,35 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from localmind import validation
-from localmind.config import Settings
+from localmind import preferences, validation
+from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
-from localmind.errors import NotAStore, StoreError
+from localmind.errors import InvalidInput, NotAStore, StoreError
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, key_file_for
-from localmind.lifecycle import Conflict, Feedback, Lifecycle, Outcome, Resolution, Version
+from localmind.lifecycle import (
+    Conflict,
+    Feedback,
+    Lifecycle,
+    Outcome,
+    Relation,
+    Resolution,
+    Version,
+)
 from localmind.llm.base import LLM
-from localmind.opening import attach, reembed, sidecars, store_path, unlocked
+from localmind.opening import attach, reembed, settings_for, sidecars, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer
+from localmind.sameness import compare
 from localmind.store import SqliteStore
-from localmind.transfer import Restorable
+from localmind.transfer import Restorable, Restored
 from localmind.writing import (
     EMBED_BATCH,
+    Batch,
     Edit,
     NewMemory,
     Progress,
@@ -43,6 +53,13 @@ from localmind.writing import (
 )
 
 __all__ = ["EMBED_BATCH", "Memory", "NewMemory", "content_hash", "validate_new"]
+
+# How the model's verdict on a pair settles its conflict.
+_SETTLES = {
+    Relation.SAME: Resolution.KEEP_OLD,
+    Relation.CONTRADICTS: Resolution.TAKE_NEW,
+    Relation.COMPATIBLE: Resolution.KEEP_BOTH,
+}
 
 Clock = Callable[[], float]
 
@@ -75,6 +92,8 @@ class Memory:
         self.settings = settings
         self._clock = clock
         self.needs_reindex = needs_reindex
+        # the daily maintenance that opening ran, if it ran: front ends say what it archived
+        self.maintained_on_open: MaintenanceReport | None = None
         self._short_term: RingBuffer[ShortTerm] = RingBuffer(settings.limits.short_term_capacity)
         self._recaller = Recaller(
             store,
@@ -136,7 +155,6 @@ class Memory:
         """
         path = store_path(path)
         namespace = validation.namespace(namespace)
-        settings = settings or Settings()
         with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating):
             memory = cls._attach(
                 db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
@@ -147,7 +165,7 @@ class Memory:
         elif maintain and not memory.needs_reindex and memory._governance.due():
             # not forced: checked again under the write lock, in case another process opening
             # the store at the same moment ran it first
-            memory.maintain(force=False)
+            memory.maintained_on_open = memory.maintain(force=False)
         return memory
 
     @classmethod
@@ -157,13 +175,17 @@ class Memory:
         path: Path,
         embedder: Embedder | str | None,
         namespace: str,
-        settings: Settings,
+        settings: Settings | None,
         clock: Clock,
         accept_new_embedder: bool,
         llm: LLM | None = None,
         reranker: Reranker | None = None,
     ) -> Memory:
         attached = attach(db, embedder, clock, accept_new_embedder)
+        # Without settings, the defaults with the thresholds calibrated for the embedder.
+        settings = preferences.stored(
+            settings or settings_for(attached.embedder), attached.store.get_meta
+        )
         return cls(
             attached.store,
             attached.embedder,
@@ -230,6 +252,7 @@ class Memory:
           numbers) is merged, anything else in the band inserted with a conflict queued;
         - anything else is inserted.
         """
+        self.reload_preferences()
         return self._writer.remember(NewMemory(content, type, importance, metadata, created_at))
 
     def remember_many(
@@ -238,6 +261,13 @@ class Memory:
         """Add many memories fast: embedded in batches, written one transaction per batch.
         Every item is validated before anything is written; one bad item stops the whole call
         with an :class:`InvalidInput` that names its position."""
+        return self.remember_many_explained(items, progress).records
+
+    def remember_many_explained(
+        self, items: Iterable[NewMemory], progress: Progress | None = None
+    ) -> Batch:
+        """:meth:`remember_many`, also saying which memories the capacity limit archived."""
+        self.reload_preferences()
         return self._writer.remember_many(items, progress)
 
     def validate(self, item: NewMemory) -> NewMemory:
@@ -264,8 +294,11 @@ class Memory:
 
     def forget(self, memory_id: str) -> None:
         """Remove a memory: its content and history are erased at once; a tombstone remains so
-        the deletion can replicate."""
+        the deletion can replicate. Every other trace of its text goes in the same
+        transaction (events, conflicts, profile versions, the keyword index's segments), and
+        the write-ahead log is emptied after it (see docs/design.md, "Forget")."""
         self._writer.forget(memory_id)
+        self._recaller.clear_cache()  # a query may have been the forgotten text itself
 
     # --- feedback, versions, conflicts --------------------------------------------------------
 
@@ -277,9 +310,12 @@ class Memory:
         Confidence stays within [0, 1]."""
         return self._writer.feedback(memory_id, kind, new_content)
 
-    def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
-        """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this."""
-        return self._writer.nudge_confidence(memory_id, delta, reason)
+    def nudge_confidence(
+        self, memory_id: str, delta: float, reason: str, *, used: bool = False
+    ) -> MemoryRecord:
+        """Move confidence by ``delta`` (clamped to [0, 1]); implicit feedback uses this.
+        ``used``: the memory was really used (counts toward the ranking's frequency)."""
+        return self._writer.nudge_confidence(memory_id, delta, reason, used=used)
 
     def revert(self, memory_id: str, version: int) -> MemoryRecord:
         """Bring back the text of an earlier ``version``; the current text becomes history too,
@@ -300,6 +336,41 @@ class Memory:
         version and the new memory goes · keep_both: both stay · merge: ``merged_text``
         becomes the old memory's next version and the new memory goes."""
         return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
+
+    def ask_model(self, conflict: Conflict) -> tuple[Resolution, str] | None:
+        """The local model's settlement of a pending conflict and its reason, or None when no
+        model answers. It asks what remember() asks: the same fact (keep the old memory, drop
+        the restatement), a contradiction (the new one replaces the old), or compatible (keep
+        both)."""
+        verdict = self._lifecycle.llm_verdict(conflict.existing.content, conflict.candidate.content)
+        if verdict.relation is None:
+            return None
+        if (
+            verdict.relation is Relation.SAME
+            and compare(conflict.existing.content, conflict.candidate.content).differs
+        ):
+            return None  # "the same" would drop a text that says something else: a person decides
+        return _SETTLES[verdict.relation], verdict.reason
+
+    def find_conflict(self, reference: str | int) -> Conflict:
+        """The pending conflict a person or an assistant points at: its number (``12`` or
+        ``#12``) or the id of either of its memories (as ``conflicts`` shows them)."""
+        text = str(reference).strip().removeprefix("#")
+        pending = self.conflicts()
+        if text.isdigit():
+            for conflict in pending:
+                if conflict.id == int(text):
+                    return conflict
+            raise InvalidInput(f"No pending conflict #{text} (see the list of conflicts).")
+        found = [c for c in pending if text in (c.existing.id, c.candidate.id)]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise InvalidInput(f"No pending conflict involves a memory with id {text!r}.")
+        numbers = ", ".join(f"#{c.id}" for c in found)
+        raise InvalidInput(
+            f"Memory {text} is in {len(found)} pending conflicts ({numbers}); give the number."
+        )
 
     def pending_conflicts(self) -> int:
         return self._lifecycle.pending_count(self.namespace)
@@ -339,6 +410,7 @@ class Memory:
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""
+        self._recaller.clear_cache()
         return self._writer.clear()
 
     # --- reading ------------------------------------------------------------------------------
@@ -346,14 +418,19 @@ class Memory:
     def get(self, memory_id: str) -> MemoryRecord:
         return self._writer.get(memory_id)
 
-    def count(self, types: Sequence[MemoryType | str] | None = None) -> int:
-        """Active memories of this namespace, the short-term buffer included."""
+    def count(
+        self, types: Sequence[MemoryType | str] | None = None, *, status: Status | str = "active"
+    ) -> int:
+        """Memories of this namespace with ``status`` (active: the short-term buffer
+        included)."""
         wanted = validation.memory_types(types)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
-        buffered = len(self._short_term) if not wanted or MemoryType.SHORT_TERM in wanted else 0
+        buffered = 0
+        if str(status) == Status.ACTIVE and (not wanted or MemoryType.SHORT_TERM in wanted):
+            buffered = len(self._short_term)
         if wanted and not stored_types:
             return buffered
-        return self._store.count(self.namespace, stored_types or None) + buffered
+        return self._store.count(self.namespace, stored_types or None, str(status)) + buffered
 
     def list_memories(
         self,
@@ -404,13 +481,14 @@ class Memory:
         limit: int = 5,
         *,
         types: Sequence[MemoryType | str] | MemoryType | str | None = None,
-        threshold: float = 0.0,
+        threshold: float | None = None,
         touch: bool = True,
         hyde: bool = False,
         rerank: bool | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown
-        (see :meth:`localmind.recall.Recaller.recall`)."""
+        (see :meth:`localmind.recall.Recaller.recall`). ``threshold`` is the least calibrated
+        relevance (0–1) a result may have; None: the configured default, 0: everything."""
         self._check_ready()
         return self._recaller.recall(
             query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank
@@ -432,10 +510,62 @@ class Memory:
             item.vector = self.embedder.embed_documents([item.record.content])[0]
         return reembedded
 
-    def maintain(self, *, force: bool = True) -> MaintenanceReport:
+    def unarchive(self, memory_id: str) -> tuple[MemoryRecord, list[str]]:
+        """Bring an archived memory (evicted by capacity, decayed or expired) back to active.
+        Returns it and the ids the capacity limit archived to make room (never this one)."""
+        self._check_ready()
+        self.reload_preferences()
+        return self._writer.unarchive(memory_id)
+
+    def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Why each of these memories was archived ("evicted: over capacity 500, …",
+        "archived: importance decayed …", "expired"), by id."""
+        return self._store.archive_reasons(list(memory_ids))
+
+    def purge_archived(self) -> int:
+        """Erase every archived memory of this namespace now; returns how many. Nothing else
+        ever purges them unless a retention is configured (``archive-retention-days``)."""
+        return self._governance.purge_archived(self.namespace)
+
+    def preferences(self) -> dict[str, int | float | None]:
+        """The settings ``localmind config`` changes, as this store applies them."""
+        governance = self.settings.governance
+        return {p.name: getattr(governance, p.field) for p in preferences.PREFERENCES}
+
+    def configure(self, name: str, value: str) -> list[str]:
+        """Change a setting of this store (``localmind.preferences``) from its typed value.
+        Lowering the capacity archives what is over it at once (returned ids), so the effect
+        is seen when it is chosen, not on some later write."""
+        preference = preferences.find(name)
+        parsed = preferences.parse(preference, value)
+        change: dict[str, Any] = {preference.field: parsed}
+        governance = replace(self.settings.governance, **change)
+        with self._store.db:
+            self._store.set_meta(
+                preferences.META_PREFIX + preference.name, preferences.to_meta(parsed)
+            )
+            self._use_governance(governance)
+            evicted = self._governance.enforce_capacity(self.namespace)
+        return evicted
+
+    def reload_preferences(self) -> None:
+        """Apply the settings as the store holds them now: another program (``localmind
+        config`` while the app or the MCP server runs) may have changed them since this one
+        opened the store. Every write that can evict calls it; it reads three meta rows."""
+        settings = preferences.stored(self.settings, self._store.get_meta)
+        if settings.governance != self.settings.governance:
+            self._use_governance(settings.governance)
+
+    def _use_governance(self, governance: GovernanceConfig) -> None:
+        self.settings = replace(self.settings, governance=governance)
+        self._governance.config = governance
+
+    def maintain(self, *, force: bool = True, trust_clock: bool = False) -> MaintenanceReport:
         """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
-        ``force`` false it only runs when the last run is over the interval old."""
-        return self._governance.maintain(force=force)
+        ``force`` false it only runs when the last run is over the interval old. Refused
+        (the report's ``refused`` says why) when the wall clock jumped by more than
+        ``max_clock_jump_days``, unless ``trust_clock``."""
+        return self._governance.maintain(force=force, trust_clock=trust_clock)
 
     # --- export and restore -------------------------------------------------------------------
 
@@ -446,13 +576,12 @@ class Memory:
             if stored.record.status is not Status.DELETED:
                 yield stored.record, self._lifecycle.versions(stored.record.id)
 
-    def restore(
-        self, items: Sequence[Restorable], progress: Progress | None = None
-    ) -> tuple[int, list[str]]:
+    def restore(self, items: Sequence[Restorable], progress: Progress | None = None) -> Restored:
         """Write back exported memories as they were (same ids, versions, history, confidence,
-        timestamps). An id already in the store is skipped. Returns (restored, skipped ids)."""
+        timestamps). An id already in the store is skipped."""
         self._check_ready()
-        restored, skipped = 0, []
+        self.reload_preferences()
+        restored, skipped, evicted = 0, [], []
         for start in range(0, len(items), EMBED_BATCH):
             batch = list(items[start : start + EMBED_BATCH])
             vectors = self._writer.embed_documents([item.record.content for item in batch])
@@ -466,10 +595,10 @@ class Memory:
                     for version in item.history:
                         self._store.add_version(record.id, version)
                     restored += 1
-                self._governance.enforce_capacity(self.namespace)
+                evicted += self._governance.enforce_capacity(self.namespace)
             if progress:
                 progress(len(batch))
-        return restored, skipped
+        return Restored(restored, skipped, evicted)
 
     # --- replication (localmind.replica; the sync package carries the events) ---------------
 
@@ -477,10 +606,17 @@ class Memory:
     def device_id(self) -> str:
         return self._store.device_id
 
-    def events_since(self, seq: int, limit: int | None = None) -> list[Event]:
+    def events_since(
+        self, seq: int, limit: int | None = None, *, relay_through: int = 0
+    ) -> list[Event]:
         """This device's own changes (every namespace) after log position ``seq``, oldest
-        first: the outbox other devices apply with :meth:`apply_remote`."""
-        return events_since(self._store, seq, limit)
+        first: the outbox other devices apply with :meth:`apply_remote`. Up to position
+        ``relay_through`` other devices' changes too (to relay the whole history)."""
+        return events_since(self._store, seq, limit, relay_through=relay_through)
+
+    def latest_event_seq(self) -> int:
+        """The log position of the newest event this store holds (0 when none)."""
+        return self._store.latest_event_seq()
 
     def apply_remote(
         self, events: Iterable[Event], *, meta: dict[str, str] | None = None
@@ -503,6 +639,14 @@ class Memory:
     def set_meta(self, key: str, value: str) -> None:
         with self._store.db:
             self._store.set_meta(key, value)
+
+    def reset_meta(self, prefix: str, values: dict[str, str]) -> None:
+        """Delete every ``meta`` entry whose key starts with ``prefix`` and write ``values``,
+        in one transaction (sync starting a fresh stream)."""
+        with self._store.db:
+            self._store.delete_meta_prefixed(prefix)
+            for key, value in values.items():
+                self._store.set_meta(key, value)
 
     def stored_in_all_namespaces(self) -> int:
         """Active memories of every namespace: what :meth:`reindex` will embed."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import numpy as np
 from ulid import ULID
 
 from localmind import validation
+from localmind.config import Settings
 from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
@@ -186,6 +187,19 @@ def reembed(
         store.vector_identity = embedder.identity
         store.record_event(namespace, None, "reindex", {"embedder": embedder.identity})
     return len(rows)
+
+
+def settings_for(embedder: Embedder) -> Settings:
+    """The default settings, with the merge and conflict thresholds calibrated for ``embedder``
+    when it declares its own (``lifecycle_thresholds = (merge, conflict)``). Cosines do not
+    compare across models: unrelated texts score 0.1–0.3 with USE-m3 but 0.77–0.90 with
+    e5-small, where USE-m3's 0.35 would send every new memory to the contradiction check."""
+    thresholds = getattr(embedder, "lifecycle_thresholds", None)
+    if thresholds is None:
+        return Settings()
+    merge, conflict = thresholds
+    lifecycle = replace(Settings().lifecycle, merge_threshold=merge, conflict_threshold=conflict)
+    return Settings(lifecycle=lifecycle)
 
 
 def record_embedder(store: SqliteStore, embedder: Embedder, *, create_table: bool = True) -> None:

@@ -1,12 +1,29 @@
-"""Fusing candidate lists and ranking memories by the multi-factor formula.
+"""Relevance of recall candidates, and the multi-factor ranking of memories.
 
-``score = confidence × (w_sim·similarity + w_imp·importance + w_rec·recency + w_freq·frequency)``
+Relevance is a calibrated score fusion of the two searches (``relevance``): for each candidate,
 
-- similarity: weighted reciprocal-rank fusion of the vector and keyword lists, rescaled between
-  the query's best candidate (1) and one found last in a single list (0);
+    z = bias + w_cos·cosine + (w_gap + w_unmatched·(1 − best coverage))·(cosine − best cosine)
+        + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25) + w_cov·coverage
+        + w_period·[made in the period the query names]
+    relevance = σ(z)
+
+where coverage is the share of the query's term rarity (idf) a memory holds
+
+a logistic model of "this memory is relevant to the query", fitted on every dev set at once
+(``python -m bench fit``; docs/design.md, "Recall"). The relative terms make it adapt per query:
+when every memory is about as close in meaning (a long chat, where the embedding cannot tell
+turns apart) the cosine gaps are small and the keywords decide; when the keywords are spread
+thin (a long dialogue query) the cosine gaps decide. The absolute terms make it comparable across
+queries: a store with nothing relevant yields low relevance everywhere, and recall drops what
+falls below ``FusionConfig.min_relevance``.
+
+``score = confidence × relevance × (1 + w_imp·importance + w_rec·recency + w_freq·frequency)``
+
 - importance: the stored importance, decayed after a grace period (DecayConfig);
-- recency: ``0.5 ** (days since last touched / half-life)``;
-- frequency: ``log(1 + access_count) / log(1 + saturation)``, capped at 1.
+- recency: ``0.5 ** (days since the memory was made or last changed / half-life)`` — never since
+  it was last *returned*: being shown is not being used;
+- frequency: ``log(1 + uses) / log(1 + saturation)``, capped at 1, where a use is real use
+  (confirmed, corrected, used in a chat turn, an assistant's feedback), not a recall.
 """
 
 from __future__ import annotations
@@ -22,56 +39,58 @@ DAY = 86_400.0
 
 
 @dataclass(frozen=True, slots=True)
-class Fused:
+class Candidate:
+    """One memory found by either search, with what each search said of it."""
+
     key: str  # memory id
-    similarity: float  # fused relevance in [0, 1]
-    vector_rank: int | None
-    keyword_rank: int | None
+    cosine: float  # cosine similarity of its vector to the query's
+    bm25: float | None  # BM25 relevance (higher is better), None when no keyword matched
+    vector_rank: int | None  # 1-based rank in the vector list, None if not in it
+    keyword_rank: int | None  # 1-based rank in the keyword list, None if not in it
+    #: share of the query's term rarity (BM25's idf) that the memory holds: 1 when it holds
+    #: every query term, near 0 when it holds only common ones
+    coverage: float = 0.0
+    in_period: bool = False  # made in the period the query names ("last spring")
 
 
-def reciprocal_rank_fusion(
-    vector_ids: Sequence[str],
-    keyword_ids: Sequence[str],
-    config: FusionConfig,
-    depth: int | None = None,
-) -> list[Fused]:
-    """Fuse two best-first id lists by weighted reciprocal rank, best first.
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    """A candidate's calibrated relevance and the part each search contributed to its logit."""
 
-    ``similarity`` rescales the fused score between the best candidate of this query (1) and
-    the floor a candidate would score found last, at ``depth``, in one list only (0). RRF
-    divided by its best possible value spread too little (at k=60 a memory tenth in both lists
-    still scored 0.87, so importance or recency outweighed relevance); a plain min-max over
-    the candidates spreads too much in a tiny store (two near-equal memories become 1 and 0).
-    ``depth`` defaults to the longer list's length."""
-    k = config.rrf_k
-    ranks: dict[str, list[int | None]] = {}
-    for position, ids in enumerate((vector_ids, keyword_ids)):
-        for rank, key in enumerate(ids, start=1):
-            ranks.setdefault(key, [None, None])
-            if ranks[key][position] is None:
-                ranks[key][position] = rank
-    totals = {}
-    for key, (vector_rank, keyword_rank) in ranks.items():
-        total = 0.0
-        if vector_rank is not None:
-            total += config.vector_weight / (k + vector_rank)
-        if keyword_rank is not None:
-            total += config.keyword_weight / (k + keyword_rank)
-        totals[key] = total
-    depth = depth if depth is not None else max(len(vector_ids), len(keyword_ids), 1)
-    floor = min(config.vector_weight, config.keyword_weight) / (k + depth)
-    high = max(totals.values(), default=0.0)
-    fused = [
-        Fused(
-            key,
-            min(1.0, max(0.0, (totals[key] - floor) / (high - floor))) if high > floor else 1.0,
-            vector_rank,
-            keyword_rank,
-        )
-        for key, (vector_rank, keyword_rank) in ranks.items()
-    ]
-    fused.sort(key=lambda item: item.similarity, reverse=True)
-    return fused
+    candidate: Candidate
+    probability: float
+    from_vector: float  # w_cos·cosine + w_gap·gap
+    from_keywords: float  # w_kw·relative bm25 + w_bm25·log(1 + bm25)
+
+
+def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
+    """Each candidate's calibrated probability of being relevant, best first."""
+    if not candidates:
+        return []
+    best_cosine = max(c.cosine for c in candidates)
+    best_bm25 = max((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
+    unmatched = 1.0 - max(c.coverage for c in candidates)
+    gap_weight = config.cosine_gap + config.cosine_gap_unmatched * unmatched
+    scored = []
+    for c in candidates:
+        from_vector = config.cosine * c.cosine + gap_weight * (c.cosine - best_cosine)
+        from_keywords = config.coverage * c.coverage
+        if c.bm25 is not None and best_bm25 > 0:
+            from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (
+                math.log1p(max(c.bm25, 0.0))
+            )
+        from_period = config.period if c.in_period else 0.0
+        z = config.bias + from_vector + from_keywords + from_period
+        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords))
+    scored.sort(key=lambda r: r.probability, reverse=True)
+    return scored
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
 
 
 def decayed_importance(importance: float, idle_days: float, decay: DecayConfig) -> float:
@@ -86,36 +105,42 @@ def recency(idle_days: float, weights: RankingWeights) -> float:
     return 0.5 ** (max(idle_days, 0.0) / weights.recency_half_life_days)
 
 
-def frequency(access_count: int, weights: RankingWeights) -> float:
-    return min(1.0, math.log1p(access_count) / math.log1p(weights.frequency_saturation))
+def frequency(uses: int, weights: RankingWeights) -> float:
+    return min(1.0, math.log1p(uses) / math.log1p(weights.frequency_saturation))
+
+
+def last_changed(memory: MemoryRecord) -> float:
+    """When the memory was made or last changed: what recency counts from (not its last recall)."""
+    return max(memory.created_at, memory.updated_at)
 
 
 def score(
     memory: MemoryRecord,
-    fused: Fused,
-    vector_similarity: float | None,
+    found: Relevance,
     now: float,
     weights: RankingWeights,
     decay: DecayConfig,
 ) -> ScoreBreakdown:
-    idle_days = max(0.0, (now - memory.last_touched) / DAY)
+    idle_days = max(0.0, (now - last_changed(memory)) / DAY)
     importance = decayed_importance(memory.importance, idle_days, decay)
     rec = recency(idle_days, weights)
     freq = frequency(memory.access_count, weights)
-    total = memory.confidence * (
-        weights.similarity * fused.similarity
-        + weights.importance * importance
-        + weights.recency * rec
-        + weights.frequency * freq
-    )
+    boost = 1.0 + weights.importance * importance + weights.recency * rec + weights.frequency * freq
+    total = memory.confidence * found.probability * boost
+    candidate = found.candidate
     return ScoreBreakdown(
         score=total,
-        similarity=fused.similarity,
+        similarity=found.probability,
         importance=importance,
         recency=rec,
         frequency=freq,
         confidence=memory.confidence,
-        vector_similarity=vector_similarity,
-        vector_rank=fused.vector_rank,
-        keyword_rank=fused.keyword_rank,
+        vector_similarity=candidate.cosine,
+        vector_rank=candidate.vector_rank,
+        keyword_rank=candidate.keyword_rank,
+        keyword_score=candidate.bm25,
+        keyword_coverage=candidate.coverage,
+        in_period=candidate.in_period,
+        from_vector=found.from_vector,
+        from_keywords=found.from_keywords,
     )

@@ -1,9 +1,9 @@
 """Recall: the hybrid search behind ``Memory.recall``.
 
 Vector candidates (sign-bit scan, exact cosine) and BM25 keyword candidates, plus the session's
-short-term buffer, are fused by weighted reciprocal rank, optionally rescored by a cross-encoder,
-then ranked by the multi-factor formula of ``localmind.ranking``. HyDE adds the embedding of an
-answer imagined by the LLM.
+short-term buffer, get a calibrated probability of relevance from both searches' scores,
+optionally rescored by a cross-encoder, then are ranked by the multi-factor formula of
+``localmind.ranking``. HyDE adds the embedding of an answer imagined by the LLM.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -24,15 +24,72 @@ from localmind.errors import InvalidInput
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
-from localmind.ranking import Fused, reciprocal_rank_fusion, score
+from localmind.ranking import Candidate, Relevance, relevance, score
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
-from localmind.tokenize import match_expression, query_terms
+from localmind.timeframe import TimeFrame, might_mention_time, time_frame
+from localmind.tokenize import MAX_QUERY_TERMS, match_expression, query_terms
 
 _QUERY_CACHE_SIZE = 256
-#: Fused candidates the cross-encoder rescores when recall reranks.
+#: Candidates the cross-encoder rescores when recall reranks.
 RERANK_CANDIDATES = 30
+#: What one query term shared with a short-term item counts for, on FTS5's BM25 scale (a
+#: matched term of average rarity in a small store scores about this much).
+BUFFER_TERM_BM25 = 2.0
+#: People tell of a period after it ("yesterday we hosted Thanksgiving"): a memory made up to a
+#: week after the period a query names still counts as made in it (on the personal set, 38 of
+#: 42 past periods hold an answer made within 7 days after their end; 25 within the period).
+PERIOD_TOLD_AFTER = 7 * 86_400.0
+
+
+@dataclass
+class _Found:
+    """The candidates of one recall, as the searches report them."""
+
+    stored: dict[str, StoredMemory] = field(default_factory=dict)
+    buffered: dict[str, ShortTerm] = field(default_factory=dict)
+    cosines: dict[str, float] = field(default_factory=dict)
+    bm25: dict[str, float] = field(default_factory=dict)
+    vector_ranks: dict[str, int] = field(default_factory=dict)
+    keyword_ranks: dict[str, int] = field(default_factory=dict)
+    coverage: dict[str, float] = field(default_factory=dict)
+    in_period: set[str] = field(default_factory=set)  # made in the period the query names
+
+    def add_vector(self, key: str, cosine: float, rank: int) -> None:
+        self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
+        self.vector_ranks.setdefault(key, rank)
+
+    def add_keyword(self, key: str, bm25: float, rank: int) -> None:
+        self.bm25[key] = max(bm25, self.bm25.get(key, bm25))
+        self.keyword_ranks.setdefault(key, rank)
+
+    def keyword_only(self) -> list[str]:
+        return [key for key in self.bm25 if key not in self.cosines]
+
+    def candidates(self) -> list[Candidate]:
+        return [
+            Candidate(
+                key,
+                cosine,
+                self.bm25.get(key),
+                self.vector_ranks.get(key),
+                self.keyword_ranks.get(key),
+                self.coverage.get(key, 0.0),
+                key in self.in_period,
+            )
+            for key, cosine in self.cosines.items()
+        ]
+
+    def record(self, key: str) -> MemoryRecord:
+        if key in self.stored:
+            return self.stored[key].record
+        return self.buffered[key].record
+
+    def records(self) -> dict[str, MemoryRecord]:
+        found = {key: row.record for key, row in self.stored.items()}
+        found.update((key, item.record) for key, item in self.buffered.items())
+        return found
 
 
 @dataclass(slots=True)
@@ -80,29 +137,36 @@ class Recaller:
         limit: int = 5,
         *,
         types: Sequence[MemoryType | str] | MemoryType | str | None = None,
-        threshold: float = 0.0,
+        threshold: float | None = None,
         touch: bool = True,
         hyde: bool = False,
         rerank: bool | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown.
 
-        Hybrid: vector KNN and BM25 keyword candidates (plus the short-term buffer) are fused by
-        reciprocal rank, then ranked by the multi-factor formula (see ``localmind.ranking``).
-        Results scoring below ``threshold`` are dropped. Returned memories count as accessed
-        unless ``touch`` is false.
+        Hybrid: vector KNN and BM25 keyword candidates (plus the short-term buffer) get a
+        calibrated probability of relevance from both searches' scores (see
+        ``localmind.ranking``), then are ranked by the multi-factor formula. Candidates whose
+        relevance is below ``threshold`` (default: ``FusionConfig.min_relevance``, or
+        ``min_relevance_unmatched`` when no candidate holds a word of the query; 0 keeps all)
+        are dropped, so a query with nothing relevant returns nothing. A newer memory that may
+        replace an earlier one (a pending conflict between them) ranks above it.
+
+        ``touch``: note the returned memories as recalled (``last_accessed``, which maintenance
+        reads). Never a use: the ranking does not read it.
 
         ``hyde``: also search with the embedding of a hypothetical answer written by the LLM
         (HyDE); a memory's vector similarity is the better of the two. Skipped, silently, when
         no LLM can answer.
 
-        ``rerank``: rescore the best ``RERANK_CANDIDATES`` fused candidates with the reranker's
+        ``rerank``: rescore the best ``RERANK_CANDIDATES`` candidates with the reranker's
         cross-encoder; None means: whenever a reranker is configured.
         """
         started = time.perf_counter()
         query = validation.content(query, self.settings.limits, what="The query")
         limit = validation.limit(limit, self.settings.limits)
-        threshold = validation.threshold(threshold)
+        fusion = self.settings.fusion
+        chosen = None if threshold is None else validation.threshold(threshold)
         wanted = validation.memory_types(types)
         if rerank and self.reranker is None:
             raise InvalidInput(
@@ -112,115 +176,229 @@ class Recaller:
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         search_store = not wanted or bool(stored_types)
         search_buffer = not wanted or MemoryType.SHORT_TERM in wanted
-        fusion = self.settings.fusion
-        candidates = max(limit * fusion.candidates_per_result, fusion.min_candidates)
+        depth = max(limit * fusion.candidates_per_result, fusion.min_candidates)
         query_vector = self.query_vector(query)
         embedded = time.perf_counter()
 
-        dense: list[tuple[str, float]] = []  # (id, cosine similarity)
-        keyword_ids: list[str] = []
-        stored: dict[str, StoredMemory] = {}
+        found = _Found()
         hyde_vector = self._hyde_vector(query) if hyde else None
+        frame = self._time_frame(query)
         if search_store:
-            nearest = self._store.nearest(
-                query_vector, candidates, self.namespace, stored_types or None
-            )
-            if hyde_vector is not None:
-                nearest = _closest_of(
-                    nearest,
-                    self._store.nearest(
-                        hyde_vector, candidates, self.namespace, stored_types or None
-                    ),
-                )
-            match = match_expression(query)
-            keyword = (
-                self._store.keyword(match, candidates, self.namespace, stored_types or None)
-                if match
-                else []
-            )
-            rows = self._store.get_by_rowids(
-                list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
-            )
-            stored = {row.record.id: row for row in rows.values()}
-            dense = [(rows[r].record.id, 1.0 - d) for r, d in nearest if r in rows]
-            keyword_ids = [rows[r].record.id for r, _ in keyword if r in rows]
-        buffered: dict[str, ShortTerm] = {}
+            self._search_store(query, query_vector, hyde_vector, depth, stored_types, found)
+            if frame is not None:
+                self._search_period(frame, query_vector, depth, stored_types, found)
         if search_buffer and len(self._short_term):
-            buffered = {item.record.id: item for item in self._short_term}
-            probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
-            dense.extend(
-                (key, max(float(item.vector @ probe) for probe in probes))
-                for key, item in buffered.items()
-            )
-            dense.sort(key=lambda pair: pair[1], reverse=True)
-            keyword_ids = self._buffer_keyword_hits(query, buffered) + keyword_ids
+            self._search_buffer(query, query_vector, hyde_vector, found)
 
-        fused = reciprocal_rank_fusion(
-            [key for key, _ in dense], keyword_ids, fusion, depth=candidates
-        )
+        found.coverage = self._coverage(query, found)
+        if frame is not None:
+            found.in_period = {
+                key
+                for key in found.cosines
+                if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
+            }
+        relevant = relevance(found.candidates(), fusion)
+        if chosen is not None:
+            threshold = chosen
+        elif any(found.coverage.values()):
+            threshold = fusion.min_relevance
+        else:  # no memory holds a word of the query: only meaning connects it
+            threshold = fusion.min_relevance_unmatched
         if self.reranker is not None and rerank is not False:
-            records = {key: row.record for key, row in stored.items()}
-            records.update((key, item.record) for key, item in buffered.items())
-            fused = self._rerank(query, fused, records)
-        cosines = dict(dense)
-        # Keyword-only candidates: their cosine comes from their stored vectors.
-        missing = {
-            stored[f.key].rowid: f.key for f in fused if f.key not in cosines and f.key in stored
-        }
-        for rowid, blob in self._store.vectors_for(list(missing)).items():
-            cosines[missing[rowid]] = float(np.frombuffer(blob, dtype=np.float32) @ query_vector)
+            relevant = self._rerank(query, relevant, found.records())
 
         now = self._clock()
         results = []
-        for candidate in fused:
-            if candidate.key in stored:
-                record = stored[candidate.key].record
-            else:
-                record = buffered[candidate.key].record
+        for item in relevant:
+            record = found.record(item.candidate.key)
             if record.expires_at is not None and record.expires_at <= now:
                 continue
-            breakdown = score(
-                record,
-                candidate,
-                cosines.get(candidate.key),
-                now,
-                self.settings.ranking,
-                self.settings.decay,
-            )
-            if breakdown.score >= threshold:
-                results.append(RecallResult(record, breakdown))
+            if item.probability < threshold:
+                continue
+            breakdown = score(record, item, now, self.settings.ranking, self.settings.decay)
+            results.append(RecallResult(record, breakdown))
         results.sort(key=lambda result: result.score, reverse=True)
-        results = results[:limit]
+        results = self._newer_first(results)[:limit]
         if touch:
-            touched = [stored[r.memory.id].rowid for r in results if r.memory.id in stored]
+            recalled = [
+                found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
+            ]
             finished = time.perf_counter()
             with self._store.db:
-                self._store.touch(touched, now)
+                self._store.mark_recalled(recalled, now)
                 self._governance.record_latency(
                     (embedded - started) * 1000, (finished - embedded) * 1000, now
                 )
         return results
 
+    def _search_store(
+        self,
+        query: str,
+        query_vector: Vectors,
+        hyde_vector: Vectors | None,
+        depth: int,
+        types: list[str],
+        found: _Found,
+    ) -> None:
+        nearest = self._store.nearest(query_vector, depth, self.namespace, types or None)
+        if hyde_vector is not None:
+            nearest = _closest_of(
+                nearest, self._store.nearest(hyde_vector, depth, self.namespace, types or None)
+            )
+        match = match_expression(query)
+        keyword = self._store.keyword(match, depth, self.namespace, types or None) if match else []
+        rows = self._store.get_by_rowids(
+            list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
+        )
+        found.stored.update((row.record.id, row) for row in rows.values())
+        for rank, (rowid, distance) in enumerate(nearest, start=1):
+            if rowid in rows:
+                found.add_vector(rows[rowid].record.id, 1.0 - distance, rank)
+        for rank, (rowid, bm25) in enumerate(keyword, start=1):
+            if rowid in rows:
+                # FTS5's bm25() is negative, lower better: negated, higher is better.
+                found.add_keyword(rows[rowid].record.id, -bm25, rank)
+        # Keyword-only candidates: their cosine comes from their stored vectors.
+        missing = {
+            found.stored[key].rowid: key for key in found.keyword_only() if key in found.stored
+        }
+        for rowid, blob in self._store.vectors_for(list(missing)).items():
+            cosine = float(np.frombuffer(blob, dtype=np.float32) @ query_vector)
+            found.cosines[missing[rowid]] = cosine
+
+    def _search_buffer(
+        self, query: str, query_vector: Vectors, hyde_vector: Vectors | None, found: _Found
+    ) -> None:
+        """The session's short-term buffer: exact cosine for each item; shared query terms
+        count as a keyword match scored like BM25 of that many average terms."""
+        probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
+        terms = query_terms(query)
+        for item in self._short_term:
+            key = item.record.id
+            found.buffered[key] = item
+            found.cosines[key] = max(float(item.vector @ probe) for probe in probes)
+            text = item.record.content.casefold()
+            shared = sum(1 for term in terms if term in text)
+            if shared:
+                found.bm25[key] = BUFFER_TERM_BM25 * shared
+
+    def _time_frame(self, query: str) -> TimeFrame | None:
+        """The past period the query's last line names ("last spring", "去年圣诞节"), if any. A
+        future period ("next week") names plans, told before it: no use as a filter on dates."""
+        # Only the last line: a chat's query is the dialogue so far, ending with the person's
+        # latest turn, and earlier turns name periods in passing ("I got a book last week!"):
+        # on MADial half the dialogues did, and those periods held a right answer once.
+        asked = query.strip().splitlines()[-1] if query.strip() else ""
+        if not might_mention_time(asked):
+            return None
+        now = self._clock()
+        frame = time_frame(asked, now)
+        if frame is None or frame.start > now:
+            return None
+        return frame
+
+    def _search_period(
+        self,
+        frame: TimeFrame,
+        query_vector: Vectors,
+        depth: int,
+        types: list[str],
+        found: _Found,
+    ) -> None:
+        """Memories made in the period join the candidates even when neither search found
+        them ("what did we do last Christmas?" need not share a word with "went skiing")."""
+        rowids = self._store.created_between(
+            frame.start, frame.end + PERIOD_TOLD_AFTER, depth, self.namespace, types or None
+        )
+        known = {row.rowid for row in found.stored.values()}
+        fresh = [rowid for rowid in rowids if rowid not in known]
+        if not fresh:
+            return
+        rows = self._store.get_by_rowids(fresh)
+        vectors = self._store.vectors_for(fresh)
+        for rowid, row in rows.items():
+            if rowid in vectors:
+                found.stored[row.record.id] = row
+                cosine = float(np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector)
+                found.cosines[row.record.id] = cosine
+
+    def _coverage(self, query: str, found: _Found) -> dict[str, float]:
+        """Each candidate's share of the query's term rarity: Σ idf of the query terms it
+        holds / Σ idf of all query terms (terms as the keyword index sees them; idf as BM25's).
+        Unlike BM25 it does not grow with the query's length, so it says the same thing for a
+        four-word question and a long dialogue."""
+        terms = list(
+            dict.fromkeys(self._store.terms(" ".join(query_terms(query)[-MAX_QUERY_TERMS:])))
+        )
+        if not terms or not found.cosines:
+            return {}
+        documents = self._store.documents_with(terms)
+        total_documents = max(self._store.size_estimate(), 1)
+        idf = {
+            term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
+            for term, n in documents.items()
+        }
+        mass = sum(idf.values())
+        if mass <= 0:
+            return {}
+        records = found.records()
+        coverage = {}
+        for key in found.cosines:
+            held = set(self._store.terms(records[key].content))
+            coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
+        return coverage
+
+    def _newer_first(self, results: list[RecallResult]) -> list[RecallResult]:
+        """Results where a newer memory that may replace an earlier one (a pending conflict)
+        ranks below it are reordered: the earlier one moves just below its successor and is
+        marked ``superseded_by`` — unless the query names the period the earlier one was made
+        in and not the newer one's ("where did I live in 2024?")."""
+        ids = [r.memory.id for r in results if r.memory.id in self._stored_ids(results)]
+        pairs = self._store.pending_pairs(self.namespace, ids) if len(ids) > 1 else []
+        if not pairs:
+            return results
+        successor = dict(pairs)
+        ordered = list(results)
+        for old, new in pairs:
+            positions = {r.memory.id: i for i, r in enumerate(ordered)}
+            if old not in positions or new not in positions:
+                continue
+            i, j = positions[old], positions[new]
+            if ordered[i].breakdown.in_period and not ordered[j].breakdown.in_period:
+                continue  # the query asks about the earlier one's time: it was current then
+            stale = ordered[i]
+            marked = RecallResult(
+                stale.memory,
+                replace(stale.breakdown, superseded_by=successor[old]),
+            )
+            if i < j:
+                del ordered[i]
+                ordered.insert(j, marked)  # j shifted left by one: lands just after ``new``
+            else:
+                ordered[i] = marked
+        return ordered
+
+    @staticmethod
+    def _stored_ids(results: list[RecallResult]) -> set[str]:
+        return {r.memory.id for r in results if r.memory.type is not MemoryType.SHORT_TERM}
+
     def _rerank(
-        self, query: str, fused: list[Fused], records: dict[str, MemoryRecord]
-    ) -> list[Fused]:
-        """``fused`` with the similarity of its best ``RERANK_CANDIDATES`` (by fused similarity)
-        replaced by the cross-encoder's: its scores through a logistic function, rescaled so the
-        best candidate is 1. The rest keep their fused similarity, scaled by the lowest reranked
-        one, so none rises above a reranked candidate. Ranks are kept for the breakdown."""
+        self, query: str, relevant: list[Relevance], records: dict[str, MemoryRecord]
+    ) -> list[Relevance]:
+        """The best ``RERANK_CANDIDATES`` candidates' relevance replaced by the cross-encoder's
+        probability (its logit through σ). The rest keep theirs, capped at the lowest reranked
+        one, so none rises above a reranked candidate."""
         assert self.reranker is not None
-        head, tail = fused[:RERANK_CANDIDATES], fused[RERANK_CANDIDATES:]
+        head, tail = relevant[:RERANK_CANDIDATES], relevant[RERANK_CANDIDATES:]
         if not head:
-            return fused
-        logits = self.reranker.score(query, [records[f.key].content for f in head])
-        # log σ(x) = −log(1 + e^−x), computed without overflow for logits of either sign
-        log_sigmoid = [min(x, 0.0) - math.log1p(math.exp(-abs(x))) for x in logits]
-        best = max(log_sigmoid)
-        similarities = [math.exp(value - best) for value in log_sigmoid]
-        lowest = min(similarities)
-        reranked = [replace(f, similarity=s) for f, s in zip(head, similarities, strict=True)]
-        rest = [replace(f, similarity=f.similarity * lowest) for f in tail]
-        return sorted(reranked, key=lambda f: f.similarity, reverse=True) + rest
+            return relevant
+        logits = self.reranker.score(query, [records[r.candidate.key].content for r in head])
+        # σ(x) computed without overflow for logits of either sign
+        probabilities = [math.exp(min(x, 0.0) - math.log1p(math.exp(-abs(x)))) for x in logits]
+        lowest = min(probabilities)
+        reranked = [replace(r, probability=p) for r, p in zip(head, probabilities, strict=True)]
+        rest = [replace(r, probability=min(r.probability, lowest)) for r in tail]
+        return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
     def _hyde_vector(self, query: str) -> Vectors | None:
         """The embedding of an answer the LLM imagines for ``query``, or None without one."""
@@ -234,20 +412,6 @@ class Recaller:
             return None
         answer = answer.strip()[: self.settings.limits.max_content_chars]
         return self.embedder.embed_documents([answer])[0] if answer else None
-
-    @staticmethod
-    def _buffer_keyword_hits(query: str, buffered: dict[str, ShortTerm]) -> list[str]:
-        """Short-term items sharing a query term, most shared terms first (the session is the
-        freshest context, so these lead the keyword list)."""
-        terms = query_terms(query)
-        hits = []
-        for key, item in buffered.items():
-            text = item.record.content.casefold()
-            shared = sum(1 for term in terms if term in text)
-            if shared:
-                hits.append((shared, key))
-        hits.sort(reverse=True)
-        return [key for _, key in hits]
 
     def query_vector(self, query: str) -> Vectors:
         """The query's embedding, from a small in-process cache when it was asked before."""

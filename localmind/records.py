@@ -70,9 +70,12 @@ class MemoryRecord:
 class ScoreBreakdown:
     """Why a memory ranked where it did.
 
-    ``score = confidence × (w_sim·similarity + w_imp·importance + w_rec·recency
-    + w_freq·frequency)`` where ``similarity`` is the fused (reciprocal-rank) relevance of the
-    vector and keyword searches, scaled to [0, 1].
+    ``score = confidence × similarity × (1 + w_imp·importance + w_rec·recency
+    + w_freq·frequency)`` where ``similarity`` is the calibrated probability that the memory is
+    relevant to the query (``localmind.ranking.relevance``): comparable across queries, not 1
+    for the best candidate by construction. ``from_vector`` and ``from_keywords`` are what the
+    vector and the keyword search added to its logit; ``superseded_by`` names a newer memory
+    among the results that replaces this one (it then ranks below it).
     """
 
     score: float
@@ -84,8 +87,14 @@ class ScoreBreakdown:
     vector_similarity: float | None  # cosine similarity to the query, when known
     vector_rank: int | None  # 1-based rank in the vector list, None if not in it
     keyword_rank: int | None  # 1-based rank in the BM25 list, None if not in it
+    keyword_score: float | None = None  # BM25 relevance (higher is better), None: no match
+    keyword_coverage: float = 0.0  # share of the query's term rarity the memory holds
+    in_period: bool = False  # made in the period the query names ("last spring", "去年")
+    from_vector: float = 0.0
+    from_keywords: float = 0.0
+    superseded_by: str | None = None
 
-    def to_dict(self) -> dict[str, float | int | None]:
+    def to_dict(self) -> dict[str, float | int | str | None]:
         return {name: getattr(self, name) for name in self.__slots__}
 
 

@@ -213,13 +213,17 @@ class ApplyReport:
         return self
 
 
-def events_since(store: SqliteStore, seq: int, limit: int | None = None) -> list[Event]:
-    """This device's own replicated events after position ``seq``, oldest first."""
+def events_since(
+    store: SqliteStore, seq: int, limit: int | None = None, *, relay_through: int = 0
+) -> list[Event]:
+    """This device's own replicated events after position ``seq``, oldest first; up to
+    position ``relay_through``, other devices' events too (a sync stream that starts afresh
+    relays everything the store holds)."""
     rows = store.db.execute(
         "SELECT seq, hlc, device_id, namespace, memory_id, op, payload, reason, at FROM events "
-        f"WHERE seq > ? AND device_id = ? AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) "
-        "ORDER BY seq LIMIT ?",
-        (seq, store.device_id, *REPLICATED_OPS, -1 if limit is None else limit),
+        "WHERE seq > ? AND (device_id = ? OR seq <= ?) "
+        f"AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) ORDER BY seq LIMIT ?",
+        (seq, store.device_id, relay_through, *REPLICATED_OPS, -1 if limit is None else limit),
     )
     return [
         Event(hlc, device, ns, mid, op, json.loads(payload), reason, at, seq)
@@ -279,8 +283,13 @@ def apply_remote(
         report.memories = len(touched)
         report.changed = list(touched)
         report.embedded = _index(store, dirty, embed)
+        forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
+        if forgot:
+            store.purge_forgotten()
         for key, value in (meta or {}).items():
             store.set_meta(key, value)
+    if forgot:
+        store.truncate_log()
     if latest is not None:
         store.observe(latest)
     return report
@@ -420,14 +429,11 @@ def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | 
         store.db.execute(
             f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
         )
-    _write_history(store, memory_id, state)
     if state.deleted:
-        # The promise of a forget: the text leaves this device too.
-        store.db.execute(
-            "UPDATE events SET payload = '{\"redacted\": true}' "
-            "WHERE memory_id = ? AND op != 'forget'",
-            (memory_id,),
-        )
+        # The promise of a forget: the text leaves this device too (events, history, conflicts'
+        # reasons, profiles).
+        store.redact_traces(values["namespace"], memory_id, [before.content] if before else [])
+    _write_history(store, memory_id, state)
     active = values["status"] == str(Status.ACTIVE)
     if not active:
         store.db.execute(

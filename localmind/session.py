@@ -200,7 +200,9 @@ class Session:
                 continue
             watch.turns_left -= 1
             if watch.turns_left == 0:
-                self._adjust(watch.memory_id, config.implicit_reward, "implicit: not corrected")
+                self._adjust(
+                    watch.memory_id, config.implicit_reward, "implicit: not corrected", used=True
+                )
                 rewarded.append(watch.memory_id)
             else:
                 still.append(watch)
@@ -215,7 +217,7 @@ class Session:
             if key not in watched and key not in corrected:
                 self._watching.append(_Watch(key, window))
 
-    def _adjust(self, memory_id: str, delta: float, reason: str) -> None:
+    def _adjust(self, memory_id: str, delta: float, reason: str, *, used: bool = False) -> None:
         # A memory forgotten or replaced meanwhile has nothing to credit.
         with contextlib.suppress(validation.InvalidInput, KeyError):
-            self.memory.nudge_confidence(memory_id, delta, reason)
+            self.memory.nudge_confidence(memory_id, delta, reason, used=used)

@@ -18,6 +18,7 @@ cost grows with rows × k, and rescoring needs a large k.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import apsw
 import numpy as np
 
+from localmind.db import BUSY_TIMEOUT_MS
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.hlc import HybridLogicalClock, Stamp
@@ -88,6 +90,53 @@ def _record(row: Sequence[Any]) -> StoredMemory:
     )
 
 
+CHECKPOINT_WAIT_MS = 1000
+
+#: ``meta`` key counting the forgets this store has redacted (local or received): the sync
+#: folder re-seals its files when it moved.
+REDACTIONS = "redactions"
+
+# Reasons that say only what kind of change it was. After a forget, an event's or a conflict's
+# reason is cut to its kind (the text before ":" or "(") when the kind is one of these, and
+# dropped otherwise: reasons may hold memory text (older merge notes did; an LLM's reason may
+# quote either memory; a library caller may pass anything).
+_REASON_KINDS = frozenset(
+    {
+        "update",
+        "correct",
+        "revert",
+        "merge",
+        "take_new",
+        "overwrite",
+        "confirm",
+        "deny",
+        "restated",
+        "contradicted by a new memory",
+        "may contradict the older memory; no LLM to check",
+        "same content remembered again",
+        "evicted",
+        "archived",
+        "confidence decay",
+        "expired",
+        "implicit",
+        "undo forget",
+    }
+)
+_REASON_KIND = re.compile(r"^([^:(]*?)\s*([:(]|$)")
+
+
+def redacted_reason(reason: str | None) -> str | None:
+    """What a forgotten memory's event or conflict may keep of its reason: the kind of change
+    ("evicted:", "restated"), never anything quoted after it."""
+    if reason is None:
+        return None
+    match = _REASON_KIND.match(reason)
+    kind = match.group(1) if match else ""
+    if kind not in _REASON_KINDS:
+        return "redacted"
+    return kind + (":" if match and match.group(2) == ":" else "")
+
+
 def _pool(k: int, rows: int) -> int:
     return max(k * RESCORE_FACTOR, MIN_RESCORE, min(rows // ROWS_PER_CANDIDATE, MAX_RESCORE))
 
@@ -111,6 +160,8 @@ class SqliteStore:
         # The model this process embeds with; None until the store is known to be indexed with
         # it (and then vectors are neither written nor searched).
         self.vector_identity: str | None = None
+        self._tokenizer: apsw.FTS5Tokenizer | None = None
+        self._vocabulary = False
 
     # --- meta ---------------------------------------------------------------------------------
 
@@ -124,6 +175,19 @@ class SqliteStore:
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+
+    def delete_meta_prefixed(self, prefix: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+
+    def newest_own_event_time(self) -> float | None:
+        """The wall-clock time of this device's newest event (None when it has none)."""
+        row = self.db.execute(
+            "SELECT max(at) FROM events WHERE device_id = ?", (self.device_id,)
+        ).fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    def latest_event_seq(self) -> int:
+        return self.scalar("SELECT coalesce(max(seq), 0) FROM events")
 
     def check_vector_identity(self) -> None:
         """Refuse to write or search vectors of another model than the store's: another program
@@ -326,17 +390,13 @@ class SqliteStore:
 
     def erase(self, stored: StoredMemory, at: float) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
-        deletion can replicate; the indexes lose it at once, and the events that carried its
-        text are redacted (secure_delete zeroes the freed bytes)."""
+        deletion can replicate; the indexes lose it at once, and every trace of its text goes
+        (:meth:`redact_traces`; secure_delete zeroes the freed bytes)."""
         record = stored.record
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         record.hlc = self.stamp()
-        self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (record.id,))
-        self.db.execute(
-            "UPDATE events SET payload = '{\"redacted\": true}' WHERE memory_id = ?",
-            (record.id,),
-        )
+        self.redact_traces(record.namespace, record.id, [record.content])
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
@@ -356,13 +416,112 @@ class SqliteStore:
         }
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
-    def touch(self, rowids: Iterable[int], at: float) -> None:
-        """Count an access (recall) of each memory. Not an event: access counts are local."""
+    def redact_traces(self, namespace: str, memory_id: str, texts: Sequence[str] = ()) -> None:
+        """Everything but the tombstone that may hold a forgotten memory's text: its version
+        history, the payloads and reasons of its events (a merge's note held the restatement;
+        an LLM's reason may quote either memory), the reasons of conflicts that involve it and
+        of their events, and every profile version that was built from it or quotes it (and
+        the later ones, which may have been built from those). ``texts``: the memory's last
+        text. Call it inside the forget's transaction; :meth:`purge_forgotten` follows."""
+        texts = [t for t in texts if t] + [t for _, t, _, _ in self.versions(memory_id) if t]
+        self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT seq, reason FROM events WHERE memory_id = ? AND op != 'forget' UNION "
+            "SELECT seq, reason FROM events WHERE op = 'conflict' "
+            "AND json_valid(payload) AND json_extract(payload, '$.existing') = ?",
+            (memory_id, memory_id),
+        ).fetchall()
         self.db.executemany(
-            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
-            "WHERE rowid = ?",
+            "UPDATE events SET reason = ?, payload = CASE WHEN memory_id = ? "
+            "THEN '{\"redacted\": true}' ELSE payload END WHERE seq = ?",
+            [(redacted_reason(reason), memory_id, seq) for seq, reason in rows],
+        )
+        conflicts: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT id, reason FROM conflicts WHERE existing_id = ? OR candidate_id = ?",
+            (memory_id, memory_id),
+        ).fetchall()
+        self.db.executemany(
+            "UPDATE conflicts SET reason = ? WHERE id = ?",
+            [(redacted_reason(reason) or "", conflict) for conflict, reason in conflicts],
+        )
+        quoted = " OR ".join("instr(text, ?) > 0" for _ in texts) or "0"
+        first = self.db.execute(
+            "SELECT min(version) FROM profiles WHERE namespace = ? AND (EXISTS (SELECT 1 FROM "
+            "json_each(built_from, '$.ids') WHERE value = ?) OR " + quoted + ")",
+            (namespace, memory_id, *texts),
+        ).fetchone()
+        if first and first[0] is not None:
+            self.db.execute(
+                "DELETE FROM profiles WHERE namespace = ? AND version >= ?", (namespace, first[0])
+            )
+        count = int(self.get_meta(REDACTIONS) or 0)
+        self.set_meta(REDACTIONS, str(count + 1))
+
+    def purge_forgotten(self) -> None:
+        """After forgets, inside their transaction: merge the keyword index into one segment.
+        Its table is contentless, so a delete only writes a tombstone and the forgotten words
+        stay in the old segments until a merge rewrites them (11 ms at 10k memories,
+        docs/design.md)."""
+        self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+
+    def truncate_log(self) -> bool:
+        """After a forget has committed: copy the write-ahead log into the database and empty
+        it, so the old pages that held the text leave the ``-wal`` file. False when another
+        connection's open read kept part of the log (the next forget or checkpoint retries)."""
+        # A reader elsewhere (the app, the MCP server) holds the log only for one query: wait a
+        # little for it, never the full busy timeout (the forget itself is already done).
+        self.db.set_busy_timeout(CHECKPOINT_WAIT_MS)
+        try:
+            frames, _ = self.db.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+        except apsw.BusyError:
+            return False
+        finally:
+            self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        return bool(frames == 0)
+
+    def mark_recalled(self, rowids: Iterable[int], at: float) -> None:
+        """Note that these memories were returned by a recall (``last_accessed``: maintenance
+        keeps what is still being found). Not a use: ``access_count`` counts real use only
+        (``count_use``), so being shown never lifts a memory's rank. Local, not an event."""
+        self.db.executemany(
+            "UPDATE memories SET last_accessed = ? WHERE rowid = ?",
             [(at, rowid) for rowid in rowids],
         )
+
+    def count_use(self, memory_id: str, at: float) -> None:
+        """The memory was really used: confirmed, corrected, used in a chat turn, or an
+        assistant's feedback said so. Frequency in the ranking counts these. Local."""
+        self.db.execute(
+            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
+            (at, memory_id),
+        )
+
+    def pending_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, newer id) of each pending conflict between two of ``ids``: the newer
+        memory may replace the earlier one, so recall ranks it first."""
+        if len(ids) < 2:
+            return []
+        marks = _placeholders(ids)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT e.id, c.id FROM conflicts AS k "
+            "JOIN memories AS e ON e.id = k.existing_id "
+            "JOIN memories AS c ON c.id = k.candidate_id "
+            f"WHERE k.namespace = ? AND k.status = 'pending' AND k.existing_id IN ({marks}) "
+            f"AND k.candidate_id IN ({marks}) ORDER BY k.id",
+            [namespace, *ids, *ids],
+        ).fetchall()
+        # created_at decides which is newer (an import may add an older fact after a newer one)
+        dated: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT id, created_at FROM memories WHERE id IN ({marks})", list(ids)
+        ).fetchall()
+        created = {str(memory_id): float(at) for memory_id, at in dated}
+        pairs = []
+        for existing_id, candidate_id in rows:
+            old, new = str(existing_id), str(candidate_id)
+            if created.get(old, 0.0) > created.get(new, 0.0):
+                old, new = new, old
+            pairs.append((old, new))
+        return pairs
 
     def record_event(
         self,
@@ -502,6 +661,58 @@ class SqliteStore:
                 return hits[:k]
             fetch *= 4
 
+    def terms(self, text: str) -> list[str]:
+        """The terms the keyword index holds for ``text``: FTS5's own tokenizer (Porter stems)
+        over ``index_text`` (CJK bigrams), so they compare with indexed terms exactly."""
+        if self._tokenizer is None:
+            self._tokenizer = self.db.fts5_tokenizer(
+                "porter", ["unicode61", "remove_diacritics", "2"]
+            )
+        tokens = self._tokenizer(
+            index_text(text).encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None
+        )
+        return [str(token[2]) for token in tokens]  # type: ignore[misc]
+
+    def documents_with(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many indexed memories (every namespace) hold each term; absent terms: 0."""
+        if not terms:
+            return {}
+        if not self._vocabulary:
+            self.db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_fts_terms "
+                "USING fts5vocab(main, 'memory_fts', 'row')"
+            )
+            self._vocabulary = True
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT term, doc FROM temp.memory_fts_terms WHERE term IN ({_placeholders(terms)})",
+            list(terms),
+        ).fetchall()
+        found = {str(term): int(doc) for term, doc in rows}
+        return {term: found.get(term, 0) for term in terms}
+
+    def created_between(
+        self, start: float, end: float, k: int, namespace: str, types: Sequence[str] | None
+    ) -> list[int]:
+        """Rowids of up to ``k`` active memories made in ``[start, end)``, newest first: the
+        candidates a query naming that period adds (they need not share a word with it)."""
+        sql = (
+            "SELECT rowid FROM memories WHERE namespace = ? AND status = 'active' "
+            "AND created_at >= ? AND created_at < ?"
+        )
+        params: list[Any] = [namespace, start, end]
+        if types:
+            sql += f" AND type IN ({_placeholders(types)})"
+            params.extend(types)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            sql + " ORDER BY created_at DESC LIMIT ?", [*params, k]
+        ).fetchall()
+        return [int(rowid) for (rowid,) in rows]
+
+    def size_estimate(self) -> int:
+        """About how many memories the store holds (an upper bound, without counting)."""
+        row = self.db.execute("SELECT max(rowid) FROM memories").fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
     def count_all_active(self) -> int:
         return self.scalar("SELECT count(*) FROM memories WHERE status = 'active'")
 
@@ -551,6 +762,18 @@ class SqliteStore:
         params.extend([-1 if limit is None else limit, offset])
         for row in self.db.execute(sql, params):
             yield _record(row)
+
+    def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Why each memory was last archived (status set to expired), from the events log."""
+        if not memory_ids:
+            return {}
+        rows = self.db.execute(
+            "SELECT memory_id, reason FROM events WHERE op = 'update' AND "
+            f"memory_id IN ({_placeholders(memory_ids)}) AND "
+            "json_extract(payload, '$.status') = 'expired' ORDER BY seq",
+            tuple(memory_ids),
+        )
+        return {memory_id: reason or "" for memory_id, reason in rows}
 
     def versions(self, memory_id: str) -> list[tuple[int, str, str, float]]:
         return list(

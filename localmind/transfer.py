@@ -33,6 +33,16 @@ class Restorable:
     history: list[Version]
 
 
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """What :meth:`Memory.restore` did: how many were written back, the ids already present
+    (left as they were) and the ids the capacity limit archived to make room."""
+
+    restored: int
+    skipped: list[str]
+    evicted: list[str]
+
+
 def to_document(record: MemoryRecord, history: Iterable[Version]) -> dict[str, Any]:
     document = record.to_dict()
     document["format"] = EXPORT_FORMAT

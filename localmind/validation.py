@@ -102,6 +102,7 @@ def metadata(value: object, limits: Limits) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise InvalidInput(f"metadata must be a JSON object (a dict), not {type(value).__name__}.")
+    _check_shape(value, limits)
     try:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
@@ -114,6 +115,27 @@ def metadata(value: object, limits: Limits) -> dict[str, Any]:
         raise InvalidInput(f"metadata is larger than {limits.max_metadata_bytes:,} bytes.")
     decoded: dict[str, Any] = json.loads(encoded)
     return decoded
+
+
+def _check_shape(value: object, limits: Limits) -> None:
+    """Refuse metadata nested more than ``max_metadata_depth`` deep (the object itself is level
+    1) or with more items than could fit in ``max_metadata_bytes``. Iterative, so any depth is
+    measured without recursion; a cycle only ever gets deeper, so it is refused too."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    items = 0
+    while pending:
+        item, depth = pending.pop()
+        items += 1
+        if items > limits.max_metadata_bytes:  # every item takes at least a byte of JSON
+            raise InvalidInput(f"metadata is larger than {limits.max_metadata_bytes:,} bytes.")
+        if not isinstance(item, (dict, list, tuple)):
+            continue
+        if depth > limits.max_metadata_depth:
+            raise InvalidInput(
+                f"metadata is nested more than {limits.max_metadata_depth} levels deep; flatten it."
+            )
+        children = item.values() if isinstance(item, dict) else item
+        pending.extend((child, depth + 1) for child in children)
 
 
 def namespace(value: object) -> str:

@@ -21,7 +21,7 @@ from localmind import validation
 from localmind.config import Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import InvalidInput, NotFound
-from localmind.governance import Governance
+from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
     Decision,
     Feedback,
@@ -72,6 +72,20 @@ class Edit:
     metadata: dict[str, Any] | None = None
     pinned: bool | None = None
     expires_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What :meth:`Memory.remember_many_explained` wrote: the memory holding each item, in
+    order, and the ids the capacity limit archived to make room."""
+
+    records: list[MemoryRecord]
+    evicted: list[str]
+
+
+def by_agent(item: NewMemory) -> bool:
+    """Whether an assistant wrote this over MCP (the MCP server marks its memories so)."""
+    return (item.metadata or {}).get("source") == AGENT_SOURCE
 
 
 def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
@@ -152,8 +166,12 @@ class Writer:
                     proposal.similarity,
                     proposal.verdict,
                 )
-            self._governance.enforce_capacity(self.namespace)
-        return outcome
+            # Never the memory just written: a write that archives itself would say "remembered"
+            # and keep nothing (an assistant's, when only the person's are left, is refused).
+            evicted = self._governance.enforce_capacity(
+                self.namespace, agent_write=by_agent(item), keep=outcome.record.id
+            )
+        return replace(outcome, evicted=tuple(evicted)) if evicted else outcome
 
     def _carry_out(
         self, proposal: Proposal, item: NewMemory, hashed: str, vector: Vectors
@@ -170,9 +188,14 @@ class Writer:
             merged = self._lifecycle.merge(fresh, item.content, similarity)
             return Outcome(merged, Decision.MERGED, related, similarity, why)
         if proposal.relation is Relation.CONTRADICTS:
-            reason = f"contradicted by a new memory (similarity {similarity:.2f}): {why}"
             record = self._lifecycle.overwrite(
-                fresh, item.content, hashed, vector, reason, self.settings.default_confidence
+                fresh,
+                item.content,
+                hashed,
+                vector,
+                similarity,
+                why,
+                self.settings.default_confidence,
             )
             return Outcome(record, Decision.OVERWRITTEN, related, similarity, why)
         record = self._insert(item, hashed, vector)
@@ -183,9 +206,7 @@ class Writer:
         conflict_id = self._lifecycle.queue_conflict(fresh.record, record, similarity, reason)
         return Outcome(record, Decision.QUEUED, related, similarity, reason, conflict_id)
 
-    def remember_many(
-        self, items: Iterable[NewMemory], progress: Progress | None
-    ) -> list[MemoryRecord]:
+    def remember_many(self, items: Iterable[NewMemory], progress: Progress | None) -> Batch:
         self._check_ready()
         validated = []
         for position, item in enumerate(items, start=1):
@@ -194,6 +215,7 @@ class Writer:
             except InvalidInput as error:
                 raise InvalidInput(f"item {position}: {error}") from None
         results: list[MemoryRecord] = []
+        evicted: list[str] = []
         for start in range(0, len(validated), EMBED_BATCH):
             batch = validated[start : start + EMBED_BATCH]
             vectors = self.embed_documents([item.content for item in batch])
@@ -205,10 +227,12 @@ class Writer:
                     hashed = content_hash(item.content)
                     twin = self._reinforce_twin(hashed, item)
                     results.append(twin.record if twin else self._insert(item, hashed, vector))
-                self._governance.enforce_capacity(self.namespace)
+                evicted += self._governance.enforce_capacity(
+                    self.namespace, agent_write=any(by_agent(item) for item in batch)
+                )
             if progress:
                 progress(len(batch))
-        return results
+        return Batch(results, evicted)
 
     def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
         """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
@@ -325,8 +349,15 @@ class Writer:
         self.get_stored(memory_id)  # an unknown id fails before waiting for the write lock
         with self._store.db:
             stored = self.get_stored(memory_id)  # as it is now, under the write lock
-            if stored.record.status is not Status.DELETED:
-                self._forget_stored(stored)
+            if stored.record.status is Status.DELETED:
+                return
+            texts = [stored.record.content] + [v[1] for v in self._store.versions(memory_id)]
+            self._forget_stored(stored)
+            self._store.purge_forgotten()
+        # Its texts (current and earlier) kept in this session's buffer go too.
+        hashes = {content_hash(text) for text in texts}
+        self._short_term.remove_if(lambda item: item.record.content_hash in hashes)
+        self._store.truncate_log()
 
     def _forget_stored(self, stored: StoredMemory) -> None:
         self._store.erase(stored, self._clock())
@@ -340,7 +371,33 @@ class Writer:
                 if stored.record.status is not Status.DELETED:
                     self._forget_stored(stored)
                     removed += 1
+            if removed:
+                self._store.purge_forgotten()
+        self._store.truncate_log()
         return removed
+
+    def unarchive(self, memory_id: str) -> tuple[MemoryRecord, list[str]]:
+        stored = self._get_archived(memory_id)
+        vector = self.embed_documents([stored.record.content])[0]
+        with self._store.db:
+            stored = self._get_archived(memory_id)  # as it is now, under the write lock
+            now = self._clock()
+            fields: dict[str, Any] = {"status": Status.ACTIVE, "updated_at": now}
+            if stored.record.expires_at is not None and stored.record.expires_at <= now:
+                fields["expires_at"] = None  # else the next maintenance archives it again
+            record = self._store.update_fields(stored, "unarchived", **fields)
+            self._store.reactivate(stored, vector)
+            evicted = self._governance.enforce_capacity(self.namespace, keep=record.id)
+        return record, evicted
+
+    def _get_archived(self, memory_id: str) -> StoredMemory:
+        stored = self.get_stored(memory_id)
+        if stored.record.status is not Status.EXPIRED:
+            raise InvalidInput(
+                f"Memory {memory_id} is {stored.record.status}, not archived: only archived "
+                "memories can be brought back (see localmind list --archived)."
+            )
+        return stored
 
     # --- feedback, versions, conflicts --------------------------------------------------------
 
@@ -358,19 +415,31 @@ class Writer:
             if new_content is None:
                 raise InvalidInput("A correction needs the corrected text.")
             edit = Edit(content=new_content, confidence=config.corrected_confidence)
-            return self.update(memory_id, edit, reason="correct")
+            record = self.update(memory_id, edit, reason="correct")
+            return self._used(record)
         if new_content is not None:
             raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
         delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
-        return self.nudge_confidence(memory_id, delta, str(kind))
+        return self.nudge_confidence(memory_id, delta, str(kind), used=kind is Feedback.CONFIRM)
 
-    def nudge_confidence(self, memory_id: str, delta: float, reason: str) -> MemoryRecord:
+    def nudge_confidence(
+        self, memory_id: str, delta: float, reason: str, *, used: bool = False
+    ) -> MemoryRecord:
+        """Move confidence by ``delta``; ``used``: the memory was really used (confirmed, or used
+        in a chat turn and not corrected), which is what the ranking's frequency counts."""
         self._get_active(memory_id)  # a bad id fails before waiting for the write lock
         with self._store.db:
             # Read under the write lock: another process's change in between is not lost.
             stored = self._get_active(memory_id)
             record = self._lifecycle.adjust_confidence(stored, delta, reason)
-        return record
+            if used:
+                self._store.count_use(record.id, self._clock())
+        return self.get(record.id) if used else record
+
+    def _used(self, record: MemoryRecord) -> MemoryRecord:
+        with self._store.db:
+            self._store.count_use(record.id, self._clock())
+        return self.get(record.id)
 
     def revert(self, memory_id: str, version: int) -> MemoryRecord:
         stored = self._get_active(memory_id)
@@ -406,6 +475,8 @@ class Writer:
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
                 self._forget_stored(self._get_active(candidate_id))
+                self._store.purge_forgotten()
+            self._store.truncate_log()
             return self.get(existing_id)
         text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
         assert text is not None

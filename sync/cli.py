@@ -24,6 +24,7 @@ from sync.folder import (
     join_folder,
     joined_folder,
     rekey_folder,
+    start_stream,
     status,
     sync_key,
     sync_once,
@@ -69,7 +70,10 @@ def init(obj: Context, folder: Path) -> None:
     memory, passphrase = _open_with_passphrase(obj)
     with memory:
         root = init_folder(memory, folder, passphrase)
+        note = start_stream(memory, root)
         exported = export_pending(memory, root)
+    if note:
+        click.echo(note)
     click.echo(f"Sync folder ready at {root}; exported {exported} changes.")
     click.echo("On your other laptops: localmind sync join FOLDER (with this passphrase).")
 
@@ -83,7 +87,10 @@ def join(obj: Context, folder: Path) -> None:
     memory, passphrase = _open_with_passphrase(obj)
     with memory:
         root = join_folder(memory, folder, passphrase)
+        note = start_stream(memory, root)
         exported, report = export_pending(memory, root), import_new(memory, root)
+    if note:
+        click.echo(note)
     click.echo(
         f"Joined {root}: imported {report.events} changes from {report.segments} files, "
         f"exported {exported}."

@@ -39,11 +39,15 @@ as "passed nothing": it can only stop a deletion, never cause one.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import logging
 import os
 import re
 import secrets
+import shutil
+import stat
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,10 +77,26 @@ CURSORS_NAME = "cursors.seg"
 COMPACT_SEGMENTS = 8
 DEVICE_RE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")  # a ULID, as localmind makes device ids
 
+# What this laptop trusts to read. A legitimate sealed file is never near these bounds (the
+# exporter splits a segment, and compaction refuses a snapshot, that would pass them), so a
+# file past them is a stranger's: it is skipped before it costs memory or time.
+MAX_PLAIN_BYTES = 256 * 1024 * 1024  # a sealed file's decompressed content
+MAX_FILE_BYTES = MAX_PLAIN_BYTES + 1024 * 1024  # the file: compressed content, nonce, tag
+MAX_HEADER_BYTES = 64 * 1024
+# Names are 8 digits; a number this laptop writes must be one every laptop reads back.
+MAX_SEGMENT_NUMBER = 99_999_999
+
 META_KEY = "sync.key"
 META_FOLDER = "sync.folder"
 META_EXPORTED = "sync.exported_seq"
 META_SEGMENT = "sync.segment"
+# The export stream this store writes: "<device id> <key id>". Another device id (a restored
+# or copied store) or another folder key (init/join of a new folder, a re-join after a
+# double init) starts a fresh stream: see :func:`_ensure_stream`.
+META_STREAM = "sync.stream"
+# Events up to this local position are exported whatever device made them (a fresh stream
+# relays this store's whole history), later ones only when they are this device's own.
+META_RELAY = "sync.relay_through_seq"
 
 
 class SyncError(LocalmindError):
@@ -90,6 +110,9 @@ class ImportReport:
     duplicates: int = 0
     memories: int = 0  # memories changed
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
+    # those of ``skipped`` this process already reported (logged) before: a stranger's file
+    # is worth one line, not one per sync
+    repeated: list[tuple[str, str]] = field(default_factory=list)
     compacted: int = 0  # own segments folded into a snapshot and deleted (by sync_once)
 
 
@@ -141,15 +164,31 @@ def rekey_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str
 
 
 def _key_opens_folder(key: bytes, root: Path) -> bool:
-    for directory in _device_directories(root):
-        if read_cursors(key, directory) is not None:
-            return True
-        for number in _segment_numbers(directory)[:1]:
-            try:
-                unseal(key, directory.name, number, segment_path(directory, number).read_bytes())
-            except (OSError, ValueError):
-                continue
-            return True
+    return any(_authentic(key, directory) for directory in _device_directories(root))
+
+
+def _authentic(key: bytes, directory: Path) -> bool:
+    """Whether ``directory`` holds a file sealed with ``key`` for its name (its cursors, its
+    first segment or its newest snapshot): a device's directory, not a stranger's."""
+    if read_cursors(key, directory) is not None:
+        return True
+    named = key_id(key)
+    segments = _segment_numbers(directory)[:1]
+    snapshots = _snapshot_numbers(directory)[-1:]
+    candidates = [
+        *((segment_path(directory, n), unseal, n) for n in segments),
+        *((snapshot_path(directory, n), unseal_snapshot, n) for n in snapshots),
+    ]
+    for path, unsealer, number in candidates:
+        signature = _signature(path)
+        if _remembered.rejection(named, path, signature) is not None:
+            continue
+        try:
+            unsealer(key, directory.name, number, read_trusted_file(path))
+        except (OSError, ValueError) as error:
+            _remembered.reject(named, path, signature, f"rejected, nothing applied: {error}")
+            continue
+        return True
     return False
 
 
@@ -159,13 +198,21 @@ def _write_header(root: Path, key: bytes, passphrase: str, kdf: KdfParams) -> No
         "format": HEADER_FORMAT,
         "version": HEADER_VERSION,
         "key": json.loads(wrapped.to_json()),
+        "key_id": key_id(key),
     }
     _atomic_write(header_path(root), (json.dumps(document, indent=2) + "\n").encode("utf-8"))
+
+
+def key_id(key: bytes) -> str:
+    """A name for a sync key that reveals nothing of it: two headers with different ids wrap
+    different keys (two laptops ran `sync init` on the same folder at once)."""
+    return hashlib.sha256(b"localmind-sync key id|" + key).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)
 class Header:
     key_file: KeyFile
+    key_id: str | None = None  # None in headers written before it was recorded
 
     def unwrap_key(self, passphrase: str, root: Path) -> bytes:
         try:
@@ -179,17 +226,41 @@ class Header:
 
 def read_header(root: Path) -> Header:
     path = header_path(root)
-    if not path.is_file():
-        raise SyncError(f"{root} is not a sync folder (no {HEADER_NAME}); run `sync init` first.")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        blob = read_trusted_file(path, MAX_HEADER_BYTES)
+    except FileNotFoundError:
+        raise SyncError(
+            f"{root} is not a sync folder (no {HEADER_NAME}); run `sync init` first."
+        ) from None
+    except (OSError, ValueError) as error:
+        raise SyncError(f"{path} cannot be read as a sync header ({error}).") from None
+    try:
+        document = json.loads(blob.decode("utf-8"))
         if document.get("format") != HEADER_FORMAT:
             raise ValueError("not a localmind sync header")
         if document.get("version") != HEADER_VERSION:
             raise ValueError(f"unsupported version {document.get('version')!r}")
-        return Header(KeyFile.from_json(json.dumps(document["key"]), path))
+        named = document.get("key_id")
+        if named is not None and not re.fullmatch(r"[0-9a-f]{32}", str(named)):
+            raise ValueError("key_id must be 32 hex digits")
+        return Header(KeyFile.from_json(json.dumps(document["key"]), path), named)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, NotAStore) as e:
         raise SyncError(f"{path} is not a valid localmind sync header ({e}).") from None
+
+
+def check_header(memory: Memory, root: Path) -> None:
+    """``SyncError`` unless the folder's header wraps this store's sync key. Two laptops that
+    ran `sync init` at once each exported under their own key; the sync engine kept one
+    header, so the other laptop's files open nowhere: it is told to re-join."""
+    named = read_header(root).key_id
+    if named is not None and named != key_id(sync_key(memory)):
+        raise SyncError(
+            f"The sync folder {root} now belongs to another laptop's `sync init` (two laptops "
+            "set it up at the same time, and the sync engine kept the other one's header), so "
+            f"nothing this laptop exports can be read there. On this laptop run: localmind sync "
+            f"join {root}  (with the passphrase of the laptop whose init was kept); this "
+            "laptop's memories are then exported again and reach every laptop."
+        )
 
 
 def _remember_folder(memory: Memory, root: Path, key: bytes) -> None:
@@ -241,10 +312,67 @@ def _unseal(key: bytes, aad: bytes, blob: bytes) -> bytes:
         raise ValueError(
             "authentication failed: tampered, truncated, misplaced, or made with another key"
         ) from None
+    inflater = zlib.decompressobj()
     try:
-        return zlib.decompress(packed)
+        plain = inflater.decompress(packed, MAX_PLAIN_BYTES)
     except zlib.error as error:
         raise ValueError(f"undecodable content ({error})") from None
+    if inflater.unconsumed_tail:
+        raise ValueError(f"content larger than {MAX_PLAIN_BYTES:,} bytes")
+    if not inflater.eof:
+        raise ValueError("undecodable content (cut short)")
+    return plain
+
+
+def read_trusted_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``path`` when it can be a sync file: a regular file (not a symlink, which
+    is never followed, nor a pipe, device or directory) of at most ``limit`` bytes. Anything
+    else is a ``ValueError`` saying what it is, raised before a byte is read, so a stranger's
+    pipe cannot hang a sync and a link to ``/dev/zero`` or a sparse 64 GiB file cannot fill
+    memory. ``OSError`` (``FileNotFoundError`` when it is gone) for what the system refuses."""
+    _check_trusted(os.lstat(path), limit)
+    # (Windows has neither flag; there the lstat above and the fstat below do the work.)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # replaced by a symlink since the lstat
+            raise ValueError("a symbolic link (never followed)") from None
+        raise
+    try:
+        _check_trusted(os.fstat(descriptor), limit)  # what was opened, not what was named
+        chunks, size = [], 0
+        while chunk := os.read(descriptor, min(limit + 1 - size, 1 << 20) or 1):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise ValueError(f"larger than {limit:,} bytes (it grew while read)")
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def _check_trusted(info: os.stat_result, limit: int) -> None:
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError("a symbolic link (never followed)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"not a regular file ({_kind(info.st_mode)})")
+    if info.st_size > limit:
+        raise ValueError(f"{info.st_size:,} bytes, larger than any sync file ({limit:,})")
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return name
+    return "an unknown kind of file"
 
 
 def _lines(events: list[Event]) -> bytes:
@@ -252,7 +380,7 @@ def _lines(events: list[Event]) -> bytes:
     return text.encode("utf-8")
 
 
-def _events(device_id: str, plain: bytes) -> list[Event]:
+def _events(plain: bytes) -> list[Event]:
     try:
         text = plain.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -265,10 +393,13 @@ def _events(device_id: str, plain: bytes) -> list[Event]:
             continue
         try:
             event = Event.from_dict(json.loads(line))
-        except (ValueError, RecursionError) as error:
+        except ValueError as error:
             raise ValueError(f"line {line_no}: {error}") from None
-        if event.device_id != device_id:
-            raise ValueError(f"line {line_no}: an event of {event.device_id} in {device_id}'s file")
+        except RecursionError:
+            raise ValueError(f"line {line_no}: nested too deeply") from None
+        # A file may carry other devices' events: a fresh stream relays the whole history
+        # the store holds (see _ensure_stream). Where the file itself came from is bound by
+        # its associated data; every event is still known by its own stamp.
         events.append(event)
     return events
 
@@ -280,7 +411,7 @@ def seal(key: bytes, device_id: str, number: int, events: list[Event]) -> bytes:
 def unseal(key: bytes, device_id: str, number: int, blob: bytes) -> list[Event]:
     """The events of a segment; ``ValueError`` when it is not a whole, untampered segment of
     ``device_id`` numbered ``number`` under ``key``."""
-    return _events(device_id, _unseal(key, _aad(device_id, number), blob))
+    return _events(_unseal(key, _aad(device_id, number), blob))
 
 
 def seal_snapshot(key: bytes, device_id: str, through: int, events: list[Event]) -> bytes:
@@ -289,7 +420,7 @@ def seal_snapshot(key: bytes, device_id: str, through: int, events: list[Event])
 
 def unseal_snapshot(key: bytes, device_id: str, through: int, blob: bytes) -> list[Event]:
     """The events of ``device_id``'s snapshot of its segments 1..``through``."""
-    return _events(device_id, _unseal(key, _snapshot_aad(device_id, through), blob))
+    return _events(_unseal(key, _snapshot_aad(device_id, through), blob))
 
 
 def seal_cursors(key: bytes, device_id: str, applied: dict[str, int]) -> bytes:
@@ -336,10 +467,23 @@ def snapshot_path(directory: Path, through: int) -> Path:
 
 def _numbered(directory: Path, pattern: re.Pattern[str]) -> list[int]:
     try:
-        names = [p.name for p in directory.iterdir()]
+        names = [entry.name for entry in _scan(directory)]
     except OSError:
         return []
     return sorted(int(m.group(1)) for name in names if (m := pattern.match(name)))
+
+
+def _scan(directory: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(directory) as entries:
+        return sorted(entries, key=lambda entry: entry.name)
+
+
+def _is_real_directory(entry: os.DirEntry[str]) -> bool:
+    """A directory itself, not a symlink to one: nothing outside the folder is ever read."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _segment_numbers(directory: Path) -> list[int]:
@@ -352,35 +496,157 @@ def _snapshot_numbers(directory: Path) -> list[int]:
 
 def _device_directories(root: Path) -> list[Path]:
     try:
-        entries = sorted(root.iterdir())
+        entries = _scan(root)
     except OSError:
         return []
-    return [e for e in entries if DEVICE_RE.match(e.name) and e.is_dir()]
+    return [Path(e.path) for e in entries if DEVICE_RE.match(e.name) and _is_real_directory(e)]
 
 
 # --- export and import ------------------------------------------------------------------------
 
 
 def export_pending(memory: Memory, folder: str | os.PathLike[str]) -> int:
-    """Write this device's events not yet exported as new segments; returns how many events."""
+    """Write this device's events not yet exported as new segments; returns how many events.
+
+    Segment numbers come from the store (the last one written), never from the files in the
+    directory: a stranger's ``99999999.seg`` there must not decide what this device writes
+    next, and a file already at the next number is either this device's own segment from a
+    run that crashed before recording it (taken as written) or not ours (replaced)."""
     key = sync_key(memory)
-    directory = Path(folder).expanduser() / memory.device_id
+    root = Path(folder).expanduser()
+    _ensure_stream(memory, root)
+    directory = root / memory.device_id
     directory.mkdir(parents=True, exist_ok=True)
     exported = int(memory.get_meta(META_EXPORTED) or 0)
-    total = 0
-    while events := memory.events_since(exported, SEGMENT_EVENTS):
-        # Never reuse a number, even one only a snapshot remembers: others' cursors passed it.
-        used = [*_segment_numbers(directory), *_snapshot_numbers(directory)]
-        number = max([int(memory.get_meta(META_SEGMENT) or 0), *used]) + 1
+    relay = int(memory.get_meta(META_RELAY) or 0)
+    number = int(memory.get_meta(META_SEGMENT) or 0)
+    batch, total = SEGMENT_EVENTS, 0
+    while events := memory.events_since(exported, batch, relay_through=relay):
+        number += 1
+        if number > MAX_SEGMENT_NUMBER:
+            raise SyncError(
+                f"This device has written {MAX_SEGMENT_NUMBER:,} segments to {root}: start a "
+                "new sync folder (`localmind sync init NEW_FOLDER`)."
+            )
         path = segment_path(directory, number)
-        _atomic_write(path, seal(key, memory.device_id, number, events))
-        # A crash here re-exports these events in the next segment: importers skip them by stamp.
-        exported = events[-1].seq
+        written = _own_segment(key, memory.device_id, number, path)
+        if written is not None:  # a crash came between writing it and recording it
+            exported = max(exported, *(e.seq for e in written))
+        else:
+            plain = _lines(events)
+            if len(plain) > MAX_PLAIN_BYTES and batch > 1:
+                batch, number = max(1, batch // 2), number - 1  # too big for readers: split
+                continue
+            _make_room(path)
+            _atomic_write(path, _seal(key, _aad(memory.device_id, number), plain))
+            # A crash here re-exports these events in the same segment: taken as written.
+            exported = events[-1].seq
+            total += len(events)
+            log.debug("exported %d events to %s", len(events), path)
         memory.set_meta(META_SEGMENT, str(number))
         memory.set_meta(META_EXPORTED, str(exported))
-        total += len(events)
-        log.debug("exported %d events to %s", len(events), path)
+        batch = SEGMENT_EVENTS
     return total
+
+
+def _own_segment(key: bytes, device_id: str, number: int, path: Path) -> list[Event] | None:
+    """The events of ``path`` when it is this device's segment ``number``; None otherwise."""
+    try:
+        events = unseal(key, device_id, number, read_trusted_file(path))
+    except (OSError, ValueError):
+        return None
+    return events or None
+
+
+def _make_room(path: Path) -> None:
+    """Clear what a stranger put at the name this device writes next (only this device writes
+    in its directory); a plain file is simply replaced by the atomic rename."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    log.warning("sync: replaced %s, which this device did not write", path)
+    if stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(path)  # never follows symlinks inside it
+
+
+def _ensure_stream(memory: Memory, root: Path) -> str | None:
+    """Start a fresh export stream when this store last exported as another device (a store
+    restored from a backup is given a new device id) or under another folder key (`sync
+    init`/`join` of another folder, a re-join after a double init). Fresh means: every event
+    the store holds (any device's, so nothing that only reached this store is lost) is
+    exported again, and the cursors start at 0, so every file in ``root`` is read again
+    (known events are skipped by stamp; a restored store re-imports its former self's newer
+    events this way). Files under this device's name that do not open with the folder's key
+    (left from a double init) are deleted; numbering goes on after the highest number this
+    device has there, or that any device says it passed, so no laptop skips a new segment as
+    one it already applied. Returns what it did, for the person, or None."""
+    key = sync_key(memory)
+    wanted = f"{memory.device_id} {key_id(key)}"
+    current = memory.get_meta(META_STREAM)
+    if current == wanted:
+        return None
+    directory = root / memory.device_id
+    if current is None and memory.get_meta(META_SEGMENT) is not None and directory.is_dir():
+        memory.set_meta(META_STREAM, wanted)  # exported before streams were recorded
+        return None
+    removed, last = _clear_unusable(key, memory.device_id, directory)
+    for other in _device_directories(root):
+        cursors = read_cursors(key, other) if other.name != memory.device_id else None
+        last = max(last, (cursors or {}).get(memory.device_id, 0))
+    relay = memory.latest_event_seq()
+    memory.reset_meta(
+        "sync.",
+        {
+            META_KEY: key.hex(),
+            META_FOLDER: memory.get_meta(META_FOLDER) or str(root.resolve()),
+            META_STREAM: wanted,
+            META_RELAY: str(relay),
+            META_SEGMENT: str(last),
+        },
+    )
+    note = (
+        f"Started a fresh export stream for device {memory.device_id}: every change this store "
+        f"holds goes to {root}, and every file there is read again."
+    )
+    if removed:
+        note += f" Removed {removed} old files of this device that no other laptop could open."
+    log.info("sync: %s", note)
+    return note
+
+
+def _clear_unusable(key: bytes, device_id: str, directory: Path) -> tuple[int, int]:
+    """Delete ``device_id``'s segments and snapshots in ``directory`` that do not open with
+    ``key``; returns (how many were deleted, the highest number of those that do)."""
+    removed, last = 0, 0
+    try:
+        entries = _scan(directory)
+    except OSError:
+        return 0, 0
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            if match := SEGMENT_RE.match(entry.name):
+                number = int(match.group(1))
+                unseal(key, device_id, number, read_trusted_file(path))
+            elif match := SNAPSHOT_RE.match(entry.name):
+                number = int(match.group(1))
+                unseal_snapshot(key, device_id, number, read_trusted_file(path))
+            else:
+                continue
+        except (OSError, ValueError):
+            path.unlink(missing_ok=True)
+            removed += 1
+            continue
+        last = max(last, number)
+    return removed, last
+
+
+def start_stream(memory: Memory, folder: str | os.PathLike[str]) -> str | None:
+    """After `sync init`/`join`: start the fresh export stream a new folder needs (see
+    :func:`_ensure_stream`); returns what was done, or None when the store already exports
+    there."""
+    return _ensure_stream(memory, Path(folder).expanduser())
 
 
 def _cursor_keys(device_id: str) -> tuple[str, str]:
@@ -407,34 +673,94 @@ def _moved(
     return cursor, done
 
 
+Signature = tuple[int, int, int]  # (inode, size, mtime in ns): "the same file as before"
+
+
+def _signature(path: Path) -> Signature | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+class _Remembered:
+    """What this process already said about the folder's files: each skip is logged once (a
+    stranger's file is worth one line, not one per sync), and a file rejected on its content
+    is not read again until it changes (20,000 garbage files cost a ``stat`` each per sync,
+    not a read). Bounded: past ``limit`` entries it forgets everything and starts over."""
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self._limit = limit
+        self._logged: dict[str, tuple[str, Signature | None]] = {}
+        self._rejected: dict[tuple[str, str], tuple[Signature, str]] = {}
+
+    def first_time(
+        self, path: Path, why: str, signature: Signature | None, reader: str = ""
+    ) -> bool:
+        """Whether ``reader`` (a store's device id) has not been told this before."""
+        key = f"{reader}|{path}"
+        if self._logged.get(key) == (why, signature):
+            return False
+        if len(self._logged) >= self._limit:
+            self._logged.clear()
+        self._logged[key] = (why, signature)
+        return True
+
+    def rejection(self, key: str, path: Path, signature: Signature | None) -> str | None:
+        """Why ``path`` was rejected under the sync key named ``key``, if it has not changed."""
+        known = self._rejected.get((key, str(path)))
+        return known[1] if known is not None and known[0] == signature else None
+
+    def reject(self, key: str, path: Path, signature: Signature | None, why: str) -> None:
+        if signature is None:
+            return
+        if len(self._rejected) >= self._limit:
+            self._rejected.clear()
+        self._rejected[(key, str(path))] = (signature, why)
+
+
+_remembered = _Remembered()
+
+
 def import_new(memory: Memory, folder: str | os.PathLike[str]) -> ImportReport:
     """Apply the segments of other devices not applied yet. Never raises for what is in the
-    folder: a file that cannot be used is logged, listed in the report and left for later."""
+    folder: a file that cannot be used is logged (once), listed in the report and left for
+    later. Only regular files and real directories are read (see :func:`read_trusted_file`)."""
     report = ImportReport()
     key = sync_key(memory)
     root = Path(folder).expanduser()
+    _ensure_stream(memory, root)
 
     def skip(path: Path, why: str, level: int = logging.WARNING) -> None:
-        log.log(level, "sync: skipped %s: %s", path, why)
-        report.skipped.append((str(path), why))
+        entry = (str(path), why)
+        report.skipped.append(entry)
+        if _remembered.first_time(path, why, _signature(path), memory.device_id):
+            log.log(level, "sync: skipped %s: %s", path, why)
+        else:
+            report.repeated.append(entry)
+            log.debug("sync: skipped %s again: %s", path, why)
 
     try:
-        entries = sorted(root.iterdir())
+        entries = _scan(root)
     except OSError as error:
         skip(root, f"cannot list the folder ({error})", logging.ERROR)
         return report
     for entry in entries:
-        if entry.name == HEADER_NAME or entry.name == memory.device_id:
+        if entry.name == HEADER_NAME:
             continue
+        path = Path(entry.path)
         if entry.name.startswith("."):
             # The sync engine's own (Syncthing's .stfolder and .stignore), the OS's, or a
             # temporary file: there in every folder, so not worth a line each sync.
-            log.debug("sync: ignored hidden %s", entry)
+            log.debug("sync: ignored hidden %s", path)
             continue
-        if not entry.is_dir() or not DEVICE_RE.match(entry.name):
-            skip(entry, "not a device directory", logging.INFO)
+        if not DEVICE_RE.match(entry.name) or not _is_real_directory(entry):
+            skip(path, "not a device directory", logging.INFO)
             continue
-        _import_device(memory, key, entry, report, skip)
+        if entry.name == memory.device_id:
+            continue
+        _import_device(memory, key, path, report, skip)
     return report
 
 
@@ -442,21 +768,40 @@ def _import_device(
     memory: Memory, key: bytes, directory: Path, report: ImportReport, skip: Any
 ) -> None:
     device_id = directory.name
+    named = key_id(key)
     cursor, done = _progress(memory, device_id)
     try:
-        files = sorted(directory.iterdir())
+        files = _scan(directory)
     except OSError as error:
         skip(directory, f"cannot list ({error})", logging.ERROR)
         return
     numbers: list[int] = []
     snapshots: list[int] = []
-    for path in files:
-        if match := SEGMENT_RE.match(path.name):
+    for entry in files:
+        if match := SEGMENT_RE.match(entry.name):
             numbers.append(int(match.group(1)))
-        elif match := SNAPSHOT_RE.match(path.name):
+        elif match := SNAPSHOT_RE.match(entry.name):
             snapshots.append(int(match.group(1)))
-        elif path.name != CURSORS_NAME:
-            skip(path, "not a segment (temporary, partial or foreign file)", logging.INFO)
+        elif entry.name != CURSORS_NAME:
+            level = logging.DEBUG if entry.name.startswith(".") else logging.INFO
+            skip(Path(entry.path), "not a segment (temporary, partial or foreign file)", level)
+
+    def read(path: Path, unsealer: Any, number: int) -> list[Event] | None:
+        signature = _signature(path)
+        known = _remembered.rejection(named, path, signature)
+        if known is not None:
+            skip(path, known)
+            return None
+        try:
+            return list(unsealer(key, device_id, number, read_trusted_file(path)))
+        except FileNotFoundError:
+            return None  # compacted away meanwhile: the snapshot that replaced it is read next
+        except (OSError, ValueError) as error:
+            why = f"rejected, nothing applied: {error}"
+            if isinstance(error, ValueError):  # its content: not worth reading again unchanged
+                _remembered.reject(named, path, signature, why)
+            skip(path, why)
+            return None
 
     def apply(path: Path, events: list[Event], moved: tuple[int, set[int]]) -> bool:
         nonlocal cursor, done
@@ -484,23 +829,16 @@ def _import_device(
         if through <= cursor:
             break
         path = snapshot_path(directory, through)
-        try:
-            events = unseal_snapshot(key, device_id, through, path.read_bytes())
-        except (OSError, ValueError) as error:
-            skip(path, f"rejected, nothing applied: {error}")
-            continue
-        if apply(path, events, _moved(cursor, done, through=through)):
+        events = read(path, unseal_snapshot, through)
+        if events is not None and apply(path, events, _moved(cursor, done, through=through)):
             break
     for number in sorted(numbers):
         if number <= cursor or number in done:
             continue
         path = segment_path(directory, number)
-        try:
-            events = unseal(key, device_id, number, path.read_bytes())
-        except (OSError, ValueError) as error:
-            skip(path, f"rejected, nothing applied: {error}")
-            continue
-        apply(path, events, _moved(cursor, done, number=number))
+        events = read(path, unseal, number)
+        if events is not None:
+            apply(path, events, _moved(cursor, done, number=number))
 
 
 # --- cursors and compaction -------------------------------------------------------------------
@@ -519,7 +857,7 @@ def publish_cursors(memory: Memory, folder: str | os.PathLike[str]) -> bool:
     directory = root / memory.device_id
     path = directory / CURSORS_NAME
     try:
-        if unseal_cursors(key, memory.device_id, path.read_bytes()) == applied:
+        if unseal_cursors(key, memory.device_id, read_trusted_file(path)) == applied:
             return False  # unchanged: no write, so no ripple through the sync engine
     except (OSError, ValueError):
         pass  # none yet, or unreadable: write a good one
@@ -533,23 +871,23 @@ def read_cursors(key: bytes, directory: Path) -> dict[str, int] | None:
     there but cannot be trusted) when there are none to go by."""
     path = directory / CURSORS_NAME
     try:
-        blob = path.read_bytes()
+        return unseal_cursors(key, directory.name, read_trusted_file(path))
     except FileNotFoundError:
         log.debug("sync: %s has published no cursors yet", directory)
         return None
-    except OSError as error:
-        log.warning("sync: ignored %s: cannot read it (%s)", path, error)
-        return None
-    try:
-        return unseal_cursors(key, directory.name, blob)
-    except ValueError as error:
-        log.warning("sync: ignored %s (nothing is compacted on its word): %s", path, error)
+    except (OSError, ValueError) as error:
+        why = f"nothing is compacted on its word: {error}"
+        first = _remembered.first_time(path, why, _signature(path))
+        level = logging.WARNING if first else logging.DEBUG
+        log.log(level, "sync: ignored %s (%s)", path, why)
         return None
 
 
 def passed_by_all(memory: Memory, folder: str | os.PathLike[str]) -> int | None:
     """The highest own segment number every other device directory has applied, by their
-    cursors files; ``None`` when there is no other device."""
+    cursors files; ``None`` when there is no other device. A directory holding no file sealed
+    with the folder's key is a stranger's (anyone can make one): it speaks for no device, so
+    it cannot hold compaction up for ever; a real device's directory always holds one."""
     key = sync_key(memory)
     root = Path(folder).expanduser()
     lowest: int | None = None
@@ -557,6 +895,9 @@ def passed_by_all(memory: Memory, folder: str | os.PathLike[str]) -> int | None:
         if directory.name == memory.device_id:
             continue
         cursors = read_cursors(key, directory)
+        if cursors is None and not _authentic(key, directory):
+            log.debug("sync: %s holds nothing of this folder's devices", directory)
+            continue
         cursor = cursors.get(memory.device_id, 0) if cursors is not None else 0
         lowest = cursor if lowest is None else min(lowest, cursor)
     return lowest
@@ -571,7 +912,8 @@ def compact(
     key = sync_key(memory)
     root = Path(folder).expanduser()
     directory = root / memory.device_id
-    numbers = _segment_numbers(directory)
+    written = int(memory.get_meta(META_SEGMENT) or 0)
+    numbers = [n for n in _segment_numbers(directory) if n <= written]  # not a stranger's
     if len(numbers) < wanted:
         return 0
     passed = passed_by_all(memory, root)
@@ -582,13 +924,18 @@ def compact(
         return 0
     through = folded[-1]
     exported = int(memory.get_meta(META_EXPORTED) or 0)
-    # Every own event that any segment up to ``through`` holds was exported, so it is here.
+    relay = int(memory.get_meta(META_RELAY) or 0)
+    # Every event that any segment up to ``through`` holds was exported, so it is here.
     # They come from the store, where a forget has redacted the text: it leaves the folder too.
-    events = [e for e in memory.events_since(0) if e.seq <= exported]
+    events = [e for e in memory.events_since(0, relay_through=relay) if e.seq <= exported]
+    plain = _lines(events)
+    if len(plain) > MAX_PLAIN_BYTES:  # readers would refuse it: keep the segments instead
+        log.error("sync: %s is too large to compact into one snapshot", directory)
+        return 0
     try:
         _atomic_write(
             snapshot_path(directory, through),
-            seal_snapshot(key, memory.device_id, through, events),
+            _seal(key, _snapshot_aad(memory.device_id, through), plain),
         )
         for older in _snapshot_numbers(directory):
             if older < through:
@@ -605,8 +952,10 @@ def compact(
 
 
 def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, ImportReport]:
-    """Export, import, publish this store's cursors and compact its own old segments:
-    (events exported, what the import did, with ``compacted`` set)."""
+    """Export, import, publish this store's cursors, compact its own old segments and re-seal
+    those that held forgotten text: (events exported, what the import did, with ``compacted``
+    set)."""
+    check_header(memory, Path(folder).expanduser())
     exported = export_pending(memory, folder)
     report = import_new(memory, folder)
     try:
@@ -614,6 +963,9 @@ def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, Impo
     except OSError as error:
         log.error("sync: could not publish this device's cursors: %s", error)
     report.compacted = compact(memory, folder)
+    from sync.redaction import reseal_forgotten  # it builds on this module
+
+    reseal_forgotten(memory, folder)
     return exported, report
 
 
@@ -621,6 +973,7 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
     """This device and every other device seen in the folder, with what is pending."""
     root = Path(folder).expanduser()
     exported = int(memory.get_meta(META_EXPORTED) or 0)
+    relay = int(memory.get_meta(META_RELAY) or 0)
     devices = []
     for entry in _device_directories(root):
         if entry.name == memory.device_id:
@@ -648,13 +1001,13 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
         "folder": str(root),
         "device_id": memory.device_id,
         "exported_through_seq": exported,
-        "pending_events": len(memory.events_since(exported)),
+        "pending_events": len(memory.events_since(exported, relay_through=relay)),
         "devices": devices,
     }
 
 
 def _mtime(path: Path) -> float | None:
     try:
-        return path.stat().st_mtime
+        return os.lstat(path).st_mtime
     except OSError:
         return None

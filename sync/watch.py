@@ -2,7 +2,10 @@
 changes (``localmind sync watch``, and the TUI's sync worker).
 
 Folder changes come from watchfiles (inotify, FSEvents, ...), grouped so that a burst of
-files (a sync engine delivering several segments) makes one sync. Changes to the store, made
+files (a sync engine delivering several segments) makes one sync. Only the folder and the
+device directories in it are watched, each without recursion (:func:`watched_directories`):
+a planted symlink to ``/`` or an unreadable directory cannot make the watch walk the disk or
+fail. Changes to the store, made
 by this process or by another ``localmind`` on the same database, are noticed by polling the
 database files' size and mtime on every tick: a cheap ``stat`` instead of a query, and it also
 sees writes from other processes, which no in-process hook would.
@@ -26,7 +29,7 @@ import apsw
 import watchfiles
 
 from localmind import LocalmindError, Memory
-from sync.folder import META_EXPORTED, ImportReport, sync_once
+from sync.folder import DEVICE_RE, META_EXPORTED, META_RELAY, ImportReport, sync_once
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +42,7 @@ POLL_MS = 1000  # how often the store is checked for local changes (and stop_eve
 STEP_MS = 300  # a quiet gap this long ends a burst of folder changes
 DEBOUNCE_MS = 3000  # ... and a burst is cut after this long anyway
 RETRY_S = 5.0  # wait before watching again when the folder is missing or cannot be watched
+RESCAN_S = 30.0  # how often the set of watched directories is checked without a change
 
 Clock = Callable[[], float]
 
@@ -67,10 +71,11 @@ class SyncReport:
     def problems(self) -> list[tuple[str, str]]:
         """Files skipped that someone should look at: not the sync engines' temporary files
         or hidden entries (``.stfolder``), which are expected and retried anyway."""
+        repeated = set(self.imported.repeated)  # reported by an earlier sync already
         return [
             (path, why)
             for path, why in self.imported.skipped
-            if not is_transient(_within(path, self.folder))
+            if (path, why) not in repeated and not is_transient(_within(path, self.folder))
         ]
 
     def summary(self) -> str:
@@ -167,10 +172,39 @@ def has_unexported(memory: Memory) -> bool:
     """Whether this device has changes not yet in the folder."""
     try:
         exported = int(memory.get_meta(META_EXPORTED) or 0)
-        return bool(memory.events_since(exported, 1))
+        relay = int(memory.get_meta(META_RELAY) or 0)
+        return bool(memory.events_since(exported, 1, relay_through=relay))
     except (LocalmindError, apsw.Error) as error:
         log.error("cannot read the store's pending changes: %s", error)
         return False
+
+
+def watched_directories(root: Path, own_device: str) -> list[Path]:
+    """What the watcher listens to: the folder itself and each other device's directory, not
+    their subdirectories (the layout has none). Only real directories that this process can
+    list: a symlink (to ``/``, say) is never followed out of the folder, and a directory made
+    unreadable (sync engines carry permission bits) is left out instead of failing the
+    whole watch; the sync reports it."""
+    watched = [root]
+    try:
+        with os.scandir(root) as entries:
+            candidates = sorted(
+                Path(entry.path)
+                for entry in entries
+                if DEVICE_RE.match(entry.name)
+                and entry.name != own_device
+                and entry.is_dir(follow_symlinks=False)
+            )
+    except OSError:
+        return watched
+    for directory in candidates:
+        try:
+            with os.scandir(directory):
+                pass
+        except OSError:
+            continue
+        watched.append(directory)
+    return watched
 
 
 def watch(
@@ -198,14 +232,18 @@ def watch(
         # The first batch comes once the watcher is in place (after one tick at most), so the
         # sync it starts cannot miss a file that arrives meanwhile.
         synced = False
+        directories = watched_directories(root, own_device)
+        listed_at = time.monotonic()
         for changes in watchfiles.watch(
-            root,
+            *directories,
             watch_filter=None,  # filtered here, so that every batch (and tick) polls the store
             debounce=debounce_ms,
             step=step_ms,
             stop_event=stop_event,
             rust_timeout=poll_ms,
             yield_on_timeout=True,
+            recursive=False,  # see watched_directories: never a walk outside the folder
+            ignore_permission_denied=True,
         ):
             if not root.is_dir():  # deleted or unmounted: this watch would stay silent
                 return
@@ -216,6 +254,13 @@ def watch(
                 # Our own writes change the store's files too: the next tick finds nothing to
                 # export (one cheap query), and a write by another process meanwhile is seen.
                 on_report(sync_now(memory, root, clock))
+            # A device directory came, went, or became readable: watch the new set. Looked at
+            # when the folder itself changed, and every RESCAN_S (a chmod may go unreported).
+            in_root = any(Path(path).parent == root for _, path in changes)
+            if in_root or time.monotonic() - listed_at > RESCAN_S:
+                listed_at = time.monotonic()
+                if watched_directories(root, own_device) != directories:
+                    return
 
     missing_reported = False
     while not stop_event.is_set():

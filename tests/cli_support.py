@@ -50,8 +50,10 @@ class Cli:
         return json.loads(self.ok(*args, "--json", **env).stdout)
 
     def add(self, text: str, *options: str, **env: str | None) -> str:
-        """Add a memory; return its id, read from what the CLI printed."""
-        match = REMEMBERED.match(self.ok("add", text, *options, **env).stdout.strip())
+        """Add a memory; return its id, read from what the CLI printed first (a note of what
+        the capacity limit archived may follow)."""
+        output = self.ok("add", text, *options, **env).stdout.strip()
+        match = REMEMBERED.match(output.splitlines()[0] if output else "")
         assert match, "add did not say what it remembered"
         return match.group(1)
 

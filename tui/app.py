@@ -31,7 +31,7 @@ from tui.commands import LocalmindCommands
 from tui.format import plural
 from tui.screens.base import Page
 from tui.screens.chat import ChatScreen
-from tui.screens.conflicts import ConflictsScreen
+from tui.screens.conflicts import ConflictsScreen, Waiting, settle_all
 from tui.screens.health import HealthScreen
 from tui.screens.help import HelpScreen
 from tui.screens.memories import UNDO_WINDOW_S, MemoriesScreen
@@ -88,6 +88,8 @@ class LocalmindApp(App[None]):
         self.session: Session | None = None
         # Forgets waiting out their undo window (memory id -> the timer that carries them out).
         self.pending_forgets: dict[str, Timer] = {}
+        # conflict resolutions in their undo window (the Conflicts page)
+        self.waiting_resolutions: list[Waiting] = []
         self.sync = SyncState()
         self._sync_worker: Worker[None] | None = None
 
@@ -222,7 +224,7 @@ class LocalmindApp(App[None]):
             if self.memory is not None:
                 self.memory.forget(memory_id)
         except LocalmindError as error:
-            self.call_from_thread(self.notify, str(error), severity="error")
+            self.call_from_thread(self.notify, str(error), severity="error", markup=False)
         else:
             self.call_from_thread(self.refresh_status)
 
@@ -230,6 +232,10 @@ class LocalmindApp(App[None]):
         ids, self.pending_forgets = list(self.pending_forgets), {}
         if ids and self.memory is not None:  # quitting inside the window still forgets
             await asyncio.to_thread(_forget_all, self.memory, ids)
+        waiting = [batch for batch in self.waiting_resolutions if not batch.done]
+        self.waiting_resolutions = []
+        if waiting and self.memory is not None:  # and still settles
+            await asyncio.to_thread(settle_all, self.memory, waiting)
         self.sync.stop.set()
         if self.sync.running:  # a sync in progress ends its transaction before the store closes
             await asyncio.to_thread(self.sync.stopped.wait, STOP_WAIT_S)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from datetime import UTC, datetime
 
 from rich.text import Text
+
+from localmind.terminal import printable
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
 _TOKENS = re.compile(r"\w+|\s+|.", re.ASCII | re.DOTALL)
@@ -36,15 +39,30 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def archived_note(count: int) -> str:
+    """How the app announces what the capacity limit archived (every front end says so)."""
+    return (
+        f"capacity archived {plural(count, 'memory')} to make room: "
+        "Memories, status expired (s); a brings one back"
+    )
+
+
+def shown(text: str, style: str = "") -> Text:
+    """A memory's (or a model's) text for display: plain ``Text``, never parsed as markup, with
+    terminal controls written as escapes (``localmind.terminal``)."""
+    return Text(printable(text), style=style)
+
+
 def one_line(text: str, width: int = 80) -> str:
-    flat = " ".join(text.split())
+    """One line, controls escaped. Plain text: show it as ``Text`` or with markup off."""
+    flat = printable(" ".join(text.split()), newlines=False)
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def word_diff(old: str, new: str) -> Text:
     """``old`` → ``new`` word by word (character by character in Chinese): removed text struck
     through in red, added text in green."""
-    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    a, b = _TOKENS.findall(printable(old)), _TOKENS.findall(printable(new))
     out = Text()
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if op == "equal":
@@ -55,3 +73,10 @@ def word_diff(old: str, new: str) -> Text:
         if op in ("insert", "replace"):
             out.append("".join(b[j1:j2]), style="green bold")
     return out
+
+
+def day(timestamp: float | None) -> str:
+    """A date as ``2026-05-28`` (UTC), or ``-`` when unknown."""
+    if not timestamp:
+        return "-"
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")

@@ -23,13 +23,30 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
-def test_retrieval_quick_scores_a_few_dialogues(tmp_path: Path) -> None:
+def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> None:
+    """The personal set lives in the repository (MADial and LoCoMo are read from outside it,
+    so the suite does not run them)."""
     out = tmp_path / "retrieval.md"
-    result = run_bench("retrieval", "--quick", "--dialogues", "5", "--out", str(out))
+    dump = tmp_path / "dump.json"
+    result = run_bench(
+        "retrieval",
+        "--sets",
+        "personal",
+        "--questions",
+        "12",
+        "--out",
+        str(out),
+        "--dump",
+        str(dump),
+    )
     assert result.returncode == 0, result.stderr
     report = out.read_text(encoding="utf-8")
-    assert "R@5" in report and "BGE-M3" in report
+    for system in ("BM25 only", "dense only", "localmind recall (as shipped)"):
+        assert f"| personal (ours) | {system} | 12 |" in report.replace("**", ""), system
     assert (tmp_path / "retrieval.json").exists()
+    fitted = run_bench("fit", str(dump))
+    assert fitted.returncode == 0, fitted.stderr
+    assert "FusionConfig(bias=" in fitted.stdout
 
 
 @pytest.mark.slow

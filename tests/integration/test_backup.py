@@ -64,7 +64,7 @@ def behaviour(path: Path, clock: FakeClock) -> dict[str, Any]:
             "memories": [r.to_dict() for r in records],
             "history": {r.id: memory.history(r.id) for r in records},
             "profile": memory.profile(),
-            "events": memory.events_since(0),
+            "events": memory.events_since(0, relay_through=memory.latest_event_seq()),
             "recall": {
                 q: [(r.memory.id, round(r.score, 9)) for r in memory.recall(q, 5)] for q in QUERIES
             },
@@ -89,9 +89,17 @@ def test_a_restore_equals_the_source(
     assert f"Restored {active} memories from {backup} to {target}" in result.stdout
 
     # The same rows in every table (vectors, sign bits, keyword index, events, profile, meta)...
-    source_dump = dump(store_path)
+    source_dump, target_dump = dump(store_path), dump(target)
     assert source_dump["memory_vec"] and source_dump["profiles"] and source_dump["events"]
-    assert dump(target) == source_dump
+    # ...but the device id: the restored store is a new device for sync (it says which it was).
+    source_meta, target_meta = source_dump.pop("meta"), target_dump.pop("meta")
+    (source_id,) = [row for row in source_meta if row.startswith("('device_id',")]
+    assert source_id.replace("device_id", "device_id.before_restore") in target_meta
+    assert source_id not in target_meta
+    assert {r for r in target_meta if not r.startswith("('device_id")} == {
+        r for r in source_meta if not r.startswith("('device_id")
+    }
+    assert target_dump == source_dump
     # ...and the same answers: memories, history, recall, profile, events.
     clock.advance(days=0.5)
     restored = behaviour(target, clock)

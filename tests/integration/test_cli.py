@@ -55,7 +55,7 @@ def test_recall_puts_the_memory_sharing_the_chinese_word_first(cli: Cli, seeded:
     first_line = result.stdout.splitlines()[0]
     assert seeded[RUST] in first_line
     assert RUST in first_line
-    assert "similarity" in result.stdout.splitlines()[1]
+    assert "relevance" in result.stdout.splitlines()[1]
 
 
 def test_recall_finds_a_chinese_memory_from_an_english_question(cli: Cli, seeded: dict[str, str]):
@@ -82,16 +82,24 @@ def test_recall_json_explains_each_score(cli: Cli, seeded: dict[str, str]):
 
 
 def test_recall_returns_at_most_limit_results(cli: Cli, seeded: dict[str, str]):
-    assert len(cli.json("recall", "user", "--limit", "2")) == 2
-    assert len(cli.json("recall", "user", "-n", "1")) == 1
-    assert len(cli.json("recall", "user")) == 3
+    everything = ("--threshold", "0")
+    assert len(cli.json("recall", "user", "--limit", "2", *everything)) == 2
+    assert len(cli.json("recall", "user", "-n", "1", *everything)) == 1
+    assert len(cli.json("recall", "user", *everything)) == 3
+
+
+def test_recall_leaves_out_what_is_unrelated(cli: Cli, seeded: dict[str, str]):
+    assert cli.json("recall", "hello there") == []
+    assert cli.ok("recall", "hello there").stdout.strip() == "Nothing relevant remembered."
 
 
 def test_recall_keeps_to_the_types_asked_for(cli: Cli, seeded: dict[str, str]):
-    episodic = cli.json("recall", "编程", "--type", "episodic")
+    episodic = cli.json("recall", "编程", "--type", "episodic", "--threshold", "0")
     assert [r["content"] for r in episodic] == [HIKING]
 
-    two_types = cli.json("recall", "编程", "--type", "episodic", "--type", "semantic")
+    two_types = cli.json(
+        "recall", "编程", "--type", "episodic", "--type", "semantic", "--threshold", "0"
+    )
     assert {r["type"] for r in two_types} == {"episodic", "semantic"}
     assert len(two_types) == 3
 
@@ -104,13 +112,23 @@ def test_recall_on_an_empty_store_says_nothing_is_remembered(cli: Cli):
     assert result.stdout.strip() == "Nothing relevant remembered."
 
 
-def test_recall_counts_as_an_access(cli: Cli, seeded: dict[str, str]):
+def test_recall_is_noted_but_is_not_a_use(cli: Cli, seeded: dict[str, str]):
+    """A recall notes when a memory was last found (maintenance keeps what is still found) but
+    does not count as a use: only real use lifts a memory's rank."""
     cli.ok("recall", "编程", "--limit", "1")
 
     shown = cli.json("show", seeded[RUST])
-    assert shown["access_count"] == 1
+    assert shown["access_count"] == 0
     assert shown["last_accessed"] is not None
-    assert cli.json("show", seeded[HIKING])["access_count"] == 0
+    cli.ok("feedback", seeded[RUST], "confirm")
+    assert cli.json("show", seeded[RUST])["access_count"] == 1
+
+
+def test_recall_shows_when_each_memory_was_made(cli: Cli, seeded: dict[str, str]):
+    shown = cli.ok("recall", "编程").stdout
+    assert "made 20" in shown
+    [first, *_] = cli.json("recall", "编程")
+    assert first["created_at"] > 0 and first["updated_at"] >= first["created_at"]
 
 
 def test_add_json_and_metadata(cli: Cli):
@@ -551,7 +569,10 @@ def test_memories_of_another_user_are_not_visible(cli: Cli, seeded: dict[str, st
     assert [(m["content"], m["namespace"]) for m in alices] == [
         ("Alice keeps her diary in a blue notebook", "alice")
     ]
-    assert [r["id"] for r in cli.json("--user", "alice", "recall", "编程")] == [alice_id]
+    everything = ("--threshold", "0")
+    assert [r["id"] for r in cli.json("--user", "alice", "recall", "编程", *everything)] == [
+        alice_id
+    ]
     stats = cli.json("stats")
     assert stats["active"] == 3
     assert stats["namespaces"] == {"me": 3, "alice": 1}
@@ -608,6 +629,6 @@ def test_the_installed_command_remembers_and_recalls(tmp_path: Path):
 
     assert recalled.returncode == 0, recalled.stderr
     results = json.loads(recalled.stdout)
-    assert [r["content"] for r in results] == [RUST, HIKING]
+    assert [r["content"] for r in results] == [RUST]  # the unrelated hike is left out
     assert results[0]["type"] == "semantic"
     assert set(BREAKDOWN_FACTORS) <= set(results[0]["breakdown"])

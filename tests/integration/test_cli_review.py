@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.cli_support import Cli, assert_error
 from tests.ollama_server import FakeOllama
 
@@ -40,6 +42,22 @@ def test_resolve_merge_needs_text_and_keep_old_drops_the_new(cli: Cli) -> None:
     cli.ok("resolve", conflict_id, "keep-old")
     assert cli.contents() == ["I like Java"]
     assert_error(cli("resolve", conflict_id, "keep-both"), "No pending conflict")
+
+
+def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_dates(
+    cli: Cli,
+) -> None:
+    java, go = conflicted(cli)
+    listing = cli.ok("conflicts").stdout.splitlines()
+    assert listing[1].split()[:2] == ["old", java] and listing[2].split()[:2] == ["new", go]
+    assert all(re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", line) for line in listing[1:3])
+
+    assert cli.ok("resolve", go, "keep-both").stdout.startswith("Resolved #")
+    assert sorted(cli.contents()) == ["I like Java", "I now prefer Go"]
+    assert_error(
+        cli("resolve", go, "keep-old"), f"No pending conflict involves a memory with id '{go}'"
+    )
+    assert_error(cli("resolve", "#99", "keep-old"), "No pending conflict #99")
 
 
 def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:

@@ -60,46 +60,40 @@ def test_recall_ranks_by_the_documented_formula(open_memory: Callable[..., Memor
     memory = open_memory()
     memory.remember("I drink green tea every morning", importance=0.9)
     memory.remember("The invoice is due on Friday", importance=0.2)
-    best, other = memory.recall("green tea", limit=2)
+    best, other = memory.recall("green tea", limit=2, threshold=0)
     for result in (best, other):
         b = result.breakdown
-        expected = b.confidence * (
-            0.7 * b.similarity + 0.1 * b.importance + 0.1 * b.recency + 0.1 * b.frequency
+        expected = (
+            b.confidence
+            * b.similarity
+            * (1 + 0.1 * b.importance + 0.1 * b.recency + 0.1 * b.frequency)
         )
         assert b.score == pytest.approx(expected)
     b = best.breakdown
     assert best.memory.content == "I drink green tea every morning"
-    assert (b.similarity, b.importance, b.recency, b.frequency) == (1.0, 0.9, 1.0, 0.0)
-    assert b.confidence == pytest.approx(0.8)
-    assert other.breakdown.similarity < 1.0 and other.score < best.score
+    assert (b.importance, b.recency, b.frequency) == (0.9, 1.0, 0.0)
+    assert b.similarity > 0.5 and b.confidence == pytest.approx(0.8)
+    assert other.breakdown.similarity < 0.05 and other.score < best.score
 
 
-def test_the_reference_designs_weights_can_be_chosen(open_memory: Callable[..., Memory]) -> None:
-    reference = Settings(
-        ranking=RankingWeights(similarity=0.4, importance=0.25, recency=0.2, frequency=0.15)
-    )
-    memory = open_memory(settings=reference)
-    memory.remember("I drink green tea every morning", importance=0.9)
-    b = memory.recall("green tea", limit=1)[0].breakdown
-    assert b.score == pytest.approx(0.8 * (0.4 * 1.0 + 0.25 * 0.9 + 0.2 * 1.0 + 0.15 * 0.0))
-
-
-def test_importance_and_recency_decay_with_idle_days_and_use_counts(
+def test_importance_and_recency_decay_from_the_last_change_not_the_last_recall(
     open_memory: Callable[..., Memory], clock: FakeClock
 ) -> None:
     memory = open_memory()
     memory.remember("I drink green tea every morning", importance=0.9)
-    clock.advance(days=17)  # 10 days past the 7-day grace period, 17 days = 2.43 half-lives
+    clock.advance(days=17)  # 10 days past the 7-day grace period
     first = memory.recall("green tea", limit=1)[0].breakdown
     assert first.importance == pytest.approx(0.9 * 0.99**10)
-    assert first.recency == pytest.approx(0.5 ** (17 / 7))
+    assert first.recency == pytest.approx(0.5 ** (17 / 90))
     assert first.frequency == 0.0
 
-    # The recall counted as a use: the memory is fresh again and more frequent.
+    # Being returned is not being used: nothing is refreshed.
     second = memory.recall("green tea", limit=1)[0].breakdown
-    assert second.recency == pytest.approx(1.0)
-    assert second.importance == pytest.approx(0.9)
-    assert second.frequency > 0
+    assert (second.recency, second.importance, second.frequency) == (
+        first.recency,
+        first.importance,
+        0.0,
+    )
 
 
 def test_more_important_memory_wins_between_equally_relevant_ones(
@@ -113,26 +107,29 @@ def test_more_important_memory_wins_between_equally_relevant_ones(
 
 
 def test_weights_are_configurable(open_memory: Callable[..., Memory]) -> None:
-    only_importance = Settings(
-        ranking=RankingWeights(similarity=0, importance=1, recency=0, frequency=0)
-    )
-    memory = open_memory(settings=only_importance)
+    no_tie_breakers = Settings(ranking=RankingWeights(importance=0, recency=0, frequency=0))
+    memory = open_memory(settings=no_tie_breakers)
     memory.remember("Paris is the capital of France", importance=0.2)
-    memory.remember("The cat sleeps on the sofa", importance=0.7)
-    top = memory.recall("capital of France", limit=2)
-    assert top[0].memory.content == "The cat sleeps on the sofa"
-    assert top[0].score == pytest.approx(0.8 * 0.7)
+    [top] = memory.recall("capital of France", limit=1)
+    assert top.score == pytest.approx(0.8 * top.breakdown.similarity)
 
 
 def test_threshold_drops_weak_results(open_memory: Callable[..., Memory]) -> None:
     memory = open_memory()
     memory.remember("I drink green tea every morning", importance=1.0)
     memory.remember("The invoice is due on Friday", importance=0.0)
-    scores = {r.memory.content: r.score for r in memory.recall("green tea", touch=False)}
-    assert len(scores) == 2
-    cut = (max(scores.values()) + min(scores.values())) / 2
+    relevance = {
+        r.memory.content: r.breakdown.similarity
+        for r in memory.recall("green tea", touch=False, threshold=0)
+    }
+    assert len(relevance) == 2
+    cut = (max(relevance.values()) + min(relevance.values())) / 2
     kept = memory.recall("green tea", threshold=cut)
     assert [r.memory.content for r in kept] == ["I drink green tea every morning"]
+    # and by default the unrelated invoice is left out as well
+    assert [r.memory.content for r in memory.recall("green tea")] == [
+        "I drink green tea every morning"
+    ]
 
 
 def test_type_filter(open_memory: Callable[..., Memory]) -> None:
@@ -148,7 +145,7 @@ def test_two_character_chinese_word_is_found_by_keyword(open_memory: Callable[..
     memory = open_memory()
     memory.remember("他每天早上都喝绿茶")
     memory.remember("她喜欢在周末去爬山")
-    results = memory.recall("绿茶", touch=False)
+    results = memory.recall("绿茶", touch=False, threshold=0)
     assert results[0].memory.content == "他每天早上都喝绿茶"
     assert results[0].breakdown.keyword_rank == 1
     assert results[1].breakdown.keyword_rank is None
@@ -232,7 +229,9 @@ def test_update_keeps_history_and_search_follows_the_new_content(memory: Memory)
     assert memory.get(record.id).content == "I now prefer Go"
     assert [(v.version, v.content) for v in memory.history(record.id)] == [(1, "I like Java")]
     assert memory.recall("Go", limit=1)[0].memory.id == record.id
-    assert memory.recall("Java", limit=1, touch=False)[0].breakdown.keyword_rank is None
+    assert (
+        memory.recall("Java", limit=1, touch=False, threshold=0)[0].breakdown.keyword_rank is None
+    )
     assert index_counts(memory) == (1, 1, 1)
 
 
@@ -263,7 +262,7 @@ def test_clear_forgets_everything_in_the_namespace_only(open_memory: Callable[..
     assert theirs.count() == 1
     theirs.close()
     mine = open_memory()
-    seen = mine.recall("alice's memory", touch=False)
+    seen = mine.recall("alice's memory", touch=False, threshold=0)
     assert [r.memory.content for r in seen] == [
         "one"
     ]  # the short-term "two" ended with its session

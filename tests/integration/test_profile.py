@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from localmind import Memory, NewMemory
 from localmind.llm.ollama import OllamaLLM
+from localmind.profile import PREAMBLE
 from localmind.tokens import estimate
 from tests.ollama_server import FakeOllama, unused_port_host
 
@@ -115,13 +116,16 @@ def test_context_holds_the_profile_then_the_relevant_memories_within_budgets(
     long_story = "The user told a very long story about Kubernetes migrations. " * 60
     memory.remember(long_story)
     context = memory.context("How is the Kubernetes migration going?")
-    about, relevant = context.split("\n\nRelevant memories:\n")
-    assert about.startswith("About the user:\n")
-    assert estimate(about.removeprefix("About the user:\n")) <= 200
+    preamble, about = context.split("\n\nAbout the user:\n")
+    about, relevant = about.split("\n\nRelevant memories:\n")
+    assert preamble == PREAMBLE["en"]
+    assert all(line.startswith("> A backend engineer.") for line in about.splitlines())
+    assert estimate(about) <= 200 + 2 * len(about.splitlines())  # the "> " of each line
     assert estimate(relevant) <= 300
     assert "Kubernetes" in relevant
-    assert (
-        estimate(memory.context("Kubernetes", profile_tokens=50, memory_tokens=60)) <= 50 + 60 + 10
+    # The budgets hold the profile and the memories; the preamble comes on top.
+    assert estimate(memory.context("Kubernetes", profile_tokens=50, memory_tokens=60)) <= (
+        50 + 60 + estimate(PREAMBLE["en"]) + 10
     )
 
 

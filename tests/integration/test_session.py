@@ -43,7 +43,7 @@ def test_a_turn_recalls_replies_with_context_and_remembers_facts(
     assert turn.recalled[0].memory.content == "The user is a software engineer in Lisbon"
     chat = [r for r in ollama_server.chat_requests() if r.body.get("stream")][-1]
     system = chat.messages[0]["content"]
-    assert "About the user:\nA software engineer." in system  # the profile comes first
+    assert "About the user:\n> A software engineer." in system  # the profile comes first
     assert "software engineer in Lisbon" in system  # then the recalled memories
     assert chat.messages[-1] == {
         "role": "user",
@@ -112,7 +112,7 @@ def test_implicit_feedback_penalises_a_memory_corrected_in_the_next_turns(
             else {"facts": []}
         ),
     )
-    first = session.turn("Remind me what my job is")
+    first = session.turn("Remind me where I work and as what")
     assert job.id in [r.memory.id for r in first.recalled]
     second = session.turn("I changed careers, I'm a nurse now")
     assert job.id in second.penalised

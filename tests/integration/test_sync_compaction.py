@@ -154,6 +154,10 @@ def test_a_tampered_misplaced_or_foreign_cursors_file_deletes_nothing(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     (a, b, c), shared = group
+    # c has written something of its own: its directory holds a file sealed with the folder's
+    # key, so it is a device's, whatever its cursors file says (a directory holding nothing
+    # of the kind is a stranger's and holds nothing up: tests/integration/test_sync_hostile.py)
+    c.memory.remember(TEXTS[5])
     everyone_syncs([a, b, c], shared, rounds=1)
     for text in TEXTS[:4]:
         a.memory.remember(text)

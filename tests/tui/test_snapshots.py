@@ -101,6 +101,12 @@ def test_conflicts_page(snap_compare: SnapCompare, here: Path, clock: FakeClock)
     assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=on_page("f4"))
 
 
+def test_conflicts_page_at_80x24(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
+    """The smallest terminal the app supports: every key of the page is in its footer."""
+    run_before = on_page("f4")
+    assert snap_compare(make_app(here, clock), terminal_size=(80, 24), run_before=run_before)
+
+
 def test_profile_page(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
     run_before = on_page("f5", "r")
     assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=run_before)

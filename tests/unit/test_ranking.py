@@ -4,47 +4,56 @@ import pytest
 
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
 from localmind.ranking import (
+    Candidate,
     decayed_importance,
     frequency,
     recency,
-    reciprocal_rank_fusion,
+    relevance,
 )
 
 
-def test_fusion_puts_a_memory_found_by_both_searches_first() -> None:
-    config = FusionConfig(rrf_k=60, vector_weight=1.0, keyword_weight=1.0)
-    fused = reciprocal_rank_fusion(["a", "b", "c"], ["c", "d"], config)
-    assert [f.key for f in fused] == ["c", "a", "b", "d"]
-    assert (fused[0].vector_rank, fused[0].keyword_rank) == (3, 1)
+def _candidate(key: str, cosine: float, bm25: float | None = None, coverage: float = 0.0):
+    return Candidate(key, cosine, bm25, None, None if bm25 is None else 1, coverage)
 
 
-def test_similarity_runs_from_the_best_candidate_down_to_the_floor_of_the_lists() -> None:
-    config = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=0.5)
-    fused = {f.key: f for f in reciprocal_rank_fusion(["a", "b", "c"], ["c", "d"], config, 50)}
-    totals = {"a": 1 / 11, "b": 1 / 12, "c": 1 / 13 + 0.5 / 11, "d": 0.5 / 12}
-    floor, high = 0.5 / 60, max(totals.values())
-    for key, total in totals.items():
-        assert fused[key].similarity == pytest.approx((total - floor) / (high - floor))
-    assert fused["c"].similarity == 1.0
+def test_relevance_is_a_probability_ordered_best_first() -> None:
+    found = relevance(
+        [_candidate("weak", 0.1), _candidate("strong", 0.8, 12.0, 1.0), _candidate("mid", 0.5)],
+        FusionConfig(),
+    )
+    assert [r.candidate.key for r in found] == ["strong", "mid", "weak"]
+    assert all(0.0 < r.probability < 1.0 for r in found)
 
 
-def test_two_near_equal_memories_keep_near_equal_similarity() -> None:
-    config = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=0.5)
-    first, second = reciprocal_rank_fusion(["a", "b"], ["a", "b"], config, depth=50)
-    assert first.similarity == 1.0 and second.similarity > 0.9
+def test_relevance_is_absolute_not_one_for_the_best_by_construction() -> None:
+    """A lone weak candidate stays unlikely; it is not promoted to 1 for being first."""
+    [alone] = relevance([_candidate("a", 0.1)], FusionConfig())
+    assert alone.probability < FusionConfig().min_relevance_unmatched
+    [close] = relevance([_candidate("a", 0.9, 10.0, 1.0)], FusionConfig())
+    assert close.probability > 0.8
 
 
-def test_keyword_weight_shifts_the_order() -> None:
-    even = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=1.0)
-    vector_heavy = FusionConfig(rrf_k=10, vector_weight=1.0, keyword_weight=0.1)
-    assert reciprocal_rank_fusion(["a", "b"], ["b"], even)[0].key == "b"
-    assert reciprocal_rank_fusion(["a", "b", "c"], ["c"], vector_heavy)[0].key == "a"
+def test_keywords_lift_a_memory_that_holds_the_query_terms() -> None:
+    plain, matched = relevance(
+        [_candidate("plain", 0.5), _candidate("matched", 0.5, 8.0, 0.9)], FusionConfig()
+    )[::-1]
+    assert matched.candidate.key == "matched" and matched.probability > plain.probability
+    assert matched.from_keywords > 0 and plain.from_keywords == 0
 
 
-def test_a_single_candidate_or_a_tie_scores_one() -> None:
-    assert reciprocal_rank_fusion(["a"], [], FusionConfig())[0].similarity == 1.0
-    assert reciprocal_rank_fusion([], ["a"], FusionConfig())[0].similarity == 1.0
-    assert reciprocal_rank_fusion([], [], FusionConfig()) == []
+def test_a_cosine_far_below_the_querys_best_weighs_less() -> None:
+    """The gap to the query's best cosine: the same cosine means less when another memory is
+    much closer."""
+    config = FusionConfig()
+    [alone] = relevance([_candidate("a", 0.5)], config)
+    behind = {
+        r.candidate.key: r for r in relevance([_candidate("a", 0.5), _candidate("b", 0.9)], config)
+    }
+    assert behind["a"].probability < alone.probability
+
+
+def test_no_candidates_no_relevance() -> None:
+    assert relevance([], FusionConfig()) == []
 
 
 def test_importance_does_not_decay_during_the_grace_period() -> None:

@@ -64,7 +64,7 @@ class Page(Screen[None]):
         try:
             result = job()
         except LocalmindError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error")
+            self.app.call_from_thread(self.notify, str(error), severity="error", markup=False)
             return
         if done is not None:
             self.app.call_from_thread(done, result)

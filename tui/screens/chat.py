@@ -18,7 +18,8 @@ from localmind.lifecycle import Decision, Outcome
 from localmind.llm.ollama import how_to_start
 from localmind.records import MemoryRecord, RecallResult
 from localmind.session import Turn
-from tui.format import one_line
+from localmind.terminal import printable
+from tui.format import archived_note, day, one_line, shown
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
@@ -48,10 +49,12 @@ RELATED = {
 
 def describe(outcome: Outcome) -> Text:
     text = Text(f"{DECISIONS[outcome.decision]:>9}  ", style="bold")
-    text.append(outcome.record.content)
+    text.append(printable(outcome.record.content))
     label = RELATED.get(outcome.decision)
     if outcome.related is not None and label:
         text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
+    if outcome.evicted:
+        text.append(f"\n{'':>11}{archived_note(len(outcome.evicted))}", style="yellow")
     return text
 
 
@@ -131,7 +134,7 @@ class ChatScreen(Page):
         self.turn(text, reply)
 
     def _add(self, who: str, text: str) -> Static:
-        message = Static(Text(text), classes=f"message {who}")
+        message = Static(shown(text), classes=f"message {who}")
         messages = self.query_one("#messages", VerticalScroll)
         messages.mount(message)
         messages.scroll_end(animate=False)
@@ -156,7 +159,7 @@ class ChatScreen(Page):
         self.app.call_from_thread(self.lm.refresh_status)
 
     def _stream(self, reply: Static, text: str) -> None:
-        reply.update(Text(text))
+        reply.update(shown(text))
         self.query_one("#messages", VerticalScroll).scroll_end(animate=False)
 
     def _failed(self, reply: Static, message: str) -> None:
@@ -168,7 +171,7 @@ class ChatScreen(Page):
             reply.update(Text(f"(no reply: {turn.offline})", style="dim italic"))
             self._show_offline(turn.offline)
         else:
-            reply.update(Text(turn.reply))
+            reply.update(shown(turn.reply))
         self._show_recalled(turn.recalled)
         remembered = self.query_one("#remembered", Static)
         if turn.remembered:
@@ -219,13 +222,19 @@ class ChatScreen(Page):
             panel.update(Text("Memories recalled for a turn show here.", style="dim"))
             return
         b = result.breakdown
-        text = Text(result.memory.content + "\n", style="bold")
+        memory = result.memory
+        text = shown(memory.content + "\n", style="bold")
         text.append(
-            f"score {b.score:.3f} = confidence {result.memory.confidence:.2f} × "
-            f"(similarity {b.similarity:.2f} · importance {b.importance:.2f} · "
-            f"recency {b.recency:.2f} · frequency {b.frequency:.2f})",
+            f"score {b.score:.3f} = confidence {memory.confidence:.2f} × "
+            f"relevance {b.similarity:.2f} × (1 + importance {b.importance:.2f} · "
+            f"recency {b.recency:.2f} · frequency {b.frequency:.2f} weighted)\n",
             style="dim",
         )
+        text.append(f"made {day(memory.created_at)}", style="dim")
+        if day(memory.updated_at) != day(memory.created_at):
+            text.append(f", changed {day(memory.updated_at)}", style="dim")
+        if b.superseded_by:
+            text.append(f" · may be outdated: {b.superseded_by} is newer", style="yellow")
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:

@@ -1,37 +1,86 @@
-"""Memories that may contradict each other, side by side: keep the old one, take the new one,
-keep both, or merge them into one text you write."""
+"""Memories that may contradict each other, side by side with their dates: keep the old one,
+take the new one, keep both, or merge them into one text you write; mark several and settle
+them at once; let the local model settle them. Every settlement waits out an undo window
+before it touches the store (like forget on the Memories page): an undone resolution leaves
+both memories exactly as they were."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import DataTable, Label, Static
 
+from localmind.errors import LocalmindError
 from localmind.lifecycle import Conflict, Resolution
-from localmind.records import MemoryRecord
-from tui.format import age, one_line, word_diff
+from localmind.memory import Memory
+from localmind.terminal import printable
+from tui.format import one_line, plural, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 
-#: Memory ids mean nothing to a person reading a reason; the old memory is shown beside it.
+# How long a resolution can be undone (the notification stays as long); leaving the page or
+# quitting carries it out at once.
+UNDO_WINDOW_S = 8.0
+NAMES = {
+    Resolution.KEEP_OLD: "keep old",
+    Resolution.TAKE_NEW: "take new",
+    Resolution.KEEP_BOTH: "keep both",
+    Resolution.MERGE: "merge",
+}
+
+
+@dataclass(eq=False)
+class Waiting:
+    """Resolutions decided together (one key press), carried out together after the window."""
+
+    settles: dict[int, tuple[Resolution, str | None]]  # conflict id -> how, merged text
+    timer: Timer | None = None
+    done: bool = field(default=False)
+
+
+def settle_all(memory: Memory, waiting: list[Waiting]) -> list[str]:
+    """Carry out waiting resolutions; returns the errors (a conflict another program settled
+    meanwhile, a memory forgotten since), one line each."""
+    errors = []
+    for batch in waiting:
+        for conflict_id, (resolution, text) in batch.settles.items():
+            try:
+                memory.resolve_conflict(conflict_id, resolution, text)
+            except LocalmindError as error:
+                errors.append(str(error))
+    return errors
+
+
+def _date(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
 
 
 class ConflictsScreen(Page):
     PAGE = "conflicts"
+    # Short names keep the footer whole at 80 columns; the panels' headings say what o and n
+    # do, the count line names the marking keys, and help lists every key.
     BINDINGS: ClassVar = [
-        Binding("o", "resolve('keep_old')", "Keep old"),
-        Binding("n", "resolve('take_new')", "Take new"),
-        Binding("b", "resolve('keep_both')", "Keep both"),
+        Binding("o", "resolve('keep_old')", "Old"),
+        Binding("n", "resolve('take_new')", "New"),
+        Binding("b", "resolve('keep_both')", "Both"),
         Binding("m", "merge", "Merge…"),
+        Binding("u", "undo", "Undo"),
+        Binding("a", "ask", "Ask model"),
+        Binding("space", "mark", "Mark / unmark", show=False),
+        Binding("v", "mark_below", "Mark all at or below this similarity", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.pending: dict[str, Conflict] = {}
+        self.marked: set[int] = set()
 
     def body(self) -> ComposeResult:
         with Vertical(id="conflicts-page"):
@@ -39,54 +88,97 @@ class ConflictsScreen(Page):
             yield DataTable(id="conflicts", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="pair"):
                 with Vertical(classes="side"):
-                    yield Label("Old  (o keeps it)", classes="heading")
+                    yield Label("Old  (o keeps it)", id="old-heading", classes="heading")
                     yield Static(id="old")
                 with Vertical(classes="side"):
-                    yield Label("New  (n takes it)", classes="heading")
+                    yield Label("New  (n takes it)", id="new-heading", classes="heading")
                     yield Static(id="new")
             yield Static(id="why")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
+        table.add_column("✓", key="mark")
         table.add_column("Sim", key="sim")
-        table.add_column("Age", key="age")
+        table.add_column("Written old → new", key="dates")
         table.add_column("Old", key="old")
         table.add_column("New", key="new")
         table.focus()
+
+    @property
+    def table(self) -> DataTable[object]:
+        return self.query_one("#conflicts", DataTable)
+
+    @property
+    def waiting(self) -> list[Waiting]:
+        return self.lm.waiting_resolutions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "ask":  # offered only with a local model
+            return self.lm.llm is not None
+        return True
+
+    # --- loading ------------------------------------------------------------------------------
 
     def reload(self) -> None:
         self.in_background(self.memory.conflicts, self._show)
 
     def _show(self, conflicts: list[Conflict]) -> None:
-        table = self.query_one(DataTable)
+        """Show the pending conflicts, less those waiting out their undo window. The cursor
+        stays on the row it was on (or the one that took its place)."""
+        table = self.table
+        row, selected = table.cursor_row, self.selected()
         table.clear()
-        self.pending = {str(c.id): c for c in conflicts}
-        now = self.lm.clock()
-        for c in conflicts:
-            table.add_row(
-                f"{c.similarity:.2f}",
-                age(now - c.created_at),
-                Text(one_line(c.existing.content, 50)),
-                Text(one_line(c.candidate.content, 50)),
-                key=str(c.id),
-            )
-        count = len(conflicts)
-        self.query_one("#conflicts-count", Label).update(
-            f"{count} pending conflict{'s' if count != 1 else ''}"
+        hidden = {cid for batch in self.waiting for cid in batch.settles}
+        shown = [c for c in conflicts if c.id not in hidden]
+        self.pending = {str(c.id): c for c in shown}
+        self.marked &= {c.id for c in shown}
+        for c in shown:
+            table.add_row(*self._cells(c), key=str(c.id))
+        if selected is not None and str(selected.id) in self.pending:
+            table.move_cursor(row=table.get_row_index(str(selected.id)))
+        elif shown:
+            table.move_cursor(row=min(max(row, 0), len(shown) - 1))
+        self._show_count()
+        self._show_pair()
+
+    def _cells(self, c: Conflict) -> list[object]:
+        return [
+            "✓" if c.id in self.marked else "",
+            f"{c.similarity:.2f}",
+            f"{_date(c.existing.created_at)} → {_date(c.candidate.created_at)}",
+            Text(one_line(c.existing.content, 50)),
+            Text(one_line(c.candidate.content, 50)),
+        ]
+
+    def _show_count(self) -> None:
+        count = len(self.pending)
+        text = (
+            f"{plural(count, 'pending conflict')}"
             if count
             else "No conflicts to review: nothing contradicts anything else."
         )
-        self._show_pair()
+        if self.marked:
+            text += f" · {len(self.marked)} marked: o n b a settle them all"
+        elif count > 1:
+            text += " · space marks, v marks all at or below this similarity"
+        self.query_one("#conflicts-count", Label).update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_pair()
 
     def selected(self) -> Conflict | None:
-        table = self.query_one(DataTable)
-        if not self.pending or table.row_count == 0:
+        table = self.table
+        if not self.pending or not 0 <= table.cursor_row < table.row_count:
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return self.pending.get(key or "")
+
+    def targets(self) -> list[Conflict]:
+        """The marked conflicts, or else the selected one."""
+        if self.marked:
+            return [c for c in self.pending.values() if c.id in self.marked]
+        conflict = self.selected()
+        return [conflict] if conflict else []
 
     def _show_pair(self) -> None:
         conflict = self.selected()
@@ -95,23 +187,57 @@ class ConflictsScreen(Page):
             for panel in (old, new, why):
                 panel.update("")
             return
-        old.update(Text(conflict.existing.content))
-        new.update(Text(conflict.candidate.content))
+        newer = conflict.candidate.created_at >= conflict.existing.created_at
+        for side, record, keys, is_newer in (
+            ("old", conflict.existing, "o keeps", not newer),
+            ("new", conflict.candidate, "n takes", newer),
+        ):
+            heading = f"{side.title()} · {_date(record.created_at)}"
+            heading += " · newer" if is_newer else ""
+            self.query_one(f"#{side}-heading", Label).update(f"{heading} · {keys}")
+        old.update(shown(conflict.existing.content))
+        new.update(shown(conflict.candidate.content))
         changes = word_diff(conflict.existing.content, conflict.candidate.content)
         why.update(
             Text.assemble(
                 ("What changed: ", "bold"),
                 changes,
-                (f"\nWhy it is here: {conflict.reason}", "dim"),
+                (f"\nWhy it is here: {printable(conflict.reason)}", "dim"),
             )
         )
 
-    def action_resolve(self, resolution: str) -> None:
+    # --- marking ------------------------------------------------------------------------------
+
+    def action_mark(self) -> None:
         conflict = self.selected()
         if conflict is None:
+            return
+        self.marked ^= {conflict.id}
+        self.table.update_cell(str(conflict.id), "mark", "✓" if conflict.id in self.marked else "")
+        self._show_count()
+        if self.table.cursor_row < self.table.row_count - 1:
+            self.table.move_cursor(row=self.table.cursor_row + 1)
+
+    def action_mark_below(self) -> None:
+        """Mark every conflict at or below the selected one's similarity (the weakest are the
+        likeliest to be two compatible facts: b then keeps both)."""
+        conflict = self.selected()
+        if conflict is None:
+            return
+        self.marked = {c.id for c in self.pending.values() if c.similarity <= conflict.similarity}
+        for c in self.pending.values():
+            self.table.update_cell(str(c.id), "mark", "✓" if c.id in self.marked else "")
+        self._show_count()
+
+    # --- settling -----------------------------------------------------------------------------
+
+    def action_resolve(self, resolution: str) -> None:
+        chosen = self.targets()
+        if not chosen:
             self.notify("No conflict selected.", severity="warning")
             return
-        self._resolve(conflict, Resolution(resolution), None)
+        how = Resolution(resolution)
+        self._settle_later({c.id: (how, None) for c in chosen}, f"{NAMES[how]}")
 
     def action_merge(self) -> None:
         conflict = self.selected()
@@ -122,16 +248,86 @@ class ConflictsScreen(Page):
 
         def merged(text: str | None) -> None:
             if text is not None:
-                self._resolve(conflict, Resolution.MERGE, text)
+                self._settle_later({conflict.id: (Resolution.MERGE, text)}, "merge")
 
         self.app.push_screen(EditorModal("Write the merged memory", both), merged)
 
-    def _resolve(self, conflict: Conflict, resolution: Resolution, text: str | None) -> None:
-        def done(record: MemoryRecord | None) -> None:
-            kept = f": “{one_line(record.content, 50)}”" if record else ""
-            self.notify(f"Resolved ({resolution.value.replace('_', ' ')}){kept}")
-            self.reload()
+    def action_ask(self) -> None:
+        chosen = self.targets()
+        if not chosen:
+            self.notify("No conflict selected.", severity="warning")
+            return
+        self.notify(f"Asking the local model about {plural(len(chosen), 'conflict')}…")
+        memory = self.memory
 
-        self.in_background(
-            lambda: self.memory.resolve_conflict(conflict.id, resolution, text), done
+        def ask() -> list[tuple[Conflict, tuple[Resolution, str] | None]]:
+            return [(c, memory.ask_model(c)) for c in chosen]
+
+        def answered(answers: list[tuple[Conflict, tuple[Resolution, str] | None]]) -> None:
+            settled: dict[int, tuple[Resolution, str | None]] = {
+                c.id: (verdict[0], None) for c, verdict in answers if verdict
+            }
+            unanswered = len(answers) - len(settled)
+            if not settled:
+                self.notify(
+                    "The local model did not answer; nothing was settled.", severity="warning"
+                )
+                return
+            counts: dict[str, int] = {}
+            for how, _ in settled.values():
+                counts[NAMES[how]] = counts.get(NAMES[how], 0) + 1
+            summary = ", ".join(f"{n} {name}" for name, n in counts.items())
+            left = f"; {unanswered} left (no answer)" if unanswered else ""
+            self._settle_later(settled, f"the model: {summary}{left}")
+
+        self.in_background(ask, answered)
+
+    def _settle_later(self, settles: dict[int, tuple[Resolution, str | None]], what: str) -> None:
+        batch = Waiting(settles)
+        batch.timer = self.set_timer(UNDO_WINDOW_S, lambda: self._carry_out([batch]))
+        self.waiting.append(batch)
+        self.marked -= set(settles)
+        self.notify(
+            f"Settled {plural(len(settles), 'conflict')} ({what}). Press u to undo.",
+            timeout=UNDO_WINDOW_S,
         )
+        self._show([*self.pending.values()])
+
+    def _carry_out(self, batches: list[Waiting]) -> None:
+        """Write waiting resolutions now (in a thread: the write may wait for a lock)."""
+        due = [b for b in batches if not b.done]
+        for batch in due:
+            batch.done = True
+            if batch.timer is not None:
+                batch.timer.stop()
+        if not due:
+            return
+        memory = self.memory
+
+        def written(errors: list[str]) -> None:
+            for batch in due:
+                if batch in self.waiting:
+                    self.waiting.remove(batch)
+            for error in errors:
+                self.notify(error, severity="error", markup=False)
+            if self.is_current:
+                self.reload()
+
+        self.in_background(lambda: settle_all(memory, due), written)
+
+    def action_undo(self) -> None:
+        batch = next((b for b in reversed(self.waiting) if not b.done), None)
+        if batch is None:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        if batch.timer is not None:
+            batch.timer.stop()
+        self.waiting.remove(batch)
+        self.notify(f"Undone: {plural(len(batch.settles), 'conflict')} pending again.")
+        self.reload()
+
+    def on_screen_suspend(self) -> None:
+        self._carry_out(list(self.waiting))  # leaving the page ends the undo window
+
+
+__all__ = ["UNDO_WINDOW_S", "ConflictsScreen", "Waiting", "settle_all"]

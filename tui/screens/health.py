@@ -97,6 +97,9 @@ class HealthScreen(Page):
         else:
             bar.update(total=None)
             label = f"Capacity: unlimited ({stats['active']} memories)"
+        if archived := stats["by_status"].get("expired", 0):
+            # archived memories are kept until purged: say where they are
+            label += f" · {archived} archived (Memories, s)"
         self.query_one("#capacity-label", Label).update(label)
         histogram = stats["confidence_histogram"]
         self.query_one("#confidence", Sparkline).data = histogram

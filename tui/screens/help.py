@@ -34,7 +34,7 @@ PAGES: tuple[tuple[str, list[BindingType]], ...] = (
 
 
 def _keys(binding: Binding) -> str:
-    names = {"slash": "/", "delete": "Del", "question_mark": "?"}
+    names = {"slash": "/", "delete": "Del", "question_mark": "?", "space": "Space", "tab": "Tab"}
     return "  ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
 
 
@@ -59,7 +59,8 @@ class HelpScreen(ModalScreen[None]):
             table.add_row("", "")
             table.add_row(page, "", style="underline")
             for binding in bindings:
-                if isinstance(binding, Binding) and binding.show:
+                # every key a page has, also those its footer leaves out for room
+                if isinstance(binding, Binding) and binding.description:
                     table.add_row(_keys(binding), binding.description)
         table.add_row("", "")
         table.add_row("Editor", "Ctrl+S saves · Esc cancels")

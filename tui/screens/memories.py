@@ -18,7 +18,7 @@ from localmind.lifecycle import Version
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from sync.watch import SyncReport
-from tui.format import age, ago, one_line
+from tui.format import age, ago, archived_note, one_line, shown
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
@@ -72,6 +72,8 @@ class MemoriesScreen(Page):
         Binding("t", "cycle_type", "Type"),
         Binding("s", "cycle_status", "Status"),
         Binding("o", "cycle_sort", "Sort"),
+        # archived memories show with status expired (s); the footer has no room for it
+        Binding("a", "unarchive", "Unarchive", show=False),
     ]
 
     def __init__(self) -> None:
@@ -199,7 +201,7 @@ class MemoriesScreen(Page):
         if record is None:
             detail.update(Text("No memory here yet." if not self.query_text else "No match."))
             return
-        text = Text(record.content + "\n\n", style="bold")
+        text = shown(record.content + "\n\n", style="bold")
         now = self.lm.clock()
         facts = [
             ("type", str(record.type)),
@@ -214,9 +216,11 @@ class MemoriesScreen(Page):
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
-        for name, shown in facts:
+        for name, fact in facts:
             text.append(f"{name:>10}  ", style="dim")
-            text.append(shown + "\n")
+            text.append(fact + "\n")
+        if record.status is Status.EXPIRED:
+            text.append("\narchived: a brings it back\n", style="yellow")
         detail.update(text)
 
     # --- the selected memory ------------------------------------------------------------------
@@ -298,6 +302,7 @@ class MemoriesScreen(Page):
         self.notify(
             f"Forgetting “{one_line(record.content, 40)}”. Press u to undo.",
             timeout=UNDO_WINDOW_S,
+            markup=False,
         )
 
     def action_undo(self) -> None:
@@ -306,32 +311,55 @@ class MemoriesScreen(Page):
             return
         record = self.forgotten.pop()
         if self.lm.cancel_forget(record.id):  # still in its window: nothing was erased
-            self.notify(f"Kept “{one_line(record.content, 40)}”.")
+            self.notify(f"Kept “{one_line(record.content, 40)}”.", markup=False)
             self.reload()
             return
 
-        def restore() -> MemoryRecord:  # forgotten already: bring the text back as new
-            again = self.memory.remember(
+        def restore() -> tuple[MemoryRecord, int]:  # forgotten already: back as new
+            outcome = self.memory.remember_explained(
                 record.content,
                 record.type,
                 record.importance,
                 record.metadata,
                 created_at=record.created_at,
             )
+            again, evicted = outcome.record, len(outcome.evicted)
             if record.type is MemoryType.SHORT_TERM:
-                return again
-            return self.memory.update(
+                return again, evicted
+            again = self.memory.update(
                 again.id, confidence=record.confidence, pinned=record.pinned, reason="undo forget"
             )
+            return again, evicted
 
-        def restored(again: MemoryRecord) -> None:
+        def restored(result: tuple[MemoryRecord, int]) -> None:
+            again, evicted = result
+            note = f"; {archived_note(evicted)}" if evicted else ""
             self.notify(
                 f"Brought back “{one_line(again.content, 40)}” as a new memory "
-                "(its history went with the forget)."
+                f"(its history went with the forget){note}.",
+                markup=False,
             )
             self.reload()
 
         self.in_background(restore, restored)
+
+    def action_unarchive(self) -> None:
+        record = self.selected()
+        if record is None or record.status is not Status.EXPIRED:
+            self.notify(
+                "Only archived memories come back: show them with s (status expired).",
+                severity="warning",
+            )
+            return
+        memory_id = record.id
+
+        def back(result: tuple[MemoryRecord, list[str]]) -> None:
+            again, evicted = result
+            note = f"; {archived_note(len(evicted))}" if evicted else ""
+            self.notify(f"Unarchived “{one_line(again.content, 40)}”{note}")
+            self.reload()
+
+        self.in_background(lambda: self.memory.unarchive(memory_id), back)
 
     def on_screen_suspend(self) -> None:
         self.lm.forget_pending()  # leaving the page ends the undo window

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Static
 
 from localmind.profile import Profile
-from tui.format import age
+from tui.format import age, shown
 from tui.screens.base import Page
 
 
@@ -67,7 +67,7 @@ class ProfileScreen(Page):
             f"Profile version {profile.version} ({label}; {profile.method}, "
             f"from {len(profile.built_from)} memories)"
         )
-        self.query_one("#profile-text", Static).update(Text(profile.text))
+        self.query_one("#profile-text", Static).update(shown(profile.text))
 
     def action_rebuild(self) -> None:
         self.query_one("#profile-title", Label).update("Rebuilding the profile…")

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.strip import Strip
 from textual.widgets import Footer, Label, TextArea
+
+from localmind.terminal import without_controls
+
+
+class TextEditor(TextArea):
+    """A TextArea that never draws a control character: TextArea passes an ESC in the text to
+    the terminal as it is (a memory's ``\\x1b[2J`` would clear the screen while it is being
+    corrected). The text edited and saved is unchanged."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        return Strip(
+            [Segment(without_controls(s.text), s.style, s.control) for s in strip],
+            strip.cell_length,
+        )
 
 
 class EditorModal(ModalScreen[str | None]):
@@ -27,7 +44,7 @@ class EditorModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="editor-dialog", classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield TextArea(self.text, id="editor", soft_wrap=True, show_line_numbers=False)
+            yield TextEditor(self.text, id="editor", soft_wrap=True, show_line_numbers=False)
             yield Label("Ctrl+S saves · Esc cancels", classes="dim")
         yield Footer()
 

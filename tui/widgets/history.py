@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from localmind.lifecycle import Version
 from localmind.records import MemoryRecord
-from tui.format import age, one_line, word_diff
+from tui.format import age, one_line, shown, word_diff
 
 
 class HistoryModal(ModalScreen[int | None]):
@@ -38,7 +38,11 @@ class HistoryModal(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="history-dialog", classes="dialog"):
-            yield Label(f"History of: {one_line(self.record.content, 60)}", classes="dialog-title")
+            yield Label(
+                f"History of: {one_line(self.record.content, 60)}",
+                classes="dialog-title",
+                markup=False,
+            )
             yield DataTable(id="versions", cursor_type="row", zebra_stripes=True)
             yield Label("Changes from the version before:", classes="dim")
             yield Static(id="diff")
@@ -51,7 +55,13 @@ class HistoryModal(ModalScreen[int | None]):
         table.add_column("ago", key="ago")
         table.add_column("text", key="text")
         for version, content, why, ago in self.rows:
-            table.add_row(str(version), why, ago, Text(one_line(content, 60)), key=str(version))
+            table.add_row(
+                str(version),
+                Text(one_line(why)),
+                ago,
+                Text(one_line(content, 60)),
+                key=str(version),
+            )
         table.move_cursor(row=len(self.rows) - 1)
         table.focus()
 
@@ -59,7 +69,7 @@ class HistoryModal(ModalScreen[int | None]):
         index = event.cursor_row
         diff = self.query_one("#diff", Static)
         if index <= 0:
-            diff.update(Text(self.rows[0][1]))
+            diff.update(shown(self.rows[0][1]))
             return
         diff.update(word_diff(self.rows[index - 1][1], self.rows[index][1]))
 

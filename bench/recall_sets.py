@@ -1,0 +1,368 @@
+"""``python -m bench retrieval``: recall quality on every dev set at once, side by side.
+
+For each dev set (``bench.devsets``): BM25 only (the store's FTS5 leg), dense only (its vector
+leg) and recall as shipped (``Memory.recall(query, 10)`` with default settings), R@1/5/10 per set
+and per question kind, and, on questions whose answer changed, how often an outdated memory
+ranks above the current one. Every figure comes from the public API of one store per set.
+
+``--dump FILE`` also writes every question's candidates with both searches' scores, which
+``python -m bench fit`` reads to fit the fusion.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench import devsets
+from bench.embedders import CHOICES, CachingEmbedder, load
+from localmind import RecallResult
+from localmind.tokenize import query_terms
+
+KS = (1, 5, 10)
+SHIPPED_LIMIT = 10
+#: Candidates kept per question for the legs' orders and the fitting dump.
+PROBE_LIMIT = 200
+BM25, DENSE, SHIPPED = "BM25 only", "dense only", "localmind recall (as shipped)"
+
+
+@dataclass
+class Rankings:
+    """Best-first memory ids per question, for one system."""
+
+    system: str
+    lists: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class SetResult:
+    name: str
+    embedder: str
+    questions: list[devsets.Question]
+    gold: list[frozenset[str]]
+    outdated: list[frozenset[str]]
+    rankings: dict[str, Rankings]
+    timing: dict[str, float]
+    empty_shipped: int = 0  # questions for which shipped recall returned nothing
+    #: another set's questions asked of this set's store: (asked, answered with nothing,
+    #: results returned in all)
+    unrelated: tuple[int, int, int] = (0, 0, 0)
+
+
+def recall_at(ranked: Sequence[str], gold: frozenset[str], k: int) -> float:
+    return len(set(ranked[:k]) & gold) / len(gold) if gold else 0.0
+
+
+def outdated_first(ranked: Sequence[str], gold: frozenset[str], outdated: frozenset[str]) -> bool:
+    """An outdated memory is listed and ranks above every current one (or no current one is
+    listed)."""
+    for key in ranked:
+        if key in gold:
+            return False
+        if key in outdated:
+            return True
+    return False
+
+
+def _leg_order(results: Sequence[RecallResult], vector: bool) -> list[str]:
+    ranked = [
+        (r.breakdown.vector_rank if vector else r.breakdown.keyword_rank, r.memory.id)
+        for r in results
+    ]
+    return [key for rank, key in sorted(p for p in ranked if p[0] is not None) if rank]
+
+
+def _features(result: RecallResult) -> dict[str, Any]:
+    b, m = result.breakdown, result.memory
+    return {
+        "id": m.id,
+        "cos": b.vector_similarity,
+        "bm25": getattr(b, "keyword_score", None),  # (absent before the score fusion)
+        "coverage": getattr(b, "keyword_coverage", 0.0),
+        "in_period": getattr(b, "in_period", False),
+        "vrank": b.vector_rank,
+        "krank": b.keyword_rank,
+        "created": m.created_at,
+        "updated": m.updated_at,
+        "importance": m.importance,
+        "confidence": m.confidence,
+        "uses": m.access_count,
+        "superseded_by": getattr(b, "superseded_by", None),
+    }
+
+
+def run_set(built: devsets.BuiltSet, label: str, dump: list[dict[str, Any]] | None) -> SetResult:
+    devset = built.devset
+    by_namespace: dict[str, list[int]] = defaultdict(list)
+    for index, question in enumerate(devset.questions):
+        by_namespace[question.namespace].append(index)
+    n = len(devset.questions)
+    lists: dict[str, list[list[str]]] = {s: [[] for _ in range(n)] for s in (BM25, DENSE, SHIPPED)}
+    seconds: list[float] = []
+    for namespace, indices in by_namespace.items():
+        with built.open(namespace) as memory:
+            for index in indices:
+                question = devset.questions[index]
+                started = time.perf_counter()
+                shipped = memory.recall(question.text, SHIPPED_LIMIT, touch=False)
+                seconds.append(time.perf_counter() - started)
+                probe = memory.recall(question.text, PROBE_LIMIT, threshold=0, touch=False)
+                lists[SHIPPED][index] = [r.memory.id for r in shipped]
+                lists[DENSE][index] = _leg_order(probe, vector=True)
+                lists[BM25][index] = _leg_order(probe, vector=False)
+                if dump is not None:
+                    dump.append(
+                        {
+                            "set": devset.name,
+                            "kind": question.kind,
+                            "query": question.text[:2000],
+                            "terms": len(query_terms(question.text)),
+                            "now": devset.now,
+                            "gold": sorted(built.gold(question)),
+                            "outdated": sorted(built.outdated(question)),
+                            "shipped": lists[SHIPPED][index],
+                            "candidates": [_features(r) for r in probe],
+                        }
+                    )
+    result = SetResult(
+        devset.name,
+        label,
+        devset.questions,
+        [built.gold(q) for q in devset.questions],
+        [built.outdated(q) for q in devset.questions],
+        {name: Rankings(name, ranked) for name, ranked in lists.items()},
+        {
+            "load_s": built.load_seconds,
+            "recall_median_ms": 1000 * statistics.median(seconds) if seconds else 0.0,
+        },
+    )
+    result.empty_shipped = sum(1 for ranked in lists[SHIPPED] if not ranked)
+    return result
+
+
+UNRELATED_QUESTIONS = 40
+
+
+def ask_unrelated(
+    built: devsets.BuiltSet, others: Sequence[devsets.Question]
+) -> tuple[int, int, int]:
+    """Questions of another data set asked of this set's store (its first namespace): nothing
+    there answers them, so recall as shipped should mostly return nothing."""
+    namespace = built.devset.items[0].namespace
+    step = max(1, len(others) // UNRELATED_QUESTIONS)
+    chosen = list(others)[::step][:UNRELATED_QUESTIONS]
+    empty = returned = 0
+    with built.open(namespace) as memory:
+        for question in chosen:
+            found = memory.recall(question.text, SHIPPED_LIMIT, touch=False)
+            empty += not found
+            returned += len(found)
+    return len(chosen), empty, returned
+
+
+def scores(result: SetResult, system: str, kind: str | None = None) -> dict[str, float]:
+    chosen = [
+        i
+        for i, q in enumerate(result.questions)
+        if (kind is None or q.kind == kind) and result.gold[i]
+    ]
+    ranked = result.rankings[system].lists
+    row: dict[str, float] = {"n": len(chosen)}
+    for k in KS:
+        row[f"R@{k}"] = (
+            sum(recall_at(ranked[i], result.gold[i], k) for i in chosen) / len(chosen)
+            if chosen
+            else 0.0
+        )
+    updates = [i for i in chosen if result.outdated[i]]
+    if updates:
+        row["outdated first"] = sum(
+            outdated_first(ranked[i], result.gold[i], result.outdated[i]) for i in updates
+        ) / len(updates)
+        row["updates"] = len(updates)
+    return row
+
+
+def peer_lines(langs: Sequence[str]) -> list[str]:
+    """MADial-Bench's own retrieval lists for other embedders (dense top-20 on the raw
+    history), scored with the same R@k: the "plain recall" rows compare with these."""
+    from bench import madial
+    from bench.metrics import evaluate
+
+    lines = ["", "## MADial-Bench peers (the paper's lists, raw history as query)", ""]
+    lines += ["| lang | system | R@1 | R@5 | R@10 |", "|---|---|---:|---:|---:|"]
+    root = madial.data_dir()
+    for lang in langs:
+        for peer in madial.load_peers(root, lang):
+            found = evaluate(peer.top, peer.gold)
+            r = found.recall
+            lines.append(f"| {lang} | {peer.name} | {r[1]:.3f} | {r[5]:.3f} | {r[10]:.3f} |")
+    return lines
+
+
+def markdown(results: Sequence[SetResult], meta: dict[str, Any]) -> str:
+    out = [
+        f"# Retrieval on every dev set — {meta['date']}",
+        "",
+        f"Command: `{meta['command']}`. Machine: {meta['machine']}, Python {meta['python']}. "
+        f"Embedder: {meta['embedder']}. No LLM (none runs here): no HyDE, no reranker. "
+        f"Total {meta['total_s']:.0f} s.",
+        "",
+        "| set | system | n | R@1 | R@5 | R@10 | outdated first |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for result in results:
+        for system in (BM25, DENSE, SHIPPED):
+            row = scores(result, system)
+            out.append(_line(result.name, system, row))
+    out += [
+        "",
+        "## Per kind",
+        "",
+        "| set | kind | system | n | R@1 | R@5 | R@10 | outdated first |",
+    ]
+    out.append("|---|---|---|---:|---:|---:|---:|---:|")
+    for result in results:
+        kinds = sorted({q.kind for q in result.questions})
+        if len(kinds) < 2:
+            continue
+        for kind in kinds:
+            for system in (BM25, DENSE, SHIPPED):
+                row = scores(result, system, kind)
+                out.append(_line(f"{result.name} | {kind}", system, row))
+    out += ["", "## Timing, empty answers and unrelated questions", ""]
+    out.append(
+        "Unrelated: questions of another set asked of this set's store (its first user or "
+        "conversation); nothing there answers them, so recall should mostly return nothing."
+    )
+    out.append("")
+    out.append(
+        "| set | load s | recall median ms | own questions answered with nothing | "
+        "unrelated questions answered with nothing | results per unrelated question |"
+    )
+    out.append("|---|---:|---:|---:|---:|---:|")
+    for result in results:
+        asked, empty, returned = result.unrelated
+        out.append(
+            f"| {result.name} | {result.timing['load_s']:.1f} | "
+            f"{result.timing['recall_median_ms']:.1f} | {result.empty_shipped} of "
+            f"{len(result.questions)} | {empty} of {asked} | {returned / max(asked, 1):.1f} |"
+        )
+    langs = [lang for lang in ("en", "zh") if any(f"MADial {lang}" in r.name for r in results)]
+    if langs:
+        out += peer_lines(langs)
+    return "\n".join(out) + "\n"
+
+
+def _line(name: str, system: str, row: dict[str, float]) -> str:
+    first = f"{row['outdated first']:.2f} of {int(row['updates'])}" if "updates" in row else "—"
+    bold = "**" if system == SHIPPED else ""
+    return (
+        f"| {name} | {bold}{system}{bold} | {int(row['n'])} | {row['R@1']:.3f} | "
+        f"{bold}{row['R@5']:.3f}{bold} | {row['R@10']:.3f} | {first} |"
+    )
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(
+    embedder_key: str,
+    out: Path | None,
+    dump_path: Path | None,
+    locomo: Path | None,
+    only: Sequence[str] = (),
+    questions: int | None = None,
+) -> int:
+    started = time.perf_counter()
+    wanted = [o.lower() for o in only]
+    sets = devsets.all_sets(
+        locomo,
+        madial=not wanted or any("madial" in o for o in wanted),
+        locomo_wanted=not wanted or any("locomo" in o for o in wanted),
+    )
+    if wanted:
+        sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
+    if not sets:
+        raise SystemExit(f"No dev set matches {', '.join(only)}: try madial, locomo, personal.")
+    if questions:
+        for devset in sets:
+            devset.questions = devset.questions[:questions]
+    dump: list[dict[str, Any]] | None = [] if dump_path else None
+    results = []
+    with tempfile.TemporaryDirectory(prefix="localmind-dev-") as scratch:
+        model = load(embedder_key, Path(scratch))
+        if isinstance(model, str):
+            raise SystemExit(f"{CHOICES[embedder_key].label} is not available: {model}")
+        embedder = CachingEmbedder(model)
+        built_items: dict[int, devsets.BuiltSet] = {}
+        for devset in sets:
+            # The two MADial views of a language share their memories: one store.
+            key = id(devset.items)
+            if key not in built_items:
+                log(f"loading {devset.name}: {len(devset.items)} memories")
+                built_items[key] = devsets.build(devset, Path(scratch), embedder)
+            built = built_items[key]
+            view = devsets.BuiltSet(
+                devset, built.path, embedder, built.memory_of, built.load_seconds
+            )
+            log(f"recalling {devset.name}: {len(devset.questions)} questions")
+            result = run_set(view, CHOICES[embedder_key].label, dump)
+            others = [s for s in sets if s.items is not devset.items]
+            if others:
+                other = others[sets.index(devset) % len(others)]
+                result.unrelated = ask_unrelated(view, other.questions)
+            results.append(result)
+    meta = {
+        "date": dt.date.today().isoformat(),
+        "command": "python -m bench retrieval"
+        + (f" --embedder {embedder_key}" if embedder_key != "use" else ""),
+        "machine": f"{platform.machine()}, {_cpus()} cores",
+        "python": platform.python_version(),
+        "embedder": CHOICES[embedder_key].label,
+        "total_s": time.perf_counter() - started,
+    }
+    text = markdown(results, meta)
+    print(text)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        summary = {
+            "meta": meta,
+            "sets": {
+                r.name: {
+                    system: {
+                        "all": scores(r, system),
+                        **{
+                            kind: scores(r, system, kind)
+                            for kind in sorted({q.kind for q in r.questions})
+                        },
+                    }
+                    for system in (BM25, DENSE, SHIPPED)
+                }
+                for r in results
+            },
+        }
+        out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n", "utf-8")
+        log(f"wrote {out} and its .json")
+    if dump_path is not None:
+        dump_path.write_text(json.dumps(dump, ensure_ascii=False), encoding="utf-8")
+        log(f"wrote {dump_path} ({len(dump or [])} questions)")
+    return 0
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 1

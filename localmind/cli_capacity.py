@@ -1,0 +1,66 @@
+"""Capacity a person controls: ``config`` (capacity, archive retention, the MCP write rate) and
+``unarchive`` (bring back what the capacity limit or decay archived). ``restore`` already names
+bringing back a backup, hence ``unarchive``."""
+
+from __future__ import annotations
+
+import click
+
+from localmind import preferences
+from localmind.cli import Context, cli, echo_json, eviction_note, friendly_errors, one_line
+
+
+@cli.command("config")
+@click.argument("name", required=False)
+@click.argument("value", required=False)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def config_command(obj: Context, name: str | None, value: str | None, as_json: bool) -> None:
+    """Show the store's settings, or set NAME to VALUE. The settings:
+
+    \b
+      capacity                active memories kept per user (default 500, or unlimited);
+                              beyond it the lowest-valued are archived, never erased
+      archive-retention-days  purge archived memories after N days (default never)
+      mcp-writes-per-minute   writes an assistant may make over MCP in any minute
+                              (default 60, or unlimited)
+    """
+    if name is not None:
+        preference = preferences.find(name)  # bad input fails before the store is opened
+        if value is not None:
+            preferences.parse(preference, value)
+    with obj.open() as memory:
+        evicted = memory.configure(name, value) if name is not None and value is not None else []
+        current = memory.preferences()
+        capacity = memory.settings.governance.capacity
+    shown = {
+        p.name: preferences.show(current[p.name], p)
+        for p in preferences.PREFERENCES
+        if name is None or p.name == preferences.find(name).name
+    }
+    if as_json:
+        echo_json({key: current[key] for key in shown})
+        return
+    for key, text in shown.items():
+        click.echo(f"{key} = {text}" if value is None else f"{key} is now {text}.")
+    if evicted:
+        click.echo(f"Lowering it, {eviction_note(evicted, capacity)}.")
+
+
+@cli.command()
+@click.argument("memory_ids", nargs=-1, required=True, metavar="ID...")
+@click.pass_obj
+@friendly_errors
+def unarchive(obj: Context, memory_ids: tuple[str, ...]) -> None:
+    """Bring archived memories back (see `localmind list --archived`). At capacity, the
+    lowest-valued others are archived in their place, and said so."""
+    evicted: list[str] = []
+    with obj.open() as memory:
+        for memory_id in memory_ids:
+            record, displaced = memory.unarchive(memory_id)
+            evicted += displaced
+            click.echo(f"Unarchived {record.id}: {one_line(record.content)}")
+        capacity = memory.settings.governance.capacity
+    if evicted:
+        click.echo(f"To make room, {eviction_note(evicted, capacity)}.")

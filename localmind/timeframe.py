@@ -1,0 +1,611 @@
+"""The period a recall query is about, read from its dates and time phrases (English and Chinese).
+
+``dateparser`` does the reading: months, weekdays, "two weeks ago", "上个月", "2025年3月5日"...
+What it cannot know lives in small tables here: seasons, named holidays (Christmas, 春节, 中秋...;
+lunar ones through ``lunardate``), weekends and rolling windows ("the past 3 days", "最近三天").
+A few rewrites make Chinese readable to it (Chinese numerals, 上个星期 → 上周, 去年 → 2025年), and a
+filter throws away its eager guesses ("may I", "the sun", "3 kids", "June" the person).
+
+Habitual mentions name no period and give ``None``: a bare season ("I like spring", "我喜欢春天"),
+a bare weekend, "every March", "每年春节". Seasons are the northern meteorological ones
+(spring = March–May, winter = December to February, named by the year it starts in).
+
+Cost: a regex pre-check rejects a query that cannot hold a time phrase without importing
+dateparser (about 70 ms to import, about 80 ms more on its first search while it loads its
+language data; then well under a millisecond a query).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+from functools import cache
+from typing import Any
+
+__all__ = ["TOLD_WITHIN", "TimeFrame", "might_mention_time", "time_frame"]
+
+
+#: How long after a period its memories are still told: on the personal set, 25 of 42 past
+#: periods hold an answer's creation date as is, 38 with a week added (14 days: 38, 31 days: 39).
+TOLD_WITHIN = 7 * 86_400.0
+
+
+@dataclass(frozen=True, slots=True)
+class TimeFrame:
+    """A half-open period ``[start, end)`` in epoch seconds, and the words of the query that named
+    it (several phrases are joined by a space and the frame spans them all)."""
+
+    start: float
+    end: float
+    phrase: str
+
+    def may_tell(self, created_at: float, told_within: float = TOLD_WITHIN) -> bool:
+        """Whether a memory made at ``created_at`` may be about this period: made in it, or
+        within ``told_within`` seconds after (people tell what happened a day or a week later)."""
+        return self.start <= created_at < self.end + told_within
+
+
+# --- the cheap pre-check ------------------------------------------------------------------------
+
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTH_ABBREVIATIONS = "jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_SEASONS_EN = "spring|summer|autumn|fall|winter"
+
+# Anything that could start a time phrase. It may let an ordinary query through (the parser then
+# finds nothing); it must never stop a real one (tests/unit/test_timeframe.py checks every example).
+_MIGHT_BE_TIME = re.compile(
+    rf"\b(?:{_MONTHS}|{_MONTH_ABBREVIATIONS}|{_WEEKDAYS}|{_SEASONS_EN}|yesterday|today|tonight|"
+    r"tomorrow|ago|days?|weeks?|weekends?|months?|years?|night|morning|afternoon|evening|"
+    r"christmas|xmas|new\s+year|valentine|halloween|thanksgiving|easter|festival|mid-?autumn|dragon\s+boat)\b"
+    r"|\b(?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}\b"
+    r"|[年月日号周天春夏秋冬节夕旦昨]|星期|礼拜|圣诞|平安夜|国庆|中秋|端午|清明|今早|今晚",
+    re.IGNORECASE,
+)
+
+
+def might_mention_time(query: str) -> bool:
+    """False when ``query`` cannot hold a time phrase (then ``time_frame`` is None, and cheap)."""
+    return _MIGHT_BE_TIME.search(query) is not None
+
+
+# --- the text, rewritten so dateparser can read it, remembering where each character came from ---
+
+
+class _Text:
+    """The query as rewritten; character ``i`` came from ``query[first[i] : last[i] + 1]``, so a
+    phrase is reported in the user's own words."""
+
+    def __init__(self, query: str) -> None:
+        self.query = query
+        self.text = query
+        self.first = list(range(len(query)))
+        self.last = list(range(len(query)))
+
+    def sub(self, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> None:
+        parts: list[str] = []
+        first: list[int] = []
+        last: list[int] = []
+        cursor = 0
+        for match in pattern.finditer(self.text):
+            at, to = match.span()
+            new = replace(match)
+            parts += [self.text[cursor:at], new]
+            # Every new character stands for the whole replaced span.
+            first += self.first[cursor:at] + [self.first[at]] * len(new)
+            last += self.last[cursor:at] + [self.last[to - 1]] * len(new)
+            cursor = to
+        parts.append(self.text[cursor:])
+        self.text = "".join(parts)
+        self.first = first + self.first[cursor:]
+        self.last = last + self.last[cursor:]
+
+    def blank(self, at: int, to: int) -> None:
+        """Spend ``[at, to)``: later readers see spaces there."""
+        self.text = self.text[:at] + " " * (to - at) + self.text[to:]
+
+    def words(self, at: int, to: int) -> str:
+        return self.query[self.first[at] : self.last[to - 1] + 1]
+
+
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
+_ZH_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_NUMBER = re.compile(
+    r"[零〇一二两三四五六七八九十]+(?=个?(?:天|日|号|周|星期|礼拜|月|年(?![级纪轻龄])))"
+)
+
+
+def _zh_number(numerals: str) -> str:
+    """二〇二五 → 2025, 十二 → 12, 二十三 → 23, 三 → 3 (what dates and durations need); 两三 ("two
+    or three") → 3."""
+    if len(numerals) == 2 and "十" not in numerals:
+        low, high = (_ZH_DIGITS[c] for c in numerals)
+        if high == low + 1:
+            return str(high)
+    if "十" not in numerals:
+        return "".join(str(_ZH_DIGITS[c]) for c in numerals)
+    tens, _, ones = numerals.partition("十")
+    return str(_ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0))
+
+
+_POSSESSIVE = re.compile(r"\b(yesterday|today|tonight|tomorrow|week|month)'s\b", re.IGNORECASE)
+# Vague phrases said in words dateparser reads: "a couple of weeks ago" is about two weeks ago,
+# "the other day" and "前几天" some day of the past week.
+_VAGUE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:a\s+)?couple\s+(?:of\s+)?(?=(?:weeks|months|years)\s+ago\b)", re.I), "2 "),
+    (re.compile(r"\b(?:a\s+)?few\s+(?=(?:weeks|months|years)\s+ago\b)", re.I), "3 "),
+    (
+        re.compile(r"\b(?:a\s+(?:few|couple\s+of)\s+days\s+ago|the\s+other\s+day)\b", re.I),
+        "the past 7 days",
+    ),
+    (re.compile(r"\blast\s+night\b", re.I), "yesterday"),
+    (re.compile(r"\bthis\s+(?:morning|afternoon|evening)\b", re.I), "today"),
+    (re.compile(r"前几天|几天前|这几天"), "最近7天"),
+    (re.compile(r"几个?(?:周|星期|礼拜)前"), "3周前"),
+    (re.compile(r"几个?(?=月前)"), "3个"),
+    (re.compile(r"半年前"), "6个月前"),
+    (re.compile(r"昨晚|昨夜"), "昨天"),
+    (re.compile(r"今早|今晚"), "今天"),
+)
+_MONTH_RELATIVE_YEAR = re.compile(
+    rf"\b(?P<month>{_MONTHS})\s+(?:of\s+)?(?P<relative>this|last|next)\s+year\b", re.IGNORECASE
+)
+_RELATIVE_YEAR = {"last": -1, "this": 0, "next": 1}
+_ZH_RELATIVE_YEARS = {"前年": -2, "去年": -1, "今年": 0, "明年": 1}
+_ZH_SYNONYMS = {
+    "上个星期": "上周",
+    "上个礼拜": "上周",
+    "上礼拜": "上周",
+    "这个星期": "本周",
+    "这个礼拜": "本周",
+    "这星期": "本周",
+    "这周": "本周",
+    "下个星期": "下周",
+    "下个礼拜": "下周",
+    "这个月": "本月",
+}
+
+
+# Fixed rewrites, in order: 3月份 → 3月, 5号 → 5日 (not 2号楼), 周一 → 星期一, 上个星期 → 上周...
+_ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (_ZH_NUMBER, lambda m: _zh_number(m.group())),
+    (re.compile(r"(?<=\d)个?(?:星期|礼拜)(?=前)"), lambda m: "周"),
+    (re.compile(r"(?<=\d)月份"), lambda m: "月"),
+    (re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日"),
+    (re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期"),
+    (
+        re.compile(f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})(?![饼亮光球])"),
+        lambda m: _ZH_SYNONYMS[m.group()],
+    ),
+    (re.compile(r"上星期(?![一二三四五六日天])"), lambda m: "上周"),
+)
+_ZH_RELATIVE_YEAR = re.compile(r"(?<!\d)(前年|去年|今年|明年)")
+
+
+def _say(words: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: words
+
+
+def _normalise(text: _Text, year: int) -> None:
+    """Chinese the way dateparser reads it: digits, 上周 for 上个星期, 星期一 for 周一, an explicit
+    year for 去年, no 份 in 3月份; and "tomorrow" for "tomorrow's"."""
+    text.sub(_POSSESSIVE, lambda m: m.group(1))
+    for vague, said in _VAGUE:
+        text.sub(vague, _say(said))
+    text.sub(  # "February this year": dateparser reads the year and drops the month
+        _MONTH_RELATIVE_YEAR,
+        lambda m: f"{m['month']} {year + _RELATIVE_YEAR[m['relative'].lower()]}",
+    )
+    for pattern, replace in _ZH_REWRITES:
+        text.sub(pattern, replace)
+    text.sub(_ZH_RELATIVE_YEAR, lambda m: f"{year + _ZH_RELATIVE_YEARS[m.group()]}年")
+
+
+# --- what dateparser cannot know: seasons, holidays, weekends, rolling windows -----------------
+
+Days = tuple[date, date]  # [first, last): whole days
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    days: Days
+    at: int
+    to: int
+
+
+def _lunar(year: int, month: int, day: int) -> date:
+    from lunardate import LunarDate
+
+    return LunarDate(year, month, day).to_solar_date()
+
+
+def _spring_festival(year: int) -> Days:
+    new_year = _lunar(year, 1, 1)  # 除夕 to 初六: the week off
+    return new_year - timedelta(days=1), new_year + timedelta(days=7)
+
+
+def _nth_weekday(month: int, weekday: int, nth: int, length: int = 1) -> Callable[[int], Days]:
+    """The ``nth`` Monday (0), ..., Sunday (6) of ``month``: Thanksgiving, Mother's Day..."""
+
+    def window(year: int) -> Days:
+        first = date(year, month, 1)
+        day = first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+        return day, day + timedelta(days=length)
+
+    return window
+
+
+def _easter(year: int) -> Days:
+    from dateutil.easter import easter
+
+    sunday = easter(year)
+    return sunday - timedelta(days=2), sunday + timedelta(days=2)  # Good Friday to Easter Monday
+
+
+def _days(month: int, day: int, length: int = 1, year_offset: int = 0) -> Callable[[int], Days]:
+    def window(year: int) -> Days:
+        first = date(year + year_offset, month, day)
+        return first, first + timedelta(days=length)
+
+    return window
+
+
+def _lunar_day(month: int, day: int) -> Callable[[int], Days]:
+    def window(year: int) -> Days:
+        first = _lunar(year, month, day)
+        return first, first + timedelta(days=1)
+
+    return window
+
+
+def _eve_of_spring_festival(year: int) -> Days:
+    eve = _lunar(year, 1, 1) - timedelta(days=1)
+    return eve, eve + timedelta(days=1)
+
+
+# Longest names first where one contains another ("christmas eve" before "christmas").
+_HOLIDAYS: tuple[tuple[str, Callable[[int], Days]], ...] = (
+    (r"(?:chinese|lunar)\s+new\s+year'?s\s+eve|除夕|大年三十", _eve_of_spring_festival),
+    (r"christmas\s+eve|平安夜", _days(12, 24)),
+    (r"christmas|xmas|圣诞节?", _days(12, 24, 3)),
+    (r"new\s+year'?s\s+eve|跨年", _days(12, 31)),
+    (
+        r"(?:chinese|lunar)\s+new\s+year|spring\s+festival|春节|过年|大年初一|农历新年",
+        _spring_festival,
+    ),
+    (r"new\s+year'?s?(?:\s+day)?|元旦|新年", _days(12, 31, 2, year_offset=-1)),
+    (r"valentine'?s(?:\s+day)?|情人节", _days(2, 14)),
+    (r"halloween|万圣节", _days(10, 31)),
+    (r"thanksgiving|感恩节", _nth_weekday(11, 3, 4, length=4)),  # Thursday to Sunday
+    (r"black\s+friday|黑色星期五|黑五", _nth_weekday(11, 4, 4)),
+    (r"mother'?s\s+day|母亲节", _nth_weekday(5, 6, 2)),
+    (r"father'?s\s+day|父亲节", _nth_weekday(6, 6, 3)),
+    (r"(?:the\s+)?fourth\s+of\s+july|independence\s+day|july\s+4th", _days(7, 4)),
+    (r"元宵节?|lantern\s+festival", _lunar_day(1, 15)),
+    (r"easter|复活节", _easter),
+    (r"mid-?autumn(?:\s+festival)?|moon\s+festival|中秋节?", _lunar_day(8, 15)),
+    (r"dragon\s+boat(?:\s+festival)?|端午节?", _lunar_day(5, 5)),
+    (r"七夕", _lunar_day(7, 7)),
+    (r"国庆节?|national\s+day\s+holiday", _days(10, 1, 7)),
+    (r"清明节?", _days(4, 4, 3)),
+)
+
+_SEASON_MONTH = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_SEASON_MONTH |= {"春": 3, "夏": 6, "秋": 9, "冬": 12}
+
+
+def _season(name: str) -> Callable[[int], Days]:
+    first_month = _SEASON_MONTH[name.lower()]
+
+    def window(year: int) -> Days:
+        end_year, end_month = (year + 1, 3) if first_month == 12 else (year, first_month + 3)
+        return date(year, first_month, 1), date(end_year, end_month, 1)
+
+    return window
+
+
+_YEAR = r"(?:19|20)\d\d"
+_EN_MODIFIER = r"(?:(?P<mod>last|this|next|past)\s+)"
+_EN_YEAR_AFTER = (
+    rf"(?:,?\s+(?:of\s+)?(?:(?P<year_after>{_YEAR})\b|(?P<relative_year>this|last|next)\s+year\b))"
+)
+_ZH_YEAR_BEFORE = rf"(?:(?P<year_before>{_YEAR})年的?)"
+_HABITUAL = re.compile(r"(?:\b(?:every|each)\s+(?:the\s+)?|每年?的?)$", re.IGNORECASE)
+
+
+def _holiday_pattern(names: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:{_EN_MODIFIER}|{_ZH_YEAR_BEFORE})?(?<![A-Za-z])(?P<name>{names})(?:'s|s)?{_EN_YEAR_AFTER}?",
+        re.IGNORECASE,
+    )
+
+
+_HOLIDAY_PATTERNS = tuple((_holiday_pattern(names), window) for names, window in _HOLIDAYS)
+# A season is a period only with a year or "last/this/next": "in summer" is a habit, not a date.
+_SEASON_PATTERN = re.compile(
+    rf"\b{_EN_MODIFIER}(?P<name>{_SEASONS_EN})\b"
+    rf"|\b(?:the\s+)?(?P<name2>{_SEASONS_EN}){_EN_YEAR_AFTER}"
+    rf"|{_ZH_YEAR_BEFORE}(?P<name3>[春夏秋冬])(?:天|季)",
+    re.IGNORECASE,
+)
+_WEEKEND_PATTERN = re.compile(
+    r"\b(?P<mod>last|this|next|past)\s+weekend\b|(?P<zh>上个?|这个?|本|下个?)周末", re.IGNORECASE
+)
+_ZH_WEEK_OFFSET = {"上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0, "下": 1, "下个": 1}
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_EN_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_UNIT_DAYS |= {"天": 1, "日": 1, "周": 7, "星期": 7, "礼拜": 7, "月": 30, "年": 365}
+_ROLLING_PATTERN = re.compile(
+    rf"\b(?:the\s+)?(?:past|last)\s+(?P<n>\d+|couple\s+of|{'|'.join(_EN_NUMBERS)})\s+"
+    r"(?P<unit>day|week|month|year)s\b"
+    r"|\bthe\s+(?:past|last)\s+(?P<unit1>day|week|month|year)\b"
+    r"|(?:最近|过去|近)的?(?P<zn>\d+)个?(?P<zunit>天|日|周|星期|礼拜|月|年)",
+    re.IGNORECASE,
+)
+
+
+def _recurring(
+    window: Callable[[int], Days], modifier: str | None, year: int | None, today: date
+) -> Days:
+    """The occurrence of a yearly period that a modifier or year picks; without either, the most
+    recent one that has begun."""
+    if year is not None:
+        return window(year)
+    modifier = (modifier or "").lower()
+    if modifier == "this":
+        current = window(today.year - 1)  # a winter that began last December is "this winter"
+        return current if current[0] <= today < current[1] else window(today.year)
+    if modifier == "next":
+        return next(window(y) for y in range(today.year, today.year + 3) if window(y)[0] > today)
+    ended = modifier in ("last", "past")  # "last spring" is one that is over
+    return next(
+        window(y)
+        for y in range(today.year, today.year - 3, -1)
+        if (window(y)[1] <= today if ended else window(y)[0] <= today)
+    )
+
+
+def _year_of(match: re.Match[str], today: date) -> int | None:
+    found = match.groupdict()
+    if found.get("relative_year"):  # "Thanksgiving last year"
+        return today.year + _RELATIVE_YEAR[found["relative_year"].lower()]
+    text = found.get("year_after") or found.get("year_before")
+    return int(text) if text else None
+
+
+def _monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def _holiday_days(window: Callable[[int], Days]) -> Callable[[re.Match[str], date], Days]:
+    def read(match: re.Match[str], today: date) -> Days:
+        return _recurring(window, match["mod"], _year_of(match, today), today)
+
+    return read
+
+
+def _season_days(match: re.Match[str], today: date) -> Days:
+    name = match["name"] or match["name2"] or match["name3"]
+    return _recurring(_season(name), match["mod"], _year_of(match, today), today)
+
+
+def _weekend_days(match: re.Match[str], today: date) -> Days:
+    if match["zh"]:
+        offset = _ZH_WEEK_OFFSET[match["zh"]]
+    else:
+        offset = {"last": -1, "past": -1, "this": 0, "next": 1}[match["mod"].lower()]
+    saturday = _monday(today) + timedelta(days=7 * offset + 5)
+    return saturday, saturday + timedelta(days=2)
+
+
+def _rolling_days(match: re.Match[str], today: date) -> Days:
+    count = re.sub(r"\s+", " ", (match["n"] or match["zn"] or "1").lower())
+    unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
+    length = (int(count) if count.isdigit() else _EN_NUMBERS[count]) * _UNIT_DAYS[unit]
+    return today - timedelta(days=length), today + timedelta(days=1)
+
+
+_TABLE = (
+    *((pattern, _holiday_days(window)) for pattern, window in _HOLIDAY_PATTERNS),
+    (_SEASON_PATTERN, _season_days),
+    (_WEEKEND_PATTERN, _weekend_days),
+    (_ROLLING_PATTERN, _rolling_days),
+)
+
+
+def _table_spans(text: _Text, today: date) -> list[_Found]:
+    found: list[_Found] = []
+    for pattern, read in _TABLE:
+        for match in pattern.finditer(text.text):
+            if _HABITUAL.search(text.text[: match.start()]):
+                continue
+            try:
+                days = read(match, today)
+            except (ValueError, OverflowError, StopIteration):  # "最近2025年", lunar year 2100
+                continue
+            found.append(_Found(days, *match.span()))
+            text.blank(*match.span())
+    return found
+
+
+# --- what dateparser reads, and the filter for its eager guesses -------------------------------
+
+# Words that make a month name (or a bare year) a date rather than a verb, a name or a number.
+_DATE_CONTEXT = (
+    r"in|on|last|this|next|since|during|early|late|mid|of|until|till|before|after|from|through|"
+    r"by|that|back\s+in"
+)
+_MONTH_NAME = rf"(?:{_MONTHS}|{_MONTH_ABBREVIATIONS})\.?"
+_EN_DATE = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago)\b"
+    rf"|\b(?:last|this|next)\s+(?:week|month|year|{_WEEKDAYS})\b"
+    rf"|\b(?:{_WEEKDAYS})\b(?!s)"
+    r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b\d{4}-\d{1,2}(?:-\d{1,2})?\b"
+    rf"|\b(?:{_DATE_CONTEXT})\s+(?:the\s+)?(?:early\s+|late\s+|mid-?)?(?:{_MONTHS}|{_YEAR})\b"
+    rf"|\b{_MONTH_NAME}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b{_MONTH_NAME},?\s+{_YEAR}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}",
+    re.IGNORECASE,
+)
+_ZH_PHRASE = re.compile(
+    r"\d{4}年(?:\d{1,2}月(?![饼亮光球])(?:\d{1,2}日)?)?|\d{1,2}月(?![饼亮光球])(?:\d{1,2}日)?"
+    r"|\d+个?(?:天|周|星期|月|年)前|[昨今明]天|大?前天|后天|(?<!上)[上本下]周(?!末)|[上下]个?月|本月"
+    r"|(?P<previous>上)?(?P<weekday>星期[一二三四五六日天])"
+)
+_AGO = re.compile(r"\bago\b|前$")
+_ZH_MONTH_DAY = re.compile(r"(\d{1,2})月(\d{1,2})日")
+
+
+@cache
+def _search() -> tuple[Any, Any]:
+    """dateparser, imported on first need: it costs about 70 ms."""
+    from dateparser.date import DateDataParser
+    from dateparser.search import search_dates
+
+    return search_dates, DateDataParser
+
+
+def _settings(clock: datetime) -> dict[str, Any]:
+    return {
+        "RELATIVE_BASE": clock.replace(tzinfo=None),
+        "PREFER_DATES_FROM": "past",
+        "RETURN_TIME_AS_PERIOD": True,
+    }
+
+
+def _is_date(text: str, at: int, to: int) -> bool:
+    """Whether dateparser's guess at ``text[at:to]`` is meant as a date: it reads "may I", "march
+    on", "the sun", "3 kids" and "June" the person as dates."""
+    before = text[max(0, at - 12) : at]
+    phrase = text[at:to]
+    if _HABITUAL.search(before):
+        return False
+    previous_word = re.search(r"[A-Za-z]+(?:\s+in)?\s*$", before)
+    context = (previous_word.group() if previous_word else "") + phrase
+    return _EN_DATE.search(context) is not None
+
+
+def _read(phrase: str, clock: datetime) -> tuple[date, str] | None:
+    """dateparser's date and its granularity (day, week, month, year) for one phrase."""
+    _, parser_class = _search()
+    parser = parser_class(languages=["en", "zh"], settings=_settings(clock))
+    if year := re.fullmatch(rf"({_YEAR})年", phrase.strip()):  # dateparser reads it as year 1
+        return date(int(year[1]), 1, 1), "year"
+    if phrase.startswith("上星期"):
+        phrase = phrase.removeprefix("上")
+    if _ZH_MONTH_DAY.fullmatch(phrase.strip()):  # no year: the most recent such day
+        for year_number in (clock.year, clock.year - 1):
+            read = parser.get_date_data(f"{year_number}年{phrase.strip()}")
+            if read.date_obj and read.date_obj.date() <= clock.date():
+                return read.date_obj.date(), "day"
+        return None
+    read = parser.get_date_data(phrase)
+    if read.date_obj is None or not 1900 <= read.date_obj.year <= 2200:
+        return None
+    return read.date_obj.date(), read.period or "day"
+
+
+def _window(day: date, period: str, phrase: str) -> Days:
+    if _AGO.search(phrase) and period in ("week", "month", "year"):
+        half = _UNIT_DAYS[period] // 2  # "two weeks ago": a window of one unit around it
+        return day - timedelta(days=half), day + timedelta(days=_UNIT_DAYS[period] - half)
+    if period == "week":
+        return _monday(day), _monday(day) + timedelta(days=7)
+    if period == "month":
+        first = day.replace(day=1)
+        return first, (first + timedelta(days=32)).replace(day=1)
+    if period == "year":
+        return date(day.year, 1, 1), date(day.year + 1, 1, 1)
+    return day, day + timedelta(days=1)
+
+
+def _read_span(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
+    phrase = text.text[at:to]
+    if (read := _read(phrase, clock)) is None:
+        return None
+    day, period = read
+    days = _window(day, period, phrase)
+    before = text.text[:at]
+    last = re.search(r"\blast\s+$", before, re.IGNORECASE)
+    if last and days[0] <= clock.date() < days[1]:
+        # "last March" in March is a year ago (dateparser alone does not read "last March").
+        days = _window(day.replace(year=day.year - 1), period, phrase)
+    if last:
+        at = last.start()
+    return _Found(days, at, to)
+
+
+def _read_safely(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
+    try:
+        return _read_span(text, at, to, clock)
+    except (ValueError, OverflowError):  # "last February 29" read in a leap year, year 9999
+        return None
+
+
+def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
+    """dateparser reads what it finds. Its search cannot find Chinese phrases (it splits
+    "2025年12月" wrongly or drops it), so those are found by ``_ZH_PHRASE`` and only read by it."""
+    found: list[_Found] = []
+    for match in _ZH_PHRASE.finditer(text.text):
+        if _HABITUAL.search(text.text[: match.start()]):
+            continue
+        if (span := _read_safely(text, *match.span(), clock)) is not None:
+            if match["previous"]:  # 上星期一: the Monday of last week
+                monday = _monday(clock.date()) - timedelta(days=7)
+                first = monday + timedelta(days=span.days[0].weekday())
+                span = _Found((first, first + timedelta(days=1)), span.at, span.to)
+            found.append(span)
+            text.blank(*match.span())
+    if not re.search(r"[A-Za-z0-9]", text.text):
+        return found
+    search_dates, _ = _search()
+    try:
+        guesses = search_dates(text.text, languages=["en"], settings=_settings(clock)) or ()
+    except (ValueError, OverflowError):  # a date beyond what datetime holds
+        return found
+    cursor = 0
+    for phrase, _ in guesses:
+        at = text.text.find(phrase, cursor)
+        if at < 0:
+            continue
+        cursor = at + len(phrase)
+        if _is_date(text.text, at, cursor) and (span := _read_safely(text, at, cursor, clock)):
+            found.append(span)
+    return found
+
+
+# --- the API ------------------------------------------------------------------------------------
+
+
+def _midnight(day: date, tz: tzinfo | None) -> float:
+    midnight = datetime(day.year, day.month, day.day, tzinfo=tz)
+    return (midnight if tz else midnight.astimezone()).timestamp()  # naive: this machine's zone
+
+
+def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | None:
+    """The period ``query`` asks about, or None when it names none.
+
+    ``now`` (epoch seconds) anchors relative phrases ("yesterday", "last spring", "in March" is
+    the most recent March); ``tz`` is the user's time zone (default: this machine's), in which
+    days begin. A period is whole days; a query naming several gets the span of them all.
+    """
+    if not might_mention_time(query):
+        return None
+    clock = datetime.fromtimestamp(now, tz) if tz else datetime.fromtimestamp(now).astimezone()
+    text = _Text(query)
+    _normalise(text, clock.year)
+    found = _table_spans(text, clock.date())
+    if text.text.strip():
+        found += _dateparser_spans(text, clock)
+    if not found:
+        return None
+    found.sort(key=lambda item: item.at)
+    first = min(item.days[0] for item in found)
+    last = max(item.days[1] for item in found)
+    return TimeFrame(
+        start=_midnight(first, tz),
+        end=_midnight(last, tz),
+        phrase=" ".join(text.words(item.at, item.to).strip() for item in found),
+    )

@@ -1,0 +1,218 @@
+"""Capacity that never surprises: every write that archived memories says so and how many;
+capacity and retention are set per store without code (``localmind config``); archived
+memories stay listable and come back with ``unarchive``; nothing purges them unless asked.
+Through the real CLI on the real encrypted store with the bundled embedder."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from localmind import Memory, NewMemory, Status
+from localmind.governance import LAST_MAINTENANCE
+from tests.cli_support import Cli, assert_error, files_of
+from tests.conftest import DAY, PASSPHRASE, FakeClock
+
+FACTS = [
+    "I live in Berlin",
+    "My cat is called Mochi",
+    "I work as a nurse",
+    "I play the cello",
+    "My favourite food is ramen",
+    "I run every Sunday morning",
+    "My sister lives in Munich",
+]
+
+
+def archived_ids(cli: Cli) -> list[str]:
+    return [item["id"] for item in cli.json("list", "--archived")]
+
+
+def test_an_import_over_capacity_says_how_many_it_archived_and_they_can_be_listed_and_unarchived(
+    cli: Cli, tmp_path: Path
+) -> None:
+    assert cli.ok("config", "capacity", "5").stdout == "capacity is now 5.\n"
+    lines = tmp_path / "facts.txt"
+    lines.write_text("\n".join(FACTS) + "\n", encoding="utf-8")
+
+    summary = cli.ok("import", str(lines)).stdout
+
+    assert summary.startswith("Imported 7 memories")
+    assert "capacity 5 archived 2 memories (list them: localmind list --archived" in summary
+    assert len(cli.contents()) == 5
+    archived = cli.ok("list", "--archived").stdout.splitlines()
+    assert len(archived) == 2
+    assert all("(archived " in row and "evicted: over capacity 5" in row for row in archived)
+    gone = archived_ids(cli)
+    listed = {item["id"]: item["content"] for item in cli.json("list", "--archived")}
+
+    # Bringing one back makes room again, and says which way.
+    back = cli.ok("unarchive", gone[0]).stdout
+    assert back.startswith(f"Unarchived {gone[0]}: {listed[gone[0]]}")
+    assert "To make room, capacity 5 archived 1 memory" in back
+    assert listed[gone[0]] in cli.contents()
+    assert gone[0] not in archived_ids(cli) and len(archived_ids(cli)) == 2
+    [hit] = cli.json("recall", listed[gone[0]], "-n", "1")
+    assert hit["id"] == gone[0]  # searchable again: indexed anew
+
+
+def test_add_over_capacity_says_what_it_archived(cli: Cli) -> None:
+    cli.ok("config", "capacity", "2")
+    cli.add(FACTS[0])
+    cli.add(FACTS[1])
+
+    output = cli.ok("add", FACTS[2]).stdout.splitlines()
+
+    assert output[0].startswith("Remembered ")
+    assert output[1].startswith("To make room, capacity 2 archived 1 memory")
+    added = cli.json("add", FACTS[3])
+    assert len(added["evicted"]) == 1 and added["evicted"][0] in archived_ids(cli)
+
+
+def test_lowering_the_capacity_archives_at_once_and_says_so(cli: Cli) -> None:
+    for fact in FACTS[:4]:
+        cli.add(fact)
+
+    output = cli.ok("config", "capacity", "3").stdout
+
+    assert output.startswith("capacity is now 3.\nLowering it, capacity 3 archived 1 memory")
+    assert len(cli.contents()) == 3
+    assert cli.json("config") == {
+        "capacity": 3,
+        "archive-retention-days": None,
+        "mcp-writes-per-minute": 60,
+    }
+    assert cli.ok("config", "capacity", "unlimited").stdout == "capacity is now unlimited.\n"
+    assert cli.ok("config", "capacity").stdout == "capacity = unlimited\n"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("capacity", "0"), "capacity must be a whole number from 1"),
+        (("capacity", "lots"), "not 'lots'"),
+        (("archive-retention-days", "unlimited"), "or 'never'"),
+        (("colour", "blue"), "Unknown setting 'colour'; the settings are: capacity"),
+    ],
+)
+def test_a_bad_setting_is_refused_and_changes_nothing(
+    cli: Cli, arguments: tuple[str, str], message: str
+) -> None:
+    before = files_of(cli.db)
+    assert_error(cli("config", *arguments), message)
+    assert files_of(cli.db) == before
+
+
+def test_unarchive_refuses_a_memory_that_is_not_archived(cli: Cli) -> None:
+    active = cli.add(FACTS[0])
+    assert_error(cli("unarchive", active), "is active, not archived")
+    assert_error(cli("unarchive", "01NOSUCHMEMORY"), "No memory with id '01NOSUCHMEMORY'")
+
+
+def test_archived_memories_are_only_purged_when_asked(cli: Cli) -> None:
+    cli.ok("config", "capacity", "1")
+    cli.add(FACTS[0])
+    cli.add(FACTS[1])
+    [gone] = archived_ids(cli)
+
+    assert "0 purged" in cli.ok("maintain").stdout
+    assert archived_ids(cli) == [gone]
+    assert "1 purged" in cli.ok("maintain", "--purge-archived").stdout
+    assert archived_ids(cli) == []
+    assert_error(cli("show", gone), "it was forgotten")
+
+
+def test_archives_outlive_any_time_unless_a_retention_is_configured(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    memory.configure("capacity", "1")
+    first = memory.remember(FACTS[0])
+    memory.remember(FACTS[1])
+    assert memory.get(first.id).status is Status.EXPIRED
+
+    for _ in range(5):  # 400 days of daily maintenance (each run within the clock-jump bound)
+        clock.advance(days=80)
+        assert memory.maintain().purged == 0
+    assert memory.get(first.id).content == FACTS[0]
+
+    memory.configure("archive-retention-days", "90")
+    memory.close()
+    reopened = open_memory()  # the setting lives in the store
+    assert reopened.preferences()["archive-retention-days"] == 90
+    assert reopened.maintain().purged == 1
+    assert reopened.get(first.id).status is Status.DELETED
+
+
+def test_remember_many_reports_what_it_archived(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    memory.configure("capacity", "3")
+    batch = memory.remember_many_explained([NewMemory(fact) for fact in FACTS[:5]])
+    assert len(batch.records) == 5 and len(batch.evicted) == 2
+    assert {r.id for r in memory.list_memories(status="expired")} == set(batch.evicted)
+
+
+def test_restoring_an_export_over_capacity_says_what_it_archived(cli: Cli, tmp_path: Path) -> None:
+    for fact in FACTS[:4]:
+        cli.add(fact)
+    export = tmp_path / "export.jsonl"
+    cli.ok("export", "-o", str(export))
+    other = Cli(tmp_path / "other.db")
+    other.ok("config", "capacity", "3")
+
+    summary = other.ok("import", str(export)).stdout
+
+    assert summary.startswith("Imported 4 memories")
+    assert "capacity 3 archived 1 memory (list them" in summary
+    assert len(other.json("list", "--archived")) == 1
+
+
+@pytest.mark.slow
+def test_importing_520_into_the_default_capacity_says_500_kept_and_20_archived(
+    cli: Cli, tmp_path: Path
+) -> None:
+    lines = tmp_path / "notes.txt"
+    lines.write_text(
+        "".join(f"Reading note {n}: chapter {n % 37} of book {n // 37}\n" for n in range(520)),
+        encoding="utf-8",
+    )
+
+    summary = cli.ok("import", str(lines)).stdout
+
+    assert summary.startswith("Imported 520 memories")
+    assert "capacity 500 archived 20 memories (list them: localmind list --archived" in summary
+    assert cli.json("stats")["active"] == 500
+    assert len(cli.json("list", "--archived")) == 20
+
+
+def test_archiving_by_the_daily_maintenance_when_a_command_opens_the_store_is_said(
+    cli: Cli,
+) -> None:
+    long_ago = time.time() - 90 * DAY  # (a jump over 100 days would stop maintenance)
+    with Memory.open(cli.db, PASSPHRASE, clock=lambda: long_ago) as memory:
+        memory.remember("A trivial remark about the weather", importance=0.06)
+        memory.set_meta(LAST_MAINTENANCE, repr(long_ago))
+
+    first = cli.ok("list")
+    second = cli.ok("list")
+
+    assert "Daily maintenance: 1 archived (importance decayed)" in first.stderr
+    assert "list --archived" in first.stderr
+    assert "Daily maintenance" not in second.stderr  # done for the day
+    assert cli.contents("--archived") == ["A trivial remark about the weather"]
+
+
+def test_a_running_program_obeys_a_capacity_changed_by_another(
+    open_memory: Callable[..., Memory],
+) -> None:
+    running = open_memory()  # e.g. the MCP server, open for hours
+    running.remember(FACTS[0])
+    open_memory().configure("capacity", "1")  # `localmind config capacity 1` meanwhile
+
+    outcome = running.remember_explained(FACTS[1])
+
+    assert len(outcome.evicted) == 1
+    assert running.count() == 1 and running.preferences()["capacity"] == 1

@@ -1,0 +1,162 @@
+"""What recall decides, as a person would notice it: relevance that means something across
+queries, no rich-get-richer, current facts before the ones they replaced. Real encrypted store,
+sqlite-vec, FTS5 and the bundled USE-m3 model."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+
+from localmind import Memory
+from tests.conftest import FakeClock
+
+#: One person's ordinary facts, English and Chinese.
+FACTS = [
+    "I work as a software engineer at a logistics company",
+    "My daughter Lily starts violin lessons in September",
+    "I'm allergic to penicillin",
+    "My sister Anna lives in Munich",
+    "I grew up in Lyon",
+    "We adopted a cat called Miso last spring",
+    "我每周三晚上去游泳",
+    "我老公在一家医院当护士",
+    "我最喜欢的菜是麻婆豆腐",
+    "我的车是一辆白色的丰田",
+]
+FILLER = [
+    "I keep my passport in the blue folder",
+    "The dentist appointment is every six months",
+    "I prefer window seats on long flights",
+    "我的生日是五月十二号",
+    "I read science fiction before bed",
+    "The Wi-Fi password is on the fridge",
+]
+
+
+def _filled(memory: Memory) -> None:
+    for text in FACTS + FILLER:
+        memory.remember(text)
+
+
+def test_being_returned_is_not_being_used(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """100 unrelated recalls (which return the filler again and again) leave a fresh query's
+    ranking exactly as it was: returning a memory does not lift it."""
+    memory = open_memory()
+    _filled(memory)
+    clock.advance(days=30)
+    fresh = "what am I allergic to?"
+    before = [(r.memory.id, round(r.score, 9)) for r in memory.recall(fresh, 8, threshold=0)]
+    for n in range(100):
+        memory.recall(["passport folder", "Wi-Fi password", "my birthday", "window seat"][n % 4])
+    after = [(r.memory.id, round(r.score, 9)) for r in memory.recall(fresh, 8, threshold=0)]
+    assert after == before
+    # ... and the access counts did not move: recall is not use.
+    assert all(record.access_count == 0 for record in memory.list_memories())
+
+
+def test_real_use_counts_as_use(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    record = memory.remember("I'm allergic to penicillin")
+    memory.feedback(record.id, "confirm")
+    assert memory.get(record.id).access_count == 1
+    [result] = memory.recall("penicillin allergy", 1)
+    assert result.breakdown.frequency > 0
+
+
+def test_a_query_with_nothing_relevant_returns_nothing(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    _filled(memory)
+    assert memory.recall("hello there") == []
+    assert memory.recall("quantum chromodynamics lattice gauge theory") == []
+    assert memory.recall("你好") == []
+    # threshold 0 still gets everything, for whoever wants it
+    assert len(memory.recall("hello there", 5, threshold=0)) == 5
+
+
+@pytest.mark.parametrize(
+    ("stored", "restated", "unrelated"),
+    [
+        (
+            "I'm allergic to penicillin",
+            "I am allergic to penicillin",
+            "What time does the bakery open?",
+        ),
+        ("我每周三晚上去游泳", "每周三晚上我去游泳", "明天的天气怎么样"),
+    ],
+)
+def test_similarity_is_absolute(
+    open_memory: Callable[..., Memory], stored: str, restated: str, unrelated: str
+) -> None:
+    """An exact restatement scores high and an unrelated text low — not 1.00 for whatever
+    happens to come first."""
+    memory = open_memory()
+    _filled(memory)
+    [hit] = [r for r in memory.recall(restated, 3) if r.memory.content == stored]
+    assert hit.breakdown.similarity >= 0.6
+    results = memory.recall(unrelated, 3, threshold=0)
+    assert results and max(r.breakdown.similarity for r in results) <= 0.15
+
+
+def test_the_newer_fact_ranks_above_the_one_it_replaced(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    _filled(memory)
+    old = memory.remember("I live in Berlin")
+    clock.advance(days=200)
+    new = memory.remember("We moved to Lisbon, we live there now")
+    clock.advance(days=10)
+    for query in ("Where do I live?", "Berlin or Lisbon: where is home?", "I live in Berlin"):
+        ranked = [r.memory.id for r in memory.recall(query, 5, threshold=0)]
+        assert old.id in ranked and new.id in ranked, query
+        assert ranked.index(new.id) < ranked.index(old.id), query
+    by_id = {r.memory.id: r for r in memory.recall("I live in Berlin", 5, threshold=0)}
+    assert by_id[old.id].breakdown.superseded_by == new.id
+
+
+def _at(day: str) -> float:
+    return dt.datetime.fromisoformat(day).replace(hour=12, tzinfo=dt.UTC).timestamp()
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What did we do for Christmas 2025?", "We went skiing with Tom and the kids"),
+        ("what did I do last spring?", "We saw the cherry blossoms in Kyoto"),
+        ("two weeks ago what did I buy?", "Bought a new road bike"),
+        ("2025年圣诞节我们做了什么？", "We went skiing with Tom and the kids"),
+        ("去年春天我去了哪里？", "We saw the cherry blossoms in Kyoto"),
+        ("上个月我做了什么", "我参加了公司的年会"),
+    ],
+)
+def test_a_period_in_the_query_brings_what_happened_then_first(
+    open_memory: Callable[..., Memory], clock: FakeClock, query: str, expected: str
+) -> None:
+    """Dates and periods in English and Chinese, against a fixed clock (2026-05-28): the memory
+    made in the period named comes first, above a newer one of the same kind."""
+    memory = open_memory()
+    dated = {
+        "We went skiing with Tom and the kids": "2025-12-26",
+        "We saw the cherry blossoms in Kyoto": "2025-04-06",
+        "Bought a new road bike": "2026-05-13",
+        "我参加了公司的年会": "2026-04-18",
+        "We went to Osaka for the food": "2024-10-10",
+        "We went hiking in the Alps with my sister": "2024-08-02",
+        "Bought a new winter coat": "2024-11-20",
+        "我参加了朋友的婚礼": "2024-06-01",
+        # the same kind of thing at another time, newer than the answer: dates must decide
+        "We went skiing in Austria with friends": "2026-02-10",
+        "We saw the cherry blossoms in Tokyo": "2026-04-02",
+        "Bought new running shoes": "2026-05-26",
+        "我参加了表妹的生日会": "2026-05-24",
+    }
+    for text, day in dated.items():
+        memory.remember(text, created_at=_at(day))
+    assert dt.datetime.fromtimestamp(clock.now, dt.UTC).date() == dt.date(2026, 5, 28)
+    results = memory.recall(query, 3)
+    assert results and results[0].memory.content == expected, [r.memory.content for r in results]
+    assert results[0].breakdown.in_period

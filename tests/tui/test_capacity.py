@@ -1,0 +1,86 @@
+"""The app says when capacity archived memories (chat) and brings an archived one back
+(Memories page, status expired, a)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Label
+
+from localmind import Memory, Status
+from localmind.llm.ollama import OllamaLLM
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+from tests.ollama_server import FakeOllama
+from tests.tui.conftest import make_app, settle
+from tests.tui.test_chat import FACT, say
+from tui.screens.memories import MemoriesScreen
+
+
+def set_capacity(path: Path, clock: FakeClock, capacity: int) -> list[str]:
+    with Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        return memory.configure("capacity", str(capacity))
+
+
+async def test_a_chat_turn_that_archives_says_so(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str], ollama_server: FakeOllama
+) -> None:
+    set_capacity(store_path, clock, len(seeded))
+    ollama_server.when_schema_has("facts", {"facts": [{"content": FACT, "type": "semantic"}]})
+    ollama_server.when_schema_has("relation", {"relation": "compatible", "reason": "both"})
+    ollama_server.default_reply = "Noted."
+    app = make_app(store_path, clock, llm=OllamaLLM(host=ollama_server.host, timeout_s=5.0))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await say(pilot, app, "I drink tea every afternoon")
+        remembered = str(app.screen.query_one("#remembered").render())
+        assert FACT in remembered
+        assert "capacity archived 1 memory to make room" in remembered
+        assert app.memory is not None
+        assert len(app.memory.list_memories(status=Status.EXPIRED)) == 1
+
+
+async def test_an_archived_memory_comes_back_from_the_memories_page(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    [archived] = set_capacity(store_path, clock, len(seeded) - 1)
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        await pilot.press("a")  # an active memory: nothing to bring back
+        await settle(pilot)
+        assert any("Only archived memories" in n.message for n in app._notifications)
+        await pilot.press("s", "s")  # active -> superseded -> expired
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MemoriesScreen)
+        assert list(screen.rows) == [archived]
+        assert "a brings it back" in str(screen.query_one("#detail").render())
+        screen.query_one("#memories", DataTable).focus()
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.memory is not None
+        assert app.memory.get(archived).status is Status.ACTIVE
+        # At capacity, bringing one back archived another in its place, and said so.
+        assert any(
+            "Unarchived" in n.message and "capacity archived 1 memory" in n.message
+            for n in app._notifications
+        )
+        assert archived not in screen.rows and len(screen.rows) == 1
+
+
+async def test_health_says_how_many_are_archived(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    set_capacity(store_path, clock, len(seeded) - 1)
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        label = str(app.screen.query_one("#capacity-label", Label).render())
+    assert (
+        label
+        == f"Capacity: {len(seeded) - 1} of {len(seeded) - 1} memories · 1 archived (Memories, s)"
+    )

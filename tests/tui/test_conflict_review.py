@@ -1,0 +1,283 @@
+"""Conflict review a person can get through: every resolution can be undone within its window,
+the cursor stays where it was, marked conflicts are settled together ("keep both" for all at
+or below a similarity), dates show which fact is newer, and with a local model "ask the model"
+settles the selection in a worker. Pilot against the real store; the model is the
+Ollama-speaking test server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Label
+
+from localmind import Memory
+from localmind.llm.ollama import OllamaLLM
+from localmind.records import Status
+from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
+from tests.ollama_server import Fail, FakeOllama, Reply
+from tests.tui.conftest import make_app, settle
+from tui.app import LocalmindApp
+from tui.screens import conflicts as conflicts_page
+from tui.screens.conflicts import ConflictsScreen
+
+# Real updates a person makes: each pair is queued for review when no model answers.
+PAIRS = [
+    ("My rent is 1200 euros a month", "My rent went up to 1450 euros a month"),
+    ("I live in Berlin", "We moved to Lisbon last spring, so I live in Lisbon now"),
+    ("My manager is Tom", "My manager is now Priya"),
+]
+
+
+def seed_conflicts(path: Path, clock: FakeClock) -> list[tuple[int, str, str]]:
+    """One pending conflict per pair, the new text written 30 days after the old; returns
+    (conflict id, old id, new id) in queue order."""
+    made = []
+    with Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        for old, new in PAIRS:
+            old_id = memory.remember(old, "semantic").id
+            clock.advance(days=30)
+            outcome = memory.remember_explained(new, "semantic")
+            assert outcome.conflict_id is not None, (old, new, outcome.decision)
+            made.append((outcome.conflict_id, old_id, outcome.record.id))
+        clock.advance(days=1)
+    return made
+
+
+@pytest.fixture
+def queued(store_path: Path, clock: FakeClock) -> list[tuple[int, str, str]]:
+    return seed_conflicts(store_path, clock)
+
+
+def table(app: LocalmindApp) -> DataTable[object]:
+    return app.screen.query_one("#conflicts", DataTable)
+
+
+def shown(app: LocalmindApp) -> list[int]:
+    return [int(str(key.value)) for key in table(app).rows]
+
+
+def selected(app: LocalmindApp) -> int:
+    screen = app.screen
+    assert isinstance(screen, ConflictsScreen)
+    conflict = screen.selected()
+    assert conflict is not None
+    return conflict.id
+
+
+@asynccontextmanager
+async def reviewing(
+    path: Path, clock: FakeClock, llm: OllamaLLM | None = None
+) -> AsyncIterator[tuple[LocalmindApp, Pilot[None]]]:
+    """The app on the Conflicts page, showing the three seeded conflicts."""
+    app = make_app(path, clock, llm=llm)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        assert isinstance(app.screen, ConflictsScreen)
+        assert table(app).row_count == len(PAIRS)
+        yield app, pilot
+
+
+def stored_conflicts(path: Path, clock: FakeClock) -> list[int]:
+    """The pending conflicts in the store, read after the app has closed it."""
+    with Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        return [c.id for c in memory.conflicts()]
+
+
+def pending_ids(app: LocalmindApp) -> list[int]:
+    assert app.memory is not None
+    return [c.id for c in app.memory.conflicts()]
+
+
+async def test_undo_brings_a_keep_old_back_and_nothing_was_forgotten(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    first, old_id, new_id = queued[0]
+    async with reviewing(store_path, clock) as (app, pilot):
+        await pilot.press("o")
+        await settle(pilot)
+        assert first not in shown(app)
+        assert any("Press u to undo" in n.message for n in app._notifications)
+        await pilot.press("u")
+        await settle(pilot)
+        assert first in shown(app)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert app.memory is not None
+        assert pending_ids(app) == [c for c, _, _ in queued]
+        new = app.memory.get(new_id)
+        assert (new.status, new.content) == (Status.ACTIVE, PAIRS[0][1])
+        assert app.memory.get(old_id).version == 1
+
+
+async def test_a_resolution_is_written_when_its_window_ends(
+    store_path: Path,
+    clock: FakeClock,
+    queued: list[tuple[int, str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(conflicts_page, "UNDO_WINDOW_S", 0.2)
+    first, old_id, new_id = queued[0]
+    async with reviewing(store_path, clock) as (app, pilot):
+        await pilot.press("n")
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.memory is not None
+        assert first not in pending_ids(app)
+        assert app.memory.get(old_id).content == PAIRS[0][1]  # take new: the old's version 2
+        assert app.memory.get(new_id).status is Status.DELETED
+        await pilot.press("u")  # too late: carried out
+        await settle(pilot)
+        assert any("Nothing to undo" in n.message for n in app._notifications)
+        assert isinstance(app.screen, ConflictsScreen)
+        assert first not in shown(app)
+
+
+async def test_the_cursor_stays_in_place_after_a_resolve(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    ids = [c for c, _, _ in queued]
+    async with reviewing(store_path, clock) as (app, pilot):
+        await pilot.press("down")
+        assert selected(app) == ids[1]
+        await pilot.press("b")
+        await settle(pilot)
+        # The row below took the resolved one's place, under the cursor.
+        assert shown(app) == [ids[0], ids[2]]
+        assert table(app).cursor_row == 1 and selected(app) == ids[2]
+
+
+async def test_keep_both_for_every_conflict_at_or_below_a_similarity(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    async with reviewing(store_path, clock) as (app, pilot):
+        assert app.memory is not None
+        by_similarity = sorted(app.memory.conflicts(), key=lambda c: c.similarity)
+        middle = by_similarity[1]
+        while selected(app) != middle.id:
+            await pilot.press("down")
+        await pilot.press("v")
+        await pilot.pause()
+        count = str(app.screen.query_one("#conflicts-count", Label).render())
+        assert "2 marked" in count
+        await pilot.press("b")
+        await settle(pilot)
+        assert shown(app) == [by_similarity[2].id]
+        await pilot.press("f3")
+        await settle(pilot)
+        assert pending_ids(app) == [by_similarity[2].id]
+        # keep both: every memory of the settled pairs is still there
+        active = {r.content for r in app.memory.list_memories()}
+        for c in by_similarity[:2]:
+            assert {c.existing.content, c.candidate.content} <= active
+
+
+async def test_marked_conflicts_are_settled_together_and_undone_together(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    ids = [c for c, _, _ in queued]
+    async with reviewing(store_path, clock) as (app, pilot):
+        await pilot.press("space", "space")  # marks the first two (the cursor moves on)
+        await pilot.pause()
+        assert table(app).get_cell(str(ids[0]), "mark") == "✓"
+        await pilot.press("n")
+        await settle(pilot)
+        assert shown(app) == [ids[2]]
+        await pilot.press("u")
+        await settle(pilot)
+        assert shown(app) == ids
+        await pilot.press("ctrl+q")  # quitting carries nothing out that was undone
+    assert stored_conflicts(store_path, clock) == ids
+
+
+async def test_quitting_inside_the_window_still_settles(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    async with reviewing(store_path, clock) as (_app, pilot):
+        await pilot.press("b")
+        await settle(pilot)
+    assert stored_conflicts(store_path, clock) == [c for c, _, _ in queued[1:]]
+
+
+async def test_the_page_shows_both_dates_and_which_is_newer(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    async with reviewing(store_path, clock) as (app, _pilot):
+        assert app.memory is not None
+        conflict = app.memory.conflicts()[0]
+        old_heading = str(app.screen.query_one("#old-heading", Label).render())
+        new_heading = str(app.screen.query_one("#new-heading", Label).render())
+        dates = str(table(app).get_cell(str(conflict.id), "dates"))
+    old_day = conflict.existing.created_at
+    assert conflicts_page._date(old_day) in old_heading and "newer" not in old_heading
+    assert conflicts_page._date(old_day + 30 * DAY) in new_heading and "newer" in new_heading
+    assert dates == f"{conflicts_page._date(old_day)} → {conflicts_page._date(old_day + 30 * DAY)}"
+
+
+async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(
+    store_path: Path,
+    clock: FakeClock,
+    queued: list[tuple[int, str, str]],
+    ollama_server: FakeOllama,
+) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved"})
+    ids = [c for c, _, _ in queued]
+    llm = OllamaLLM(host=ollama_server.host, timeout_s=5.0)
+    async with reviewing(store_path, clock, llm) as (app, pilot):
+        await pilot.press("space", "space", "a")
+        await settle(pilot)
+        assert shown(app) == [ids[2]]
+        assert any("the model: 2 take new" in n.message for n in app._notifications)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert app.memory is not None
+        assert pending_ids(app) == [ids[2]]
+        for _, old_id, _ in queued[:2]:
+            assert app.memory.get(old_id).version == 2  # the new text replaced the old
+    asked = [r for r in ollama_server.chat_requests() if "relation" in str(r.body)]
+    assert len(asked) == 2
+
+
+async def test_without_a_local_model_ask_is_not_offered(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    async with reviewing(store_path, clock) as (app, pilot):
+        await pilot.press("a")
+        await settle(pilot)
+        assert table(app).row_count == 3
+        footer_keys = {b.binding.key for b in app.screen.active_bindings.values() if b.enabled}
+        assert "a" not in footer_keys and "o" in footer_keys
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Fail(500, "model crashed"),
+        {"relation": "perhaps", "reason": "unsure"},
+        "I'm sorry, I can't judge personal information.",
+    ],
+    ids=["server error", "unknown verdict", "refusal"],
+)
+async def test_when_the_model_gives_no_usable_answer_nothing_is_settled(
+    store_path: Path,
+    clock: FakeClock,
+    queued: list[tuple[int, str, str]],
+    ollama_server: FakeOllama,
+    reply: Reply,
+) -> None:
+    ollama_server.when_schema_has("relation", reply)
+    llm = OllamaLLM(host=ollama_server.host, timeout_s=5.0)
+    async with reviewing(store_path, clock, llm) as (app, pilot):
+        await pilot.press("a")
+        await settle(pilot)
+        assert table(app).row_count == 3
+        assert any("did not answer; nothing was settled" in n.message for n in app._notifications)
+        await pilot.press("u")
+        await settle(pilot)
+        assert any("Nothing to undo" in n.message for n in app._notifications)
+    assert stored_conflicts(store_path, clock) == [c for c, _, _ in queued]
