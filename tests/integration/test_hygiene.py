@@ -83,6 +83,20 @@ def test_a_model_calling_them_the_same_cannot_merge_them(
     assert_both_kept(memory, first.id, old)
 
 
+def test_asking_the_model_never_settles_a_different_pair_as_the_same(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    # "keep old" would forget the new memory: a negation is not "the same", whatever the model.
+    ollama_server.when_schema_has("relation", {"relation": "same", "reason": "same fact"})
+    memory = open_memory(llm=llm)
+    memory.remember("I eat meat")
+    assert memory.remember_explained("I do not eat meat").decision is Decision.QUEUED
+    [conflict] = memory.conflicts()
+    assert "the LLM called it a restatement" in conflict.reason
+    assert memory.ask_model(conflict) is None
+    assert memory.count() == 2
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
