@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from localmind import Memory
+from localmind import Memory, Settings
+from localmind.config import GovernanceConfig
 from localmind.db import connect
 from localmind.keys import KeyFile, key_file_for
 from localmind.llm.ollama import OllamaLLM
@@ -287,7 +288,8 @@ def test_a_reader_in_another_process_delays_a_forget_by_a_second_at_most(
 def test_a_purged_archive_leaves_no_trace_either(
     open_memory: Callable[..., Memory], clock: FakeClock, tmp_path: Path
 ) -> None:
-    memory = open_memory()
+    # archives are kept for good unless a retention is configured (or the person purges them)
+    memory = open_memory(settings=Settings(governance=GovernanceConfig(retention_days=90)))
     record = memory.remember(SECRET)
     memory.remember("I live in Porto")
     memory.update(record.id, expires_at=clock() + DAY)
