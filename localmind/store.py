@@ -428,8 +428,11 @@ class SqliteStore:
         rows: list[tuple[Any, ...]] = self.db.execute(
             "SELECT seq, reason FROM events WHERE memory_id = ? AND op != 'forget' UNION "
             "SELECT seq, reason FROM events WHERE op = 'conflict' "
-            "AND json_valid(payload) AND json_extract(payload, '$.existing') = ?",
-            (memory_id, memory_id),
+            "AND json_valid(payload) AND json_extract(payload, '$.existing') = ? UNION "
+            # the model's verdict on a pair is noted on the older memory; it may quote the newer
+            "SELECT seq, reason FROM events WHERE op = 'relation' "
+            "AND json_valid(payload) AND json_extract(payload, '$.candidate') = ?",
+            (memory_id, memory_id, memory_id),
         ).fetchall()
         self.db.executemany(
             "UPDATE events SET reason = ?, payload = CASE WHEN memory_id = ? "

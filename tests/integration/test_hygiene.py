@@ -239,3 +239,19 @@ def test_a_restatement_the_model_confirms_is_merged(
     assert outcome.decision is Decision.MERGED
     assert memory.get(first.id).metadata["mentions"] == 2
     assert [payload["relation"] for _, payload, _ in relation_events(memory)] == ["same"]
+
+
+def test_forgetting_the_newer_memory_redacts_the_models_words_about_it(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    # The verdict is noted on the older memory, and the model may quote the newer one.
+    reply = {"relation": "compatible", "reason": "Lisbon is only a holiday"}
+    ollama_server.when_schema_has("relation", reply)
+    memory = open_memory(llm=llm)
+    memory.remember("I live in Berlin")
+    newer = memory.remember_explained("We moved to Lisbon").record
+    [(_, _, reason)] = relation_events(memory)
+    assert "Lisbon" in reason
+    memory.forget(newer.id)
+    [(_, _, reason)] = relation_events(memory)
+    assert "Lisbon" not in (reason or "")
