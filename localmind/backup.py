@@ -38,9 +38,10 @@ from localmind.errors import (
     StoreInUse,
     WrongPassphrase,
 )
-from localmind.files import fsync_directory
-from localmind.keys import KeyFile, key_file_for
-from localmind.opening import sidecars
+from localmind.files import fsync_directory, sidecars
+from localmind.keys import KeyFile, key_file_for, seen_mac_key
+from localmind.store import newest_change
+from localmind.swap import finish_interrupted, swap_in
 from localmind.wal import wal_path
 
 #: ``progress(pages_copied, pages_in_all)``, called after every step of the copy.
@@ -102,7 +103,7 @@ def _unlock(db: Path, passphrase: str, what: str = "localmind store") -> _Unlock
         raise NotAStore(f"{key_path} is not a valid localmind key file.") from None
     key_file = KeyFile.from_json(text, key_path)
     try:
-        data_key = key_file.unwrap(passphrase)
+        data_key = key_file.unwrap(passphrase, key_path)
     except WrongPassphrase:
         raise WrongPassphrase(
             f"Wrong passphrase: it does not unlock the {what} {db}. Nothing was changed."
@@ -247,13 +248,14 @@ def restore_backup(
             shutil.copyfileobj(source, copy, 1 << 20)
             copy.flush()
             os.fsync(copy.fileno())
-        memories = _verify(candidate, unlocked, shown_as=backup)
+        memories, newest = _verify(candidate, unlocked, shown_as=backup)
         new_device_identity(candidate, unlocked.data_key, unlocked.cipher)
-        aside = _move_aside(target) if occupied else None
-        _clear_sidecars(target)
-        _install_key_file(unlocked, target)
-        os.replace(candidate, target)
-        fsync_directory(target.parent)
+        aside = _aside_name(target) if occupied else None
+        # The restored store is what this laptop has now seen: going back is deliberate here.
+        key_file = KeyFile.from_json(unlocked.key_file_bytes.decode("utf-8"), backup)
+        seen = key_file.with_seen(seen_mac_key(unlocked.data_key), newest)
+        # Crash-safe from here: a crash part-way is finished by the next program to open it.
+        swap_in(target, candidate, seen.to_json().encode("utf-8"), aside)
     return RestoreReport(target, memories, aside)
 
 
@@ -263,6 +265,7 @@ def check_restore(backup: Path, target: Path, *, replace: bool) -> bool:
 
     Must not be called by a process that has ``target`` open itself (see ``_open_elsewhere``).
     """
+    finish_interrupted(target)  # an earlier restore a crash cut short
     if not backup.is_file():
         raise NotAStore(f"No backup at {backup}.")
     if wal_path(backup).exists() and wal_path(backup).stat().st_size:
@@ -286,9 +289,10 @@ def check_restore(backup: Path, target: Path, *, replace: bool) -> bool:
     return occupied
 
 
-def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> int:
+def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> tuple[int, int]:
     """The backup opens with its key, is whole, and is a localmind store; returns its active
-    memories. Only ``candidate`` (the copy) is opened, never the backup itself."""
+    memories and its newest change. Only ``candidate`` (the copy) is opened, never the backup
+    itself."""
     not_a_backup = StoreDamaged(
         f"{shown_as} is damaged, or it is not a localmind backup (it does not open with its key "
         "file); nothing was changed."
@@ -304,7 +308,7 @@ def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> int:
             tables = set(_texts(db, "SELECT name FROM sqlite_master"))
             if not {"memories", "meta", "events"} <= tables:
                 raise not_a_backup
-            memories = _active_memories(db)
+            memories, newest = _active_memories(db), newest_change(db)
         except DAMAGE_ERRORS:
             raise not_a_backup from None
         if problems != ["ok"]:
@@ -314,7 +318,7 @@ def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> int:
             )
     finally:
         db.close()
-    return memories
+    return memories, newest
 
 
 def _aside_name(target: Path) -> Path:
@@ -324,24 +328,6 @@ def _aside_name(target: Path) -> Path:
         number += 1
         aside = target.with_name(f"{target.name}{ASIDE_SUFFIX}-{number}")
     return aside
-
-
-def _move_aside(target: Path) -> Path:
-    """Move the store at ``target`` (database, key file, and any log still holding its latest
-    changes) to a free ``.before-restore`` name; it stays a store that opens as it was."""
-    aside = _aside_name(target)
-    for suffix in ("", ".key", "-wal", "-journal"):
-        old = target.with_name(target.name + suffix)
-        if old.exists():
-            os.replace(old, aside.with_name(aside.name + suffix))
-    return aside
-
-
-def _clear_sidecars(target: Path) -> None:
-    """A log or shared-memory index left from an earlier store must never be applied to the
-    restored one (SQLite would replay a stale WAL into it)."""
-    for stale in sidecars(target):
-        stale.unlink(missing_ok=True)
 
 
 def _open_elsewhere(db: Path) -> bool:

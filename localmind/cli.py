@@ -23,6 +23,7 @@ from localmind.llm.base import LLM
 from localmind.memory import Memory
 from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.swap import finish_interrupted
 from localmind.terminal import printable
 
 PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
@@ -61,6 +62,7 @@ class Context:
     @contextmanager
     def open(self, *, accept_new_embedder: bool = False, llm: bool = False) -> Iterator[Memory]:
         try:
+            finish_interrupted(self.db)  # a restore a crash cut short: finish it, never create
             creating = not self.db.exists() and not key_file_for(self.db).exists()
             passphrase = read_passphrase(creating=creating, db=self.db)
             memory = Memory.open(
@@ -553,6 +555,7 @@ def reindex(obj: Context) -> None:
 @friendly_errors
 def passwd(obj: Context) -> None:
     """Change the passphrase (the data is not re-encrypted, only its key is re-wrapped)."""
+    finish_interrupted(obj.db)
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")
     old = read_passphrase(creating=False, db=obj.db)

@@ -21,6 +21,7 @@ from localmind.cli import Context, cli, echo_json, friendly_errors, read_passphr
 from localmind.db import damaged
 from localmind.errors import NotAStore
 from localmind.keys import key_file_for
+from localmind.swap import finish_interrupted
 
 FILE = click.Path(dir_okay=False, path_type=Path)
 
@@ -44,6 +45,7 @@ class _PagesBar:
 
 
 def _existing_store(obj: Context) -> Path:
+    finish_interrupted(obj.db)
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")
     return obj.db

@@ -23,6 +23,15 @@ class NotAStore(StoreError):
     """The file is not a localmind store (foreign, damaged or missing its key file)."""
 
 
+class WeakKeyDerivation(NotAStore):
+    """A key file or sync header asks for a cheaper passphrase derivation than this build
+    accepts (tampered with to make the passphrase cheap to guess). It was not used."""
+
+
+class RolledBack(StoreError):
+    """The store is older than the one this laptop last saw: an old copy was put back."""
+
+
 class StoreDamaged(NotAStore):
     """Part of the store no longer reads back as it was written: a page failed its
     authentication tag or SQLite's own checks, or the write-ahead log lost a change. Nothing

@@ -19,3 +19,8 @@ def fsync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def sidecars(path: Path) -> list[Path]:
+    """The files SQLite keeps beside the database ``path``: its log, index and journal."""
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]

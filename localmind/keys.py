@@ -12,16 +12,18 @@ import base64
 import json
 import os
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidTag
+from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.hazmat.primitives import hashes, hmac
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from localmind.db import CHACHA20_LEGACY, CIPHERS, Cipher
-from localmind.errors import InvalidInput, NotAStore, WrongPassphrase
+from localmind.errors import InvalidInput, NotAStore, WeakKeyDerivation, WrongPassphrase
 from localmind.files import fsync_directory
 
 KEY_FILE_FORMAT = "localmind-key"
@@ -36,6 +38,42 @@ class KdfParams:
     memory_cost_kib: int = 65_536
     iterations: int = 3
     lanes: int = 4
+
+    def at_least(self, other: KdfParams) -> KdfParams:
+        """Each cost the higher of the two."""
+        return KdfParams(
+            max(self.memory_cost_kib, other.memory_cost_kib),
+            max(self.iterations, other.iterations),
+            max(self.lanes, other.lanes),
+        )
+
+    def below(self, floor: KdfParams) -> bool:
+        return self.memory_cost_kib < floor.memory_cost_kib or self.iterations < floor.iterations
+
+    def describe(self) -> str:
+        kib = self.memory_cost_kib
+        memory = f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
+        return f"Argon2id with {memory}, {self.iterations} passes"
+
+
+#: This build's Argon2id cost: every wrap (a new store, ``passwd``, ``sync rekey``) uses at
+#: least this, whatever cost the file it replaces asked for.
+DEFAULT_KDF = KdfParams()
+#: The test suite opens thousands of stores; with this variable set to 1 the floor below drops
+#: to Argon2id's cheapest. Whoever can set this process's environment can read the passphrase
+#: from it too (LOCALMIND_PASSPHRASE), so it opens no door a file could open.
+UNSAFE_TEST_KDF_ENV = "LOCALMIND_UNSAFE_TEST_KDF"
+_CHEAPEST_KDF = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
+
+
+def kdf_floor() -> KdfParams:
+    """The least Argon2id cost a key file or a sync header may ask for before it is refused:
+    this build's defaults. A key derivation cheaper than that was not made by this build, so
+    someone lowered it (the sync folder's header can be written by anyone who can write the
+    folder) to make guessing the passphrase cheap."""
+    if os.environ.get(UNSAFE_TEST_KDF_ENV) == "1":
+        return _CHEAPEST_KDF
+    return DEFAULT_KDF
 
 
 def key_file_for(db_path: Path) -> Path:
@@ -91,9 +129,70 @@ def _sized(document: dict[str, Any], name: str, shortest: int, longest: int) -> 
     return data
 
 
+def _seen(document: Any) -> Seen | None:
+    if document is None:
+        return None
+    events = document["events"]
+    if isinstance(events, bool) or not isinstance(events, int) or not 0 <= events < 2**63:
+        raise ValueError("seen events must be a whole number")
+    return Seen(events, _sized(document, "mac", 32, 32))
+
+
 def check_passphrase(passphrase: str) -> None:
     if not passphrase or not passphrase.strip():
         raise InvalidInput("The passphrase must not be empty.")
+
+
+def check_kdf(kdf: KdfParams, source: object) -> None:
+    """Refuse a key derivation below :func:`kdf_floor`, before any passphrase goes into it."""
+    floor = kdf_floor()
+    if kdf.below(floor):
+        raise WeakKeyDerivation(
+            f"{source} asks for a weaker key derivation ({kdf.describe()}) than this version "
+            f"of localmind accepts ({floor.describe()}): it was not made by localmind as it "
+            "is, and may have been lowered on purpose to make your passphrase cheap to guess. "
+            "It was not used and nothing was changed."
+        )
+
+
+_SEEN_INFO = b"localmind seen-changes counter v1"
+
+
+def seen_mac_key(data_key: bytes) -> bytes:
+    """The key that authenticates a key file's record of the newest change seen (derived from
+    the data key, so only someone who can open the store can write a valid record)."""
+    return HKDF(hashes.SHA256(), 32, salt=None, info=_SEEN_INFO).derive(data_key)
+
+
+def _seen_mac(mac_key: bytes, events: int) -> bytes:
+    signer = hmac.HMAC(mac_key, hashes.SHA256())
+    signer.update(b"%d" % events)
+    return signer.finalize()
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The highest change number (the events log's ``seq``) this laptop has seen the store at,
+    with its HMAC under :func:`seen_mac_key`: a store older than this is an old copy."""
+
+    events: int
+    mac: bytes
+
+    @classmethod
+    def make(cls, mac_key: bytes, events: int) -> Seen:
+        return cls(events, _seen_mac(mac_key, events))
+
+    def verified(self, mac_key: bytes, source: object) -> int:
+        try:
+            hmac_check = hmac.HMAC(mac_key, hashes.SHA256())
+            hmac_check.update(b"%d" % self.events)
+            hmac_check.verify(self.mac)
+        except InvalidSignature:
+            raise NotAStore(
+                f"{source} has been edited: its record of the newest change does not match "
+                "its key. Nothing was changed."
+            ) from None
+        return self.events
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +204,7 @@ class KeyFile:
     # How the database's pages are encrypted (a name in CIPHERS); None for a key
     # that wraps something else (the sync key) and for stores older than the field (chacha20).
     database_cipher: str | None = None
+    seen: Seen | None = None  # the newest change this laptop saw (None: none recorded yet)
 
     @property
     def cipher(self) -> Cipher:
@@ -117,8 +217,10 @@ class KeyFile:
     ) -> tuple[KeyFile, bytes]:
         """A new random data key, wrapped by ``passphrase``. Returns (key file, data key)."""
         check_passphrase(passphrase)
+        kdf = kdf or DEFAULT_KDF
+        check_kdf(kdf, "The key derivation asked for")
         data_key = secrets.token_bytes(32)
-        key_file = cls.wrap(data_key, passphrase, kdf or KdfParams(), database_cipher)
+        key_file = cls.wrap(data_key, passphrase, kdf, database_cipher)
         return key_file, data_key
 
     @classmethod
@@ -135,7 +237,8 @@ class KeyFile:
         wrapped = AESGCM(kek).encrypt(nonce, data_key, _WRAP_AAD)
         return cls(salt, kdf, nonce, wrapped, database_cipher)
 
-    def unwrap(self, passphrase: str) -> bytes:
+    def unwrap(self, passphrase: str, source: object = "This key file") -> bytes:
+        check_kdf(self.kdf, source)
         kek = _derive(passphrase, self.salt, self.kdf)
         try:
             return AESGCM(kek).decrypt(self.nonce, self.wrapped_key, _WRAP_AAD)
@@ -143,9 +246,21 @@ class KeyFile:
             raise WrongPassphrase("Wrong passphrase: it does not unlock this store.") from None
 
     def rewrap(self, old_passphrase: str, new_passphrase: str) -> KeyFile:
+        """The same data key under ``new_passphrase``, with this build's key derivation (or the
+        file's, if stronger): a cost read from a file is never carried over below the defaults."""
         check_passphrase(new_passphrase)
         data_key = self.unwrap(old_passphrase)
-        return KeyFile.wrap(data_key, new_passphrase, self.kdf, self.database_cipher)
+        rewrapped = KeyFile.wrap(
+            data_key, new_passphrase, self.kdf.at_least(DEFAULT_KDF), self.database_cipher
+        )
+        return replace(rewrapped, seen=self.seen)
+
+    def with_seen(self, mac_key: bytes, events: int) -> KeyFile:
+        return replace(self, seen=Seen.make(mac_key, events))
+
+    def seen_events(self, mac_key: bytes, source: object) -> int:
+        """The newest change recorded as seen (0 when none is), checked against its HMAC."""
+        return self.seen.verified(mac_key, source) if self.seen else 0
 
     def to_json(self) -> str:
         document: dict[str, Any] = {
@@ -159,6 +274,8 @@ class KeyFile:
         }
         if self.database_cipher is not None:
             document["database_cipher"] = self.database_cipher
+        if self.seen is not None:
+            document["seen"] = {"events": self.seen.events, "mac": _b64(self.seen.mac)}
         return json.dumps(document, indent=2) + "\n"
 
     @classmethod
@@ -181,6 +298,7 @@ class KeyFile:
                 nonce=_sized(document, "nonce", 12, 12),
                 wrapped_key=_sized(document, "wrapped_key", 48, 48),  # 32-byte key + 16-byte tag
                 database_cipher=database_cipher,
+                seen=_seen(document.get("seen")),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             why = str(error)[:200] or type(error).__name__

@@ -20,6 +20,7 @@ from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, StoreError
+from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, key_file_for
 from localmind.lifecycle import (
@@ -32,12 +33,14 @@ from localmind.lifecycle import (
     Version,
 )
 from localmind.llm.base import LLM
-from localmind.opening import attach, reembed, settings_for, sidecars, store_path, unlocked
+from localmind.locks import key_file_lock
+from localmind.opening import attach, reembed, settings_for, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller, ShortTerm
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer
+from localmind.rollback import SeenRecord, record_seen
 from localmind.sameness import compare
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
@@ -94,6 +97,7 @@ class Memory:
         self.needs_reindex = needs_reindex
         # the daily maintenance that opening ran, if it ran: front ends say what it archived
         self.maintained_on_open: MaintenanceReport | None = None
+        self._seen: SeenRecord | None = None  # recorded in the key file at close (rollback.py)
         self._short_term: RingBuffer[ShortTerm] = RingBuffer(settings.limits.short_term_capacity)
         self._recaller = Recaller(
             store,
@@ -155,10 +159,11 @@ class Memory:
         """
         path = store_path(path)
         namespace = validation.namespace(namespace)
-        with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating):
+        with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating, seen):
             memory = cls._attach(
                 db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
             )
+        memory._seen = seen
         if creating:
             with db:
                 memory._store.set_meta(LAST_MAINTENANCE, repr(clock()))
@@ -201,12 +206,19 @@ class Memory:
     @staticmethod
     def change_passphrase(path: str | os.PathLike[str], old: str, new: str) -> None:
         """Re-wrap the data key with ``new``; the database itself is not rewritten."""
-        key_path = key_file_for(Path(path).expanduser())
+        path = Path(path).expanduser()
+        key_path = key_file_for(path)
         if not key_path.exists():
             raise NotAStore(f"No localmind key file at {key_path}.")
-        KeyFile.load(key_path).rewrap(old, new).save(key_path)
+        # Held from reading the key file to writing it: two at once would each rewrap the key
+        # file they read, both report success, and only the last passphrase would work.
+        with key_file_lock(path, wait=False, doing="the passphrase was not changed"):
+            KeyFile.load(key_path).rewrap(old, new).save(key_path)
 
     def close(self) -> None:
+        seen, self._seen = self._seen, None
+        if seen is not None:
+            record_seen(self._store.db, seen)
         self._store.db.close()
 
     def __enter__(self) -> Memory:

@@ -24,10 +24,13 @@ from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import EmbedderMismatch, NotAStore, StoreError
+from localmind.files import sidecars
 from localmind.hlc import HybridLogicalClock, Stamp
-from localmind.keys import KdfParams, KeyFile, key_file_for
+from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
 from localmind.migrations import migrate
+from localmind.rollback import SeenRecord, check_not_rolled_back
 from localmind.store import SqliteStore
+from localmind.swap import finish_interrupted
 from localmind.writing import EMBED_BATCH, Progress
 
 
@@ -53,10 +56,13 @@ def store_path(path: str | os.PathLike[str]) -> Path:
 @contextmanager
 def unlocked(
     path: Path, passphrase: str, *, create: bool, kdf: KdfParams | None
-) -> Iterator[tuple[Any, bool]]:
-    """The migrated connection to the store at ``path`` and whether it is being created now
-    (then with a new key file). If the block fails, the connection is closed and a store being
-    created is removed again, key file and all."""
+) -> Iterator[tuple[Any, bool, SeenRecord]]:
+    """The migrated connection to the store at ``path``, whether it is being created now (then
+    with a new key file), and how to record the newest change seen when it closes. A restore
+    or key rotation a crash interrupted is finished first; a store older than the newest
+    change this laptop saw is refused (:class:`RolledBack`). If the block fails, the
+    connection is closed and a store being created is removed again, key file and all."""
+    finish_interrupted(path)
     key_path = key_file_for(path)
     if path.exists() and not path.is_file():
         raise NotAStore(f"{path} is a directory, not a localmind store.")
@@ -77,14 +83,17 @@ def unlocked(
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     else:
         key_file = KeyFile.load(key_path)
-        data_key = key_file.unwrap(passphrase)
+        data_key = key_file.unwrap(passphrase, key_path)
+    seen = SeenRecord(path, seen_mac_key(data_key), key_file.wrapped_key)
 
     db = connect(path, data_key, create=creating, cipher=key_file.cipher)
     try:
         if creating:
             key_file.save(key_path)
         migrate(db)
-        yield db, creating
+        if not creating:
+            check_not_rolled_back(db, key_file, seen)
+        yield db, creating, seen
     except BaseException:
         db.close()
         if creating:
@@ -211,7 +220,3 @@ def record_embedder(store: SqliteStore, embedder: Embedder, *, create_table: boo
         store.set_meta("embedder_spec", spec)
     else:
         store.db.execute("DELETE FROM meta WHERE key = 'embedder_spec'")
-
-
-def sidecars(path: Path) -> list[Path]:
-    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]

@@ -145,6 +145,19 @@ def _placeholders(values: Sequence[Any]) -> str:
     return ", ".join("?" * len(values))
 
 
+def newest_change(db: apsw.Connection) -> int:
+    """The number of the newest change in the store's event log (0 when it has none). Events
+    are only ever appended, so it only grows: an older copy of the store has a lower one."""
+    newest: int = db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchall()[0][0]
+    return newest
+
+
+def checkpoint(db: apsw.Connection) -> None:
+    """Copy what the write-ahead log holds into the database file as far as readers allow,
+    syncing the log first: the changes are on disk, not only in the page cache."""
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
 class SqliteStore:
     def __init__(
         self,

@@ -58,7 +58,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from localmind import KdfParams, LocalmindError, Memory, NotAStore, WrongPassphrase
 from localmind.files import fsync_directory
-from localmind.keys import KeyFile
+from localmind.keys import DEFAULT_KDF, KeyFile
 from localmind.replica import Event
 
 log = logging.getLogger("localmind.sync")
@@ -153,13 +153,14 @@ def rekey_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str
     must open with that key, or the header would end up wrapping a key nobody else uses."""
     root = Path(folder).expanduser()
     key = sync_key(memory)
-    old = read_header(root)
+    read_header(root)  # a folder that has one
     if not _key_opens_folder(key, root):
         raise SyncError(
             f"This store's sync key opens no file in {root}: it joined another folder, or this "
             "one has no files yet (run `localmind sync now` first). The header was not changed."
         )
-    _write_header(root, key, passphrase, old.key_file.kdf)
+    # This build's cost, never the header's: anyone who can write the folder can lower that.
+    _write_header(root, key, passphrase, DEFAULT_KDF)
     return root
 
 
@@ -216,7 +217,7 @@ class Header:
 
     def unwrap_key(self, passphrase: str, root: Path) -> bytes:
         try:
-            return self.key_file.unwrap(passphrase)
+            return self.key_file.unwrap(passphrase, header_path(root))
         except WrongPassphrase:
             raise SyncError(
                 f"The passphrase does not open the sync folder {root}: it was made with another "
@@ -447,7 +448,8 @@ def unseal_cursors(key: bytes, device_id: str, blob: bytes) -> dict[str, int]:
 def _atomic_write(path: Path, data: bytes) -> None:
     temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(temp, "wb") as handle:
+        # Owner-only, like the store: the header is the passphrase's guessing target.
+        with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from localmind import KdfParams, Memory
+from localmind.keys import UNSAFE_TEST_KDF_ENV
 from localmind.llm.ollama import OllamaLLM
 from tests.ollama_server import FakeOllama
 
@@ -27,6 +29,9 @@ MINILM_TOKENIZER_FILES = (
 
 #: Argon2id at its cheapest: tests open many stores; the default cost has its own test.
 FAST_KDF = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
+#: ... and such a key file is refused unless the floor is lowered, here and in every program a
+#: test starts (they inherit the environment; tests that build one from scratch pass it on).
+os.environ[UNSAFE_TEST_KDF_ENV] = "1"
 PASSPHRASE = "correct horse battery staple"
 DAY = 86_400.0
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from localmind import swap
 from localmind.embedders.base import Embedder
 from localmind.keys import KdfParams, key_file_for
 from localmind.llm.base import LLM
@@ -32,7 +33,7 @@ class StoreOptions:
 
     def exists(self) -> bool:
         """True when a store (or half of one) is at the path: then unlock, never create."""
-        return self.path.exists() or key_file_for(self.path).exists()
+        return self.path.exists() or key_file_for(self.path).exists() or swap.pending(self.path)
 
     def open(self, passphrase: str, *, create: bool) -> Memory:
         memory = Memory.open(
