@@ -148,7 +148,8 @@ def _placeholders(values: Sequence[Any]) -> str:
 def newest_change(db: apsw.Connection) -> int:
     """The number of the newest change in the store's event log (0 when it has none). Events
     are only ever appended, so it only grows: an older copy of the store has a lower one."""
-    newest: int = db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchall()[0][0]
+    newest = db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchall()[0][0]
+    assert isinstance(newest, int)  # an INTEGER PRIMARY KEY
     return newest
 
 
