@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -550,11 +550,44 @@ def reindex(obj: Context) -> None:
     click.echo(f"Re-embedded {done} memories.")
 
 
+class PagesBar:
+    """A progress bar of pages copied, shown only when the copy takes more than one step (its
+    length, the store's pages, is known after the first)."""
+
+    def __init__(self, stack: ExitStack, label: str) -> None:
+        self._stack = stack
+        self._label = label
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None:
+            if done >= total:
+                return
+            self._bar = self._stack.enter_context(
+                click.progressbar(length=total, label=self._label, file=sys.stderr)
+            )
+        self._bar.update(done - self._bar.pos)
+
+
+OLD_COPIES_STILL_OPEN = (
+    "The old passphrase still opens old copies of this store together with their key file "
+    "(a backup, a cloud drive's earlier version, a copy of {key}). To make the store itself "
+    "need a new key, run: localmind passwd --rotate"
+)
+
+
 @cli.command()
+@click.option(
+    "--rotate",
+    is_flag=True,
+    help="Also give the store a new data key: the database is re-encrypted, so old copies of "
+    "its key file no longer open it (close the app and other localmind programs first).",
+)
 @click.pass_obj
 @friendly_errors
-def passwd(obj: Context) -> None:
-    """Change the passphrase (the data is not re-encrypted, only its key is re-wrapped)."""
+def passwd(obj: Context, rotate: bool) -> None:
+    """Change the passphrase. Without --rotate only the data key's wrapping changes (instant);
+    with it the store is re-encrypted under a new data key."""
     finish_interrupted(obj.db)
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")
@@ -566,8 +599,19 @@ def passwd(obj: Context) -> None:
                 "No new passphrase: set LOCALMIND_NEW_PASSPHRASE or run in a terminal."
             )
         new = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
-    Memory.change_passphrase(obj.db, old, str(new))
-    click.echo("Passphrase changed.")
+    if rotate:
+        with ExitStack() as stack:
+            report = Memory.rotate_key(
+                obj.db, old, str(new), progress=PagesBar(stack, "Re-encrypting")
+            )
+        click.echo(
+            f"Passphrase changed and the store re-encrypted under a new key "
+            f"({report.memories} memories). Old copies of its key file no longer open it."
+        )
+    else:
+        Memory.change_passphrase(obj.db, old, str(new))
+        click.echo("Passphrase changed.")
+        click.echo(OLD_COPIES_STILL_OPEN.format(key=key_file_for(obj.db).name))
     with Memory.open(obj.db, str(new), maintain=False) as memory:
         folder = memory.get_meta("sync.folder")  # the sync package's key; the core only reads it
     if folder:

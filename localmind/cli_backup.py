@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -17,31 +16,20 @@ from localmind.backup import (
     check_store,
     restore_backup,
 )
-from localmind.cli import Context, cli, echo_json, friendly_errors, read_passphrase
+from localmind.cli import (
+    Context,
+    PagesBar,
+    cli,
+    echo_json,
+    friendly_errors,
+    read_passphrase,
+)
 from localmind.db import damaged
 from localmind.errors import NotAStore
 from localmind.keys import key_file_for
 from localmind.swap import finish_interrupted
 
 FILE = click.Path(dir_okay=False, path_type=Path)
-
-
-class _PagesBar:
-    """The backup's progress bar, shown only when the copy takes more than one step (its
-    length, the store's pages, is known after the first)."""
-
-    def __init__(self, stack: ExitStack) -> None:
-        self._stack = stack
-        self._bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if self._bar is None:
-            if done >= total:
-                return
-            self._bar = self._stack.enter_context(
-                click.progressbar(length=total, label="Backing up", file=sys.stderr)
-            )
-        self._bar.update(done - self._bar.pos)
 
 
 def _existing_store(obj: Context) -> Path:
@@ -66,7 +54,9 @@ def backup(obj: Context, file: Path, force: bool) -> None:
     check_destination(store, file, replace=force)
     passphrase = read_passphrase(creating=False, db=store)
     with ExitStack() as stack:
-        report = backup_store(store, file, passphrase, replace=force, progress=_PagesBar(stack))
+        report = backup_store(
+            store, file, passphrase, replace=force, progress=PagesBar(stack, "Backing up")
+        )
     del passphrase
     click.echo(
         f"Backed up {report.memories} memories ({report.size_bytes / 1e6:.1f} MB, encrypted) "

@@ -29,11 +29,11 @@ def lock_path(db: Path) -> Path:
 def key_file_lock(db: Path, *, wait: bool = True, doing: str = "") -> Iterator[None]:
     """Hold the lock of the store at ``db``. With ``wait=False`` a lock held elsewhere is
     :class:`StoreInUse` at once (saying ``doing`` was not done)."""
-    lock = FileLock(
-        lock_path(db), timeout=WAIT_SECONDS if wait else 0, mode=0o600, thread_local=False
-    )
+    # One lock object per file in a process (``is_singleton``), counting its holders: a holder
+    # may call code that takes it again (a rotation swapping files) without deadlocking itself.
+    lock = FileLock(lock_path(db), mode=0o600, thread_local=False, is_singleton=True)
     try:
-        lock.acquire()
+        lock.acquire(timeout=WAIT_SECONDS if wait else 0)
     except Timeout:
         raise StoreInUse(
             f"Another localmind program is changing the key of {db} (a `localmind passwd`, "

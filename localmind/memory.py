@@ -41,6 +41,7 @@ from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer
 from localmind.rollback import SeenRecord, record_seen
+from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
@@ -214,6 +215,18 @@ class Memory:
         # file they read, both report success, and only the last passphrase would work.
         with key_file_lock(path, wait=False, doing="the passphrase was not changed"):
             KeyFile.load(key_path).rewrap(old, new).save(key_path)
+
+    @staticmethod
+    def rotate_key(
+        path: str | os.PathLike[str],
+        old: str,
+        new: str,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> RotationReport:
+        """Re-encrypt the closed store under a new random data key wrapped by ``new``; old
+        copies of its key file no longer open it (see :mod:`localmind.rotation`).
+        ``progress(pages_copied, pages_in_all)`` is called as the copy goes."""
+        return rotate_data_key(Path(path), old, new, progress=progress)
 
     def close(self) -> None:
         seen, self._seen = self._seen, None

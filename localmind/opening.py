@@ -27,6 +27,7 @@ from localmind.errors import EmbedderMismatch, NotAStore, StoreError
 from localmind.files import sidecars
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
+from localmind.locks import key_file_lock
 from localmind.migrations import migrate
 from localmind.rollback import SeenRecord, check_not_rolled_back
 from localmind.store import SqliteStore
@@ -81,12 +82,15 @@ def unlocked(
         path.parent.mkdir(parents=True, exist_ok=True)
         # Owner-only from the first byte; SQLite gives the WAL and shm files the same mode.
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        db = connect(path, data_key, create=True, cipher=key_file.cipher)
     else:
-        key_file = KeyFile.load(key_path)
-        data_key = key_file.unwrap(passphrase, key_path)
+        # Under the key file's lock: a key rotation replaces the key file and the database
+        # together, and neither may change between reading one and opening the other.
+        with key_file_lock(path, doing="the store was not opened"):
+            key_file = KeyFile.load(key_path)
+            data_key = key_file.unwrap(passphrase, key_path)
+            db = connect(path, data_key, create=False, cipher=key_file.cipher)
     seen = SeenRecord(path, seen_mac_key(data_key), key_file.wrapped_key)
-
-    db = connect(path, data_key, create=creating, cipher=key_file.cipher)
     try:
         if creating:
             key_file.save(key_path)

@@ -43,7 +43,7 @@ def swap_in(target: Path, database: Path, key_file_bytes: bytes, aside: Path | N
     """Make ``database`` (a complete, fsynced file in ``target``'s folder) and a key file of
     ``key_file_bytes`` the store at ``target``. A store already there is moved to ``aside``
     (database, key file and log), or replaced when ``aside`` is None."""
-    with key_file_lock(target, doing="the store was not replaced"):
+    with key_file_lock(target, doing="the store was not replaced"):  # (its holder may call)
         _write_synced(_staged_key(target), key_file_bytes)
         os.replace(database, _staged_db(target))
         fsync_directory(target.parent)

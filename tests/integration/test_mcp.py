@@ -20,6 +20,7 @@ from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 from localmind import Memory
+from localmind.keys import UNSAFE_TEST_KDF_ENV
 from localmind.mcp_server import build_server
 from tests.cli_support import files_of
 from tests.conftest import PASSPHRASE
@@ -56,6 +57,7 @@ BAD_INPUT = [
 def server_env(db: Path, passphrase: str | None = PASSPHRASE) -> dict[str, str]:
     """What an MCP client's configuration would pass; never the developer's own Ollama."""
     env = {"LOCALMIND_DB": str(db), "OLLAMA_HOST": unused_port_host()}
+    env[UNSAFE_TEST_KDF_ENV] = "1"  # the test store's cheap key derivation (conftest.py)
     if passphrase is not None:
         env["LOCALMIND_PASSPHRASE"] = passphrase
     return env

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from localmind.keys import UNSAFE_TEST_KDF_ENV
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tui import launcher
 
@@ -28,7 +29,12 @@ def test_without_a_terminal_the_entry_point_keeps_the_command_line(tmp_path: Pat
     Memory.open(db, PASSPHRASE, kdf=FAST_KDF).close()
     result = subprocess.run(
         [sys.executable, "-c", "from tui.launcher import main; main()"],
-        env={"LOCALMIND_DB": str(db), "LOCALMIND_PASSPHRASE": PASSPHRASE, "PATH": ""},
+        env={
+            "LOCALMIND_DB": str(db),
+            "LOCALMIND_PASSPHRASE": PASSPHRASE,
+            "PATH": "",
+            UNSAFE_TEST_KDF_ENV: "1",  # the store's cheap test key derivation
+        },
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
