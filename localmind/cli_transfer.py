@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
+import os
 import sys
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,53 +57,133 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     "metadata": {...}, "created_at": ...}) or plain text, one memory a line; or a `localmind
     export` file, restored as it was (ids, versions, confidence). Bad lines are reported with
     their numbers; the good ones are kept. Use - for standard input."""
-    try:
-        lines = file.readlines()
-    except UnicodeDecodeError:
-        raise click.ClickException(
-            f"{file.name} is not UTF-8 text; nothing was imported."
-        ) from None
-    first = next((line for line in lines if line.strip()), "")
+    if file.seekable():
+        # Refuse a file that is not UTF-8 whole, before anything is imported: one pass that
+        # decodes and drops (memory stays bounded), then back to the start.
+        try:
+            for _ in file:
+                pass
+        except UnicodeDecodeError:
+            raise click.ClickException(
+                f"{file.name} is not UTF-8 text; nothing was imported."
+            ) from None
+        file.seek(0)
+    lines = _Lines(file)
+    first = lines.peek_first()
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
-    new: list[NewMemory] = []
-    restorable: list[Restorable] = []
-    bad: list[BadLine] = []
-    for number, item in read_lines(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace):
-        if isinstance(item, BadLine):
-            bad.append(item)
-        elif isinstance(item, Restorable):
-            restorable.append(item)
-        else:
-            try:
-                checked = validate_new(item, Settings())
-            except InvalidInput as error:
-                bad.append(BadLine(number, str(error)))
-                continue
-            if checked.type is MemoryType.SHORT_TERM:
-                bad.append(BadLine(number, SHORT_TERM_REFUSED))
-            else:
-                new.append(checked)
-    for problem in bad:
-        reason = printable(problem.reason, newlines=False)  # may quote the line
-        click.echo(f"{printable(file.name)}:{problem.line}: skipped: {reason}", err=True)
-    if not new and not restorable:
+    reader = _Batches(
+        read_lines(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace), file.name
+    )
+    batches = iter(reader)
+    # The first batch with a memory in it, before the store is opened (or created).
+    pending = next(batches, None)
+    while pending is not None and not pending.new and not pending.restorable:
+        pending = next(batches, None)
+    if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
+    imported = skipped = 0
     with obj.open() as memory:
         started = time.perf_counter()
-        total = len(new) + len(restorable)
-        with click.progressbar(length=total, label="Importing", file=sys.stderr) as bar:
-            added = memory.remember_many_explained(new, progress=bar.update)
-            report = memory.restore(restorable, progress=bar.update)
+        evicted: list[str] = []
+        with click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr) as bar:
+            while pending is not None:
+                added = memory.remember_many_explained(pending.new)
+                report = memory.restore(pending.restorable)
+                imported += len(pending.new) + report.restored
+                skipped += len(report.skipped)
+                evicted += added.evicted + report.evicted
+                bar.update(lines.consumed - bar.pos)
+                pending = next(batches, None)
+            bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
-    summary = f"Imported {len(new) + report.restored} memories in {elapsed:.1f} s"
-    if report.skipped:
-        summary += f"; {len(report.skipped)} already present (same id), left as they are"
-    if evicted := added.evicted + report.evicted:
+    summary = f"Imported {imported} memories in {elapsed:.1f} s"
+    if skipped:
+        summary += f"; {skipped} already present (same id), left as they are"
+    if evicted:
         summary += f"; {eviction_note(evicted, capacity)}"
     if bad:
-        summary += f"; skipped {len(bad)} bad line(s)"
+        summary += f"; skipped {bad} bad line(s)"
     click.echo(summary + ".")
+
+
+#: Lines turned into memories, embedded and written at a time: memory use is bounded by one
+#: batch whatever the file's size (a 200 MB file of short lines once took 4 GB).
+IMPORT_BATCH = 1024
+
+
+@dataclass(slots=True)
+class _Batch:
+    new: list[NewMemory] = field(default_factory=list)
+    restorable: list[Restorable] = field(default_factory=list)
+
+
+class _Lines:
+    """The file's lines, read as they are needed, counting the bytes consumed (for the
+    progress bar)."""
+
+    def __init__(self, file: Any) -> None:
+        self._file = file
+        self._first: list[str] = []
+        self.consumed = 0
+        try:
+            self.size = os.fstat(file.fileno()).st_size if file.seekable() else 0
+        except (OSError, ValueError, io.UnsupportedOperation):
+            self.size = 0
+
+    def peek_first(self) -> str:
+        """The first line that is not blank (kept to be read again), or ""."""
+        for line in self._file:
+            self._first.append(line)
+            if line.strip():
+                return line
+        return ""
+
+    def __iter__(self) -> Iterator[str]:
+        for line in itertools.chain(self._first, self._file):
+            self.consumed += len(line.encode("utf-8", "surrogateescape"))
+            yield line
+        self._first = []
+
+
+class _Batches:
+    """The memories of ``items`` in batches of at most IMPORT_BATCH; bad lines are reported
+    (and counted) as they are met, never kept."""
+
+    def __init__(
+        self, items: Iterator[tuple[int, NewMemory | Restorable | BadLine]], name: str
+    ) -> None:
+        self._items = items
+        self._name = name
+        self.bad = 0
+
+    def _report(self, problem: BadLine) -> None:
+        self.bad += 1
+        reason = printable(problem.reason, newlines=False)  # may quote the line
+        click.echo(f"{printable(self._name)}:{problem.line}: skipped: {reason}", err=True)
+
+    def __iter__(self) -> Iterator[_Batch]:
+        batch = _Batch()
+        for number, item in self._items:
+            if isinstance(item, BadLine):
+                self._report(item)
+                continue
+            if isinstance(item, Restorable):
+                batch.restorable.append(item)
+            else:
+                try:
+                    checked = validate_new(item, Settings())
+                except InvalidInput as error:
+                    self._report(BadLine(number, str(error)))
+                    continue
+                if checked.type is MemoryType.SHORT_TERM:
+                    self._report(BadLine(number, SHORT_TERM_REFUSED))
+                    continue
+                batch.new.append(checked)
+            if len(batch.new) + len(batch.restorable) >= IMPORT_BATCH:
+                yield batch
+                batch = _Batch()
+        yield batch
 
 
 @cli.command()
@@ -128,8 +213,12 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
         click.echo(printable("".join(lines)), nl=False)
     else:
         try:
-            output.touch(mode=0o600, exist_ok=True)
-            output.write_text("".join(lines), encoding="utf-8")
+            fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                # An existing file keeps its mode through open (0644: readable by everyone);
+                # the plain text goes in only once it is owner-only.
+                os.chmod(output, 0o600)
+                handle.writelines(lines)
         except OSError as error:
             raise click.ClickException(
                 f"Cannot write the export to {str(output)!r}: {error.strerror or error}."

@@ -62,8 +62,13 @@ class Cli:
 
 
 def files_of(db: Path) -> dict[str, bytes]:
-    """Every file of the store (database, key file, WAL and other sidecars) with its bytes."""
-    return {p.name: p.read_bytes() for p in sorted(db.parent.glob(db.name + "*"))}
+    """Every file of the store (database, key file, WAL and other sidecars) with its bytes;
+    not the key file's empty lock file, which the first program to open the store makes."""
+    return {
+        p.name: p.read_bytes()
+        for p in sorted(db.parent.glob(db.name + "*"))
+        if p.name != db.name + ".lock"
+    }
 
 
 def assert_error(result: Result, fragment: str, exit_code: int = 1) -> None:

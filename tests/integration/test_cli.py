@@ -494,7 +494,9 @@ def test_passwd_changes_the_passphrase_and_keeps_the_memories(cli: Cli, seeded: 
     result = cli("passwd", LOCALMIND_NEW_PASSPHRASE="a brand new passphrase")
 
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == "Passphrase changed."
+    changed, warning = result.stdout.strip().splitlines()
+    assert changed == "Passphrase changed."
+    assert warning.startswith("The old passphrase still opens old copies of this store")
     assert cli.db.read_bytes() == database_before  # only the key file is rewritten
     assert_error(cli("list"), "Wrong passphrase")
     renewed = Cli(cli.db, "a brand new passphrase")
