@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -11,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import apsw
 import click
 
 from localmind import __version__, validation
@@ -122,9 +125,13 @@ def friendly_errors(function: F) -> F:
         except LocalmindError as error:
             raise click.ClickException(printable(str(error))) from None
         except DAMAGE_ERRORS:  # a damaged page met outside a query (e.g. while committing)
-            context = click.get_current_context(silent=True)
-            store = context.find_object(Context) if context else None
-            raise click.ClickException(str(damaged(store.db if store else "The store"))) from None
+            raise click.ClickException(str(damaged(_store_shown() or "The store"))) from None
+        except (apsw.FullError, apsw.IOError) as error:  # disk full; or I/O failed (often: full)
+            raise click.ClickException(_disk_problem(error)) from None
+        except OSError as error:
+            if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise click.ClickException(_disk_problem(error)) from None
         except click.Abort:
             raise
         except KeyboardInterrupt:
@@ -132,6 +139,42 @@ def friendly_errors(function: F) -> F:
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _store_shown() -> Path | None:
+    context = click.get_current_context(silent=True)
+    store = context.find_object(Context) if context else None
+    return store.db if store else None
+
+
+def _disk_problem(error: BaseException) -> str:
+    """One line for a write the disk refused: SQLite rolled its transaction back, files are
+    written under temporary names, so what was there before is whole."""
+    store = _store_shown()
+    where = store.parent if store else Path.cwd()
+    try:
+        free = shutil.disk_usage(where if where.exists() else Path.cwd()).free
+    except OSError:
+        free = None
+    full = isinstance(error, apsw.FullError) or getattr(error, "errno", None) in (
+        errno.ENOSPC,
+        errno.EDQUOT,
+    )
+    if full or (free is not None and free < LOW_DISK_BYTES):
+        shown = f" ({free / 1e6:.1f} MB free)" if free is not None else ""
+        return (
+            f"The disk holding {where} is full{shown}: the change that needed the space was "
+            "not saved, and what was saved before is whole. Free some space and try again."
+        )
+    return (
+        f"Reading or writing {store or 'a file'} failed ({error}); what was saved before is "
+        "whole. Check the disk, then try again."
+    )
+
+
+#: Less free space than this makes an I/O error a "disk full" (SQLite reports some of those,
+#: e.g. growing its shared-memory index, as a plain I/O error).
+LOW_DISK_BYTES = 4 * 1024 * 1024
 
 
 def when(timestamp: float | None) -> str:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import itertools
 import json
@@ -105,6 +106,22 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     if bad:
         summary += f"; skipped {bad} bad line(s)"
     click.echo(summary + ".")
+
+
+def _write_owner_only(output: Path, lines: list[str]) -> None:
+    """Write ``output`` through an owner-only temporary file renamed over it: the plain text
+    is never readable by others (an existing file's 0644 is not kept: the new file replaces
+    it), and a write that fails (disk full) leaves the old file, not half a new one."""
+    temp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, output)
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 #: Lines turned into memories, embedded and written at a time: memory use is bounded by one
@@ -213,13 +230,10 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
         click.echo(printable("".join(lines)), nl=False)
     else:
         try:
-            fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                # An existing file keeps its mode through open (0644: readable by everyone);
-                # the plain text goes in only once it is owner-only.
-                os.chmod(output, 0o600)
-                handle.writelines(lines)
+            _write_owner_only(output, lines)
         except OSError as error:
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise  # friendly_errors says the disk is full, in its one line
             raise click.ClickException(
                 f"Cannot write the export to {str(output)!r}: {error.strerror or error}."
             ) from None

@@ -118,6 +118,18 @@ def connect(
             f"{path} is not a localmind database for this key file, or it is damaged. "
             f"{RESTORE_HINT}"
         ) from None
+    except BaseException:  # e.g. the disk is full: the file must not stay open
+        connection.close()
+        raise
+    try:
+        _configure(connection)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _configure(connection: StoreConnection) -> None:
     connection.cursor_factory = DamageReportingCursor
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
     # Encrypted pages are decrypted on every cache miss: a large cache keeps search as fast as on
@@ -131,7 +143,6 @@ def connect(
     connection.enable_load_extension(True)
     connection.load_extension(sqlite_vec.loadable_path())
     connection.enable_load_extension(False)
-    return connection
 
 
 def apply_key(connection: apsw.Connection, data_key: bytes, cipher: Cipher) -> None:

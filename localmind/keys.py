@@ -315,10 +315,15 @@ class KeyFile:
     def save(self, path: Path) -> None:
         """Write atomically: a crash leaves either the old key file or the new one, never half."""
         temp = path.with_name(path.name + ".tmp")
-        with open(temp, "w", encoding="utf-8") as handle:
-            handle.write(self.to_json())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o600)
-        os.replace(temp, path)
+        try:
+            temp.unlink(missing_ok=True)
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(self.to_json())
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, path)
+        except BaseException:
+            temp.unlink(missing_ok=True)  # e.g. the disk was full: no half-written copy left
+            raise
         fsync_directory(path.parent)
