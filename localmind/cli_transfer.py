@@ -27,6 +27,7 @@ from localmind.cli import (
 )
 from localmind.config import Settings
 from localmind.errors import InvalidInput
+from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
@@ -106,22 +107,6 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     if bad:
         summary += f"; skipped {bad} bad line(s)"
     click.echo(summary + ".")
-
-
-def _write_owner_only(output: Path, lines: list[str]) -> None:
-    """Write ``output`` through an owner-only temporary file renamed over it: the plain text
-    is never readable by others (an existing file's 0644 is not kept: the new file replaces
-    it), and a write that fails (disk full) leaves the old file, not half a new one."""
-    temp = output.with_name(f".{output.name}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.writelines(lines)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, output)
-    finally:
-        temp.unlink(missing_ok=True)
 
 
 #: Lines turned into memories, embedded and written at a time: memory use is bounded by one
@@ -230,7 +215,8 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
         click.echo(printable("".join(lines)), nl=False)
     else:
         try:
-            _write_owner_only(output, lines)
+            # Owner-only, whatever mode a file already there had (0644: readable by all).
+            write_atomically(output, "".join(lines).encode("utf-8"))
         except OSError as error:
             if error.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise  # friendly_errors says the disk is full, in its one line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 
@@ -24,3 +25,20 @@ def fsync_directory(directory: Path) -> None:
 def sidecars(path: Path) -> list[Path]:
     """The files SQLite keeps beside the database ``path``: its log, index and journal."""
     return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: written owner-only (0600) under a temporary name in the
+    same folder, fsynced, renamed over ``path``. A reader sees the old file or the new one;
+    a failed write (the disk is full) leaves the old file and no temporary one; the new file
+    never takes an existing file's wider mode."""
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
+    fsync_directory(path.parent)

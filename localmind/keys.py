@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from localmind.db import CHACHA20_LEGACY, CIPHERS, Cipher
 from localmind.errors import InvalidInput, NotAStore, WeakKeyDerivation, WrongPassphrase
-from localmind.files import fsync_directory
+from localmind.files import write_atomically
 
 KEY_FILE_FORMAT = "localmind-key"
 KEY_FILE_VERSION = 1
@@ -314,16 +314,4 @@ class KeyFile:
 
     def save(self, path: Path) -> None:
         """Write atomically: a crash leaves either the old key file or the new one, never half."""
-        temp = path.with_name(path.name + ".tmp")
-        try:
-            temp.unlink(missing_ok=True)
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(self.to_json())
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            temp.unlink(missing_ok=True)  # e.g. the disk was full: no half-written copy left
-            raise
-        fsync_directory(path.parent)
+        write_atomically(path, self.to_json().encode("utf-8"))

@@ -57,7 +57,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from localmind import KdfParams, LocalmindError, Memory, NotAStore, WrongPassphrase
-from localmind.files import fsync_directory
+from localmind.files import fsync_directory, write_atomically
 from localmind.keys import DEFAULT_KDF, KeyFile
 from localmind.replica import Event
 
@@ -446,17 +446,8 @@ def unseal_cursors(key: bytes, device_id: str, blob: bytes) -> dict[str, int]:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        # Owner-only, like the store: the header is the passphrase's guessing target.
-        with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
-    fsync_directory(path.parent)
+    # Owner-only, like the store: the header is the passphrase's guessing target.
+    write_atomically(path, data)
 
 
 def segment_path(directory: Path, number: int) -> Path:
