@@ -217,10 +217,8 @@ class KeyFile:
     ) -> tuple[KeyFile, bytes]:
         """A new random data key, wrapped by ``passphrase``. Returns (key file, data key)."""
         check_passphrase(passphrase)
-        kdf = kdf or DEFAULT_KDF
-        check_kdf(kdf, "The key derivation asked for")
         data_key = secrets.token_bytes(32)
-        key_file = cls.wrap(data_key, passphrase, kdf, database_cipher)
+        key_file = cls.wrap(data_key, passphrase, kdf or DEFAULT_KDF, database_cipher)
         return key_file, data_key
 
     @classmethod
@@ -231,6 +229,7 @@ class KeyFile:
         kdf: KdfParams,
         database_cipher: str | None = None,
     ) -> KeyFile:
+        check_kdf(kdf, "The key derivation asked for")  # never write what would be refused
         salt = secrets.token_bytes(16)
         nonce = secrets.token_bytes(12)
         kek = _derive(passphrase, salt, kdf)

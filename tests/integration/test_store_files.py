@@ -22,10 +22,12 @@ SECRETS = ["用户喜欢 Rust 编程语言", "用户是软件工程师", "My pas
 
 
 def snapshot(directory: Path) -> dict[str, str]:
+    """Every file's hash; not the stores' empty lock files (``<db>.lock``, localmind/locks.py),
+    which the first program to open a store makes and leaves for the next."""
     return {
         p.name: hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(directory.iterdir())
-        if p.is_file()
+        if p.is_file() and not (p.suffix == ".lock" and p.stat().st_size == 0)
     }
 
 
