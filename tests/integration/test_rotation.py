@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from localmind import Memory, NewMemory
-from localmind.errors import NotAStore
+from localmind.errors import NotAStore, WrongPassphrase
 from localmind.keys import key_file_for
 from localmind.rotation import rotate_data_key
 from tests.cli_support import Cli, assert_error, files_of
@@ -178,3 +178,86 @@ def test_passwd_is_refused_while_another_holds_the_key_file(cli: Cli) -> None:
         assert files_of(cli.db) == before
     finally:
         holder.communicate("")
+
+
+# --- crashes and other programs -------------------------------------------------------------
+
+#: Rotates the store's key, SIGKILLing itself right after rename number KILL_AT.
+ROTATE_AND_DIE = """
+import os, signal, sys
+from pathlib import Path
+from localmind.rotation import rotate_data_key
+
+kill_at, renames, real_replace = int(sys.argv[2]), 0, os.replace
+
+def replace(source, destination):
+    global renames
+    real_replace(source, destination)
+    renames += 1
+    if renames == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+os.replace = replace
+rotate_data_key(Path(sys.argv[1]), sys.argv[3], sys.argv[4])
+"""
+
+
+@pytest.mark.slow
+def test_a_rotation_killed_at_any_rename_leaves_one_whole_store(store: Path) -> None:
+    with Memory.open(store, PASSPHRASE) as memory:
+        memory.remember("My bank PIN is 4921")
+    passphrase, kill_at, finished = PASSPHRASE, 1, False
+    while not finished:
+        new = f"passphrase number {kill_at}"
+        run = subprocess.run(
+            [sys.executable, "-c", ROTATE_AND_DIE, str(store), str(kill_at), passphrase, new],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        finished = run.returncode == 0
+        assert finished or run.returncode == -9, run.stderr
+        # The next open finds either the old store or the rotated one, whole.
+        try:
+            memory = Memory.open(store, new)
+            passphrase = new
+        except WrongPassphrase:
+            assert kill_at == 1, f"killed after rename {kill_at}: the rotation was lost"
+            memory = Memory.open(store, passphrase)
+        with memory:
+            assert [m.content for m in memory.list_memories()] == ["My bank PIN is 4921"]
+        assert not [p for p in store.parent.iterdir() if ".swap" in p.name]
+        kill_at += 1
+    assert kill_at > 3
+
+
+HOLD_THE_STORE_OPEN = """
+import sys
+from localmind import Memory
+with Memory.open(sys.argv[1], sys.argv[2]):
+    print("open", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_rotation_is_refused_while_another_program_has_the_store_open(cli: Cli) -> None:
+    cli.add("My bank PIN is 4921")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_STORE_OPEN, str(cli.db), PASSPHRASE],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        before = files_of(cli.db)
+        result = cli("passwd", "--rotate", LOCALMIND_NEW_PASSPHRASE=NEW)
+        assert_error(result, "is open in another program")
+        assert files_of(cli.db) == before
+    finally:
+        holder.communicate("")
+    assert cli.contents() == ["My bank PIN is 4921"]  # the old passphrase still opens it
