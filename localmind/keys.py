@@ -53,7 +53,8 @@ class KdfParams:
     def describe(self) -> str:
         kib = self.memory_cost_kib
         memory = f"{kib // 1024} MiB" if kib >= 1024 else f"{kib} KiB"
-        return f"Argon2id with {memory}, {self.iterations} passes"
+        passes = f"{self.iterations} pass" + ("es" if self.iterations != 1 else "")
+        return f"Argon2id with {memory}, {passes}"
 
 
 #: This build's Argon2id cost: every wrap (a new store, ``passwd``, ``sync rekey``) uses at

@@ -72,7 +72,7 @@ def test_a_downgraded_header_is_refused_on_join_and_never_used(
         monkeypatch.delenv(UNSAFE_TEST_KDF_ENV)  # the floor as users have it
         with pytest.raises(WeakKeyDerivation, match="weaker key derivation") as refused:
             join_folder(second, shared, PASSPHRASE)
-        assert "Argon2id with 8 KiB, 1 passes" in str(refused.value)
+        assert "Argon2id with 8 KiB, 1 pass)" in str(refused.value)
         assert "localmind-sync.json" in str(refused.value)
         monkeypatch.setenv(UNSAFE_TEST_KDF_ENV, "1")
         assert second.get_meta("sync.key") is None  # not joined
