@@ -72,12 +72,18 @@ def test_a_damaged_page_of_memories_is_reported_never_shown(filled: Path) -> Non
     cli = Cli(filled)
     leaves = pages_of(filled, "memories")
     assert len(leaves) >= 2
+    with raw(filled) as db:
+        rows = db.execute("SELECT id FROM memories ORDER BY rowid").fetchall()
     flip_in_page(filled, leaves[len(leaves) // 2])
     damaged = unchanged(filled)
 
     assert_damage_reported(cli, "list", "--limit", "500")
-    assert_damage_reported(cli, "recall", "an evening of chess")
-    assert_damage_reported(cli, "show", "01ARZ3NDEKTSV4RRFFQ69G5FAV")
+    # every memory a candidate (threshold 0), so recall reads the damaged page
+    assert_damage_reported(cli, "recall", "an evening of chess", "--threshold", "0", "-n", "100")
+    # showing a memory whose row sits on the damaged page reports the damage
+    shown = [cli("show", memory_id) for (memory_id,) in rows[:: max(1, len(rows) // 16)]]
+    assert any("is damaged" in r.stderr for r in shown)
+    assert all(r.exit_code == 0 or "is damaged" in r.stderr for r in shown)
     assert_damage_reported(cli, "check")
     assert_damage_reported(cli, "backup", str(filled.with_name("copy.db")))
     assert [p.name for p in filled.parent.iterdir() if "copy" in p.name] == []
@@ -93,7 +99,8 @@ def test_a_damaged_vector_page_stops_recall_and_leaves_list_exact(filled: Path) 
     # Listing never reads a vector: it shows exactly what it showed before.
     assert cli.ok("list", "--limit", "500", "--json").stdout == listed
     # Recall reads them: it stops with the damage, never ranks on a damaged vector.
-    assert_damage_reported(cli, "recall", "an evening of chess")
+    # every memory a candidate (threshold 0), so recall reads the damaged page
+    assert_damage_reported(cli, "recall", "an evening of chess", "--threshold", "0", "-n", "100")
     assert_damage_reported(cli, "check")
     # A backup copies every page: it stops at the damaged one and leaves no file.
     result = cli("backup", str(filled.with_name("copy.db")))

@@ -23,7 +23,9 @@ def test_hyde_searches_with_the_imagined_answer_too(
     for text in MEMORIES:
         memory.remember(text)
     question = "Which animal do we have at home?"
-    plain = {r.memory.content: r.breakdown for r in memory.recall(question, touch=False)}
+    plain = {
+        r.memory.content: r.breakdown for r in memory.recall(question, touch=False, threshold=0)
+    }
     ollama_server.when_prompt_contains(
         question, "Our family dog is a golden retriever called Biscuit who loves to swim."
     )
