@@ -17,6 +17,7 @@ from localmind import Memory
 from localmind.backup import backup_store
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.dying import dying_script
 
 pytestmark = pytest.mark.slow
 
@@ -24,24 +25,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Restores the backup over the store, SIGKILLing itself right after rename number KILL_AT
 #: (every rename of the restore goes through os.replace); says how many it made otherwise.
-RESTORE_AND_DIE = """
-import os, signal, sys
-from pathlib import Path
+RESTORE_AND_DIE = dying_script(
+    """
 from localmind.backup import restore_backup
 
-kill_at, renames, real_replace = int(sys.argv[3]), 0, os.replace
-
-def replace(source, destination):
-    global renames
-    real_replace(source, destination)
-    renames += 1
-    if renames == kill_at:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-os.replace = replace
 restore_backup(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[4], replace=True)
 print(renames)
-"""
+""",
+    kill_at_arg=3,
+)
 
 
 def _restore(backup: Path, target: Path, kill_at: int) -> subprocess.CompletedProcess[str]:

@@ -19,6 +19,7 @@ from localmind.keys import key_file_for
 from localmind.rotation import rotate_data_key
 from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import PASSPHRASE
+from tests.dying import dying_script, holding
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW = "a brand new passphrase"
@@ -158,48 +159,23 @@ with key_file_lock(Path(sys.argv[1])):
 
 def test_passwd_is_refused_while_another_holds_the_key_file(cli: Cli) -> None:
     before = files_of(cli.db)
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            HOLD_THE_LOCK,
-            str(cli.db),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with holding(HOLD_THE_LOCK, str(cli.db), ready="held"):
         result = cli("passwd", LOCALMIND_NEW_PASSPHRASE=NEW)
         assert_error(result, "the passphrase was not changed")
         assert files_of(cli.db) == before
-    finally:
-        holder.communicate("")
 
 
 # --- crashes and other programs -------------------------------------------------------------
 
 #: Rotates the store's key, SIGKILLing itself right after rename number KILL_AT.
-ROTATE_AND_DIE = """
-import os, signal, sys
-from pathlib import Path
+ROTATE_AND_DIE = dying_script(
+    """
 from localmind.rotation import rotate_data_key
 
-kill_at, renames, real_replace = int(sys.argv[2]), 0, os.replace
-
-def replace(source, destination):
-    global renames
-    real_replace(source, destination)
-    renames += 1
-    if renames == kill_at:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-os.replace = replace
 rotate_data_key(Path(sys.argv[1]), sys.argv[3], sys.argv[4])
-"""
+""",
+    kill_at_arg=2,
+)
 
 
 @pytest.mark.slow
@@ -244,20 +220,9 @@ with Memory.open(sys.argv[1], sys.argv[2]):
 
 def test_rotation_is_refused_while_another_program_has_the_store_open(cli: Cli) -> None:
     cli.add("My bank PIN is 4921")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_THE_STORE_OPEN, str(cli.db), PASSPHRASE],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+    with holding(HOLD_THE_STORE_OPEN, str(cli.db), PASSPHRASE, ready="open"):
         before = files_of(cli.db)
         result = cli("passwd", "--rotate", LOCALMIND_NEW_PASSPHRASE=NEW)
         assert_error(result, "is open in another program")
         assert files_of(cli.db) == before
-    finally:
-        holder.communicate("")
     assert cli.contents() == ["My bank PIN is 4921"]  # the old passphrase still opens it

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,10 +29,12 @@ def small_segments(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
 
 
-@pytest.fixture
-def group(tmp_path: Path) -> Iterator[tuple[list[Device], Path]]:
-    shared = tmp_path / "Sync" / "localmind"
-    devices = [Device(tmp_path / f"{name}.db", 0.0) for name in "abc"]
+@contextmanager
+def laptops_in_one_folder(
+    root: Path, shared: Path, count: int
+) -> Iterator[tuple[list[Device], Path]]:
+    """``count`` laptops (stores in ``root``) joined to the folder ``shared``; closed after."""
+    devices = [Device(root / f"{i}.db", 0.0) for i in range(count)]
     try:
         init_folder(devices[0].memory, shared, PASSPHRASE, FAST_KDF)
         for device in devices[1:]:
@@ -40,6 +43,22 @@ def group(tmp_path: Path) -> Iterator[tuple[list[Device], Path]]:
     finally:
         for device in devices:
             device.memory.close()
+
+
+@contextmanager
+def four_laptops() -> Iterator[tuple[list[Device], Path]]:
+    """Four laptops in a fresh temporary directory (a Hypothesis example cannot use pytest's
+    ``tmp_path``: it is shared by every example)."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        with laptops_in_one_folder(root, root / "Sync", 4) as joined:
+            yield joined
+
+
+@pytest.fixture
+def group(tmp_path: Path) -> Iterator[tuple[list[Device], Path]]:
+    with laptops_in_one_folder(tmp_path, tmp_path / "Sync" / "localmind", 3) as joined:
+        yield joined
 
 
 def names(directory: Path) -> list[str]:
@@ -265,26 +284,16 @@ sync_ops = st.lists(
 def test_a_late_joiner_converges_whatever_was_compacted(
     script: list[Op], order: list[int], small_segments: None
 ) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
-        shared = root / "Sync"
-        devices = [Device(root / f"{i}.db", 0.0) for i in range(4)]
-        try:
-            init_folder(devices[0].memory, shared, PASSPHRASE, FAST_KDF)
-            for device in devices[1:]:
-                join_folder(device.memory, shared, PASSPHRASE)
-            first_three = devices[:3]
-            for op in script:
-                kind, who, _, _ = op
-                if kind == "sync":
-                    sync_once(devices[who].memory, shared)
-                else:
-                    run(first_three, op)
-            everyone_syncs([first_three[i] for i in order], shared, rounds=3)
-            late = devices[3]
-            sync_once(late.memory, shared)
-            expected = snapshot(devices[0])
-            assert all(snapshot(device) == expected for device in devices)
-        finally:
-            for device in devices:
-                device.memory.close()
+    with four_laptops() as (devices, shared):
+        first_three = devices[:3]
+        for op in script:
+            kind, who, _, _ = op
+            if kind == "sync":
+                sync_once(devices[who].memory, shared)
+            else:
+                run(first_three, op)
+        everyone_syncs([first_three[i] for i in order], shared, rounds=3)
+        late = devices[3]
+        sync_once(late.memory, shared)
+        expected = snapshot(devices[0])
+        assert all(snapshot(device) == expected for device in devices)

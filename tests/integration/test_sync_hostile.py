@@ -11,7 +11,6 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,7 +33,8 @@ from sync.folder import (
 )
 from sync.watch import watched_directories
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
-from tests.integration.test_replica import TEXTS, Device, Op, run, snapshot
+from tests.integration.test_replica import TEXTS, Op, run, snapshot
+from tests.integration.test_sync_compaction import four_laptops
 
 STRANGER = "01JSTRANGER000000000000000"  # a device id no laptop has
 
@@ -330,34 +330,24 @@ def plant(shared: Path, memory: Memory, kind: str, serial: int) -> None:
 def test_laptops_converge_whatever_is_planted_and_however_the_clocks_jump(
     script: list[Op],
 ) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
-        shared = root / "Sync"
-        devices = [Device(root / f"{i}.db", 0.0) for i in range(4)]
-        try:
-            init_folder(devices[0].memory, shared, PASSPHRASE, FAST_KDF)
-            for device in devices[1:]:
-                join_folder(device.memory, shared, PASSPHRASE)
-            first_three = devices[:3]
-            for serial, op in enumerate(script):
-                kind, who, pick, _ = op
-                memory = devices[who].memory
-                if kind == "sync":
-                    within(30, lambda memory=memory: sync_once(memory, shared))
-                elif kind == "plant":
-                    plant(shared, memory, PLANTS[pick % len(PLANTS)], serial)
-                elif kind == "jump":
-                    devices[who].clock.advance(days=300 if pick % 2 else -300)
-                    report = memory.maintain(force=False)
-                    assert report.archived == 0 and report.expired == 0
-                else:
-                    run(first_three, op)
-            for _ in range(3):
-                for device in first_three:
-                    within(30, lambda device=device: sync_once(device.memory, shared))
-            within(30, lambda: sync_once(devices[3].memory, shared))
-            expected = snapshot(devices[0])
-            assert all(snapshot(device) == expected for device in devices)
-        finally:
-            for device in devices:
-                device.memory.close()
+    with four_laptops() as (devices, shared):
+        first_three = devices[:3]
+        for serial, op in enumerate(script):
+            kind, who, pick, _ = op
+            memory = devices[who].memory
+            if kind == "sync":
+                within(30, lambda memory=memory: sync_once(memory, shared))
+            elif kind == "plant":
+                plant(shared, memory, PLANTS[pick % len(PLANTS)], serial)
+            elif kind == "jump":
+                devices[who].clock.advance(days=300 if pick % 2 else -300)
+                report = memory.maintain(force=False)
+                assert report.archived == 0 and report.expired == 0
+            else:
+                run(first_three, op)
+        for _ in range(3):
+            for device in first_three:
+                within(30, lambda device=device: sync_once(device.memory, shared))
+        within(30, lambda: sync_once(devices[3].memory, shared))
+        expected = snapshot(devices[0])
+        assert all(snapshot(device) == expected for device in devices)
