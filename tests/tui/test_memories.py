@@ -12,7 +12,7 @@ from localmind import Memory
 from tests.conftest import PASSPHRASE, FakeClock
 from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, settle
 from tui.app import LocalmindApp
-from tui.screens.memories import MemoriesScreen
+from tui.screens.memories import SEARCH_LIMIT, MemoriesScreen
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
@@ -244,3 +244,24 @@ async def test_history_shows_versions_and_reverts(
         record = app.memory.get(tea)
         assert record.content == TEA and record.version == 3
         assert TEA in cell(app, tea, "content")
+
+
+NURSE = "I work as a nurse at the city hospital"
+
+
+async def test_search_finds_what_recall_finds_in_the_same_order(
+    app: LocalmindApp, store_path: Path, clock: FakeClock
+) -> None:
+    """The page's search is `localmind recall`: a question that shares no word with the memory
+    still finds it, and the rows come in recall's order (issue 16 item 5)."""
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:
+        memory.remember(NURSE, "semantic")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        assert app.memory is not None
+        for query, first in (("what do I drink", TEA), ("my job", NURSE), ("Rust", RUST)):
+            app.screen.query_one("#search", Input).value = query
+            await settle(pilot)
+            recalled = app.memory.recall(query, SEARCH_LIMIT, touch=False)
+            assert contents(app) == [r.memory.content for r in recalled], query
+            assert contents(app)[0] == first, query

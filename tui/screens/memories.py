@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from localmind.lifecycle import Version
 from localmind.profile import value
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.records import MemoryRecord, MemoryType, Status
 from sync.watch import SyncReport
 from tui.format import age, ago, archived_note, one_line, shown
 from tui.screens.base import Page
@@ -30,8 +30,6 @@ TYPE_FILTERS: tuple[MemoryType | None, ...] = (None, *MemoryType)
 STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
 SORTS = ("newest", "confidence", "importance", "value", "uses")
 SEARCH_LIMIT = 50
-#: A search result is shown when the words match, or when its meaning is at least this close.
-MEANING_CUTOFF = 0.45
 
 COLUMNS = (
     ("type", "Type"),
@@ -49,12 +47,7 @@ COLUMNS = (
 class Row:
     record: MemoryRecord
     relevance: float | None = None  # the search score, when searching
-
-
-def matches(result: RecallResult) -> bool:
-    """Keep a search hit when its words match, or its meaning is close enough."""
-    b = result.breakdown
-    return b.keyword_rank is not None or (b.vector_similarity or 0.0) >= MEANING_CUTOFF
+    rank: int = 0  # the place recall gave it, when searching
 
 
 class MemoriesScreen(Page):
@@ -139,14 +132,17 @@ class MemoriesScreen(Page):
 
     def _fetch(self, query: str, kind: MemoryType | None, status: Status) -> list[Row]:
         if query:
+            # The same recall as `localmind recall` (its threshold and its order), only not
+            # noted as a use: browsing is not the assistant recalling.
             results = self.memory.recall(query, SEARCH_LIMIT, types=kind, touch=False)
-            return [Row(r.memory, r.score) for r in results if matches(r)]
+            return [Row(r.memory, r.score, rank) for rank, r in enumerate(results)]
         records = self.memory.list_memories(kind, status=status)
         return [Row(record) for record in records]
 
     def _sorted(self, rows: list[Row]) -> list[Row]:
         if self.query_text and self.sort == "newest":
-            return sorted(rows, key=lambda row: row.relevance or 0.0, reverse=True)
+            # recall's order: by score, but a newer memory above one it may replace
+            return sorted(rows, key=lambda row: row.rank)
         keys = {
             "newest": lambda row: row.record.created_at,
             "confidence": lambda row: row.record.confidence,
@@ -239,7 +235,8 @@ class MemoriesScreen(Page):
     def _replace_row(self, record: MemoryRecord) -> None:
         if record.id not in self.rows:
             return
-        self.rows[record.id] = Row(record, self.rows[record.id].relevance)
+        old = self.rows[record.id]
+        self.rows[record.id] = Row(record, old.relevance, old.rank)
         for (key, _), cell in zip(COLUMNS, self._cells(record), strict=True):
             self.table.update_cell(record.id, key, cell)
         self._show_detail()
