@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Static, TextArea
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FakeClock
 from tests.ollama_server import FakeOllama, unused_port_host
-from tests.tui.conftest import TEA, make_app, settle
+from tests.tui.conftest import TEA, make_app, screen_text, settle, words
 from tui.app import LocalmindApp
 from tui.screens.chat import ChatScreen
 from tui.widgets.editor import EditorModal
@@ -117,3 +117,20 @@ async def test_without_ollama_the_chat_says_how_to_start_it(
         await pilot.press("f3")
         await settle(pilot)
         assert app.screen.query_one("#memories", DataTable).row_count >= 4
+
+
+async def test_at_80x24_the_offline_banner_leaves_the_message_field_in_view(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """The default terminal size: the banner is a few lines and the field to type in is
+    wholly on screen (issue 16 item 6)."""
+    llm = OllamaLLM(host=unused_port_host(), timeout_s=1.0)
+    app = make_app(store_path, clock, llm=llm)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        offline, field = app.screen.query_one("#offline"), app.screen.query_one("#message")
+        assert offline.display and offline.region.height <= 6
+        assert field.region.height == 3 and field.region.bottom <= 24 - 2  # status, footer
+        assert "then fetch the model once with `ollama pull qwen2.5:3b`." in words(screen_text(app))
+        await say(pilot, app, "What do I like to drink?")
+        assert "no reply" in texts(app, ".message.assistant")[0]

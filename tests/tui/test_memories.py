@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, TextArea
 
 from localmind import Memory
 from tests.conftest import PASSPHRASE, FakeClock
-from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, settle
+from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, screen_text, settle
 from tui.app import LocalmindApp
 from tui.screens.memories import SEARCH_LIMIT, MemoriesScreen
 from tui.widgets.editor import EditorModal
@@ -265,3 +265,29 @@ async def test_search_finds_what_recall_finds_in_the_same_order(
             recalled = app.memory.recall(query, SEARCH_LIMIT, touch=False)
             assert contents(app) == [r.memory.content for r in recalled], query
             assert contents(app)[0] == first, query
+
+
+async def test_at_80x24_the_content_column_gets_the_room(app: LocalmindApp) -> None:
+    """The default terminal size: the table keeps the few columns that matter and shows the
+    memories' text; the detail moves under it. A wide terminal shows every column again."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_page(pilot)
+        table = app.screen.query_one("#memories", DataTable)
+        assert [str(key.value) for key in table.columns] == [
+            "type",
+            "conf",
+            "age",
+            "pin",
+            "content",
+        ]
+        shown = screen_text(app)
+        for content in (ENGINEER, HIKING, TEA):
+            assert content in shown  # whole, on its row
+        detail = app.screen.query_one("#detail")
+        assert detail.region.y > table.region.y and detail.region.width >= 78
+
+        await pilot.resize_terminal(140, 40)
+        await settle(pilot)
+        assert len(table.columns) == 8
+        assert detail.region.x > table.region.x
+        assert contents(app) == [TEA, RUST, ENGINEER, HIKING]

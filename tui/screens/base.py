@@ -20,9 +20,15 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: Terminals at least this wide get every column and panel side by side; narrower ones (the
+#: default 80×24) a layout that keeps what matters readable (the screen's class ``-narrow``).
+WIDE_FROM = 110
+BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
+
 
 class Page(Screen[None]):
     PAGE: ClassVar[str]
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     @property
     def lm(self) -> LocalmindApp:

@@ -79,7 +79,7 @@ class ChatScreen(Page):
                 yield Static(id="offline")
                 yield Input(placeholder="Say something…  (Enter sends)", id="message")
             with Vertical(id="sidebar"):
-                yield Label("Recalled for this turn  (y 👍 · n 👎 · e ✏️)", classes="heading")
+                yield Label("Recalled this turn  (y · n · e)", classes="heading")
                 yield DataTable(id="recalled", cursor_type="row")
                 yield Static(id="breakdown")
                 yield Label("Remembered from your message", classes="heading")
@@ -110,11 +110,10 @@ class ChatScreen(Page):
         panel = self.query_one("#offline", Static)
         panel.display = bool(reason)
         if reason:
+            # short: at 80×24 a long banner would push the message field off the screen
             panel.update(
                 Text.assemble(
-                    ("The local model is offline. ", "bold"),
-                    reason,
-                    "\nMemories, search, conflicts, profile and health work without it.",
+                    ("Model offline: ", "bold"), reason, " Every other page works without it."
                 )
             )
 

@@ -19,7 +19,7 @@ from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, Status
 from sync.watch import SyncReport
 from tui.format import age, ago, archived_note, one_line, shown
-from tui.screens.base import Page
+from tui.screens.base import WIDE_FROM, Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
@@ -41,6 +41,8 @@ COLUMNS = (
     ("pin", "📌"),
     ("content", "Content"),
 )
+#: The columns a narrow terminal shows: the content gets the room (the detail has the rest).
+NARROW_COLUMNS = tuple(c for c in COLUMNS if c[0] in ("type", "conf", "age", "pin", "content"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,20 +79,31 @@ class MemoriesScreen(Page):
         self.rows: dict[str, Row] = {}
         self.forgotten: list[MemoryRecord] = []  # most recent last: what undo brings back
         self._generation = 0
+        self.columns = COLUMNS
 
     def body(self) -> ComposeResult:
         with Vertical(id="memories-page"):
             yield Input(placeholder="Search by meaning and words…  ( / )", id="search")
             yield Label("", id="filters")
-            with Horizontal():
+            with Horizontal(id="memories-body"):
                 yield DataTable(id="memories", cursor_type="row", zebra_stripes=True)
                 yield Static(id="detail")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for key, label in COLUMNS:
+        self._set_columns()
+        self.table.focus()
+
+    def _set_columns(self) -> None:
+        self.columns = NARROW_COLUMNS if self.app.size.width < WIDE_FROM else COLUMNS
+        table = self.table
+        table.clear(columns=True)
+        for key, label in self.columns:
             table.add_column(label, key=key)
-        table.focus()
+
+    def on_resize(self) -> None:
+        if self.columns != (NARROW_COLUMNS if self.app.size.width < WIDE_FROM else COLUMNS):
+            self._set_columns()
+            self._show([*self.rows.values()])
 
     @property
     def table(self) -> DataTable[object]:
@@ -161,24 +174,25 @@ class MemoriesScreen(Page):
             if row.record.id in self.lm.pending_forgets:  # forgotten, in its undo window
                 continue
             self.rows[row.record.id] = row
-            table.add_row(*self._cells(row.record), key=row.record.id)
+            cells = self._cells(row.record)
+            table.add_row(*(cells[key] for key, _ in self.columns), key=row.record.id)
         if selected in self.rows:
             table.move_cursor(row=table.get_row_index(selected))
         self._show_filters()
         self._show_detail()
 
-    def _cells(self, record: MemoryRecord) -> list[object]:
+    def _cells(self, record: MemoryRecord) -> dict[str, object]:
         now = self.lm.clock()
-        return [
-            str(record.type),
-            f"{record.confidence:.2f}",
-            f"{record.importance:.2f}",
-            f"{value(record):.2f}",
-            age(now - record.created_at),
-            str(record.access_count),
-            "📌" if record.pinned else "",
-            Text(one_line(record.content, 200)),
-        ]
+        return {
+            "type": str(record.type),
+            "conf": f"{record.confidence:.2f}",
+            "imp": f"{record.importance:.2f}",
+            "value": f"{value(record):.2f}",
+            "age": age(now - record.created_at),
+            "uses": str(record.access_count),
+            "pin": "📌" if record.pinned else "",
+            "content": Text(one_line(record.content, 200)),
+        }
 
     def _show_filters(self) -> None:
         kind = str(self.type_filter) if self.type_filter else "all"
@@ -212,9 +226,15 @@ class MemoriesScreen(Page):
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
-        for name, fact in facts:
-            text.append(f"{name:>10}  ", style="dim")
-            text.append(fact + "\n")
+        if self.columns is NARROW_COLUMNS:  # under the table: the facts on a line or two
+            for name, fact in facts:
+                text.append(f"{name} ", style="dim")
+                text.append(fact + "  ")
+            text.append("\n")
+        else:
+            for name, fact in facts:
+                text.append(f"{name:>10}  ", style="dim")
+                text.append(fact + "\n")
         if record.status is Status.EXPIRED:
             text.append("\narchived: a brings it back\n", style="yellow")
         detail.update(text)
@@ -237,8 +257,9 @@ class MemoriesScreen(Page):
             return
         old = self.rows[record.id]
         self.rows[record.id] = Row(record, old.relevance, old.rank)
-        for (key, _), cell in zip(COLUMNS, self._cells(record), strict=True):
-            self.table.update_cell(record.id, key, cell)
+        cells = self._cells(record)
+        for key, _ in self.columns:
+            self.table.update_cell(record.id, key, cells[key])
         self._show_detail()
 
     def _stored(self) -> MemoryRecord | None:
