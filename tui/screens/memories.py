@@ -31,7 +31,7 @@ STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
 SORTS = ("newest", "confidence", "importance", "value", "uses")
 SEARCH_LIMIT = 50
 
-COLUMNS = (
+COLUMNS: tuple[tuple[str, str], ...] = (
     ("type", "Type"),
     ("conf", "Conf"),
     ("imp", "Imp"),
