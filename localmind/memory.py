@@ -643,6 +643,12 @@ class Memory:
         """The log position of the newest event this store holds (0 when none)."""
         return self._store.latest_event_seq()
 
+    def data_version(self) -> int:
+        """A number that changes whenever another program (the CLI, the MCP server, another
+        open of the store) has written to the store since it was last asked; this store's
+        own writes leave it as it is. A front end polls it to notice others' changes."""
+        return self._store.data_version()
+
     def apply_remote(
         self, events: Iterable[Event], *, meta: dict[str, str] | None = None
     ) -> ApplyReport:

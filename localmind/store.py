@@ -203,6 +203,11 @@ class SqliteStore:
     def latest_event_seq(self) -> int:
         return self.scalar("SELECT coalesce(max(seq), 0) FROM events")
 
+    def data_version(self) -> int:
+        """SQLite's count that changes when another connection commits to the file (never
+        for this connection's own writes): one cheap pragma, no table read."""
+        return self.scalar("PRAGMA data_version")
+
     def check_vector_identity(self) -> None:
         """Refuse to write or search vectors of another model than the store's: another program
         may have re-indexed the store with a new model since this one opened it."""

@@ -41,6 +41,8 @@ from tui.syncing import STOP_WAIT_S, SyncReported, SyncState
 
 #: Actions that need an unlocked store (hidden and refused before).
 _NEEDS_STORE = {"go", "help"}
+#: How often the app looks whether another program (the CLI, MCP) wrote to the store.
+STORE_POLL_S = 1.0
 
 
 class LocalmindApp(App[None]):
@@ -92,6 +94,8 @@ class LocalmindApp(App[None]):
         self.waiting_resolutions: list[Waiting] = []
         self.sync = SyncState()
         self._sync_worker: Worker[None] | None = None
+        self._store_poll: Timer | None = None
+        self._store_version: int | None = None
 
     @property
     def llm(self) -> LLM | None:
@@ -115,6 +119,7 @@ class LocalmindApp(App[None]):
         self.session = Session(memory, self.llm)
         self.refresh_status()
         self.start_sync()
+        self._store_poll = self.set_interval(STORE_POLL_S, self._poll_store)
         self.switch_mode("chat")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -192,6 +197,25 @@ class LocalmindApp(App[None]):
         if isinstance(self.screen, Page):
             self.screen.synced(report)
 
+    # --- writes by other programs -------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="store-poll", exit_on_error=False)
+    def _poll_store(self) -> None:
+        """Show what the CLI or the MCP server wrote: SQLite's data_version moves only on
+        another connection's commit (our own writes, and sync's, already refresh)."""
+        memory = self.memory
+        if memory is None:
+            return
+        version = memory.data_version()
+        if self._store_version is not None and version != self._store_version:
+            self.call_from_thread(self._store_changed)
+        self._store_version = version
+
+    def _store_changed(self) -> None:
+        self.refresh_status()
+        if isinstance(self.screen, Page):  # a dialog on top: its page reloads when it closes
+            self.screen.reload()
+
     # --- forgetting, with a window to undo ------------------------------------------------------
 
     def forget_later(self, memory_id: str) -> None:
@@ -229,6 +253,8 @@ class LocalmindApp(App[None]):
             self.call_from_thread(self.refresh_status)
 
     async def on_unmount(self) -> None:
+        if self._store_poll is not None:
+            self._store_poll.stop()
         ids, self.pending_forgets = list(self.pending_forgets), {}
         if ids and self.memory is not None:  # quitting inside the window still forgets
             await asyncio.to_thread(_forget_all, self.memory, ids)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -291,3 +294,32 @@ async def test_at_80x24_the_content_column_gets_the_room(app: LocalmindApp) -> N
         assert len(table.columns) == 8
         assert detail.region.x > table.region.x
         assert contents(app) == [TEA, RUST, ENGINEER, HIKING]
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Whether ``condition`` came true within ``seconds`` (the app's polls run meanwhile)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.1)
+    return True
+
+
+async def test_a_write_by_another_program_shows_without_leaving_the_page(
+    app: LocalmindApp, store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """What the CLI or the MCP server writes to the open store appears on the page in front
+    (issue 16 item 8): here another connection adds one memory and forgets another."""
+
+    def elsewhere() -> None:
+        with Memory.open(store_path, PASSPHRASE, clock=clock) as other:
+            other.remember(NURSE, "semantic")
+            other.forget(seeded[HIKING])
+
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        assert NURSE not in contents(app)
+        await asyncio.to_thread(elsewhere)
+        assert await until(pilot, lambda: NURSE in contents(app) and HIKING not in contents(app))
+        assert await until(pilot, lambda: "4 memories" in app.status_text)
