@@ -691,7 +691,8 @@ class Memory:
             "namespace": self.namespace,
             "active": self.count(),
             "short_term": len(self._short_term),
-            "by_type": store.counts_by("type", self.namespace),
+            # of the active memories, as "active" counts them (forgotten ones are tombstones)
+            "by_type": store.counts_by("type", self.namespace, str(Status.ACTIVE)),
             "by_status": store.counts_by("status", self.namespace),
             "namespaces": store.counts_by("namespace", None),
             "events": store.event_count(),

@@ -8,9 +8,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, TextArea
 
+from localmind import Memory
 from localmind.records import Status
-from tests.conftest import FakeClock
-from tests.tui.conftest import RENT, RENT_NEW, make_app, seed, settle
+from tests.conftest import PASSPHRASE, FakeClock
+from tests.tui.conftest import HIKING, RENT, RENT_NEW, make_app, seed, settle
 from tui.app import LocalmindApp
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
@@ -159,3 +160,20 @@ async def test_help_lists_the_keys_and_the_palette_reaches_pages(
         await pilot.press(*"Memories", "enter")
         await settle(pilot)
         assert isinstance(app.screen, MemoriesScreen)
+
+
+async def test_health_counts_by_type_only_the_active_memories(
+    store_path: Path, clock: FakeClock, ids: dict[str, str]
+) -> None:
+    """A forgotten memory is no longer one of a type (issue 16 polish)."""
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:
+        memory.forget(ids[HIKING])  # the only episodic one
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        counts = str(app.screen.query_one("#counts").render())
+        assert "5 active" in counts
+        assert "by type: semantic 5\n" in counts
+        assert "by status: active 5, deleted 1" in counts
