@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, TextArea
 
@@ -15,10 +17,12 @@ from tests.tui.conftest import HIKING, RENT, RENT_NEW, make_app, seed, settle
 from tui.app import LocalmindApp
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
+from tui.screens.help import PAGES as HELP_PAGES
 from tui.screens.help import HelpScreen
 from tui.screens.memories import MemoriesScreen
 from tui.screens.profile import ProfileScreen
 from tui.widgets.editor import EditorModal
+from tui.widgets.history import HistoryModal
 
 
 @pytest.fixture
@@ -177,3 +181,17 @@ async def test_health_counts_by_type_only_the_active_memories(
         assert "5 active" in counts
         assert "by type: semantic 5\n" in counts
         assert "by status: active 5, deleted 1" in counts
+
+
+def test_footers_hold_no_emoji() -> None:
+    """Terminals disagree on an emoji's width (✏️ is one cell to Textual, two to most
+    terminals), which shifted and clipped the footer: its keys are described in words."""
+    screens = [page for _, page in HELP_PAGES]
+    screens += [LocalmindApp.BINDINGS, HistoryModal.BINDINGS, EditorModal.BINDINGS]
+    descriptions = [
+        b.description for bindings in screens for b in bindings if isinstance(b, Binding)
+    ]
+    assert "Confirm" in descriptions and "Correct" in descriptions
+    for description in descriptions:
+        assert "\ufe0f" not in description, description
+        assert all(unicodedata.category(ch) != "So" for ch in description), description

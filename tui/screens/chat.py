@@ -61,9 +61,9 @@ def describe(outcome: Outcome) -> Text:
 class ChatScreen(Page):
     PAGE = "chat"
     BINDINGS: ClassVar = [
-        Binding("y", "feedback('confirm')", "👍 Confirm"),
-        Binding("n", "feedback('deny')", "👎 Deny"),
-        Binding("e", "correct", "✏️ Correct"),
+        Binding("y", "feedback('confirm')", "Confirm"),
+        Binding("n", "feedback('deny')", "Deny"),
+        Binding("e", "correct", "Correct"),
         Binding("i", "focus_message", "Message"),
         Binding("tab", "app.focus_next", "Recalled", show=False),
     ]

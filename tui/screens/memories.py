@@ -55,11 +55,13 @@ class Row:
 class MemoriesScreen(Page):
     PAGE = "memories"
     DEBOUNCE_S: ClassVar[float] = 0.25
+    # Plain words in the footer: terminals disagree on an emoji's width (✏️ is one cell to
+    # Textual and two to most terminals), and the footer shifted and clipped with them.
     BINDINGS: ClassVar = [
         Binding("slash", "search", "Search"),
-        Binding("y", "feedback('confirm')", "👍 Confirm"),
-        Binding("n", "feedback('deny')", "👎 Deny"),
-        Binding("e", "correct", "✏️ Correct"),
+        Binding("y", "feedback('confirm')", "Confirm"),
+        Binding("n", "feedback('deny')", "Deny"),
+        Binding("e", "correct", "Correct"),
         Binding("x,delete", "forget", "Forget"),
         Binding("u", "undo", "Undo"),
         Binding("p", "pin", "Pin"),
