@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -121,6 +122,11 @@ class LocalmindApp(App[None]):
         self.start_sync()
         self._store_poll = self.set_interval(STORE_POLL_S, self._poll_store)
         self.switch_mode("chat")
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        # Textual's "Keys" (a panel of the focused widget's keys) next to ours (every key of
+        # every page) listed "Keys" twice: ours stays.
+        return (c for c in super().get_system_commands(screen) if c.title != "Keys")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.memory is not None or action not in _NEEDS_STORE

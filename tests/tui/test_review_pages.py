@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Label, TextArea
+from textual.widgets import DataTable, Label, OptionList, TextArea
 
 from localmind import Memory
 from localmind.records import Status
 from tests.conftest import PASSPHRASE, FakeClock
-from tests.tui.conftest import HIKING, RENT, RENT_NEW, make_app, seed, settle
+from tests.tui.conftest import HIKING, RENT, RENT_NEW, TEA, make_app, seed, settle
 from tui.app import LocalmindApp
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
@@ -195,3 +195,45 @@ def test_footers_hold_no_emoji() -> None:
     for description in descriptions:
         assert "\ufe0f" not in description, description
         assert all(unicodedata.category(ch) != "So" for ch in description), description
+
+
+async def palette(pilot: Pilot[None], app: LocalmindApp, query: str = "") -> list[str]:
+    """Open the command palette, type ``query``: the titles it offers."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    if query:
+        await pilot.press(*query)
+    await pilot.pause(0.3)  # the palette searches in a worker of its own
+    options = app.screen.query_one(OptionList).options
+    return [str(option.prompt).split("\n")[0] for option in options]
+
+
+async def test_the_palette_offers_every_action_of_the_page_by_name(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """ "Keys" once; the page's forget, pin, confirm…, and sync (issue 16 polish)."""
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        table = app.screen.query_one("#memories", DataTable)
+        table.move_cursor(row=table.get_row_index(seeded[TEA]))
+        titles = await palette(pilot, app)
+        assert titles.count("Keys") == 1
+        for title in ("Sync", "Memories: Forget", "Memories: Pin", "Memories: Confirm"):
+            assert title in titles
+        await pilot.press("escape")
+        await pilot.pause()
+
+        assert await palette(pilot, app, "pin") == ["Memories: Pin"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.memory is not None and app.memory.get(seeded[TEA]).pinned
+
+        await palette(pilot, app, "forget")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoriesScreen)
+        assert seeded[TEA] not in app.screen.rows  # forgotten, in its undo window
+        assert any("Press u to undo" in n.message for n in app._notifications)
