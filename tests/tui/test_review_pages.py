@@ -211,7 +211,7 @@ async def palette(pilot: Pilot[None], app: LocalmindApp, query: str = "") -> lis
 async def test_the_palette_offers_every_action_of_the_page_by_name(
     store_path: Path, clock: FakeClock, seeded: dict[str, str]
 ) -> None:
-    """ "Keys" once; the page's forget, pin, confirm…, and sync (issue 16 polish)."""
+    """It lists "Keys" once, the page's forget, pin, confirm… and sync (issue 16 polish)."""
     app = make_app(store_path, clock)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
