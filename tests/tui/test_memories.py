@@ -240,7 +240,7 @@ async def test_history_shows_versions_and_reverts(
         assert isinstance(modal, HistoryModal)
         assert [row[0] for row in modal.rows] == [1, 2]
         diff = modal.query_one("#diff").render()
-        assert "greenblack" in str(diff)  # removed "green", added "black"
+        assert "I prefer [-green-]{+black+} tea" in str(diff)  # marked, not only coloured
         await pilot.press("up", "r")
         await settle(pilot)
         assert isinstance(app.screen, MemoriesScreen)

@@ -38,6 +38,8 @@ async def open_conflicts(pilot: Pilot[None], app: LocalmindApp) -> None:
     assert app.screen.query_one("#conflicts", DataTable).row_count == 1
     assert RENT in str(app.screen.query_one("#old").render())
     assert RENT_NEW in str(app.screen.query_one("#new").render())
+    changed = "What changed: My rent [-is-]{+went+} [-1200-]{+up to 1450+} euros a month"
+    assert changed in str(app.screen.query_one("#why").render())  # readable without colour
 
 
 @pytest.mark.parametrize(
