@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from localmind import preferences, validation
+from localmind import preferences, ranking, validation
 from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
@@ -518,6 +518,14 @@ class Memory:
         return self._recaller.recall(
             query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank
         )
+
+    def rescored(self, result: RecallResult, record: MemoryRecord) -> RecallResult:
+        """``result`` with its memory as ``record`` (after feedback, say): the relevance it
+        was recalled with, its confidence, recency, frequency and score as they are now."""
+        breakdown = ranking.rescored(
+            record, result.breakdown, self._clock(), self.settings.ranking, self.settings.decay
+        )
+        return RecallResult(record, breakdown)
 
     def query_vector(self, query: str) -> Vectors:
         """The query's embedding, from a small in-process cache when it was asked before."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -76,7 +77,7 @@ async def settle(pilot: object) -> None:
         await pilot.pause()
 
 
-def screen_text(app: App[object]) -> str:
+def screen_text(app: App[Any]) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), record=True)

@@ -80,11 +80,26 @@ async def test_feedback_keys_on_a_recalled_memory_change_it_in_the_store(
         table = app.screen.query_one("#recalled", DataTable)
         table.focus()
         table.move_cursor(row=table.get_row_index(tea))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        old = screen.recalled[tea].breakdown
+        before = str(app.screen.query_one("#breakdown").render())
+        assert "confidence 0.80 × relevance" in before
+        assert "0.1×importance" in before and "0.1×frequency 0.00" in before  # the weights
         await pilot.press("y")
         await settle(pilot)
         assert app.memory is not None
         assert app.memory.get(tea).confidence == pytest.approx(0.9)
         assert str(table.get_cell(tea, "conf")) == "0.90"
+        # the score follows: the same relevance, the confidence and uses it has now
+        b = screen.recalled[tea].breakdown
+        assert b.similarity == old.similarity and b.frequency > old.frequency  # a use
+        boost = 1 + 0.1 * b.importance + 0.1 * b.recency + 0.1 * b.frequency
+        assert b.score == pytest.approx(0.9 * b.similarity * boost) and b.score > old.score
+        after = str(app.screen.query_one("#breakdown").render())
+        assert f"score {b.score:.3f} = confidence 0.90 × relevance" in after
+        assert str(table.get_cell(tea, "score")) == f"{b.score:.2f}"
 
         await pilot.press("e")
         await pilot.pause()

@@ -222,11 +222,13 @@ class ChatScreen(Page):
             return
         b = result.breakdown
         memory = result.memory
+        w = self.memory.settings.ranking
         text = shown(memory.content + "\n", style="bold")
         text.append(
-            f"score {b.score:.3f} = confidence {memory.confidence:.2f} × "
-            f"relevance {b.similarity:.2f} × (1 + importance {b.importance:.2f} · "
-            f"recency {b.recency:.2f} · frequency {b.frequency:.2f} weighted)\n",
+            f"score {b.score:.3f} = confidence {b.confidence:.2f} × "
+            f"relevance {b.similarity:.2f} × (1 + {w.importance:g}×importance {b.importance:.2f}"
+            f" + {w.recency:g}×recency {b.recency:.2f} + {w.frequency:g}×frequency "
+            f"{b.frequency:.2f})\n",
             style="dim",
         )
         text.append(f"made {day(memory.created_at)}", style="dim")
@@ -237,10 +239,12 @@ class ChatScreen(Page):
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:
+        """Show ``record`` after feedback: its row and score line, rescored (the confidence and
+        uses it has now, the relevance it was recalled with)."""
         old = self.recalled.get(record.id)
         if old is None:
             return
-        self.recalled[record.id] = RecallResult(record, old.breakdown)
+        self.recalled[record.id] = self.memory.rescored(old, record)
         table = self.query_one("#recalled", DataTable)
         for (key, _), cell in zip(
             RECALLED_COLUMNS, self._cells(self.recalled[record.id]), strict=True
