@@ -149,3 +149,6 @@ async def test_at_80x24_the_offline_banner_leaves_the_message_field_in_view(
         assert "then fetch the model once with `ollama pull qwen2.5:3b`." in words(screen_text(app))
         await say(pilot, app, "What do I like to drink?")
         assert "no reply" in texts(app, ".message.assistant")[0]
+        recalled = app.screen.query_one("#recalled", DataTable)
+        assert [str(key.value) for key in recalled.columns] == ["content", "score", "conf"]
+        assert "I prefer green tea" in screen_text(app)  # the figures are in the score line

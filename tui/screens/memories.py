@@ -19,7 +19,7 @@ from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, Status
 from sync.watch import SyncReport
 from tui.format import age, ago, archived_note, one_line, shown
-from tui.screens.base import WIDE_FROM, Page
+from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
@@ -31,7 +31,7 @@ STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
 SORTS = ("newest", "confidence", "importance", "value", "uses")
 SEARCH_LIMIT = 50
 
-COLUMNS: tuple[tuple[str, str], ...] = (
+COLUMNS: Columns = (
     ("type", "Type"),
     ("conf", "Conf"),
     ("imp", "Imp"),
@@ -92,19 +92,12 @@ class MemoriesScreen(Page):
                 yield Static(id="detail")
 
     def on_mount(self) -> None:
-        self._set_columns()
+        self.on_resize()
         self.table.focus()
 
-    def _set_columns(self) -> None:
-        self.columns = NARROW_COLUMNS if self.app.size.width < WIDE_FROM else COLUMNS
-        table = self.table
-        table.clear(columns=True)
-        for key, label in self.columns:
-            table.add_column(label, key=key)
-
     def on_resize(self) -> None:
-        if self.columns != (NARROW_COLUMNS if self.app.size.width < WIDE_FROM else COLUMNS):
-            self._set_columns()
+        if self.fit_columns(self.table, COLUMNS, NARROW_COLUMNS):
+            self.columns = NARROW_COLUMNS if self.narrow else COLUMNS
             self._show([*self.rows.values()])
 
     @property
