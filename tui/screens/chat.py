@@ -207,7 +207,7 @@ class ChatScreen(Page):
     def _cells(self, result: RecallResult) -> dict[str, object]:
         b = result.breakdown
         return {
-            "content": Text(one_line(result.memory.content, 20 if self.narrow else 28)),
+            "content": Text(one_line(result.memory.content, 20 if self.narrow else 24)),
             "score": f"{b.score:.2f}",
             "sim": f"{b.similarity:.2f}",
             "imp": f"{b.importance:.2f}",
