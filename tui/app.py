@@ -97,6 +97,7 @@ class LocalmindApp(App[None]):
         self._sync_worker: Worker[None] | None = None
         self._store_poll: Timer | None = None
         self._store_version: int | None = None
+        self._store_poller: Worker[None] | None = None
 
     @property
     def llm(self) -> LLM | None:
@@ -205,8 +206,13 @@ class LocalmindApp(App[None]):
 
     # --- writes by other programs -------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="store-poll", exit_on_error=False)
     def _poll_store(self) -> None:
+        # One look at a time: a long chat turn holds the store, and looks must not pile up.
+        if self._store_poller is None or self._store_poller.is_finished:
+            self._store_poller = self._look_at_store()
+
+    @work(thread=True, group="store-poll", exit_on_error=False)
+    def _look_at_store(self) -> None:
         """Show what the CLI or the MCP server wrote: SQLite's data_version moves only on
         another connection's commit (our own writes, and sync's, already refresh)."""
         memory = self.memory
