@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from localmind import preferences, validation
+from localmind import preferences, ranking, validation
 from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
@@ -519,6 +519,14 @@ class Memory:
             query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank
         )
 
+    def rescored(self, result: RecallResult, record: MemoryRecord) -> RecallResult:
+        """``result`` with its memory as ``record`` (after feedback, say): the relevance it
+        was recalled with, its confidence, recency, frequency and score as they are now."""
+        breakdown = ranking.rescored(
+            record, result.breakdown, self._clock(), self.settings.ranking, self.settings.decay
+        )
+        return RecallResult(record, breakdown)
+
     def query_vector(self, query: str) -> Vectors:
         """The query's embedding, from a small in-process cache when it was asked before."""
         return self._recaller.query_vector(query)
@@ -643,6 +651,12 @@ class Memory:
         """The log position of the newest event this store holds (0 when none)."""
         return self._store.latest_event_seq()
 
+    def data_version(self) -> int:
+        """A number that changes whenever another program (the CLI, the MCP server, another
+        open of the store) has written to the store since it was last asked; this store's
+        own writes leave it as it is. A front end polls it to notice others' changes."""
+        return self._store.data_version()
+
     def apply_remote(
         self, events: Iterable[Event], *, meta: dict[str, str] | None = None
     ) -> ApplyReport:
@@ -685,7 +699,8 @@ class Memory:
             "namespace": self.namespace,
             "active": self.count(),
             "short_term": len(self._short_term),
-            "by_type": store.counts_by("type", self.namespace),
+            # of the active memories, as "active" counts them (forgotten ones are tombstones)
+            "by_type": store.counts_by("type", self.namespace, str(Status.ACTIVE)),
             "by_status": store.counts_by("status", self.namespace),
             "namespaces": store.counts_by("namespace", None),
             "events": store.event_count(),

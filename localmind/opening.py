@@ -54,16 +54,10 @@ def store_path(path: str | os.PathLike[str]) -> Path:
     return path
 
 
-@contextmanager
-def unlocked(
-    path: Path, passphrase: str, *, create: bool, kdf: KdfParams | None
-) -> Iterator[tuple[Any, bool, SeenRecord]]:
-    """The migrated connection to the store at ``path``, whether it is being created now (then
-    with a new key file), and how to record the newest change seen when it closes. A restore
-    or key rotation a crash interrupted is finished first; a store older than the newest
-    change this laptop saw is refused (:class:`RolledBack`). If the block fails, the
-    connection is closed and a store being created is removed again, key file and all."""
-    finish_interrupted(path)
+def check_files(path: Path) -> None:
+    """:class:`NotAStore` when ``path`` cannot be a store whatever the passphrase (a
+    directory, or a database without its key file or the other way round); a front end asks
+    before it asks for the passphrase. An interrupted swap must be finished first."""
     key_path = key_file_for(path)
     if path.exists() and not path.is_file():
         raise NotAStore(f"{path} is a directory, not a localmind store.")
@@ -74,6 +68,20 @@ def unlocked(
         )
     if key_path.exists() and not path.exists():
         raise NotAStore(f"Found the key file {key_path} but not the database {path}.")
+
+
+@contextmanager
+def unlocked(
+    path: Path, passphrase: str, *, create: bool, kdf: KdfParams | None
+) -> Iterator[tuple[Any, bool, SeenRecord]]:
+    """The migrated connection to the store at ``path``, whether it is being created now (then
+    with a new key file), and how to record the newest change seen when it closes. A restore
+    or key rotation a crash interrupted is finished first; a store older than the newest
+    change this laptop saw is refused (:class:`RolledBack`). If the block fails, the
+    connection is closed and a store being created is removed again, key file and all."""
+    finish_interrupted(path)
+    check_files(path)
+    key_path = key_file_for(path)
     creating = not path.exists()
     if creating:
         if not create:

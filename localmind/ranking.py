@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
 from localmind.records import MemoryRecord, ScoreBreakdown
@@ -114,6 +114,38 @@ def last_changed(memory: MemoryRecord) -> float:
     return max(memory.created_at, memory.updated_at)
 
 
+def _factors(
+    memory: MemoryRecord, now: float, weights: RankingWeights, decay: DecayConfig
+) -> tuple[float, float, float, float]:
+    """(decayed importance, recency, frequency, the boost they make) of ``memory`` at ``now``."""
+    idle_days = max(0.0, (now - last_changed(memory)) / DAY)
+    importance = decayed_importance(memory.importance, idle_days, decay)
+    rec = recency(idle_days, weights)
+    freq = frequency(memory.access_count, weights)
+    boost = 1.0 + weights.importance * importance + weights.recency * rec + weights.frequency * freq
+    return importance, rec, freq, boost
+
+
+def rescored(
+    memory: MemoryRecord,
+    breakdown: ScoreBreakdown,
+    now: float,
+    weights: RankingWeights,
+    decay: DecayConfig,
+) -> ScoreBreakdown:
+    """``breakdown`` for ``memory`` as it is now (feedback moved its confidence and uses since
+    it was recalled): the relevance it was recalled with, every other factor recomputed."""
+    importance, rec, freq, boost = _factors(memory, now, weights, decay)
+    return replace(
+        breakdown,
+        score=memory.confidence * breakdown.similarity * boost,
+        importance=importance,
+        recency=rec,
+        frequency=freq,
+        confidence=memory.confidence,
+    )
+
+
 def score(
     memory: MemoryRecord,
     found: Relevance,
@@ -121,15 +153,10 @@ def score(
     weights: RankingWeights,
     decay: DecayConfig,
 ) -> ScoreBreakdown:
-    idle_days = max(0.0, (now - last_changed(memory)) / DAY)
-    importance = decayed_importance(memory.importance, idle_days, decay)
-    rec = recency(idle_days, weights)
-    freq = frequency(memory.access_count, weights)
-    boost = 1.0 + weights.importance * importance + weights.recency * rec + weights.frequency * freq
-    total = memory.confidence * found.probability * boost
+    importance, rec, freq, boost = _factors(memory, now, weights, decay)
     candidate = found.candidate
     return ScoreBreakdown(
-        score=total,
+        score=memory.confidence * found.probability * boost,
         similarity=found.probability,
         importance=importance,
         recency=rec,

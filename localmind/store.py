@@ -203,6 +203,11 @@ class SqliteStore:
     def latest_event_seq(self) -> int:
         return self.scalar("SELECT coalesce(max(seq), 0) FROM events")
 
+    def data_version(self) -> int:
+        """SQLite's count that changes when another connection commits to the file (never
+        for this connection's own writes): one cheap pragma, no table read."""
+        return self.scalar("PRAGMA data_version")
+
     def check_vector_identity(self) -> None:
         """Refuse to write or search vectors of another model than the store's: another program
         may have re-indexed the store with a new model since this one opened it."""
@@ -801,13 +806,19 @@ class SqliteStore:
             )
         )
 
-    def counts_by(self, column: str, namespace: str | None) -> dict[str, int]:
+    def counts_by(
+        self, column: str, namespace: str | None, status: str | None = None
+    ) -> dict[str, int]:
+        """Memories counted by ``column``; of one ``namespace`` and one ``status`` if given."""
         assert column in ("type", "status", "namespace")
-        sql = f"SELECT {column}, count(*) FROM memories"
+        sql = f"SELECT {column}, count(*) FROM memories WHERE 1"
         params: list[Any] = []
         if namespace is not None:
-            sql += " WHERE namespace = ?"
+            sql += " AND namespace = ?"
             params.append(namespace)
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
         return {key: n for key, n in self.db.execute(sql + f" GROUP BY {column}", params)}
 
     def event_count(self) -> int:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -41,6 +42,8 @@ from tui.syncing import STOP_WAIT_S, SyncReported, SyncState
 
 #: Actions that need an unlocked store (hidden and refused before).
 _NEEDS_STORE = {"go", "help"}
+#: How often the app looks whether another program (the CLI, MCP) wrote to the store.
+STORE_POLL_S = 1.0
 
 
 class LocalmindApp(App[None]):
@@ -92,6 +95,9 @@ class LocalmindApp(App[None]):
         self.waiting_resolutions: list[Waiting] = []
         self.sync = SyncState()
         self._sync_worker: Worker[None] | None = None
+        self._store_poll: Timer | None = None
+        self._store_version: int | None = None
+        self._store_poller: Worker[None] | None = None
 
     @property
     def llm(self) -> LLM | None:
@@ -115,7 +121,13 @@ class LocalmindApp(App[None]):
         self.session = Session(memory, self.llm)
         self.refresh_status()
         self.start_sync()
+        self._store_poll = self.set_interval(STORE_POLL_S, self._poll_store)
         self.switch_mode("chat")
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        # Textual's "Keys" (a panel of the focused widget's keys) next to ours (every key of
+        # every page) listed "Keys" twice: ours stays.
+        return (c for c in super().get_system_commands(screen) if c.title != "Keys")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.memory is not None or action not in _NEEDS_STORE
@@ -192,6 +204,30 @@ class LocalmindApp(App[None]):
         if isinstance(self.screen, Page):
             self.screen.synced(report)
 
+    # --- writes by other programs -------------------------------------------------------------
+
+    def _poll_store(self) -> None:
+        # One look at a time: a long chat turn holds the store, and looks must not pile up.
+        if self._store_poller is None or self._store_poller.is_finished:
+            self._store_poller = self._look_at_store()
+
+    @work(thread=True, group="store-poll", exit_on_error=False)
+    def _look_at_store(self) -> None:
+        """Show what the CLI or the MCP server wrote: SQLite's data_version moves only on
+        another connection's commit (our own writes, and sync's, already refresh)."""
+        memory = self.memory
+        if memory is None:
+            return
+        version = memory.data_version()
+        if self._store_version is not None and version != self._store_version:
+            self.call_from_thread(self._store_changed)
+        self._store_version = version
+
+    def _store_changed(self) -> None:
+        self.refresh_status()
+        if isinstance(self.screen, Page):  # a dialog on top: its page reloads when it closes
+            self.screen.reload()
+
     # --- forgetting, with a window to undo ------------------------------------------------------
 
     def forget_later(self, memory_id: str) -> None:
@@ -229,6 +265,8 @@ class LocalmindApp(App[None]):
             self.call_from_thread(self.refresh_status)
 
     async def on_unmount(self) -> None:
+        if self._store_poll is not None:
+            self._store_poll.stop()
         ids, self.pending_forgets = list(self.pending_forgets), {}
         if ids and self.memory is not None:  # quitting inside the window still forgets
             await asyncio.to_thread(_forget_all, self.memory, ids)

@@ -13,9 +13,11 @@ from typing import Any, cast
 
 from localmind import swap
 from localmind.embedders.base import Embedder
+from localmind.errors import NotAStore
 from localmind.keys import KdfParams, key_file_for
 from localmind.llm.base import LLM
 from localmind.memory import Memory
+from localmind.opening import check_files
 
 Clock = Callable[[], float]
 
@@ -34,6 +36,18 @@ class StoreOptions:
     def exists(self) -> bool:
         """True when a store (or half of one) is at the path: then unlock, never create."""
         return self.path.exists() or key_file_for(self.path).exists() or swap.pending(self.path)
+
+    def problem(self) -> str | None:
+        """Why the store cannot be opened whatever the passphrase (its key file is missing,
+        …), or None; told before the passphrase is asked for. An interrupted restore is
+        finished by opening, so it is no problem here."""
+        if swap.pending(self.path):
+            return None
+        try:
+            check_files(self.path)
+        except NotAStore as error:
+            return str(error)
+        return None
 
     def open(self, passphrase: str, *, create: bool) -> Memory:
         memory = Memory.open(

@@ -1,4 +1,5 @@
-"""The command palette's localmind actions (Ctrl+P): every page and the main jobs by name."""
+"""The command palette's localmind actions (Ctrl+P): every page and the main jobs by name, and
+every action of the page in front (forget, pin, confirm, … on Memories), as its keys do."""
 
 from __future__ import annotations
 
@@ -6,12 +7,20 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
+from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from tui.screens.base import Page
+from tui.screens.help import keys_of
 
 if TYPE_CHECKING:
     from tui.app import LocalmindApp
 
 Command = tuple[str, str, Callable[[], Awaitable[None]]]
+
+
+async def _run(screen: Page, action: str) -> None:
+    await screen.run_action(action)
 
 
 class LocalmindCommands(Provider):
@@ -40,8 +49,28 @@ class LocalmindCommands(Provider):
                 "Expire, decay and archive now",
                 partial(app.go, "health", "maintain"),
             ),
+            ("Sync", "Sync status, devices and the last sync (Health)", partial(app.go, "health")),
             ("Keys", "Every key binding", app.show_help),
+            *self._page_actions(),
         ]
+
+    def _page_actions(self) -> list[Command]:
+        """Every action the page in front has a key for, by its name (with the key)."""
+        screen = self.screen
+        if not isinstance(screen, Page):
+            return []
+        page = screen.PAGE.capitalize()
+        commands: list[Command] = []
+        for binding in screen.BINDINGS:
+            if isinstance(binding, Binding) and binding.description:
+                commands.append(
+                    (
+                        f"{page}: {binding.description}",
+                        f"{keys_of(binding)} on this page",
+                        partial(_run, screen, binding.action),
+                    )
+                )
+        return commands
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._commands():

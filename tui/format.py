@@ -60,8 +60,9 @@ def one_line(text: str, width: int = 80) -> str:
 
 
 def word_diff(old: str, new: str) -> Text:
-    """``old`` → ``new`` word by word (character by character in Chinese): removed text struck
-    through in red, added text in green."""
+    """``old`` → ``new`` word by word (character by character in Chinese): removed text as
+    ``[-removed-]`` (struck through, red), added text as ``{+added+}`` (bold, green). The
+    marks are git's ``--word-diff=plain``: the diff reads the same without colour."""
     a, b = _TOKENS.findall(printable(old)), _TOKENS.findall(printable(new))
     out = Text()
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
@@ -69,9 +70,9 @@ def word_diff(old: str, new: str) -> Text:
             out.append("".join(a[i1:i2]))
             continue
         if op in ("delete", "replace"):
-            out.append("".join(a[i1:i2]), style="red strike")
+            out.append(f"[-{''.join(a[i1:i2])}-]", style="red strike")
         if op in ("insert", "replace"):
-            out.append("".join(b[j1:j2]), style="green bold")
+            out.append(f"{{+{''.join(b[j1:j2])}+}}", style="green bold")
     return out
 
 

@@ -3,9 +3,13 @@ the Ollama-speaking test server."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rich.console import Console
+from textual.app import App
 
 from localmind import Memory
 from localmind.llm.base import LLM
@@ -71,3 +75,18 @@ async def settle(pilot: object) -> None:
         if workers := [w for w in pilot.app.workers if w.group != "sync"]:
             await pilot.app.workers.wait_for_complete(workers)
         await pilot.pause()
+
+
+def screen_text(app: App[Any]) -> str:
+    """What the terminal shows, as plain text (one line per row)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+def words(text: str) -> str:
+    """``text`` as one line of words, without box-drawing edges: a message wrapped over
+    several rows of a dialog reads as it was written."""
+    kept = "".join(" " if "\u2500" <= ch <= "\u259f" else ch for ch in text)
+    return " ".join(kept.split())

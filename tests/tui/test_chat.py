@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Static, TextArea
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FakeClock
 from tests.ollama_server import FakeOllama, unused_port_host
-from tests.tui.conftest import TEA, make_app, settle
+from tests.tui.conftest import TEA, make_app, screen_text, settle, words
 from tui.app import LocalmindApp
 from tui.screens.chat import ChatScreen
 from tui.widgets.editor import EditorModal
@@ -80,11 +80,26 @@ async def test_feedback_keys_on_a_recalled_memory_change_it_in_the_store(
         table = app.screen.query_one("#recalled", DataTable)
         table.focus()
         table.move_cursor(row=table.get_row_index(tea))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        old = screen.recalled[tea].breakdown
+        before = str(app.screen.query_one("#breakdown").render())
+        assert "confidence 0.80 × relevance" in before
+        assert "0.1×importance" in before and "0.1×frequency 0.00" in before  # the weights
         await pilot.press("y")
         await settle(pilot)
         assert app.memory is not None
         assert app.memory.get(tea).confidence == pytest.approx(0.9)
         assert str(table.get_cell(tea, "conf")) == "0.90"
+        # the score follows: the same relevance, the confidence and uses it has now
+        b = screen.recalled[tea].breakdown
+        assert b.similarity == old.similarity and b.frequency > old.frequency  # a use
+        boost = 1 + 0.1 * b.importance + 0.1 * b.recency + 0.1 * b.frequency
+        assert b.score == pytest.approx(0.9 * b.similarity * boost) and b.score > old.score
+        after = str(app.screen.query_one("#breakdown").render())
+        assert f"score {b.score:.3f} = confidence 0.90 × relevance" in after
+        assert str(table.get_cell(tea, "score")) == f"{b.score:.2f}"
 
         await pilot.press("e")
         await pilot.pause()
@@ -117,3 +132,23 @@ async def test_without_ollama_the_chat_says_how_to_start_it(
         await pilot.press("f3")
         await settle(pilot)
         assert app.screen.query_one("#memories", DataTable).row_count >= 4
+
+
+async def test_at_80x24_the_offline_banner_leaves_the_message_field_in_view(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """The default terminal size: the banner is a few lines and the field to type in is
+    wholly on screen (issue 16 item 6)."""
+    llm = OllamaLLM(host=unused_port_host(), timeout_s=1.0)
+    app = make_app(store_path, clock, llm=llm)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        offline, field = app.screen.query_one("#offline"), app.screen.query_one("#message")
+        assert offline.display and offline.region.height <= 6
+        assert field.region.height == 3 and field.region.bottom <= 24 - 2  # status, footer
+        assert "then fetch the model once with `ollama pull qwen2.5:3b`." in words(screen_text(app))
+        await say(pilot, app, "What do I like to drink?")
+        assert "no reply" in texts(app, ".message.assistant")[0]
+        recalled = app.screen.query_one("#recalled", DataTable)
+        assert [str(key.value) for key in recalled.columns] == ["content", "score", "conf"]
+        assert "I prefer green tea" in screen_text(app)  # the figures are in the score line

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,9 +13,9 @@ from textual.widgets import DataTable, Input, TextArea
 
 from localmind import Memory
 from tests.conftest import PASSPHRASE, FakeClock
-from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, settle
+from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, screen_text, settle
 from tui.app import LocalmindApp
-from tui.screens.memories import MemoriesScreen
+from tui.screens.memories import SEARCH_LIMIT, MemoriesScreen
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
@@ -237,10 +240,86 @@ async def test_history_shows_versions_and_reverts(
         assert isinstance(modal, HistoryModal)
         assert [row[0] for row in modal.rows] == [1, 2]
         diff = modal.query_one("#diff").render()
-        assert "greenblack" in str(diff)  # removed "green", added "black"
+        assert "I prefer [-green-]{+black+} tea" in str(diff)  # marked, not only coloured
         await pilot.press("up", "r")
         await settle(pilot)
         assert isinstance(app.screen, MemoriesScreen)
         record = app.memory.get(tea)
         assert record.content == TEA and record.version == 3
         assert TEA in cell(app, tea, "content")
+
+
+NURSE = "I work as a nurse at the city hospital"
+
+
+async def test_search_finds_what_recall_finds_in_the_same_order(
+    app: LocalmindApp, store_path: Path, clock: FakeClock
+) -> None:
+    """The page's search is `localmind recall`: a question that shares no word with the memory
+    still finds it, and the rows come in recall's order (issue 16 item 5)."""
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:
+        memory.remember(NURSE, "semantic")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        assert app.memory is not None
+        for query, first in (("what do I drink", TEA), ("my job", NURSE), ("Rust", RUST)):
+            app.screen.query_one("#search", Input).value = query
+            await settle(pilot)
+            recalled = app.memory.recall(query, SEARCH_LIMIT, touch=False)
+            assert contents(app) == [r.memory.content for r in recalled], query
+            assert contents(app)[0] == first, query
+
+
+async def test_at_80x24_the_content_column_gets_the_room(app: LocalmindApp) -> None:
+    """The default terminal size: the table keeps the few columns that matter and shows the
+    memories' text; the detail moves under it. A wide terminal shows every column again."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_page(pilot)
+        table = app.screen.query_one("#memories", DataTable)
+        assert [str(key.value) for key in table.columns] == [
+            "type",
+            "conf",
+            "age",
+            "pin",
+            "content",
+        ]
+        shown = screen_text(app)
+        for content in (ENGINEER, HIKING, TEA):
+            assert content in shown  # whole, on its row
+        detail = app.screen.query_one("#detail")
+        assert detail.region.y > table.region.y and detail.region.width >= 78
+
+        await pilot.resize_terminal(140, 40)
+        await settle(pilot)
+        assert len(table.columns) == 8
+        assert detail.region.x > table.region.x
+        assert contents(app) == [TEA, RUST, ENGINEER, HIKING]
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Whether ``condition`` came true within ``seconds`` (the app's polls run meanwhile)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.1)
+    return True
+
+
+async def test_a_write_by_another_program_shows_without_leaving_the_page(
+    app: LocalmindApp, store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """What the CLI or the MCP server writes to the open store appears on the page in front
+    (issue 16 item 8): here another connection adds one memory and forgets another."""
+
+    def elsewhere() -> None:
+        with Memory.open(store_path, PASSPHRASE, clock=clock) as other:
+            other.remember(NURSE, "semantic")
+            other.forget(seeded[HIKING])
+
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        assert NURSE not in contents(app)
+        await asyncio.to_thread(elsewhere)
+        assert await until(pilot, lambda: NURSE in contents(app) and HIKING not in contents(app))
+        assert await until(pilot, lambda: "4 memories" in app.status_text)

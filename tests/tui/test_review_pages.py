@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Label, TextArea
+from textual.widgets import DataTable, Label, OptionList, TextArea
 
+from localmind import Memory
 from localmind.records import Status
-from tests.conftest import FakeClock
-from tests.tui.conftest import RENT, RENT_NEW, make_app, seed, settle
+from tests.conftest import PASSPHRASE, FakeClock
+from tests.tui.conftest import HIKING, RENT, RENT_NEW, TEA, make_app, seed, settle
 from tui.app import LocalmindApp
 from tui.screens.conflicts import ConflictsScreen
 from tui.screens.health import HealthScreen
+from tui.screens.help import PAGES as HELP_PAGES
 from tui.screens.help import HelpScreen
 from tui.screens.memories import MemoriesScreen
 from tui.screens.profile import ProfileScreen
 from tui.widgets.editor import EditorModal
+from tui.widgets.history import HistoryModal
 
 
 @pytest.fixture
@@ -33,6 +38,8 @@ async def open_conflicts(pilot: Pilot[None], app: LocalmindApp) -> None:
     assert app.screen.query_one("#conflicts", DataTable).row_count == 1
     assert RENT in str(app.screen.query_one("#old").render())
     assert RENT_NEW in str(app.screen.query_one("#new").render())
+    changed = "What changed: My rent [-is-]{+went+} [-1200-]{+up to 1450+} euros a month"
+    assert changed in str(app.screen.query_one("#why").render())  # readable without colour
 
 
 @pytest.mark.parametrize(
@@ -159,3 +166,76 @@ async def test_help_lists_the_keys_and_the_palette_reaches_pages(
         await pilot.press(*"Memories", "enter")
         await settle(pilot)
         assert isinstance(app.screen, MemoriesScreen)
+
+
+async def test_health_counts_by_type_only_the_active_memories(
+    store_path: Path, clock: FakeClock, ids: dict[str, str]
+) -> None:
+    """A forgotten memory is no longer one of a type (issue 16 polish)."""
+    with Memory.open(store_path, PASSPHRASE, clock=clock) as memory:
+        memory.forget(ids[HIKING])  # the only episodic one
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        counts = str(app.screen.query_one("#counts").render())
+        assert "5 active" in counts
+        assert "by type: semantic 5\n" in counts
+        assert "by status: active 5, deleted 1" in counts
+
+
+def test_footers_hold_no_emoji() -> None:
+    """Terminals disagree on an emoji's width (✏️ is one cell to Textual, two to most
+    terminals), which shifted and clipped the footer: its keys are described in words."""
+    screens = [page for _, page in HELP_PAGES]
+    screens += [LocalmindApp.BINDINGS, HistoryModal.BINDINGS, EditorModal.BINDINGS]
+    descriptions = [
+        b.description for bindings in screens for b in bindings if isinstance(b, Binding)
+    ]
+    assert "Confirm" in descriptions and "Correct" in descriptions
+    for description in descriptions:
+        assert "\ufe0f" not in description, description
+        assert all(unicodedata.category(ch) != "So" for ch in description), description
+
+
+async def palette(pilot: Pilot[None], app: LocalmindApp, query: str = "") -> list[str]:
+    """Open the command palette, type ``query``: the titles it offers."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    if query:
+        await pilot.press(*query)
+    await pilot.pause(0.3)  # the palette searches in a worker of its own
+    options = app.screen.query_one(OptionList).options
+    return [str(option.prompt).split("\n")[0] for option in options]
+
+
+async def test_the_palette_offers_every_action_of_the_page_by_name(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """It lists "Keys" once, the page's forget, pin, confirm… and sync (issue 16 polish)."""
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        table = app.screen.query_one("#memories", DataTable)
+        table.move_cursor(row=table.get_row_index(seeded[TEA]))
+        titles = await palette(pilot, app)
+        assert titles.count("Keys") == 1
+        for title in ("Sync", "Memories: Forget", "Memories: Pin", "Memories: Confirm"):
+            assert title in titles
+        await pilot.press("escape")
+        await pilot.pause()
+
+        assert await palette(pilot, app, "pin") == ["Memories: Pin"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.memory is not None and app.memory.get(seeded[TEA]).pinned
+
+        await palette(pilot, app, "forget")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoriesScreen)
+        assert seeded[TEA] not in app.screen.rows  # forgotten, in its undo window
+        assert any("Press u to undo" in n.message for n in app._notifications)

@@ -1,5 +1,6 @@
 """What each page looks like, against deterministic data (a fixed clock, relative store path,
-no ids on screen). Update after an intended change with ``pytest --snapshot-update``."""
+no ids on screen), in the default terminal (80×24) and a large one. Update after an intended
+change with ``pytest --snapshot-update``."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from tests.conftest import FakeClock
 from tests.ollama_server import FakeOllama
 from tests.tui.conftest import make_app, seed, settle
 
-SIZE = (120, 34)
 SnapCompare = Callable[..., bool]
+#: Every page in the smallest terminal the app supports (the usual default) and a large one.
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 34)], ids=["80x24", "120x34"])
+Size = tuple[int, int]
 
 
 @pytest.fixture
@@ -39,32 +42,43 @@ def on_page(key: str, *then: str) -> Callable[[Pilot[None]], Awaitable[None]]:
     return run_before
 
 
-def test_unlock_screen(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
-    assert snap_compare(make_app(here, clock, passphrase=None), terminal_size=SIZE)
+@SIZES
+def test_unlock_screen(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
+    assert snap_compare(make_app(here, clock, passphrase=None), terminal_size=size)
 
 
+@SIZES
 def test_create_screen(
-    snap_compare: SnapCompare, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    snap_compare: SnapCompare,
+    size: Size,
+    tmp_path: Path,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     app = make_app(Path("new.db"), clock, passphrase=None)
-    assert snap_compare(app, terminal_size=SIZE)
+    assert snap_compare(app, terminal_size=size)
 
 
-def test_memories_page(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=on_page("f3"))
+@SIZES
+def test_memories_page(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f3"))
 
 
-def test_memories_search(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
+@SIZES
+def test_memories_search(
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
+) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await on_page("f3")(pilot)
         pilot.app.screen.query_one("#search", Input).value = "tea"
         await settle(pilot)
 
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=run_before)
 
 
-def test_history_modal(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
+@SIZES
+def test_history_modal(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         app = pilot.app
@@ -75,11 +89,12 @@ def test_history_modal(snap_compare: SnapCompare, here: Path, clock: FakeClock) 
         await pilot.press("h")
         await settle(pilot)
 
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=run_before)
 
 
+@SIZES
 def test_chat_page(
-    snap_compare: SnapCompare, here: Path, clock: FakeClock, ollama_server: FakeOllama
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock, ollama_server: FakeOllama
 ) -> None:
     ollama_server.when_schema_has(
         "facts", {"facts": [{"content": "The user drinks tea every afternoon"}]}
@@ -94,27 +109,35 @@ def test_chat_page(
         await pilot.press("enter")
         await settle(pilot)
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-def test_conflicts_page(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=on_page("f4"))
+@SIZES
+def test_conflicts_page(
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
+) -> None:
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f4"))
 
 
-def test_conflicts_page_at_80x24(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
-    """The smallest terminal the app supports: every key of the page is in its footer."""
-    run_before = on_page("f4")
-    assert snap_compare(make_app(here, clock), terminal_size=(80, 24), run_before=run_before)
+@SIZES
+def test_chat_page_offline(
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
+) -> None:
+    """Without a model: the banner says so in a few lines, the message field stays in view."""
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f2"))
 
 
-def test_profile_page(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
+@SIZES
+def test_profile_page(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
     run_before = on_page("f5", "r")
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=run_before)
 
 
-def test_health_page(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=on_page("f6"))
+@SIZES
+def test_health_page(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f6"))
 
 
-def test_help_screen(snap_compare: SnapCompare, here: Path, clock: FakeClock) -> None:
-    assert snap_compare(make_app(here, clock), terminal_size=SIZE, run_before=on_page("f1"))
+@SIZES
+def test_help_screen(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f1"))

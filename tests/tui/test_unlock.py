@@ -8,7 +8,7 @@ from textual.widgets import Input, Label
 
 from localmind import Memory
 from tests.conftest import PASSPHRASE, FakeClock
-from tests.tui.conftest import TEA, make_app, settle
+from tests.tui.conftest import TEA, make_app, screen_text, settle, words
 from tui.screens.chat import ChatScreen
 from tui.screens.unlock import UnlockScreen
 
@@ -112,3 +112,32 @@ async def test_a_given_passphrase_skips_the_screen_and_pages_need_a_store(
         assert isinstance(app.screen, ChatScreen)
         assert app.memory is not None
         assert app.memory.list_memories()[0].content == TEA
+
+
+async def test_messages_wrap_in_an_80_column_terminal(tmp_path: Path, clock: FakeClock) -> None:
+    """A long path wraps the message over several rows: nothing is cut off (issue 16 item 7)."""
+    path = tmp_path / "a folder with a rather long name" / "and another one" / "memory.db"
+    app = make_app(path, clock, passphrase=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = words(screen_text(app))
+        assert "yet: choose a passphrase to create it." in shown
+        assert "It cannot be recovered if you lose it." in shown
+        assert "and another one" in shown
+
+
+async def test_a_missing_key_file_is_told_before_the_passphrase_is_asked(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    store_path.with_name("memory.db.key").unlink()
+    app = make_app(store_path, clock, passphrase=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, UnlockScreen)
+        assert not app.screen.query(Input)  # no passphrase can open it: none is asked for
+        shown = words(screen_text(app))
+        assert "its key file memory.db.key is missing." in shown
+        assert "If you moved the store, move its .key file with it." in shown
+        await pilot.press("ctrl+q")
+    assert app.memory is None
+    assert not store_path.with_name("memory.db.key").exists()  # nothing was made

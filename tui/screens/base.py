@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 from textual import work
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import DataTable, Footer
 
 from localmind.errors import LocalmindError
 from localmind.memory import Memory
@@ -19,10 +19,18 @@ if TYPE_CHECKING:
     from tui.app import LocalmindApp
 
 T = TypeVar("T")
+#: A table's columns: (key, heading) in order.
+Columns = tuple[tuple[str, str], ...]
+
+#: Terminals at least this wide get every column and panel side by side; narrower ones (the
+#: default 80×24) a layout that keeps what matters readable (the screen's class ``-narrow``).
+WIDE_FROM = 110
+BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, "-wide")]
 
 
 class Page(Screen[None]):
     PAGE: ClassVar[str]
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
 
     @property
     def lm(self) -> LocalmindApp:
@@ -33,6 +41,21 @@ class Page(Screen[None]):
         memory = self.lm.memory
         assert memory is not None, "pages are only shown once the store is unlocked"
         return memory
+
+    @property
+    def narrow(self) -> bool:
+        return self.app.size.width < WIDE_FROM
+
+    def fit_columns(self, table: DataTable[object], wide: Columns, narrow: Columns) -> bool:
+        """Give ``table`` the columns for the terminal's width; True when they changed (then
+        the table is empty: the caller shows its rows again)."""
+        wanted = narrow if self.narrow else wide
+        if [str(key.value) for key in table.columns] == [key for key, _ in wanted]:
+            return False
+        table.clear(columns=True)
+        for key, label in wanted:
+            table.add_column(label, key=key)
+        return True
 
     def compose(self) -> ComposeResult:
         yield NavBar(self.PAGE)

@@ -20,10 +20,10 @@ from localmind.records import MemoryRecord, RecallResult
 from localmind.session import Turn
 from localmind.terminal import printable
 from tui.format import archived_note, day, one_line, shown
-from tui.screens.base import Page
+from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
 
-RECALLED_COLUMNS = (
+RECALLED_COLUMNS: Columns = (
     ("content", "Memory"),
     ("score", "Score"),
     ("sim", "Sim"),
@@ -32,6 +32,8 @@ RECALLED_COLUMNS = (
     ("freq", "Freq"),
     ("conf", "Conf"),
 )
+#: A narrow terminal's: the score line under the table has every figure.
+NARROW_RECALLED = tuple(c for c in RECALLED_COLUMNS if c[0] in ("content", "score", "conf"))
 DECISIONS = {
     Decision.INSERTED: "new",
     Decision.REINFORCED: "again",
@@ -61,9 +63,9 @@ def describe(outcome: Outcome) -> Text:
 class ChatScreen(Page):
     PAGE = "chat"
     BINDINGS: ClassVar = [
-        Binding("y", "feedback('confirm')", "👍 Confirm"),
-        Binding("n", "feedback('deny')", "👎 Deny"),
-        Binding("e", "correct", "✏️ Correct"),
+        Binding("y", "feedback('confirm')", "Confirm"),
+        Binding("n", "feedback('deny')", "Deny"),
+        Binding("e", "correct", "Correct"),
         Binding("i", "focus_message", "Message"),
         Binding("tab", "app.focus_next", "Recalled", show=False),
     ]
@@ -79,16 +81,14 @@ class ChatScreen(Page):
                 yield Static(id="offline")
                 yield Input(placeholder="Say something…  (Enter sends)", id="message")
             with Vertical(id="sidebar"):
-                yield Label("Recalled for this turn  (y 👍 · n 👎 · e ✏️)", classes="heading")
+                yield Label("Recalled this turn  (y · n · e)", classes="heading")
                 yield DataTable(id="recalled", cursor_type="row")
                 yield Static(id="breakdown")
                 yield Label("Remembered from your message", classes="heading")
                 yield Static(Text("Nothing yet.", style="dim"), id="remembered")
 
     def on_mount(self) -> None:
-        table = self.query_one("#recalled", DataTable)
-        for key, label in RECALLED_COLUMNS:
-            table.add_column(label, key=key)
+        self.on_resize()
         self.query_one("#offline").display = False
         self.query_one("#message", Input).focus()
 
@@ -110,13 +110,17 @@ class ChatScreen(Page):
         panel = self.query_one("#offline", Static)
         panel.display = bool(reason)
         if reason:
+            # short: at 80×24 a long banner would push the message field off the screen
             panel.update(
                 Text.assemble(
-                    ("The local model is offline. ", "bold"),
-                    reason,
-                    "\nMemories, search, conflicts, profile and health work without it.",
+                    ("Model offline: ", "bold"), reason, " Every other page works without it."
                 )
             )
+
+    def on_resize(self) -> None:
+        table = self.query_one("#recalled", DataTable)
+        if self.fit_columns(table, RECALLED_COLUMNS, NARROW_RECALLED):
+            self._show_recalled([*self.recalled.values()])
 
     # --- a turn -------------------------------------------------------------------------------
 
@@ -192,18 +196,25 @@ class ChatScreen(Page):
         table.clear()
         self.recalled = {r.memory.id: r for r in results}
         for result in results:
-            table.add_row(*self._cells(result), key=result.memory.id)
+            cells = self._cells(result)
+            table.add_row(*(cells[key] for key in self._columns(table)), key=result.memory.id)
         self._show_breakdown()
 
     @staticmethod
-    def _cells(result: RecallResult) -> list[object]:
+    def _columns(table: DataTable[object]) -> list[str]:
+        return [str(key.value) for key in table.columns]
+
+    def _cells(self, result: RecallResult) -> dict[str, object]:
         b = result.breakdown
-        figures = (b.score, b.similarity, b.importance, b.recency, b.frequency)
-        return [
-            Text(one_line(result.memory.content, 28)),
-            *(f"{x:.2f}" for x in figures),
-            f"{result.memory.confidence:.2f}",
-        ]
+        return {
+            "content": Text(one_line(result.memory.content, 20 if self.narrow else 24)),
+            "score": f"{b.score:.2f}",
+            "sim": f"{b.similarity:.2f}",
+            "imp": f"{b.importance:.2f}",
+            "rec": f"{b.recency:.2f}",
+            "freq": f"{b.frequency:.2f}",
+            "conf": f"{result.memory.confidence:.2f}",
+        }
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_breakdown()
@@ -223,11 +234,13 @@ class ChatScreen(Page):
             return
         b = result.breakdown
         memory = result.memory
+        w = self.memory.settings.ranking
         text = shown(memory.content + "\n", style="bold")
         text.append(
-            f"score {b.score:.3f} = confidence {memory.confidence:.2f} × "
-            f"relevance {b.similarity:.2f} × (1 + importance {b.importance:.2f} · "
-            f"recency {b.recency:.2f} · frequency {b.frequency:.2f} weighted)\n",
+            f"score {b.score:.3f} = confidence {b.confidence:.2f} × "
+            f"relevance {b.similarity:.2f} × (1 + {w.importance:g}×importance {b.importance:.2f}"
+            f" + {w.recency:g}×recency {b.recency:.2f} + {w.frequency:g}×frequency "
+            f"{b.frequency:.2f})\n",
             style="dim",
         )
         text.append(f"made {day(memory.created_at)}", style="dim")
@@ -238,15 +251,16 @@ class ChatScreen(Page):
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:
+        """Show ``record`` after feedback: its row and score line, rescored (the confidence and
+        uses it has now, the relevance it was recalled with)."""
         old = self.recalled.get(record.id)
         if old is None:
             return
-        self.recalled[record.id] = RecallResult(record, old.breakdown)
+        self.recalled[record.id] = self.memory.rescored(old, record)
         table = self.query_one("#recalled", DataTable)
-        for (key, _), cell in zip(
-            RECALLED_COLUMNS, self._cells(self.recalled[record.id]), strict=True
-        ):
-            table.update_cell(record.id, key, cell)
+        cells = self._cells(self.recalled[record.id])
+        for key in self._columns(table):
+            table.update_cell(record.id, key, cells[key])
         self._show_breakdown()
 
     def action_feedback(self, kind: str) -> None:

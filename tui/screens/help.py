@@ -20,7 +20,7 @@ from tui.screens.profile import ProfileScreen
 GLOBAL_KEYS = (
     ("F1  ?", "this help"),
     ("F2 … F6", "Chat · Memories · Conflicts · Profile · Health"),
-    ("Ctrl+P", "command palette: every action by name"),
+    ("Ctrl+P", "command palette: every page and this page's actions by name"),
     ("Tab  Shift+Tab", "move between panels"),
     ("Ctrl+Q", "quit"),
 )
@@ -33,7 +33,8 @@ PAGES: tuple[tuple[str, list[BindingType]], ...] = (
 )
 
 
-def _keys(binding: Binding) -> str:
+def keys_of(binding: Binding) -> str:
+    """A binding's keys as the help and the command palette show them: ``/  Del``."""
     names = {"slash": "/", "delete": "Del", "question_mark": "?", "space": "Space", "tab": "Tab"}
     return "  ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
 
@@ -61,7 +62,7 @@ class HelpScreen(ModalScreen[None]):
             for binding in bindings:
                 # every key a page has, also those its footer leaves out for room
                 if isinstance(binding, Binding) and binding.description:
-                    table.add_row(_keys(binding), binding.description)
+                    table.add_row(keys_of(binding), binding.description)
         table.add_row("", "")
         table.add_row("Editor", "Ctrl+S saves · Esc cancels")
         table.add_row("History", "r reverts to the selected version · Esc closes")

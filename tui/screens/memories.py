@@ -16,10 +16,10 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from localmind.lifecycle import Version
 from localmind.profile import value
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.records import MemoryRecord, MemoryType, Status
 from sync.watch import SyncReport
 from tui.format import age, ago, archived_note, one_line, shown
-from tui.screens.base import Page
+from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
@@ -30,10 +30,8 @@ TYPE_FILTERS: tuple[MemoryType | None, ...] = (None, *MemoryType)
 STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
 SORTS = ("newest", "confidence", "importance", "value", "uses")
 SEARCH_LIMIT = 50
-#: A search result is shown when the words match, or when its meaning is at least this close.
-MEANING_CUTOFF = 0.45
 
-COLUMNS = (
+COLUMNS: Columns = (
     ("type", "Type"),
     ("conf", "Conf"),
     ("imp", "Imp"),
@@ -43,28 +41,27 @@ COLUMNS = (
     ("pin", "📌"),
     ("content", "Content"),
 )
+#: The columns a narrow terminal shows: the content gets the room (the detail has the rest).
+NARROW_COLUMNS = tuple(c for c in COLUMNS if c[0] in ("type", "conf", "age", "pin", "content"))
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
     record: MemoryRecord
     relevance: float | None = None  # the search score, when searching
-
-
-def matches(result: RecallResult) -> bool:
-    """Keep a search hit when its words match, or its meaning is close enough."""
-    b = result.breakdown
-    return b.keyword_rank is not None or (b.vector_similarity or 0.0) >= MEANING_CUTOFF
+    rank: int = 0  # the place recall gave it, when searching
 
 
 class MemoriesScreen(Page):
     PAGE = "memories"
     DEBOUNCE_S: ClassVar[float] = 0.25
+    # Plain words in the footer: terminals disagree on an emoji's width (✏️ is one cell to
+    # Textual and two to most terminals), and the footer shifted and clipped with them.
     BINDINGS: ClassVar = [
         Binding("slash", "search", "Search"),
-        Binding("y", "feedback('confirm')", "👍 Confirm"),
-        Binding("n", "feedback('deny')", "👎 Deny"),
-        Binding("e", "correct", "✏️ Correct"),
+        Binding("y", "feedback('confirm')", "Confirm"),
+        Binding("n", "feedback('deny')", "Deny"),
+        Binding("e", "correct", "Correct"),
         Binding("x,delete", "forget", "Forget"),
         Binding("u", "undo", "Undo"),
         Binding("p", "pin", "Pin"),
@@ -84,20 +81,24 @@ class MemoriesScreen(Page):
         self.rows: dict[str, Row] = {}
         self.forgotten: list[MemoryRecord] = []  # most recent last: what undo brings back
         self._generation = 0
+        self.columns = COLUMNS
 
     def body(self) -> ComposeResult:
         with Vertical(id="memories-page"):
             yield Input(placeholder="Search by meaning and words…  ( / )", id="search")
             yield Label("", id="filters")
-            with Horizontal():
+            with Horizontal(id="memories-body"):
                 yield DataTable(id="memories", cursor_type="row", zebra_stripes=True)
                 yield Static(id="detail")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for key, label in COLUMNS:
-            table.add_column(label, key=key)
-        table.focus()
+        self.on_resize()
+        self.table.focus()
+
+    def on_resize(self) -> None:
+        if self.fit_columns(self.table, COLUMNS, NARROW_COLUMNS):
+            self.columns = NARROW_COLUMNS if self.narrow else COLUMNS
+            self._show([*self.rows.values()])
 
     @property
     def table(self) -> DataTable[object]:
@@ -139,14 +140,17 @@ class MemoriesScreen(Page):
 
     def _fetch(self, query: str, kind: MemoryType | None, status: Status) -> list[Row]:
         if query:
+            # The same recall as `localmind recall` (its threshold and its order), only not
+            # noted as a use: browsing is not the assistant recalling.
             results = self.memory.recall(query, SEARCH_LIMIT, types=kind, touch=False)
-            return [Row(r.memory, r.score) for r in results if matches(r)]
+            return [Row(r.memory, r.score, rank) for rank, r in enumerate(results)]
         records = self.memory.list_memories(kind, status=status)
         return [Row(record) for record in records]
 
     def _sorted(self, rows: list[Row]) -> list[Row]:
         if self.query_text and self.sort == "newest":
-            return sorted(rows, key=lambda row: row.relevance or 0.0, reverse=True)
+            # recall's order: by score, but a newer memory above one it may replace
+            return sorted(rows, key=lambda row: row.rank)
         keys = {
             "newest": lambda row: row.record.created_at,
             "confidence": lambda row: row.record.confidence,
@@ -165,24 +169,25 @@ class MemoriesScreen(Page):
             if row.record.id in self.lm.pending_forgets:  # forgotten, in its undo window
                 continue
             self.rows[row.record.id] = row
-            table.add_row(*self._cells(row.record), key=row.record.id)
+            cells = self._cells(row.record)
+            table.add_row(*(cells[key] for key, _ in self.columns), key=row.record.id)
         if selected in self.rows:
             table.move_cursor(row=table.get_row_index(selected))
         self._show_filters()
         self._show_detail()
 
-    def _cells(self, record: MemoryRecord) -> list[object]:
+    def _cells(self, record: MemoryRecord) -> dict[str, object]:
         now = self.lm.clock()
-        return [
-            str(record.type),
-            f"{record.confidence:.2f}",
-            f"{record.importance:.2f}",
-            f"{value(record):.2f}",
-            age(now - record.created_at),
-            str(record.access_count),
-            "📌" if record.pinned else "",
-            Text(one_line(record.content, 200)),
-        ]
+        return {
+            "type": str(record.type),
+            "conf": f"{record.confidence:.2f}",
+            "imp": f"{record.importance:.2f}",
+            "value": f"{value(record):.2f}",
+            "age": age(now - record.created_at),
+            "uses": str(record.access_count),
+            "pin": "📌" if record.pinned else "",
+            "content": Text(one_line(record.content, 200)),
+        }
 
     def _show_filters(self) -> None:
         kind = str(self.type_filter) if self.type_filter else "all"
@@ -216,9 +221,15 @@ class MemoriesScreen(Page):
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
-        for name, fact in facts:
-            text.append(f"{name:>10}  ", style="dim")
-            text.append(fact + "\n")
+        if self.columns is NARROW_COLUMNS:  # under the table: the facts on a line or two
+            for name, fact in facts:
+                text.append(f"{name} ", style="dim")
+                text.append(fact + "  ")
+            text.append("\n")
+        else:
+            for name, fact in facts:
+                text.append(f"{name:>10}  ", style="dim")
+                text.append(fact + "\n")
         if record.status is Status.EXPIRED:
             text.append("\narchived: a brings it back\n", style="yellow")
         detail.update(text)
@@ -239,9 +250,11 @@ class MemoriesScreen(Page):
     def _replace_row(self, record: MemoryRecord) -> None:
         if record.id not in self.rows:
             return
-        self.rows[record.id] = Row(record, self.rows[record.id].relevance)
-        for (key, _), cell in zip(COLUMNS, self._cells(record), strict=True):
-            self.table.update_cell(record.id, key, cell)
+        old = self.rows[record.id]
+        self.rows[record.id] = Row(record, old.relevance, old.rank)
+        cells = self._cells(record)
+        for key, _ in self.columns:
+            self.table.update_cell(record.id, key, cells[key])
         self._show_detail()
 
     def _stored(self) -> MemoryRecord | None:

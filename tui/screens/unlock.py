@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -33,13 +34,21 @@ class UnlockScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         path = self.lm.display_path
         self.creating = not self.lm.options.exists()
+        problem = None if self.creating else self.lm.options.problem()
         with Center(), Vertical(id="unlock-dialog", classes="dialog"):
             yield Static("localmind", id="unlock-title")
+            if problem is not None:  # no passphrase can open it: say so before asking
+                yield Label(f"Cannot open {path}", markup=False)
+                yield Label(problem, id="unlock-message", markup=False)
+                yield Label("Ctrl+Q quits.", classes="dim")
+                return
             if self.creating:
-                yield Label(f"No store at {path} yet: choose a passphrase to create it.")
+                yield Label(
+                    f"No store at {path} yet: choose a passphrase to create it.", markup=False
+                )
                 yield Label("It cannot be recovered if you lose it.", classes="warning")
             else:
-                yield Label(f"Unlock {path}")
+                yield Label(f"Unlock {path}", markup=False)
             yield Input(placeholder="Passphrase", password=True, id="passphrase")
             if self.creating:
                 yield Input(placeholder="The same passphrase again", password=True, id="again")
@@ -48,13 +57,15 @@ class UnlockScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.query("#passphrase"):
+            return  # the store cannot be opened (see compose)
         self.query_one("#unlocking").display = False
         self.query_one("#passphrase", Input).focus()
         if self.lm.passphrase is not None:
             self._start(self.lm.passphrase)
 
     def say(self, message: str) -> None:
-        self.query_one("#unlock-message", Label).update(message)
+        self.query_one("#unlock-message", Label).update(Text(message))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.busy:
