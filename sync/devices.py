@@ -178,7 +178,7 @@ def leave_folder(memory: Memory) -> tuple[Path, str | None]:
         problem = str(error)
     kept = {
         **({META_NAME: name} if (name := device_name(memory)) else {}),
-        META_LEFT_SEGMENT: memory.get_meta(META_SEGMENT) or "0",
+        META_LEFT_SEGMENT: f"{memory.get_meta(META_SEGMENT) or 0} {root.resolve()}",
     }
     memory.reset_meta("sync.", kept)
     return root, problem

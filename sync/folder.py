@@ -105,8 +105,8 @@ META_NAME = "sync.name"
 # is reported once per store, not at every `sync now` (each a new process). Bounded.
 META_REPORTED = "sync.reported"
 MAX_REPORTED = 1000
-# The segment number this store had written when it left the folder (`sync leave`): a fresh
-# stream numbers on after it (see sync.devices).
+# "<segment number> <folder>": what this store had written when it left that folder (`sync
+# leave`); a fresh stream in the same folder numbers on after it (see sync.devices).
 META_LEFT_SEGMENT = "sync.left_segment"
 MAX_NAME_CHARS = 64
 # How many retired key ids a header keeps (each `sync rekey --rotate` adds one).
@@ -766,7 +766,9 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
         memory.set_meta(META_STREAM, wanted)  # exported before streams were recorded
         return None
     removed, last = _clear_unusable(key, memory.device_id, directory)
-    last = max(last, int(memory.get_meta(META_LEFT_SEGMENT) or 0))
+    left_at, _, left_folder = (memory.get_meta(META_LEFT_SEGMENT) or "0 ").partition(" ")
+    if left_folder == str(root.resolve()):  # back in a folder it left: number on after it
+        last = max(last, int(left_at))
     for other in _device_directories(root):
         cursors = read_cursors(key, other) if other.name != memory.device_id else None
         last = max(last, (cursors or {}).get(memory.device_id, 0))
