@@ -39,6 +39,7 @@ from sync.folder import (
 )
 from sync.watch import SyncReport, watch
 
+SKIPS_LISTED = 10  # skipped files `sync now` names; -v logs every one
 FOLDER_HELP = "The sync folder (default: the one this store joined)."
 NAME_HELP = (
     "What your other laptops call this one in `sync status` and the app's Health page "
@@ -158,9 +159,16 @@ def join(obj: Context, folder: Path, name: str | None) -> None:
 def now(obj: Context, folder: Path | None, verbose: bool) -> None:
     """Export this laptop's changes and import the others' once."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
-    with obj.open() as memory:
-        root = _folder(memory, folder)
-        exported, report = sync_once(memory, root)
+    engine = logging.getLogger("localmind.sync")
+    level = engine.level
+    if not verbose:  # the skipped files are listed below; the engine's lines would repeat them
+        engine.setLevel(logging.ERROR)
+    try:
+        with obj.open() as memory:
+            root = _folder(memory, folder)
+            exported, report = sync_once(memory, root)
+    finally:
+        engine.setLevel(level)
     click.echo(
         f"Exported {count(exported, 'change')}; imported {report.events} from "
         f"{count(report.segments, 'file')} ({count(report.memories, 'memory', 'memories')} "
@@ -170,7 +178,11 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
         click.echo(f"Retired the directory of {retired}, which left the folder.")
     repeated = set(report.repeated)  # reported by an earlier sync already
     if fresh := [entry for entry in report.skipped if entry not in repeated]:
-        click.echo(f"Skipped {count(len(fresh), 'file')} (see the log lines above).", err=True)
+        click.echo(f"Skipped {count(len(fresh), 'file')}:", err=True)
+        for path, why in fresh[:SKIPS_LISTED]:
+            click.echo(printable(f"  {path}: {why}", newlines=False), err=True)
+        if len(fresh) > SKIPS_LISTED:
+            click.echo(f"  … and {len(fresh) - SKIPS_LISTED} more (-v lists them)", err=True)
 
 
 @sync_group.command("watch")
