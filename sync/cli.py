@@ -24,6 +24,7 @@ from localmind.terminal import printable
 from sync.devices import forget_device, leave_folder
 from sync.folder import (
     SyncError,
+    device_label,
     export_pending,
     folder_key,
     import_new,
@@ -317,20 +318,14 @@ def status_(obj: Context, folder: Path | None, as_json: bool) -> None:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
         return
     click.echo(f"Folder {report['folder']}")
-    click.echo(
-        f"This device {_label(report)}: {count(report['pending_events'], 'change')} to export"
-    )
+    pending = count(report["pending_events"], "change")
+    click.echo(f"This device {printable(device_label(report))}: {pending} to export")
     for device in report["devices"]:
         left = " (left the folder)" if device["left"] else ""
         click.echo(
-            f"  {_label(device)}{left}: {count(device['segments'], 'file')}, "
+            f"  {printable(device_label(device))}{left}: {count(device['segments'], 'file')}, "
             f"{device['pending_segments']} to import, last seen {when(device['last_seen'])}"
         )
-
-
-def _label(device: dict[str, object]) -> str:
-    name = device.get("name")
-    return printable(f"{name} ({device['device_id']})") if name else str(device["device_id"])
 
 
 if "sync" not in cli.commands:

@@ -1229,6 +1229,12 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
     }
 
 
+def device_label(device: dict[str, Any]) -> str:
+    """How a device of :func:`status` is shown: ``name (device id)``, or its id alone."""
+    name = device.get("name")
+    return f"{name} ({device['device_id']})" if name else str(device["device_id"])
+
+
 def _mtime(path: Path) -> float | None:
     try:
         return os.lstat(path).st_mtime
