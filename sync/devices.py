@@ -13,7 +13,8 @@ only then deletes the directory. The others skip that export's events by stamp.
   the duplicates cost an export, nothing else).
 - `sync forget-device NAME` (on a laptop that stays, for one gone for good): imports what the
   folder holds of it, refuses while any of its files is not applied (unreadable, still
-  arriving), then retires the directory.
+  arriving; unless none of its files opens with the folder's key, as for a laptop that never
+  picked up a rotated key), then retires the directory.
 """
 
 from __future__ import annotations
@@ -114,7 +115,9 @@ def forget_device(memory: Memory, root: Path, wanted: str) -> Device:
     device = find_device(memory, root, wanted)
     sync_folder.import_new(memory, root)  # everything it left, first
     waiting = pending_files(memory, device.directory)
-    if waiting:
+    # A directory with no file sealed with the folder's key (a laptop that never picked up a
+    # rotated key) holds nothing any laptop could read: forgetting it loses nothing.
+    if waiting and sync_folder._authentic(sync_folder.sync_key(memory), device.directory):
         raise SyncError(
             f"{waiting} file{'' if waiting == 1 else 's'} of {device.label} "
             f"{'is' if waiting == 1 else 'are'} not applied here yet (unreadable, or still "
