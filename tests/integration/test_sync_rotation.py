@@ -5,16 +5,27 @@ copy of its header plus the old passphrase reads nothing written after the rotat
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 
 import pytest
 
+from localmind import Memory
 from localmind.keys import KeyFile
 from sync import cli as sync_cli  # registers `localmind sync`
 from sync import folder as sync_folder
-from sync.folder import CURSORS_NAME, HEADER_NAME, SEGMENT_RE, SNAPSHOT_RE
+from sync.folder import (
+    CURSORS_NAME,
+    HEADER_NAME,
+    SEGMENT_RE,
+    SNAPSHOT_RE,
+    SyncError,
+    init_folder,
+    join_folder,
+    sync_once,
+)
 from tests.cli_support import Cli, assert_error
-from tests.conftest import PASSPHRASE
+from tests.conftest import FAST_KDF, PASSPHRASE
 
 NEW = "a brand new passphrase"
 
@@ -149,3 +160,40 @@ def test_a_store_without_the_folders_key_cannot_rotate_it(
     result = stranger("sync", "rekey", "--rotate", "--folder", str(shared))
     assert_error(result, "is not the one the header")
     assert (shared / HEADER_NAME).read_bytes() == header
+
+
+def test_a_rotation_cut_short_after_the_header_is_recovered_by_joining_again(
+    tmp_path: Path,
+) -> None:
+    """A crash between writing the new header and the store taking the new key: the laptop's
+    next sync says what to run, and that recovers it with nothing lost."""
+    shared = tmp_path / "Sync"
+    with (
+        Memory.open(tmp_path / "home.db", PASSPHRASE, kdf=FAST_KDF) as home,
+        Memory.open(tmp_path / "work.db", PASSPHRASE, kdf=FAST_KDF) as work,
+    ):
+        init_folder(home, shared, PASSPHRASE, FAST_KDF)
+        join_folder(work, shared, PASSPHRASE)
+        home.remember("My favourite tea is green tea")
+        sync_once(home, shared)
+        old_key = sync_folder.sync_key(home)
+        new_key = secrets.token_bytes(32)  # what the rotation wrote before the crash
+        sync_folder._write_header(
+            shared, new_key, PASSPHRASE, FAST_KDF, (sync_folder.key_id(old_key),)
+        )
+        for laptop in (home, work):
+            with pytest.raises(SyncError, match=f"run  localmind sync join {shared}"):
+                sync_once(laptop, shared)
+        for laptop in (home, work):
+            join_folder(laptop, shared, PASSPHRASE)
+            sync_folder.start_stream(laptop, shared)
+        work.remember("I play the cello on Sundays")
+        for _ in range(2):
+            for laptop in (home, work):
+                sync_once(laptop, shared)
+        assert (
+            {r.content for r in home.list_memories()}
+            == {r.content for r in work.list_memories()}
+            == {"My favourite tea is green tea", "I play the cello on Sundays"}
+        )
+        assert sync_folder.sync_key(home) == sync_folder.sync_key(work) == new_key
