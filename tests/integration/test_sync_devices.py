@@ -61,6 +61,10 @@ def test_a_failed_join_leaves_nothing_behind_and_the_retry_works(tmp_path: Path)
     (broken / HEADER_NAME).write_text("{ not json")
     assert_error(joining("sync", "join", str(broken)), "not a valid localmind sync header")
     assert not laptop.exists()
+    unreadable = tmp_path / "Unreadable"
+    (unreadable / HEADER_NAME).mkdir(parents=True)  # not a file: cannot be read as a header
+    assert_error(joining("sync", "join", str(unreadable)), "cannot be read as a sync header")
+    assert not laptop.exists()
 
     joining.passphrase = PASSPHRASE
     assert "imported 1 change from 1 file" in joining.ok("sync", "join", str(shared)).stdout
@@ -98,6 +102,7 @@ def test_a_laptop_that_leaves_is_retired_and_its_memories_stay(
     left = work.ok("sync", "leave").stdout  # exports what it has not yet, first
     assert f"no longer syncs with {shared.resolve()}" in left
     assert_error(work("sync", "now"), "No sync folder")
+    assert_error(work("sync", "leave"), "there is nothing to leave")
     assert [d["left"] for d in home.json("sync", "status")["devices"]] == [True]
 
     home.ok("add", "My favourite tea is green tea")
