@@ -116,3 +116,26 @@ def test_the_keyring_is_asked_only_for_a_store_that_chose_it(cli: Cli, os_keyrin
     cli.add("I prefer green tea over coffee")
     keyring.set_password(SERVICE, str(cli.db.resolve()), data_key(cli.db, PASSPHRASE).hex())
     assert_error(Cli(cli.db, passphrase=None)("list"), "No passphrase")
+
+
+async def test_the_mcp_server_opens_with_the_remembered_key(cli: Cli, os_keyring: Path) -> None:
+    """The reason to remember the key: no passphrase in the MCP client's configuration. The
+    server (a real subprocess) reads the same file keyring through keyring's configuration."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    from tests.integration.test_mcp import SERVER, call, server_env
+
+    cli.add("I prefer green tea over coffee")
+    cli.ok("unlock", "--remember")
+    env = server_env(cli.db, passphrase=None)
+    env["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
+    env["XDG_DATA_HOME"] = str(os_keyring.parent.parent)
+    params = StdioServerParameters(command=SERVER[0], args=SERVER[1:], env=env)
+    with (cli.db.parent / "server.log").open("w", encoding="utf-8") as log:
+        async with (
+            stdio_client(params, errlog=log) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            found = await call(session, "recall", query="what do I drink")
+    assert "green tea" in str(found)
