@@ -19,7 +19,7 @@ import click
 from localmind import __version__, validation
 from localmind.config import FusionConfig, Limits
 from localmind.db import DAMAGE_ERRORS, damaged
-from localmind.errors import LocalmindError, NotAStore, NotFound, StoreError
+from localmind.errors import LocalmindError, NotAStore, NotFound, StoreError, WrongPassphrase
 from localmind.keys import key_file_for
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM
@@ -67,20 +67,21 @@ class Context:
         try:
             finish_interrupted(self.db)  # a restore a crash cut short: finish it, never create
             creating = not self.db.exists() and not key_file_for(self.db).exists()
-            passphrase = read_passphrase(creating=creating, db=self.db)
-            memory = Memory.open(
-                self.db,
-                passphrase,
-                embedder=self.embedder,
-                namespace=self.namespace,
-                accept_new_embedder=accept_new_embedder,
-                llm=self.make_llm() if llm else None,
-            )
+            options: dict[str, Any] = {
+                "embedder": self.embedder,
+                "namespace": self.namespace,
+                "accept_new_embedder": accept_new_embedder,
+                "llm": self.make_llm() if llm else None,
+            }
+            memory = None if creating else open_remembered(self.db, **options)
+            if memory is None:
+                passphrase = read_passphrase(creating=creating, db=self.db)
+                memory = Memory.open(self.db, passphrase, **options)
+                del passphrase
         except OSError as error:  # a name too long, a folder not readable or writable, …
             raise StoreError(
                 f"Cannot open a store at {str(self.db)!r}: {error.strerror or error}."
             ) from None
-        del passphrase
         if creating:
             click.echo(f"Created a new encrypted store at {self.db}", err=True)
         report = memory.maintained_on_open
@@ -95,6 +96,24 @@ class Context:
             yield memory
         finally:
             memory.close()
+
+
+def open_remembered(db: Path, **options: Any) -> Memory | None:
+    """The store opened with the data key `localmind unlock --remember` kept in the OS
+    keyring; None when none is (or LOCALMIND_PASSPHRASE is set, which always wins), or when
+    it no longer opens the store (said on stderr; the passphrase is asked for then)."""
+    if os.environ.get(PASSPHRASE_ENV):
+        return None
+    from localmind.remembered_key import remembered_data_key
+
+    key = remembered_data_key(db)
+    if key is None:
+        return None
+    try:
+        return Memory.open(db, "", data_key=key, **options)
+    except WrongPassphrase as error:
+        click.echo(f"{error} (`localmind unlock --remember` remembers the new key)", err=True)
+        return None
 
 
 def read_passphrase(*, creating: bool, db: Path) -> str:
@@ -651,6 +670,10 @@ def passwd(obj: Context, rotate: bool) -> None:
             f"Passphrase changed and the store re-encrypted under a new key "
             f"({report.memories} memories). Old copies of its key file no longer open it."
         )
+        from localmind.cli_keyring import refresh_remembered  # (registered at the bottom)
+
+        if refresh_remembered(obj.db, str(new)):
+            click.echo("The OS keyring now holds the new key.")
     else:
         Memory.change_passphrase(obj.db, old, str(new))
         click.echo("Passphrase changed.")
@@ -673,6 +696,7 @@ from localmind import (  # noqa: E402
     cli_backup,
     cli_capacity,
     cli_chat,
+    cli_keyring,
     cli_mcp,
     cli_models,
     cli_review,
@@ -684,6 +708,7 @@ __all__ = [
     "cli_backup",
     "cli_capacity",
     "cli_chat",
+    "cli_keyring",
     "cli_mcp",
     "cli_models",
     "cli_review",

@@ -12,6 +12,7 @@ import os
 import click
 
 from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors
+from localmind.remembered_key import remembered_data_key
 
 
 @cli.command("mcp")
@@ -19,13 +20,15 @@ from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors
 @friendly_errors
 def mcp_command(obj: Context) -> None:
     """Serve this memory to an assistant over MCP (stdio). The passphrase comes from
-    LOCALMIND_PASSPHRASE: an MCP server has no terminal to ask in."""
+    LOCALMIND_PASSPHRASE, or the key from the OS keyring after `localmind unlock --remember`:
+    an MCP server has no terminal to ask in."""
     # Checked first: with a terminal attached, Context.open would prompt, and stdin is the
     # protocol's channel.
-    if os.environ.get(PASSPHRASE_ENV) is None:
+    if os.environ.get(PASSPHRASE_ENV) is None and remembered_data_key(obj.db) is None:
         raise click.ClickException(
             f"No passphrase: set {PASSPHRASE_ENV} in the MCP client's configuration for "
-            "localmind (an MCP server cannot ask for it)."
+            "localmind, or run `localmind unlock --remember` once (an MCP server cannot ask "
+            "for it)."
         )
     try:
         from localmind.mcp_server import serve

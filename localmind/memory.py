@@ -141,6 +141,7 @@ class Memory:
         llm: LLM | None = None,
         maintain: bool = True,
         reranker: Reranker | None = None,
+        data_key: bytes | None = None,
     ) -> Memory:
         """Unlock the store at ``path`` (creating it, with ``passphrase``, if neither it nor its
         key file exist and ``create`` is true).
@@ -157,10 +158,17 @@ class Memory:
 
         ``reranker``: a cross-encoder (e.g. ``FastembedReranker``) that :meth:`recall` uses to
         rescore its best candidates; loaded on first use.
+
+        ``data_key``: open an existing store with its data key (remembered in the OS keyring,
+        :mod:`localmind.remembered_key`) instead of ``passphrase``.
         """
         path = store_path(path)
         namespace = validation.namespace(namespace)
-        with unlocked(path, passphrase, create=create, kdf=kdf) as (db, creating, seen):
+        with unlocked(path, passphrase, create=create, kdf=kdf, data_key=data_key) as (
+            db,
+            creating,
+            seen,
+        ):
             memory = cls._attach(
                 db, path, embedder, namespace, settings, clock, accept_new_embedder, llm, reranker
             )

@@ -23,7 +23,7 @@ from localmind.config import Settings
 from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import Embedder, Vectors
-from localmind.errors import EmbedderMismatch, NotAStore, StoreError
+from localmind.errors import EmbedderMismatch, NotAStore, StoreError, WrongPassphrase
 from localmind.files import sidecars
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
@@ -72,13 +72,20 @@ def check_files(path: Path) -> None:
 
 @contextmanager
 def unlocked(
-    path: Path, passphrase: str, *, create: bool, kdf: KdfParams | None
+    path: Path,
+    passphrase: str,
+    *,
+    create: bool,
+    kdf: KdfParams | None,
+    data_key: bytes | None = None,
 ) -> Iterator[tuple[Any, bool, SeenRecord]]:
     """The migrated connection to the store at ``path``, whether it is being created now (then
     with a new key file), and how to record the newest change seen when it closes. A restore
     or key rotation a crash interrupted is finished first; a store older than the newest
     change this laptop saw is refused (:class:`RolledBack`). If the block fails, the
-    connection is closed and a store being created is removed again, key file and all."""
+    connection is closed and a store being created is removed again, key file and all.
+    ``data_key``: the store's data key itself (remembered in the OS keyring), instead of the
+    passphrase; one that does not open the database is :class:`WrongPassphrase`."""
     finish_interrupted(path)
     check_files(path)
     key_path = key_file_for(path)
@@ -96,8 +103,11 @@ def unlocked(
         # together, and neither may change between reading one and opening the other.
         with key_file_lock(path, doing="the store was not opened"):
             key_file = KeyFile.load(key_path)
-            data_key = key_file.unwrap(passphrase, key_path)
-            db = connect(path, data_key, create=False, cipher=key_file.cipher)
+            if data_key is None:
+                data_key = key_file.unwrap(passphrase, key_path)
+                db = connect(path, data_key, create=False, cipher=key_file.cipher)
+            else:
+                db = _connect_with_remembered(path, data_key, key_file)
     seen = SeenRecord(path, seen_mac_key(data_key), key_file.wrapped_key)
     try:
         if creating:
@@ -112,6 +122,18 @@ def unlocked(
             for leftover in (path, key_path, *sidecars(path)):
                 leftover.unlink(missing_ok=True)
         raise
+
+
+def _connect_with_remembered(path: Path, data_key: bytes, key_file: KeyFile) -> Any:
+    try:
+        return connect(path, data_key, create=False, cipher=key_file.cipher)
+    except NotAStore:
+        # The first read proves the key; a key that fails it was rotated since it was
+        # remembered (a damaged store says so again when opened with the passphrase).
+        raise WrongPassphrase(
+            f"The key remembered in the OS keyring no longer opens {path} (its key was rotated "
+            "since): unlock it with the passphrase."
+        ) from None
 
 
 def attach(

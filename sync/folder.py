@@ -47,6 +47,7 @@ import os
 import re
 import secrets
 import shutil
+import socket
 import stat
 import zlib
 from dataclasses import dataclass, field
@@ -97,6 +98,19 @@ META_STREAM = "sync.stream"
 # Events up to this local position are exported whatever device made them (a fresh stream
 # relays this store's whole history), later ones only when they are this device's own.
 META_RELAY = "sync.relay_through_seq"
+# This laptop's name for people (``sync init/join --name``, default the host name); it is
+# published, sealed, in the device's cursors file. Kept when a fresh stream resets the rest.
+META_NAME = "sync.name"
+# The files the last import skipped, with why and their (inode, size, mtime): a stranger's file
+# is reported once per store, not at every `sync now` (each a new process). Bounded.
+META_REPORTED = "sync.reported"
+MAX_REPORTED = 1000
+# "<segment number> <folder>": what this store had written when it left that folder (`sync
+# leave`); a fresh stream in the same folder numbers on after it (see sync.devices).
+META_LEFT_SEGMENT = "sync.left_segment"
+MAX_NAME_CHARS = 64
+# How many retired key ids a header keeps (each `sync rekey --rotate` adds one).
+MAX_RETIRED_KEYS = 100
 
 
 class SyncError(LocalmindError):
@@ -114,6 +128,7 @@ class ImportReport:
     # is worth one line, not one per sync
     repeated: list[tuple[str, str]] = field(default_factory=list)
     compacted: int = 0  # own segments folded into a snapshot and deleted (by sync_once)
+    retired: list[str] = field(default_factory=list)  # departed laptops' directories removed
 
 
 # --- the header -------------------------------------------------------------------------------
@@ -124,26 +139,84 @@ def header_path(folder: Path) -> Path:
 
 
 def init_folder(
-    memory: Memory, folder: str | os.PathLike[str], passphrase: str, kdf: KdfParams | None = None
+    memory: Memory,
+    folder: str | os.PathLike[str],
+    passphrase: str,
+    kdf: KdfParams | None = None,
+    *,
+    name: str | None = None,
 ) -> Path:
     """Make ``folder`` a sync folder (first laptop): a new random sync key, wrapped by
-    ``passphrase``, goes into its header; this store keeps the key and exports into it."""
+    ``passphrase``, goes into its header; this store keeps the key and exports into it.
+    ``name``: what the other laptops call this one (default: the host name)."""
     root = Path(folder).expanduser()
+    name = check_name(name) if name is not None else None
+    _refuse_if_joined(memory, root, "init")
     if header_path(root).exists():
         raise SyncError(f"{root} is already a sync folder; use `sync join` to join it.")
     root.mkdir(parents=True, exist_ok=True)
     key = secrets.token_bytes(32)
     _write_header(root, key, passphrase, kdf or KdfParams())
-    _remember_folder(memory, root, key)
+    _remember_folder(memory, root, key, name)
     return root
 
 
-def join_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str) -> Path:
-    """Join an existing sync folder (other laptops) with the passphrase it was made with."""
+def join_folder(
+    memory: Memory, folder: str | os.PathLike[str], passphrase: str, *, name: str | None = None
+) -> Path:
+    """Join an existing sync folder (other laptops) with the folder's passphrase."""
     root = Path(folder).expanduser()
-    key = read_header(root).unwrap_key(passphrase, root)
-    _remember_folder(memory, root, key)
+    name = check_name(name) if name is not None else None
+    _refuse_if_joined(memory, root, "join")
+    key = folder_key(root, passphrase)
+    _remember_folder(memory, root, key, name)
     return root
+
+
+def folder_key(root: Path, passphrase: str) -> bytes:
+    """The sync key ``root``'s header wraps, unwrapped with ``passphrase`` (``SyncError``
+    saying why when the folder or the passphrase will not do)."""
+    return read_header(root).unwrap_key(passphrase, root)
+
+
+def _refuse_if_joined(memory: Memory, root: Path, command: str) -> None:
+    """A store syncs with one folder. `sync init` of any folder, or `sync join` of another
+    one, while it syncs would quietly switch folders (the old one's laptops would stop
+    hearing from it): refused, naming `sync leave`. Joining the same folder again is how a
+    laptop picks up a rotated key or recovers from a double init, so that is allowed."""
+    current = joined_folder(memory)
+    if current is None or memory.get_meta(META_KEY) is None:
+        return
+    same = command == "join" and _same_place(current, root)
+    if not same:
+        raise SyncError(
+            f"This store already syncs with {current}. To sync with "
+            f"{'a new folder' if command == 'init' else root} instead, first run "
+            "`localmind sync leave` (this laptop stops syncing there), then "
+            f"`localmind sync {command} {root}`. Nothing was changed."
+        )
+
+
+def _same_place(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def check_name(name: str) -> str:
+    """A device name as people type it: printable, 1 to 64 characters, no line breaks."""
+    cleaned = name.strip()
+    if not cleaned or len(cleaned) > MAX_NAME_CHARS or not cleaned.isprintable():
+        raise SyncError(
+            f"A device name must be 1 to {MAX_NAME_CHARS} printable characters "
+            f"(got {name!r}). Nothing was changed."
+        )
+    return cleaned
+
+
+def device_name(memory: Memory) -> str | None:
+    return memory.get_meta(META_NAME)
 
 
 def rekey_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str) -> Path:
@@ -153,15 +226,52 @@ def rekey_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str
     must open with that key, or the header would end up wrapping a key nobody else uses."""
     root = Path(folder).expanduser()
     key = sync_key(memory)
-    read_header(root)  # a folder that has one
-    if not _key_opens_folder(key, root):
+    header = _header_of_own_key(key, root)
+    # This build's cost, never the header's: anyone who can write the folder can lower that.
+    _write_header(root, key, passphrase, DEFAULT_KDF, header.retired)
+    return root
+
+
+def rotate_folder(memory: Memory, folder: str | os.PathLike[str], passphrase: str) -> Path:
+    """Give the folder a new random sync key, wrapped by ``passphrase`` (`sync rekey
+    --rotate`). The header then wraps only the new key and lists the old one's id as retired;
+    this store exports everything it holds again, sealed with the new key, and deletes its
+    own files sealed with the old one. Every other laptop is told, at its next sync, to pick
+    the new key up with `sync join FOLDER` and the passphrase (its own old files go the same
+    way then). Nothing derived from the old key or the old passphrase opens the new key, so
+    an old copy of the header reads nothing written after the rotation."""
+    root = Path(folder).expanduser()
+    old_key = sync_key(memory)
+    header = _header_of_own_key(old_key, root)
+    new_key = secrets.token_bytes(32)
+    retired = (*header.retired, key_id(old_key))[-MAX_RETIRED_KEYS:]
+    # The header first: a crash after it leaves this store on a retired key, and its next
+    # sync says to re-join (with the passphrase), which picks the new key up.
+    _write_header(root, new_key, passphrase, DEFAULT_KDF, retired)
+    memory.set_meta(META_KEY, new_key.hex())
+    _ensure_stream(memory, root)  # a fresh stream: old files deleted, everything re-sealed
+    export_pending(memory, root)
+    publish_cursors(memory, root)
+    return root
+
+
+def _header_of_own_key(key: bytes, root: Path) -> Header:
+    """The folder's header, when this store's sync key is the one it wraps (by its key id, or
+    in a header older than key ids by a file of the folder that opens with it)."""
+    header = read_header(root)
+    named = key_id(key)
+    if header.key_id is not None and header.key_id != named:
+        raise SyncError(
+            f"This store's sync key is not the one the header of {root} wraps (it was rotated, "
+            "or another laptop's `sync init` was kept): run `localmind sync join "
+            f"{root}` first. The header was not changed."
+        )
+    if header.key_id is None and not _key_opens_folder(key, root):
         raise SyncError(
             f"This store's sync key opens no file in {root}: it joined another folder, or this "
             "one has no files yet (run `localmind sync now` first). The header was not changed."
         )
-    # This build's cost, never the header's: anyone who can write the folder can lower that.
-    _write_header(root, key, passphrase, DEFAULT_KDF)
-    return root
+    return header
 
 
 def _key_opens_folder(key: bytes, root: Path) -> bool:
@@ -193,14 +303,18 @@ def _authentic(key: bytes, directory: Path) -> bool:
     return False
 
 
-def _write_header(root: Path, key: bytes, passphrase: str, kdf: KdfParams) -> None:
+def _write_header(
+    root: Path, key: bytes, passphrase: str, kdf: KdfParams, retired: tuple[str, ...] = ()
+) -> None:
     wrapped = KeyFile.wrap(key, passphrase, kdf)
-    document = {
+    document: dict[str, Any] = {
         "format": HEADER_FORMAT,
         "version": HEADER_VERSION,
         "key": json.loads(wrapped.to_json()),
         "key_id": key_id(key),
     }
+    if retired:  # ids only (hashes): nothing here opens an old key
+        document["retired_key_ids"] = list(retired)
     _atomic_write(header_path(root), (json.dumps(document, indent=2) + "\n").encode("utf-8"))
 
 
@@ -214,14 +328,16 @@ def key_id(key: bytes) -> str:
 class Header:
     key_file: KeyFile
     key_id: str | None = None  # None in headers written before it was recorded
+    retired: tuple[str, ...] = ()  # ids of the keys `sync rekey --rotate` replaced
 
     def unwrap_key(self, passphrase: str, root: Path) -> bytes:
         try:
             return self.key_file.unwrap(passphrase, header_path(root))
         except WrongPassphrase:
             raise SyncError(
-                f"The passphrase does not open the sync folder {root}: it was made with another "
-                "passphrase. Use the passphrase of the laptop that ran `sync init`."
+                f"The passphrase does not open the sync folder {root}. Use the folder's "
+                "current passphrase: the one it was made with, or the one its last "
+                "`localmind sync rekey` set (a laptop's passphrase after `localmind passwd`)."
             ) from None
 
 
@@ -242,19 +358,40 @@ def read_header(root: Path) -> Header:
         if document.get("version") != HEADER_VERSION:
             raise ValueError(f"unsupported version {document.get('version')!r}")
         named = document.get("key_id")
-        if named is not None and not re.fullmatch(r"[0-9a-f]{32}", str(named)):
+        if named is not None and not _is_key_id(named):
             raise ValueError("key_id must be 32 hex digits")
-        return Header(KeyFile.from_json(json.dumps(document["key"]), path), named)
+        retired = document.get("retired_key_ids", [])
+        if not isinstance(retired, list) or len(retired) > MAX_RETIRED_KEYS:
+            raise ValueError(f"retired_key_ids must be a list of at most {MAX_RETIRED_KEYS}")
+        if not all(_is_key_id(item) for item in retired):
+            raise ValueError("retired_key_ids must be key ids (32 hex digits)")
+        key_file = KeyFile.from_json(json.dumps(document["key"]), path)
+        return Header(key_file, named, tuple(retired))
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, NotAStore) as e:
         raise SyncError(f"{path} is not a valid localmind sync header ({e}).") from None
 
 
+def _is_key_id(value: object) -> bool:
+    return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{32}", value) is not None
+
+
 def check_header(memory: Memory, root: Path) -> None:
-    """``SyncError`` unless the folder's header wraps this store's sync key. Two laptops that
-    ran `sync init` at once each exported under their own key; the sync engine kept one
-    header, so the other laptop's files open nowhere: it is told to re-join."""
-    named = read_header(root).key_id
-    if named is not None and named != key_id(sync_key(memory)):
+    """``SyncError`` unless the folder's header wraps this store's sync key. After `sync
+    rekey --rotate` on another laptop this store's key is listed as retired: it is told to
+    pick the new one up with the passphrase. Two laptops that ran `sync init` at once each
+    exported under their own key; the sync engine kept one header, so the other laptop's
+    files open nowhere: it is told to re-join."""
+    header = read_header(root)
+    named = header.key_id
+    own = key_id(sync_key(memory))
+    if own in header.retired:
+        raise SyncError(
+            f"The sync folder {root} has a new key (`localmind sync rekey --rotate` on another "
+            "laptop), so this laptop can neither read nor write it until it picks the new key "
+            f"up: run  localmind sync join {root}  with the folder's current passphrase. "
+            "Nothing this laptop holds is lost: it is exported again under the new key."
+        )
+    if named is not None and named != own:
         raise SyncError(
             f"The sync folder {root} now belongs to another laptop's `sync init` (two laptops "
             "set it up at the same time, and the sync engine kept the other one's header), so "
@@ -264,9 +401,18 @@ def check_header(memory: Memory, root: Path) -> None:
         )
 
 
-def _remember_folder(memory: Memory, root: Path, key: bytes) -> None:
+def _remember_folder(memory: Memory, root: Path, key: bytes, name: str | None) -> None:
     memory.set_meta(META_KEY, key.hex())
     memory.set_meta(META_FOLDER, str(root.resolve()))
+    if name is not None or device_name(memory) is None:
+        memory.set_meta(META_NAME, name or _host_name())
+
+
+def _host_name() -> str:
+    try:
+        return check_name(socket.gethostname())
+    except (SyncError, OSError):
+        return "laptop"
 
 
 def sync_key(memory: Memory) -> bytes:
@@ -424,13 +570,37 @@ def unseal_snapshot(key: bytes, device_id: str, through: int, blob: bytes) -> li
     return _events(_unseal(key, _snapshot_aad(device_id, through), blob))
 
 
-def seal_cursors(key: bytes, device_id: str, applied: dict[str, int]) -> bytes:
-    document = {"device_id": device_id, "applied": dict(sorted(applied.items()))}
+@dataclass(frozen=True, slots=True)
+class Published:
+    """What a device says of itself in its cursors file: how far it applied each other
+    device, its name for people, and whether it left the folder (`sync leave`, after
+    exporting through its segment ``through``)."""
+
+    applied: dict[str, int]
+    name: str | None = None
+    left: bool = False
+    through: int = 0
+
+
+def seal_cursors(
+    key: bytes, device_id: str, applied: dict[str, int], published: Published | None = None
+) -> bytes:
+    document: dict[str, Any] = {"device_id": device_id, "applied": dict(sorted(applied.items()))}
+    if published is not None:
+        if published.name is not None:
+            document["name"] = published.name
+        if published.left:
+            document["left"] = {"through": published.through}
     return _seal(key, _cursors_aad(device_id), json.dumps(document).encode("utf-8"))
 
 
 def unseal_cursors(key: bytes, device_id: str, blob: bytes) -> dict[str, int]:
     """How far ``device_id`` says it has applied each other device (segment numbers)."""
+    return unseal_published(key, device_id, blob).applied
+
+
+def unseal_published(key: bytes, device_id: str, blob: bytes) -> Published:
+    """Everything ``device_id``'s cursors file says; ``ValueError`` when it cannot be trusted."""
     try:
         document = json.loads(_unseal(key, _cursors_aad(device_id), blob))
     except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, nested too deeply
@@ -439,10 +609,22 @@ def unseal_cursors(key: bytes, device_id: str, blob: bytes) -> dict[str, int]:
     if not isinstance(applied, dict) or document.get("device_id") != device_id:
         raise ValueError("not a cursors document of this device")
     for device, cursor in applied.items():
-        valid = isinstance(cursor, int) and not isinstance(cursor, bool) and cursor >= 0
-        if not DEVICE_RE.match(device) or not valid:
+        if not DEVICE_RE.match(device) or not _count(cursor):
             raise ValueError(f"bad cursor {device!r}: {cursor!r}")
-    return applied
+    name = document.get("name")
+    if name is not None and (
+        not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_CHARS or not name.isprintable()
+    ):
+        raise ValueError("bad device name")
+    left = document.get("left")
+    through = left.get("through") if isinstance(left, dict) else None
+    if left is not None and not _count(through):
+        raise ValueError("bad departure record")
+    return Published(applied, name, left is not None, through or 0)
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**62
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -584,6 +766,9 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
         memory.set_meta(META_STREAM, wanted)  # exported before streams were recorded
         return None
     removed, last = _clear_unusable(key, memory.device_id, directory)
+    left_at, _, left_folder = (memory.get_meta(META_LEFT_SEGMENT) or "0 ").partition(" ")
+    if left_folder == str(root.resolve()):  # back in a folder it left: number on after it
+        last = max(last, int(left_at))
     for other in _device_directories(root):
         cursors = read_cursors(key, other) if other.name != memory.device_id else None
         last = max(last, (cursors or {}).get(memory.device_id, 0))
@@ -596,6 +781,7 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
             META_STREAM: wanted,
             META_RELAY: str(relay),
             META_SEGMENT: str(last),
+            **({META_NAME: name} if (name := device_name(memory)) else {}),
         },
     )
     note = (
@@ -724,21 +910,45 @@ def import_new(memory: Memory, folder: str | os.PathLike[str]) -> ImportReport:
     key = sync_key(memory)
     root = Path(folder).expanduser()
     _ensure_stream(memory, root)
+    told = _reported(memory)
+    telling: dict[str, str] = {}
 
     def skip(path: Path, why: str, level: int = logging.WARNING) -> None:
         entry = (str(path), why)
         report.skipped.append(entry)
-        if _remembered.first_time(path, why, _signature(path), memory.device_id):
+        signature = _signature(path)
+        said = f"{why}|{signature}"
+        if len(telling) < MAX_REPORTED:
+            telling[str(path)] = said
+        first = _remembered.first_time(path, why, signature, memory.device_id)
+        if first and told.get(str(path)) != said:
             log.log(level, "sync: skipped %s: %s", path, why)
         else:
             report.repeated.append(entry)
             log.debug("sync: skipped %s again: %s", path, why)
 
     try:
+        _import_all(memory, key, root, report, skip)
+    finally:
+        if telling != told:  # what was skipped this time; a file that went is forgotten
+            memory.set_meta(META_REPORTED, json.dumps(telling))
+    return report
+
+
+def _reported(memory: Memory) -> dict[str, str]:
+    try:
+        told = json.loads(memory.get_meta(META_REPORTED) or "{}")
+    except ValueError:
+        return {}
+    return told if isinstance(told, dict) else {}
+
+
+def _import_all(memory: Memory, key: bytes, root: Path, report: ImportReport, skip: Any) -> None:
+    try:
         entries = _scan(root)
     except OSError as error:
         skip(root, f"cannot list the folder ({error})", logging.ERROR)
-        return report
+        return
     for entry in entries:
         if entry.name == HEADER_NAME:
             continue
@@ -754,7 +964,6 @@ def import_new(memory: Memory, folder: str | os.PathLike[str]) -> ImportReport:
         if entry.name == memory.device_id:
             continue
         _import_device(memory, key, path, report, skip)
-    return report
 
 
 def _import_device(
@@ -837,9 +1046,13 @@ def _import_device(
 # --- cursors and compaction -------------------------------------------------------------------
 
 
-def publish_cursors(memory: Memory, folder: str | os.PathLike[str]) -> bool:
-    """Write how far this store has applied each other device into ``<me>/cursors.seg``, when
-    that changed; returns whether it wrote. Others read it to know what they may compact."""
+def publish_cursors(
+    memory: Memory, folder: str | os.PathLike[str], *, leaving: bool = False
+) -> bool:
+    """Write how far this store has applied each other device into ``<me>/cursors.seg``
+    (with this laptop's name, and with ``leaving`` that it left after its last segment),
+    when that changed; returns whether it wrote. Others read it to know what they may
+    compact, and what to call this laptop."""
     key = sync_key(memory)
     root = Path(folder).expanduser()
     applied = {
@@ -847,24 +1060,32 @@ def publish_cursors(memory: Memory, folder: str | os.PathLike[str]) -> bool:
         for entry in _device_directories(root)
         if entry.name != memory.device_id
     }
+    through = int(memory.get_meta(META_SEGMENT) or 0)
+    published = Published(applied, device_name(memory), leaving, through if leaving else 0)
     directory = root / memory.device_id
     path = directory / CURSORS_NAME
     try:
-        if unseal_cursors(key, memory.device_id, read_trusted_file(path)) == applied:
+        if unseal_published(key, memory.device_id, read_trusted_file(path)) == published:
             return False  # unchanged: no write, so no ripple through the sync engine
     except (OSError, ValueError):
         pass  # none yet, or unreadable: write a good one
     directory.mkdir(parents=True, exist_ok=True)
-    _atomic_write(path, seal_cursors(key, memory.device_id, applied))
+    _atomic_write(path, seal_cursors(key, memory.device_id, applied, published))
     return True
 
 
 def read_cursors(key: bytes, directory: Path) -> dict[str, int] | None:
     """The cursors a device directory publishes; ``None`` (with a log line when the file is
     there but cannot be trusted) when there are none to go by."""
+    published = read_published(key, directory)
+    return None if published is None else published.applied
+
+
+def read_published(key: bytes, directory: Path) -> Published | None:
+    """What a device directory's cursors file says (see :func:`read_cursors`)."""
     path = directory / CURSORS_NAME
     try:
-        return unseal_cursors(key, directory.name, read_trusted_file(path))
+        return unseal_published(key, directory.name, read_trusted_file(path))
     except FileNotFoundError:
         log.debug("sync: %s has published no cursors yet", directory)
         return None
@@ -887,11 +1108,13 @@ def passed_by_all(memory: Memory, folder: str | os.PathLike[str]) -> int | None:
     for directory in _device_directories(root):
         if directory.name == memory.device_id:
             continue
-        cursors = read_cursors(key, directory)
-        if cursors is None and not _authentic(key, directory):
+        published = read_published(key, directory)
+        if published is None and not _authentic(key, directory):
             log.debug("sync: %s holds nothing of this folder's devices", directory)
             continue
-        cursor = cursors.get(memory.device_id, 0) if cursors is not None else 0
+        if published is not None and published.left:
+            continue  # it left the folder (`sync leave`): it reads nothing any more
+        cursor = published.applied.get(memory.device_id, 0) if published is not None else 0
         lowest = cursor if lowest is None else min(lowest, cursor)
     return lowest
 
@@ -955,9 +1178,11 @@ def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, Impo
         publish_cursors(memory, folder)
     except OSError as error:
         log.error("sync: could not publish this device's cursors: %s", error)
-    report.compacted = compact(memory, folder)
-    from sync.redaction import reseal_forgotten  # it builds on this module
+    from sync.devices import retire_departed  # these build on this module
+    from sync.redaction import reseal_forgotten
 
+    report.retired = retire_departed(memory, Path(folder).expanduser())
+    report.compacted = compact(memory, folder)
     reseal_forgotten(memory, folder)
     return exported, report
 
@@ -967,10 +1192,12 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
     root = Path(folder).expanduser()
     exported = int(memory.get_meta(META_EXPORTED) or 0)
     relay = int(memory.get_meta(META_RELAY) or 0)
+    held = memory.get_meta(META_KEY)
     devices = []
     for entry in _device_directories(root):
         if entry.name == memory.device_id:
             continue
+        published = read_published(bytes.fromhex(held), entry) if held else None
         numbers = _segment_numbers(entry)
         snapshots = _snapshot_numbers(entry)
         cursor, done = _progress(memory, entry.name)
@@ -984,6 +1211,8 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
         devices.append(
             {
                 "device_id": entry.name,
+                "name": published.name if published else None,
+                "left": bool(published and published.left),
                 "segments": len(numbers) + len(snapshots),
                 "applied_through": cursor,
                 "pending_segments": len(pending) + int(max(snapshots, default=0) > cursor),
@@ -993,10 +1222,17 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
     return {
         "folder": str(root),
         "device_id": memory.device_id,
+        "name": device_name(memory),
         "exported_through_seq": exported,
         "pending_events": len(memory.events_since(exported, relay_through=relay)),
         "devices": devices,
     }
+
+
+def device_label(device: dict[str, Any]) -> str:
+    """How a device of :func:`status` is shown: ``name (device id)``, or its id alone."""
+    name = device.get("name")
+    return f"{name} ({device['device_id']})" if name else str(device["device_id"])
 
 
 def _mtime(path: Path) -> float | None:

@@ -64,7 +64,8 @@ class SyncReport:
     @property
     def idle(self) -> bool:
         """Nothing happened (and nothing went wrong): not worth a line in a long-running log."""
-        done = self.exported or self.imported.segments or self.imported.compacted
+        imported = self.imported
+        done = self.exported or imported.segments or imported.compacted or imported.retired
         return self.ok and not done and not self.problems
 
     @property
@@ -90,6 +91,8 @@ class SyncReport:
             line += f" ({changed} {'memory' if changed == 1 else 'memories'} changed)"
         if compacted := self.imported.compacted:
             line += f"; compacted {compacted} old file{'' if compacted == 1 else 's'}"
+        for retired in self.imported.retired:
+            line += f"; retired {retired}, which left the folder"
         if problems := len(self.problems):
             line += f"; skipped {problems} file{'' if problems == 1 else 's'}"
         return line

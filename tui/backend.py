@@ -49,10 +49,12 @@ class StoreOptions:
             return str(error)
         return None
 
-    def open(self, passphrase: str, *, create: bool) -> Memory:
+    def open(self, passphrase: str, *, create: bool, data_key: bytes | None = None) -> Memory:
+        """``data_key``: the key remembered in the OS keyring, instead of ``passphrase``."""
         memory = Memory.open(
             self.path,
             passphrase,
+            data_key=data_key,
             embedder=self.embedder,
             namespace=self.namespace,
             clock=self.clock,

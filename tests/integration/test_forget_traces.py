@@ -23,6 +23,7 @@ from localmind.store import redacted_reason
 from localmind.transfer import markdown, to_document
 from localmind.wal import wal_path
 from sync import folder as sync_folder
+from sync.devices import leave_folder
 from sync.folder import init_folder, join_folder, sync_once
 from tests.cli_support import Cli
 from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
@@ -348,6 +349,7 @@ def test_text_relayed_into_a_new_folder_leaves_it_too(tmp_path: Path) -> None:
         secret = a.memory.remember(SECRET)
         for device in (a, b):
             sync_once(device.memory, first)
+        leave_folder(b.memory)
         init_folder(b.memory, second, PASSPHRASE, FAST_KDF)  # b moves on, alone
         sync_once(b.memory, second)
         key = sync_folder.sync_key(b.memory)

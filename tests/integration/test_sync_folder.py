@@ -135,7 +135,7 @@ def test_truncated_temp_and_foreign_files_are_skipped(open_device: Opener, share
 def test_a_header_from_another_passphrase_is_refused(open_device: Opener, shared: Path) -> None:
     a, b = open_device("a"), open_device("b")
     init_folder(a, shared, "a different passphrase", FAST_KDF)
-    with pytest.raises(SyncError, match="another passphrase"):
+    with pytest.raises(SyncError, match="does not open the sync folder"):
         join_folder(b, shared, PASSPHRASE)
     with pytest.raises(SyncError, match="already a sync folder"):
         init_folder(b, shared, PASSPHRASE, FAST_KDF)
@@ -205,18 +205,18 @@ def test_sync_commands(tmp_path: Path, shared: Path) -> None:
     assert sync_cli.sync_group.name == "sync"
     first, second = Cli(tmp_path / "first.db"), Cli(tmp_path / "second.db")
     first.ok("add", "My favourite tea is green tea")
-    assert "exported 1 changes" in first.ok("sync", "init", str(shared)).stdout
-    assert "imported 1 changes" in second.ok("sync", "join", str(shared)).stdout
+    assert "exported 1 change." in first.ok("sync", "init", str(shared)).stdout
+    assert "imported 1 change from 1 file," in second.ok("sync", "join", str(shared)).stdout
     second.ok("add", "I play the cello on Sundays")
-    assert "Exported 1 changes" in second.ok("sync", "now").stdout
-    assert "imported 1 from 1 files" in first.ok("sync", "now").stdout
+    assert "Exported 1 change;" in second.ok("sync", "now").stdout
+    assert "imported 1 from 1 file (1 memory changed)" in first.ok("sync", "now").stdout
     report = first.json("sync", "status")
     assert report["pending_events"] == 0 and len(report["devices"]) == 1
     assert "cello" in first.ok("recall", "cello").stdout
     refused = Cli(tmp_path / "third.db", passphrase="another passphrase")(
         "sync", "join", str(shared)
     )
-    assert refused.exit_code == 1 and "another passphrase" in refused.output
+    assert refused.exit_code == 1 and "does not open the sync folder" in refused.output
 
 
 def test_after_a_passphrase_change_rekey_moves_the_folder_to_the_new_passphrase(
@@ -238,12 +238,12 @@ def test_after_a_passphrase_change_rekey_moves_the_folder_to_the_new_passphrase(
     stranger = Cli(tmp_path / "stranger.db", passphrase="a brand new passphrase")
     stranger.ok("add", "Someone else's memory")
     stranger.ok("sync", "init", str(tmp_path / "other-folder"))
-    assert_error(stranger("sync", "rekey", "--folder", str(shared)), "opens no file")
+    assert_error(stranger("sync", "rekey", "--folder", str(shared)), "is not the one the header")
     assert (shared / "localmind-sync.json").read_bytes() == header_before
 
     assert "now opens with" in first.ok("sync", "rekey").stdout
     old = Cli(tmp_path / "old.db")  # the old passphrase no longer joins
     assert old("sync", "join", str(shared)).exit_code == 1
     late = Cli(tmp_path / "late.db", passphrase="a brand new passphrase")
-    assert "imported 1 changes" in late.ok("sync", "join", str(shared)).stdout
+    assert "imported 1 change from 1 file," in late.ok("sync", "join", str(shared)).stdout
     assert "green tea" in late.ok("recall", "tea").stdout

@@ -13,6 +13,7 @@ import pytest
 from localmind import Memory
 from localmind.backup import backup_store, restore_backup
 from sync import folder as sync_folder
+from sync.devices import leave_folder
 from sync.folder import SyncError, init_folder, join_folder, start_stream, sync_once
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
@@ -64,8 +65,10 @@ def test_moving_to_a_new_folder_carries_everything_there(
     a.remember("My favourite tea is green tea")
     b.remember("I play the cello on Sundays")
     sync_all(old, a, b)
+    leave_folder(a)  # a store syncs with one folder: leave the old one first
     init_folder(a, new, PASSPHRASE, FAST_KDF)
     assert "fresh export stream" in (start_stream(a, new) or "")
+    leave_folder(b)
     join_folder(b, new, PASSPHRASE)
     assert "fresh export stream" in (start_stream(b, new) or "")
     assert start_stream(b, new) is None  # once
@@ -87,17 +90,18 @@ def test_moving_to_a_new_folder_carries_everything_there(
 def test_a_double_init_is_detected_and_the_second_laptop_told_what_to_run(
     laptops: Laptops, tmp_path: Path
 ) -> None:
-    shared = tmp_path / "Sync"
-    b_view = tmp_path / "b-view"  # B's copy of the folder before the engine carried A's header
+    shared = tmp_path / "Sync"  # B's copy of the folder
+    a_view = tmp_path / "a-view"  # A's copy, before the engine carried either init across
     a, b = laptops.open("a"), laptops.open("b")
     a.remember("My favourite tea is green tea")
     b.remember("I play the cello on Sundays")
-    init_folder(a, shared, PASSPHRASE, FAST_KDF)
-    init_folder(b, b_view, PASSPHRASE, FAST_KDF)
-    sync_once(a, shared)
-    sync_once(b, b_view)
-    # The sync engine merges the two: A's header wins, B's directory comes across.
-    shutil.copytree(b_view / b.device_id, shared / b.device_id)
+    init_folder(a, a_view, PASSPHRASE, FAST_KDF)
+    init_folder(b, shared, PASSPHRASE, FAST_KDF)
+    sync_once(a, a_view)
+    sync_once(b, shared)
+    # The sync engine merges the two: A's header wins, A's directory comes across.
+    shutil.copy(a_view / sync_folder.HEADER_NAME, shared / sync_folder.HEADER_NAME)
+    shutil.copytree(a_view / a.device_id, shared / a.device_id)
     with pytest.raises(SyncError, match=f"localmind sync join {shared}"):
         sync_once(b, shared)
     sync_once(a, shared)
@@ -169,10 +173,15 @@ def test_the_commands_say_what_they_did_and_what_to_run(tmp_path: Path) -> None:
     second.ok("add", "I play the cello on Sundays")
     second.ok("sync", "now")
     first.ok("sync", "now")
+    refused_move = first("sync", "init", str(new))  # a store syncs with one folder
+    assert refused_move.exit_code == 1 and "localmind sync leave" in refused_move.output
+    assert not new.exists()
+    first.ok("sync", "leave")
     moved = first.ok("sync", "init", str(new)).stdout
     assert "Started a fresh export stream" in moved and "exported 2 changes" in moved
     third = Cli(tmp_path / "third.db")  # second never joins the new folder: its memory is there
     assert "imported 2 changes" in third.ok("sync", "join", str(new)).stdout
+    second.ok("sync", "now")  # reads first's departure from the old folder, retires its files
     # A double init: the folder's header now wraps another key than second's.
     (old / sync_folder.HEADER_NAME).unlink()
     Cli(tmp_path / "fourth.db").ok("sync", "init", str(old))
@@ -191,8 +200,10 @@ def test_coming_back_to_a_folder_never_reuses_a_number_the_others_passed(
     for text in ("My favourite tea is green tea", "I play the cello on Sundays"):
         a.remember(text)
         sync_all(first, a, b)  # a segment each: b's cursor for a passes 2
+    leave_folder(a)
     init_folder(a, elsewhere, PASSPHRASE, FAST_KDF)  # a tries another folder...
     sync_once(a, elsewhere)
+    leave_folder(a)
     join_folder(a, first, PASSPHRASE)  # ...and comes back
     assert "fresh export stream" in (start_stream(a, first) or "")
     miso = a.remember("The cat is called Miso")

@@ -41,16 +41,16 @@ def test_a_memory_and_its_forget_travel_through_syncthing(tmp_path: Path) -> Non
         device_b = b.json("sync", "status")["device_id"]
 
         tea = a.add("My favourite tea is green tea from Shizuoka")
-        assert "Exported 1 changes" in a.ok("sync", "now").stdout
+        assert "Exported 1 change;" in a.ok("sync", "now").stdout
         delivered(alpha, beta, device_a)
-        assert "imported 1 from 1 files" in b.ok("sync", "now").stdout
+        assert "imported 1 from 1 file (1 memory changed)" in b.ok("sync", "now").stdout
         assert b.contents() == ["My favourite tea is green tea from Shizuoka"]
         assert "Shizuoka" in b.ok("recall", "which tea do I like").stdout
 
         b.ok("forget", tea)
-        assert "Exported 1 changes" in b.ok("sync", "now").stdout
+        assert "Exported 1 change;" in b.ok("sync", "now").stdout
         delivered(beta, alpha, device_b)
-        assert "imported 1 from 1 files" in a.ok("sync", "now").stdout
+        assert "imported 1 from 1 file (1 memory changed)" in a.ok("sync", "now").stdout
         assert a.contents() == []
         assert "Shizuoka" not in a.ok("recall", "which tea do I like").stdout
         # Only ciphertext ever crossed: no file in either copy of the folder has the text.

@@ -13,6 +13,7 @@ from textual.widgets import DataTable
 
 from localmind import Memory
 from sync import export_pending, init_folder, join_folder
+from sync.folder import publish_cursors
 from sync.watch import SyncReport
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.tui.conftest import make_app, settle
@@ -60,11 +61,12 @@ def other_laptop(tmp_path: Path, store_path: Path, shared: Path) -> Iterator[Mem
     its own waiting in the folder."""
     with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=FakeClock()) as mine:
         mine.remember("I prefer green tea over coffee")
-        init_folder(mine, shared, PASSPHRASE, FAST_KDF)
+        init_folder(mine, shared, PASSPHRASE, FAST_KDF, name="home-laptop")
     other = Memory.open(tmp_path / "other.db", PASSPHRASE, kdf=FAST_KDF, clock=FakeClock())
-    join_folder(other, shared, PASSPHRASE)
+    join_folder(other, shared, PASSPHRASE, name="work-laptop")
     other.remember(CELLO)
     export_pending(other, shared)
+    publish_cursors(other, shared)  # where it says what it is called
     yield other
     other.close()
 
@@ -94,9 +96,10 @@ async def test_a_joined_store_syncs_while_the_app_runs(
         await settle(pilot)
         card = sync_card(app)
         assert f"folder: {shared} · watching for changes" in card
-        assert f"this device: {app.memory.device_id} · 0 changes to export" in card  # type: ignore[union-attr]
+        mine = app.memory.device_id  # type: ignore[union-attr]
+        assert f"this device: home-laptop ({mine}) · 0 changes to export" in card
         other = other_laptop.device_id
-        assert f"other device {other}: last seen just now · 0 files to import" in card
+        assert f"other device work-laptop ({other}): last seen just now · 0 files" in card
         assert f"last sync: just now — {first.summary()}" in card
         assert "2 active" in str(app.screen.query_one("#counts").render())
 

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
 from localmind.governance import MaintenanceReport
+from sync.folder import device_label
 from sync.watch import SyncReport
 from tui.format import DAY, age, ago, plural
 from tui.screens.base import Page
@@ -123,11 +124,12 @@ class HealthScreen(Page):
         watching = "watching for changes" if sync.running else "not watching"
         text.append(f"folder: {report['folder']} · {watching}\n")
         pending = plural(report["pending_events"], "change")
-        text.append(f"this device: {report['device_id']} · {pending} to export\n")
+        text.append(f"this device: {device_label(report)} · {pending} to export\n")
         for device in report["devices"]:
             seen = device["last_seen"]
             text.append(
-                f"other device {device['device_id']}: last seen "
+                f"other device {device_label(device)}"
+                f"{' (left the folder)' if device['left'] else ''}: last seen "
                 f"{'never' if seen is None else ago(now - seen)}"
                 f" · {plural(device['pending_segments'], 'file')} to import\n"
             )

@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, Label, LoadingIndicator, Static
 
 from localmind.errors import LocalmindError, WrongPassphrase
 from localmind.memory import Memory
+from localmind.remembered_key import remembered_data_key
 
 if TYPE_CHECKING:
     from tui.app import LocalmindApp
@@ -63,6 +64,8 @@ class UnlockScreen(Screen[None]):
         self.query_one("#passphrase", Input).focus()
         if self.lm.passphrase is not None:
             self._start(self.lm.passphrase)
+        elif not self.creating and (key := remembered_data_key(self.lm.options.path)):
+            self._start("", key)  # `localmind unlock --remember` kept it in the OS keyring
 
     def say(self, message: str) -> None:
         self.query_one("#unlock-message", Label).update(Text(message))
@@ -91,20 +94,21 @@ class UnlockScreen(Screen[None]):
         else:
             self._start(first.value)
 
-    def _start(self, passphrase: str) -> None:
+    def _start(self, passphrase: str, data_key: bytes | None = None) -> None:
         self.busy = True
         self.say("Creating the store…" if self.creating else "Unlocking…")
         for field in self.query(Input):
             field.disabled = True
         self.query_one("#unlocking").display = True
-        self.unlock(passphrase)
+        self.unlock(passphrase, data_key)
 
     @work(thread=True, exclusive=True, group="unlock")
-    def unlock(self, passphrase: str) -> None:
+    def unlock(self, passphrase: str, data_key: bytes | None = None) -> None:
         try:
-            memory = self.lm.options.open(passphrase, create=self.creating)
-        except WrongPassphrase:
-            self.app.call_from_thread(self._failed, "Wrong passphrase: try again.")
+            memory = self.lm.options.open(passphrase, create=self.creating, data_key=data_key)
+        except WrongPassphrase as error:
+            why = str(error) if data_key is not None else "Wrong passphrase: try again."
+            self.app.call_from_thread(self._failed, why)
         except LocalmindError as error:
             self.app.call_from_thread(self._failed, str(error))
         else:

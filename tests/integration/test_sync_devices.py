@@ -1,0 +1,201 @@
+"""Sync a person can manage (issue 16 items 3, 4, 11): one folder per store, a failed join that
+leaves nothing behind, laptops by name, `sync leave`, `sync forget-device`, a stranger's file
+reported once."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from sync import cli as sync_cli  # registers `localmind sync`
+from sync import folder as sync_folder
+from sync.folder import HEADER_NAME
+from tests.cli_support import Cli, assert_error
+from tests.conftest import PASSPHRASE
+
+
+@pytest.fixture(autouse=True)
+def registered() -> None:
+    assert sync_cli.sync_group.name == "sync"
+
+
+def device_dirs(shared: Path) -> set[str]:
+    return {p.name for p in shared.iterdir() if sync_folder.DEVICE_RE.match(p.name)}
+
+
+def test_init_on_a_store_that_already_syncs_is_refused_and_names_leave(tmp_path: Path) -> None:
+    shared, other = tmp_path / "Sync", tmp_path / "Other"
+    home = Cli(tmp_path / "home.db")
+    home.ok("add", "My favourite tea is green tea")
+    home.ok("sync", "init", str(shared))
+    header = (shared / HEADER_NAME).read_bytes()
+    result = home("sync", "init", str(other))
+    assert_error(result, "already syncs with")
+    assert "localmind sync leave" in result.stderr
+    assert not other.exists()
+    assert (shared / HEADER_NAME).read_bytes() == header
+    assert home.json("sync", "status")["folder"] == str(shared.resolve())
+    Cli(tmp_path / "elsewhere.db").ok("sync", "init", str(other))  # another laptop's folder
+    assert_error(home("sync", "join", str(other)), "localmind sync leave")
+    assert home.json("sync", "status")["folder"] == str(shared.resolve())
+
+
+def test_a_failed_join_leaves_nothing_behind_and_the_retry_works(tmp_path: Path) -> None:
+    shared = tmp_path / "Sync"
+    Cli(tmp_path / "home.db").ok("add", "My favourite tea is green tea")
+    Cli(tmp_path / "home.db").ok("sync", "init", str(shared))
+    laptop = tmp_path / "laptop"
+    joining = Cli(laptop / "data" / "memory.db", passphrase="a mistyped passphrase")
+
+    assert_error(joining("sync", "join", str(shared)), "does not open the sync folder")
+    assert not laptop.exists()  # no store, no key file, not even its folder
+    not_a_sync_folder = tmp_path / "Empty"
+    not_a_sync_folder.mkdir()
+    assert_error(joining("sync", "join", str(not_a_sync_folder)), "is not a sync folder")
+    assert not laptop.exists()
+    broken = tmp_path / "Broken"
+    broken.mkdir()
+    (broken / HEADER_NAME).write_text("{ not json")
+    assert_error(joining("sync", "join", str(broken)), "not a valid localmind sync header")
+    assert not laptop.exists()
+    unreadable = tmp_path / "Unreadable"
+    (unreadable / HEADER_NAME).mkdir(parents=True)  # not a file: cannot be read as a header
+    assert_error(joining("sync", "join", str(unreadable)), "cannot be read as a sync header")
+    assert not laptop.exists()
+
+    joining.passphrase = PASSPHRASE
+    assert "imported 1 change from 1 file" in joining.ok("sync", "join", str(shared)).stdout
+    assert joining.contents() == ["My favourite tea is green tea"]
+
+
+def test_laptops_are_shown_by_name(tmp_path: Path) -> None:
+    shared = tmp_path / "Sync"
+    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / "work.db")
+    home.ok("sync", "init", str(shared), "--name", "home-laptop")
+    work.ok("sync", "join", str(shared))  # the host name by default
+    work.ok("sync", "now")
+    home.ok("sync", "now")
+    status = home.json("sync", "status")
+    assert status["name"] == "home-laptop"
+    assert [d["name"] for d in status["devices"]] == [socket.gethostname()]
+    shown = home.ok("sync", "status").stdout
+    assert f"This device home-laptop ({status['device_id']})" in shown
+    assert f"{socket.gethostname()} ({status['devices'][0]['device_id']})" in shown
+    assert "0 changes to export" in shown
+    assert_error(home("sync", "join", str(shared), "--name", "a\nb"), "printable characters")
+
+
+@pytest.mark.slow
+def test_a_laptop_that_leaves_is_retired_and_its_memories_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
+    shared = tmp_path / "Sync"
+    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / "work.db")
+    home.ok("sync", "init", str(shared), "--name", "home")
+    work.ok("sync", "join", str(shared), "--name", "work")
+    work.ok("add", "I play the cello on Sundays")
+    work_id = work.json("sync", "status")["device_id"]
+    left = work.ok("sync", "leave").stdout  # exports what it has not yet, first
+    assert f"no longer syncs with {shared.resolve()}" in left
+    assert_error(work("sync", "now"), "No sync folder")
+    assert_error(work("sync", "leave"), "there is nothing to leave")
+    assert [d["left"] for d in home.json("sync", "status")["devices"]] == [True]
+
+    home.ok("add", "My favourite tea is green tea")
+    said = home.ok("sync", "now").stdout
+    assert f"Retired the directory of work ({work_id})" in said
+    assert work_id not in device_dirs(shared)
+    assert "cello" in home.ok("recall", "cello").stdout
+    # Nobody is waited for any more: home compacts alone.
+    home.ok("add", "The cat is called Miso")
+    home.ok("sync", "now")
+    home_id = home.json("sync", "status")["device_id"]
+    assert any(p.name.startswith("snapshot-") for p in (shared / home_id).iterdir())
+    # A laptop that joins later still gets what the one that left wrote.
+    late = Cli(tmp_path / "late.db")
+    late.ok("sync", "join", str(shared))
+    assert "I play the cello on Sundays" in late.contents()
+    # The one that left may start over elsewhere.
+    work.ok("sync", "init", str(tmp_path / "Elsewhere"))
+
+
+@pytest.mark.slow
+def test_forget_device_stops_a_gone_laptop_from_blocking_compaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
+    shared = tmp_path / "Sync"
+    home, gone = Cli(tmp_path / "home.db"), Cli(tmp_path / "gone.db")
+    home.ok("sync", "init", str(shared), "--name", "home")
+    gone.ok("sync", "join", str(shared), "--name", "old-laptop")
+    gone.ok("add", "I play the cello on Sundays")
+    gone.ok("sync", "now")  # ...and is never seen again
+    home.ok("add", "My favourite tea is green tea")
+    home.ok("sync", "now")
+    home.ok("sync", "now")
+    home_id = home.json("sync", "status")["device_id"]
+    assert not any(p.name.startswith("snapshot-") for p in (shared / home_id).iterdir())
+
+    assert_error(home("sync", "forget-device", "home"), "sync leave")
+    unknown = home("sync", "forget-device", "laptop-x")
+    assert_error(unknown, "is no device of this folder")
+    assert "old-laptop (" in unknown.stderr
+    gone_id = home.json("sync", "status")["devices"][0]["device_id"]
+    said = home.ok("sync", "forget-device", "OLD-LAPTOP").stdout
+    assert f"Forgot old-laptop ({gone_id})" in said
+    assert device_dirs(shared) == {home_id}
+    home.ok("sync", "now")
+    assert any(p.name.startswith("snapshot-") for p in (shared / home_id).iterdir())
+    late = Cli(tmp_path / "late.db")
+    late.ok("sync", "join", str(shared))
+    assert sorted(late.contents()) == sorted(home.contents())
+    assert "I play the cello on Sundays" in late.contents()
+
+
+def test_forget_device_refuses_while_its_files_are_not_applied(tmp_path: Path) -> None:
+    shared = tmp_path / "Sync"
+    home, gone = Cli(tmp_path / "home.db"), Cli(tmp_path / "gone.db")
+    home.ok("sync", "init", str(shared), "--name", "home")
+    gone.ok("sync", "join", str(shared), "--name", "old-laptop")
+    gone.ok("add", "I play the cello on Sundays")
+    gone.ok("sync", "now")
+    gone_id = gone.json("sync", "status")["device_id"]
+    segment = shared / gone_id / "00000001.seg"
+    damaged = bytearray(segment.read_bytes())
+    damaged[-1] ^= 1
+    segment.write_bytes(bytes(damaged))
+    result = home("sync", "forget-device", "old-laptop")
+    assert_error(result, "1 file of old-laptop")
+    assert segment.exists()
+
+
+def test_a_strangers_file_is_reported_once_not_at_every_sync(tmp_path: Path) -> None:
+    shared = tmp_path / "Sync"
+    home = Cli(tmp_path / "home.db")
+    home.ok("sync", "init", str(shared))
+    (shared / "holiday-photos.txt").write_text("not localmind's")
+    first = home.ok("sync", "now")
+    assert "Skipped 1 file:" in first.stderr
+    assert f"{shared / 'holiday-photos.txt'}: not a device directory" in first.stderr
+    again = home.ok("sync", "now")
+    assert again.stderr == ""
+    os.utime(shared / "holiday-photos.txt", (1, 1))  # it changed: worth a line again
+    assert "Skipped 1 file" in home.ok("sync", "now").stderr
+
+
+def test_sync_options_have_help_and_counts_read_well(tmp_path: Path) -> None:
+    home = Cli(tmp_path / "home.db")
+    for command in ("now", "watch", "status", "rekey", "forget-device"):
+        assert "The sync folder (default" in home.ok("sync", command, "--help").stdout
+    for command in ("init", "join"):
+        assert "--name" in home.ok("sync", command, "--help").stdout
+    home.ok("add", "My favourite tea is green tea")
+    said = home.ok("sync", "init", str(tmp_path / "Sync")).stdout
+    assert "exported 1 change." in said
+    assert "Exported 0 changes; imported 0 from 0 files (0 memories changed)." in (
+        home.ok("sync", "now").stdout
+    )
