@@ -62,10 +62,24 @@ class Context:
 
         return OllamaLLM(model=self.model)
 
+    def require_store(self) -> None:
+        """Refuse, creating nothing, when there is no store at ``db``: only the commands that
+        put memories in (add, import) create one, so a typo in --db or LOCALMIND_DB is an
+        error instead of a new, empty store that answers every question with nothing."""
+        finish_interrupted(self.db)  # a restore a crash cut short: finish it, never create
+        if not self.db.exists() and not key_file_for(self.db).exists():
+            raise NotAStore(no_store_message(self.db))
+
     @contextmanager
-    def open(self, *, accept_new_embedder: bool = False, llm: bool = False) -> Iterator[Memory]:
+    def open(
+        self, *, accept_new_embedder: bool = False, llm: bool = False, create: bool = False
+    ) -> Iterator[Memory]:
+        """The store, unlocked; ``create``: make it when there is none yet (else NotAStore)."""
         try:
-            finish_interrupted(self.db)  # a restore a crash cut short: finish it, never create
+            if create:
+                finish_interrupted(self.db)  # a restore a crash cut short: finish it first
+            else:
+                self.require_store()
             creating = not self.db.exists() and not key_file_for(self.db).exists()
             options: dict[str, Any] = {
                 "embedder": self.embedder,
@@ -76,7 +90,7 @@ class Context:
             memory = None if creating else open_remembered(self.db, **options)
             if memory is None:
                 passphrase = read_passphrase(creating=creating, db=self.db)
-                memory = Memory.open(self.db, passphrase, **options)
+                memory = Memory.open(self.db, passphrase, create=create, **options)
                 del passphrase
         except OSError as error:  # a name too long, a folder not readable or writable, …
             raise StoreError(
@@ -114,6 +128,13 @@ def open_remembered(db: Path, **options: Any) -> Memory | None:
     except WrongPassphrase as error:
         click.echo(f"{error} (`localmind unlock --remember` remembers the new key)", err=True)
         return None
+
+
+def no_store_message(db: Path) -> str:
+    return (
+        f"No store at {db}. Check --db / LOCALMIND_DB; to start a new store there, add a "
+        'memory (localmind add "...") or import a file (localmind import FILE).'
+    )
 
 
 def read_passphrase(*, creating: bool, db: Path) -> str:
@@ -194,6 +215,15 @@ def _disk_problem(error: BaseException) -> str:
 #: Less free space than this makes an I/O error a "disk full" (SQLite reports some of those,
 #: e.g. growing its shared-memory index, as a plain I/O error).
 LOW_DISK_BYTES = 4 * 1024 * 1024
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 memory``, ``2 memories``: the count with the noun it needs."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def n_memories(count: int) -> str:
+    return plural(count, "memory", "memories")
 
 
 def when(timestamp: float | None) -> str:
@@ -277,10 +307,11 @@ def cli(
 @click.pass_obj
 @friendly_errors
 def home(obj: Context) -> None:
-    """Open (or create) the store and show where things stand."""
+    """Show where things stand (the store must exist: `add` or `import` creates it, and so
+    does the app, asking first, when `localmind` runs in a terminal)."""
     with obj.open() as memory:
         stats = memory.stats()
-    click.echo(f"localmind {__version__} — {stats['active']} memories in {stats['path']}")
+    click.echo(f"localmind {__version__} — {n_memories(stats['active'])} in {stats['path']}")
     click.echo('Try: localmind add "...", localmind recall "...", localmind --help')
 
 
@@ -311,7 +342,7 @@ def add(
     validation.content(text, Limits())
     if importance is not None:
         validation.unit_interval(importance, "importance")
-    with obj.open(llm=True) as memory:
+    with obj.open(llm=True, create=True) as memory:
         outcome = memory.remember_explained(
             text, type=type_, importance=importance, metadata=metadata
         )
@@ -336,7 +367,7 @@ def eviction_note(evicted: Sequence[str], capacity: int | None) -> str:
     """How every front end announces what the capacity limit archived."""
     n = len(evicted)
     return (
-        f"capacity {capacity} archived {n} {'memory' if n == 1 else 'memories'} "
+        f"capacity {capacity} archived {n_memories(n)} "
         "(list them: localmind list --archived; bring one back: localmind unarchive ID)"
     )
 
@@ -498,7 +529,7 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         ("status", record.status),
         ("importance", f"{record.importance:.2f}"),
         ("confidence", f"{record.confidence:.2f}"),
-        ("accessed", f"{record.access_count} times, last {when(record.last_accessed)}"),
+        ("accessed", f"{plural(record.access_count, 'time')}, last {when(record.last_accessed)}"),
         ("created", when(record.created_at)),
         ("updated", when(record.updated_at)),
         ("version", record.version),
@@ -553,7 +584,7 @@ def stats(obj: Context, as_json: bool) -> None:
         click.echo(
             f"recall:     search p50 {latency['search_p50_ms']} ms, p95 "
             f"{latency['search_p95_ms']} ms; embedding the query p50 {latency['embed_p50_ms']} "
-            f"ms ({latency['samples']} recalls)"
+            f"ms ({plural(latency['samples'], 'recall')})"
         )
     histogram = " ".join(str(n) for n in figures["confidence_histogram"])
     click.echo(f"confidence: {histogram}  (0.0-0.1 … 0.9-1.0)")
@@ -609,7 +640,7 @@ def reindex(obj: Context) -> None:
             length=total, label=f"Embedding with {memory.embedder.identity}", file=sys.stderr
         ) as bar:
             done = memory.reindex(progress=bar.update)
-    click.echo(f"Re-embedded {done} memories.")
+    click.echo(f"Re-embedded {n_memories(done)}.")
 
 
 class PagesBar:
@@ -668,7 +699,7 @@ def passwd(obj: Context, rotate: bool) -> None:
             )
         click.echo(
             f"Passphrase changed and the store re-encrypted under a new key "
-            f"({report.memories} memories). Old copies of its key file no longer open it."
+            f"({n_memories(report.memories)}). Old copies of its key file no longer open it."
         )
         from localmind.cli_keyring import refresh_remembered  # (registered at the bottom)
 

@@ -24,6 +24,8 @@ from localmind.cli import (
     cli,
     eviction_note,
     friendly_errors,
+    n_memories,
+    plural,
 )
 from localmind.config import Settings
 from localmind.errors import InvalidInput
@@ -84,7 +86,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     imported = skipped = 0
-    with obj.open() as memory:
+    with obj.open(create=True) as memory:
         started = time.perf_counter()
         evicted: list[str] = []
         with click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr) as bar:
@@ -99,13 +101,13 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
-    summary = f"Imported {imported} memories in {elapsed:.1f} s"
+    summary = f"Imported {n_memories(imported)} in {elapsed:.1f} s"
     if skipped:
         summary += f"; {skipped} already present (same id), left as they are"
     if evicted:
         summary += f"; {eviction_note(evicted, capacity)}"
     if bad:
-        summary += f"; skipped {bad} bad line(s)"
+        summary += f"; skipped {plural(bad, 'bad line')}"
     click.echo(summary + ".")
 
 
@@ -203,6 +205,7 @@ class _Batches:
 def export(obj: Context, fmt: str, output: Path | None) -> None:
     """Write every memory of the user out in plain text: JSON lines (which `localmind import`
     restores exactly) or Markdown to read. The export is NOT encrypted."""
+    obj.require_store()  # before the warning: a missing store is the one line said
     click.secho(PLAINTEXT_WARNING, fg="yellow", err=True)
     with obj.open() as memory:
         entries = list(memory.export())
@@ -223,4 +226,4 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
             raise click.ClickException(
                 f"Cannot write the export to {str(output)!r}: {error.strerror or error}."
             ) from None
-        click.echo(f"Exported {len(entries)} memories to {output}.", err=True)
+        click.echo(f"Exported {n_memories(len(entries))} to {output}.", err=True)
