@@ -282,7 +282,14 @@ class MemoryTools:
                 created_at=_iso(result.memory.created_at),
                 updated_at=_iso(result.memory.updated_at),
                 superseded_by=result.breakdown.superseded_by,
-                breakdown=_rounded(result.breakdown.to_dict()),
+                breakdown=_rounded(
+                    {
+                        name: value
+                        for name, value in result.breakdown.to_dict().items()
+                        # score and superseded_by are the result's own; None says nothing
+                        if name not in ("score", "superseded_by") and value is not None
+                    }
+                ),
             )
             for result in results
         ]

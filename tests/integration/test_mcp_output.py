@@ -51,6 +51,7 @@ async def test_results_are_one_compact_json_text_with_dates(memory: Memory):
     for result in results:
         assert is_a_date(result["created_at"]) and is_a_date(result["updated_at"])
         assert result["score"] == round(result["score"], 3)
+        assert "score" not in result["breakdown"]  # said once
     for answer in (remembered, confirmed):
         assert is_a_date(answer["created_at"]) and is_a_date(answer["updated_at"])
 
