@@ -41,6 +41,23 @@ SHORT_TERM_REFUSED = (
     "long_term, episodic or semantic"
 )
 F = TypeVar("F", bound=Callable[..., Any])
+TYPES_HELP = (
+    'semantic: a fact about you ("I am a nurse", "I prefer tea"); episodic: something that '
+    'happened ("I moved to Porto in May"); long_term: anything else worth keeping '
+    "(short_term memories live only inside a chat)."
+)
+
+
+def stored_type_option(help_first: str) -> Callable[[F], F]:
+    """``--type`` of the commands that store memories, its help explaining the types."""
+    return click.option(
+        "--type",
+        "type_",
+        type=STORED_TYPES,
+        default="long_term",
+        show_default=True,
+        help=help_first + TYPES_HELP,
+    )
 
 
 class Context:
@@ -137,9 +154,9 @@ def no_store_message(db: Path) -> str:
     )
 
 
-def read_passphrase(*, creating: bool, db: Path) -> str:
+def read_passphrase(*, creating: bool, db: Path, prompt: str = "Passphrase") -> str:
     from_env = os.environ.get(PASSPHRASE_ENV)
-    if from_env is not None:
+    if from_env:  # set but empty (LOCALMIND_PASSPHRASE=) is unset: no passphrase is empty
         return from_env
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise click.ClickException(
@@ -151,7 +168,7 @@ def read_passphrase(*, creating: bool, db: Path) -> str:
         return str(
             click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
         )
-    return str(click.prompt("Passphrase", hide_input=True, err=True))
+    return str(click.prompt(prompt, hide_input=True, err=True))
 
 
 def friendly_errors(function: F) -> F:
@@ -316,8 +333,14 @@ def home(obj: Context) -> None:
 
 
 @cli.command()
-@click.argument("text")
-@click.option("--type", "type_", type=STORED_TYPES, default="long_term", show_default=True)
+@click.argument("text", required=False)
+@click.option(
+    "--file",
+    "source",
+    type=click.File("r", encoding="utf-8"),
+    help="Remember the whole text of this file (one memory; to add one per line: import).",
+)
+@stored_type_option("")
 @click.option("--importance", type=float, help="0 to 1 (default 0.5).")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
@@ -325,13 +348,29 @@ def home(obj: Context) -> None:
 @friendly_errors
 def add(
     obj: Context,
-    text: str,
+    text: str | None,
+    source: Any,
     type_: str,
     importance: float | None,
     meta: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Remember TEXT."""
+    """Remember TEXT (- reads it from standard input, as does --file FILE from a file). The
+    first `add` creates the store."""
+    if (text is None) == (source is None):
+        raise click.UsageError(
+            "Give the memory's TEXT, - to read it from standard input, or --file FILE."
+        )
+    if source is None and text == "-":
+        source = sys.stdin
+    if source is not None:
+        try:
+            text = source.read()
+        except UnicodeDecodeError:
+            raise click.ClickException(
+                f"{source.name} is not UTF-8 text; nothing was added."
+            ) from None
+    assert text is not None
     metadata = {}
     for pair in meta:
         key, sep, value = pair.partition("=")
@@ -394,10 +433,11 @@ def describe_outcome(outcome: Outcome) -> str:
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
 @click.option(
     "--threshold",
-    type=float,
+    type=click.FloatRange(0, 1),
     default=None,
-    help=f"Least relevance (0-1, the estimated chance a memory is relevant) a result needs "
-    f"[default: {FusionConfig().min_relevance:g}, {FusionConfig().min_relevance_unmatched:g} "
+    help="The least relevance a result needs, from 0 to 1: relevance is the estimated chance "
+    "that a memory is relevant to the query (the 'relevance' each result shows) "
+    f"[default: {FusionConfig().min_relevance:g}, or {FusionConfig().min_relevance_unmatched:g} "
     "when no memory holds a word of the query; 0 returns everything].",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
@@ -503,18 +543,34 @@ def format_row(record: MemoryRecord) -> str:
     )
 
 
-@cli.command()
-@click.argument("memory_id")
+def not_forgotten(memory: Memory, reference: str, *, again: bool = False) -> MemoryRecord:
+    """The memory ``reference`` names (its id, or a beginning of it only it has, in any case);
+    a forgotten one is refused, saying so (``again``: the command was to forget it)."""
+    record = memory.get(memory.resolve_id(reference))
+    if record.status is Status.DELETED:
+        raise NotFound(
+            f"Memory {record.id} was already forgotten (its text and history are erased); "
+            "nothing changed."
+            if again
+            else f"No memory with id {record.id!r}: it was forgotten (its text and history "
+            "are erased)."
+        )
+    return record
+
+
+ID_HELP = "ID: a memory's id, or enough of its beginning to be the only one (any case)."
+
+
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
 def show(obj: Context, memory_id: str, as_json: bool) -> None:
     """Show one memory, with its earlier versions."""
     with obj.open() as memory:
-        record = memory.get(memory_id)
-        if record.status is Status.DELETED:
-            raise NotFound(f"No memory with id {memory_id!r}: it was forgotten.")
-        history = memory.history(memory_id) if record.type is not MemoryType.SHORT_TERM else []
+        record = not_forgotten(memory, memory_id)
+        history = memory.history(record.id) if record.type is not MemoryType.SHORT_TERM else []
     if as_json:
         document = record.to_dict()
         document["history"] = [
@@ -547,15 +603,16 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         click.echo(f"\n{heading}\n{printable(content)}")
 
 
-@cli.command()
-@click.argument("memory_id")
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.pass_obj
 @friendly_errors
 def forget(obj: Context, memory_id: str) -> None:
     """Forget a memory: its text and history are erased."""
     with obj.open() as memory:
-        memory.forget(memory_id)
-    click.echo(f"Forgot {memory_id}")
+        record = not_forgotten(memory, memory_id, again=True)
+        memory.forget(record.id)
+    click.echo(f"Forgot {record.id}")
 
 
 @cli.command()
@@ -684,7 +741,7 @@ def passwd(obj: Context, rotate: bool) -> None:
     finish_interrupted(obj.db)
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")
-    old = read_passphrase(creating=False, db=obj.db)
+    old = read_passphrase(creating=False, db=obj.db, prompt="Current passphrase")
     new = os.environ.get("LOCALMIND_NEW_PASSPHRASE")
     if new is None:
         if not sys.stdin.isatty():
@@ -730,6 +787,7 @@ from localmind import (  # noqa: E402
     cli_keyring,
     cli_mcp,
     cli_models,
+    cli_profile,
     cli_review,
     cli_transfer,
 )
@@ -742,6 +800,7 @@ __all__ = [
     "cli_keyring",
     "cli_mcp",
     "cli_models",
+    "cli_profile",
     "cli_review",
     "cli_transfer",
     "main",

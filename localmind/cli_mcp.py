@@ -24,7 +24,8 @@ def mcp_command(obj: Context) -> None:
     an MCP server has no terminal to ask in."""
     # Checked first: with a terminal attached, Context.open would prompt, and stdin is the
     # protocol's channel.
-    if os.environ.get(PASSPHRASE_ENV) is None and remembered_data_key(obj.db) is None:
+    # (unset, or set but empty)
+    if not os.environ.get(PASSPHRASE_ENV) and remembered_data_key(obj.db) is None:
         raise click.ClickException(
             f"No passphrase: set {PASSPHRASE_ENV} in the MCP client's configuration for "
             "localmind, or run `localmind unlock --remember` once (an MCP server cannot ask "

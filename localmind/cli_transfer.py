@@ -19,13 +19,13 @@ import click
 
 from localmind.cli import (
     SHORT_TERM_REFUSED,
-    STORED_TYPES,
     Context,
     cli,
     eviction_note,
     friendly_errors,
     n_memories,
     plural,
+    stored_type_option,
 )
 from localmind.config import Settings
 from localmind.errors import InvalidInput
@@ -34,19 +34,18 @@ from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
 from localmind.terminal import printable
-from localmind.transfer import PLAINTEXT_WARNING, Restorable, markdown, to_document
+from localmind.transfer import (
+    PLAINTEXT_WARNING,
+    Restorable,
+    is_markdown_export,
+    markdown,
+    to_document,
+)
 
 
 @cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option(
-    "--type",
-    "type_",
-    type=STORED_TYPES,
-    default="long_term",
-    show_default=True,
-    help="Type of lines that do not say.",
-)
+@stored_type_option("The type of lines that do not say. ")
 @click.option(
     "--format",
     "fmt",
@@ -73,7 +72,14 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             ) from None
         file.seek(0)
     lines = _Lines(file)
-    first = lines.peek_first()
+    first_lines = lines.peek(2)
+    if fmt != "jsonl" and is_markdown_export(first_lines):
+        raise click.ClickException(
+            f"{file.name} is a Markdown export, which is for reading: nothing was imported. "
+            "Import a JSON-lines export instead (localmind export -o memories.jsonl), which "
+            "restores every memory as it was."
+        )
+    first = first_lines[0] if first_lines else ""
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
     reader = _Batches(
         read_lines(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace), file.name
@@ -135,13 +141,17 @@ class _Lines:
         except (OSError, ValueError, io.UnsupportedOperation):
             self.size = 0
 
-    def peek_first(self) -> str:
-        """The first line that is not blank (kept to be read again), or ""."""
+    def peek(self, count: int) -> list[str]:
+        """The first ``count`` lines that are not blank (fewer if the file has fewer), kept to
+        be read again."""
+        found: list[str] = []
         for line in self._file:
             self._first.append(line)
             if line.strip():
-                return line
-        return ""
+                found.append(line)
+                if len(found) == count:
+                    break
+        return found
 
     def __iter__(self) -> Iterator[str]:
         for line in itertools.chain(self._first, self._file):

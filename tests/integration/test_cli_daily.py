@@ -81,3 +81,139 @@ def test_counts_of_one_are_singular(cli: Cli, tmp_path: Path):
     assert imported.stdout.rstrip().endswith("skipped 1 bad line.")
     assert "— 1 memory in" in home.stdout
     assert "Exported 1 memory to" in exported.stderr
+
+
+# --- adding from standard input or a file; importing a Markdown export ---------------------------
+
+
+def test_add_dash_reads_the_memory_from_standard_input(cli: Cli):
+    result = cli.ok("add", "-", "--type", "semantic", input="I prefer green tea\nover coffee\n")
+
+    assert result.stdout.startswith("Remembered ")
+    assert cli.contents() == ["I prefer green tea\nover coffee"]
+
+
+def test_add_file_reads_the_memory_from_a_file(cli: Cli, tmp_path: Path):
+    note = tmp_path / "note.txt"
+    note.write_text("我住在波尔图\n", encoding="utf-8")
+
+    cli.ok("add", "--file", str(note))
+
+    assert cli.contents() == ["我住在波尔图"]
+
+
+@pytest.mark.parametrize("args", [("add",), ("add", "text", "--file", "note.txt")])
+def test_add_wants_exactly_one_source(cli: Cli, tmp_path: Path, args: tuple[str, ...]):
+    (tmp_path / "note.txt").write_text("hello", encoding="utf-8")
+    result = cli(*[str(tmp_path / a) if a == "note.txt" else a for a in args])
+
+    assert_error(result, "Give the memory's TEXT, - to read it from standard input", 2)
+    assert cli.contents() == []
+
+
+def test_importing_a_markdown_export_is_refused_pointing_to_the_jsonl_export(
+    cli: Cli, tmp_path: Path
+):
+    cli.add("I prefer green tea over coffee")
+    exported = tmp_path / "memories.md"
+    cli.ok("export", "--format", "markdown", "-o", str(exported))
+    other = Cli(tmp_path / "other.db")
+
+    result = other("import", str(exported))
+
+    assert_error(result, "is a Markdown export, which is for reading: nothing was imported")
+    assert "localmind export -o memories.jsonl" in result.stderr
+    assert not other.db.exists()
+
+
+# --- ids by a prefix, forgotten memories ---------------------------------------------------------
+
+
+@pytest.fixture
+def three(cli: Cli) -> list[str]:
+    return [cli.add(text) for text in ("I live in Porto", "I cycle to work", "I keep bees")]
+
+
+def test_an_id_can_be_a_unique_beginning_of_it_in_any_case(cli: Cli, three: list[str]):
+    first, *others = three
+    length = next(n for n in range(1, 27) if all(o[:n] != first[:n] for o in others))
+    prefix = first[:length].lower()
+
+    shown = cli.json("show", prefix)
+    cli.ok("feedback", prefix, "confirm")
+    forgot = cli.ok("forget", first.lower())
+
+    assert shown["id"] == first
+    assert forgot.stdout.strip() == f"Forgot {first}"
+    assert len(cli.contents()) == 2
+
+
+def test_an_ambiguous_beginning_lists_the_memories_it_could_be(cli: Cli, three: list[str]):
+    shared = next(n for n in range(26, 0, -1) if len({i[:n] for i in three}) == 1)
+
+    result = cli("forget", three[0][:shared].lower())
+
+    assert_error(result, f"The id '{three[0][:shared].lower()}' is ambiguous")
+    assert all(memory_id in result.stderr for memory_id in sorted(three))
+    assert len(cli.contents()) == 3
+
+
+def test_history_of_a_forgotten_memory_and_forgetting_it_again_say_so(cli: Cli, three: list[str]):
+    cli.ok("forget", three[0])
+
+    assert_error(cli("history", three[0]), "it was forgotten (its text and history are erased)")
+    assert_error(cli("forget", three[0]), f"Memory {three[0]} was already forgotten")
+    assert_error(cli("show", three[0][:-3]), "it was forgotten")
+
+
+# --- profile and context from the command line --------------------------------------------------
+
+
+def test_profile_and_context_show_what_an_assistant_is_told(cli: Cli):
+    assert "No profile yet" in cli.ok("profile").stdout
+    cli.add("I work as a data engineer", "--type", "semantic")
+    cli.add("I prefer green tea over coffee", "--type", "semantic")
+
+    built = cli.ok("profile", "--rebuild")
+    described = cli.json("profile")
+    context = cli.ok("context", "what should I drink?").stdout
+
+    assert "data engineer" in built.stdout and "green tea" in built.stdout
+    assert "version 1" in built.stderr and "extractive" in built.stderr  # Ollama is down
+    assert described["version"] == 1 and described["text"] in built.stdout
+    assert "About the user:" in context and '"I prefer green tea over coffee"' in context
+
+
+# --- messages that say why ----------------------------------------------------------------------
+
+
+def test_threshold_help_gives_its_scale_and_range_and_out_of_range_is_refused(cli: Cli):
+    shown = " ".join(cli.ok("recall", "--help").stdout.split())
+
+    assert "The least relevance a result needs, from 0 to 1" in shown
+    assert "estimated chance that a memory is relevant" in shown
+    assert_error(cli("recall", "tea", "--threshold", "5"), "--threshold", 2)
+
+
+def test_an_empty_passphrase_variable_is_treated_as_unset(cli: Cli):
+    cli.add("I keep bees")
+
+    result = cli("list", LOCALMIND_PASSPHRASE="")
+
+    assert_error(result, "No passphrase: set LOCALMIND_PASSPHRASE")
+
+
+def test_chat_with_no_llm_says_the_flag_is_why_there_is_no_reply(cli: Cli):
+    result = cli("--no-llm", "chat", input="what do I drink?\n/quit\n")
+
+    assert result.exit_code == 0, result.output
+    assert "the local model is off because of --no-llm" in result.stderr
+    assert "No language model is configured" not in result.stderr
+
+
+def test_add_help_explains_the_memory_types(cli: Cli):
+    shown = " ".join(cli.ok("add", "--help").stdout.split())
+
+    assert "semantic: a fact about you" in shown
+    assert "episodic: something that happened" in shown
+    assert "long_term: anything else worth keeping" in shown
