@@ -217,3 +217,15 @@ def test_add_help_explains_the_memory_types(cli: Cli):
     assert "semantic: a fact about you" in shown
     assert "episodic: something that happened" in shown
     assert "long_term: anything else worth keeping" in shown
+
+
+def test_stats_by_type_counts_only_the_active_memories(cli: Cli, three: list[str]):
+    cli.ok("forget", three[0])
+    cli.add("I am a nurse", "--type", "semantic")
+
+    figures = cli.json("stats")
+    shown = cli.ok("stats").stdout
+
+    assert figures["by_type"] == {"long_term": 2, "semantic": 1}
+    assert sum(figures["by_type"].values()) == figures["active"]
+    assert "by type     long_term 2, semantic 1" in shown
