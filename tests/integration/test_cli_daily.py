@@ -229,3 +229,14 @@ def test_stats_by_type_counts_only_the_active_memories(cli: Cli, three: list[str
     assert figures["by_type"] == {"long_term": 2, "semantic": 1}
     assert sum(figures["by_type"].values()) == figures["active"]
     assert "by type     long_term 2, semantic 1" in shown
+
+
+def test_a_fastembed_directory_that_is_not_there_is_named_without_api_words(tmp_path: Path):
+    fresh = Cli(tmp_path / "memory.db")
+    missing = tmp_path / "models" / "minilm"
+
+    result = fresh("--embedder", f"fastembed:{missing}", "add", "I keep bees")
+
+    assert_error(result, f"No model directory at {missing}")
+    assert "model_dir" not in result.stderr and "specific_model_path" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
