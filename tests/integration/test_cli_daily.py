@@ -5,11 +5,18 @@ the bundled embedding model, run in-process through click as the other CLI tests
 
 from __future__ import annotations
 
+import os
+import pty
+import select
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from localmind.keys import UNSAFE_TEST_KDF_ENV
 from tests.cli_support import Cli, assert_error
+from tests.conftest import PASSPHRASE
 
 TYPO_COMMANDS = [
     (),  # `localmind` alone, without a terminal
@@ -240,3 +247,45 @@ def test_a_fastembed_directory_that_is_not_there_is_named_without_api_words(tmp_
     assert_error(result, f"No model directory at {missing}")
     assert "model_dir" not in result.stderr and "specific_model_path" not in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_passwd_asks_for_the_current_passphrase_by_that_name(cli: Cli):
+    """In a real terminal (a pseudo-terminal): the prompt says which passphrase it wants."""
+    cli.add("I keep bees")
+    controller, terminal = pty.openpty()
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("LOCALMIND_")}
+    environment |= {
+        "LOCALMIND_DB": str(cli.db),
+        "LOCALMIND_NEW_PASSPHRASE": "a new passphrase",
+        UNSAFE_TEST_KDF_ENV: "1",  # the test store's cheap key derivation (conftest.py)
+    }
+    with subprocess.Popen(
+        [sys.executable, "-m", "localmind", "passwd"],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=environment,
+    ) as process:
+        os.close(terminal)
+        shown = _read_until(controller, b"assphrase: ")
+        os.write(controller, PASSPHRASE.encode() + b"\n")
+        shown += _read_until(controller, b"Passphrase changed.")
+        assert process.wait(timeout=60) == 0, shown
+    os.close(controller)
+
+    assert shown.splitlines()[0].strip() == b"Current passphrase:"
+    assert Cli(cli.db, "a new passphrase").contents() == ["I keep bees"]
+
+
+def _read_until(fd: int, marker: bytes) -> bytes:
+    """What the terminal shows up to ``marker`` (or all of it, if the program ends first)."""
+    seen = b""
+    while marker not in seen:
+        ready, _, _ = select.select([fd], [], [], 60)
+        assert ready, f"no {marker!r} in {seen!r}"
+        try:
+            seen += os.read(fd, 1024)
+        except OSError:  # the program closed the terminal: it has ended
+            break
+    return seen
