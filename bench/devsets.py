@@ -83,6 +83,12 @@ def shared_data(name: str, env: str | None = None) -> Path:
 def madial_sets(lang: str, root: Path | None = None) -> list[DevSet]:
     """Two views of one language: the raw history as query, and the chat query builder."""
     root = root or madial.data_dir()
+    if not (root / lang).is_dir():
+        raise FileNotFoundError(
+            f"MADial-Bench data not found at {root}: set {madial.DATA_ENV} to the madial-bench "
+            "folder (MIT, github.com/hejunqing/MADial-Bench; it is not in the repository), or "
+            "run only the personal set, which is: --sets personal."
+        )
     memories = madial.load_memories(root, lang)
     items = [
         Item(str(m.id), f"user-{m.user}", m.event, m.timestamp) for m in _unique_madial(memories)

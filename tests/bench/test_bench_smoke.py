@@ -3,6 +3,7 @@ docs/benchmarks.md; this only proves the commands work end to end)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,31 @@ def test_sync_throughput_carries_a_few_events(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     text = out.read_text(encoding="utf-8")
     assert "300 `add` events" in text and "events/s" in text
+
+
+@pytest.mark.parametrize(
+    ("sets", "variable", "named"),
+    [
+        ("madial", "LOCALMIND_MADIAL_DIR", "MADial-Bench"),
+        ("locomo", "LOCALMIND_LOCOMO_DIR", "LoCoMo"),
+    ],
+)
+def test_retrieval_without_its_outside_data_says_where_it_goes(
+    tmp_path: Path, sets: str, variable: str, named: str
+) -> None:
+    """MADial-Bench and LoCoMo are not in the repository (a fresh clone has neither): one line
+    naming the variable that points to them, not a traceback."""
+    missing = tmp_path / "not-here"
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "retrieval", "--sets", sets],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, variable: str(missing)},
+    )
+
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: {named}") and variable in line and str(missing) in line
