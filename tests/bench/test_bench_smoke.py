@@ -106,3 +106,47 @@ def test_retrieval_without_its_outside_data_says_where_it_goes(
     assert "Traceback" not in result.stderr
     [line] = result.stderr.strip().splitlines()
     assert line.startswith(f"error: {named}") and variable in line and str(missing) in line
+
+
+def test_the_vendored_madial_bench_holds_every_dialogue_and_its_gold_memories() -> None:
+    """MADial-Bench's memories and dialogues are in the repository (MIT, with its licence), so
+    its rows of `bench retrieval` need nothing beside a fresh clone."""
+    from bench import madial
+
+    assert (madial.VENDORED / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    for lang in madial.LANGUAGES:
+        memories = {m.id: m for m in madial.load_memories(madial.VENDORED, lang)}
+        dialogues = madial.load_dialogues(madial.VENDORED, lang)
+        assert len(dialogues) == 160, lang
+        for dialogue in dialogues:
+            assert dialogue.gold and dialogue.gold <= set(memories), (lang, dialogue.index)
+            assert {memories[i].user for i in dialogue.gold} == {dialogue.user}
+
+
+@pytest.mark.slow
+def test_retrieval_scores_madial_from_the_vendored_copy(tmp_path: Path) -> None:
+    from bench import madial
+
+    out = tmp_path / "retrieval.md"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "retrieval",
+            "--sets",
+            "madial en",
+            "--questions",
+            "5",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "LOCALMIND_MADIAL_DIR": str(madial.VENDORED)},
+    )
+    assert result.returncode == 0, result.stderr
+    report = out.read_text(encoding="utf-8").replace("**", "")
+    assert "| MADial en, plain recall | localmind recall (as shipped) | 5 |" in report
