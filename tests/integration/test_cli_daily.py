@@ -109,6 +109,15 @@ def test_add_file_reads_the_memory_from_a_file(cli: Cli, tmp_path: Path):
     assert cli.contents() == ["我住在波尔图"]
 
 
+def test_add_file_that_is_not_utf8_is_refused_and_creates_nothing(tmp_path: Path):
+    note = tmp_path / "note.txt"
+    note.write_bytes("café".encode("latin-1"))
+    fresh = Cli(tmp_path / "memory.db")
+
+    assert_error(fresh("add", "--file", str(note)), "is not UTF-8 text; nothing was added")
+    assert list(tmp_path.iterdir()) == [note]
+
+
 @pytest.mark.parametrize("args", [("add",), ("add", "text", "--file", "note.txt")])
 def test_add_wants_exactly_one_source(cli: Cli, tmp_path: Path, args: tuple[str, ...]):
     (tmp_path / "note.txt").write_text("hello", encoding="utf-8")
