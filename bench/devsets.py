@@ -1,8 +1,9 @@
 """The dev sets every retrieval change is judged on, side by side, and their stores.
 
-- MADial-Bench en and zh (``shared/data/madial-bench``): a dialogue so far → the memories it
-  calls for. Two rows per language: the raw dialogue history as the query (plain ``recall``, the
-  peers' query) and the chat session's query builder (``localmind.query.dialogue_query``).
+- MADial-Bench en and zh (``bench/data/madial-bench``, vendored, or ``shared/data/madial-bench``):
+  a dialogue so far → the memories it calls for. Two rows per language: the raw dialogue history
+  as the query (plain ``recall``, the peers' query) and the chat session's query builder
+  (``localmind.query.dialogue_query``).
 - LoCoMo dev (``shared/data/locomo-dev``, CC BY-NC: read from there, never copied): every turn a
   memory (``"<speaker>: <text>"`` plus its photo caption), dated by its session; questions of
   categories 1–4 with their evidence turns.
@@ -83,6 +84,11 @@ def shared_data(name: str, env: str | None = None) -> Path:
 def madial_sets(lang: str, root: Path | None = None) -> list[DevSet]:
     """Two views of one language: the raw history as query, and the chat query builder."""
     root = root or madial.data_dir()
+    if not (root / lang).is_dir():
+        raise FileNotFoundError(
+            f"MADial-Bench data not found at {root}: set {madial.DATA_ENV} to a madial-bench "
+            "folder (with en/ and zh/), or unset it for the copy in bench/data/madial-bench."
+        )
     memories = madial.load_memories(root, lang)
     items = [
         Item(str(m.id), f"user-{m.user}", m.event, m.timestamp) for m in _unique_madial(memories)

@@ -1,6 +1,7 @@
 """MADial-Bench (memory-recall part): loading the memories, dialogues and peers' lists.
 
-The data folder is ``shared/data/madial-bench`` beside the repository (see its README). Facts the
+The data: ``bench/data/madial-bench`` (vendored, MIT: memories and dialogues; see its README), or
+``shared/data/madial-bench`` beside the repository, which also holds the peers' lists. Facts the
 benchmark relies on, checked on load where cheap:
 
 - Memories belong to a user: the zh file says so (``user-id``); the en file does not, but its ids
@@ -71,14 +72,20 @@ class PeerRun:
     gold: list[frozenset[int]]
 
 
+#: The memories and dialogues, vendored (MIT): a fresh clone scores MADial with nothing beside it.
+VENDORED = Path(__file__).resolve().parent / "data" / "madial-bench"
+
+
 def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The MADial-Bench folder: ``explicit``, else ``$LOCALMIND_MADIAL_DIR``, else
-    ``shared/data/madial-bench`` beside the repository."""
+    ``shared/data/madial-bench`` beside the repository when it is there (it also holds the
+    peers' lists), else the copy vendored in ``bench/data/madial-bench``."""
     if explicit:
         return Path(explicit).expanduser()
     if os.environ.get(DATA_ENV):
         return Path(os.environ[DATA_ENV]).expanduser()
-    return Path(__file__).resolve().parents[2] / "shared" / "data" / "madial-bench"
+    beside = Path(__file__).resolve().parents[2] / "shared" / "data" / "madial-bench"
+    return beside if beside.is_dir() else VENDORED
 
 
 def _json_lines(path: Path) -> Iterator[dict[str, Any]]:

@@ -287,11 +287,14 @@ def run(
 ) -> int:
     started = time.perf_counter()
     wanted = [o.lower() for o in only]
-    sets = devsets.all_sets(
-        locomo,
-        madial=not wanted or any("madial" in o for o in wanted),
-        locomo_wanted=not wanted or any("locomo" in o for o in wanted),
-    )
+    try:
+        sets = devsets.all_sets(
+            locomo,
+            madial=not wanted or any("madial" in o for o in wanted),
+            locomo_wanted=not wanted or any("locomo" in o for o in wanted),
+        )
+    except FileNotFoundError as missing:  # a dev set kept outside the repository
+        raise SystemExit(f"error: {missing}") from None
     if wanted:
         sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
     if not sets:

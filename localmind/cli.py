@@ -41,6 +41,23 @@ SHORT_TERM_REFUSED = (
     "long_term, episodic or semantic"
 )
 F = TypeVar("F", bound=Callable[..., Any])
+TYPES_HELP = (
+    'semantic: a fact about you ("I am a nurse", "I prefer tea"); episodic: something that '
+    'happened ("I moved to Porto in May"); long_term: anything else worth keeping '
+    "(short_term memories live only inside a chat)."
+)
+
+
+def stored_type_option(help_first: str) -> Callable[[F], F]:
+    """``--type`` of the commands that store memories, its help explaining the types."""
+    return click.option(
+        "--type",
+        "type_",
+        type=STORED_TYPES,
+        default="long_term",
+        show_default=True,
+        help=help_first + TYPES_HELP,
+    )
 
 
 class Context:
@@ -62,10 +79,24 @@ class Context:
 
         return OllamaLLM(model=self.model)
 
+    def require_store(self) -> None:
+        """Refuse, creating nothing, when there is no store at ``db``: only the commands that
+        put memories in (add, import) create one, so a typo in --db or LOCALMIND_DB is an
+        error instead of a new, empty store that answers every question with nothing."""
+        finish_interrupted(self.db)  # a restore a crash cut short: finish it, never create
+        if not self.db.exists() and not key_file_for(self.db).exists():
+            raise NotAStore(no_store_message(self.db))
+
     @contextmanager
-    def open(self, *, accept_new_embedder: bool = False, llm: bool = False) -> Iterator[Memory]:
+    def open(
+        self, *, accept_new_embedder: bool = False, llm: bool = False, create: bool = False
+    ) -> Iterator[Memory]:
+        """The store, unlocked; ``create``: make it when there is none yet (else NotAStore)."""
         try:
-            finish_interrupted(self.db)  # a restore a crash cut short: finish it, never create
+            if create:
+                finish_interrupted(self.db)  # a restore a crash cut short: finish it first
+            else:
+                self.require_store()
             creating = not self.db.exists() and not key_file_for(self.db).exists()
             options: dict[str, Any] = {
                 "embedder": self.embedder,
@@ -76,7 +107,7 @@ class Context:
             memory = None if creating else open_remembered(self.db, **options)
             if memory is None:
                 passphrase = read_passphrase(creating=creating, db=self.db)
-                memory = Memory.open(self.db, passphrase, **options)
+                memory = Memory.open(self.db, passphrase, create=create, **options)
                 del passphrase
         except OSError as error:  # a name too long, a folder not readable or writable, …
             raise StoreError(
@@ -116,9 +147,16 @@ def open_remembered(db: Path, **options: Any) -> Memory | None:
         return None
 
 
-def read_passphrase(*, creating: bool, db: Path) -> str:
+def no_store_message(db: Path) -> str:
+    return (
+        f"No store at {db}. Check --db / LOCALMIND_DB; to start a new store there, add a "
+        'memory (localmind add "...") or import a file (localmind import FILE).'
+    )
+
+
+def read_passphrase(*, creating: bool, db: Path, prompt: str = "Passphrase") -> str:
     from_env = os.environ.get(PASSPHRASE_ENV)
-    if from_env is not None:
+    if from_env:  # set but empty (LOCALMIND_PASSPHRASE=) is unset: no passphrase is empty
         return from_env
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise click.ClickException(
@@ -130,7 +168,7 @@ def read_passphrase(*, creating: bool, db: Path) -> str:
         return str(
             click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
         )
-    return str(click.prompt("Passphrase", hide_input=True, err=True))
+    return str(click.prompt(prompt, hide_input=True, err=True))
 
 
 def friendly_errors(function: F) -> F:
@@ -194,6 +232,15 @@ def _disk_problem(error: BaseException) -> str:
 #: Less free space than this makes an I/O error a "disk full" (SQLite reports some of those,
 #: e.g. growing its shared-memory index, as a plain I/O error).
 LOW_DISK_BYTES = 4 * 1024 * 1024
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 memory``, ``2 memories``: the count with the noun it needs."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def n_memories(count: int) -> str:
+    return plural(count, "memory", "memories")
 
 
 def when(timestamp: float | None) -> str:
@@ -277,16 +324,23 @@ def cli(
 @click.pass_obj
 @friendly_errors
 def home(obj: Context) -> None:
-    """Open (or create) the store and show where things stand."""
+    """Show where things stand (the store must exist: `add` or `import` creates it, and so
+    does the app, asking first, when `localmind` runs in a terminal)."""
     with obj.open() as memory:
         stats = memory.stats()
-    click.echo(f"localmind {__version__} — {stats['active']} memories in {stats['path']}")
+    click.echo(f"localmind {__version__} — {n_memories(stats['active'])} in {stats['path']}")
     click.echo('Try: localmind add "...", localmind recall "...", localmind --help')
 
 
 @cli.command()
-@click.argument("text")
-@click.option("--type", "type_", type=STORED_TYPES, default="long_term", show_default=True)
+@click.argument("text", required=False)
+@click.option(
+    "--file",
+    "source",
+    type=click.File("r", encoding="utf-8"),
+    help="Remember the whole text of this file (one memory; to add one per line: import).",
+)
+@stored_type_option("")
 @click.option("--importance", type=float, help="0 to 1 (default 0.5).")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
@@ -294,13 +348,29 @@ def home(obj: Context) -> None:
 @friendly_errors
 def add(
     obj: Context,
-    text: str,
+    text: str | None,
+    source: Any,
     type_: str,
     importance: float | None,
     meta: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Remember TEXT."""
+    """Remember TEXT (- reads it from standard input, as does --file FILE from a file). The
+    first `add` creates the store."""
+    if (text is None) == (source is None):
+        raise click.UsageError(
+            "Give the memory's TEXT, - to read it from standard input, or --file FILE."
+        )
+    if source is None and text == "-":
+        source = sys.stdin
+    if source is not None:
+        try:
+            text = source.read()
+        except UnicodeDecodeError:
+            raise click.ClickException(
+                f"{source.name} is not UTF-8 text; nothing was added."
+            ) from None
+    assert text is not None
     metadata = {}
     for pair in meta:
         key, sep, value = pair.partition("=")
@@ -311,7 +381,7 @@ def add(
     validation.content(text, Limits())
     if importance is not None:
         validation.unit_interval(importance, "importance")
-    with obj.open(llm=True) as memory:
+    with obj.open(llm=True, create=True) as memory:
         outcome = memory.remember_explained(
             text, type=type_, importance=importance, metadata=metadata
         )
@@ -336,7 +406,7 @@ def eviction_note(evicted: Sequence[str], capacity: int | None) -> str:
     """How every front end announces what the capacity limit archived."""
     n = len(evicted)
     return (
-        f"capacity {capacity} archived {n} {'memory' if n == 1 else 'memories'} "
+        f"capacity {capacity} archived {n_memories(n)} "
         "(list them: localmind list --archived; bring one back: localmind unarchive ID)"
     )
 
@@ -363,10 +433,11 @@ def describe_outcome(outcome: Outcome) -> str:
 @click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
 @click.option(
     "--threshold",
-    type=float,
+    type=click.FloatRange(0, 1),
     default=None,
-    help=f"Least relevance (0-1, the estimated chance a memory is relevant) a result needs "
-    f"[default: {FusionConfig().min_relevance:g}, {FusionConfig().min_relevance_unmatched:g} "
+    help="The least relevance a result needs, from 0 to 1: relevance is the estimated chance "
+    "that a memory is relevant to the query (the 'relevance' each result shows) "
+    f"[default: {FusionConfig().min_relevance:g}, or {FusionConfig().min_relevance_unmatched:g} "
     "when no memory holds a word of the query; 0 returns everything].",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
@@ -472,18 +543,34 @@ def format_row(record: MemoryRecord) -> str:
     )
 
 
-@cli.command()
-@click.argument("memory_id")
+def not_forgotten(memory: Memory, reference: str, *, again: bool = False) -> MemoryRecord:
+    """The memory ``reference`` names (its id, or a beginning of it only it has, in any case);
+    a forgotten one is refused, saying so (``again``: the command was to forget it)."""
+    record = memory.get(memory.resolve_id(reference))
+    if record.status is Status.DELETED:
+        raise NotFound(
+            f"Memory {record.id} was already forgotten (its text and history are erased); "
+            "nothing changed."
+            if again
+            else f"No memory with id {record.id!r}: it was forgotten (its text and history "
+            "are erased)."
+        )
+    return record
+
+
+ID_HELP = "ID: a memory's id, or enough of its beginning to be the only one (any case)."
+
+
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
 def show(obj: Context, memory_id: str, as_json: bool) -> None:
     """Show one memory, with its earlier versions."""
     with obj.open() as memory:
-        record = memory.get(memory_id)
-        if record.status is Status.DELETED:
-            raise NotFound(f"No memory with id {memory_id!r}: it was forgotten.")
-        history = memory.history(memory_id) if record.type is not MemoryType.SHORT_TERM else []
+        record = not_forgotten(memory, memory_id)
+        history = memory.history(record.id) if record.type is not MemoryType.SHORT_TERM else []
     if as_json:
         document = record.to_dict()
         document["history"] = [
@@ -498,7 +585,7 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         ("status", record.status),
         ("importance", f"{record.importance:.2f}"),
         ("confidence", f"{record.confidence:.2f}"),
-        ("accessed", f"{record.access_count} times, last {when(record.last_accessed)}"),
+        ("accessed", f"{plural(record.access_count, 'time')}, last {when(record.last_accessed)}"),
         ("created", when(record.created_at)),
         ("updated", when(record.updated_at)),
         ("version", record.version),
@@ -516,15 +603,16 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         click.echo(f"\n{heading}\n{printable(content)}")
 
 
-@cli.command()
-@click.argument("memory_id")
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.pass_obj
 @friendly_errors
 def forget(obj: Context, memory_id: str) -> None:
     """Forget a memory: its text and history are erased."""
     with obj.open() as memory:
-        memory.forget(memory_id)
-    click.echo(f"Forgot {memory_id}")
+        record = not_forgotten(memory, memory_id, again=True)
+        memory.forget(record.id)
+    click.echo(f"Forgot {record.id}")
 
 
 @cli.command()
@@ -553,7 +641,7 @@ def stats(obj: Context, as_json: bool) -> None:
         click.echo(
             f"recall:     search p50 {latency['search_p50_ms']} ms, p95 "
             f"{latency['search_p95_ms']} ms; embedding the query p50 {latency['embed_p50_ms']} "
-            f"ms ({latency['samples']} recalls)"
+            f"ms ({plural(latency['samples'], 'recall')})"
         )
     histogram = " ".join(str(n) for n in figures["confidence_histogram"])
     click.echo(f"confidence: {histogram}  (0.0-0.1 … 0.9-1.0)")
@@ -609,7 +697,7 @@ def reindex(obj: Context) -> None:
             length=total, label=f"Embedding with {memory.embedder.identity}", file=sys.stderr
         ) as bar:
             done = memory.reindex(progress=bar.update)
-    click.echo(f"Re-embedded {done} memories.")
+    click.echo(f"Re-embedded {n_memories(done)}.")
 
 
 class PagesBar:
@@ -653,7 +741,7 @@ def passwd(obj: Context, rotate: bool) -> None:
     finish_interrupted(obj.db)
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")
-    old = read_passphrase(creating=False, db=obj.db)
+    old = read_passphrase(creating=False, db=obj.db, prompt="Current passphrase")
     new = os.environ.get("LOCALMIND_NEW_PASSPHRASE")
     if new is None:
         if not sys.stdin.isatty():
@@ -668,7 +756,7 @@ def passwd(obj: Context, rotate: bool) -> None:
             )
         click.echo(
             f"Passphrase changed and the store re-encrypted under a new key "
-            f"({report.memories} memories). Old copies of its key file no longer open it."
+            f"({n_memories(report.memories)}). Old copies of its key file no longer open it."
         )
         from localmind.cli_keyring import refresh_remembered  # (registered at the bottom)
 
@@ -699,6 +787,7 @@ from localmind import (  # noqa: E402
     cli_keyring,
     cli_mcp,
     cli_models,
+    cli_profile,
     cli_review,
     cli_transfer,
 )
@@ -711,6 +800,7 @@ __all__ = [
     "cli_keyring",
     "cli_mcp",
     "cli_models",
+    "cli_profile",
     "cli_review",
     "cli_transfer",
     "main",

@@ -22,6 +22,7 @@ from localmind.cli import (
     cli,
     echo_json,
     friendly_errors,
+    n_memories,
     read_passphrase,
 )
 from localmind.db import damaged
@@ -59,7 +60,7 @@ def backup(obj: Context, file: Path, force: bool) -> None:
         )
     del passphrase
     click.echo(
-        f"Backed up {report.memories} memories ({report.size_bytes / 1e6:.1f} MB, encrypted) "
+        f"Backed up {n_memories(report.memories)} ({report.size_bytes / 1e6:.1f} MB, encrypted) "
         f"to {report.path} and {report.key_path.name}."
     )
 
@@ -98,7 +99,7 @@ def restore(obj: Context, file: Path, target: Path | None, force: bool) -> None:
     passphrase = read_passphrase(creating=False, db=file)
     report = restore_backup(file, target, passphrase, replace=force)
     del passphrase
-    click.echo(f"Restored {report.memories} memories from {file} to {report.target}.")
+    click.echo(f"Restored {n_memories(report.memories)} from {file} to {report.target}.")
     click.echo("It opens with the passphrase the store had when the backup was made.")
     if report.kept_aside is not None:
         click.echo(
@@ -135,7 +136,7 @@ def check(obj: Context, as_json: bool) -> None:
     if not report.ok:
         raise damaged(report.path, "; ".join(report.problems))
     click.echo(
-        f"{report.path} is whole: {report.memories} memories; integrity check, vector and "
+        f"{report.path} is whole: {n_memories(report.memories)}; integrity check, vector and "
         "keyword indexes ok."
     )
 

@@ -58,7 +58,7 @@ def unarchive(obj: Context, memory_ids: tuple[str, ...]) -> None:
     evicted: list[str] = []
     with obj.open() as memory:
         for memory_id in memory_ids:
-            record, displaced = memory.unarchive(memory_id)
+            record, displaced = memory.unarchive(memory.resolve_id(memory_id))
             evicted += displaced
             click.echo(f"Unarchived {record.id}: {one_line(record.content)}")
         capacity = memory.settings.governance.capacity

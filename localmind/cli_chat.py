@@ -11,6 +11,10 @@ from localmind.session import Session
 from localmind.terminal import printable
 
 QUIT = {"/quit", "/exit", ":q"}
+NO_LLM = (
+    "No replies: the local model is off because of --no-llm (or LOCALMIND_NO_LLM). What you "
+    "say is still recalled against and kept for this session."
+)
 
 
 @cli.command()
@@ -22,7 +26,9 @@ def chat(obj: Context, show_memories: bool) -> None:
     End with /quit or Ctrl-D."""
     with obj.open(llm=True) as memory:
         session = Session(memory, memory.llm)
-        if memory.llm is not None and not memory.llm.available():
+        if obj.no_llm:
+            click.secho(NO_LLM, fg="yellow", err=True)
+        elif memory.llm is not None and not memory.llm.available():
             click.secho(f"LLM offline: {memory.llm.status}", fg="yellow", err=True)
             click.echo("Your messages are still kept for this session.", err=True)
         while True:
@@ -43,7 +49,8 @@ def chat(obj: Context, show_memories: bool) -> None:
             if turn.reply:
                 click.echo()
             if turn.offline:
-                click.secho(turn.offline, fg="yellow", err=True)
+                why = NO_LLM.split(".")[0] + "." if obj.no_llm else turn.offline
+                click.secho(why, fg="yellow", err=True)
             if show_memories:
                 for result in turn.recalled:
                     text = printable(result.memory.content, newlines=False)

@@ -11,7 +11,7 @@ import os
 
 import click
 
-from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors
+from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors, n_memories
 from localmind.remembered_key import remembered_data_key
 
 
@@ -24,12 +24,14 @@ def mcp_command(obj: Context) -> None:
     an MCP server has no terminal to ask in."""
     # Checked first: with a terminal attached, Context.open would prompt, and stdin is the
     # protocol's channel.
-    if os.environ.get(PASSPHRASE_ENV) is None and remembered_data_key(obj.db) is None:
+    # (unset, or set but empty)
+    if not os.environ.get(PASSPHRASE_ENV) and remembered_data_key(obj.db) is None:
         raise click.ClickException(
             f"No passphrase: set {PASSPHRASE_ENV} in the MCP client's configuration for "
             "localmind, or run `localmind unlock --remember` once (an MCP server cannot ask "
             "for it)."
         )
+    obj.require_store()  # an assistant must not write into a store a typo made
     try:
         from localmind.mcp_server import serve
     except ImportError as error:
@@ -38,7 +40,7 @@ def mcp_command(obj: Context) -> None:
         ) from None
     with obj.open(llm=True) as memory:
         click.echo(
-            f"localmind MCP server: {memory.count()} memories of {memory.namespace!r} in "
+            f"localmind MCP server: {n_memories(memory.count())} of {memory.namespace!r} in "
             f"{memory.path}",
             err=True,
         )

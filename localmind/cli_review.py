@@ -4,21 +4,30 @@ from __future__ import annotations
 
 import click
 
-from localmind.cli import Context, cli, echo_json, friendly_errors, one_line, when
+from localmind.cli import (
+    ID_HELP,
+    Context,
+    cli,
+    echo_json,
+    friendly_errors,
+    not_forgotten,
+    one_line,
+    when,
+)
 from localmind.lifecycle import Feedback, Resolution
 from localmind.terminal import printable
 
 
-@cli.command()
-@click.argument("memory_id")
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
 def history(obj: Context, memory_id: str, as_json: bool) -> None:
     """Every version of a memory, oldest first, and why each was replaced."""
     with obj.open() as memory:
-        record = memory.get(memory_id)
-        versions = memory.history(memory_id)
+        record = not_forgotten(memory, memory_id)
+        versions = memory.history(record.id)
     if as_json:
         echo_json(
             {
@@ -48,20 +57,20 @@ def history(obj: Context, memory_id: str, as_json: bool) -> None:
         click.echo(f"Bring one back with: localmind revert {record.id} VERSION", err=True)
 
 
-@cli.command()
-@click.argument("memory_id")
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.argument("version", type=int)
 @click.pass_obj
 @friendly_errors
 def revert(obj: Context, memory_id: str, version: int) -> None:
     """Bring back an earlier VERSION of a memory (the current text is kept in its history)."""
     with obj.open() as memory:
-        record = memory.revert(memory_id, version)
+        record = memory.revert(not_forgotten(memory, memory_id).id, version)
     click.echo(f"{record.id} is now version {record.version}: {one_line(record.content)}")
 
 
-@cli.command()
-@click.argument("memory_id")
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
 @click.argument("verdict", type=click.Choice([f.value for f in Feedback], case_sensitive=False))
 @click.argument("text", required=False)
 @click.pass_obj
@@ -70,7 +79,7 @@ def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> No
     """Tell the memory it is right (confirm, +0.1 confidence), wrong (deny, -0.2), or how it is
     wrong (correct TEXT: a new version at confidence 0.9)."""
     with obj.open() as memory:
-        record = memory.feedback(memory_id, verdict, text)
+        record = memory.feedback(not_forgotten(memory, memory_id).id, verdict, text)
     click.echo(
         f"{record.id}: confidence {record.confidence:.2f}, version {record.version}: "
         f"{one_line(record.content)}"

@@ -19,11 +19,13 @@ import click
 
 from localmind.cli import (
     SHORT_TERM_REFUSED,
-    STORED_TYPES,
     Context,
     cli,
     eviction_note,
     friendly_errors,
+    n_memories,
+    plural,
+    stored_type_option,
 )
 from localmind.config import Settings
 from localmind.errors import InvalidInput
@@ -32,19 +34,18 @@ from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
 from localmind.terminal import printable
-from localmind.transfer import PLAINTEXT_WARNING, Restorable, markdown, to_document
+from localmind.transfer import (
+    PLAINTEXT_WARNING,
+    Restorable,
+    is_markdown_export,
+    markdown,
+    to_document,
+)
 
 
 @cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option(
-    "--type",
-    "type_",
-    type=STORED_TYPES,
-    default="long_term",
-    show_default=True,
-    help="Type of lines that do not say.",
-)
+@stored_type_option("The type of lines that do not say. ")
 @click.option(
     "--format",
     "fmt",
@@ -71,7 +72,14 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             ) from None
         file.seek(0)
     lines = _Lines(file)
-    first = lines.peek_first()
+    first_lines = lines.peek(2)
+    if fmt != "jsonl" and is_markdown_export(first_lines):
+        raise click.ClickException(
+            f"{file.name} is a Markdown export, which is for reading: nothing was imported. "
+            "Import a JSON-lines export instead (localmind export -o memories.jsonl), which "
+            "restores every memory as it was."
+        )
+    first = first_lines[0] if first_lines else ""
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
     reader = _Batches(
         read_lines(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace), file.name
@@ -84,7 +92,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     imported = skipped = 0
-    with obj.open() as memory:
+    with obj.open(create=True) as memory:
         started = time.perf_counter()
         evicted: list[str] = []
         with click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr) as bar:
@@ -99,13 +107,13 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
-    summary = f"Imported {imported} memories in {elapsed:.1f} s"
+    summary = f"Imported {n_memories(imported)} in {elapsed:.1f} s"
     if skipped:
         summary += f"; {skipped} already present (same id), left as they are"
     if evicted:
         summary += f"; {eviction_note(evicted, capacity)}"
     if bad:
-        summary += f"; skipped {bad} bad line(s)"
+        summary += f"; skipped {plural(bad, 'bad line')}"
     click.echo(summary + ".")
 
 
@@ -133,13 +141,17 @@ class _Lines:
         except (OSError, ValueError, io.UnsupportedOperation):
             self.size = 0
 
-    def peek_first(self) -> str:
-        """The first line that is not blank (kept to be read again), or ""."""
+    def peek(self, count: int) -> list[str]:
+        """The first ``count`` lines that are not blank (fewer if the file has fewer), kept to
+        be read again."""
+        found: list[str] = []
         for line in self._file:
             self._first.append(line)
             if line.strip():
-                return line
-        return ""
+                found.append(line)
+                if len(found) == count:
+                    break
+        return found
 
     def __iter__(self) -> Iterator[str]:
         for line in itertools.chain(self._first, self._file):
@@ -203,6 +215,7 @@ class _Batches:
 def export(obj: Context, fmt: str, output: Path | None) -> None:
     """Write every memory of the user out in plain text: JSON lines (which `localmind import`
     restores exactly) or Markdown to read. The export is NOT encrypted."""
+    obj.require_store()  # before the warning: a missing store is the one line said
     click.secho(PLAINTEXT_WARNING, fg="yellow", err=True)
     with obj.open() as memory:
         entries = list(memory.export())
@@ -223,4 +236,4 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
             raise click.ClickException(
                 f"Cannot write the export to {str(output)!r}: {error.strerror or error}."
             ) from None
-        click.echo(f"Exported {len(entries)} memories to {output}.", err=True)
+        click.echo(f"Exported {n_memories(len(entries))} to {output}.", err=True)

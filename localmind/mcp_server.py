@@ -14,6 +14,10 @@ concurrent calls.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+import functools
+import inspect
+import json
 import threading
 import time
 from collections import deque
@@ -21,10 +25,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-from pydantic import Field
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
+from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
 from localmind import __version__
@@ -84,6 +88,8 @@ class Remembered(TypedDict):
     type: str
     content: str
     confidence: float
+    created_at: str  # ISO 8601, UTC: an older memory reinforced or merged into keeps its date
+    updated_at: str
     related_id: str | None
     # the memories to judge against (empty when nothing similar was found) and what to settle
     candidates: list[Candidate]
@@ -124,6 +130,8 @@ class Changed(TypedDict):
     content: str
     confidence: float
     version: int
+    created_at: str
+    updated_at: str
 
 
 class Forgotten(TypedDict):
@@ -270,11 +278,18 @@ class MemoryTools:
                 id=result.memory.id,
                 content=result.memory.content,
                 type=str(result.memory.type),
-                score=result.score,
+                score=round(result.score, 3),
                 created_at=_iso(result.memory.created_at),
                 updated_at=_iso(result.memory.updated_at),
                 superseded_by=result.breakdown.superseded_by,
-                breakdown=result.breakdown.to_dict(),
+                breakdown=_rounded(
+                    {
+                        name: value
+                        for name, value in result.breakdown.to_dict().items()
+                        # score and superseded_by are the result's own; None says nothing
+                        if name not in ("score", "superseded_by") and value is not None
+                    }
+                ),
             )
             for result in results
         ]
@@ -370,7 +385,9 @@ def _remembered(outcome: Outcome) -> Remembered:
         reason=reason,
         type=str(record.type),
         content=record.content,
-        confidence=record.confidence,
+        confidence=round(record.confidence, 3),
+        created_at=_iso(record.created_at),
+        updated_at=_iso(record.updated_at),
         related_id=related.id if related else None,
         candidates=candidates,
         question=_question(outcome),
@@ -381,7 +398,12 @@ def _remembered(outcome: Outcome) -> Remembered:
 
 def _changed(record: MemoryRecord) -> Changed:
     return Changed(
-        id=record.id, content=record.content, confidence=record.confidence, version=record.version
+        id=record.id,
+        content=record.content,
+        confidence=round(record.confidence, 3),
+        version=record.version,
+        created_at=_iso(record.created_at),
+        updated_at=_iso(record.updated_at),
     )
 
 
@@ -395,11 +417,110 @@ def _pending(conflict: Conflict) -> Pending:
     )
 
 
+#: JSON Schema type names as an assistant reads them in an error.
+_EXPECTED = {
+    "string": "a string",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "list": "a list",
+    "dict": "an object",
+}
+_GIVEN = {str: "a string", bool: "true/false", int: "a number", float: "a number"}
+_GIVEN_MORE = {list: "a list", dict: "an object", type(None): "null"}
+_BRANCHES = {"str", "int", "float", "bool", "list", "dict", "none", "function-after"}
+
+
+class _LocalmindServer(MCPServer[Any]):
+    """The SDK's server with argument errors an assistant can act on: an argument the tool
+    does not take is refused, naming the one it probably meant (the SDK would silently drop it,
+    and the call would run without it), and a value of the wrong type is one line (the SDK's is
+    pydantic's multi-line report with a link)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._arguments: dict[str, list[str]] = {}
+
+    def add_localmind_tool(self, function: Callable[..., Any], hints: ToolAnnotations) -> None:
+        self._arguments[function.__name__] = list(inspect.signature(function).parameters)
+        # One compact JSON text block and no structuredContent: assistants read the text, and
+        # clients that pass both to the model would show it each result twice.
+        self.add_tool(_as_compact_json(function), annotations=hints, structured_output=False)
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        takes = self._arguments.get(name)
+        unknown = [key for key in arguments if takes is not None and key not in takes]
+        if takes is not None and unknown:
+            raise ToolError(_unknown_arguments(name, unknown, takes))
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                raise ToolError(_bad_arguments(name, error.__cause__)) from None
+            raise
+
+
+def _unknown_arguments(tool: str, unknown: list[str], takes: list[str]) -> str:
+    guesses = []
+    for key in unknown:
+        close = difflib.get_close_matches(key, takes, n=1, cutoff=0.5)
+        guesses.append(f"{key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return (
+        f"{tool} does not take {', '.join(guesses)}; nothing was done. It takes: "
+        f"{', '.join(takes) or 'no arguments'}."
+    )
+
+
+def _bad_arguments(tool: str, error: ValidationError) -> str:
+    expected: dict[str, list[str]] = {}  # argument → what it must be (one per union branch)
+    given: dict[str, str] = {}
+    for problem in error.errors():
+        loc = [str(part) for part in problem["loc"]]
+        if len(loc) > 1 and loc[-1].split("[")[0] in _BRANCHES:
+            loc = loc[:-1]  # "conflict.int": the int branch of conflict's str | int
+        where = ".".join(loc) or "the arguments"
+        kind = problem["type"]
+        wanted = "given" if kind == "missing" else _EXPECTED.get(kind.split("_")[0], problem["msg"])
+        expected.setdefault(where, []).append(wanted)
+        found = type(problem.get("input"))
+        given[where] = _GIVEN.get(found) or _GIVEN_MORE.get(found, "")
+    problems = []
+    for where, needs in expected.items():
+        if needs == ["given"]:
+            problems.append(f"{where} is required")
+        else:
+            shown = " or ".join(dict.fromkeys(needs))
+            problems.append(
+                f"{where} must be {shown}" + (f", not {given[where]}" if given[where] else "")
+            )
+    return f"Bad arguments for {tool}: {'; '.join(problems)}; nothing was done."
+
+
+def _as_compact_json(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` answering in one line of JSON (a string stays the plain text it is)."""
+
+    @functools.wraps(function)
+    def tool(*args: Any, **kwargs: Any) -> str:
+        result = function(*args, **kwargs)
+        if isinstance(result, str):
+            return result
+        return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+    return tool
+
+
+def _rounded(values: dict[str, Any]) -> dict[str, Any]:
+    """Scores to three decimals: the rest is noise an assistant pays for in tokens."""
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
+
+
 def build_server(memory: Memory, clock: Callable[[], float] = time.monotonic) -> MCPServer[Any]:
     """An MCP server whose tools act on ``memory`` (which the caller opens and closes);
     ``clock`` (seconds) times the write rate limit."""
     judge = WITH_MODEL if memory.llm is not None else WITHOUT_MODEL
-    server: MCPServer[Any] = MCPServer(
+    server = _LocalmindServer(
         "localmind",
         title="localmind memory",
         instructions=INSTRUCTIONS + judge + "\n",
@@ -425,7 +546,7 @@ def build_server(memory: Memory, clock: Callable[[], float] = time.monotonic) ->
         (tools.resolve, settles),
     ]
     for function, hints in registered:
-        server.add_tool(function, annotations=hints)
+        server.add_localmind_tool(function, hints)
     return server
 
 

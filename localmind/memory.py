@@ -19,7 +19,7 @@ from localmind import preferences, ranking, validation
 from localmind.config import GovernanceConfig, Settings
 from localmind.embedders.base import Embedder, Vectors
 from localmind.embedders.rerank import Reranker
-from localmind.errors import InvalidInput, NotAStore, StoreError
+from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, key_file_for
@@ -66,6 +66,8 @@ _SETTLES = {
 }
 
 Clock = Callable[[], float]
+#: How many ids an ambiguous id prefix lists.
+AMBIGUOUS_SHOWN = 5
 
 
 class Memory:
@@ -450,6 +452,30 @@ class Memory:
 
     def get(self, memory_id: str) -> MemoryRecord:
         return self._writer.get(memory_id)
+
+    def resolve_id(self, reference: str) -> str:
+        """The id of the memory ``reference`` names: its whole id or a beginning of it that only
+        it has, in any case (people copy a few characters of an id). A forgotten memory is
+        named only when no active one shares the beginning. :class:`NotFound` when none
+        starts so, :class:`InvalidInput` listing them when several do."""
+        wanted = str(reference).strip().upper()
+        if not wanted or not validation.is_unicode(wanted):
+            raise InvalidInput("A memory id is needed.")
+        if any(item.record.id == wanted for item in self._short_term):
+            return wanted
+        found = self._store.ids_starting_with(self.namespace, wanted, AMBIGUOUS_SHOWN + 1)
+        if any(memory_id == wanted for memory_id, _ in found):
+            return wanted
+        living = [memory_id for memory_id, status in found if status != Status.DELETED]
+        if len(living) == 1 or (len(found) == 1 and not living):
+            return living[0] if living else found[0][0]
+        if not found:
+            raise NotFound(f"No memory with id {reference!r}.")
+        shown = ", ".join(memory_id for memory_id, _ in found[:AMBIGUOUS_SHOWN])
+        more = " and more" if len(found) > AMBIGUOUS_SHOWN else ""
+        raise InvalidInput(
+            f"The id {reference!r} is ambiguous: {shown}{more} start with it. Give more of the id."
+        )
 
     def count(
         self, types: Sequence[MemoryType | str] | None = None, *, status: Status | str = "active"

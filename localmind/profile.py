@@ -246,13 +246,15 @@ class ProfileEngine:
     def _extractive(self, memories: Sequence[MemoryRecord]) -> str:
         """Without a model: the most valuable memories themselves, as many as the budget holds."""
         chinese = tokens.share_of_cjk([m.content for m in memories]) > 0.3
-        separator = "；" if chinese else "; "
+        separator, end = ("；", "。") if chinese else ("; ", ".")
         picked: list[str] = []
         for memory in memories:
-            candidate = separator.join([*picked, memory.content.rstrip("。.;；")])
+            # With its closing mark: a text over the budget by that mark alone would be cut
+            # back to the last separator, leaving the profile ending in ";".
+            candidate = separator.join([*picked, memory.content.rstrip("。.;；")]) + end
             if tokens.estimate(candidate) > self.config.budget_tokens:
                 if not picked:
                     picked.append(memory.content)  # truncated below
                 break
             picked.append(memory.content.rstrip("。.;；"))
-        return separator.join(picked) + ("。" if chinese else ".")
+        return separator.join(picked) + end

@@ -577,6 +577,16 @@ class SqliteStore:
         ).fetchone()
         return _record(row) if row else None
 
+    def ids_starting_with(self, namespace: str, prefix: str, limit: int) -> list[tuple[str, str]]:
+        """(id, status) of at most ``limit`` memories of ``namespace`` whose id starts with
+        ``prefix``, in id order (a range on the id's unique index: ULIDs are 0-9 and A-Z)."""
+        rows = self.db.execute(
+            "SELECT id, status FROM memories WHERE id >= ? AND id < ? AND namespace = ? "
+            "ORDER BY id LIMIT ?",
+            (prefix, prefix + "~", namespace, limit),
+        )
+        return [(row[0], row[1]) for row in rows]
+
     def get_by_rowids(self, rowids: Sequence[int]) -> dict[int, StoredMemory]:
         if not rowids:
             return {}

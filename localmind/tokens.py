@@ -43,6 +43,8 @@ def truncate(text: str, budget: int) -> str:
     ends = [prefix.rfind(mark) for mark in ".。!！?？;；\n"]
     best = max(ends)
     if best >= len(prefix) * 0.6:
+        if prefix[best] in ";；":  # a list cut between two items goes on: say so
+            return prefix[:best].rstrip() + "…"
         return prefix[: best + 1].rstrip()
     space = prefix.rfind(" ")
     if space >= len(prefix) * 0.6 and not _CJK.search(prefix[space:]):

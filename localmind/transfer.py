@@ -6,7 +6,8 @@ Exports are plaintext: whoever holds the file can read every memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -152,7 +153,7 @@ def markdown(records: Iterable[tuple[MemoryRecord, list[Version]]], title: str) 
     for record, history in records:
         by_type.setdefault(record.type, []).append((record, history))
     yield f"# {title}\n"
-    yield f"Exported {_date(datetime.now(UTC).timestamp())}. Plain text: keep it safe.\n"
+    yield f"Exported {_date(datetime.now(UTC).timestamp())}{_MARKDOWN_STAMP}\n"
     for kind in (MemoryType.SEMANTIC, MemoryType.LONG_TERM, MemoryType.EPISODIC):
         entries = sorted(by_type.get(kind, []), key=lambda e: e[0].created_at, reverse=True)
         if not entries:
@@ -168,6 +169,20 @@ def markdown(records: Iterable[tuple[MemoryRecord, list[Version]]], title: str) 
             yield f"\n- {record.content}  \n  <sub>{details}</sub>\n"
             for version in history:
                 yield f"  - v{version.version} ({version.reason}): {version.content}\n"
+
+
+_MARKDOWN_STAMP = ". Plain text: keep it safe."
+_MARKDOWN_HEAD = re.compile(r"Exported \d{4}-\d{2}-\d{2}" + re.escape(_MARKDOWN_STAMP))
+
+
+def is_markdown_export(first_lines: Sequence[str]) -> bool:
+    """Whether a file's first two non-blank lines are those :func:`markdown` writes: a title and
+    its "Exported <date>" line. Such a file is for reading; imported as text, every heading and
+    detail line would become a memory."""
+    lines = [line.strip() for line in first_lines[:2]]
+    return (
+        len(lines) == 2 and lines[0].startswith("# ") and bool(_MARKDOWN_HEAD.fullmatch(lines[1]))
+    )
 
 
 def _date(timestamp: float) -> str:

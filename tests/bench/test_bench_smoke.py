@@ -3,6 +3,7 @@ docs/benchmarks.md; this only proves the commands work end to end)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,75 @@ def test_sync_throughput_carries_a_few_events(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     text = out.read_text(encoding="utf-8")
     assert "300 `add` events" in text and "events/s" in text
+
+
+@pytest.mark.parametrize(
+    ("sets", "variable", "named"),
+    [
+        ("madial", "LOCALMIND_MADIAL_DIR", "MADial-Bench"),
+        ("locomo", "LOCALMIND_LOCOMO_DIR", "LoCoMo"),
+    ],
+)
+def test_retrieval_without_its_outside_data_says_where_it_goes(
+    tmp_path: Path, sets: str, variable: str, named: str
+) -> None:
+    """MADial-Bench and LoCoMo are not in the repository (a fresh clone has neither): one line
+    naming the variable that points to them, not a traceback."""
+    missing = tmp_path / "not-here"
+    result = subprocess.run(
+        [sys.executable, "-m", "bench", "retrieval", "--sets", sets],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, variable: str(missing)},
+    )
+
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: {named}") and variable in line and str(missing) in line
+
+
+def test_the_vendored_madial_bench_holds_every_dialogue_and_its_gold_memories() -> None:
+    """MADial-Bench's memories and dialogues are in the repository (MIT, with its licence), so
+    its rows of `bench retrieval` need nothing beside a fresh clone."""
+    from bench import madial
+
+    assert (madial.VENDORED / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    for lang in madial.LANGUAGES:
+        memories = {m.id: m for m in madial.load_memories(madial.VENDORED, lang)}
+        dialogues = madial.load_dialogues(madial.VENDORED, lang)
+        assert len(dialogues) == 160, lang
+        for dialogue in dialogues:
+            assert dialogue.gold and dialogue.gold <= set(memories), (lang, dialogue.index)
+            assert {memories[i].user for i in dialogue.gold} == {dialogue.user}
+
+
+@pytest.mark.slow
+def test_retrieval_scores_madial_from_the_vendored_copy(tmp_path: Path) -> None:
+    from bench import madial
+
+    out = tmp_path / "retrieval.md"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "retrieval",
+            "--sets",
+            "madial en",
+            "--questions",
+            "5",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "LOCALMIND_MADIAL_DIR": str(madial.VENDORED)},
+    )
+    assert result.returncode == 0, result.stderr
+    report = out.read_text(encoding="utf-8").replace("**", "")
+    assert "| MADial en, plain recall | localmind recall (as shipped) | 5 |" in report

@@ -73,7 +73,7 @@ VALID_EXPORT: dict[str, Any] = {
     "history": [{"version": 1, "content": "I keep wasps", "reason": "update", "at": 1.7e9}],
 }
 SKIPPED = re.compile(r"^.*:(\d+): skipped: ")
-IMPORTED = re.compile(r"^Imported (\d+) memories in [\d.]+ s(?:; (\d+) already present.*?)?")
+IMPORTED = re.compile(r"^Imported (\d+) memor(?:y|ies) in [\d.]+ s(?:; (\d+) already present.*?)?")
 
 
 @pytest.fixture(scope="module")

@@ -376,5 +376,5 @@ def test_progress_is_reported_for_a_store_of_many_pages(
 def test_check_says_a_whole_store_is_whole(cli: Cli) -> None:
     cli.add("I prefer green tea over coffee")
     result = cli.ok("check")
-    assert "is whole: 1 memories" in result.stdout
+    assert "is whole: 1 memory;" in result.stdout
     assert json.loads(cli.ok("check", "--json").stdout)["ok"] is True

@@ -14,7 +14,7 @@ import pytest
 from localmind import Memory, NewMemory, Status
 from localmind.governance import LAST_MAINTENANCE
 from tests.cli_support import Cli, assert_error, files_of
-from tests.conftest import DAY, PASSPHRASE, FakeClock
+from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
 
 FACTS = [
     "I live in Berlin",
@@ -161,6 +161,7 @@ def test_restoring_an_export_over_capacity_says_what_it_archived(cli: Cli, tmp_p
     export = tmp_path / "export.jsonl"
     cli.ok("export", "-o", str(export))
     other = Cli(tmp_path / "other.db")
+    Memory.open(other.db, PASSPHRASE, kdf=FAST_KDF).close()  # config never makes a store
     other.ok("config", "capacity", "3")
 
     summary = other.ok("import", str(export)).stdout

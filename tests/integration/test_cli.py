@@ -272,7 +272,7 @@ def test_import_keeps_good_lines_and_reports_bad_ones_by_number(cli: Cli, tmp_pa
         assert line.startswith(f"{source}:{number}: skipped: ")
         assert reason in line
     assert "Imported 4 memories" in result.stdout
-    assert "skipped 6 bad line(s)" in result.stdout
+    assert "skipped 6 bad lines" in result.stdout
 
     stored = {item["content"]: item for item in cli.json("list")}
     assert set(stored) == {
@@ -435,7 +435,7 @@ def test_bad_input_does_not_create_a_store(tmp_path: Path):
 
     assert_error(fresh("add", "   "), "Memory content is empty")
     assert_error(fresh("recall", "x", "--limit", "0"), "limit must be at least 1")
-    assert_error(fresh("--embedder", "nonsense", "list"), "Unknown embedder")
+    assert_error(fresh("--embedder", "nonsense", "add", "x"), "Unknown embedder")
 
     assert list(tmp_path.iterdir()) == []
 
@@ -542,20 +542,18 @@ def test_reindex_reports_how_many_memories_and_recall_still_works(cli: Cli, seed
     assert cli.contents() == [HIKING, ENGINEER, RUST]
 
 
-def test_first_run_creates_the_store_and_says_how_many_memories(tmp_path: Path):
+def test_the_first_add_creates_the_store_and_home_says_how_many_memories(tmp_path: Path):
     fresh = Cli(tmp_path / "data" / "memory.db")
 
-    first = fresh.ok()
+    first = fresh.ok("add", "I prefer tea over coffee")
 
-    assert "0 memories" in first.stdout
     assert "Created a new encrypted store" in first.stderr
     assert (tmp_path / "data" / "memory.db").is_file()
     assert (tmp_path / "data" / "memory.db.key").is_file()
     assert b"SQLite format" not in (tmp_path / "data" / "memory.db").read_bytes()[:100]
 
-    fresh.add("I prefer tea over coffee")
     second = fresh.ok()
-    assert "1 memories" in second.stdout
+    assert "1 memory in" in second.stdout
     assert "Created" not in second.stderr
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from localmind import Memory, NewMemory
+from localmind.config import ProfileConfig, Settings
 from localmind.llm.ollama import OllamaLLM
 from localmind.profile import PREAMBLE
 from localmind.tokens import estimate
@@ -132,3 +134,22 @@ def test_context_holds_the_profile_then_the_relevant_memories_within_budgets(
 def test_context_with_no_memories_is_empty(memory: Memory) -> None:
     assert memory.context("anything") == ""
     assert memory.profile() is None
+
+
+def test_an_extractive_profile_ends_its_last_sentence_whatever_its_budget(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """Its closing full stop counts in its budget: over by that mark alone, it used to be cut
+    back to the last "; " and end with a dangling semicolon."""
+    memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
+    memory.remember_many(
+        [NewMemory(f"I once learnt fact number {n} about tea", "semantic") for n in range(40)]
+    )
+    memory.close()
+    for budget in range(20, 160, 7):
+        settings = Settings(profile=replace(ProfileConfig(), budget_tokens=budget))
+        with open_memory(llm=OllamaLLM(host=unused_port_host()), settings=settings) as memory:
+            profile = memory.profile(rebuild=True)
+        assert profile is not None and profile.method == "extractive"
+        assert profile.text.endswith("tea."), (budget, profile.text[-30:])
+        assert estimate(profile.text) <= budget

@@ -82,7 +82,7 @@ def test_restore_is_the_deliberate_way_back(
         memory.remember("I moved to Lisbon")
     cli = Cli(store_path)
     restored = cli.ok("restore", str(backup), "--force")
-    assert "Restored 1 memories" in restored.stdout
+    assert "Restored 1 memory from" in restored.stdout
     assert cli.contents() == ["I live in Porto"]
     # ... and the newer store it replaced still opens where it was kept.
     aside = store_path.with_name("memory.db.before-restore")
