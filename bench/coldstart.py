@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -68,10 +70,28 @@ def _localmind(*args: str) -> list[str]:
     return [sys.executable, "-m", "localmind", *args]
 
 
-def _run(args: list[str], env: dict[str, str]) -> float:
+Sample = tuple[float, float | None]  # (wall seconds, CPU seconds of the process, if known)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds a running process has used so far (Linux; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _run(args: list[str], env: dict[str, str]) -> Sample:
+    cpu = _children_cpu()
     started = time.perf_counter()
     subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _children_cpu() - cpu
 
 
 def _rpc(process: subprocess.Popen[bytes], message: dict[str, Any]) -> dict[str, Any]:
@@ -89,7 +109,7 @@ def _rpc(process: subprocess.Popen[bytes], message: dict[str, Any]) -> dict[str,
             return reply
 
 
-def _mcp(env: dict[str, str], then_recall: bool) -> float:
+def _mcp(env: dict[str, str], then_recall: bool) -> Sample:
     started = time.perf_counter()
     process = subprocess.Popen(
         _localmind("--no-llm", "mcp"),
@@ -106,7 +126,7 @@ def _mcp(env: dict[str, str], then_recall: bool) -> float:
             process.stdin.write(json.dumps(notification).encode() + b"\n")
             call = {"name": "recall", "arguments": {"query": QUERY}}
             _rpc(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
-        return time.perf_counter() - started
+        return time.perf_counter() - started, _process_cpu(process.pid)
     finally:
         if process.stdin is not None:
             process.stdin.close()
@@ -128,9 +148,9 @@ def measure(rounds: int = 7, workdir: Path | None = None) -> dict[str, Any]:
         # the first recall after the cache was emptied: it parses the package's model and
         # writes the cache
         _remove_cache(root / "cache")
-        first_run = _run(_localmind("recall", QUERY), env)
+        first_run, _ = _run(_localmind("recall", QUERY), env)
         counter = iter(range(1_000_000))
-        runs: dict[str, Callable[[], float]] = {
+        runs: dict[str, Callable[[], Sample]] = {
             "version": lambda: _run(_localmind("--version"), env),
             "recall": lambda: _run(_localmind("recall", QUERY), env),
             "add": lambda: _run(
@@ -141,18 +161,30 @@ def measure(rounds: int = 7, workdir: Path | None = None) -> dict[str, Any]:
         }
         for fn in runs.values():  # one warm-up each: the OS page cache, .pyc files
             fn()
-        samples: dict[str, list[float]] = {name: [] for name in runs}
+        samples: dict[str, list[Sample]] = {name: [] for name in runs}
         for _ in range(rounds):
             for name, fn in runs.items():
                 samples[name].append(fn())
-    medians = {name: statistics.median(values) for name, values in samples.items()}
+    medians = {name: statistics.median(w for w, _ in values) for name, values in samples.items()}
+    cpu = {
+        name: statistics.median(c for _, c in values)
+        if all(c is not None for _, c in values)
+        else None
+        for name, values in samples.items()
+    }
     version = medians["version"]
     return {
         "rounds": rounds,
+        "loadavg": os.getloadavg(),
         "first_recall_empty_cache_s": first_run,
         "median_s": medians,
+        "median_cpu_s": cpu,
         "samples_s": samples,
         "ratio_to_version": {name: value / version for name, value in medians.items()},
+        "cpu_ratio_to_version": {
+            name: value / cpu["version"] if value is not None and cpu["version"] else None
+            for name, value in cpu.items()
+        },
         "targets": {
             name: {
                 "limit": limit,
@@ -165,8 +197,6 @@ def measure(rounds: int = 7, workdir: Path | None = None) -> dict[str, Any]:
 
 
 def _remove_cache(path: Path) -> None:
-    import shutil
-
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -174,21 +204,25 @@ def markdown(result: dict[str, Any]) -> list[str]:
     lines = [
         f"### Cold start, whole processes (medians of {result['rounds']} interleaved rounds)",
         "",
-        "| command | median | ÷ `--version` | target |",
-        "|---|---:|---:|---|",
+        "| command | median wall | ÷ `--version` | median CPU | ÷ `--version` | target (wall) |",
+        "|---|---:|---:|---:|---:|---|",
     ]
     for name, what in COMMANDS:
         median = result["median_s"][name]
         ratio = result["ratio_to_version"][name]
+        cpu, cpu_ratio = result["median_cpu_s"][name], result["cpu_ratio_to_version"][name]
         target = result["targets"].get(name)
         verdict = (
             f"≤ {target['limit']}× — {'met' if target['met'] else 'NOT met'}" if target else ""
         )
-        lines.append(f"| {what} | {median * 1000:.0f} ms | {ratio:.2f} | {verdict} |")
+        cpu_text = f"{cpu * 1000:.0f} ms | {cpu_ratio:.2f}" if cpu is not None else "| "
+        lines.append(f"| {what} | {median * 1000:.0f} ms | {ratio:.2f} | {cpu_text} | {verdict} |")
     lines += [
         "",
         f"The first `localmind recall` with an empty model cache (it builds the cache): "
-        f"{result['first_recall_empty_cache_s'] * 1000:.0f} ms.",
+        f"{result['first_recall_empty_cache_s'] * 1000:.0f} ms. Load average at the end: "
+        f"{', '.join(f'{x:.1f}' for x in result['loadavg'])} (CPU time is the steadier figure "
+        "on a shared machine; for `localmind mcp`, the CPU used until the answer).",
         "",
     ]
     return lines
