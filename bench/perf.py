@@ -1225,7 +1225,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--coldstart-rounds",
         type=int,
         default=7,
-        help="rounds of whole-process cold starts (recall, add, MCP initialize beside "
+        help="rounds (at least 5) of whole-process cold starts (recall, add, MCP initialize beside "
         "--version); 0 skips them",
     )
     parser.add_argument(
@@ -1239,7 +1239,7 @@ def main(args: argparse.Namespace) -> int:
     result = run(args)
     if args.coldstart_rounds > 0:
         print("cold starts of whole processes", file=sys.stderr, flush=True)
-        result["coldstart"] = coldstart.measure(args.coldstart_rounds)
+        result["coldstart"] = coldstart.measure(max(5, args.coldstart_rounds))
     text = markdown(result)
     if "coldstart" in result:
         text += "\n" + "\n".join(coldstart.markdown(result["coldstart"]))
