@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from bench import synthetic
+from bench import coldstart, synthetic
 
 SYSTEMS = ("localmind-enc", "localmind-plain", "chroma", "numpy")
 K = 50  # candidates recall(limit=5) asks of each index (FusionConfig.min_candidates)
@@ -1221,11 +1221,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", help="a previous perf-*.json: add a before/after table")
     parser.add_argument("--out", default=str(RESULTS_DIR), help="results directory")
     parser.add_argument("--plot", default=str(ASSETS_DIR / "perf-latency.png"))
+    parser.add_argument(
+        "--coldstart-rounds",
+        type=int,
+        default=7,
+        help="rounds (at least 5) of whole-process cold starts (recall, add, MCP initialize beside "
+        "--version); 0 skips them",
+    )
+    parser.add_argument(
+        "--coldstart-only", action="store_true", help="only the cold starts (~1 min)"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.coldstart_only:
+        return _coldstart_only(args)
     result = run(args)
+    if args.coldstart_rounds > 0:
+        print("cold starts of whole processes", file=sys.stderr, flush=True)
+        result["coldstart"] = coldstart.measure(max(5, args.coldstart_rounds))
     text = markdown(result)
+    if "coldstart" in result:
+        text += "\n" + "\n".join(coldstart.markdown(result["coldstart"]))
     if args.compare:
         old = json.loads(Path(args.compare).read_text(encoding="utf-8"))
         text += "\n## Before → after\n\n" + compare(old, result)
@@ -1238,6 +1255,20 @@ def main(args: argparse.Namespace) -> int:
     plotted = plot(result, Path(args.plot)) if args.plot and not args.quick else None
     print(text)
     print(f"wrote {json_path} and .md" + (f", plot {plotted}" if plotted else ""))
+    return 0
+
+
+def _coldstart_only(args: argparse.Namespace) -> int:
+    result = {"label": args.label, "coldstart": coldstart.measure(max(5, args.coldstart_rounds))}
+    text = "\n".join(coldstart.markdown(result["coldstart"]))
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    json_path = out / f"coldstart-{stamp}.json"
+    json_path.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    json_path.with_suffix(".md").write_text(text, encoding="utf-8")
+    print(text)
+    print(f"wrote {json_path} and .md")
     return 0
 
 

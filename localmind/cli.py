@@ -643,6 +643,12 @@ def stats(obj: Context, as_json: bool) -> None:
             f"{latency['search_p95_ms']} ms; embedding the query p50 {latency['embed_p50_ms']} "
             f"ms ({plural(latency['samples'], 'recall')})"
         )
+        if latency["model_loads"]:
+            click.echo(
+                f"model load: p50 {latency['load_p50_ms']} ms, p95 {latency['load_p95_ms']} ms "
+                f"({latency['model_loads']} of those recalls started a process and loaded it; "
+                "not counted above)"
+            )
     histogram = " ".join(str(n) for n in figures["confidence_histogram"])
     click.echo(f"confidence: {histogram}  (0.0-0.1 … 0.9-1.0)")
     click.echo(f"maintained: {when(figures['last_maintenance'])}")

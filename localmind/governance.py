@@ -247,10 +247,12 @@ class Governance:
 
     # --- figures ------------------------------------------------------------------------------
 
-    def record_latency(self, embed_ms: float, search_ms: float, at: float) -> None:
+    def record_latency(
+        self, embed_ms: float, search_ms: float, at: float, load_ms: float = 0.0
+    ) -> None:
         self.store.db.execute(
-            "INSERT INTO recall_latency (at, embed_ms, search_ms) VALUES (?, ?, ?)",
-            (at, embed_ms, search_ms),
+            "INSERT INTO recall_latency (at, embed_ms, search_ms, load_ms) VALUES (?, ?, ?, ?)",
+            (at, embed_ms, search_ms, load_ms),
         )
         self.store.db.execute(
             "DELETE FROM recall_latency WHERE rowid <= (SELECT max(rowid) FROM recall_latency) - ?",
@@ -258,10 +260,21 @@ class Governance:
         )
 
     def latency_percentiles(self) -> dict[str, float | int | None]:
-        rows = list(self.store.db.execute("SELECT embed_ms, search_ms FROM recall_latency"))
-        figures: dict[str, float | int | None] = {"samples": len(rows)}
-        for column, name in ((0, "embed"), (1, "search"), (None, "total")):
-            values = sorted(sum(row) if column is None else row[column] for row in rows)
+        """p50 and p95 of embedding the query, searching, and both (``total``); and of loading
+        the model, over the recalls that had to (``model_loads`` of them: the first of each
+        process that had not loaded it yet)."""
+        rows = list(
+            self.store.db.execute("SELECT embed_ms, search_ms, load_ms FROM recall_latency")
+        )
+        loads = sorted(row[2] for row in rows if row[2] > 0)
+        figures: dict[str, float | int | None] = {"samples": len(rows), "model_loads": len(loads)}
+        columns: list[tuple[str, list[float]]] = [
+            ("embed", sorted(row[0] for row in rows)),
+            ("search", sorted(row[1] for row in rows)),
+            ("total", sorted(row[0] + row[1] for row in rows)),
+            ("load", loads),
+        ]
+        for name, values in columns:
             for share in (0.5, 0.95):
                 key = f"{name}_p{int(share * 100)}_ms"
                 if not values:

@@ -13,6 +13,7 @@ concurrent calls.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import functools
@@ -551,8 +552,18 @@ def build_server(memory: Memory, clock: Callable[[], float] = time.monotonic) ->
 
 
 def serve(memory: Memory) -> None:
-    """Speak MCP on stdin/stdout until the client closes the connection."""
+    """Speak MCP on stdin/stdout until the client closes the connection. The embedding model
+    loads in a background thread meanwhile: ``initialize`` and ``list_tools`` are answered at
+    once, and a tool that needs the model waits for it."""
+    threading.Thread(target=_load_model, args=(memory,), name="model-load", daemon=True).start()
     build_server(memory).run("stdio")
+
+
+def _load_model(memory: Memory) -> None:
+    # A model that cannot load (say, a fastembed model not downloaded) is reported by the
+    # first tool that needs it, with the library's message; the client's log stays quiet.
+    with contextlib.suppress(Exception):
+        memory.warm_up()
 
 
 def _iso(timestamp: float) -> str:

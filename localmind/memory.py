@@ -17,7 +17,7 @@ from typing import Any
 
 from localmind import preferences, ranking, validation
 from localmind.config import GovernanceConfig, Settings
-from localmind.embedders.base import Embedder, Vectors
+from localmind.embedders.base import Embedder, Vectors, warm_up
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
@@ -749,6 +749,11 @@ class Memory:
             "recall_latency": self._governance.latency_percentiles(),
             "last_maintenance": float(last) if (last := store.get_meta(LAST_MAINTENANCE)) else None,
         }
+
+    def warm_up(self) -> None:
+        """Load the embedding model now instead of at the first recall or write. Safe to call
+        from another thread while this memory is in use: it touches no store state."""
+        warm_up(self.embedder)
 
     def _check_ready(self) -> None:
         if self.needs_reindex:

@@ -120,9 +120,16 @@ def _events_by_stamp(db: apsw.Connection) -> None:
     db.execute("CREATE INDEX events_by_stamp ON events (hlc)")
 
 
+def _recall_load_time(db: apsw.Connection) -> None:
+    # A recall that had to load the embedding model records that time apart from embedding the
+    # query (0 when the model was already loaded), so `stats` reports each honestly.
+    db.execute("ALTER TABLE recall_latency ADD COLUMN load_ms REAL NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
+    Migration(3, "recall load time", _recall_load_time),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from localmind import validation
 from localmind.config import Settings
-from localmind.embedders.base import Embedder, Vectors
+from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput
 from localmind.governance import Governance
@@ -180,8 +180,12 @@ class Recaller:
         search_store = not wanted or bool(stored_types)
         search_buffer = not wanted or MemoryType.SHORT_TERM in wanted
         depth = max(limit * fusion.candidates_per_result, fusion.min_candidates)
+        loading_before = model_loads.seconds
         query_vector = self.query_vector(query)
         embedded = time.perf_counter()
+        # the first query of a process may load the model (or wait for a warm-up loading it):
+        # that is reported apart, so the embedding figure describes embedding a query
+        loaded = min(model_loads.seconds - loading_before, embedded - started)
 
         found = _Found()
         hyde_vector = self._hyde_vector(query) if hyde else None
@@ -230,7 +234,10 @@ class Recaller:
             with self._store.db:
                 self._store.mark_recalled(recalled, now)
                 self._governance.record_latency(
-                    (embedded - started) * 1000, (finished - embedded) * 1000, now
+                    (embedded - started - loaded) * 1000,
+                    (finished - embedded) * 1000,
+                    now,
+                    load_ms=loaded * 1000,
                 )
         return results
 

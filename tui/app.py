@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker
 
-from localmind.embedders.base import Embedder
+from localmind.embedders.base import Embedder, warm_up
 from localmind.errors import LocalmindError
 from localmind.keys import KdfParams
 from localmind.llm.base import LLM
@@ -119,6 +119,7 @@ class LocalmindApp(App[None]):
         self.memory = memory
         self.passphrase = None
         self.session = Session(memory, self.llm)
+        self._load_model()
         self.refresh_status()
         self.start_sync()
         self._store_poll = self.set_interval(STORE_POLL_S, self._poll_store)
@@ -166,6 +167,18 @@ class LocalmindApp(App[None]):
             parts.append(f"{plural(pending, 'conflict')} to review (F4)")
         parts.append(model)
         self.call_from_thread(setattr, self, "status_text", " · ".join(parts))
+
+    # --- the embedding model -------------------------------------------------------------------
+
+    @work(thread=True, group="model", exit_on_error=False)
+    def _load_model(self) -> None:
+        """Load the embedding model in the background: the pages show the store at once, and
+        the first search or chat turn finds the model loaded (or waits for it, never twice).
+        A model that cannot load says so when a page first needs it. Through the embedder, not
+        the store: it touches no table, so it must not hold the store's lock meanwhile."""
+        if self.memory is not None:
+            with contextlib.suppress(Exception):
+                warm_up(self.memory.embedder)
 
     # --- sync ---------------------------------------------------------------------------------
 

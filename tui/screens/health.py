@@ -88,6 +88,12 @@ class HealthScreen(Page):
                 f"{name:>6}: p50 {_ms(latency[f'{name}_p50_ms'])}, "
                 f"p95 {_ms(latency[f'{name}_p95_ms'])}\n"
             )
+        if latency["model_loads"]:
+            # apart from the figures above: a process pays it once, not every recall
+            figures.append(
+                f"  model load: p50 {_ms(latency['load_p50_ms'])}, "
+                f"p95 {_ms(latency['load_p95_ms'])} ({latency['model_loads']} loads)\n"
+            )
         self.query_one("#latency", Static).update(figures)
 
         capacity = stats["capacity"] or 0
