@@ -6,6 +6,9 @@ keychain here)."""
 from __future__ import annotations
 
 import base64
+import os
+import pty
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,3 +142,57 @@ async def test_the_mcp_server_opens_with_the_remembered_key(cli: Cli, os_keyring
             await session.initialize()
             found = await call(session, "recall", query="what do I drink")
     assert "green tea" in str(found)
+
+
+@pytest.mark.slow
+def test_mcp_with_a_stale_remembered_key_never_prompts_in_a_terminal(
+    cli: Cli, os_keyring: Path
+) -> None:
+    """An MCP server's stdin is the protocol: even with a terminal attached, a remembered key
+    that no longer opens the store is a one-line error, never a passphrase prompt."""
+    from tests.integration.test_mcp import SERVER, server_env
+
+    cli.add("I prefer green tea over coffee")
+    cli.ok("unlock", "--remember")
+    old_key = data_key(cli.db, PASSPHRASE)
+    cli.ok("passwd", "--rotate", LOCALMIND_NEW_PASSPHRASE=NEW)
+    remember_data_key(cli.db, old_key)  # stale: rotated by a program that did not update it
+    env = {**os.environ, **server_env(cli.db, passphrase=None)}
+    env.pop("LOCALMIND_PASSPHRASE", None)
+    env["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
+    env["XDG_DATA_HOME"] = str(os_keyring.parent.parent)
+    controller, terminal = pty.openpty()
+    try:
+        server = subprocess.Popen(
+            SERVER, stdin=terminal, stderr=terminal, stdout=subprocess.PIPE, env=env
+        )
+        os.close(terminal)
+        try:
+            code = server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+            pytest.fail("localmind mcp waited on the terminal (a passphrase prompt)")
+        shown = _read_all(controller)
+    finally:
+        os.close(controller)
+    assert code == 1
+    lines = [line for line in shown.splitlines() if line.strip()]
+    assert lines == [
+        f"Error: The key remembered in the OS keyring no longer opens {cli.db} (its key was "
+        "changed since): run `localmind unlock --remember` again, or set LOCALMIND_PASSPHRASE."
+    ]
+    assert server.stdout is not None and server.stdout.read() == b""  # nothing on the protocol
+
+
+def _read_all(controller: int) -> str:
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # the terminal's other end closed (Linux: EIO)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode()
