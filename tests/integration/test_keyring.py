@@ -25,7 +25,7 @@ from localmind.remembered_key import (
     remembered_data_key,
 )
 from sync import cli as sync_cli  # registers `localmind sync`
-from tests.cli_support import Cli, assert_error
+from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import PASSPHRASE
 
 NEW = "a brand new passphrase"
@@ -196,3 +196,50 @@ def _read_all(controller: int) -> str:
             break
         chunks.append(chunk)
     return b"".join(chunks).decode()
+
+
+FORGOTTEN = "My bank PIN is 4921"
+
+
+def test_an_old_copy_with_its_own_key_file_is_refused_by_the_keyrings_record(
+    cli: Cli, os_keyring: Path, tmp_path: Path
+) -> None:
+    """Issue 18: a restored laptop backup brings the old database back *with* its old key file,
+    whose record of the newest change agrees with it; the keyring's record does not."""
+    cli.add("I live in Porto")
+    cli.ok("unlock", "--remember")
+    secret = cli.add(FORGOTTEN)
+    laptop_backup = files_of(cli.db)
+    cli.ok("backup", str(tmp_path / "deliberate.db"))  # taken with the secret still in it
+    cli.ok("forget", secret)
+    cli.add("I play the cello")
+    for name, data in laptop_backup.items():  # the whole directory as it was, key file too
+        (cli.db.parent / name).write_bytes(data)
+    for name in set(files_of(cli.db)) - set(laptop_backup):
+        (cli.db.parent / name).unlink()
+    before = files_of(cli.db)
+
+    for opener in (Cli(cli.db, passphrase=None), cli):  # with the remembered key or not
+        result = opener("recall", "bank PIN")
+        assert_error(result, "(recorded in the OS keyring)")
+        assert "localmind restore FILE --force" in result.stderr
+        assert FORGOTTEN not in result.output
+    assert files_of(cli.db) == before
+
+    # Going back on purpose still works, and the keyring's record goes back with it.
+    cli.ok("restore", str(tmp_path / "deliberate.db"), "--force")
+    assert FORGOTTEN in Cli(cli.db, passphrase=None).contents()
+
+
+def test_a_new_store_where_one_used_the_keyring_starts_afresh(cli: Cli, os_keyring: Path) -> None:
+    """The keyring's record belongs to the store that was there: a new store in its place
+    (the old one deleted by hand) is not refused as "older"."""
+    cli.add("I live in Porto")
+    cli.ok("unlock", "--remember")
+    cli.add("I play the cello")
+    for name in files_of(cli.db):
+        if name != marker_for(cli.db).name:
+            (cli.db.parent / name).unlink()
+    cli.add("A new beginning")
+    assert cli.contents() == ["A new beginning"]
+    assert remembered_data_key(cli.db) is None and not marker_for(cli.db).exists()
