@@ -199,3 +199,58 @@ def test_sync_options_have_help_and_counts_read_well(tmp_path: Path) -> None:
     assert "Exported 0 changes; imported 0 from 0 files (0 memories changed)." in (
         home.ok("sync", "now").stdout
     )
+
+
+def _snapshots(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith("snapshot-"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("departure", ["leave", "forget-device"])
+def test_a_laptop_back_after_its_directory_was_retired_stalls_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, departure: str
+) -> None:
+    """A laptop that joined while work was away never saw work's first segments: work's
+    return must not leave it waiting for them, nor hold work's compaction up."""
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
+    shared = tmp_path / "Sync"
+    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / "work.db")
+    home.ok("sync", "init", str(shared), "--name", "home")
+    work.ok("sync", "join", str(shared), "--name", "work")
+    work.ok("add", "I play the cello on Sundays")
+    work.ok("sync", "now")
+    work.ok("add", "The cat is called Miso")
+    work.ok("sync", "now")  # segments 1 and 2
+    work_id = work.json("sync", "status")["device_id"]
+    if departure == "leave":
+        work.ok("sync", "leave")
+        home.ok("sync", "now")  # retires work's directory
+    else:
+        home.ok("sync", "now")
+        home.ok("sync", "forget-device", "work")  # work is away, not gone for good
+    assert work_id not in device_dirs(shared)
+    late = Cli(tmp_path / "late.db")
+    late.ok("sync", "join", str(shared), "--name", "late")
+    assert "I play the cello on Sundays" in late.contents()  # relayed by home
+
+    if departure == "leave":
+        work.ok("sync", "join", str(shared), "--name", "work")
+    work.ok("add", "My favourite tea is green tea")
+    work.ok("sync", "now")
+    for laptop in (home, late, home, work):
+        laptop.ok("sync", "now")
+    assert sorted(late.contents()) == sorted(home.contents()) == sorted(work.contents())
+    assert "My favourite tea is green tea" in late.contents()
+    late_status = late.json("sync", "status")
+    [seen_work] = [d for d in late_status["devices"] if d["device_id"] == work_id]
+    assert seen_work["pending_segments"] == 0
+    # Compaction proceeds: every laptop passed work's segments, so work folds them.
+    work.ok("add", "I run on Tuesdays")
+    for laptop in (work, home, late, work):
+        laptop.ok("sync", "now")
+    work_files = list((shared / work_id).iterdir())
+    assert not [p for p in work_files if sync_folder.SEGMENT_RE.match(p.name)], work_files
+    assert _snapshots(shared / work_id)
+    newcomer = Cli(tmp_path / "newcomer.db")
+    newcomer.ok("sync", "join", str(shared))
+    assert sorted(newcomer.contents()) == sorted(work.contents())
