@@ -26,6 +26,20 @@ def device_dirs(shared: Path) -> set[str]:
     return {p.name for p in shared.iterdir() if sync_folder.DEVICE_RE.match(p.name)}
 
 
+def home_and_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "work"
+) -> tuple[Path, Cli, Cli]:
+    """A folder of two laptops, home and another called ``name`` (which has added a memory),
+    compacting at every sync."""
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
+    shared = tmp_path / "Sync"
+    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / f"{name}.db")
+    home.ok("sync", "init", str(shared), "--name", "home")
+    work.ok("sync", "join", str(shared), "--name", name)
+    work.ok("add", "I play the cello on Sundays")
+    return shared, home, work
+
+
 def test_init_on_a_store_that_already_syncs_is_refused_and_names_leave(tmp_path: Path) -> None:
     shared, other = tmp_path / "Sync", tmp_path / "Other"
     home = Cli(tmp_path / "home.db")
@@ -92,12 +106,7 @@ def test_laptops_are_shown_by_name(tmp_path: Path) -> None:
 def test_a_laptop_that_leaves_is_retired_and_its_memories_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
-    shared = tmp_path / "Sync"
-    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / "work.db")
-    home.ok("sync", "init", str(shared), "--name", "home")
-    work.ok("sync", "join", str(shared), "--name", "work")
-    work.ok("add", "I play the cello on Sundays")
+    shared, home, work = home_and_work(tmp_path, monkeypatch)
     work_id = work.json("sync", "status")["device_id"]
     left = work.ok("sync", "leave").stdout  # exports what it has not yet, first
     assert f"no longer syncs with {shared.resolve()}" in left
@@ -127,12 +136,7 @@ def test_a_laptop_that_leaves_is_retired_and_its_memories_stay(
 def test_forget_device_stops_a_gone_laptop_from_blocking_compaction(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
-    shared = tmp_path / "Sync"
-    home, gone = Cli(tmp_path / "home.db"), Cli(tmp_path / "gone.db")
-    home.ok("sync", "init", str(shared), "--name", "home")
-    gone.ok("sync", "join", str(shared), "--name", "old-laptop")
-    gone.ok("add", "I play the cello on Sundays")
+    shared, home, gone = home_and_work(tmp_path, monkeypatch, "old-laptop")
     gone.ok("sync", "now")  # ...and is never seen again
     home.ok("add", "My favourite tea is green tea")
     home.ok("sync", "now")
@@ -212,12 +216,7 @@ def test_a_laptop_back_after_its_directory_was_retired_stalls_nothing(
 ) -> None:
     """A laptop that joined while work was away never saw work's first segments: work's
     return must not leave it waiting for them, nor hold work's compaction up."""
-    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
-    shared = tmp_path / "Sync"
-    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / "work.db")
-    home.ok("sync", "init", str(shared), "--name", "home")
-    work.ok("sync", "join", str(shared), "--name", "work")
-    work.ok("add", "I play the cello on Sundays")
+    shared, home, work = home_and_work(tmp_path, monkeypatch)
     work.ok("sync", "now")
     work.ok("add", "The cat is called Miso")
     work.ok("sync", "now")  # segments 1 and 2
