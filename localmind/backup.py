@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import apsw
+from keyring.errors import KeyringError
 from ulid import ULID
 
 from localmind.db import (
@@ -40,6 +41,7 @@ from localmind.errors import (
 )
 from localmind.files import fsync_directory, sidecars
 from localmind.keys import KeyFile, key_file_for, seen_mac_key
+from localmind.remembered_key import record_seen_in_keyring
 from localmind.store import newest_change
 from localmind.swap import finish_interrupted, swap_in
 from localmind.wal import wal_path
@@ -254,9 +256,22 @@ def restore_backup(
         # The restored store is what this laptop has now seen: going back is deliberate here.
         key_file = KeyFile.from_json(unlocked.key_file_bytes.decode("utf-8"), backup)
         seen = key_file.with_seen(seen_mac_key(unlocked.data_key), newest)
+        _lower_seen_in_keyring(target, newest)
         # Crash-safe from here: a crash part-way is finished by the next program to open it.
         swap_in(target, candidate, seen.to_json().encode("utf-8"), aside)
     return RestoreReport(target, memories, aside)
+
+
+def _lower_seen_in_keyring(target: Path, newest: int) -> None:
+    """The keyring's record of the newest change seen goes back with the store (before the
+    swap: a crash in between leaves a lower record, never a refusal of the restored store)."""
+    try:
+        record_seen_in_keyring(target, newest, lower=True)
+    except (KeyringError, RuntimeError) as error:
+        raise StoreError(
+            f"The OS keyring could not be changed ({error}): nothing was restored. Run "
+            "`localmind lock` first, or restore when the keyring is unlocked."
+        ) from None
 
 
 def check_restore(backup: Path, target: Path, *, replace: bool) -> bool:

@@ -69,6 +69,9 @@ class Context:
         self.embedder = embedder
         self.model = model
         self.no_llm = no_llm
+        # Whether a passphrase may be asked for in a terminal: not by `localmind mcp`, whose
+        # stdin is the protocol's channel.
+        self.may_ask = True
 
     def make_llm(self) -> LLM | None:
         """The local model, or None when the user turned it off. Ollama being down is not an
@@ -104,9 +107,11 @@ class Context:
                 "accept_new_embedder": accept_new_embedder,
                 "llm": self.make_llm() if llm else None,
             }
-            memory = None if creating else open_remembered(self.db, **options)
+            memory = None
+            if not creating:
+                memory = open_remembered(self.db, may_ask=self.may_ask, **options)
             if memory is None:
-                passphrase = read_passphrase(creating=creating, db=self.db)
+                passphrase = read_passphrase(creating=creating, db=self.db, may_ask=self.may_ask)
                 memory = Memory.open(self.db, passphrase, create=create, **options)
                 del passphrase
         except OSError as error:  # a name too long, a folder not readable or writable, …
@@ -129,10 +134,11 @@ class Context:
             memory.close()
 
 
-def open_remembered(db: Path, **options: Any) -> Memory | None:
+def open_remembered(db: Path, *, may_ask: bool = True, **options: Any) -> Memory | None:
     """The store opened with the data key `localmind unlock --remember` kept in the OS
     keyring; None when none is (or LOCALMIND_PASSPHRASE is set, which always wins), or when
-    it no longer opens the store (said on stderr; the passphrase is asked for then)."""
+    it no longer opens the store (said on stderr; the passphrase is asked for then). Without
+    ``may_ask`` a key that no longer opens the store is a one-line error instead."""
     if os.environ.get(PASSPHRASE_ENV):
         return None
     from localmind.remembered_key import remembered_data_key
@@ -143,6 +149,12 @@ def open_remembered(db: Path, **options: Any) -> Memory | None:
     try:
         return Memory.open(db, "", data_key=key, **options)
     except WrongPassphrase as error:
+        if not may_ask:
+            raise click.ClickException(
+                f"The key remembered in the OS keyring no longer opens {db} (its key was "
+                "changed since): run `localmind unlock --remember` again, or set "
+                f"{PASSPHRASE_ENV}."
+            ) from None
         click.echo(f"{error} (`localmind unlock --remember` remembers the new key)", err=True)
         return None
 
@@ -154,11 +166,15 @@ def no_store_message(db: Path) -> str:
     )
 
 
-def read_passphrase(*, creating: bool, db: Path, prompt: str = "Passphrase") -> str:
+def read_passphrase(
+    *, creating: bool, db: Path, prompt: str = "Passphrase", may_ask: bool = True
+) -> str:
+    """The passphrase from LOCALMIND_PASSPHRASE, else asked for in the terminal (unless
+    ``may_ask`` is false, or there is no terminal: then a one-line error)."""
     from_env = os.environ.get(PASSPHRASE_ENV)
     if from_env:  # set but empty (LOCALMIND_PASSPHRASE=) is unset: no passphrase is empty
         return from_env
-    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if not (may_ask and sys.stdin.isatty() and sys.stderr.isatty()):
         raise click.ClickException(
             f"No passphrase: set {PASSPHRASE_ENV} or run localmind in a terminal to be asked."
         )

@@ -11,21 +11,23 @@ import keyring
 
 from localmind.cli import Context, cli, friendly_errors, read_passphrase
 from localmind.errors import NotAStore
-from localmind.keys import KeyFile, key_file_for
+from localmind.keys import KeyFile, key_file_for, seen_mac_key
 from localmind.memory import Memory
 from localmind.remembered_key import forget_data_key, remember_data_key, remembered_data_key
 from localmind.swap import finish_interrupted
 
 
-def _data_key(db: Path, passphrase: str) -> bytes:
-    """The data key ``passphrase`` unwraps, once it has been seen to open the database."""
+def _data_key(db: Path, passphrase: str) -> tuple[bytes, int]:
+    """The data key ``passphrase`` unwraps, once it has been seen to open the database, and
+    the newest change recorded as seen (in the key file, when that store closed)."""
     finish_interrupted(db)
     if not db.is_file():
         raise NotAStore(f"No localmind store at {db}.")
     key_path = key_file_for(db)
     data_key = KeyFile.load(key_path).unwrap(passphrase, key_path)
     Memory.open(db, "", data_key=data_key, maintain=False).close()
-    return data_key
+    seen = KeyFile.load(key_path).seen_events(seen_mac_key(data_key), key_path)
+    return data_key, seen
 
 
 def refresh_remembered(db: Path, passphrase: str) -> bool:
@@ -33,7 +35,7 @@ def refresh_remembered(db: Path, passphrase: str) -> bool:
     was remembered; returns whether it did."""
     if remembered_data_key(db) is None:
         return False
-    remember_data_key(db, _data_key(db, passphrase))
+    remember_data_key(db, _data_key(db, passphrase)[0])  # keeps the keyring's newest seen
     return True
 
 
@@ -51,12 +53,12 @@ def unlock(obj: Context, remember: bool) -> None:
     """Check that the passphrase opens the store; with --remember, keep its key in the OS
     keyring."""
     passphrase = read_passphrase(creating=False, db=obj.db)
-    data_key = _data_key(obj.db, passphrase)
+    data_key, seen = _data_key(obj.db, passphrase)
     del passphrase
     if not remember:
         click.echo(f"The passphrase opens {obj.db}. (--remember keeps its key in the OS keyring.)")
         return
-    remember_data_key(obj.db, data_key)
+    remember_data_key(obj.db, data_key, seen)
     backend = type(keyring.get_keyring()).__name__
     click.echo(
         f"The key of {obj.db} is in the OS keyring ({backend}): the app, the command line "

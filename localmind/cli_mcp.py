@@ -27,10 +27,9 @@ def mcp_command(obj: Context) -> None:
     """Serve this memory to an assistant over MCP (stdio). The passphrase comes from
     LOCALMIND_PASSPHRASE, or the key from the OS keyring after `localmind unlock --remember`:
     an MCP server has no terminal to ask in."""
-    # Checked first: with a terminal attached, Context.open would prompt, and stdin is the
-    # protocol's channel.
-    # (unset, or set but empty)
-    if not os.environ.get(PASSPHRASE_ENV) and remembered_data_key(obj.db) is None:
+    # Never a prompt: stdin is the protocol's channel (a stale remembered key is an error).
+    obj.may_ask = False
+    if not os.environ.get(PASSPHRASE_ENV) and remembered_data_key(obj.db) is None:  # or empty
         raise click.ClickException(
             f"No passphrase: set {PASSPHRASE_ENV} in the MCP client's configuration for "
             "localmind, or run `localmind unlock --remember` once (an MCP server cannot ask "

@@ -29,6 +29,7 @@ from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
 from localmind.locks import key_file_lock
 from localmind.migrations import migrate
+from localmind.remembered_key import forget_stale_entry
 from localmind.rollback import SeenRecord, check_not_rolled_back
 from localmind.store import SqliteStore
 from localmind.swap import finish_interrupted
@@ -93,6 +94,7 @@ def unlocked(
     if creating:
         if not create:
             raise NotAStore(f"No localmind store at {path}.")
+        forget_stale_entry(path)
         key_file, data_key = KeyFile.create(passphrase, kdf, AEGIS_256.name)
         path.parent.mkdir(parents=True, exist_ok=True)
         # Owner-only from the first byte; SQLite gives the WAL and shm files the same mode.

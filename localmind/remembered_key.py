@@ -12,12 +12,20 @@ remembered", and the caller asks for the passphrase as before. The keyring is as
 store that has a ``<store>.keyring`` marker beside it (written by `unlock --remember`, removed
 by `lock`; it holds nothing secret): a person who never used the keyring is never shown a
 keychain prompt by an ordinary command.
+
+The entry also holds the newest change this laptop has seen the store at (``seen``, as the key
+file does, see :mod:`localmind.rollback`): a restored laptop backup brings back an old
+database *and* its old key file, which agree with each other, but not the keyring's record.
+An entry is ``{"key": hex, "seen": N}``; a bare hex key (written before) reads as seen 0.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import keyring
 from keyring.errors import KeyringError
@@ -43,9 +51,22 @@ def marker_for(db: Path) -> Path:
     return db.with_name(db.name + ".keyring")
 
 
-def remember_data_key(db: Path, data_key: bytes) -> None:
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """What the keyring holds for a store."""
+
+    data_key: bytes
+    seen: int  # the newest change this laptop has seen the store at (0: none recorded)
+
+
+def remember_data_key(db: Path, data_key: bytes, seen: int | None = None) -> None:
+    """Keep ``data_key`` for ``db``, with ``seen`` as the newest change seen (None: keep the
+    number already recorded, as a rotation of the key does)."""
+    if seen is None:
+        known = _read(db, marked_only=False)
+        seen = known.seen if known else 0
     try:
-        keyring.set_password(SERVICE, _entry(db), data_key.hex())
+        _write(db, Remembered(data_key, seen))
     except (KeyringError, RuntimeError) as error:
         raise KeyringUnavailable(
             f"No OS keyring could keep the key ({error}). Nothing was remembered; set "
@@ -57,20 +78,53 @@ def remember_data_key(db: Path, data_key: bytes) -> None:
 def remembered_data_key(db: Path) -> bytes | None:
     """The data key remembered for the store at ``db``; None when there is none (or no
     keyring to ask)."""
-    if not marker_for(db).exists():
+    remembered = _read(db)
+    return remembered.data_key if remembered else None
+
+
+def remembered_seen(db: Path) -> int:
+    """The newest change of ``db`` the keyring records as seen; 0 when it records none (or
+    the store does not use the keyring)."""
+    remembered = _read(db)
+    return remembered.seen if remembered else 0
+
+
+def record_seen_in_keyring(db: Path, newest: int, *, lower: bool = False) -> None:
+    """Record ``newest`` as the newest change seen, when ``db``'s key is remembered: only ever
+    raising it, unless ``lower`` (a deliberate restore). Raises :class:`KeyringError` (or
+    RuntimeError) when the keyring cannot be written."""
+    remembered = _read(db)
+    if remembered is None or remembered.seen == newest:
+        return
+    if newest > remembered.seen or lower:
+        _write(db, Remembered(remembered.data_key, newest))
+
+
+def _write(db: Path, remembered: Remembered) -> None:
+    value = json.dumps({"key": remembered.data_key.hex(), "seen": remembered.seen})
+    keyring.set_password(SERVICE, _entry(db), value)
+
+
+def _read(db: Path, *, marked_only: bool = True) -> Remembered | None:
+    if marked_only and not marker_for(db).exists():
         return None
     try:
         value = keyring.get_password(SERVICE, _entry(db))
     except (KeyringError, RuntimeError) as error:
         log.debug("no OS keyring to ask: %s", error)
         return None
-    if value is None:
-        return None
+    return None if value is None else _parse(value)
+
+
+def _parse(value: str) -> Remembered | None:
     try:
-        key = bytes.fromhex(value)
-    except ValueError:
+        document: Any = json.loads(value) if value.startswith("{") else {"key": value, "seen": 0}
+        key, seen = bytes.fromhex(document["key"]), document["seen"]
+    except (ValueError, TypeError, KeyError):
         return None
-    return key if len(key) == KEY_BYTES else None
+    if len(key) != KEY_BYTES or type(seen) is not int or seen < 0:
+        return None
+    return Remembered(key, seen)
 
 
 def forget_data_key(db: Path) -> bool:
@@ -85,3 +139,16 @@ def forget_data_key(db: Path) -> bool:
             raise KeyringUnavailable(f"The OS keyring could not be changed ({error}).") from None
     marker_for(db).unlink(missing_ok=True)
     return marked
+
+
+def forget_stale_entry(db: Path) -> None:
+    """Before a new store is made at ``db``: forget what the keyring holds for the store that
+    was there before (its key, and its newest change, which the new store would be "older"
+    than). Only when the old one used the keyring (its marker is still there). Best effort."""
+    if not marker_for(db).exists():
+        return
+    try:
+        forget_data_key(db)
+    except KeyringUnavailable as error:
+        log.warning("%s", error)
+        marker_for(db).unlink(missing_ok=True)

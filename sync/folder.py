@@ -759,19 +759,33 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
     key = sync_key(memory)
     wanted = f"{memory.device_id} {key_id(key)}"
     current = memory.get_meta(META_STREAM)
-    if current == wanted:
-        return None
     directory = root / memory.device_id
+    written = int(memory.get_meta(META_SEGMENT) or 0)
+    retired = current == wanted and _was_retired(directory, written)
+    if current == wanted and not retired:
+        return None
     if current is None and memory.get_meta(META_SEGMENT) is not None and directory.is_dir():
         memory.set_meta(META_STREAM, wanted)  # exported before streams were recorded
         return None
     removed, last = _clear_unusable(key, memory.device_id, directory)
+    if retired:  # forgotten (`sync forget-device`) while away: number on after what it wrote
+        last = max(last, written)
     left_at, _, left_folder = (memory.get_meta(META_LEFT_SEGMENT) or "0 ").partition(" ")
     if left_folder == str(root.resolve()):  # back in a folder it left: number on after it
         last = max(last, int(left_at))
     for other in _device_directories(root):
         cursors = read_cursors(key, other) if other.name != memory.device_id else None
         last = max(last, (cursors or {}).get(memory.device_id, 0))
+    if last:
+        # Numbering on after ``last`` leaves 1..last without files for a laptop that never
+        # saw them (it joined after the directory was retired): it would wait for them for
+        # ever, and its cursor, stuck at 0, would stop this device's compaction. An empty
+        # snapshot through ``last`` says there is nothing to wait for: the fresh stream
+        # carries every event again. Written before the stream is recorded (crash: redone).
+        directory.mkdir(parents=True, exist_ok=True)
+        _atomic_write(
+            snapshot_path(directory, last), seal_snapshot(key, memory.device_id, last, [])
+        )
     relay = memory.latest_event_seq()
     memory.reset_meta(
         "sync.",
@@ -792,6 +806,16 @@ def _ensure_stream(memory: Memory, root: Path) -> str | None:
         note += f" Removed {removed} old files of this device that no other laptop could open."
     log.info("sync: %s", note)
     return note
+
+
+def _was_retired(directory: Path, written: int) -> bool:
+    """Whether this device's directory lost its start after it had written segments: another
+    laptop retired it (`sync forget-device`, a `sync leave` it came back from) or someone
+    deleted it. Its files always begin with segment 1 or a snapshot; without either, a laptop
+    reading it would wait for ever for what came before."""
+    if written == 0:
+        return False
+    return not _snapshot_numbers(directory) and 1 not in _segment_numbers(directory)
 
 
 def _clear_unusable(key: bytes, device_id: str, directory: Path) -> tuple[int, int]:

@@ -6,6 +6,9 @@ keychain here)."""
 from __future__ import annotations
 
 import base64
+import os
+import pty
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +25,7 @@ from localmind.remembered_key import (
     remembered_data_key,
 )
 from sync import cli as sync_cli  # registers `localmind sync`
-from tests.cli_support import Cli, assert_error
+from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import PASSPHRASE
 
 NEW = "a brand new passphrase"
@@ -139,3 +142,104 @@ async def test_the_mcp_server_opens_with_the_remembered_key(cli: Cli, os_keyring
             await session.initialize()
             found = await call(session, "recall", query="what do I drink")
     assert "green tea" in str(found)
+
+
+@pytest.mark.slow
+def test_mcp_with_a_stale_remembered_key_never_prompts_in_a_terminal(
+    cli: Cli, os_keyring: Path
+) -> None:
+    """An MCP server's stdin is the protocol: even with a terminal attached, a remembered key
+    that no longer opens the store is a one-line error, never a passphrase prompt."""
+    from tests.integration.test_mcp import SERVER, server_env
+
+    cli.add("I prefer green tea over coffee")
+    cli.ok("unlock", "--remember")
+    old_key = data_key(cli.db, PASSPHRASE)
+    cli.ok("passwd", "--rotate", LOCALMIND_NEW_PASSPHRASE=NEW)
+    remember_data_key(cli.db, old_key)  # stale: rotated by a program that did not update it
+    env = {**os.environ, **server_env(cli.db, passphrase=None)}
+    env.pop("LOCALMIND_PASSPHRASE", None)
+    env["PYTHON_KEYRING_BACKEND"] = "keyrings.alt.file.PlaintextKeyring"
+    env["XDG_DATA_HOME"] = str(os_keyring.parent.parent)
+    controller, terminal = pty.openpty()
+    try:
+        server = subprocess.Popen(
+            SERVER, stdin=terminal, stderr=terminal, stdout=subprocess.PIPE, env=env
+        )
+        os.close(terminal)
+        try:
+            code = server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+            pytest.fail("localmind mcp waited on the terminal (a passphrase prompt)")
+        shown = _read_all(controller)
+    finally:
+        os.close(controller)
+    assert code == 1
+    lines = [line for line in shown.splitlines() if line.strip()]
+    assert lines == [
+        f"Error: The key remembered in the OS keyring no longer opens {cli.db} (its key was "
+        "changed since): run `localmind unlock --remember` again, or set LOCALMIND_PASSPHRASE."
+    ]
+    assert server.stdout is not None and server.stdout.read() == b""  # nothing on the protocol
+
+
+def _read_all(controller: int) -> str:
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # the terminal's other end closed (Linux: EIO)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode()
+
+
+FORGOTTEN = "My bank PIN is 4921"
+
+
+def test_an_old_copy_with_its_own_key_file_is_refused_by_the_keyrings_record(
+    cli: Cli, os_keyring: Path, tmp_path: Path
+) -> None:
+    """Issue 18: a restored laptop backup brings the old database back *with* its old key file,
+    whose record of the newest change agrees with it; the keyring's record does not."""
+    cli.add("I live in Porto")
+    cli.ok("unlock", "--remember")
+    secret = cli.add(FORGOTTEN)
+    laptop_backup = files_of(cli.db)
+    cli.ok("backup", str(tmp_path / "deliberate.db"))  # taken with the secret still in it
+    cli.ok("forget", secret)
+    cli.add("I play the cello")
+    for name, data in laptop_backup.items():  # the whole directory as it was, key file too
+        (cli.db.parent / name).write_bytes(data)
+    for name in set(files_of(cli.db)) - set(laptop_backup):
+        (cli.db.parent / name).unlink()
+    before = files_of(cli.db)
+
+    for opener in (Cli(cli.db, passphrase=None), cli):  # with the remembered key or not
+        result = opener("recall", "bank PIN")
+        assert_error(result, "(recorded in the OS keyring)")
+        assert "localmind restore FILE --force" in result.stderr
+        assert FORGOTTEN not in result.output
+    assert files_of(cli.db) == before
+
+    # Going back on purpose still works, and the keyring's record goes back with it.
+    cli.ok("restore", str(tmp_path / "deliberate.db"), "--force")
+    assert FORGOTTEN in Cli(cli.db, passphrase=None).contents()
+
+
+def test_a_new_store_where_one_used_the_keyring_starts_afresh(cli: Cli, os_keyring: Path) -> None:
+    """The keyring's record belongs to the store that was there: a new store in its place
+    (the old one deleted by hand) is not refused as "older"."""
+    cli.add("I live in Porto")
+    cli.ok("unlock", "--remember")
+    cli.add("I play the cello")
+    for name in files_of(cli.db):
+        if name != marker_for(cli.db).name:
+            (cli.db.parent / name).unlink()
+    cli.add("A new beginning")
+    assert cli.contents() == ["A new beginning"]
+    assert remembered_data_key(cli.db) is None and not marker_for(cli.db).exists()

@@ -26,6 +26,20 @@ def device_dirs(shared: Path) -> set[str]:
     return {p.name for p in shared.iterdir() if sync_folder.DEVICE_RE.match(p.name)}
 
 
+def home_and_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "work"
+) -> tuple[Path, Cli, Cli]:
+    """A folder of two laptops, home and another called ``name`` (which has added a memory),
+    compacting at every sync."""
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
+    shared = tmp_path / "Sync"
+    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / f"{name}.db")
+    home.ok("sync", "init", str(shared), "--name", "home")
+    work.ok("sync", "join", str(shared), "--name", name)
+    work.ok("add", "I play the cello on Sundays")
+    return shared, home, work
+
+
 def test_init_on_a_store_that_already_syncs_is_refused_and_names_leave(tmp_path: Path) -> None:
     shared, other = tmp_path / "Sync", tmp_path / "Other"
     home = Cli(tmp_path / "home.db")
@@ -92,12 +106,7 @@ def test_laptops_are_shown_by_name(tmp_path: Path) -> None:
 def test_a_laptop_that_leaves_is_retired_and_its_memories_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
-    shared = tmp_path / "Sync"
-    home, work = Cli(tmp_path / "home.db"), Cli(tmp_path / "work.db")
-    home.ok("sync", "init", str(shared), "--name", "home")
-    work.ok("sync", "join", str(shared), "--name", "work")
-    work.ok("add", "I play the cello on Sundays")
+    shared, home, work = home_and_work(tmp_path, monkeypatch)
     work_id = work.json("sync", "status")["device_id"]
     left = work.ok("sync", "leave").stdout  # exports what it has not yet, first
     assert f"no longer syncs with {shared.resolve()}" in left
@@ -127,12 +136,7 @@ def test_a_laptop_that_leaves_is_retired_and_its_memories_stay(
 def test_forget_device_stops_a_gone_laptop_from_blocking_compaction(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 1)
-    shared = tmp_path / "Sync"
-    home, gone = Cli(tmp_path / "home.db"), Cli(tmp_path / "gone.db")
-    home.ok("sync", "init", str(shared), "--name", "home")
-    gone.ok("sync", "join", str(shared), "--name", "old-laptop")
-    gone.ok("add", "I play the cello on Sundays")
+    shared, home, gone = home_and_work(tmp_path, monkeypatch, "old-laptop")
     gone.ok("sync", "now")  # ...and is never seen again
     home.ok("add", "My favourite tea is green tea")
     home.ok("sync", "now")
@@ -199,3 +203,53 @@ def test_sync_options_have_help_and_counts_read_well(tmp_path: Path) -> None:
     assert "Exported 0 changes; imported 0 from 0 files (0 memories changed)." in (
         home.ok("sync", "now").stdout
     )
+
+
+def _snapshots(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith("snapshot-"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("departure", ["leave", "forget-device"])
+def test_a_laptop_back_after_its_directory_was_retired_stalls_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, departure: str
+) -> None:
+    """A laptop that joined while work was away never saw work's first segments: work's
+    return must not leave it waiting for them, nor hold work's compaction up."""
+    shared, home, work = home_and_work(tmp_path, monkeypatch)
+    work.ok("sync", "now")
+    work.ok("add", "The cat is called Miso")
+    work.ok("sync", "now")  # segments 1 and 2
+    work_id = work.json("sync", "status")["device_id"]
+    if departure == "leave":
+        work.ok("sync", "leave")
+        home.ok("sync", "now")  # retires work's directory
+    else:
+        home.ok("sync", "now")
+        home.ok("sync", "forget-device", "work")  # work is away, not gone for good
+    assert work_id not in device_dirs(shared)
+    late = Cli(tmp_path / "late.db")
+    late.ok("sync", "join", str(shared), "--name", "late")
+    assert "I play the cello on Sundays" in late.contents()  # relayed by home
+
+    if departure == "leave":
+        work.ok("sync", "join", str(shared), "--name", "work")
+    work.ok("add", "My favourite tea is green tea")
+    work.ok("sync", "now")
+    for laptop in (home, late, home, work):
+        laptop.ok("sync", "now")
+    assert sorted(late.contents()) == sorted(home.contents()) == sorted(work.contents())
+    assert "My favourite tea is green tea" in late.contents()
+    late_status = late.json("sync", "status")
+    [seen_work] = [d for d in late_status["devices"] if d["device_id"] == work_id]
+    assert seen_work["pending_segments"] == 0
+    # Compaction proceeds: every laptop passed work's segments, so work folds them.
+    work.ok("add", "I run on Tuesdays")
+    for laptop in (work, home, late, work):
+        laptop.ok("sync", "now")
+    work_files = list((shared / work_id).iterdir())
+    assert not [p for p in work_files if sync_folder.SEGMENT_RE.match(p.name)], work_files
+    assert _snapshots(shared / work_id)
+    newcomer = Cli(tmp_path / "newcomer.db")
+    newcomer.ok("sync", "join", str(shared))
+    assert sorted(newcomer.contents()) == sorted(work.contents())
