@@ -15,7 +15,7 @@ from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
-from localmind.records import MemoryRecord
+from localmind.records import RESTATEMENTS, RESTATEMENTS_KEPT, MemoryRecord, restatements
 from localmind.sameness import Sameness, compare
 from localmind.store import SqliteStore, StoredMemory
 from localmind.suspicion import suspect
@@ -175,7 +175,7 @@ class Lifecycle:
         for stored, similarity in neighbours:
             if similarity < self.config.merge_threshold:
                 break
-            sameness = compare(stored.record.content, content)
+            sameness = compare(stored.record.content, content, similarity)
             if sameness.same:
                 return Proposal(Relation.SAME, stored, similarity, f"restates it: {sameness.why}")
         for stored, similarity in neighbours:
@@ -254,6 +254,9 @@ class Lifecycle:
         record = existing.record
         metadata = dict(record.metadata)
         metadata["mentions"] = _mentions(metadata) + 1
+        kept = restatements(metadata)
+        if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
+            metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
         # The note names no text: it travels to other devices with the update (the restated
         # text stays in the local merge event's payload, which a forget redacts).
         reason = f"restated (similarity {similarity:.2f})"

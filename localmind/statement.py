@@ -59,6 +59,8 @@ RELATIONS = _groups(
         "colleague": "colleague coworker co-worker 同事",
         "neighbour": "neighbour neighbor 邻居",
         "roommate": "roommate flatmate housemate 室友 舍友",
+        "mother-in-law": "mother-in-law 婆婆 岳母 丈母娘",
+        "father-in-law": "father-in-law 公公 岳父 老丈人",
         "grandmother": "grandmother grandma granny 奶奶 外婆 姥姥",
         "grandfather": "grandfather grandpa 爷爷 外公 姥爷",
         "uncle": "uncle 叔叔 舅舅 伯伯",

@@ -30,7 +30,13 @@ from localmind.db import BUSY_TIMEOUT_MS
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.hlc import HybridLogicalClock, Stamp
-from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.records import (
+    MemoryRecord,
+    MemoryType,
+    Status,
+    restatements,
+    searchable_text,
+)
 from localmind.tokenize import index_text, query_terms
 
 if TYPE_CHECKING:
@@ -327,9 +333,12 @@ class SqliteStore:
             "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
             (rowid, record.namespace, str(record.type), np.asarray(vector, np.float32).tobytes()),
         )
+        self._index_words(rowid, record)
+
+    def _index_words(self, rowid: int, record: MemoryRecord) -> None:
         self.db.execute(
             "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)",
-            (rowid, index_text(record.content)),
+            (rowid, index_text(searchable_text(record))),
         )
 
     def _unindex(self, rowid: int) -> None:
@@ -356,6 +365,10 @@ class SqliteStore:
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
             self._unindex(stored.rowid)
+        elif was_active and "metadata" in fields:
+            # a merge adds its restatement to the words the memory is found by
+            self.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (stored.rowid,))
+            self._index_words(stored.rowid, record)
         elif now_active and "type" in fields:
             self.db.execute(
                 "UPDATE memory_vec SET type = ? WHERE rowid = ?", (str(record.type), stored.rowid)
@@ -433,7 +446,9 @@ class SqliteStore:
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         record.hlc = self.stamp()
-        self.redact_traces(record.namespace, record.id, [record.content])
+        self.redact_traces(
+            record.namespace, record.id, [record.content, *restatements(record.metadata)]
+        )
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",

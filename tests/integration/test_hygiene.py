@@ -255,3 +255,23 @@ def test_forgetting_the_newer_memory_redacts_the_models_words_about_it(
     memory.forget(newer.id)
     [(_, _, reason)] = relation_events(memory)
     assert "Lisbon" not in (reason or "")
+
+
+def test_a_close_rewording_merges_and_stays_findable_by_its_own_words(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember("I take vitamin D every morning.")
+    outcome = memory.remember_explained("Every morning I take a vitamin D supplement.")
+    assert outcome.decision is Decision.MERGED
+    assert "reworded" in outcome.reason
+    kept = memory.get(first.id)
+    assert kept.content == "I take vitamin D every morning."
+    assert kept.metadata["restatements"] == ["Every morning I take a vitamin D supplement."]
+    # "supplement" is only in the restatement: the keyword search finds the memory by it
+    found = memory.recall("supplement", 1, threshold=0)
+    assert found[0].memory.id == first.id and found[0].breakdown.from_keywords > 0
+    memory.forget(first.id)
+    assert "supplement" not in json.dumps(
+        [list(map(str, row)) for row in memory._store.db.execute("SELECT * FROM events")]
+    )

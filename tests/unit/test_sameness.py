@@ -48,9 +48,10 @@ DIFFERENT = [
 def test_what_means_something_else_is_different_and_says_why(
     old: str, new: str, reason: str
 ) -> None:
-    verdict = compare(old, new)
-    assert verdict.likeness is Likeness.DIFFERENT
-    assert reason in verdict.why
+    for similarity in (None, 1.0):  # however close the vectors say they are
+        verdict = compare(old, new, similarity)
+        assert verdict.likeness is Likeness.DIFFERENT
+        assert reason in verdict.why
 
 
 @pytest.mark.parametrize(
@@ -86,6 +87,8 @@ def test_another_language_is_never_the_same_without_a_model() -> None:
 )
 def test_no_labelled_near_identical_but_different_pair_is_the_same(row: dict[str, str]) -> None:
     assert not compare(row["old"], row["new"]).same, row["why"]
+    # nor when the vectors call them identical: the small-rewording rule needs the words
+    assert not compare(row["old"], row["new"], 1.0).same, row["why"]
 
 
 @pytest.mark.parametrize(
@@ -93,6 +96,41 @@ def test_no_labelled_near_identical_but_different_pair_is_the_same(row: dict[str
 )
 def test_no_contradiction_or_related_fact_is_the_same(row: dict[str, str]) -> None:
     assert not compare(row["a"], row["b"]).same
+    assert not compare(row["a"], row["b"], 1.0).same
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "similarity"),
+    [
+        ("I take vitamin D every morning.", "Every morning I take a vitamin D supplement.", 0.93),
+        ("My manager is called Priya.", "Priya is my manager.", 0.92),
+        ("I bought a new car last week.", "Last week I bought a new car.", 0.97),
+        ("I jog every morning before work.", "Every morning before work, I jog.", 0.96),
+        ("我工作用的是 MacBook Pro。", "上班时我用 MacBook Pro。", 0.88),
+    ],
+)
+def test_a_close_text_that_adds_drops_or_moves_a_word_is_the_same(
+    old: str, new: str, similarity: float
+) -> None:
+    assert compare(old, new).likeness is Likeness.UNSURE  # the words alone do not tell
+    assert compare(old, new, similarity).same
+    assert not compare(old, new, 0.7).same  # not close enough: a model or a person decides
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Lily's piano teacher is patient.", "Lily's piano teacher is impatient."),
+        ("The trash is picked up on Monday mornings.", "The trash goes on Monday evenings."),
+        ("这家餐厅很便宜。", "这家餐厅很贵。"),
+        ("我更喜欢猫，不太喜欢狗。", "我更喜欢狗，不太喜欢猫。"),
+        ("I'm learning Mandarin.", "Tom is learning Mandarin."),
+        ("我吃素。", "我婆婆吃素。"),
+    ],
+    ids=["antonym", "time-of-day", "zh-antonym", "zh-swap", "other-person", "in-law"],
+)
+def test_a_replaced_word_a_swap_or_a_change_never_merges_however_close(old: str, new: str) -> None:
+    assert not compare(old, new, 1.0).same
 
 
 def test_most_labelled_restatements_in_the_same_words_are_recognised() -> None:
