@@ -178,11 +178,24 @@ class Lifecycle:
             sameness = compare(stored.record.content, content, similarity)
             if sameness.same:
                 return Proposal(Relation.SAME, stored, similarity, f"restates it: {sameness.why}")
+        waiting: list[StoredMemory] = []
         for stored, similarity in neighbours:
             suspicion = suspect(stored.record.content, content)
-            if suspicion.contradicts:
-                return self._settle(stored, similarity, content, suspicion.why)
+            if not suspicion.contradicts:
+                continue
+            change = self._change_waiting(stored, neighbours, content)
+            if change is not None:
+                waiting.append(change)
+                continue
+            return self._settle(stored, similarity, content, suspicion.why)
         nearest, nearest_similarity = neighbours[0]
+        if waiting:
+            return Proposal(
+                Relation.COMPATIBLE,
+                nearest,
+                nearest_similarity,
+                "tells again a change already waiting for review against the older memory",
+            )
         if self.llm is not None:
             for stored, similarity in neighbours:
                 if similarity < self.config.ask_threshold:
@@ -196,6 +209,32 @@ class Lifecycle:
             nearest_similarity,
             "compatible: no similar memory says something it changes",
         )
+
+    def _change_waiting(
+        self,
+        stored: StoredMemory,
+        neighbours: Sequence[tuple[StoredMemory, float]],
+        content: str,
+    ) -> StoredMemory | None:
+        """The neighbour already queued as a change of ``stored`` that ``content`` tells again
+        (as close as a merge needs, and not suspect against it: "I switched to Neovim", then
+        我写代码换到Neovim了): the change waits for review once, not once per telling. None
+        when there is none."""
+        close = {
+            neighbour.record.id: neighbour
+            for neighbour, similarity in neighbours
+            if similarity >= self.config.merge_threshold
+        }
+        if not close:
+            return None
+        ids = [neighbour.record.id for neighbour, _ in neighbours]
+        for earlier, newer in self.store.pending_pairs(stored.record.namespace, ids):
+            change = close.get(newer)
+            if earlier != stored.record.id or change is None:
+                continue
+            if not suspect(change.record.content, content).contradicts:
+                return change
+        return None
 
     def _settle(
         self, stored: StoredMemory, similarity: float, content: str, suspicion: str

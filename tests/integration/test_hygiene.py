@@ -275,3 +275,17 @@ def test_a_close_rewording_merges_and_stays_findable_by_its_own_words(
     assert "supplement" not in json.dumps(
         [list(map(str, row)) for row in memory._store.db.execute("SELECT * FROM events")]
     )
+
+
+def test_a_change_told_again_waits_for_review_once(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory(llm=None)
+    memory.remember("My base salary at Northwind is $165,000.")
+    change = memory.remember_explained("Got my raise: my base at Northwind is now $182,000.")
+    assert change.decision is Decision.QUEUED
+    again = memory.remember_explained("After the raise my Northwind base pay is $182k.")
+    assert again.decision is Decision.INSERTED
+    assert "already waiting for review" in again.reason
+    assert memory.pending_conflicts() == 1  # the raise, once
+    # a change of the changed value is queued again
+    other = memory.remember_explained("My base at Northwind is now $190,000 after the promotion.")
+    assert other.decision is Decision.QUEUED

@@ -169,3 +169,37 @@ def test_an_update_of_the_same_thing_is_suspect(old: str, new: str) -> None:
 )
 def test_a_compatible_fact_is_not_suspect(old: str, new: str) -> None:
     assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Dave moved to the platform org, so my new manager is Rachel Ng.",
+            "我现在的经理换成了Rachel Ng，Dave调去平台部门了。",
+        ),
+        (
+            "Lily switched from violin to piano with Mrs. Lee.",
+            "Lily takes piano with Mrs. Lee now instead of violin.",
+        ),
+        (
+            "Lumen is remote-first, so I go to the Fremont office on Tuesdays.",
+            "Lumen是远程优先，我每周只有周二去Fremont办公室。",
+        ),
+    ],
+    ids=["change-told-again-zh", "change-told-again-en", "same-names-across-languages"],
+)
+def test_a_change_told_again_with_the_same_values_is_not_suspect(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My manager is now Rachel Ng.", "My manager is now Priya."),
+        ("I quit coffee.", "I drink coffee again now."),
+    ],
+    ids=["another-value", "no-value-to-agree-on"],
+)
+def test_a_second_change_of_a_changed_fact_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
