@@ -34,6 +34,30 @@ RELATION_SCHEMA: dict[str, Any] = {
 }
 
 
+# How many pairs one request may judge: a small local model keeps its verdicts apart on a
+# handful; more would mostly risk the whole reply.
+BATCH_PAIRS = 8
+
+RELATIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "verdicts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "pair": {"type": "integer"},
+                    "relation": {"type": "string", "enum": ["same", "contradicts", "compatible"]},
+                    "reason": {"type": "string"},
+                },
+                "required": ["pair", "relation"],
+            },
+        }
+    },
+    "required": ["verdicts"],
+}
+
+
 class Relation(StrEnum):
     """How a new statement relates to the existing memory nearest to it (the LLM's verdict)."""
 
@@ -126,15 +150,56 @@ def ask_relation(llm: LLM, existing: str, candidate: str) -> tuple[Relation, str
     """The model's verdict and its reason. Raises LLMError when the model cannot answer."""
     prompt = render("relation", existing=existing, candidate=candidate)
     answer = llm.json([{"role": "user", "content": prompt}], RELATION_SCHEMA)
+    return _relation(answer["relation"]), str(answer.get("reason", ""))[:300]
+
+
+def _relation(value: Any) -> Relation:
     # "Contradicts.", " same ": what small models send for the enum they were given.
-    word = str(answer["relation"]).strip().strip(".!\"'").strip().lower()
+    word = str(value).strip().strip(".!\"'").strip().lower()
     try:
-        relation = Relation(word)
+        return Relation(word)
     except ValueError:
-        raise LLMBadReply(
-            f"Unknown relation {str(answer['relation'])[:40]!r} in the model's answer."
-        ) from None
-    return relation, str(answer.get("reason", ""))[:300]
+        raise LLMBadReply(f"Unknown relation {str(value)[:40]!r} in the model's answer.") from None
+
+
+def ask_relations(llm: LLM, pairs: Sequence[tuple[str, str]]) -> list[tuple[Relation, str] | str]:
+    """The model's verdicts on several (existing, candidate) pairs in one request: for each
+    pair, (relation, reason), or why there is none (the reply skipped it, or gave it an
+    unknown relation). Raises LLMError when the model cannot answer at all (offline, not
+    JSON, a refusal in words)."""
+    listing = "\n\n".join(
+        f"Pair {number}:\n  Existing memory (A): {existing}\n  New statement (B): {candidate}"
+        for number, (existing, candidate) in enumerate(pairs, start=1)
+    )
+    answer = llm.json(
+        [{"role": "user", "content": render("relations", pairs=listing)}], RELATIONS_SCHEMA
+    )
+    items = answer["verdicts"]
+    if not isinstance(items, list):
+        raise LLMBadReply("The model's verdicts are not a list.")
+    found: dict[int, tuple[Relation, str] | str] = {}
+    for item in items:
+        number = _pair_number(item.get("pair") if isinstance(item, dict) else None)
+        if number is None or not 1 <= number <= len(pairs) or number in found:
+            continue  # a pair that is not asked about, or a second verdict on one: ignored
+        try:
+            found[number] = (_relation(item.get("relation")), str(item.get("reason", ""))[:300])
+        except LLMBadReply as error:
+            found[number] = str(error)
+    return [
+        found.get(number, "The model's answer gave no verdict on this pair.")
+        for number in range(1, len(pairs) + 1)
+    ]
+
+
+def _pair_number(value: Any) -> int | None:
+    """1 from 1, "1", "Pair 1" (what models send for an integer field); None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    digits = str(value).strip().removeprefix("Pair").removeprefix("pair").strip()
+    return int(digits) if digits.isdigit() else None
 
 
 class Lifecycle:
@@ -271,6 +336,32 @@ class Lifecycle:
         except LLMError as error:
             return Verdict(None, str(error), asked=True)
         return Verdict(relation, reason, asked=True)
+
+    def llm_verdicts(self, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
+        """The model's verdicts on several pairs, :data:`BATCH_PAIRS` per request (one pair:
+        the one-pair prompt). A verdict the reply lacks is Verdict(None, why)."""
+        if len(pairs) <= 1:
+            return [self.llm_verdict(existing, candidate) for existing, candidate in pairs]
+        if self.llm is None:
+            return [Verdict(None, "no LLM configured")] * len(pairs)
+        verdicts: list[Verdict] = []
+        for start in range(0, len(pairs), BATCH_PAIRS):
+            chunk = pairs[start : start + BATCH_PAIRS]
+            if not self.llm.available():
+                verdicts += [Verdict(None, self.llm.status or "LLM offline")] * len(chunk)
+                continue
+            try:
+                answers = ask_relations(self.llm, chunk)
+            except LLMError as error:
+                verdicts += [Verdict(None, str(error), asked=True)] * len(chunk)
+                continue
+            verdicts += [
+                Verdict(None, answer, asked=True)
+                if isinstance(answer, str)
+                else Verdict(answer[0], answer[1], asked=True)
+                for answer in answers
+            ]
+        return verdicts
 
     def log_verdict(
         self, existing: MemoryRecord, candidate_id: str, similarity: float, verdict: Verdict
