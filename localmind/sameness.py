@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from localmind.bilingual import EN_ZH, ZH_LIGHT
 from localmind.statement import ANTONYMS, OTHER, SELF, TIME_WORDS, Statement, actors, read
 
 _LATIN = re.compile(r"^[a-z0-9]")
@@ -52,6 +53,8 @@ class Sameness:
 REWORDING_STEPS = ((0.85, 1), (0.9, 2))
 # The same words with a phrase moved to the front or back ("Last week I bought a car").
 REORDERING_SIMILARITY = 0.85
+# An English and a Chinese text whose words the bilingual table matches one for one.
+CROSS_SIMILARITY = 0.7
 
 
 def compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
@@ -65,8 +68,50 @@ def compare(existing: str, candidate: str, similarity: float | None = None) -> S
             return verdict
     verdict = _wording(old, new)
     if verdict.likeness is Likeness.UNSURE and similarity is not None:
+        if old.lang != new.lang:
+            return _told_in_both_languages(old, new, similarity) or verdict
         return _close_rewording(old, new, similarity) or verdict
     return verdict
+
+
+def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -> Sameness | None:
+    """SAME for an English and a Chinese text, this close, that the checks above let through
+    (the same people, negation, numbers, dates, tense and Latin-script names) when each
+    English content word is in the Chinese text (a name, a shared synonym head, or a
+    translation from :data:`localmind.bilingual.EN_ZH`) and each Chinese content character
+    is accounted for by one of them. Anything else, in doubt, is stored: a comparison, a
+    relation between people, a change cue, a word the table does not know."""
+    if similarity < CROSS_SIMILARITY:
+        return None
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    if (
+        {english.lang, chinese.lang} != {"en", "zh"}
+        or old.persons != new.persons
+        or old.cues
+        or new.cues
+        or old.comparison
+        or new.comparison
+        or old.relational
+        or new.relational
+    ):
+        return None
+    shared = set(chinese.content)
+    covered: set[str] = set()
+    for word in dict.fromkeys(english.content):
+        if word in shared or word in TIME_WORDS:
+            covered.add(word)
+            continue
+        found = [zh for zh in EN_ZH.get(word, ()) if zh in chinese.text]
+        if not found:
+            return None  # a word the table cannot find in the other text: in doubt
+        covered.update(found, *found)
+    for item in chinese.content:
+        if item in covered or item in ZH_LIGHT or item in TIME_WORDS:
+            continue
+        if any(item in found for found in covered):
+            continue
+        return None  # the Chinese text says something the English one does not
+    return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
 
 
 def _close_rewording(old: Statement, new: Statement, similarity: float) -> Sameness | None:
@@ -184,6 +229,9 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
     with a dictionary word; "Lily's bedtime" does not), and is counted in both raw texts:
     jieba may cut 佐藤健二 in one sentence and 佐藤健 / 二 in the next."""
     every = _all_names(old, new)
+    if old.lang != new.lang:
+        # across languages only a name spelled alike can be counted in both (汤姆 is "Tom")
+        every = frozenset(name for name in every if _LATIN.match(name))
     counts_old, counts_new = _name_counts(old, every), _name_counts(new, every)
     if counts_old != counts_new:
         gone = sorted(name for name in every if counts_old[name] > counts_new[name])

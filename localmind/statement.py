@@ -667,11 +667,26 @@ def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
     return characters
 
 
+_ZH_WEEKDAYS = {
+    "周一": "mon",
+    "周二": "tue",
+    "周三": "wed",
+    "周四": "thu",
+    "周五": "fri",
+    "周六": "sat",
+    "周日": "sun",
+    "周天": "sun",
+}
+
+
 def _date_word(word: Word) -> str:
     """The weekday or month a word names ("tuesdays" → tuesday, 每周三 → 周三), or ""."""
     for form in (word.norm, word.norm.rstrip("s"), word.norm.removeprefix("每")):
         if form in WEEKDAYS or (form in MONTHS and form != "may"):
-            return form[:3] if form.isascii() else form.replace("星期", "周").replace("礼拜", "周")
+            if form.isascii():
+                return form[:3]
+            zh = form.replace("星期", "周").replace("礼拜", "周")
+            return _ZH_WEEKDAYS.get(zh, zh)  # 周六 and Saturday are one day
     return ""
 
 

@@ -372,3 +372,18 @@ def test_a_batched_reply_that_is_partial_or_wrong_settles_only_what_it_says(
     logged = relation_events(memory)[logged_before:]
     assert len(logged) == 3  # every verdict, or why there is none, is logged
     assert all(reason for _, payload, reason in logged if payload["relation"] is None)
+
+
+def test_a_fact_told_again_in_the_other_language_merges_and_is_found_in_both(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember("I drink three cups of coffee a day.")
+    outcome = memory.remember_explained("我每天喝三杯咖啡。")
+    assert outcome.decision is Decision.MERGED
+    assert "both languages" in outcome.reason
+    for query in ("coffee", "咖啡"):  # keyword search in either language
+        [found] = memory.recall(query, 1, threshold=0)
+        assert found.memory.id == first.id and found.breakdown.from_keywords > 0
+    # the same with another drink is stored, not merged
+    assert memory.remember_explained("我每天喝三杯茶。").decision is not Decision.MERGED
