@@ -547,8 +547,10 @@ class SqliteStore:
         ).fetchall()
         if not events and not conflicts:
             return
-        elsewhere = self._held_elsewhere(namespace, memory_id, words)
-        secret = [word for word in words if word not in elsewhere]
+        reasons = [str(reason).lower() for _, reason in (*events, *conflicts)]
+        quoted = [word for word in words if any(word in reason for reason in reasons)]
+        elsewhere = self._held_elsewhere(namespace, memory_id, quoted)
+        secret = [word for word in quoted if word not in elsewhere]
 
         def quotes(reason: str) -> bool:
             return any(word in reason.lower() for word in secret)
