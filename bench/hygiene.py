@@ -3,7 +3,8 @@
 Three kinds of input, all in the repository:
 
 - labelled pairs: ``tests/data/memory_pairs.jsonl`` (paraphrase / contradiction / related /
-  unrelated) and ``tests/data/hygiene_pairs.jsonl`` (same / different, when present). Each pair
+  unrelated), ``tests/data/hygiene_pairs.jsonl`` (same / different, when present) and
+  ``tests/data/hygiene_pairs_cross.jsonl`` (the same, across languages). Each pair
   goes into an empty store: the old text, then the new one through ``remember_explained``;
   then both are forgotten;
 - the personal set (``bench/data/personal``, see :mod:`bench.personal`), added one by one in
@@ -38,6 +39,8 @@ from localmind.lifecycle import Decision
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_PAIRS = ROOT / "tests" / "data" / "memory_pairs.jsonl"
 HYGIENE_PAIRS = ROOT / "tests" / "data" / "hygiene_pairs.jsonl"
+# The same kinds of pair told in the other language (en → zh, zh → en).
+CROSS_PAIRS = ROOT / "tests" / "data" / "hygiene_pairs_cross.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
 PASSPHRASE = "hygiene-bench"
 TIMING_STORE_SIZE = 10_000
@@ -278,6 +281,9 @@ def run(args: argparse.Namespace) -> int:
         scores.append(score_pairs("memory_pairs.jsonl", memory_pairs(), directory))
         if HYGIENE_PAIRS.exists():
             scores.append(score_pairs("hygiene_pairs.jsonl", hygiene_pairs(), directory))
+        if CROSS_PAIRS.exists():
+            cross = hygiene_pairs(CROSS_PAIRS)
+            scores.append(score_pairs("hygiene_pairs_cross.jsonl", cross, directory))
         scores += score_personal(directory)
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)

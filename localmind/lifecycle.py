@@ -15,7 +15,7 @@ from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
-from localmind.records import MemoryRecord
+from localmind.records import RESTATEMENTS, RESTATEMENTS_KEPT, MemoryRecord, restatements
 from localmind.sameness import Sameness, compare
 from localmind.store import SqliteStore, StoredMemory
 from localmind.suspicion import suspect
@@ -31,6 +31,30 @@ RELATION_SCHEMA: dict[str, Any] = {
         "reason": {"type": "string"},
     },
     "required": ["relation"],
+}
+
+
+# How many pairs one request may judge: a small local model keeps its verdicts apart on a
+# handful; more would mostly risk the whole reply.
+BATCH_PAIRS = 8
+
+RELATIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "verdicts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "pair": {"type": "integer"},
+                    "relation": {"type": "string", "enum": ["same", "contradicts", "compatible"]},
+                    "reason": {"type": "string"},
+                },
+                "required": ["pair", "relation"],
+            },
+        }
+    },
+    "required": ["verdicts"],
 }
 
 
@@ -126,15 +150,56 @@ def ask_relation(llm: LLM, existing: str, candidate: str) -> tuple[Relation, str
     """The model's verdict and its reason. Raises LLMError when the model cannot answer."""
     prompt = render("relation", existing=existing, candidate=candidate)
     answer = llm.json([{"role": "user", "content": prompt}], RELATION_SCHEMA)
+    return _relation(answer["relation"]), str(answer.get("reason", ""))[:300]
+
+
+def _relation(value: Any) -> Relation:
     # "Contradicts.", " same ": what small models send for the enum they were given.
-    word = str(answer["relation"]).strip().strip(".!\"'").strip().lower()
+    word = str(value).strip().strip(".!\"'").strip().lower()
     try:
-        relation = Relation(word)
+        return Relation(word)
     except ValueError:
-        raise LLMBadReply(
-            f"Unknown relation {str(answer['relation'])[:40]!r} in the model's answer."
-        ) from None
-    return relation, str(answer.get("reason", ""))[:300]
+        raise LLMBadReply(f"Unknown relation {str(value)[:40]!r} in the model's answer.") from None
+
+
+def ask_relations(llm: LLM, pairs: Sequence[tuple[str, str]]) -> list[tuple[Relation, str] | str]:
+    """The model's verdicts on several (existing, candidate) pairs in one request: for each
+    pair, (relation, reason), or why there is none (the reply skipped it, or gave it an
+    unknown relation). Raises LLMError when the model cannot answer at all (offline, not
+    JSON, a refusal in words)."""
+    listing = "\n\n".join(
+        f"Pair {number}:\n  Existing memory (A): {existing}\n  New statement (B): {candidate}"
+        for number, (existing, candidate) in enumerate(pairs, start=1)
+    )
+    answer = llm.json(
+        [{"role": "user", "content": render("relations", pairs=listing)}], RELATIONS_SCHEMA
+    )
+    items = answer["verdicts"]
+    if not isinstance(items, list):
+        raise LLMBadReply("The model's verdicts are not a list.")
+    found: dict[int, tuple[Relation, str] | str] = {}
+    for item in items:
+        number = _pair_number(item.get("pair") if isinstance(item, dict) else None)
+        if number is None or not 1 <= number <= len(pairs) or number in found:
+            continue  # a pair that is not asked about, or a second verdict on one: ignored
+        try:
+            found[number] = (_relation(item.get("relation")), str(item.get("reason", ""))[:300])
+        except LLMBadReply as error:
+            found[number] = str(error)
+    return [
+        found.get(number, "The model's answer gave no verdict on this pair.")
+        for number in range(1, len(pairs) + 1)
+    ]
+
+
+def _pair_number(value: Any) -> int | None:
+    """1 from 1, "1", "Pair 1" (what models send for an integer field); None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    digits = str(value).strip().removeprefix("Pair").removeprefix("pair").strip()
+    return int(digits) if digits.isdigit() else None
 
 
 class Lifecycle:
@@ -175,14 +240,27 @@ class Lifecycle:
         for stored, similarity in neighbours:
             if similarity < self.config.merge_threshold:
                 break
-            sameness = compare(stored.record.content, content)
+            sameness = compare(stored.record.content, content, similarity)
             if sameness.same:
                 return Proposal(Relation.SAME, stored, similarity, f"restates it: {sameness.why}")
+        waiting: list[StoredMemory] = []
         for stored, similarity in neighbours:
             suspicion = suspect(stored.record.content, content)
-            if suspicion.contradicts:
-                return self._settle(stored, similarity, content, suspicion.why)
+            if not suspicion.contradicts:
+                continue
+            change = self._change_waiting(stored, neighbours, content)
+            if change is not None:
+                waiting.append(change)
+                continue
+            return self._settle(stored, similarity, content, suspicion.why)
         nearest, nearest_similarity = neighbours[0]
+        if waiting:
+            return Proposal(
+                Relation.COMPATIBLE,
+                nearest,
+                nearest_similarity,
+                "tells again a change already waiting for review against the older memory",
+            )
         if self.llm is not None:
             for stored, similarity in neighbours:
                 if similarity < self.config.ask_threshold:
@@ -196,6 +274,32 @@ class Lifecycle:
             nearest_similarity,
             "compatible: no similar memory says something it changes",
         )
+
+    def _change_waiting(
+        self,
+        stored: StoredMemory,
+        neighbours: Sequence[tuple[StoredMemory, float]],
+        content: str,
+    ) -> StoredMemory | None:
+        """The neighbour already queued as a change of ``stored`` that ``content`` tells again
+        (as close as a merge needs, and not suspect against it: "I switched to Neovim", then
+        我写代码换到Neovim了): the change waits for review once, not once per telling. None
+        when there is none."""
+        close = {
+            neighbour.record.id: neighbour
+            for neighbour, similarity in neighbours
+            if similarity >= self.config.merge_threshold
+        }
+        if not close:
+            return None
+        ids = [neighbour.record.id for neighbour, _ in neighbours]
+        for earlier, newer in self.store.pending_pairs(stored.record.namespace, ids):
+            change = close.get(newer)
+            if earlier != stored.record.id or change is None:
+                continue
+            if not suspect(change.record.content, content).contradicts:
+                return change
+        return None
 
     def _settle(
         self, stored: StoredMemory, similarity: float, content: str, suspicion: str
@@ -233,6 +337,32 @@ class Lifecycle:
             return Verdict(None, str(error), asked=True)
         return Verdict(relation, reason, asked=True)
 
+    def llm_verdicts(self, pairs: Sequence[tuple[str, str]]) -> list[Verdict]:
+        """The model's verdicts on several pairs, :data:`BATCH_PAIRS` per request (one pair:
+        the one-pair prompt). A verdict the reply lacks is Verdict(None, why)."""
+        if len(pairs) <= 1:
+            return [self.llm_verdict(existing, candidate) for existing, candidate in pairs]
+        if self.llm is None:
+            return [Verdict(None, "no LLM configured")] * len(pairs)
+        verdicts: list[Verdict] = []
+        for start in range(0, len(pairs), BATCH_PAIRS):
+            chunk = pairs[start : start + BATCH_PAIRS]
+            if not self.llm.available():
+                verdicts += [Verdict(None, self.llm.status or "LLM offline")] * len(chunk)
+                continue
+            try:
+                answers = ask_relations(self.llm, chunk)
+            except LLMError as error:
+                verdicts += [Verdict(None, str(error), asked=True)] * len(chunk)
+                continue
+            verdicts += [
+                Verdict(None, answer, asked=True)
+                if isinstance(answer, str)
+                else Verdict(answer[0], answer[1], asked=True)
+                for answer in answers
+            ]
+        return verdicts
+
     def log_verdict(
         self, existing: MemoryRecord, candidate_id: str, similarity: float, verdict: Verdict
     ) -> None:
@@ -254,6 +384,9 @@ class Lifecycle:
         record = existing.record
         metadata = dict(record.metadata)
         metadata["mentions"] = _mentions(metadata) + 1
+        kept = restatements(metadata)
+        if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
+            metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
         # The note names no text: it travels to other devices with the update (the restated
         # text stays in the local merge event's payload, which a forget redacts).
         reason = f"restated (similarity {similarity:.2f})"

@@ -377,15 +377,33 @@ class Memory:
         model answers. It asks what remember() asks: the same fact (keep the old memory, drop
         the restatement), a contradiction (the new one replaces the old), or compatible (keep
         both)."""
-        verdict = self._lifecycle.llm_verdict(conflict.existing.content, conflict.candidate.content)
-        if verdict.relation is None:
-            return None
-        if (
-            verdict.relation is Relation.SAME
-            and compare(conflict.existing.content, conflict.candidate.content).differs
-        ):
-            return None  # "the same" would drop a text that says something else: a person decides
-        return _SETTLES[verdict.relation], verdict.reason
+        return self.ask_model_many([conflict])[0]
+
+    def ask_model_many(self, conflicts: Sequence[Conflict]) -> list[tuple[Resolution, str] | None]:
+        """:meth:`ask_model` for several conflicts, several pairs per request to the model
+        (``localmind.lifecycle.BATCH_PAIRS``); each verdict is logged as an event (``relation``)
+        on the older memory, as remember() logs its own."""
+        verdicts = self._lifecycle.llm_verdicts(
+            [(c.existing.content, c.candidate.content) for c in conflicts]
+        )
+        asked = [(c, v) for c, v in zip(conflicts, verdicts, strict=True) if v.asked]
+        if asked:
+            with self._store.db:
+                for conflict, verdict in asked:
+                    self._lifecycle.log_verdict(
+                        conflict.existing, conflict.candidate.id, conflict.similarity, verdict
+                    )
+        settlements: list[tuple[Resolution, str] | None] = []
+        for conflict, verdict in zip(conflicts, verdicts, strict=True):
+            if verdict.relation is None or (
+                verdict.relation is Relation.SAME
+                and compare(conflict.existing.content, conflict.candidate.content).differs
+            ):
+                # "the same" would drop a text that says something else: a person decides
+                settlements.append(None)
+            else:
+                settlements.append((_SETTLES[verdict.relation], verdict.reason))
+        return settlements
 
     def find_conflict(self, reference: str | int) -> Conflict:
         """The pending conflict a person or an assistant points at: its number (``12`` or

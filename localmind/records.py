@@ -109,3 +109,24 @@ class RecallResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.memory.to_dict(), "score": self.score, "breakdown": self.breakdown.to_dict()}
+
+
+#: ``metadata`` key listing the restatements merged into a memory, in their own words (up to
+#: ``RESTATEMENTS_KEPT``): the keyword index holds them with the memory, so a search in the
+#: words (or the language) of any of them finds it. Nothing a person said is lost by a merge.
+RESTATEMENTS = "restatements"
+RESTATEMENTS_KEPT = 8
+
+
+def restatements(metadata: dict[str, Any]) -> list[str]:
+    """The restatements merged into a memory (a ``restatements`` value a person or an old
+    version wrote as something other than a list of texts counts as none)."""
+    kept = metadata.get(RESTATEMENTS)
+    if not isinstance(kept, list):
+        return []
+    return [text for text in kept if isinstance(text, str) and text]
+
+
+def searchable_text(record: MemoryRecord) -> str:
+    """What the keyword index holds for a memory: its text and its merged restatements."""
+    return "\n".join([record.content, *restatements(record.metadata)])

@@ -37,7 +37,7 @@ from localmind import validation
 from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
-from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.records import MemoryRecord, MemoryType, Status, restatements
 from localmind.store import SqliteStore
 
 #: Ops that change a memory and travel between devices. Others (profile, maintenance, merge
@@ -447,6 +447,7 @@ def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | 
         and before.content == values["content"]
         and str(before.type) == values["type"]
         and before.namespace == values["namespace"]
+        and restatements(before.metadata) == _restated(values["metadata"])
     )
     if was_active and (not active or not same):
         store.db.execute("DELETE FROM memory_vec WHERE rowid = ?", (rowid,))
@@ -454,6 +455,15 @@ def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | 
     if active and (not was_active or not same):
         return rowid
     return None
+
+
+def _restated(metadata: str) -> list[str]:
+    """The restatements in a folded metadata value (the keyword index holds them too)."""
+    try:
+        value = json.loads(metadata)
+    except ValueError:
+        return []
+    return restatements(value) if isinstance(value, dict) else []
 
 
 def _write_history(store: SqliteStore, memory_id: str, state: _State) -> None:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from localmind.bilingual import EN_ZH, ZH_LIGHT
 from localmind.statement import ANTONYMS, OTHER, SELF, TIME_WORDS, Statement, actors, read
 
 _LATIN = re.compile(r"^[a-z0-9]")
@@ -42,15 +44,114 @@ class Sameness:
         return self.likeness is Likeness.DIFFERENT
 
 
-def compare(existing: str, candidate: str) -> Sameness:
+# A rewording the checks above let through may merge without a model when the texts are this
+# close in meaning (cosine, USE-m3) and one only adds or drops this many content words ("I
+# take vitamin D" / "… a vitamin D supplement"; Chinese content is compared by character:
+# twice as many). A word *replaced* by another never merges without a model: that is how
+# "patient" becomes "impatient", 便宜 becomes 贵. Fitted on the labelled pairs: at any
+# similarity no labelled "different" pair merges (tests/unit/test_sameness.py).
+REWORDING_STEPS = ((0.85, 1), (0.9, 2))
+# The same words with a phrase moved to the front or back ("Last week I bought a car").
+REORDERING_SIMILARITY = 0.85
+# An English and a Chinese text whose words the bilingual table matches one for one.
+CROSS_SIMILARITY = 0.7
+
+
+def compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
     """Does ``candidate`` say what ``existing`` says? Checks run from the hardest evidence of a
-    different meaning to the softest; the first that fails gives the verdict."""
+    different meaning to the softest; the first that fails gives the verdict. ``similarity``
+    (the texts' cosine) lets a small rewording of a close text count as the same."""
     old, new = read(existing), read(candidate)
     for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
         if verdict is not None:
             return verdict
-    return _wording(old, new)
+    verdict = _wording(old, new)
+    if verdict.likeness is Likeness.UNSURE and similarity is not None:
+        if old.lang != new.lang:
+            return _told_in_both_languages(old, new, similarity) or verdict
+        return _close_rewording(old, new, similarity) or verdict
+    return verdict
+
+
+def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -> Sameness | None:
+    """SAME for an English and a Chinese text, this close, that the checks above let through
+    (the same people, negation, numbers, dates, tense and Latin-script names) when each
+    English content word is in the Chinese text (a name, a shared synonym head, or a
+    translation from :data:`localmind.bilingual.EN_ZH`) and each Chinese content character
+    is accounted for by one of them. Anything else, in doubt, is stored: a comparison, a
+    relation between people, a change cue, a word the table does not know."""
+    if similarity < CROSS_SIMILARITY:
+        return None
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    if (
+        {english.lang, chinese.lang} != {"en", "zh"}
+        or old.persons != new.persons
+        or old.cues
+        or new.cues
+        or old.comparison
+        or new.comparison
+        or old.relational
+        or new.relational
+    ):
+        return None
+    shared = set(chinese.content)
+    covered: set[str] = set()
+    for word in dict.fromkeys(english.content):
+        if word in shared or word in TIME_WORDS:
+            covered.add(word)
+            continue
+        found = [zh for zh in EN_ZH.get(word, ()) if zh in chinese.text]
+        if not found:
+            return None  # a word the table cannot find in the other text: in doubt
+        covered.update(found, *found)
+    for item in chinese.content:
+        if item in covered or item in ZH_LIGHT or item in TIME_WORDS:
+            continue
+        if any(item in found for found in covered):
+            continue
+        return None  # the Chinese text says something the English one does not
+    return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
+
+
+def _close_rewording(old: Statement, new: Statement, similarity: float) -> Sameness | None:
+    """SAME for a text this close that only adds or drops a word or two, or moves a phrase to
+    the other end; None when it is more than that (a model, or a person, decides). Never when
+    only one of them announces a change ("now", 改成)."""
+    if (
+        old.lang != new.lang
+        or old.persons != new.persons
+        or old.cues != new.cues
+        or old.relational
+        or new.relational
+    ):
+        return None
+    words_old, words_new = set(old.content), set(new.content)
+    gone, added = sorted(words_old - words_new), sorted(words_new - words_old)
+    if not gone and not added:
+        if similarity >= REORDERING_SIMILARITY and _rotated(old.content, new.content):
+            return Sameness(Likeness.SAME, f"a phrase moved ({similarity:.2f})")
+        return None
+    allowed = max((words for least, words in REWORDING_STEPS if similarity >= least), default=0)
+    if old.lang == "zh":
+        allowed *= 2
+    if (gone and added) or len(gone) + len(added) > allowed:
+        return None
+    return Sameness(
+        Likeness.SAME,
+        f"reworded (−{' '.join(gone) or '∅'} +{' '.join(added) or '∅'}), "
+        f"close in meaning ({similarity:.2f})",
+    )
+
+
+def _rotated(first: Sequence[str], second: Sequence[str]) -> bool:
+    """``second`` is ``first`` with its head moved to the end (or its tail to the front), the
+    two parts sharing no word: 我更喜欢猫，不太喜欢狗 / 我更喜欢狗，不太喜欢猫 swaps two
+    parts built alike, which changes who is preferred."""
+    return len(first) == len(second) and any(
+        list(second) == [*first[k:], *first[:k]] and not set(first[:k]) & set(first[k:])
+        for k in range(1, len(first))
+    )
 
 
 def _different(why: str) -> Sameness:
@@ -128,6 +229,9 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
     with a dictionary word; "Lily's bedtime" does not), and is counted in both raw texts:
     jieba may cut 佐藤健二 in one sentence and 佐藤健 / 二 in the next."""
     every = _all_names(old, new)
+    if old.lang != new.lang:
+        # across languages only a name spelled alike can be counted in both (汤姆 is "Tom")
+        every = frozenset(name for name in every if _LATIN.match(name))
     counts_old, counts_new = _name_counts(old, every), _name_counts(new, every)
     if counts_old != counts_new:
         gone = sorted(name for name in every if counts_old[name] > counts_new[name])

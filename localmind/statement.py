@@ -59,6 +59,8 @@ RELATIONS = _groups(
         "colleague": "colleague coworker co-worker 同事",
         "neighbour": "neighbour neighbor 邻居",
         "roommate": "roommate flatmate housemate 室友 舍友",
+        "mother-in-law": "mother-in-law 婆婆 岳母 丈母娘",
+        "father-in-law": "father-in-law 公公 岳父 老丈人",
         "grandmother": "grandmother grandma granny 奶奶 外婆 姥姥",
         "grandfather": "grandfather grandpa 爷爷 外公 姥爷",
         "uncle": "uncle 叔叔 舅舅 伯伯",
@@ -665,11 +667,26 @@ def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
     return characters
 
 
+_ZH_WEEKDAYS = {
+    "周一": "mon",
+    "周二": "tue",
+    "周三": "wed",
+    "周四": "thu",
+    "周五": "fri",
+    "周六": "sat",
+    "周日": "sun",
+    "周天": "sun",
+}
+
+
 def _date_word(word: Word) -> str:
     """The weekday or month a word names ("tuesdays" → tuesday, 每周三 → 周三), or ""."""
     for form in (word.norm, word.norm.rstrip("s"), word.norm.removeprefix("每")):
         if form in WEEKDAYS or (form in MONTHS and form != "may"):
-            return form[:3] if form.isascii() else form.replace("星期", "周").replace("礼拜", "周")
+            if form.isascii():
+                return form[:3]
+            zh = form.replace("星期", "周").replace("礼拜", "周")
+            return _ZH_WEEKDAYS.get(zh, zh)  # 周六 and Saturday are one day
     return ""
 
 

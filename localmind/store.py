@@ -30,8 +30,14 @@ from localmind.db import BUSY_TIMEOUT_MS
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.hlc import HybridLogicalClock, Stamp
-from localmind.records import MemoryRecord, MemoryType, Status
-from localmind.tokenize import index_text
+from localmind.records import (
+    MemoryRecord,
+    MemoryType,
+    Status,
+    restatements,
+    searchable_text,
+)
+from localmind.tokenize import index_text, query_terms
 
 if TYPE_CHECKING:
     from localmind.lifecycle import Version
@@ -135,6 +141,24 @@ def redacted_reason(reason: str | None) -> str | None:
     if kind not in _REASON_KINDS:
         return "redacted"
     return kind + (":" if match and match.group(2) == ":" else "")
+
+
+# Shorter Latin words ("gym", "the") say too little to mark a quote of a forgotten text.
+_QUOTE_MIN_LETTERS = 4
+
+
+def _distinctive_words(texts: Sequence[str]) -> list[str]:
+    """The words of ``texts`` that can show a reason quotes them: words of four letters or
+    more and CJK bigrams, lower-cased as SQLite's ``lower`` does (ASCII letters only)."""
+    words: list[str] = []
+    for text in texts:
+        for term in query_terms(text):
+            if len(term) >= (2 if _CJK_TERM.match(term) else _QUOTE_MIN_LETTERS):
+                words.append(term)
+    return list(dict.fromkeys(words))
+
+
+_CJK_TERM = re.compile(r"^[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 
 
 def _pool(k: int, rows: int) -> int:
@@ -309,9 +333,12 @@ class SqliteStore:
             "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
             (rowid, record.namespace, str(record.type), np.asarray(vector, np.float32).tobytes()),
         )
+        self._index_words(rowid, record)
+
+    def _index_words(self, rowid: int, record: MemoryRecord) -> None:
         self.db.execute(
             "INSERT INTO memory_fts (rowid, text) VALUES (?, ?)",
-            (rowid, index_text(record.content)),
+            (rowid, index_text(searchable_text(record))),
         )
 
     def _unindex(self, rowid: int) -> None:
@@ -338,6 +365,10 @@ class SqliteStore:
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
             self._unindex(stored.rowid)
+        elif was_active and "metadata" in fields:
+            # a merge adds its restatement to the words the memory is found by
+            self.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (stored.rowid,))
+            self._index_words(stored.rowid, record)
         elif now_active and "type" in fields:
             self.db.execute(
                 "UPDATE memory_vec SET type = ? WHERE rowid = ?", (str(record.type), stored.rowid)
@@ -415,7 +446,9 @@ class SqliteStore:
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         record.hlc = self.stamp()
-        self.redact_traces(record.namespace, record.id, [record.content])
+        self.redact_traces(
+            record.namespace, record.id, [record.content, *restatements(record.metadata)]
+        )
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
@@ -443,6 +476,7 @@ class SqliteStore:
         the later ones, which may have been built from those). ``texts``: the memory's last
         text. Call it inside the forget's transaction; :meth:`purge_forgotten` follows."""
         texts = [t for t in texts if t] + [t for _, t, _, _ in self.versions(memory_id) if t]
+        texts += self._merged_restatements(memory_id)
         self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
         rows: list[tuple[Any, ...]] = self.db.execute(
             "SELECT seq, reason FROM events WHERE memory_id = ? AND op != 'forget' UNION "
@@ -466,6 +500,7 @@ class SqliteStore:
             "UPDATE conflicts SET reason = ? WHERE id = ?",
             [(redacted_reason(reason) or "", conflict) for conflict, reason in conflicts],
         )
+        self._redact_quotes(namespace, memory_id, texts)
         quoted = " OR ".join("instr(text, ?) > 0" for _ in texts) or "0"
         first = self.db.execute(
             "SELECT min(version) FROM profiles WHERE namespace = ? AND (EXISTS (SELECT 1 FROM "
@@ -478,6 +513,68 @@ class SqliteStore:
             )
         count = int(self.get_meta(REDACTIONS) or 0)
         self.set_meta(REDACTIONS, str(count + 1))
+
+    def _merged_restatements(self, memory_id: str) -> list[str]:
+        """The texts merged into the memory as restatements (kept in its merge events)."""
+        return [
+            str(text)
+            for (text,) in self.db.execute(
+                "SELECT json_extract(payload, '$.content') FROM events WHERE memory_id = ? "
+                "AND op = 'merge' AND json_valid(payload)",
+                (memory_id,),
+            )
+            if isinstance(text, str) and text
+        ]
+
+    def _redact_quotes(self, namespace: str, memory_id: str, texts: Sequence[str]) -> None:
+        """Reasons attached to *other* memories, or to conflicts between them, that quote the
+        forgotten text: a model's reason on a neighbour's pair may (a batched verdict sees
+        several pairs; a confused model quotes what it saw before). Such a reason is found by
+        a word of the forgotten texts that no other active memory holds, and cut to its kind
+        like the memory's own: a lost diagnostic note is cheap, a kept secret is not."""
+        words = _distinctive_words(texts)
+        if not words:
+            return
+        held = " OR ".join("instr(lower(reason), ?) > 0" for _ in words)
+        events: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT seq, reason FROM events WHERE namespace = ? AND reason IS NOT NULL "
+            f"AND (memory_id IS NULL OR memory_id != ?) AND ({held})",
+            (namespace, memory_id, *words),
+        ).fetchall()
+        conflicts: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT id, reason FROM conflicts WHERE namespace = ? AND ({held})",
+            (namespace, *words),
+        ).fetchall()
+        if not events and not conflicts:
+            return
+        reasons = [str(reason).lower() for _, reason in (*events, *conflicts)]
+        quoted = [word for word in words if any(word in reason for reason in reasons)]
+        elsewhere = self._held_elsewhere(namespace, memory_id, quoted)
+        secret = [word for word in quoted if word not in elsewhere]
+
+        def quotes(reason: str) -> bool:
+            return any(word in reason.lower() for word in secret)
+
+        self.db.executemany(
+            "UPDATE events SET reason = ? WHERE seq = ?",
+            [(redacted_reason(r), seq) for seq, r in events if quotes(str(r))],
+        )
+        self.db.executemany(
+            "UPDATE conflicts SET reason = ? WHERE id = ?",
+            [(redacted_reason(r) or "", cid) for cid, r in conflicts if quotes(str(r))],
+        )
+
+    def _held_elsewhere(self, namespace: str, memory_id: str, words: Sequence[str]) -> set[str]:
+        """Which of ``words`` another active memory of the namespace holds (it is not secret)."""
+        held = set()
+        for word in words:
+            if self.db.execute(
+                "SELECT 1 FROM memories WHERE namespace = ? AND status = 'active' AND id != ? "
+                "AND instr(lower(content), ?) > 0 LIMIT 1",
+                (namespace, memory_id, word),
+            ).fetchone():
+                held.add(word)
+        return held
 
     def purge_forgotten(self) -> None:
         """After forgets, inside their transaction: merge the keyword index into one segment.

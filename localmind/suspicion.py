@@ -14,10 +14,13 @@ suspect only when both speak of the same person and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from localmind.statement import ANTONYMS, SELF, TIME_WORDS, Statement, read
 
+# A name both languages spell alike ("Rachel Ng" in a Chinese text; not 汤姆 for "Tom").
+_LATIN = re.compile(r"^[a-z0-9]", re.IGNORECASE)
 # Content words shared by this share of the shorter text make two statements "about the same
 # thing" for the negation and number rules.
 OVERLAP = 0.5
@@ -71,8 +74,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
     ):
         return Suspicion(True, f"both set {_slot_name(min(single))}")
-    if new.cues and (
-        old.slots & new.slots or shared_names or len(shared) >= 2 or overlap >= OVERLAP
+    if (
+        new.cues
+        and (old.slots & new.slots or shared_names or len(shared) >= 2 or overlap >= OVERLAP)
+        and not _tells_the_change_again(old, new)
     ):
         cue = min(new.cues)
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
@@ -87,9 +92,34 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     name both languages spell alike ("manager … Dave" / 经理 … Rachel)."""
     single = old.single_slots & new.single_slots
     names_old, names_new = _flat(old.names), _flat(new.names)
-    if single and names_old & names_new and names_new - names_old:
+    if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
         return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
     return Suspicion(False, "in another language; nothing both spell alike has changed")
+
+
+def _new_latin_names(old: Statement, names: set[str]) -> list[str]:
+    """Of ``names``, those spelled in Latin letters that the older text does not contain
+    anywhere (a sentence's first word is no name to the parser: "Dave moved …")."""
+    text = old.text.lower()
+    return [
+        name
+        for name in names
+        if _LATIN.match(name)
+        and not re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text)
+    ]
+
+
+def _tells_the_change_again(old: Statement, new: Statement) -> bool:
+    """The older text announced the change itself, and the new one gives only values it gave
+    ("my new manager is Rachel Ng" / "my manager is now Rachel Ng"): a restatement of the
+    change, not another one. Without a name or number to agree on, a cue still counts."""
+    values_new = _flat(new.names) | new.numbers
+    return bool(
+        old.cues
+        and values_new
+        and values_new <= _flat(old.names) | old.numbers
+        and old.negations == new.negations
+    )
 
 
 def _flat(groups: tuple[frozenset[str], ...]) -> set[str]:

@@ -361,3 +361,38 @@ def test_text_relayed_into_a_new_folder_leaves_it_too(tmp_path: Path) -> None:
     finally:
         a.memory.close()
         b.memory.close()
+
+
+def test_a_model_reason_on_a_neighbours_pair_that_quotes_a_forgotten_memory_goes_with_it(
+    open_memory: Callable[..., Memory], ollama_server: FakeOllama, llm: OllamaLLM
+) -> None:
+    """The CI failure (issue 13 item 4): the model's verdict on a pair of *other* memories
+    quoted the forgotten text (a model judging several pairs at once, or one confused by
+    what it saw before, does), and the note was kept with a neighbour, where a forget that
+    looked only at the forgotten memory's own events and conflicts missed it."""
+
+    def relation(body: dict[str, Any]) -> dict[str, str]:
+        return {"relation": "compatible", "reason": f"a move; unlike the locker code {CODE_WORD}"}
+
+    ollama_server.when_schema_has("relation", relation)
+    memory = open_memory(llm=llm)
+    secret = memory.remember(SECRET)
+    porto = memory.remember("I live in Porto")
+    assert memory.remember_explained("We moved to Lisbon").decision == "inserted"
+    assert CODE_WORD in relation_notes(memory, porto.id)[0]  # the model was asked, and quoted
+
+    memory.forget(secret.id)
+
+    assert tables_holding(memory, CODE_WORD) == []
+    assert relation_notes(memory, porto.id) == ["redacted"]  # the note stays, not its words
+    assert "Porto" in memory.get(porto.id).content  # the neighbour itself is untouched
+
+
+def relation_notes(memory: Memory, memory_id: str) -> list[str]:
+    """The reasons of the model's verdicts noted on a memory."""
+    return [
+        str(reason)
+        for (reason,) in memory._store.db.execute(
+            "SELECT reason FROM events WHERE memory_id = ? AND op = 'relation'", (memory_id,)
+        )
+    ]

@@ -255,3 +255,135 @@ def test_forgetting_the_newer_memory_redacts_the_models_words_about_it(
     memory.forget(newer.id)
     [(_, _, reason)] = relation_events(memory)
     assert "Lisbon" not in (reason or "")
+
+
+def test_a_close_rewording_merges_and_stays_findable_by_its_own_words(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember("I take vitamin D every morning.")
+    outcome = memory.remember_explained("Every morning I take a vitamin D supplement.")
+    assert outcome.decision is Decision.MERGED
+    assert "reworded" in outcome.reason
+    kept = memory.get(first.id)
+    assert kept.content == "I take vitamin D every morning."
+    assert kept.metadata["restatements"] == ["Every morning I take a vitamin D supplement."]
+    # "supplement" is only in the restatement: the keyword search finds the memory by it
+    found = memory.recall("supplement", 1, threshold=0)
+    assert found[0].memory.id == first.id and found[0].breakdown.from_keywords > 0
+    memory.forget(first.id)
+    assert "supplement" not in json.dumps(
+        [list(map(str, row)) for row in memory._store.db.execute("SELECT * FROM events")]
+    )
+
+
+def test_a_change_told_again_waits_for_review_once(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory(llm=None)
+    memory.remember("My base salary at Northwind is $165,000.")
+    change = memory.remember_explained("Got my raise: my base at Northwind is now $182,000.")
+    assert change.decision is Decision.QUEUED
+    again = memory.remember_explained("After the raise my Northwind base pay is $182k.")
+    assert again.decision is Decision.INSERTED
+    assert "already waiting for review" in again.reason
+    assert memory.pending_conflicts() == 1  # the raise, once
+    # a change of the changed value is queued again
+    other = memory.remember_explained("My base at Northwind is now $190,000 after the promotion.")
+    assert other.decision is Decision.QUEUED
+
+
+# Three updates queued while the model refused to judge one pair at a time.
+QUEUED_UPDATES = [
+    ("I live in Berlin", "We moved to Lisbon"),
+    ("My manager is Tom", "My manager is now Priya"),
+    ("I eat meat", "I do not eat meat"),
+]
+
+
+def queue_updates(memory: Memory, ollama_server: FakeOllama) -> list[Any]:
+    ollama_server.when_schema_has("relation", "I'm sorry, I can't judge personal information.")
+    for old, new in QUEUED_UPDATES:
+        memory.remember(old)
+        assert memory.remember_explained(new).decision is Decision.QUEUED
+    return memory.conflicts()
+
+
+def batch_reply(*verdicts: dict[str, Any]) -> str:
+    return json.dumps({"verdicts": list(verdicts)})
+
+
+def test_the_model_judges_several_conflicts_in_one_request_and_each_verdict_is_logged(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    memory = open_memory(llm=llm)
+    conflicts = queue_updates(memory, ollama_server)
+    before = len(ollama_server.chat_requests())
+    logged_before = len(relation_events(memory))
+    ollama_server.when_schema_has(
+        "verdicts",
+        batch_reply(
+            {"pair": 3, "relation": "same", "reason": "both about meat"},  # out of order
+            {"pair": "1", "relation": "Contradicts.", "reason": "moved"},  # a string number
+            {"pair": 2, "relation": "compatible", "reason": "two managers"},
+            {"pair": 2, "relation": "contradicts", "reason": "a second verdict: ignored"},
+            {"pair": 9, "relation": "same", "reason": "no such pair"},
+        ),
+    )
+    settled = memory.ask_model_many(conflicts)
+    assert len(ollama_server.chat_requests()) == before + 1  # one request for three pairs
+    prompt = ollama_server.chat_requests()[-1].last_user_message
+    assert all(old in prompt and new in prompt for old, new in QUEUED_UPDATES)
+    assert settled == [
+        ("take_new", "moved"),
+        ("keep_both", "two managers"),
+        None,  # "same" for a negation: a person decides, whatever the model says
+    ]
+    logged = relation_events(memory)[logged_before:]
+    assert [(memory_id, payload["relation"]) for memory_id, payload, _ in logged] == [
+        (c.existing.id, relation)
+        for c, relation in zip(conflicts, ["contradicts", "compatible", "same"], strict=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reply", "answered"),
+    [
+        (batch_reply({"pair": 1, "relation": "contradicts"}), [True, False, False]),
+        (batch_reply({"pair": 1, "relation": "probably"}, {"pair": 2, "relation": "same"}), []),
+        ("I'm sorry, but I can't help with that.", []),
+        ('{"verdicts": "contradicts"}', []),
+        ('{"relation": "contradicts"}', []),
+    ],
+    ids=["missing-pairs", "unknown-word", "refusal", "not-a-list", "one-pair-shape"],
+)
+def test_a_batched_reply_that_is_partial_or_wrong_settles_only_what_it_says(
+    open_memory: Callable[..., Memory],
+    llm: OllamaLLM,
+    ollama_server: FakeOllama,
+    reply: str,
+    answered: list[bool],
+) -> None:
+    memory = open_memory(llm=llm)
+    conflicts = queue_updates(memory, ollama_server)
+    logged_before = len(relation_events(memory))
+    ollama_server.when_schema_has("verdicts", reply)
+    settled = memory.ask_model_many(conflicts)
+    assert [s is not None for s in settled] == (answered or [False] * 3)
+    assert memory.pending_conflicts() == 3  # asking settles nothing by itself
+    logged = relation_events(memory)[logged_before:]
+    assert len(logged) == 3  # every verdict, or why there is none, is logged
+    assert all(reason for _, payload, reason in logged if payload["relation"] is None)
+
+
+def test_a_fact_told_again_in_the_other_language_merges_and_is_found_in_both(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember("I drink three cups of coffee a day.")
+    outcome = memory.remember_explained("我每天喝三杯咖啡。")
+    assert outcome.decision is Decision.MERGED
+    assert "both languages" in outcome.reason
+    for query in ("coffee", "咖啡"):  # keyword search in either language
+        [found] = memory.recall(query, 1, threshold=0)
+        assert found.memory.id == first.id and found.breakdown.from_keywords > 0
+    # the same with another drink is stored, not merged
+    assert memory.remember_explained("我每天喝三杯茶。").decision is not Decision.MERGED

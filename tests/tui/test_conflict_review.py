@@ -225,7 +225,8 @@ async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(
     queued: list[tuple[int, str, str]],
     ollama_server: FakeOllama,
 ) -> None:
-    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved"})
+    verdicts = [{"pair": n, "relation": "contradicts", "reason": "moved"} for n in (1, 2)]
+    ollama_server.when_schema_has("verdicts", {"verdicts": verdicts})
     ids = [c for c, _, _ in queued]
     llm = OllamaLLM(host=ollama_server.host, timeout_s=5.0)
     async with reviewing(store_path, clock, llm) as (app, pilot):
@@ -240,7 +241,7 @@ async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(
         for _, old_id, _ in queued[:2]:
             assert app.memory.get(old_id).version == 2  # the new text replaced the old
     asked = [r for r in ollama_server.chat_requests() if "relation" in str(r.body)]
-    assert len(asked) == 2
+    assert len(asked) == 1  # both marked pairs in one request
 
 
 async def test_without_a_local_model_ask_is_not_offered(

@@ -261,7 +261,7 @@ class ConflictsScreen(Page):
         memory = self.memory
 
         def ask() -> list[tuple[Conflict, tuple[Resolution, str] | None]]:
-            return [(c, memory.ask_model(c)) for c in chosen]
+            return list(zip(chosen, memory.ask_model_many(chosen), strict=True))
 
         def answered(answers: list[tuple[Conflict, tuple[Resolution, str] | None]]) -> None:
             settled: dict[int, tuple[Resolution, str | None]] = {
