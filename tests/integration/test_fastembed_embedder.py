@@ -170,7 +170,9 @@ def test_unknown_model_fails_offline_naming_it(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(EmbedderUnavailable, match="nobody/no-such-embedding-model") as caught:
         embedder.embed_query(["hello"])
 
-    assert "model_dir" in str(caught.value)
+    # It says what to do in the CLI's words, not in the name of an API parameter.
+    assert "fastembed:<directory>" in str(caught.value)
+    assert "model_dir" not in str(caught.value)
     assert "HF_HUB_OFFLINE" not in os.environ  # set only while fastembed loads
 
 
@@ -182,7 +184,9 @@ def test_known_model_missing_from_the_cache_fails_offline(tmp_path: Path) -> Non
         embedder.embed_documents(["hello"])
 
     assert "allow_download=True" in str(caught.value)
-    assert "model_dir" in str(caught.value)
+    # It says what to do in the CLI's words, not in the name of an API parameter.
+    assert "fastembed:<directory>" in str(caught.value)
+    assert "model_dir" not in str(caught.value)
 
 
 def test_directory_without_an_onnx_file_is_refused(minilm_model_dir: Path, tmp_path: Path) -> None:
