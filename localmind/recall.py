@@ -373,34 +373,44 @@ class Recaller:
         return cached
 
     def _newer_first(self, results: list[RecallResult]) -> list[RecallResult]:
-        """Results where a newer memory that may replace an earlier one (a pending conflict)
-        ranks below it are reordered: the earlier one moves just below its successor and is
-        marked ``superseded_by`` — unless the query names the period the earlier one was made
-        in and not the newer one's ("where did I live in 2024?")."""
-        ids = [r.memory.id for r in results if r.memory.id in self._stored_ids(results)]
-        pairs = self._store.pending_pairs(self.namespace, ids) if len(ids) > 1 else []
+        """Results where a newer memory that may replace an earlier one ranks below it are
+        reordered: the newer one moves up to just above the earlier one (which so drops one
+        place, not out of the top few). "May replace" is a pending conflict between them (the
+        earlier one is then marked ``superseded_by``) or a change ``remember`` noted
+        (``SqliteStore.successor_pairs``). Not when the query names the period the earlier one
+        was made in and not the newer one's ("where did I live in 2024?")."""
+        stored = self._stored_ids(results)
+        ids = [r.memory.id for r in results if r.memory.id in stored]
+        if len(ids) < 2:
+            return results
+        conflicts = self._store.pending_pairs(self.namespace, ids)
+        in_period = {r.memory.id for r in results if r.breakdown.in_period}
+        pairs = [
+            (old, new)
+            for old, new in conflicts + self._store.successor_pairs(self.namespace, ids)
+            # the query asks about the earlier one's time: it was current then
+            if old not in in_period or new in in_period
+        ]
         if not pairs:
             return results
-        successor = dict(pairs)
+        successor = {old: new for old, new in conflicts if (old, new) in pairs}
         ordered = list(results)
-        for old, new in pairs:
-            positions = {r.memory.id: i for i, r in enumerate(ordered)}
-            if old not in positions or new not in positions:
-                continue
-            i, j = positions[old], positions[new]
-            if ordered[i].breakdown.in_period and not ordered[j].breakdown.in_period:
-                continue  # the query asks about the earlier one's time: it was current then
-            stale = ordered[i]
-            marked = RecallResult(
-                stale.memory,
-                replace(stale.breakdown, superseded_by=successor[old]),
-            )
-            if i < j:
-                del ordered[i]
-                ordered.insert(j, marked)  # j shifted left by one: lands just after ``new``
-            else:
-                ordered[i] = marked
-        return ordered
+        for _ in range(len(pairs)):  # a chain (A → B → C) settles in as many passes at most
+            moved = False
+            for old, new in pairs:
+                positions = {r.memory.id: i for i, r in enumerate(ordered)}
+                i, j = positions[old], positions[new]
+                if i < j:
+                    ordered.insert(i, ordered.pop(j))
+                    moved = True
+            if not moved:
+                break
+        return [
+            RecallResult(r.memory, replace(r.breakdown, superseded_by=successor[r.memory.id]))
+            if r.memory.id in successor and r.breakdown.superseded_by is None
+            else r
+            for r in ordered
+        ]
 
     @staticmethod
     def _stored_ids(results: list[RecallResult]) -> set[str]:

@@ -98,6 +98,10 @@ def _record(row: Sequence[Any]) -> StoredMemory:
 
 CHECKPOINT_WAIT_MS = 1000
 
+#: Event op on a new memory that may be a later version of an earlier one (payload
+#: ``{"earlier": id}``): a local note, like conflicts; recall ranks the newer one first.
+SUCCEEDS = "succeeds"
+
 #: ``meta`` key counting the forgets this store has redacted (local or received): the sync
 #: folder re-seals its files when it moved.
 REDACTIONS = "redactions"
@@ -629,18 +633,38 @@ class SqliteStore:
             f"AND k.candidate_id IN ({marks}) ORDER BY k.id",
             [namespace, *ids, *ids],
         ).fetchall()
-        # created_at decides which is newer (an import may add an older fact after a newer one)
+        return self._by_age([(str(a), str(b)) for a, b in rows], ids)
+
+    def successor_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, newer id) of each pair of ``ids`` where ``remember`` noted that the
+        newer may be a later version of the earlier one (a ``SUCCEEDS`` event)."""
+        if len(ids) < 2:
+            return []
+        marks = _placeholders(ids)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT json_extract(payload, '$.earlier'), memory_id FROM events "
+            f"WHERE memory_id IN ({marks}) AND op = ? AND namespace = ? ORDER BY seq",
+            [*ids, SUCCEEDS, namespace],
+        ).fetchall()
+        wanted = set(ids)
+        return self._by_age([(str(a), str(b)) for a, b in rows if a in wanted], ids)
+
+    def _by_age(self, pairs: list[tuple[str, str]], ids: Sequence[str]) -> list[tuple[str, str]]:
+        """Each pair ordered (older, newer) by ``created_at``: an import may add an older fact
+        after a newer one."""
+        if not pairs:
+            return []
+        marks = _placeholders(ids)
         dated: list[tuple[Any, ...]] = self.db.execute(
             f"SELECT id, created_at FROM memories WHERE id IN ({marks})", list(ids)
         ).fetchall()
         created = {str(memory_id): float(at) for memory_id, at in dated}
-        pairs = []
-        for existing_id, candidate_id in rows:
-            old, new = str(existing_id), str(candidate_id)
+        ordered = []
+        for old, new in pairs:
             if created.get(old, 0.0) > created.get(new, 0.0):
                 old, new = new, old
-            pairs.append((old, new))
-        return pairs
+            ordered.append((old, new))
+        return ordered
 
     def record_event(
         self,
