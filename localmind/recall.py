@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from localmind import validation
-from localmind.config import Settings
+from localmind.config import FusionConfig, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput
@@ -128,6 +128,7 @@ class Recaller:
         self.reranker = reranker
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
+        self._frames: dict[tuple[str, int], TimeFrame | None] = {}
 
     def clear_cache(self) -> None:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
@@ -150,10 +151,11 @@ class Recaller:
         Hybrid: vector KNN and BM25 keyword candidates (plus the short-term buffer) get a
         calibrated probability of relevance from both searches' scores (see
         ``localmind.ranking``), then are ranked by the multi-factor formula. Candidates whose
-        relevance is below ``threshold`` (default: ``FusionConfig.min_relevance``, or
-        ``min_relevance_unmatched`` when no candidate holds a word of the query; 0 keeps all)
-        are dropped, so a query with nothing relevant returns nothing. A newer memory that may
-        replace an earlier one (a pending conflict between them) ranks above it.
+        relevance is below ``threshold`` are dropped (0 keeps all). By default nothing is
+        returned when even the best is below ``FusionConfig.min_relevance`` (or
+        ``min_relevance_unmatched`` when no candidate holds a word of the query), so a query with
+        nothing relevant returns nothing; else candidates down to a small share of the best are
+        kept. A newer memory that may replace an earlier one ranks above it.
 
         ``touch``: note the returned memories as recalled (``last_accessed``, which maintenance
         reads). Never a use: the ranking does not read it.
@@ -205,14 +207,9 @@ class Recaller:
                 if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
             }
         relevant = relevance(found.candidates(), fusion)
-        if chosen is not None:
-            threshold = chosen
-        elif any(found.coverage.values()):
-            threshold = fusion.min_relevance
-        else:  # no memory holds a word of the query: only meaning connects it
-            threshold = fusion.min_relevance_unmatched
         if self.reranker is not None and rerank is not False:
             relevant = self._rerank(query, relevant, found.records())
+        threshold = chosen if chosen is not None else _default_threshold(relevant, found, fusion)
 
         now = self._clock()
         results = []
@@ -302,7 +299,15 @@ class Recaller:
         if not might_mention_time(asked):
             return None
         now = self._clock()
-        frame = time_frame(asked, now)
+        # Reading a phrase takes dateparser milliseconds; the same question in the same quarter
+        # hour (every zone's midnight falls on one) names the same period.
+        key = (asked, int(now // 900))
+        if key in self._frames:
+            frame = self._frames[key]
+        else:
+            frame = self._frames[key] = time_frame(asked, now)
+            if len(self._frames) > _QUERY_CACHE_SIZE:
+                del self._frames[next(iter(self._frames))]
         if frame is None or frame.start > now:
             return None
         return frame
@@ -383,13 +388,18 @@ class Recaller:
         ids = [r.memory.id for r in results if r.memory.id in stored]
         if len(ids) < 2:
             return results
-        conflicts = self._store.pending_pairs(self.namespace, ids)
+        # created_at decides which is newer (an import may add an older fact after a newer one)
+        created = {r.memory.id: r.memory.created_at for r in results}
+        conflicts = [
+            (a, b) if created[a] <= created[b] else (b, a)
+            for a, b in self._store.pending_pairs(self.namespace, ids)
+        ]
         in_period = {r.memory.id for r in results if r.breakdown.in_period}
         pairs = [
             (old, new)
             for old, new in conflicts + self._store.successor_pairs(self.namespace, ids)
             # the query asks about the earlier one's time: it was current then
-            if old not in in_period or new in in_period
+            if created[old] <= created[new] and (old not in in_period or new in in_period)
         ]
         if not pairs:
             return results
@@ -458,6 +468,20 @@ class Recaller:
         if len(self._query_vectors) > _QUERY_CACHE_SIZE:
             self._query_vectors.popitem(last=False)
         return vector
+
+
+def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: FusionConfig) -> float:
+    """The bar a candidate must clear when the caller set none: nothing passes when even the
+    best candidate is below ``min_relevance`` (``min_relevance_unmatched`` when no memory holds a
+    word of the query: only meaning connects it); else everything down to a small share of the
+    best. A fixed bar dropped right answers the model scores low (paraphrases) with the filler."""
+    if not relevant:
+        return 0.0
+    best = relevant[0].probability
+    matched = any(found.coverage.values())
+    if best < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
+        return math.inf
+    return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
 
 
 def _closest_of(

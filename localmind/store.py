@@ -620,51 +620,31 @@ class SqliteStore:
         )
 
     def pending_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
-        """(earlier id, newer id) of each pending conflict between two of ``ids``: the newer
-        memory may replace the earlier one, so recall ranks it first."""
+        """(existing id, candidate id) of each pending conflict between two of ``ids``: one of
+        them may replace the other."""
         if len(ids) < 2:
             return []
         marks = _placeholders(ids)
         rows: list[tuple[Any, ...]] = self.db.execute(
-            "SELECT e.id, c.id FROM conflicts AS k "
-            "JOIN memories AS e ON e.id = k.existing_id "
-            "JOIN memories AS c ON c.id = k.candidate_id "
-            f"WHERE k.namespace = ? AND k.status = 'pending' AND k.existing_id IN ({marks}) "
-            f"AND k.candidate_id IN ({marks}) ORDER BY k.id",
+            "SELECT existing_id, candidate_id FROM conflicts "
+            f"WHERE namespace = ? AND status = 'pending' AND existing_id IN ({marks}) "
+            f"AND candidate_id IN ({marks}) ORDER BY id",
             [namespace, *ids, *ids],
         ).fetchall()
-        return self._by_age([(str(a), str(b)) for a, b in rows], ids)
+        return [(str(a), str(b)) for a, b in rows]
 
     def successor_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
         """(earlier id, newer id) of each pair of ``ids`` where ``remember`` noted that the
         newer may be a later version of the earlier one (a ``SUCCEEDS`` event)."""
         if len(ids) < 2:
             return []
-        marks = _placeholders(ids)
         rows: list[tuple[Any, ...]] = self.db.execute(
             "SELECT json_extract(payload, '$.earlier'), memory_id FROM events "
-            f"WHERE memory_id IN ({marks}) AND op = ? AND namespace = ? ORDER BY seq",
+            f"WHERE memory_id IN ({_placeholders(ids)}) AND op = ? AND namespace = ? ORDER BY seq",
             [*ids, SUCCEEDS, namespace],
         ).fetchall()
         wanted = set(ids)
-        return self._by_age([(str(a), str(b)) for a, b in rows if a in wanted], ids)
-
-    def _by_age(self, pairs: list[tuple[str, str]], ids: Sequence[str]) -> list[tuple[str, str]]:
-        """Each pair ordered (older, newer) by ``created_at``: an import may add an older fact
-        after a newer one."""
-        if not pairs:
-            return []
-        marks = _placeholders(ids)
-        dated: list[tuple[Any, ...]] = self.db.execute(
-            f"SELECT id, created_at FROM memories WHERE id IN ({marks})", list(ids)
-        ).fetchall()
-        created = {str(memory_id): float(at) for memory_id, at in dated}
-        ordered = []
-        for old, new in pairs:
-            if created.get(old, 0.0) > created.get(new, 0.0):
-                old, new = new, old
-            ordered.append((old, new))
-        return ordered
+        return [(str(a), str(b)) for a, b in rows if a in wanted]
 
     def record_event(
         self,
