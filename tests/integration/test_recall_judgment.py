@@ -77,6 +77,21 @@ def test_a_query_with_nothing_relevant_returns_nothing(open_memory: Callable[...
     assert len(memory.recall("hello there", 5, threshold=0)) == 5
 
 
+def test_a_weak_right_answer_beside_a_strong_one_is_kept(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """The second half of a two-part question is answered by a memory that shares no word with
+    it: the bundled model scores it about as low as filler (~0.01). Once the first half found a
+    clear answer, recall keeps it rather than cutting at a fixed bar (which dropped it)."""
+    memory = open_memory()
+    _filled(memory)
+    hiking = memory.remember("We go hiking in the Cascades most weekends in summer")
+    found = memory.recall("What am I allergic to, and what outdoor activities do I enjoy?", 10)
+    assert found[0].memory.content == "I'm allergic to penicillin"
+    assert hiking.id in [r.memory.id for r in found]
+    assert memory.recall("hello there") == []
+
+
 @pytest.mark.parametrize(
     ("stored", "restated", "unrelated"),
     [
