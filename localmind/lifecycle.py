@@ -18,7 +18,7 @@ from localmind.prompts import render
 from localmind.records import RESTATEMENTS, RESTATEMENTS_KEPT, MemoryRecord, restatements
 from localmind.sameness import Sameness, compare
 from localmind.statement import read
-from localmind.store import SUCCEEDS, SqliteStore, StoredMemory
+from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import suspect
 
 # How many of the nearest memories a new one is compared with: the one it restates or
@@ -330,15 +330,15 @@ class Lifecycle:
     def link_successor(
         self, record: MemoryRecord, earlier: Sequence[tuple[StoredMemory, float]]
     ) -> None:
-        """Note that ``record`` may replace each of ``earlier`` (an event on the new memory,
-        ids only: a local note, as conflicts are), so recall ranks it above them."""
+        """Note that ``record`` may replace each of ``earlier`` (an event on each, ids only: a
+        local note, as conflicts are), so recall ranks it above them."""
         for stored, similarity in earlier:
             if stored.record.id != record.id:
                 self.store.record_event(
                     record.namespace,
-                    record.id,
-                    SUCCEEDS,
-                    {"earlier": stored.record.id, "similarity": round(similarity, 4)},
+                    stored.record.id,
+                    LATER_VERSION,
+                    {"later": record.id, "similarity": round(similarity, 4)},
                 )
 
     def _settle(

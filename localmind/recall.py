@@ -222,7 +222,7 @@ class Recaller:
             breakdown = score(record, item, now, self.settings.ranking, self.settings.decay)
             results.append(RecallResult(record, breakdown))
         results.sort(key=lambda result: result.score, reverse=True)
-        results = self._newer_first(results)[:limit]
+        results = self._newer_first(results, limit)[:limit]
         if touch:
             recalled = [
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
@@ -377,30 +377,35 @@ class Recaller:
             self._terms.move_to_end(key)
         return cached
 
-    def _newer_first(self, results: list[RecallResult]) -> list[RecallResult]:
+    def _newer_first(self, results: list[RecallResult], limit: int) -> list[RecallResult]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
         earlier one is then marked ``superseded_by``) or a change ``remember`` noted
-        (``SqliteStore.successor_pairs``). Not when the query names the period the earlier one
-        was made in and not the newer one's ("where did I live in 2024?")."""
+        (``SqliteStore.later_versions``). Not when the query names the period the earlier one
+        was made in and not the newer one's ("where did I live in 2024?"). Only pairs whose
+        earlier memory is in the first ``limit`` can change what is returned: only those are
+        looked up."""
         stored = self._stored_ids(results)
-        ids = [r.memory.id for r in results if r.memory.id in stored]
-        if len(ids) < 2:
+        top = [r.memory.id for r in results[:limit] if r.memory.id in stored]
+        if not top or len(stored) < 2:
             return results
         # created_at decides which is newer (an import may add an older fact after a newer one)
-        created = {r.memory.id: r.memory.created_at for r in results}
-        conflicts = [
+        created = {r.memory.id: r.memory.created_at for r in results if r.memory.id in stored}
+        linked = [
             (a, b) if created[a] <= created[b] else (b, a)
-            for a, b in self._store.pending_pairs(self.namespace, ids)
+            for a, b in self._store.pending_pairs(self.namespace, top)
+            if a in created and b in created
+        ]
+        conflicts = list(linked)
+        linked += [
+            (old, new)
+            for old, new in self._store.later_versions(self.namespace, top)
+            if new in created and created[old] <= created[new]
         ]
         in_period = {r.memory.id for r in results if r.breakdown.in_period}
-        pairs = [
-            (old, new)
-            for old, new in conflicts + self._store.successor_pairs(self.namespace, ids)
-            # the query asks about the earlier one's time: it was current then
-            if created[old] <= created[new] and (old not in in_period or new in in_period)
-        ]
+        # the query asks about the earlier one's time: it was current then
+        pairs = [(old, new) for old, new in linked if old not in in_period or new in in_period]
         if not pairs:
             return results
         successor = {old: new for old, new in conflicts if (old, new) in pairs}

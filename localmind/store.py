@@ -98,9 +98,10 @@ def _record(row: Sequence[Any]) -> StoredMemory:
 
 CHECKPOINT_WAIT_MS = 1000
 
-#: Event op on a new memory that may be a later version of an earlier one (payload
-#: ``{"earlier": id}``): a local note, like conflicts; recall ranks the newer one first.
-SUCCEEDS = "succeeds"
+#: Event op on a memory that a newer one may replace (payload ``{"later": id}``): a local note,
+#: like conflicts; recall ranks the newer one first. On the earlier memory, so that recall looks
+#: up only its top results.
+LATER_VERSION = "later_version"
 
 #: ``meta`` key counting the forgets this store has redacted (local or received): the sync
 #: folder re-seals its files when it moved.
@@ -620,31 +621,30 @@ class SqliteStore:
         )
 
     def pending_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
-        """(existing id, candidate id) of each pending conflict between two of ``ids``: one of
-        them may replace the other."""
-        if len(ids) < 2:
+        """(existing id, candidate id) of each pending conflict that involves one of ``ids``:
+        one of the two may replace the other."""
+        if not ids:
             return []
         marks = _placeholders(ids)
         rows: list[tuple[Any, ...]] = self.db.execute(
-            "SELECT existing_id, candidate_id FROM conflicts "
-            f"WHERE namespace = ? AND status = 'pending' AND existing_id IN ({marks}) "
-            f"AND candidate_id IN ({marks}) ORDER BY id",
+            "SELECT existing_id, candidate_id FROM conflicts WHERE namespace = ? AND "
+            f"status = 'pending' AND (existing_id IN ({marks}) OR candidate_id IN ({marks})) "
+            "ORDER BY id",
             [namespace, *ids, *ids],
         ).fetchall()
         return [(str(a), str(b)) for a, b in rows]
 
-    def successor_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
-        """(earlier id, newer id) of each pair of ``ids`` where ``remember`` noted that the
-        newer may be a later version of the earlier one (a ``SUCCEEDS`` event)."""
-        if len(ids) < 2:
+    def later_versions(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, later id) for each of ``ids`` that ``remember`` noted a later memory may
+        replace (a ``LATER_VERSION`` event on the earlier one)."""
+        if not ids:
             return []
         rows: list[tuple[Any, ...]] = self.db.execute(
-            "SELECT json_extract(payload, '$.earlier'), memory_id FROM events "
+            "SELECT memory_id, json_extract(payload, '$.later') FROM events "
             f"WHERE memory_id IN ({_placeholders(ids)}) AND op = ? AND namespace = ? ORDER BY seq",
-            [*ids, SUCCEEDS, namespace],
+            [*ids, LATER_VERSION, namespace],
         ).fetchall()
-        wanted = set(ids)
-        return [(str(a), str(b)) for a, b in rows if a in wanted]
+        return [(str(a), str(b)) for a, b in rows]
 
     def record_event(
         self,
