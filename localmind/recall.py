@@ -42,6 +42,8 @@ BUFFER_TERM_BM25 = 2.0
 #: week after the period a query names still counts as made in it (on the personal set, 38 of
 #: 42 past periods hold an answer made within 7 days after their end; 25 within the period).
 PERIOD_TOLD_AFTER = 7 * 86_400.0
+#: A newer memory ranks above one it may replace only when it is itself this relevant.
+NEWER_FIRST_RELEVANCE = 0.0125
 
 
 @dataclass
@@ -412,7 +414,7 @@ class Recaller:
             if (old not in in_period or new in in_period)
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
-            and similarity[new] >= self.settings.fusion.min_relevance
+            and similarity[new] >= NEWER_FIRST_RELEVANCE
         ]
         if not pairs:
             return results
