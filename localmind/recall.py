@@ -396,7 +396,7 @@ class Recaller:
         created = {r.memory.id: r.memory.created_at for r in results if r.memory.id in stored}
         linked = [
             (a, b) if created[a] <= created[b] else (b, a)
-            for a, b in self._store.pending_pairs(self.namespace, top)
+            for a, b in self._store.conflicts_involving(self.namespace, top)
             if a in created and b in created
         ]
         conflicts = list(linked)
