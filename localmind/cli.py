@@ -453,8 +453,9 @@ def describe_outcome(outcome: Outcome) -> str:
     default=None,
     help="The least relevance a result needs, from 0 to 1: relevance is the estimated chance "
     "that a memory is relevant to the query (the 'relevance' each result shows) "
-    f"[default: {FusionConfig().min_relevance:g}, or {FusionConfig().min_relevance_unmatched:g} "
-    "when no memory holds a word of the query; 0 returns everything].",
+    f"[default: nothing unless the best reaches {FusionConfig().min_relevance:g} "
+    f"({FusionConfig().min_relevance_unmatched:g} when no memory holds a word of the query), "
+    f"then {FusionConfig().relative_relevance:g} of the best; 0 returns everything].",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
 @click.pass_obj

@@ -14,8 +14,8 @@ a logistic model of "this memory is relevant to the query", fitted on every dev 
 when every memory is about as close in meaning (a long chat, where the embedding cannot tell
 turns apart) the cosine gaps are small and the keywords decide; when the keywords are spread
 thin (a long dialogue query) the cosine gaps decide. The absolute terms make it comparable across
-queries: a store with nothing relevant yields low relevance everywhere, and recall drops what
-falls below ``FusionConfig.min_relevance``.
+queries: a store with nothing relevant yields low relevance everywhere, and recall returns
+nothing when even the best falls below ``FusionConfig.min_relevance``.
 
 ``score = confidence × relevance × (1 + w_imp·importance + w_rec·recency + w_freq·frequency)``
 

@@ -98,6 +98,11 @@ def _record(row: Sequence[Any]) -> StoredMemory:
 
 CHECKPOINT_WAIT_MS = 1000
 
+#: Event op on a memory that a newer one may replace (payload ``{"later": id}``): a local note,
+#: like conflicts; recall ranks the newer one first. On the earlier memory, so that recall looks
+#: up only its top results.
+LATER_VERSION = "later_version"
+
 #: ``meta`` key counting the forgets this store has redacted (local or received): the sync
 #: folder re-seals its files when it moved.
 REDACTIONS = "redactions"
@@ -641,6 +646,32 @@ class SqliteStore:
                 old, new = new, old
             pairs.append((old, new))
         return pairs
+
+    def conflicts_involving(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(existing id, candidate id) of each pending conflict that involves one of ``ids``:
+        one of the two may replace the other."""
+        if not ids:
+            return []
+        marks = _placeholders(ids)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT existing_id, candidate_id FROM conflicts WHERE namespace = ? AND "
+            f"status = 'pending' AND (existing_id IN ({marks}) OR candidate_id IN ({marks})) "
+            "ORDER BY id",
+            [namespace, *ids, *ids],
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
+    def later_versions(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, later id) for each of ``ids`` that ``remember`` noted a later memory may
+        replace (a ``LATER_VERSION`` event on the earlier one)."""
+        if not ids:
+            return []
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT memory_id, json_extract(payload, '$.later') FROM events "
+            f"WHERE memory_id IN ({_placeholders(ids)}) AND op = ? AND namespace = ? ORDER BY seq",
+            [*ids, LATER_VERSION, namespace],
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
 
     def record_event(
         self,

@@ -23,6 +23,8 @@ from localmind.embedders.base import Embedder, Vectors
 from localmind.errors import InvalidInput, NotFound
 from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
+    NEIGHBOURS,
+    SUCCESSOR_NEIGHBOURS,
     Decision,
     Feedback,
     Lifecycle,
@@ -149,15 +151,18 @@ class Writer:
             if twin is not None:
                 return twin
         vector = self.embed_documents([item.content])[0]
-        neighbours = self._lifecycle.neighbours(self.namespace, vector)
+        neighbours = self._lifecycle.neighbours(self.namespace, vector, SUCCESSOR_NEIGHBOURS)
         # Decided outside the transaction: the model, when asked, may take seconds.
-        proposal = self._lifecycle.propose(item.content, neighbours)
+        proposal = self._lifecycle.propose(item.content, neighbours[:NEIGHBOURS])
+        earlier = self._lifecycle.may_update(item.content, neighbours)
         with self._store.db:
             # Another process may have stored the same text while this one embedded it.
             twin = self._reinforce_twin(hashed, item)
             if twin is not None:
                 return twin
             outcome = self._carry_out(proposal, item, hashed, vector)
+            if outcome.decision in (Decision.INSERTED, Decision.QUEUED):
+                self._lifecycle.link_successor(outcome.record, earlier)
             if proposal.verdict is not None and proposal.verdict.asked:
                 assert proposal.neighbour is not None and proposal.similarity is not None
                 self._lifecycle.log_verdict(

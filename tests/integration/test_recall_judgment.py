@@ -77,6 +77,21 @@ def test_a_query_with_nothing_relevant_returns_nothing(open_memory: Callable[...
     assert len(memory.recall("hello there", 5, threshold=0)) == 5
 
 
+def test_a_weak_right_answer_beside_a_strong_one_is_kept(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """The second half of a two-part question is answered by a memory that shares no word with
+    it: the bundled model scores it about as low as filler (~0.01). Once the first half found a
+    clear answer, recall keeps it rather than cutting at a fixed bar (which dropped it)."""
+    memory = open_memory()
+    _filled(memory)
+    hiking = memory.remember("We go hiking in the Cascades most weekends in summer")
+    found = memory.recall("What am I allergic to, and what outdoor activities do I enjoy?", 10)
+    assert found[0].memory.content == "I'm allergic to penicillin"
+    assert hiking.id in [r.memory.id for r in found]
+    assert memory.recall("hello there") == []
+
+
 @pytest.mark.parametrize(
     ("stored", "restated", "unrelated"),
     [
@@ -116,6 +131,46 @@ def test_the_newer_fact_ranks_above_the_one_it_replaced(
         assert ranked.index(new.id) < ranked.index(old.id), query
     by_id = {r.memory.id: r for r in memory.recall("I live in Berlin", 5, threshold=0)}
     assert by_id[old.id].breakdown.superseded_by == new.id
+
+
+@pytest.mark.parametrize(
+    ("old_text", "new_text", "query"),
+    [
+        # another language: the suspicion rules cannot compare the words, nothing is queued
+        (
+            "我们在临时寄养一只叫Pepper的黑色小狗，是从Seattle Humane接来的。",
+            "We officially adopted Pepper! She's no longer a foster dog, she's ours.",
+            "Pepper现在还是寄养的小狗吗？",
+        ),
+        # same language, but no rule calls it a contradiction: only the change cue (现在)
+        (
+            "我不吃香菜，那个味道我实在受不了。",
+            "说来奇怪，我现在居然能接受香菜了，越南河粉里放一点还挺香。",
+            "我现在吃香菜吗？",
+        ),
+    ],
+)
+def test_an_update_nobody_was_asked_about_still_ranks_first(
+    open_memory: Callable[..., Memory],
+    clock: FakeClock,
+    old_text: str,
+    new_text: str,
+    query: str,
+) -> None:
+    """A later memory that announces a change ranks above the one it changes even when
+    remember() queued no conflict for the pair (most updates are never reviewed)."""
+    memory = open_memory()
+    _filled(memory)
+    old = memory.remember(old_text)
+    clock.advance(days=120)
+    new = memory.remember(new_text)
+    clock.advance(days=10)
+    assert not [
+        c for c in memory.conflicts() if {c.existing.id, c.candidate.id} == {old.id, new.id}
+    ]
+    ranked = [r.memory.id for r in memory.recall(query, 5, threshold=0)]
+    assert old.id in ranked and new.id in ranked
+    assert ranked.index(new.id) < ranked.index(old.id)
 
 
 def _at(day: str) -> float:
