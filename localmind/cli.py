@@ -160,8 +160,9 @@ def open_remembered(db: Path, *, may_ask: bool = True, **options: Any) -> Memory
 
 
 def no_store_message(db: Path) -> str:
+    where = printable(str(db), newlines=False)
     return (
-        f"No store at {db}. Check --db / LOCALMIND_DB; to start a new store there, add a "
+        f"No store at {where}. Check --db / LOCALMIND_DB; to start a new store there, add a "
         'memory (localmind add "...") or import a file (localmind import FILE).'
     )
 
@@ -179,7 +180,8 @@ def read_passphrase(
             f"No passphrase: set {PASSPHRASE_ENV} or run localmind in a terminal to be asked."
         )
     if creating:
-        click.echo(f"No store at {db} yet: choose a passphrase to create it.", err=True)
+        where = printable(str(db), newlines=False)
+        click.echo(f"No store at {where} yet: choose a passphrase to create it.", err=True)
         click.echo("It cannot be recovered if you lose it.", err=True)
         return str(
             click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)

