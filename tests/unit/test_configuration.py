@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from localmind import composition, configuration
-from localmind.config import LifecycleConfig, Settings
+from localmind.config import Settings
 from localmind.errors import InvalidInput
 from localmind.llm.ollama import OllamaLLM
 from localmind.llm.openai_compatible import OpenAICompatibleLLM
+from localmind.opening import settings_for
+from tests.fakes import FakeEmbedder
 
 FILE = """\
 # my localmind
@@ -101,7 +103,7 @@ def test_ollama_host_is_ollama_s_address_only(toml: Path, tmp_path: Path) -> Non
 
 def test_the_file_s_numbers_sit_on_the_embedder_s_calibrated_defaults(toml: Path) -> None:
     chosen = configuration.load({}, {}, toml)
-    calibrated = Settings(lifecycle=LifecycleConfig(merge_threshold=0.9, conflict_threshold=0.8))
+    calibrated = settings_for(FakeEmbedder(lifecycle_thresholds=(0.9, 0.8)))
     settings = chosen.settings(calibrated)
     assert settings.governance.capacity == 1000
     assert settings.governance.retention_days is None
