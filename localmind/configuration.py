@@ -9,7 +9,9 @@ file's, since they were set for that store.
 
 Every environment variable localmind reads is named in this module (``ENVIRONMENT``,
 ``PASSPHRASE_ENV``, ``NEW_PASSPHRASE_ENV``, ``CONFIG_ENV``, ``OLLAMA_HOST``), except the test
-suite's ``LOCALMIND_UNSAFE_TEST_KDF`` (:mod:`localmind.keys`), which is deliberately not a setting.
+suite's ``LOCALMIND_UNSAFE_TEST_KDF`` (:mod:`localmind.keys`), which is deliberately not a setting,
+and the variables of the libraries the embedders drive (fastembed's cache and offline switch,
+OpenMP's threads), which are theirs.
 """
 
 from __future__ import annotations
