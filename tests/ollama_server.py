@@ -59,6 +59,8 @@ class Recorded:
         if isinstance(self.body.get("format"), dict):
             return dict(self.body["format"])
         response_format = self.body.get("response_format") or {}
+        if "schema" in response_format:  # {"type": "json_object", "schema": ...}
+            return dict(response_format["schema"])
         return dict((response_format.get("json_schema") or {}).get("schema") or {})
 
     @property
@@ -71,6 +73,8 @@ class Recorded:
 class FakeOllama:
     models: list[str] = field(default_factory=lambda: ["qwen2.5:3b"])
     default_reply: Reply = "OK"
+    # the OpenAI-compatible response_format types it accepts (llama-cpp-python's: json_object)
+    response_formats: tuple[str, ...] = ("text", "json_schema", "json_object")
     requests: list[Recorded] = field(default_factory=list)
     _script: deque[Reply] = field(default_factory=deque)
     _rules: list[tuple[Callable[[dict[str, Any]], bool], Reply]] = field(default_factory=list)
@@ -146,6 +150,10 @@ class FakeOllama:
                 model = body.get("model", "")
                 if model not in fake.models:
                     self._error(404, f'model "{model}" not found, try pulling it first', openai)
+                    return
+                asked_format = (body.get("response_format") or {}).get("type", "text")
+                if openai and asked_format not in fake.response_formats:
+                    self._error(422, f"response_format type {asked_format!r} unsupported", openai)
                     return
                 reply = fake._next_reply(body)
                 while isinstance(reply, Hang):

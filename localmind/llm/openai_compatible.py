@@ -22,6 +22,8 @@ from localmind.llm.replies import json_object, short, unicode_text
 DEFAULT_BASE_URL = "http://127.0.0.1:8080/v1"
 # Local servers ignore the key; the client refuses to start without one.
 NO_API_KEY = "not-needed"
+# The two ways servers take a JSON schema for the answer (see OpenAICompatibleLLM.json).
+JSON_SCHEMA, JSON_OBJECT = "json_schema", "json_object"
 
 
 class OpenAICompatibleLLM:
@@ -60,6 +62,7 @@ class OpenAICompatibleLLM:
             max_retries=0,
         )
         self._availability = Availability(self._check, clock)
+        self._style = JSON_SCHEMA
 
     @classmethod
     def from_config(cls, config: LLMConfig) -> OpenAICompatibleLLM:
@@ -159,25 +162,26 @@ class OpenAICompatibleLLM:
                 f"({short(error)})."
             ) from error
 
-    def _ask(self, messages: Sequence[Message], temperature: float, **extra: Any) -> str:
-        """The text of the first choice of a whole (not streamed) completion."""
+    def _answer(self, messages: Sequence[Message], temperature: float, **extra: Any) -> str:
+        """The text of the first choice of a whole (not streamed) completion; the client's
+        errors pass through."""
         from openai.types.chat import ChatCompletion
 
-        with self._translated_errors():
-            reply = self._client.chat.completions.create(
-                model=self._model_to_ask(),
-                messages=[dict(m) for m in messages],  # type: ignore[misc]
-                temperature=temperature,
-                stream=False,
-                **extra,
-            )
-            # A body that is not JSON comes back as its text, not as a completion.
-            if not isinstance(reply, ChatCompletion) or not reply.choices:
-                raise ValueError(f"not a chat completion: {str(reply)[:60]!r}")
-            return str(reply.choices[0].message.content or "")
+        reply = self._client.chat.completions.create(
+            model=self._model_to_ask(),
+            messages=[dict(m) for m in messages],  # type: ignore[misc]
+            temperature=temperature,
+            stream=False,
+            **extra,
+        )
+        # A body that is not JSON comes back as its text, not as a completion.
+        if not isinstance(reply, ChatCompletion) or not reply.choices:
+            raise ValueError(f"not a chat completion: {str(reply)[:60]!r}")
+        return str(reply.choices[0].message.content or "")
 
     def complete(self, messages: Sequence[Message], *, temperature: float = 0.2) -> str:
-        return unicode_text(self._ask(messages, temperature))
+        with self._translated_errors():
+            return unicode_text(self._answer(messages, temperature))
 
     def stream(self, messages: Sequence[Message], *, temperature: float = 0.7) -> Iterator[str]:
         from openai.types.chat import ChatCompletionChunk
@@ -200,15 +204,31 @@ class OpenAICompatibleLLM:
     def json(
         self, messages: Sequence[Message], schema: Mapping[str, Any], *, temperature: float = 0.0
     ) -> dict[str, Any]:
-        text = self._ask(
-            messages,
-            temperature,
-            response_format={
-                "type": "json_schema",
-                "json_schema": {"name": "answer", "schema": dict(schema)},
-            },
-        )
+        """The answer as an object following ``schema``, which the server is asked to enforce:
+        as OpenAI's ``json_schema`` (llama-server, LM Studio, vLLM), or, when the server refuses
+        that, as ``json_object`` with a ``schema`` (llama-cpp-python's server, older
+        llama-servers), which is then used from the next request on."""
+        import openai
+
+        with self._translated_errors():
+            try:
+                text = self._answer(
+                    messages, temperature, response_format=_response_format(self._style, schema)
+                )
+            except (openai.BadRequestError, openai.UnprocessableEntityError):
+                if self._style != JSON_SCHEMA:
+                    raise
+                self._style = JSON_OBJECT
+                text = self._answer(
+                    messages, temperature, response_format=_response_format(self._style, schema)
+                )
         return json_object(text, schema)
+
+
+def _response_format(style: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    if style == JSON_SCHEMA:
+        return {"type": JSON_SCHEMA, "json_schema": {"name": "answer", "schema": dict(schema)}}
+    return {"type": JSON_OBJECT, "schema": dict(schema)}
 
 
 def _message(error: Any) -> str:

@@ -176,3 +176,19 @@ def test_an_api_key_is_sent_when_configured(ollama_server: FakeOllama) -> None:
     llm = KNOWN["openai-compatible"].make(ollama_server.host, api_key="sk-local-123")
     llm.complete(ASK)
     assert ollama_server.chat_requests()[-1].headers.get("authorization") == "Bearer sk-local-123"
+
+
+def test_a_server_without_json_schema_gets_the_schema_as_json_object(
+    ollama_server: FakeOllama,
+) -> None:
+    """llama-cpp-python's server takes {"type": "json_object", "schema": ...} only: the first
+    verdict is asked again that way, and every later one that way at once."""
+    ollama_server.response_formats = ("text", "json_object")
+    llm = KNOWN["openai-compatible"].make(ollama_server.host)
+    ollama_server.reply({"contradicts": True}, {"contradicts": False})
+    assert llm.json(ASK, YES_NO) == {"contradicts": True}
+    assert llm.json(ASK, YES_NO) == {"contradicts": False}
+    sent = [r.body["response_format"]["type"] for r in ollama_server.chat_requests()]
+    assert sent == ["json_schema", "json_object", "json_object"]
+    assert ollama_server.chat_requests()[-1].schema == YES_NO
+    assert llm.available()  # a refused format is not a server that is down
