@@ -98,7 +98,7 @@ class ChatScreen(Page):
     def check_model(self) -> None:
         llm = self.lm.llm
         if llm is None:
-            reason = "No language model is configured (--no-llm, LOCALMIND_NO_LLM or llm.enabled)."
+            reason = "No language model is configured (LOCALMIND_NO_LLM is set)."
         elif llm.available():
             reason = ""
         else:
