@@ -821,7 +821,7 @@ def passwd(obj: Context, rotate: bool) -> None:
         Memory.change_passphrase(obj.db, old, str(new))
         click.echo("Passphrase changed.")
         click.echo(OLD_COPIES_STILL_OPEN.format(key=key_file_for(obj.db).name))
-    with Memory.open(obj.db, str(new), maintain=False) as memory:
+    with composition.open_memory(obj.configuration, str(new), maintain=False) as memory:
         folder = memory.get_meta("sync.folder")  # the sync package's key; the core only reads it
     if folder:
         click.echo(
