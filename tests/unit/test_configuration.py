@@ -156,6 +156,7 @@ def test_the_first_set_makes_the_file_and_its_folder(tmp_path: Path) -> None:
     path = tmp_path / "new" / "localmind.toml"
     configuration.set_value(path, "llm.backend", "openai-compatible")
     assert configuration.load({}, {}, path).llm.backend == "openai-compatible"
+    assert path.stat().st_mode & 0o777 == 0o600  # it may hold an API key
 
 
 def test_show_masks_the_api_key(tmp_path: Path) -> None:
