@@ -206,8 +206,9 @@ class OpenAICompatibleLLM:
     ) -> dict[str, Any]:
         """The answer as an object following ``schema``, which the server is asked to enforce:
         as OpenAI's ``json_schema`` (llama-server, LM Studio, vLLM), or, when the server refuses
-        that, as ``json_object`` with a ``schema`` (llama-cpp-python's server, older
-        llama-servers), which is then used from the next request on."""
+        that, as ``json_object`` with a ``schema`` (llama-cpp-python's server, which answers the
+        other form with a 500; older llama-servers), which is then used from the next request
+        on if it worked."""
         import openai
 
         with self._translated_errors():
@@ -215,13 +216,16 @@ class OpenAICompatibleLLM:
                 text = self._answer(
                     messages, temperature, response_format=_response_format(self._style, schema)
                 )
-            except (openai.BadRequestError, openai.UnprocessableEntityError):
+            except openai.APIStatusError as refused:
                 if self._style != JSON_SCHEMA:
                     raise
+                try:
+                    text = self._answer(
+                        messages, temperature, response_format=_response_format(JSON_OBJECT, schema)
+                    )
+                except openai.APIStatusError:
+                    raise refused from None  # the server's trouble is not the format
                 self._style = JSON_OBJECT
-                text = self._answer(
-                    messages, temperature, response_format=_response_format(self._style, schema)
-                )
         return json_object(text, schema)
 
 

@@ -192,3 +192,16 @@ def test_a_server_without_json_schema_gets_the_schema_as_json_object(
     assert sent == ["json_schema", "json_object", "json_object"]
     assert ollama_server.chat_requests()[-1].schema == YES_NO
     assert llm.available()  # a refused format is not a server that is down
+
+
+def test_a_server_failing_either_way_is_reported_as_its_first_refusal(
+    ollama_server: FakeOllama,
+) -> None:
+    llm = KNOWN["openai-compatible"].make(ollama_server.host)
+    ollama_server.reply(Fail(500, "out of memory"), Fail(500, "still out of memory"))
+    with pytest.raises(LLMUnavailable, match="out of memory"):
+        llm.json(ASK, YES_NO)
+    ollama_server.reply({"contradicts": True})
+    llm.json(ASK, YES_NO)
+    sent = [r.body["response_format"]["type"] for r in ollama_server.chat_requests()]
+    assert sent == ["json_schema", "json_object", "json_schema"]  # kept the standard form
