@@ -64,7 +64,7 @@ def test_no_llm_off_keeps_the_model_on_and_on_turns_it_off(cli: Cli) -> None:
     on = cli.ok("chat", input="Hello\n", LOCALMIND_NO_LLM="off")
     assert "ollama serve" in on.stderr
     off = cli.ok("chat", input="Hello\n", LOCALMIND_NO_LLM="on")
-    assert "No language model is configured" in off.stderr
+    assert "the local model is off" in off.stderr
     assert_error(cli("chat", input="Hello\n", LOCALMIND_NO_LLM="maybe"), "LOCALMIND_NO_LLM")
 
 
