@@ -1,5 +1,6 @@
 """What remember() proposes for a new memory given its neighbours and the model's answer
-(``Lifecycle.propose``): pure logic, run against the in-process FakeLLM, no store and no server.
+(``Lifecycle.propose``): pure logic, run against the in-process FakeLLM and a store with nothing
+queued for review, no database and no server.
 The same decisions over real HTTP and a real store are in tests/integration/test_lifecycle.py."""
 
 from __future__ import annotations
@@ -20,9 +21,15 @@ def neighbour(content: str, similarity: float) -> tuple[StoredMemory, float]:
     return StoredMemory(rowid=1, record=record), similarity
 
 
+class NothingQueued:
+    """The one thing propose reads from the store: which changes already wait for review."""
+
+    def pending_pairs(self, namespace: str, ids: list[str]) -> list[tuple[str, str]]:
+        return []
+
+
 def lifecycle(llm: FakeLLM | None) -> Lifecycle:
-    store = None  # propose never touches the store: it decides before the write transaction
-    return Lifecycle(store, LifecycleConfig(), lambda: 0.0, llm)  # type: ignore[arg-type]
+    return Lifecycle(NothingQueued(), LifecycleConfig(), lambda: 0.0, llm)  # type: ignore[arg-type]
 
 
 def test_the_fakes_implement_the_ports() -> None:
