@@ -516,7 +516,7 @@ def _side_by_side(
     embed_ms: dict[str, float] = {}
     embed_cpu: dict[str, float] = {}
     qvecs = {q.text: inner.embed_query([q.text])[0] for q in queries}
-    from localmind.tokenize import match_expression
+    from localmind.fts_terms import match_expression
 
     # Query embedding alone, in its own pass: BLAS threads spin for a while after a call, which
     # would slow whatever runs next (localmind's e2e numbers include that effect, as in use).

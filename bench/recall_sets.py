@@ -27,7 +27,7 @@ from typing import Any
 from bench import devsets
 from bench.embedders import CHOICES, CachingEmbedder, load
 from localmind import RecallResult
-from localmind.tokenize import query_terms
+from localmind.fts_terms import query_terms
 
 KS = (1, 5, 10)
 SHIPPED_LIMIT = 10

@@ -39,7 +39,7 @@ from localmind.errors import (
     StoreInUse,
     WrongPassphrase,
 )
-from localmind.files import fsync_directory, sidecars
+from localmind.files import fsync_directory, sidecars, write_atomically
 from localmind.keys import KeyFile, key_file_for, seen_mac_key
 from localmind.remembered_key import record_seen_in_keyring
 from localmind.store import newest_change
@@ -465,10 +465,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def _install_key_file(unlocked: _Unlocked, database: Path) -> None:
     """Write ``database``'s key file atomically (temporary name, fsync, rename)."""
-    with _temporary_beside(key_file_for(database)) as key_temp:
-        key_temp.write_bytes(unlocked.key_file_bytes)
-        _fsync(key_temp)
-        os.replace(key_temp, key_file_for(database))
+    write_atomically(key_file_for(database), unlocked.key_file_bytes)
 
 
 def _fsync(path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -16,20 +15,19 @@ from typing import Any, TypeVar
 import apsw
 import click
 
-from localmind import __version__, validation
+from localmind import __version__, composition, configuration, validation
 from localmind.config import FusionConfig, Limits
+from localmind.configuration import NEW_PASSPHRASE_ENV, PASSPHRASE_ENV
 from localmind.db import DAMAGE_ERRORS, damaged
 from localmind.errors import LocalmindError, NotAStore, NotFound, StoreError, WrongPassphrase
 from localmind.keys import key_file_for
 from localmind.lifecycle import Decision, Outcome
-from localmind.llm.base import LLM
+from localmind.llm.registry import BACKENDS
 from localmind.memory import Memory
-from localmind.paths import default_db_path
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.swap import finish_interrupted
 from localmind.terminal import printable
 
-PASSPHRASE_ENV = "LOCALMIND_PASSPHRASE"
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
 # short_term memories live in a running session's ring buffer (chat, TUI); a one-shot command
 # would lose them on exit, so add and import store the other types only.
@@ -61,26 +59,42 @@ def stored_type_option(help_first: str) -> Callable[[F], F]:
 
 
 class Context:
-    def __init__(
-        self, db: Path, namespace: str, embedder: str | None, model: str | None, no_llm: bool
-    ) -> None:
-        self.db = db
-        self.namespace = namespace
-        self.embedder = embedder
-        self.model = model
-        self.no_llm = no_llm
+    """What every command shares: the configuration, layered from ``localmind.toml``, the
+    environment and the global options (:mod:`localmind.configuration`). Read on first use, so
+    that ``localmind config path`` still answers when the file is broken."""
+
+    def __init__(self, flags: dict[str, Any]) -> None:
+        self._flags = flags
+        self._configuration: configuration.Configuration | None = None
         # Whether a passphrase may be asked for in a terminal: not by `localmind mcp`, whose
         # stdin is the protocol's channel.
         self.may_ask = True
 
-    def make_llm(self) -> LLM | None:
-        """The local model, or None when the user turned it off. Ollama being down is not an
-        error here: the library degrades (conflicts queue, chat explains how to start it)."""
-        if self.no_llm:
-            return None
-        from localmind.llm.ollama import OllamaLLM
+    @property
+    def configuration(self) -> configuration.Configuration:
+        if self._configuration is None:
+            self._configuration = configuration.load(self._flags)
+        return self._configuration
 
-        return OllamaLLM(model=self.model)
+    @property
+    def db(self) -> Path:
+        return self.configuration.store
+
+    @property
+    def namespace(self) -> str:
+        return self.configuration.user
+
+    @property
+    def embedder(self) -> str | None:
+        return self.configuration.embedder
+
+    @property
+    def no_llm(self) -> bool:
+        return not self.configuration.llm_enabled
+
+    def known_db(self) -> Path | None:
+        """The store, when the configuration has been read (error messages never read it)."""
+        return self._configuration.store if self._configuration else None
 
     def require_store(self) -> None:
         """Refuse, creating nothing, when there is no store at ``db``: only the commands that
@@ -102,17 +116,17 @@ class Context:
                 self.require_store()
             creating = not self.db.exists() and not key_file_for(self.db).exists()
             options: dict[str, Any] = {
-                "embedder": self.embedder,
-                "namespace": self.namespace,
                 "accept_new_embedder": accept_new_embedder,
-                "llm": self.make_llm() if llm else None,
+                "llm": composition.make_llm(self.configuration) if llm else None,
             }
             memory = None
             if not creating:
-                memory = open_remembered(self.db, may_ask=self.may_ask, **options)
+                memory = open_remembered(self.configuration, may_ask=self.may_ask, **options)
             if memory is None:
                 passphrase = read_passphrase(creating=creating, db=self.db, may_ask=self.may_ask)
-                memory = Memory.open(self.db, passphrase, create=create, **options)
+                memory = composition.open_memory(
+                    self.configuration, passphrase, create=create, **options
+                )
                 del passphrase
         except OSError as error:  # a name too long, a folder not readable or writable, …
             raise StoreError(
@@ -134,25 +148,27 @@ class Context:
             memory.close()
 
 
-def open_remembered(db: Path, *, may_ask: bool = True, **options: Any) -> Memory | None:
+def open_remembered(
+    configured: configuration.Configuration, *, may_ask: bool = True, **options: Any
+) -> Memory | None:
     """The store opened with the data key `localmind unlock --remember` kept in the OS
     keyring; None when none is (or LOCALMIND_PASSPHRASE is set, which always wins), or when
     it no longer opens the store (said on stderr; the passphrase is asked for then). Without
     ``may_ask`` a key that no longer opens the store is a one-line error instead."""
-    if os.environ.get(PASSPHRASE_ENV):
+    if configuration.passphrase():
         return None
     from localmind.remembered_key import remembered_data_key
 
-    key = remembered_data_key(db)
+    key = remembered_data_key(configured.store)
     if key is None:
         return None
     try:
-        return Memory.open(db, "", data_key=key, **options)
+        return composition.open_memory(configured, "", data_key=key, **options)
     except WrongPassphrase as error:
         if not may_ask:
             raise click.ClickException(
-                f"The key remembered in the OS keyring no longer opens {db} (its key was "
-                "changed since): run `localmind unlock --remember` again, or set "
+                f"The key remembered in the OS keyring no longer opens {configured.store} (its "
+                "key was changed since): run `localmind unlock --remember` again, or set "
                 f"{PASSPHRASE_ENV}."
             ) from None
         click.echo(f"{error} (`localmind unlock --remember` remembers the new key)", err=True)
@@ -172,7 +188,7 @@ def read_passphrase(
 ) -> str:
     """The passphrase from LOCALMIND_PASSPHRASE, else asked for in the terminal (unless
     ``may_ask`` is false, or there is no terminal: then a one-line error)."""
-    from_env = os.environ.get(PASSPHRASE_ENV)
+    from_env = configuration.passphrase()
     if from_env:  # set but empty (LOCALMIND_PASSPHRASE=) is unset: no passphrase is empty
         return from_env
     if not (may_ask and sys.stdin.isatty() and sys.stderr.isatty()):
@@ -219,7 +235,7 @@ def friendly_errors(function: F) -> F:
 def _store_shown() -> Path | None:
     context = click.get_current_context(silent=True)
     store = context.find_object(Context) if context else None
-    return store.db if store else None
+    return store.known_db() if store else None
 
 
 def _disk_problem(error: BaseException) -> str:
@@ -278,48 +294,54 @@ def echo_json(document: object) -> None:
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+# Each global option overrides the configuration file and its environment variable
+# (localmind.configuration reads both; `localmind config show` says where each value came from).
 @click.option(
     "--db",
     type=click.Path(dir_okay=False, path_type=Path),
-    envvar="LOCALMIND_DB",
-    help="The store file. Default: your user data directory (env LOCALMIND_DB).",
+    help="The store file. Default: your user data directory (env LOCALMIND_DB; store).",
 )
 @click.option(
     "--user",
     "namespace",
-    default="me",
-    show_default=True,
-    envvar="LOCALMIND_USER",
-    help="Whose memories (a namespace in the store).",
+    help="Whose memories (a namespace in the store; default me; env LOCALMIND_USER; user).",
 )
 @click.option(
     "--embedder",
-    envvar="LOCALMIND_EMBEDDER",
     help="Embedding model: 'use' (bundled), 'e5-small' (optional), 'fastembed:<model>' or "
     "'fastembed:<directory>'. "
-    "Default: the one the store was made with.",
+    "Default: the one the store was made with (env LOCALMIND_EMBEDDER; embedder).",
+)
+@click.option(
+    "--llm",
+    "backend",
+    type=click.Choice(list(BACKENDS)),
+    help="The language model's server: Ollama (default) or any OpenAI-compatible one "
+    "(llama-server, LM Studio, vLLM; address: llm.base_url or LOCALMIND_LLM_URL; env "
+    "LOCALMIND_LLM; llm.backend).",
 )
 @click.option(
     "--model",
-    envvar="LOCALMIND_MODEL",
-    help="The Ollama model for contradiction checks, fact extraction and chat "
-    "(default qwen2.5:3b; the server is OLLAMA_HOST, default http://127.0.0.1:11434).",
+    help="The model for contradiction checks, fact extraction and chat (default qwen2.5:3b "
+    "on Ollama, at OLLAMA_HOST or http://127.0.0.1:11434; env LOCALMIND_MODEL; llm.model).",
 )
 @click.option(
     "--no-llm",
     is_flag=True,
-    envvar="LOCALMIND_NO_LLM",
-    help="Never call a language model: possible contradictions wait for review instead.",
+    default=None,
+    help="Never call a language model: possible contradictions wait for review instead "
+    "(env LOCALMIND_NO_LLM=1; llm.enabled = false).",
 )
 @click.version_option(__version__, prog_name="localmind")
 @click.pass_context
 def cli(
     ctx: click.Context,
     db: Path | None,
-    namespace: str,
+    namespace: str | None,
     embedder: str | None,
+    backend: str | None,
     model: str | None,
-    no_llm: bool,
+    no_llm: bool | None,
 ) -> None:
     """localmind: a private, offline, long-term memory for your AI assistant.
 
@@ -333,7 +355,15 @@ def cli(
       localmind recall "what do I like to drink?"
       localmind recall 编程 --json
     """
-    ctx.obj = Context((db or default_db_path()).expanduser(), namespace, embedder, model, no_llm)
+    flags = {
+        "store": str(db) if db else None,
+        "user": namespace,
+        "embedder": embedder,
+        "llm.backend": backend,
+        "llm.model": model,
+        "llm.enabled": False if no_llm else None,
+    }
+    ctx.obj = Context(flags)
     if ctx.invoked_subcommand is None:
         ctx.invoke(home)
 
@@ -767,11 +797,11 @@ def passwd(obj: Context, rotate: bool) -> None:
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")
     old = read_passphrase(creating=False, db=obj.db, prompt="Current passphrase")
-    new = os.environ.get("LOCALMIND_NEW_PASSPHRASE")
+    new = configuration.passphrase(new=True)
     if new is None:
         if not sys.stdin.isatty():
             raise click.ClickException(
-                "No new passphrase: set LOCALMIND_NEW_PASSPHRASE or run in a terminal."
+                f"No new passphrase: set {NEW_PASSPHRASE_ENV} or run in a terminal."
             )
         new = click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
     if rotate:
@@ -791,7 +821,7 @@ def passwd(obj: Context, rotate: bool) -> None:
         Memory.change_passphrase(obj.db, old, str(new))
         click.echo("Passphrase changed.")
         click.echo(OLD_COPIES_STILL_OPEN.format(key=key_file_for(obj.db).name))
-    with Memory.open(obj.db, str(new), maintain=False) as memory:
+    with composition.open_memory(obj.configuration, str(new), maintain=False) as memory:
         folder = memory.get_meta("sync.folder")  # the sync package's key; the core only reads it
     if folder:
         click.echo(
@@ -809,6 +839,7 @@ from localmind import (  # noqa: E402
     cli_backup,
     cli_capacity,
     cli_chat,
+    cli_config,
     cli_keyring,
     cli_mcp,
     cli_models,
@@ -822,6 +853,7 @@ __all__ = [
     "cli_backup",
     "cli_capacity",
     "cli_chat",
+    "cli_config",
     "cli_keyring",
     "cli_mcp",
     "cli_models",

@@ -8,16 +8,17 @@ import click
 
 from localmind import preferences
 from localmind.cli import Context, cli, echo_json, eviction_note, friendly_errors, one_line
+from localmind.cli_config import STORE_COMMAND, config_group
 
 
-@cli.command("config")
+@config_group.command(STORE_COMMAND, hidden=True)
 @click.argument("name", required=False)
 @click.argument("value", required=False)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
 def config_command(obj: Context, name: str | None, value: str | None, as_json: bool) -> None:
-    """Show the store's settings, or set NAME to VALUE. The settings:
+    """Show this store's settings, or set NAME to VALUE. The settings:
 
     \b
       capacity                active memories kept per user (default 500, or unlimited);

@@ -12,8 +12,9 @@ from localmind.terminal import printable
 
 QUIT = {"/quit", "/exit", ":q"}
 NO_LLM = (
-    "No replies: the local model is off because of --no-llm (or LOCALMIND_NO_LLM). What you "
-    "say is still recalled against and kept for this session."
+    "No replies: the local model is off because of --no-llm (or LOCALMIND_NO_LLM, or llm.enabled "
+    "= false in localmind.toml). What you say is still recalled against and kept for this "
+    "session."
 )
 
 

@@ -8,13 +8,13 @@ with a one-line error and exit code 1, instead of surfacing later as a broken to
 from __future__ import annotations
 
 import importlib
-import os
 import threading
 from collections.abc import Callable
 from types import ModuleType
 
 import click
 
+from localmind import configuration
 from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors, n_memories
 from localmind.memory import Memory
 from localmind.remembered_key import remembered_data_key
@@ -29,7 +29,7 @@ def mcp_command(obj: Context) -> None:
     an MCP server has no terminal to ask in."""
     # Never a prompt: stdin is the protocol's channel (a stale remembered key is an error).
     obj.may_ask = False
-    if not os.environ.get(PASSPHRASE_ENV) and remembered_data_key(obj.db) is None:  # or empty
+    if not configuration.passphrase() and remembered_data_key(obj.db) is None:  # or empty
         raise click.ClickException(
             f"No passphrase: set {PASSPHRASE_ENV} in the MCP client's configuration for "
             "localmind, or run `localmind unlock --remember` once (an MCP server cannot ask "

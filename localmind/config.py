@@ -118,7 +118,8 @@ class LifecycleConfig:
 
 @dataclass(frozen=True, slots=True)
 class ProfileConfig:
-    """The user profile and the context block (token counts: ``localmind.tokens.estimate``)."""
+    """The user profile and the context block (token counts:
+    ``localmind.token_budget.estimate``)."""
 
     budget_tokens: int = 200
     context_memory_tokens: int = 300

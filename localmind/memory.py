@@ -135,7 +135,7 @@ class Memory:
         *,
         embedder: Embedder | str | None = None,
         namespace: str = "me",
-        settings: Settings | None = None,
+        settings: Settings | Callable[[Settings], Settings] | None = None,
         clock: Clock = time.time,
         create: bool = True,
         kdf: KdfParams | None = None,
@@ -155,6 +155,10 @@ class Memory:
 
         ``llm``: the model that checks contradictions (and more); without one, possible
         contradictions are queued for review instead.
+
+        ``settings``: the numbers to use, or a function changing the defaults calibrated for the
+        embedder (the configuration file's: :mod:`localmind.configuration`); the store's own
+        settings (``localmind config capacity N``) apply on top.
 
         ``maintain``: run the daily maintenance now if the last run is over a day old.
 
@@ -191,7 +195,7 @@ class Memory:
         path: Path,
         embedder: Embedder | str | None,
         namespace: str,
-        settings: Settings | None,
+        settings: Settings | Callable[[Settings], Settings] | None,
         clock: Clock,
         accept_new_embedder: bool,
         llm: LLM | None = None,
@@ -199,9 +203,9 @@ class Memory:
     ) -> Memory:
         attached = attach(db, embedder, clock, accept_new_embedder)
         # Without settings, the defaults with the thresholds calibrated for the embedder.
-        settings = preferences.stored(
-            settings or settings_for(attached.embedder), attached.store.get_meta
-        )
+        calibrated = settings_for(attached.embedder)
+        chosen = settings(calibrated) if callable(settings) else settings or calibrated
+        settings = preferences.stored(chosen, attached.store.get_meta)
         return cls(
             attached.store,
             attached.embedder,

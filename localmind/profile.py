@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from localmind import tokens
+from localmind import token_budget as tokens
 from localmind.config import ProfileConfig
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render

@@ -21,6 +21,7 @@ from localmind.config import FusionConfig, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput
+from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
@@ -29,7 +30,6 @@ from localmind.records import MemoryRecord, MemoryType, RecallResult
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, might_mention_time, time_frame
-from localmind.tokenize import MAX_QUERY_TERMS, match_expression, query_terms
 
 _QUERY_CACHE_SIZE = 256
 _TERMS_CACHE_SIZE = 20_000  # memories whose index terms are kept (a few MB at most)

@@ -17,7 +17,6 @@ from typing import Any
 from localmind import validation
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM, LLMError, Message
-from localmind.llm.ollama import how_to_start
 from localmind.memory import Memory
 from localmind.profile import context_block
 from localmind.prompts import render
@@ -129,7 +128,7 @@ class Session:
         if self.llm is None:
             return "", "No language model is configured."
         if not self.llm.available():
-            return "", self.llm.status or how_to_start(self.llm.model)
+            return "", self.llm.status or self.llm.how_to_start()
         pieces: list[str] = []
         try:
             for piece in self.llm.stream(self._messages(message, recalled)):

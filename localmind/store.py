@@ -29,6 +29,7 @@ import numpy as np
 from localmind.db import BUSY_TIMEOUT_MS
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
+from localmind.fts_terms import index_text, query_terms
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.records import (
     MemoryRecord,
@@ -37,7 +38,6 @@ from localmind.records import (
     restatements,
     searchable_text,
 )
-from localmind.tokenize import index_text, query_terms
 
 if TYPE_CHECKING:
     from localmind.lifecycle import Version

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from localmind import composition
 from localmind.cli import Context, cli, friendly_errors, read_passphrase, when
 from localmind.files import sidecars
 from localmind.keys import key_file_for
@@ -71,7 +72,7 @@ def sync_group() -> None:
 
 def _open_with_passphrase(obj: Context) -> tuple[Memory, str]:
     passphrase = read_passphrase(creating=not obj.db.exists(), db=obj.db)
-    memory = Memory.open(obj.db, passphrase, embedder=obj.embedder, namespace=obj.namespace)
+    memory = composition.open_memory(obj.configuration, passphrase)
     return memory, passphrase
 
 
@@ -138,7 +139,7 @@ def join(obj: Context, folder: Path, name: str | None) -> None:
     if creating:  # a wrong passphrase or an unusable folder: said before any store is made
         folder_key(folder.expanduser(), passphrase)
     with _nothing_left_on_failure(obj.db, creating):
-        memory = Memory.open(obj.db, passphrase, embedder=obj.embedder, namespace=obj.namespace)
+        memory = composition.open_memory(obj.configuration, passphrase)
         with memory:
             root = join_folder(memory, folder, passphrase, name=name)
             note = start_stream(memory, root)

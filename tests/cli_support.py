@@ -33,6 +33,11 @@ class Cli:
             "LOCALMIND_NEW_PASSPHRASE": None,
             "LOCALMIND_MODEL": None,
             "LOCALMIND_NO_LLM": None,
+            "LOCALMIND_LLM": None,
+            "LOCALMIND_LLM_URL": None,
+            "LOCALMIND_LLM_API_KEY": None,
+            # a configuration file of the test's own, beside its store (none until a test sets)
+            "LOCALMIND_CONFIG": str(self.db.parent / "localmind.toml"),
             # Never the developer's own Ollama: a server that is down, unless a test says.
             "OLLAMA_HOST": unused_port_host(),
         }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from localmind import KdfParams, Memory
+from localmind.configuration import CONFIG_ENV
 from localmind.keys import UNSAFE_TEST_KDF_ENV
 from localmind.llm.ollama import OllamaLLM
 from tests.ollama_server import FakeOllama
@@ -32,6 +34,8 @@ FAST_KDF = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
 #: ... and such a key file is refused unless the floor is lowered, here and in every program a
 #: test starts (they inherit the environment; tests that build one from scratch pass it on).
 os.environ[UNSAFE_TEST_KDF_ENV] = "1"
+#: ... and never the developer's own localmind.toml: a file no test writes unless it sets its own.
+os.environ[CONFIG_ENV] = str(Path(tempfile.mkdtemp(prefix="localmind-tests-")) / "localmind.toml")
 PASSPHRASE = "correct horse battery staple"
 DAY = 86_400.0
 

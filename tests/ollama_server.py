@@ -1,6 +1,8 @@
 """A small in-process HTTP server that speaks Ollama's real API (``/api/tags``, ``/api/chat``,
-``/api/generate``, ``/api/version``), so tests exercise the real ``ollama`` client over real
-HTTP. Replies are scripted; every request is recorded.
+``/api/generate``, ``/api/version``) and the OpenAI-compatible one of llama-server, LM Studio or
+vLLM (``/v1/models``, ``/v1/chat/completions``, streamed as server-sent events or not), so tests
+exercise the real ``ollama`` and ``openai`` clients over real HTTP. Replies are scripted, the same
+for both; every request is recorded.
 
 A reply is a string (the assistant's content), a dict (sent as JSON content, for ``format``
 requests), or a callable taking the request body and returning either. Special replies:
@@ -44,10 +46,22 @@ Reply = str | dict[str, Any] | Fail | Hang | Garbage | Callable[[dict[str, Any]]
 class Recorded:
     path: str
     body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)  # names in lower case
 
     @property
     def messages(self) -> list[dict[str, str]]:
         return list(self.body.get("messages", []))
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The JSON schema the request asked the answer to follow (Ollama's ``format``, OpenAI's
+        ``response_format``), or {}."""
+        if isinstance(self.body.get("format"), dict):
+            return dict(self.body["format"])
+        response_format = self.body.get("response_format") or {}
+        if "schema" in response_format:  # {"type": "json_object", "schema": ...}
+            return dict(response_format["schema"])
+        return dict((response_format.get("json_schema") or {}).get("schema") or {})
 
     @property
     def last_user_message(self) -> str:
@@ -59,6 +73,8 @@ class Recorded:
 class FakeOllama:
     models: list[str] = field(default_factory=lambda: ["qwen2.5:3b"])
     default_reply: Reply = "OK"
+    # the OpenAI-compatible response_format types it accepts (llama-cpp-python's: json_object)
+    response_formats: tuple[str, ...] = ("text", "json_schema", "json_object")
     requests: list[Recorded] = field(default_factory=list)
     _script: deque[Reply] = field(default_factory=deque)
     _rules: list[tuple[Callable[[dict[str, Any]], bool], Reply]] = field(default_factory=list)
@@ -78,14 +94,14 @@ class FakeOllama:
 
     def when_schema_has(self, key: str, reply: Reply) -> None:
         """Answer structured-output requests whose JSON schema has property ``key``."""
-        self.when(lambda body: key in (body.get("format") or {}).get("properties", {}), reply)
+        self.when(lambda body: key in Recorded("", body).schema.get("properties", {}), reply)
 
     def when_prompt_contains(self, text: str, reply: Reply) -> None:
         """Answer requests whose last user message contains ``text``."""
         self.when(lambda body: text in Recorded("", body).last_user_message, reply)
 
     def chat_requests(self) -> list[Recorded]:
-        return [r for r in self.requests if r.path == "/api/chat"]
+        return [r for r in self.requests if r.path in CHAT_PATHS]
 
     # --- serving ------------------------------------------------------------------------------
 
@@ -93,6 +109,11 @@ class FakeOllama:
     def host(self) -> str:
         assert self._server is not None
         return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def base_url(self) -> str:
+        """Where an OpenAI client finds it."""
+        return self.host + "/v1"
 
     def start(self) -> FakeOllama:
         fake = self
@@ -109,19 +130,30 @@ class FakeOllama:
                     self._json(200, {"models": [_model_entry(name) for name in fake.models]})
                 elif self.path == "/api/version":
                     self._json(200, {"version": "0.12.0"})
+                elif self.path == "/v1/models":
+                    self._json(
+                        200, {"object": "list", "data": [_openai_model(n) for n in fake.models]}
+                    )
                 else:
                     self._json(404, {"error": "not found"})
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                fake.requests.append(Recorded(self.path, body))
-                if self.path not in ("/api/chat", "/api/generate"):
+                fake.requests.append(
+                    Recorded(self.path, body, {k.lower(): v for k, v in self.headers.items()})
+                )
+                openai = self.path == "/v1/chat/completions"
+                if self.path not in (*CHAT_PATHS, "/api/generate"):
                     self._json(404, {"error": "not found"})
                     return
                 model = body.get("model", "")
                 if model not in fake.models:
-                    self._json(404, {"error": f'model "{model}" not found, try pulling it first'})
+                    self._error(404, f'model "{model}" not found, try pulling it first', openai)
+                    return
+                asked_format = (body.get("response_format") or {}).get("type", "text")
+                if openai and asked_format not in fake.response_formats:
+                    self._error(422, f"response_format type {asked_format!r} unsupported", openai)
                     return
                 reply = fake._next_reply(body)
                 while isinstance(reply, Hang):
@@ -130,12 +162,15 @@ class FakeOllama:
                 if callable(reply) and not isinstance(reply, (Fail, Garbage)):
                     reply = reply(body)
                 if isinstance(reply, Fail):
-                    self._json(reply.status, {"error": reply.message})
+                    self._error(reply.status, reply.message, openai)
                     return
                 if isinstance(reply, Garbage):
                     self._raw(200, reply.text.encode(), "text/html")
                     return
                 content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+                if openai:
+                    self._openai_answer(model, content, bool(body.get("stream", False)))
+                    return
                 chat = self.path == "/api/chat"
                 if body.get("stream", True):
                     self._stream(model, content, chat)
@@ -148,6 +183,23 @@ class FakeOllama:
                 lines.append(_final(model, "", chat))
                 payload = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
                 self._raw(200, payload, "application/x-ndjson")
+
+            def _openai_answer(self, model: str, content: str, stream: bool) -> None:
+                if not stream:
+                    self._json(200, _openai_completion(model, content))
+                    return
+                pieces = [content[i : i + 4] for i in range(0, len(content), 4)]
+                events = [_openai_chunk(model, {"content": piece}, None) for piece in pieces]
+                events.append(_openai_chunk(model, {}, "stop"))
+                payload = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+                self._raw(200, payload + b"data: [DONE]\n\n", "text/event-stream")
+
+            def _error(self, status: int, message: str, openai: bool) -> None:
+                if openai:
+                    error = {"message": message, "type": "invalid_request_error", "code": status}
+                    self._json(status, {"error": error})
+                else:
+                    self._json(status, {"error": message})
 
             def _json(self, status: int, document: dict[str, Any]) -> None:
                 self._raw(status, json.dumps(document).encode(), "application/json")
@@ -179,6 +231,9 @@ class FakeOllama:
         if self._script:
             return self._script.popleft()
         return self.default_reply
+
+
+CHAT_PATHS = ("/api/chat", "/v1/chat/completions")
 
 
 def _now() -> str:
@@ -222,6 +277,37 @@ def _final(model: str, content: str, chat: bool) -> dict[str, Any]:
         eval_duration=500_000,
     )
     return document
+
+
+def _openai_model(name: str) -> dict[str, Any]:
+    return {"id": name, "object": "model", "created": 1_780_000_000, "owned_by": "llamacpp"}
+
+
+def _openai_completion(model: str, content: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 1_780_000_000,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+
+
+def _openai_chunk(model: str, delta: dict[str, str], finish: str | None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": 1_780_000_000,
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
 
 
 def unused_port_host() -> str:

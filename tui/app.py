@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker
 
+from localmind.configuration import Configuration
 from localmind.embedders.base import Embedder, warm_up
 from localmind.errors import LocalmindError
 from localmind.keys import KdfParams
@@ -80,12 +81,15 @@ class LocalmindApp(App[None]):
         kdf: KdfParams | None = None,
         namespace: str = "me",
         embedder: Embedder | str | None = None,
+        configuration: Configuration | None = None,
     ) -> None:
         """``passphrase``: unlock with it at once (no unlock screen). ``kdf``: the key
-        derivation cost when creating a store (tests pass a cheap one)."""
+        derivation cost when creating a store (tests pass a cheap one). ``configuration``: the
+        rest of the person's configuration (its embedder, its numbers)."""
         super().__init__()
         path = Path(db_path).expanduser() if db_path is not None else default_db_path()
-        self.options = StoreOptions(path, namespace, embedder, llm, clock, kdf)
+        chosen = configuration or Configuration()
+        self.options = StoreOptions(path, namespace, embedder, llm, clock, kdf, chosen)
         self.passphrase = passphrase
         self.memory: Memory | None = None
         self.session: Session | None = None

@@ -7,11 +7,13 @@ import functools
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
 from localmind import swap
+from localmind.composition import open_memory
+from localmind.configuration import Configuration
 from localmind.embedders.base import Embedder
 from localmind.errors import NotAStore
 from localmind.keys import KdfParams, key_file_for
@@ -32,6 +34,8 @@ class StoreOptions:
     llm: LLM | None = None
     clock: Clock = time.time
     kdf: KdfParams | None = None  # only used when creating; tests pass a cheap one
+    # the rest of what opening needs (the file's numbers): localmind.configuration
+    configuration: Configuration = field(default_factory=Configuration)
 
     def exists(self) -> bool:
         """True when a store (or half of one) is at the path: then unlock, never create."""
@@ -51,12 +55,11 @@ class StoreOptions:
 
     def open(self, passphrase: str, *, create: bool, data_key: bytes | None = None) -> Memory:
         """``data_key``: the key remembered in the OS keyring, instead of ``passphrase``."""
-        memory = Memory.open(
-            self.path,
+        memory = open_memory(
+            replace(self.configuration, store=self.path, user=self.namespace),
             passphrase,
             data_key=data_key,
             embedder=self.embedder,
-            namespace=self.namespace,
             clock=self.clock,
             create=create,
             kdf=self.kdf,

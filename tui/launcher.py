@@ -1,29 +1,32 @@
 """The ``localmind`` command: the TUI when run in a terminal with no subcommand (global options
 such as ``--db`` or ``--user`` are honoured), otherwise the command line (``localmind.cli``),
-which also keeps scripts working (no terminal, no TUI)."""
+which also keeps scripts working (no terminal, no TUI). Both read their configuration through
+:mod:`localmind.configuration` and build their store through :mod:`localmind.composition`."""
 
 from __future__ import annotations
 
-import os
 import sys
+from typing import Any
 
-from localmind.cli import PASSPHRASE_ENV
+from localmind import composition, configuration
 from localmind.cli import main as cli_main
+from localmind.errors import LocalmindError
 from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`; the core cannot)
 
-# The CLI's global options that take a value, by name, and the environment variable each mirrors.
+# The CLI's global options that take a value, by name, and the configuration key each sets.
 _VALUED = {
-    "--db": "LOCALMIND_DB",
-    "--user": "LOCALMIND_USER",
-    "--embedder": "LOCALMIND_EMBEDDER",
-    "--model": "LOCALMIND_MODEL",
+    "--db": "store",
+    "--user": "user",
+    "--embedder": "embedder",
+    "--llm": "llm.backend",
+    "--model": "llm.model",
 }
 
 
-def tui_options(argv: list[str]) -> dict[str, str] | None:
-    """The global options of ``argv`` as {environment variable: value} when it holds nothing
+def tui_options(argv: list[str]) -> dict[str, Any] | None:
+    """The global options of ``argv`` as {configuration key: value} when it holds nothing
     else (the TUI's case); None when it names a subcommand or anything the CLI should handle."""
-    options: dict[str, str] = {}
+    options: dict[str, Any] = {}
     rest = list(argv)
     while rest:
         name, equals, value = rest.pop(0).partition("=")
@@ -34,7 +37,7 @@ def tui_options(argv: list[str]) -> dict[str, str] | None:
                 value = rest.pop(0)
             options[_VALUED[name]] = value
         elif name == "--no-llm" and not equals:
-            options["LOCALMIND_NO_LLM"] = "1"
+            options["llm.enabled"] = False
         else:
             return None
     return options
@@ -51,20 +54,17 @@ def main() -> None:
         return
     from tui.app import LocalmindApp
 
-    def setting(name: str) -> str | None:
-        return options.get(name) or os.environ.get(name) or None
-
-    llm = None
-    if (setting("LOCALMIND_NO_LLM") or "").strip().lower() in ("", "0", "false", "no"):
-        from localmind.llm.ollama import OllamaLLM
-
-        llm = OllamaLLM(model=setting("LOCALMIND_MODEL"))
+    try:
+        chosen = configuration.load(options)
+    except LocalmindError as error:  # as the CLI says it: one line, exit code 1
+        print(f"Error: {error}", file=sys.stderr)
+        sys.exit(1)
     LocalmindApp(
-        setting("LOCALMIND_DB"),
-        llm=llm,
-        passphrase=os.environ.get(PASSPHRASE_ENV),
-        namespace=setting("LOCALMIND_USER") or "me",
-        embedder=setting("LOCALMIND_EMBEDDER"),
+        chosen.store,
+        llm=composition.make_llm(chosen),
+        passphrase=configuration.passphrase(),
+        namespace=chosen.user,
+        configuration=chosen,
     ).run()
 
 

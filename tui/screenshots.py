@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from localmind.keys import KdfParams
-from localmind.llm.ollama import OllamaLLM
+from localmind.llm.registry import LLMConfig, make_llm
 from localmind.memory import Memory
 from tui.app import LocalmindApp
 
@@ -53,7 +53,7 @@ async def shoot(target: Path) -> list[Path]:
         clock = Clock()
         path = Path(tmp) / "memory.db"
         build(path, clock)
-        app = LocalmindApp(path, llm=OllamaLLM(), clock=clock, passphrase=None)
+        app = LocalmindApp(path, llm=make_llm(LLMConfig()), clock=clock, passphrase=None)
         async with app.run_test(size=(130, 36)) as pilot:
 
             async def settle() -> None:

@@ -1,4 +1,5 @@
-"""Language models: the port and its Ollama implementation."""
+"""Language models: the port, its backends (Ollama, any OpenAI-compatible server) and the
+registry that picks one by name (:mod:`localmind.llm.registry`)."""
 
 from localmind.llm.base import LLM, LLMBadReply, LLMError, LLMUnavailable, Message
 

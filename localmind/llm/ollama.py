@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import json
-import os
-import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
+from localmind.llm.registry import LLMConfig
+from localmind.llm.replies import json_object, short, unicode_text
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 # Qwen2.5 3B instruct: trained on Chinese and English alike, follows JSON schemas well enough
 # for yes/no checks and fact extraction, and answers at a usable speed on a laptop CPU
-# (about 2 GB at Ollama's default 4-bit quantisation). Override with LOCALMIND_MODEL.
+# (about 2 GB at Ollama's default 4-bit quantisation). Override with `llm.model`.
 DEFAULT_MODEL = "qwen2.5:3b"
-AVAILABILITY_TTL_S = 30.0
-_SURROGATE = re.compile("[\ud800-\udfff]")
-# Small models asked for JSON sometimes wrap it in a Markdown code fence anyway.
-_FENCED = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL | re.IGNORECASE)
 
 
 def how_to_start(model: str) -> str:
@@ -46,30 +42,31 @@ class OllamaLLM:
         import httpx
         import ollama
 
-        self._model = model or os.environ.get("LOCALMIND_MODEL") or DEFAULT_MODEL
-        self.host = host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST
+        self._model = model or DEFAULT_MODEL
+        self.host = host or DEFAULT_HOST
         self._client = ollama.Client(
             host=self.host, timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s)
         )
         self._checker = ollama.Client(host=self.host, timeout=httpx.Timeout(check_timeout_s))
-        self._clock = clock
-        self._checked_at: float | None = None
-        self._status = "not checked yet"
+        self._availability = Availability(self._check, clock)
+
+    @classmethod
+    def from_config(cls, config: LLMConfig) -> OllamaLLM:
+        return cls(config.model, config.base_url, timeout_s=config.timeout_s)
 
     @property
     def model(self) -> str:
         return self._model
 
+    def how_to_start(self) -> str:
+        return how_to_start(self.model)
+
     @property
     def status(self) -> str:
-        return self._status
+        return self._availability.status
 
     def available(self) -> bool:
-        now = self._clock()
-        if self._checked_at is None or now - self._checked_at > AVAILABILITY_TTL_S:
-            self._status = self._check()
-            self._checked_at = now
-        return not self._status
+        return self._availability.available()
 
     def _check(self) -> str:
         try:
@@ -77,7 +74,7 @@ class OllamaLLM:
         except ConnectionError:
             return f"Ollama is not running at {self.host}. " + how_to_start(self.model)
         except Exception as error:  # any failure means "not available", with a reason
-            return f"Ollama is not reachable at {self.host} ({_short(error)}). " + how_to_start(
+            return f"Ollama is not reachable at {self.host} ({short(error)}). " + how_to_start(
                 self.model
             )
         names = {m.model for m in listed.models if m.model}
@@ -85,9 +82,6 @@ class OllamaLLM:
         if not names & wanted:
             return f"Ollama has no model {self.model!r}: run `ollama pull {self.model}`."
         return ""
-
-    def _forget_availability(self, reason: str) -> None:
-        self._status, self._checked_at = reason, self._clock()
 
     @contextmanager
     def _translated_errors(self) -> Iterator[None]:
@@ -100,14 +94,14 @@ class OllamaLLM:
             yield
         except (ConnectionError, httpx.ConnectError) as error:
             reason = f"Ollama is not reachable at {self.host}. " + how_to_start(self.model)
-            self._forget_availability(reason)
+            self._availability.lost(reason)
             raise LLMUnavailable(reason) from error
         except ollama.ResponseError as error:
             if error.status_code == 404:
                 reason = f"Ollama has no model {self.model!r}: run `ollama pull {self.model}`."
             else:
                 reason = f"Ollama refused the request: {error.error} ({error.status_code})."
-            self._forget_availability(reason)
+            self._availability.lost(reason)
             raise LLMUnavailable(reason) from error
         except httpx.TimeoutException as error:
             raise LLMUnavailable(f"Ollama at {self.host} did not answer in time.") from error
@@ -115,7 +109,7 @@ class OllamaLLM:
             raise LLMUnavailable(f"Ollama at {self.host} dropped the connection.") from error
         except (httpx.HTTPError, pydantic.ValidationError, ValueError, RecursionError) as error:
             raise LLMBadReply(
-                f"Ollama sent a reply that could not be read ({_short(error)})."
+                f"Ollama sent a reply that could not be read ({short(error)})."
             ) from error
 
     def complete(self, messages: Sequence[Message], *, temperature: float = 0.2) -> str:
@@ -123,7 +117,7 @@ class OllamaLLM:
             reply = self._client.chat(
                 model=self.model, messages=list(messages), options={"temperature": temperature}
             )
-        return _unicode(str(reply.message.content or ""))
+        return unicode_text(str(reply.message.content or ""))
 
     def stream(self, messages: Sequence[Message], *, temperature: float = 0.7) -> Iterator[str]:
         with self._translated_errors():
@@ -135,7 +129,7 @@ class OllamaLLM:
             )
             for chunk in chunks:
                 if chunk.message.content:
-                    yield _unicode(chunk.message.content)
+                    yield unicode_text(chunk.message.content)
 
     def json(
         self, messages: Sequence[Message], schema: Mapping[str, Any], *, temperature: float = 0.0
@@ -147,32 +141,4 @@ class OllamaLLM:
                 format=dict(schema),
                 options={"temperature": temperature},
             )
-        text = str(reply.message.content or "")
-        fenced = _FENCED.match(text)
-        if fenced:
-            text = fenced.group(1)
-        try:
-            document = json.loads(text)
-        except (ValueError, RecursionError):  # not JSON, nested too deeply, a 5000-digit number
-            raise LLMBadReply(f"The model's answer is not JSON: {text[:80]!r}") from None
-        if not isinstance(document, dict):
-            raise LLMBadReply(f"The model's answer is not a JSON object: {text[:80]!r}")
-        if _unicode(json.dumps(document, ensure_ascii=False)) != json.dumps(
-            document, ensure_ascii=False
-        ):
-            raise LLMBadReply("The model's answer is not valid Unicode (a lone surrogate).")
-        missing = [key for key in schema.get("required", []) if key not in document]
-        if missing:
-            raise LLMBadReply(f"The model's answer lacks {', '.join(missing)}: {text[:80]!r}")
-        return document
-
-
-def _unicode(text: str) -> str:
-    """``text`` with lone surrogates (which JSON can spell as ``\\ud800``, and SQLite cannot
-    store) replaced by U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text)
-
-
-def _short(error: BaseException) -> str:
-    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return text[:120]
+        return json_object(str(reply.message.content or ""), schema)

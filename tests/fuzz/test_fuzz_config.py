@@ -1,8 +1,8 @@
-"""Configuration, hostile. localmind reads no settings file: its tunables (localmind/config.py)
-are code. What it does read from outside is the key file next to the store (``<db>.key``: the
-KDF parameters, salt and wrapped key, a JSON document anyone who can write the folder can
-replace) and the command line's environment (LOCALMIND_DB, LOCALMIND_USER, LOCALMIND_EMBEDDER,
-LOCALMIND_MODEL, LOCALMIND_NO_LLM).
+"""Configuration, hostile. What localmind reads from outside: the key file next to the store
+(``<db>.key``: the KDF parameters, salt and wrapped key, a JSON document anyone who can write the
+folder can replace), the command line's environment (LOCALMIND_DB, LOCALMIND_USER,
+LOCALMIND_EMBEDDER, LOCALMIND_MODEL, LOCALMIND_NO_LLM) and ``localmind.toml``
+(localmind/configuration.py; its errors: tests/unit/test_configuration.py).
 
 A key file that cannot be used is a clear NotAStore / WrongPassphrase, never another exception,
 and one that asks Argon2id for absurd cost is refused before any key is derived; the database

@@ -21,9 +21,10 @@ import pytest
 from hypothesis import event, example, given
 from hypothesis import strategies as st
 
-from localmind import Memory, tokens
+from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
 from localmind.session import Session
+from localmind.token_budget import estimate
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (
     INJECTION,
@@ -248,7 +249,7 @@ def test_the_profile_is_built_from_any_reply_within_its_budget(
     assert profile is not None
     event(f"profile: {profile.method}")
     assert profile.text.strip()
-    assert tokens.estimate(profile.text) <= memory.settings.profile.budget_tokens
+    assert estimate(profile.text) <= memory.settings.profile.budget_tokens
     nothing_was_lost(memory, before)
 
 

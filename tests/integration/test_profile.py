@@ -9,7 +9,7 @@ from localmind import Memory, NewMemory
 from localmind.config import ProfileConfig, Settings
 from localmind.llm.ollama import OllamaLLM
 from localmind.profile import PREAMBLE
-from localmind.tokens import estimate
+from localmind.token_budget import estimate
 from tests.ollama_server import FakeOllama, unused_port_host
 
 EN = [

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from localmind.db import connect
+from localmind.fts_terms import index_text, match_expression
 from localmind.hlc import HybridLogicalClock
 from localmind.migrations import migrate
 from localmind.store import SqliteStore
-from localmind.tokenize import index_text, match_expression
 
 DIM = 32
 

@@ -48,9 +48,9 @@ def test_without_a_terminal_the_entry_point_keeps_the_command_line(tmp_path: Pat
 def test_global_options_open_the_tui_with_them() -> None:
     assert launcher.tui_options([]) == {}
     assert launcher.tui_options(["--db", "/tmp/x.db", "--user=alice", "--no-llm"]) == {
-        "LOCALMIND_DB": "/tmp/x.db",
-        "LOCALMIND_USER": "alice",
-        "LOCALMIND_NO_LLM": "1",
+        "store": "/tmp/x.db",
+        "user": "alice",
+        "llm.enabled": False,
     }
     assert launcher.tui_options(["--db", "/tmp/x.db", "list"]) is None
     assert launcher.tui_options(["--db"]) is None

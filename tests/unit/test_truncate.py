@@ -3,7 +3,7 @@ says it goes on, instead of ending on the separator."""
 
 from __future__ import annotations
 
-from localmind import tokens
+from localmind import token_budget as tokens
 
 
 def test_a_list_cut_between_items_ends_with_an_ellipsis_not_a_separator():

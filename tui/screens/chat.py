@@ -15,7 +15,6 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Decision, Outcome
-from localmind.llm.ollama import how_to_start
 from localmind.records import MemoryRecord, RecallResult
 from localmind.session import Turn
 from localmind.terminal import printable
@@ -103,7 +102,7 @@ class ChatScreen(Page):
         elif llm.available():
             reason = ""
         else:
-            reason = llm.status or how_to_start(llm.model)
+            reason = llm.status or llm.how_to_start()
         self.app.call_from_thread(self._show_offline, reason)
 
     def _show_offline(self, reason: str) -> None:

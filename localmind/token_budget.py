@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 import re
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
-_PIECE = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]|\w+|[^\w\s]", re.UNICODE
-)
+from localmind.cjk import CHARACTER as _CJK
+from localmind.cjk import RANGES
+
+# one CJK character, or a run of other letters and digits, or one punctuation mark
+_PIECE = re.compile(f"[{RANGES}]|[^\\W{RANGES}]+|[^\\w\\s]", re.UNICODE)
 
 
 def estimate(text: str) -> int:

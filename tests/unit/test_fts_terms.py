@@ -1,4 +1,5 @@
-from localmind.tokenize import cjk_bigrams, index_text, match_expression, query_terms
+from localmind.fts_terms import cjk_bigrams, index_text, match_expression, query_terms
+from localmind.token_budget import estimate
 
 
 def test_chinese_runs_become_overlapping_bigrams() -> None:
@@ -37,3 +38,12 @@ def test_a_long_query_keeps_its_latest_terms() -> None:
     assert expression is not None
     assert expression.count(" OR ") == 255
     assert '"word299"' in expression and '"word0"' not in expression
+
+
+def test_the_index_and_the_token_estimate_agree_on_what_is_cjk() -> None:
+    """One definition (localmind.cjk): rare Han of the supplementary planes (𠀀, Extension B, in
+    names) are bigrams in the index and one token each in the estimate, like common Han."""
+    for text in ("编程语言", "𠀀𠀁𠀂𠀃", "かなカナ", "한국어요"):
+        assert index_text(text).split() == cjk_bigrams(text)
+        assert estimate(text) == 4
+    assert estimate("Rust编程") == 3  # a word, then one token per character

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-# Han (with extensions and compatibility ideographs), kana, Hangul.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0002ebef"
+from localmind.cjk import RANGES as _CJK
+
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W_{_CJK}]+", re.UNICODE)
 
