@@ -98,7 +98,10 @@ class ChatScreen(Page):
     def check_model(self) -> None:
         llm = self.lm.llm
         if llm is None:
-            reason = "No language model is configured (LOCALMIND_NO_LLM is set)."
+            reason = (
+                "The language model is off (--no-llm, LOCALMIND_NO_LLM, or llm.enabled = false "
+                "in localmind.toml)."
+            )
         elif llm.available():
             reason = ""
         else:
