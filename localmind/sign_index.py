@@ -77,6 +77,9 @@ class SignIndex:
     def __contains__(self, rowid: object) -> bool:
         return bool(np.any(self._rowids[: self.size] == rowid))
 
+    def rowids(self) -> set[int]:
+        return set(self._rowids[: self.size].tolist())
+
     def nbytes(self) -> int:
         return self._bits.nbytes + sum(array.nbytes for array in self._arrays())
 

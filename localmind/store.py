@@ -69,6 +69,11 @@ INDEX_ROWS_PER_CANDIDATE = 25
 INDEX_MAX_POOL = 4000
 # Rows read per statement when the index is (re)built.
 INDEX_LOAD_CHUNK = 8192
+# Searches answered through SQL before the index is built: building it reads every vector of
+# the namespace (~0.1 s per 10k memories), which a one-shot command (``localmind recall``,
+# ``add``: one or two searches) would pay for nothing; a long-lived process (the MCP server, the
+# app, a script's loop) gets it from its third search on.
+INDEX_AFTER_SEARCHES = 2
 
 # Fields that update() may change directly; content goes through replace_content().
 _UPDATABLE = frozenset(
@@ -240,6 +245,7 @@ class _IndexState:
     schema_version: int = -1
     changes: int = -1
     recheck: set[int] = field(default_factory=set)
+    searches_before: int = 0  # searches answered through SQL before the index was built
 
 
 class SqliteStore:
@@ -878,6 +884,11 @@ class SqliteStore:
 
     # --- the in-memory vector index -----------------------------------------------------------
 
+    @property
+    def memory_index(self) -> SignIndex | None:
+        """The in-memory vector index as it stands (None until built; see ``nearest``)."""
+        return self._sign_index
+
     def _index_view(self, namespace: str) -> tuple[SignIndex, dict[int, str | None]] | None:
         """The in-memory index of ``namespace``, brought up to date, with the rows it cannot
         take in yet: {rowid: its type now, or None when it left ``memory_vec``}.
@@ -885,8 +896,8 @@ class SqliteStore:
         Changes come from ``memory_vec_changes`` (filled by triggers, so every writer's changes
         are there). ``PRAGMA data_version`` (other connections' commits) and this connection's
         change count say when to look. Inside a transaction what is read may still roll back:
-        it is only overlaid on the index, never folded in. None: use SQL (the index must be
-        built and this connection is inside a transaction)."""
+        it is only overlaid on the index, never folded in. None: use SQL (the index is not
+        built yet: see INDEX_AFTER_SEARCHES, and never inside a transaction)."""
         db, state = self.db, self._index_state
         in_transaction = db.in_transaction
         data_version = self.scalar("PRAGMA data_version")
@@ -899,7 +910,8 @@ class SqliteStore:
         ):
             index = None  # re-indexed elsewhere: memory_vec is a new table
         if index is None or index.namespace != namespace:
-            if in_transaction:
+            if in_transaction or state.searches_before < INDEX_AFTER_SEARCHES:
+                state.searches_before += 1
                 return None
             index = self._load_index(namespace)
         if (data_version, changes) == (state.data_version, state.changes) and not state.recheck:
