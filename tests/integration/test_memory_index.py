@@ -14,12 +14,11 @@ import pytest
 
 from localmind import Memory
 from localmind.db import connect
-from localmind.hlc import HybridLogicalClock
 from localmind.keys import UNSAFE_TEST_KDF_ENV
-from localmind.migrations import migrate
 from localmind.store import INDEX_AFTER_SEARCHES, SqliteStore
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_cli import run_installed
+from tests.integration.test_vector_index import vector_store
 
 DIM = 512
 TYPES = ("semantic", "episodic", "long_term")
@@ -27,14 +26,9 @@ TYPES = ("semantic", "episodic", "long_term")
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    db = connect(tmp_path / "store.db", b"k" * 32, create=True)
-    migrate(db)
-    clock = lambda: 1_780_000_000.0  # noqa: E731
-    store = SqliteStore(db, HybridLogicalClock("dev", clock), "dev", clock)
-    with db:
-        store.create_vector_table(DIM)
+    store = vector_store(tmp_path / "store.db", DIM)
     yield store
-    db.close()
+    store.db.close()
 
 
 def _add(store: SqliteStore, rowid: int, vector: np.ndarray, type_: str = "semantic") -> None:
