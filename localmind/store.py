@@ -5,14 +5,16 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 ``memory_vec`` and ``memory_fts`` in the same transaction as its status change.
 
 Vector search is two-stage. ``memory_vec`` holds each active memory's float32 embedding;
-triggers keep ``memory_vec_bits`` in step with it, one narrow row per memory with the sign bits
-of the embedding (sqlite-vec's ``vec_quantize_binary``: 64 bytes for 512 dimensions). A query
-scans the bits by Hamming distance for 400–1000 candidates (``ORDER BY ... LIMIT``: a
-bounded heap; the bits of 100k memories fit in the page cache, so the scan decrypts nothing),
-then ranks those by exact cosine on their float vectors. On USE vectors of synthetic memories
-this finds 0.97–1.0 of the exact top 10 at 10k–100k memories (``python -m bench perf`` checks
-it) for a fraction of an exact scan's cost. sqlite-vec's own ``vec0`` KNN is slower here: its
-cost grows with rows × k, and rescoring needs a large k.
+triggers keep ``memory_vec_bits`` in step with it (the sign bits, sqlite-vec's
+``vec_quantize_binary``) and log each changed rowid in ``memory_vec_changes``. A process that
+searches more than once holds the namespace's sign bits and an int8 copy of its vectors in
+memory (:class:`localmind.sign_index.SignIndex`, ~600 bytes per memory), scans the bits with
+numpy, ranks the candidates on the int8 vectors and the best of those exactly on their float32
+vectors; it follows every writer through the change log (see ``_index_view``). The first
+searches of a process, and searches inside a transaction before the index is built, run the
+same two stages in SQL (``nearest_through_sql``: ``ORDER BY`` Hamming distance ``LIMIT`` the
+pool, then exact cosine). sqlite-vec's own ``vec0`` KNN is slower here: its cost grows with
+rows × k, and rescoring needs a large k.
 """
 
 from __future__ import annotations
