@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -269,6 +270,9 @@ class SqliteStore:
         self._vocabulary = False
         self._sign_index: SignIndex | None = None
         self._index_state = _IndexState()
+        # The app searches from worker threads while its main thread may write: the arrays
+        # change under one thread at a time.
+        self._index_lock = threading.Lock()
 
     # --- meta ---------------------------------------------------------------------------------
 
@@ -416,11 +420,12 @@ class SqliteStore:
     def _unindex(self, rowid: int) -> None:
         self.db.execute("DELETE FROM memory_vec WHERE rowid = ?", (rowid,))
         self.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
-        if self._sign_index is not None:
-            # Out of memory at once (a forgotten memory's vector must not linger), and read
-            # again at the next search: the transaction may still roll back.
-            self._sign_index.remove([rowid])
-            self._index_state.recheck.add(rowid)
+        with self._index_lock:
+            if self._sign_index is not None:
+                # Out of memory at once (a forgotten memory's vector must not linger), and read
+                # again at the next search: the transaction may still roll back.
+                self._sign_index.remove([rowid])
+                self._index_state.recheck.add(rowid)
 
     def update_fields(self, stored: StoredMemory, reason: str, **fields: Any) -> MemoryRecord:
         """Change plain fields of a memory (not its content); keeps the indexes in step with its
@@ -835,13 +840,15 @@ class SqliteStore:
             return []
         self.check_vector_identity()
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        view = self._index_view(namespace)
+        with self._index_lock:
+            view = self._index_view(namespace)
+            if view is not None:
+                index, overlay = view
+                rowids, _ = index.search(
+                    query, _index_pool(k, len(index)), _exact_keep(k), types, list(overlay)
+                )
         if view is None:
             return self.nearest_through_sql(query, k, namespace, types)
-        index, overlay = view
-        rowids, _ = index.search(
-            query, _index_pool(k, len(index)), _exact_keep(k), types, exclude=list(overlay)
-        )
         # Rows this transaction (or one the index has not read yet) changed: their state now.
         fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
         return self._rescored(query, [*rowids.tolist(), *fresh], k)
