@@ -220,10 +220,13 @@ def _open_localmind(path: Path, encrypted: bool, embedder: Any, *, create: bool)
     """Encrypted: :meth:`Memory.open`. Plain: the same steps on a connection without a key."""
     from localmind import KdfParams, Memory
     from localmind.db import connect
+    from localmind.keys import UNSAFE_TEST_KDF_ENV
     from localmind.migrations import migrate
 
     if encrypted:
-        # A cheap KDF: the benchmark measures the store, not Argon2id at open.
+        # A cheap KDF: the benchmark measures the store, not Argon2id at open (localmind refuses
+        # such a key file unless told it is a test's).
+        os.environ.setdefault(UNSAFE_TEST_KDF_ENV, "1")
         kdf = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
         return Memory.open(
             path,
