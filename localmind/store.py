@@ -70,8 +70,12 @@ MAX_RESCORE = 1000
 # rescored exactly on their float32 vectors.
 INDEX_ROWS_PER_CANDIDATE = 25
 INDEX_MAX_POOL = 4000
-# Rows read per statement when the index is (re)built.
-INDEX_LOAD_CHUNK = 8192
+# Rows read per statement when the index is (re)built: its float32 temporaries (~10 MB) are
+# what the build adds to the peak memory besides the index itself.
+INDEX_LOAD_CHUNK = 1024
+# Room the index is built with for later writes, as a share of its rows: growing copies the
+# arrays (old and new at once), a peak this spares the next writes.
+INDEX_ROOM = 0.125
 # Searches answered through SQL before the index is built: building it reads every vector of
 # the namespace (~0.1 s per 10k memories), which a one-shot command (``localmind recall``,
 # ``add``: one or two searches) would pay for nothing; a long-lived process (the MCP server, the
@@ -973,7 +977,8 @@ class SqliteStore:
         count = self.scalar("SELECT count(*) FROM memory_vec_bits WHERE namespace = ?", [namespace])
         index = SignIndex(namespace)
         width = db.execute("SELECT length(embedding) FROM memory_vec LIMIT 1").fetchone()
-        index.reserve(count, dim=int(width[0]) // 4 if width else 0)
+        room = count + int(count * INDEX_ROOM) + 256
+        index.reserve(room, dim=int(width[0]) // 4 if width else 0)
         last = -1
         while True:
             rows: list[Any] = db.execute(
@@ -985,6 +990,10 @@ class SqliteStore:
                 break
             index.add(IndexRows.from_blobs(rows))
             last = int(rows[-1][0])
+            # Every float vector passes through the page cache once here; the int8 copy
+            # replaces them, so the cache gives their pages back instead of growing to its
+            # ceiling (searches re-read only the few they rescore).
+            db.execute("PRAGMA shrink_memory")
         self._sign_index = index
         return index
 
