@@ -15,12 +15,14 @@ import pytest
 from localmind import Memory
 from localmind.db import connect
 from localmind.keys import UNSAFE_TEST_KDF_ENV
+from localmind.migrations import MIGRATIONS
 from localmind.store import INDEX_AFTER_SEARCHES, SqliteStore
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_cli import run_installed
 from tests.integration.test_vector_index import vector_store
 
 DIM = 512
+CHANGE_LOG = next(m.version for m in MIGRATIONS if m.name == "vector change log")
 TYPES = ("semantic", "episodic", "long_term")
 
 
@@ -224,14 +226,14 @@ def test_one_shot_commands_never_build_it(store: SqliteStore) -> None:
 
 
 def test_an_old_store_gets_the_change_log(tmp_path: Path) -> None:
-    # a store made before migration 3: memory_vec exists, the change log does not
+    # a store made before the change log: memory_vec exists, the log does not
     memory = Memory.open(tmp_path / "old.db", PASSPHRASE, kdf=FAST_KDF)
     db = memory._store.db
     with db:
         for trigger in ("insert", "update", "delete"):
             db.execute(f"DROP TRIGGER memory_vec_log_{trigger}")
         db.execute("DROP TABLE memory_vec_changes")
-        db.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(CHANGE_LOG - 1),))
     memory.close()
 
     memory = Memory.open(tmp_path / "old.db", PASSPHRASE, kdf=FAST_KDF)
@@ -239,6 +241,6 @@ def test_an_old_store_gets_the_change_log(tmp_path: Path) -> None:
         added = memory.remember("I keep bees on the roof")
         changes = memory._store.db.execute("SELECT vec_rowid FROM memory_vec_changes").fetchall()
         assert (memory._store.get(added.id).rowid,) in changes  # type: ignore[union-attr]
-        assert memory._store.get_meta("schema_version") == "3"
+        assert memory._store.get_meta("schema_version") == str(CHANGE_LOG)
     finally:
         memory.close()
