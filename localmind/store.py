@@ -68,8 +68,8 @@ MAX_RESCORE = 1000
 # costs far less than reading float vectors from SQLite, so it takes more of them (one per
 # INDEX_ROWS_PER_CANDIDATE rows, up to INDEX_MAX_POOL); the best ``_exact_keep(k)`` of those are
 # rescored exactly on their float32 vectors.
-INDEX_ROWS_PER_CANDIDATE = 25
-INDEX_MAX_POOL = 4000
+INDEX_ROWS_PER_CANDIDATE = 50
+INDEX_MAX_POOL = 2000
 # Rows read per statement when the index is (re)built: its float32 temporaries (~10 MB) are
 # what the build adds to the peak memory besides the index itself.
 INDEX_LOAD_CHUNK = 1024
