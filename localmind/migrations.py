@@ -126,10 +126,45 @@ def _recall_load_time(db: apsw.Connection) -> None:
     db.execute("ALTER TABLE recall_latency ADD COLUMN load_ms REAL NOT NULL DEFAULT 0")
 
 
+# The rowids whose ``memory_vec`` row changed, in order: a process holding vectors in memory
+# (localmind.sign_index) reads what changed since it last looked, whoever wrote it. Only the
+# newest VECTOR_LOG_KEPT changes are kept; a process further behind reloads everything.
+VECTOR_LOG_KEPT = 10_000
+VECTOR_LOG_TABLE = """
+CREATE TABLE IF NOT EXISTS memory_vec_changes (
+    seq       INTEGER PRIMARY KEY,  -- max + 1: committed changes are numbered without gaps
+    vec_rowid INTEGER NOT NULL
+);
+"""
+VECTOR_LOG_TRIGGERS = f"""
+CREATE TRIGGER memory_vec_log_insert AFTER INSERT ON memory_vec BEGIN
+    INSERT INTO memory_vec_changes (vec_rowid) VALUES (new.rowid);
+    DELETE FROM memory_vec_changes
+    WHERE seq <= (SELECT max(seq) FROM memory_vec_changes) - {VECTOR_LOG_KEPT};
+END;
+CREATE TRIGGER memory_vec_log_update AFTER UPDATE ON memory_vec BEGIN
+    INSERT INTO memory_vec_changes (vec_rowid) VALUES (old.rowid);
+    INSERT INTO memory_vec_changes (vec_rowid) SELECT new.rowid WHERE new.rowid != old.rowid;
+END;
+CREATE TRIGGER memory_vec_log_delete AFTER DELETE ON memory_vec BEGIN
+    INSERT INTO memory_vec_changes (vec_rowid) VALUES (old.rowid);
+END;
+"""
+
+
+def _vector_change_log(db: apsw.Connection) -> None:
+    db.execute(VECTOR_LOG_TABLE)
+    # memory_vec exists once an embedder was recorded (SqliteStore.create_vector_table, which
+    # creates these triggers for new stores).
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'memory_vec'").fetchone():
+        db.execute(VECTOR_LOG_TRIGGERS)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
     Migration(3, "recall load time", _recall_load_time),
+    Migration(4, "vector change log", _vector_change_log),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

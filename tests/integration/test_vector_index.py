@@ -18,16 +18,22 @@ from localmind.store import SqliteStore
 DIM = 32
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    db = connect(tmp_path / "store.db", b"k" * 32, create=True)
+def vector_store(path: Path, dim: int) -> SqliteStore:
+    """A new encrypted store at ``path`` with a vector table of ``dim`` floats (close its db)."""
+    db = connect(path, b"k" * 32, create=True)
     migrate(db)
     clock = lambda: 1_780_000_000.0  # noqa: E731
     store = SqliteStore(db, HybridLogicalClock("dev", clock), "dev", clock)
     with db:
-        store.create_vector_table(DIM)
+        store.create_vector_table(dim)
+    return store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqliteStore]:
+    store = vector_store(tmp_path / "store.db", DIM)
     yield store
-    db.close()
+    store.db.close()
 
 
 def _add(store: SqliteStore, rowid: int, namespace: str, type_: str, vector: np.ndarray) -> None:

@@ -1,0 +1,197 @@
+"""The open namespace's vectors held in memory for search: their sign bits and an int8 copy.
+
+Pure numpy, no SQL: :class:`localmind.store.SqliteStore` fills it from ``memory_vec`` and keeps
+it in step with every write (see there). A search scans the sign bits by Hamming distance
+(``np.bitwise_count`` over 64-bit words), ranks the candidates by cosine on the int8 copy, and
+the store rescores the best of those exactly on their float32 vectors.
+
+Bytes per memory: 64 (sign bits of 512 dimensions) + 512 (int8 vector) + 4 (its scale) + 4 (its
+norm) + 8 (rowid) + 1 (type) = 593; the arrays grow by a quarter when full, so at most ~740.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from localmind.records import MemoryType
+
+_TYPE_CODES = {str(kind): code for code, kind in enumerate(MemoryType)}
+_GROWTH = 1.25
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRows:
+    """Rows to add: rowids, their memory types and float32 vectors (one per row)."""
+
+    rowids: np.ndarray  # int64
+    types: Sequence[str]
+    vectors: np.ndarray  # float32, (n, dim)
+
+    @classmethod
+    def from_blobs(cls, rows: Sequence[tuple[int, str, bytes]]) -> IndexRows:
+        """From (rowid, type, float32 blob) rows as ``memory_vec`` holds them."""
+        vectors = np.frombuffer(b"".join(bytes(blob) for _, _, blob in rows), dtype=np.float32)
+        return cls(
+            np.fromiter((rowid for rowid, _, _ in rows), dtype=np.int64, count=len(rows)),
+            [kind for _, kind, _ in rows],
+            vectors.reshape(len(rows), -1) if rows else vectors.reshape(0, 0),
+        )
+
+
+def sign_words(vectors: np.ndarray) -> np.ndarray:
+    """The sign bits of each vector (1 where > 0) packed into uint64 words, one row each."""
+    bits = np.packbits(vectors > 0, axis=-1, bitorder="little")
+    pad = (-bits.shape[-1]) % 8
+    if pad:
+        bits = np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, pad)])
+    return np.ascontiguousarray(bits).view(np.uint64)
+
+
+class SignIndex:
+    """Sign bits and int8 vectors of one namespace's active memories, by rowid."""
+
+    def __init__(self, namespace: str, dim: int = 0) -> None:
+        self.namespace = namespace
+        self.size = 0
+        self._allocate(dim)
+
+    def _allocate(self, dim: int) -> None:
+        """Empty arrays for vectors of ``dim`` floats (0: not known until the first row)."""
+        self.dim = dim
+        words = (dim + 63) // 64
+        self._rowids = np.empty(0, np.int64)
+        self._types = np.empty(0, np.uint8)
+        # Word-major (one row per 64-bit word of every vector): the scan then runs over long
+        # contiguous arrays, four times faster than summing 8 words per row.
+        self._bits = np.empty((words, 0), np.uint64)
+        self._int8 = np.empty((0, dim), np.int8)
+        self._scale = np.empty(0, np.float32)
+        self._norm = np.empty(0, np.float32)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __contains__(self, rowid: object) -> bool:
+        return bool(np.any(self._rowids[: self.size] == rowid))
+
+    def rowids(self) -> set[int]:
+        return set(self._rowids[: self.size].tolist())
+
+    def nbytes(self) -> int:
+        return self._bits.nbytes + sum(array.nbytes for array in self._arrays())
+
+    def add(self, rows: IndexRows) -> None:
+        """Append rows (their rowids must not be in the index: :meth:`remove` them first)."""
+        count = len(rows.rowids)
+        if not count:
+            return
+        if self.dim != rows.vectors.shape[1]:
+            if self.size:
+                raise ValueError(f"vectors of {rows.vectors.shape[1]} floats, not {self.dim}")
+            self._allocate(rows.vectors.shape[1])
+        self.reserve(self.size + count)
+        at = slice(self.size, self.size + count)
+        vectors = np.asarray(rows.vectors, np.float32)
+        peak = np.abs(vectors).max(axis=1)
+        scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+        self._rowids[at] = rows.rowids
+        self._types[at] = [_TYPE_CODES[kind] for kind in rows.types]
+        self._bits[:, at] = sign_words(vectors).T
+        self._int8[at] = np.rint(vectors / scale[:, None]).astype(np.int8)
+        self._scale[at] = scale
+        self._norm[at] = np.linalg.norm(vectors, axis=1)
+        self.size += count
+
+    def remove(self, rowids: Sequence[int] | np.ndarray) -> None:
+        """Drop these rowids (absent ones are ignored); the last rows fill the gaps."""
+        if not len(rowids) or not self.size:
+            return
+        gone = np.flatnonzero(np.isin(self._rowids[: self.size], np.asarray(rowids, np.int64)))
+        for slot in gone[::-1]:  # from the end: a moved row never lands on a slot still to go
+            last = self.size - 1
+            if slot != last:
+                for array in self._arrays():
+                    array[slot] = array[last]
+                self._bits[:, slot] = self._bits[:, last]
+            self.size = last
+
+    def search(
+        self,
+        query: np.ndarray,
+        pool: int,
+        keep: int,
+        types: Sequence[str] | None,
+        exclude: Sequence[int] = (),
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, approximate cosines) of up to ``keep`` rows, best first: the ``pool``
+        nearest by Hamming distance of the sign bits, ranked by cosine on the int8 vectors.
+        ``types`` limits the memory types; ``exclude`` leaves rowids out."""
+        n = self.size
+        slots: np.ndarray | slice = slice(0, n)
+        if types or len(exclude):
+            live = np.ones(n, bool)
+            if types:
+                live &= np.isin(self._types[:n], [_TYPE_CODES[kind] for kind in types])
+            if len(exclude):
+                live &= ~np.isin(self._rowids[:n], np.asarray(exclude, np.int64))
+            slots = np.flatnonzero(live)
+        count = n if isinstance(slots, slice) else len(slots)
+        if not count:
+            return np.empty(0, np.int64), np.empty(0, np.float32)
+        picked = np.arange(n)[slots]
+        if count > pool:
+            picked = picked[self._closest(self._hamming(query, slots), pool)]
+        vectors = self._int8[picked].astype(np.float32)
+        norms = self._norm[picked] * float(np.linalg.norm(query))
+        cosine = (vectors @ query) * self._scale[picked] / np.where(norms > 0, norms, 1.0)
+        best = np.argsort(-cosine, kind="stable")[:keep]
+        return self._rowids[picked[best]], cosine[best]
+
+    @staticmethod
+    def _closest(distance: np.ndarray, pool: int) -> np.ndarray:
+        """Positions of the ``pool`` smallest distances, and those tied with the last: a
+        histogram of the few possible distances finds them faster than a partial sort (unless
+        the ties are many)."""
+        reached = np.cumsum(np.bincount(distance)) >= pool
+        within = np.flatnonzero(distance <= int(np.argmax(reached)))
+        if len(within) > 2 * pool:
+            return np.argpartition(distance, pool - 1)[:pool]
+        return within
+
+    def _hamming(self, query: np.ndarray, slots: np.ndarray | slice) -> np.ndarray:
+        """Hamming distance between the query's sign bits and each of these slots' bits."""
+        words = sign_words(query.reshape(1, -1))[0]
+        distance: np.ndarray | None = None
+        for word, query_word in zip(self._bits, words, strict=True):
+            counts = np.bitwise_count(word[slots] ^ query_word)
+            distance = counts.astype(np.uint16) if distance is None else distance + counts
+        assert distance is not None  # a vector has at least one word
+        return distance
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays with one row per slot (the bits are word-major, apart)."""
+        return (self._rowids, self._types, self._int8, self._scale, self._norm)
+
+    def reserve(self, needed: int, *, dim: int | None = None) -> None:
+        """Room for ``needed`` rows (growing by a quarter at least, so appends stay cheap)."""
+        if dim is not None and not self.size and dim != self.dim:
+            self._allocate(dim)
+        capacity = len(self._rowids)
+        if needed <= capacity:
+            return
+        capacity = max(needed, int(capacity * _GROWTH) + 256)
+
+        def grown(array: np.ndarray) -> np.ndarray:
+            bigger = np.empty((capacity, *array.shape[1:]), array.dtype)
+            bigger[: self.size] = array[: self.size]
+            return bigger
+
+        self._rowids, self._types, self._int8, self._scale, self._norm = (
+            grown(array) for array in self._arrays()
+        )
+        bits = np.empty((self._bits.shape[0], capacity), np.uint64)
+        bits[:, : self.size] = self._bits[:, : self.size]
+        self._bits = bits

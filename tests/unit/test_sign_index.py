@@ -1,0 +1,95 @@
+"""The in-memory sign-bit index (localmind.sign_index): pure numpy, checked against brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from localmind.sign_index import IndexRows, SignIndex, sign_words
+
+DIM = 96  # not a multiple of 64: the last word of the sign bits is padded
+
+
+def _rows(rowids: list[int], vectors: np.ndarray, kind: str = "semantic") -> IndexRows:
+    return IndexRows(np.array(rowids, np.int64), [kind] * len(rowids), vectors)
+
+
+def _exact(vectors: dict[int, np.ndarray], query: np.ndarray, k: int) -> list[int]:
+    ids = list(vectors)
+    matrix = np.stack([vectors[i] / np.linalg.norm(vectors[i]) for i in ids])
+    return [ids[i] for i in np.argsort(-(matrix @ query))[:k]]
+
+
+def test_sign_words_hold_one_bit_per_positive_dimension() -> None:
+    vectors = np.array([[1.0, -1.0, 0.0, 2.0] + [0.0] * 60 + [3.0]], np.float32)
+
+    words = sign_words(vectors)
+
+    assert words.shape == (1, 2)
+    assert int(words[0, 0]) == 0b1001
+    assert int(words[0, 1]) == 1
+
+
+def test_search_over_the_whole_pool_ranks_like_exact_cosine() -> None:
+    rng = np.random.default_rng(3)
+    vectors = {rowid: rng.normal(size=DIM).astype(np.float32) for rowid in range(1, 201)}
+    index = SignIndex("me")
+    index.add(_rows(list(vectors), np.stack(list(vectors.values()))))
+    query = rng.normal(size=DIM).astype(np.float32)
+    query /= np.linalg.norm(query)
+
+    rowids, cosines = index.search(query, pool=400, keep=10, types=None)
+
+    # int8 rounding moves cosines by ~1e-2 at most here: the top 10 overlap almost entirely
+    assert len(set(rowids.tolist()) & set(_exact(vectors, query, 10))) >= 9
+    assert list(cosines) == sorted(cosines, reverse=True)
+
+
+def test_the_hamming_stage_keeps_the_nearest_when_the_pool_is_smaller() -> None:
+    rng = np.random.default_rng(5)
+    noise = rng.normal(size=(2000, DIM)).astype(np.float32)
+    query = rng.normal(size=DIM).astype(np.float32)
+    near = query + 0.1 * rng.normal(size=(5, DIM)).astype(np.float32)
+    index = SignIndex("me")
+    index.add(_rows(list(range(1, 2001)), noise))
+    index.add(_rows([5001, 5002, 5003, 5004, 5005], near))
+
+    rowids, _ = index.search(query, pool=50, keep=5, types=None)
+
+    assert set(rowids.tolist()) == {5001, 5002, 5003, 5004, 5005}
+
+
+def test_remove_types_and_exclusions() -> None:
+    rng = np.random.default_rng(9)
+    index = SignIndex("me")
+    index.add(_rows([1, 2, 3], rng.normal(size=(3, DIM)).astype(np.float32), "semantic"))
+    index.add(_rows([4, 5], rng.normal(size=(2, DIM)).astype(np.float32), "episodic"))
+    query = rng.normal(size=DIM).astype(np.float32)
+
+    index.remove([2, 99])
+
+    assert index.rowids() == {1, 3, 4, 5}
+    assert set(index.search(query, 400, 10, ["episodic"])[0].tolist()) == {4, 5}
+    assert set(index.search(query, 400, 10, None, exclude=[1, 4])[0].tolist()) == {3, 5}
+    index.remove([1, 3, 4, 5])
+    assert len(index) == 0
+    assert index.search(query, 400, 10, None)[0].size == 0
+
+
+def test_growth_keeps_every_row_and_the_memory_bound() -> None:
+    rng = np.random.default_rng(11)
+    index = SignIndex("me")
+    for start in range(0, 3000, 100):  # one add per write, as the store does
+        index.add(_rows(list(range(start, start + 100)), rng.normal(size=(100, DIM)).astype("f4")))
+
+    assert index.rowids() == set(range(3000))
+    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 8 + 1  # bits (padded to 2 words) + the rest
+    assert index.nbytes() <= 1.25 * 3000 * per_row + 256 * per_row
+
+
+def test_vectors_of_another_width_are_refused() -> None:
+    index = SignIndex("me")
+    index.add(_rows([1], np.ones((1, DIM), np.float32)))
+
+    with pytest.raises(ValueError, match="floats"):
+        index.add(_rows([2], np.ones((1, DIM + 1), np.float32)))
