@@ -14,6 +14,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,8 @@ Progress = Callable[[int, int], None]
 #: every step, while the copy itself runs from one read snapshot.
 PAGES_PER_STEP = 1024
 ASIDE_SUFFIX = ".before-restore"
+#: meta keys: the device id a restore replaced, and when (seconds since the epoch)
+REPLACED_ID, RESTORED_AT = "device_id.before_restore", "device_id.restored_at"
 _PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -497,11 +500,13 @@ def new_device_identity(database: Path, data_key: bytes, cipher: Cipher) -> str:
                 (device_id,),
             )
             if old is not None:
-                db.execute(
-                    "INSERT INTO meta (key, value) VALUES ('device_id.before_restore', ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (old,),
-                )
+                # sync's status names the old id's directory while it has not written since.
+                for key, value in ((REPLACED_ID, old), (RESTORED_AT, time.time())):
+                    db.execute(
+                        "INSERT INTO meta (key, value) VALUES (?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        (key, str(value)),
+                    )
     finally:
         db.close()
     return device_id

@@ -119,6 +119,8 @@ _PLAIN = (
     Key("llm.base_url", _text, "the server's address (default: the backend's usual one)"),
     Key("llm.api_key", _text, "a key, for servers that want one", secret=True),
     Key("llm.timeout_s", _positive, "seconds to wait for an answer (default 60)"),
+    Key("llm.max_reply_tokens", _number("int"), "most tokens in a chat reply (default 1024)"),
+    Key("llm.max_verdict_tokens", _number("int"), "most tokens in a verdict (default 512)"),
 )
 #: The sections of Settings a file may tune, each a dataclass of numbers.
 TUNABLE = ("governance", "lifecycle", "fusion", "ranking", "decay", "profile", "limits")
@@ -236,6 +238,8 @@ def _build(values: dict[str, Any], sources: dict[str, str], path: Path) -> Confi
         base_url=values.get("llm.base_url"),
         api_key=values.get("llm.api_key"),
         timeout_s=values.get("llm.timeout_s", LLMConfig().timeout_s),
+        max_reply_tokens=values.get("llm.max_reply_tokens", LLMConfig().max_reply_tokens),
+        max_verdict_tokens=values.get("llm.max_verdict_tokens", LLMConfig().max_verdict_tokens),
     )
     store = values.get("store")
     return Configuration(
@@ -355,4 +359,6 @@ def _default(name: str) -> str:
         "llm.enabled": "True",
         "llm.backend": defaults.llm.backend,
         "llm.timeout_s": str(defaults.llm.timeout_s),
+        "llm.max_reply_tokens": str(defaults.llm.max_reply_tokens),
+        "llm.max_verdict_tokens": str(defaults.llm.max_verdict_tokens),
     }.get(name, "(the backend's)" if name.startswith("llm.") else "(the store's)")

@@ -327,6 +327,8 @@ def status_(obj: Context, folder: Path | None, as_json: bool) -> None:
             f"  {printable(device_label(device))}{left}: {count(device['segments'], 'file')}, "
             f"{device['pending_segments']} to import, last seen {when(device['last_seen'])}"
         )
+    for advice in report["advice"]:
+        click.echo(printable(advice))
 
 
 if "sync" not in cli.commands:

@@ -49,8 +49,10 @@ import secrets
 import shutil
 import socket
 import stat
+import time
 import zlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from localmind import KdfParams, LocalmindError, Memory, NotAStore, WrongPassphrase
+from localmind.backup import REPLACED_ID, RESTORED_AT
 from localmind.files import fsync_directory, write_atomically
 from localmind.keys import DEFAULT_KDF, KeyFile
 from localmind.replica import Event
@@ -111,6 +114,9 @@ META_LEFT_SEGMENT = "sync.left_segment"
 MAX_NAME_CHARS = 64
 # How many retired key ids a header keeps (each `sync rekey --rotate` adds one).
 MAX_RETIRED_KEYS = 100
+# A device that has written nothing for this long is named by `sync status`: it may be this
+# laptop's former self (a restore gives the store a new id), holding compaction back.
+SILENT_AFTER_S = 14 * 86400
 
 
 class SyncError(LocalmindError):
@@ -1211,8 +1217,12 @@ def sync_once(memory: Memory, folder: str | os.PathLike[str]) -> tuple[int, Impo
     return exported, report
 
 
-def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
-    """This device and every other device seen in the folder, with what is pending."""
+def status(
+    memory: Memory, folder: str | os.PathLike[str], *, now: float | None = None
+) -> dict[str, Any]:
+    """This device and every other device seen in the folder, with what is pending, and advice
+    on the devices that have gone silent (see :func:`silent_devices`). ``now`` is wall-clock
+    time, as the files' modification times are."""
     root = Path(folder).expanduser()
     exported = int(memory.get_meta(META_EXPORTED) or 0)
     relay = int(memory.get_meta(META_RELAY) or 0)
@@ -1243,6 +1253,9 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
                 "last_seen": max(seen, default=None),
             }
         )
+    silent = silent_devices(memory, devices, time.time() if now is None else now)
+    for device in devices:
+        device["silent"] = device["device_id"] in silent
     return {
         "folder": str(root),
         "device_id": memory.device_id,
@@ -1250,7 +1263,31 @@ def status(memory: Memory, folder: str | os.PathLike[str]) -> dict[str, Any]:
         "exported_through_seq": exported,
         "pending_events": len(memory.events_since(exported, relay_through=relay)),
         "devices": devices,
+        "advice": list(silent.values()),
     }
+
+
+def silent_devices(memory: Memory, devices: list[dict[str, Any]], now: float) -> dict[str, str]:
+    """device id -> what to do, for each device of :func:`status` that still counts for
+    compaction but has written nothing for :data:`SILENT_AFTER_S`, or, for the id a restore of
+    this store replaced, nothing since that restore. Nothing is retired automatically: a
+    restore onto a second laptop while the first still runs looks the same."""
+    replaced = memory.get_meta(REPLACED_ID)
+    restored_at = float(memory.get_meta(RESTORED_AT) or "inf")
+    advice = {}
+    for device in devices:
+        seen = device["last_seen"]
+        if device["left"] or seen is None:
+            continue
+        since_restore = device["device_id"] == replaced and seen < restored_at
+        if since_restore or now - seen >= SILENT_AFTER_S:
+            identity = device["device_id"]
+            date = datetime.fromtimestamp(seen).strftime("%Y-%m-%d")
+            advice[identity] = (
+                f"{device_label(device)} has not written since {date}; if it was this laptop "
+                f"before a restore, run `localmind sync forget-device {identity}`"
+            )
+    return advice
 
 
 def device_label(device: dict[str, Any]) -> str:

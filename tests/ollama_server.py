@@ -64,6 +64,13 @@ class Recorded:
         return dict((response_format.get("json_schema") or {}).get("schema") or {})
 
     @property
+    def token_cap(self) -> int | None:
+        """The most tokens the request let the answer have (Ollama's ``options.num_predict``,
+        OpenAI's ``max_tokens``), or None when it set no cap."""
+        cap = (self.body.get("options") or {}).get("num_predict", self.body.get("max_tokens"))
+        return None if cap is None else int(cap)
+
+    @property
     def last_user_message(self) -> str:
         users = [m["content"] for m in self.messages if m.get("role") == "user"]
         return users[-1] if users else str(self.body.get("prompt", ""))

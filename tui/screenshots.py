@@ -1,15 +1,19 @@
 """Screenshots of every page for the README: ``python -m tui.screenshots [DIR]`` (default
 ``assets/``). Builds a demo store in a temporary directory with a fixed clock; the chat page
-talks to Ollama when it runs (OLLAMA_HOST), and otherwise shows how to start it."""
+talks to Ollama when it runs (OLLAMA_HOST), and otherwise, in a checkout, to the test suite's
+server speaking Ollama's API (``tests/ollama_server.py``) with scripted demo answers, so the
+pictures are the same on any machine."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from localmind.keys import KdfParams
+from localmind.llm import LLM
 from localmind.llm.registry import LLMConfig, make_llm
 from localmind.memory import Memory
 from tui.app import LocalmindApp
@@ -25,8 +29,13 @@ DEMO = (
     ("My rent is 1200 euros a month", "semantic", 0.5),
     ("My rent went up to 1450 euros a month", "semantic", 0.5),
 )
+QUESTION = "What should I drink?"
+ANSWER = "Green tea: you prefer it over coffee, and it keeps you going while you write your talk."
+PROFILE = (
+    "A software engineer working on databases, preparing a talk on SQLite internals for March. "
+    "Likes Rust; prefers short answers with code examples. Drinks green tea rather than coffee."
+)
 PASSPHRASE = "demo passphrase"
-CHEAP_KDF = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)  # a throwaway demo store
 
 
 class Clock:
@@ -38,12 +47,38 @@ class Clock:
 
 
 def build(path: Path, clock: Clock) -> None:
-    with Memory.open(path, PASSPHRASE, kdf=CHEAP_KDF, clock=clock) as memory:
+    # The default key derivation: a cheaper one is refused (the KDF floor), and costs ~1 s here.
+    with Memory.open(path, PASSPHRASE, clock=clock) as memory:
         for content, kind, importance in DEMO:
             memory.remember(content, kind, importance)
             clock.now += 1.5 * DAY
         memory.recall("what do I drink?")
         memory.recall("Rust")
+
+
+@contextmanager
+def demo_model() -> Iterator[LLM]:
+    """Ollama when it runs; otherwise the test suite's server with the demo's answers (when
+    the checkout's tests are there), or else the Ollama that is not running, and the chat page
+    says how to start it."""
+    llm = make_llm(LLMConfig())
+    if llm.available():
+        yield llm
+        return
+    try:
+        from tests.ollama_server import FakeOllama  # a development checkout only
+    except ImportError:
+        yield llm
+        return
+    server = FakeOllama(default_reply=ANSWER)
+    server.when_schema_has("facts", {"facts": []})  # the chat's question holds no new fact
+    for words in ("user profile", "用户画像"):
+        server.when_prompt_contains(words, PROFILE)
+    server.start()
+    try:
+        yield make_llm(LLMConfig(base_url=server.host))
+    finally:
+        server.stop()
 
 
 async def shoot(target: Path) -> list[Path]:
@@ -53,35 +88,42 @@ async def shoot(target: Path) -> list[Path]:
         clock = Clock()
         path = Path(tmp) / "memory.db"
         build(path, clock)
-        app = LocalmindApp(path, llm=make_llm(LLMConfig()), clock=clock, passphrase=None)
-        async with app.run_test(size=(130, 36)) as pilot:
+        with demo_model() as llm:
+            app = LocalmindApp(path, llm=llm, clock=clock, passphrase=None)
+            saved += await _shoot_pages(app, target)
+    return saved
 
-            async def settle() -> None:
-                for _ in range(2):
-                    await app.workers.wait_for_complete()
-                    await pilot.pause()
 
-            def save(name: str) -> None:
-                saved.append(Path(app.save_screenshot(f"tui-{name}.svg", str(target))))
+async def _shoot_pages(app: LocalmindApp, target: Path) -> list[Path]:
+    saved: list[Path] = []
+    async with app.run_test(size=(130, 36)) as pilot:
 
-            save("unlock")
-            app.screen.query_one("#passphrase").value = PASSPHRASE  # type: ignore[attr-defined]
-            await pilot.press("enter")
+        async def settle() -> None:
+            for _ in range(2):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+
+        def save(name: str) -> None:
+            saved.append(Path(app.save_screenshot(f"tui-{name}.svg", str(target))))
+
+        save("unlock")
+        app.screen.query_one("#passphrase").value = PASSPHRASE  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle()
+        app.screen.query_one("#message").value = QUESTION  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle()
+        save("chat")
+        for key, name in (("f3", "memories"), ("f4", "conflicts"), ("f6", "health")):
+            await pilot.press(key)
             await settle()
-            app.screen.query_one("#message").value = "What should I drink?"  # type: ignore[attr-defined]
-            await pilot.press("enter")
-            await settle()
-            save("chat")
-            for key, name in (("f3", "memories"), ("f4", "conflicts"), ("f6", "health")):
-                await pilot.press(key)
-                await settle()
-                save(name)
-            await pilot.press("f5", "r")
-            await settle()
-            save("profile")
-            await pilot.press("f1")
-            await settle()
-            save("help")
+            save(name)
+        await pilot.press("f5", "r")
+        await settle()
+        save("profile")
+        await pilot.press("f1")
+        await settle()
+        save("help")
     return saved
 
 

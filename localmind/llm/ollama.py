@@ -9,7 +9,7 @@ from typing import Any
 
 from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
-from localmind.llm.registry import LLMConfig
+from localmind.llm.registry import DEFAULT_CAPS, LLMConfig
 from localmind.llm.replies import json_object, short, unicode_text
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
@@ -35,6 +35,8 @@ class OllamaLLM:
         host: str | None = None,
         *,
         timeout_s: float = 60.0,
+        max_reply_tokens: int = DEFAULT_CAPS.max_reply_tokens,
+        max_verdict_tokens: int = DEFAULT_CAPS.max_verdict_tokens,
         connect_timeout_s: float = 2.0,
         check_timeout_s: float = 1.5,
         clock: Callable[[], float] = time.monotonic,
@@ -49,10 +51,17 @@ class OllamaLLM:
         )
         self._checker = ollama.Client(host=self.host, timeout=httpx.Timeout(check_timeout_s))
         self._availability = Availability(self._check, clock)
+        self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
 
     @classmethod
     def from_config(cls, config: LLMConfig) -> OllamaLLM:
-        return cls(config.model, config.base_url, timeout_s=config.timeout_s)
+        return cls(
+            config.model,
+            config.base_url,
+            timeout_s=config.timeout_s,
+            max_reply_tokens=config.max_reply_tokens,
+            max_verdict_tokens=config.max_verdict_tokens,
+        )
 
     @property
     def model(self) -> str:
@@ -115,7 +124,9 @@ class OllamaLLM:
     def complete(self, messages: Sequence[Message], *, temperature: float = 0.2) -> str:
         with self._translated_errors():
             reply = self._client.chat(
-                model=self.model, messages=list(messages), options={"temperature": temperature}
+                model=self.model,
+                messages=list(messages),
+                options={"temperature": temperature, "num_predict": self._reply_cap},
             )
         return unicode_text(str(reply.message.content or ""))
 
@@ -125,7 +136,7 @@ class OllamaLLM:
                 model=self.model,
                 messages=list(messages),
                 stream=True,
-                options={"temperature": temperature},
+                options={"temperature": temperature, "num_predict": self._reply_cap},
             )
             for chunk in chunks:
                 if chunk.message.content:
@@ -139,6 +150,6 @@ class OllamaLLM:
                 model=self.model,
                 messages=list(messages),
                 format=dict(schema),
-                options={"temperature": temperature},
+                options={"temperature": temperature, "num_predict": self._verdict_cap},
             )
         return json_object(str(reply.message.content or ""), schema)

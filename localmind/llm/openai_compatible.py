@@ -15,7 +15,7 @@ from typing import Any
 
 from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
-from localmind.llm.registry import LLMConfig
+from localmind.llm.registry import DEFAULT_CAPS, LLMConfig
 from localmind.llm.replies import json_object, short, unicode_text
 
 # llama-server's default address; LM Studio listens on :1234/v1, vLLM on :8000/v1.
@@ -37,6 +37,8 @@ class OpenAICompatibleLLM:
         *,
         api_key: str | None = None,
         timeout_s: float = 60.0,
+        max_reply_tokens: int = DEFAULT_CAPS.max_reply_tokens,
+        max_verdict_tokens: int = DEFAULT_CAPS.max_verdict_tokens,
         connect_timeout_s: float = 2.0,
         check_timeout_s: float = 1.5,
         clock: Callable[[], float] = time.monotonic,
@@ -63,11 +65,17 @@ class OpenAICompatibleLLM:
         )
         self._availability = Availability(self._check, clock)
         self._style = JSON_SCHEMA
+        self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
 
     @classmethod
     def from_config(cls, config: LLMConfig) -> OpenAICompatibleLLM:
         return cls(
-            config.model, config.base_url, api_key=config.api_key, timeout_s=config.timeout_s
+            config.model,
+            config.base_url,
+            api_key=config.api_key,
+            timeout_s=config.timeout_s,
+            max_reply_tokens=config.max_reply_tokens,
+            max_verdict_tokens=config.max_verdict_tokens,
         )
 
     @property
@@ -162,7 +170,9 @@ class OpenAICompatibleLLM:
                 f"({short(error)})."
             ) from error
 
-    def _answer(self, messages: Sequence[Message], temperature: float, **extra: Any) -> str:
+    def _answer(
+        self, messages: Sequence[Message], temperature: float, cap: int, **extra: Any
+    ) -> str:
         """The text of the first choice of a whole (not streamed) completion; the client's
         errors pass through."""
         from openai.types.chat import ChatCompletion
@@ -171,6 +181,7 @@ class OpenAICompatibleLLM:
             model=self._model_to_ask(),
             messages=[dict(m) for m in messages],  # type: ignore[misc]
             temperature=temperature,
+            max_tokens=cap,  # the long-standing name; every local server reads it
             stream=False,
             **extra,
         )
@@ -181,7 +192,7 @@ class OpenAICompatibleLLM:
 
     def complete(self, messages: Sequence[Message], *, temperature: float = 0.2) -> str:
         with self._translated_errors():
-            return unicode_text(self._answer(messages, temperature))
+            return unicode_text(self._answer(messages, temperature, self._reply_cap))
 
     def stream(self, messages: Sequence[Message], *, temperature: float = 0.7) -> Iterator[str]:
         from openai.types.chat import ChatCompletionChunk
@@ -191,6 +202,7 @@ class OpenAICompatibleLLM:
                 model=self._model_to_ask(),
                 messages=[dict(m) for m in messages],  # type: ignore[misc]
                 temperature=temperature,
+                max_tokens=self._reply_cap,
                 stream=True,
             )
             for chunk in chunks:
@@ -214,14 +226,20 @@ class OpenAICompatibleLLM:
         with self._translated_errors():
             try:
                 text = self._answer(
-                    messages, temperature, response_format=_response_format(self._style, schema)
+                    messages,
+                    temperature,
+                    self._verdict_cap,
+                    response_format=_response_format(self._style, schema),
                 )
             except openai.APIStatusError as refused:
                 if self._style != JSON_SCHEMA:
                     raise
                 try:
                     text = self._answer(
-                        messages, temperature, response_format=_response_format(JSON_OBJECT, schema)
+                        messages,
+                        temperature,
+                        self._verdict_cap,
+                        response_format=_response_format(JSON_OBJECT, schema),
                     )
                 except openai.APIStatusError:
                     raise refused from None  # the server's trouble is not the format

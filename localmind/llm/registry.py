@@ -24,6 +24,14 @@ class LLMConfig:
     base_url: str | None = None
     api_key: str | None = None
     timeout_s: float = 60.0
+    # Token caps: without one a small model may generate until its context is full, and a
+    # single-slot llama-server keeps generating after the client has given up.
+    max_reply_tokens: int = 1024  # chat replies, summaries (complete, stream)
+    max_verdict_tokens: int = 512  # structured answers (json): 8 batched verdicts with reasons
+
+
+#: the caps a backend built without a configuration uses
+DEFAULT_CAPS = LLMConfig()
 
 
 #: backend name -> "module:class" of its implementation

@@ -5,10 +5,12 @@ and every way the server can fail. Each test runs once per backend of the regist
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from localmind import composition, configuration
 from localmind.llm import LLM, LLMBadReply, LLMUnavailable
 from localmind.llm.registry import BACKENDS, LLMConfig, make_llm
 from tests.ollama_server import Fail, FakeOllama, Garbage, Hang, unused_port_host
@@ -81,6 +83,45 @@ def test_json_sends_the_schema_and_parses_the_object(llm: LLM, ollama_server: Fa
     ollama_server.reply({"contradicts": True})
     assert llm.json(ASK, YES_NO) == {"contradicts": True}
     assert ollama_server.chat_requests()[-1].schema == YES_NO
+
+
+def test_every_request_caps_the_answer_s_length(
+    backend: Backend, ollama_server: FakeOllama
+) -> None:
+    """A small model must not generate until its context is full: replies and verdicts each
+    carry their configured cap."""
+    llm = backend.make(ollama_server.host, max_reply_tokens=300, max_verdict_tokens=40)
+    ollama_server.reply("Hello there!")
+    llm.complete(ASK)
+    ollama_server.reply("A streamed answer, piece by piece.")
+    list(llm.stream(ASK))
+    ollama_server.reply({"contradicts": True})
+    llm.json(ASK, YES_NO)
+    assert [request.token_cap for request in ollama_server.chat_requests()] == [300, 300, 40]
+
+
+def test_the_caps_come_from_the_configuration_file(
+    backend: Backend, ollama_server: FakeOllama, tmp_path: Path
+) -> None:
+    path = tmp_path / "localmind.toml"
+    path.write_text(
+        f'[llm]\nbackend = "{backend.name}"\nbase_url = "{backend.address(ollama_server.host)}"\n'
+        "max_reply_tokens = 64\nmax_verdict_tokens = 16\n"
+    )
+    llm = composition.make_llm(configuration.load({}, {}, path))
+    ollama_server.reply("Hello there!")
+    llm.complete(ASK)
+    ollama_server.reply({"contradicts": True})
+    llm.json(ASK, YES_NO)
+    assert [request.token_cap for request in ollama_server.chat_requests()] == [64, 16]
+
+
+def test_the_caps_have_defaults(llm: LLM, ollama_server: FakeOllama) -> None:
+    ollama_server.reply("Hello there!")
+    llm.complete(ASK)
+    ollama_server.reply({"contradicts": True})
+    llm.json(ASK, YES_NO)
+    assert [request.token_cap for request in ollama_server.chat_requests()] == [1024, 512]
 
 
 def test_json_in_a_code_fence_is_read(llm: LLM, ollama_server: FakeOllama) -> None:

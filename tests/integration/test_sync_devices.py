@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import socket
+import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -253,3 +255,27 @@ def test_a_laptop_back_after_its_directory_was_retired_stalls_nothing(
     newcomer = Cli(tmp_path / "newcomer.db")
     newcomer.ok("sync", "join", str(shared))
     assert sorted(newcomer.contents()) == sorted(work.contents())
+
+
+def test_status_names_a_laptop_silent_for_weeks_and_the_command_to_forget_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared, home, gone = home_and_work(tmp_path, monkeypatch, "old-laptop")
+    gone.ok("sync", "now")
+    home.ok("sync", "now")
+    assert home.json("sync", "status")["advice"] == []
+    gone_id = home.json("sync", "status")["devices"][0]["device_id"]
+    three_weeks_ago = time.time() - 21 * 86400
+    for path in (shared / gone_id).iterdir():
+        os.utime(path, (three_weeks_ago, three_weeks_ago))
+    advice = (
+        f"old-laptop ({gone_id}) has not written since "
+        f"{datetime.fromtimestamp(three_weeks_ago).strftime('%Y-%m-%d')}; if it was this laptop "
+        f"before a restore, run `localmind sync forget-device {gone_id}`"
+    )
+    report = home.json("sync", "status")
+    assert report["advice"] == [advice]
+    assert report["devices"][0]["silent"] is True
+    assert advice in home.ok("sync", "status").stdout
+    home.ok("sync", "forget-device", gone_id)
+    assert "has not written" not in home.ok("sync", "status").stdout

@@ -5,7 +5,9 @@ restores its own older backup. Each ends with every laptop holding the same memo
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,7 @@ import pytest
 from localmind import Memory
 from localmind.backup import backup_store, restore_backup
 from sync import folder as sync_folder
-from sync.devices import leave_folder
+from sync.devices import forget_device, leave_folder
 from sync.folder import SyncError, init_folder, join_folder, start_stream, sync_once
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
@@ -210,3 +212,71 @@ def test_coming_back_to_a_folder_never_reuses_a_number_the_others_passed(
     sync_all(first, a, b)
     assert b.get(miso.id) is not None
     assert texts(a) == texts(b)
+
+
+def test_a_restored_store_names_its_former_self_until_it_is_forgotten(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    """Its old directory keeps frozen cursors and holds the other laptops' compaction back:
+    status says which command retires it, and nothing retires it on its own (issue 17)."""
+    shared = tmp_path / "Sync"
+    a, c = laptops.open("a"), laptops.open("c")
+    init_folder(a, shared, PASSPHRASE, FAST_KDF, name="desk")
+    join_folder(c, shared, PASSPHRASE)
+    a.remember("My favourite tea is green tea")
+    sync_all(shared, a, c)
+    former = a.device_id
+    backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
+    laptops.close(a)
+    restore_backup(tmp_path / "a.backup", tmp_path / "a.db", PASSPHRASE, replace=True)
+    a = laptops.open("a")
+    sync_all(shared, a, c)
+    report = sync_folder.status(a, shared)
+    named = [d["device_id"] for d in report["devices"] if d["silent"]]
+    assert named == [former]
+    assert len(report["advice"]) == 1
+    assert report["advice"][0].startswith(f"desk ({former}) has not written since ")
+    assert f"run `localmind sync forget-device {former}`" in report["advice"][0]
+    assert sync_folder.status(c, shared)["advice"] == []  # it wrote lately, as far as c knows
+    assert (shared / former).is_dir()  # named, not retired
+
+    forget_device(a, shared, former)
+    assert sync_folder.status(a, shared)["advice"] == []
+
+
+def test_a_second_laptop_restored_while_the_first_runs_names_nobody(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    shared = tmp_path / "Sync"
+    a = laptops.open("a")
+    init_folder(a, shared, PASSPHRASE, FAST_KDF)
+    a.remember("My favourite tea is green tea")
+    sync_once(a, shared)
+    backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
+    restore_backup(tmp_path / "a.backup", tmp_path / "b.db", PASSPHRASE)
+    b = laptops.open("b")
+    a.remember("I play the cello on Sundays")  # the first laptop goes on writing
+    sync_all(shared, a, b)
+    assert sync_folder.status(b, shared)["advice"] == []
+
+
+def test_a_device_silent_for_two_weeks_is_named_unless_it_left(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    shared = tmp_path / "Sync"
+    a, b, c = laptops.open("a"), laptops.open("b"), laptops.open("c")
+    init_folder(a, shared, PASSPHRASE, FAST_KDF)
+    join_folder(b, shared, PASSPHRASE, name="old-laptop")
+    join_folder(c, shared, PASSPHRASE)
+    b.remember("My favourite tea is green tea")
+    sync_all(shared, a, b, c)
+    leave_folder(c)
+    now = time.time()
+    assert sync_folder.status(a, shared, now=now + 13 * 86400)["advice"] == []
+    later = sync_folder.status(a, shared, now=now + 15 * 86400)
+    assert [d["device_id"] for d in later["devices"] if d["silent"]] == [b.device_id]
+    today = datetime.fromtimestamp(now).strftime("%Y-%m-%d")
+    assert later["advice"] == [
+        f"old-laptop ({b.device_id}) has not written since {today}; if it was this laptop "
+        f"before a restore, run `localmind sync forget-device {b.device_id}`"
+    ]

@@ -239,3 +239,30 @@ async def test_the_palette_offers_every_action_of_the_page_by_name(
         assert isinstance(app.screen, MemoriesScreen)
         assert seeded[TEA] not in app.screen.rows  # forgotten, in its undo window
         assert any("Press u to undo" in n.message for n in app._notifications)
+
+
+async def test_the_palette_lists_each_job_once_on_its_own_page(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """Not both "Search memories" and "Memories: Search" (issue 16 leftover)."""
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        pages = [("f3", "Search memories", "Memories: Search")]
+        pages += [("f5", "Rebuild profile", "Profile: Rebuild")]
+        pages += [("f6", "Run maintenance", "Health: Run maintenance")]
+        for key, job, same_job in pages:
+            await pilot.press(key)
+            await settle(pilot)
+            titles = await palette(pilot, app)
+            assert titles.count(job) == 1, titles
+            assert same_job not in titles, titles
+            await pilot.press("escape")
+            await pilot.pause()
+        await pilot.press("f3")
+        await settle(pilot)
+        assert await palette(pilot, app, "search") == ["Search memories"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MemoriesScreen)
+        assert app.focused is not None and app.focused.id == "search"

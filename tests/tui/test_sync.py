@@ -4,7 +4,10 @@ the Health page says how sync is doing (or how to set it up)."""
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -135,3 +138,23 @@ async def test_a_joined_store_syncs_while_the_app_runs(
 
     import_new(other_laptop, shared)
     assert other_laptop.get(mine.id).content == "I am learning Portuguese"
+
+
+async def test_health_names_a_laptop_silent_for_weeks(
+    store_path: Path, clock: FakeClock, shared: Path, other_laptop: Memory
+) -> None:
+    other = other_laptop.device_id
+    three_weeks_ago = time.time() - 21 * 86400
+    for path in (shared / other).iterdir():
+        os.utime(path, (three_weeks_ago, three_weeks_ago))
+    reports = Reports()
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50), message_hook=reports) as pilot:
+        await reports.wait_for(lambda r: True)
+        await pilot.press("f6")
+        await settle(pilot)
+        date = datetime.fromtimestamp(three_weeks_ago).strftime("%Y-%m-%d")
+        assert (
+            f"work-laptop ({other}) has not written since {date}; if it was this laptop before "
+            f"a restore, run `localmind sync forget-device {other}`"
+        ) in sync_card(app)

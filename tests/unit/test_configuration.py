@@ -118,6 +118,7 @@ def test_the_file_s_numbers_sit_on_the_embedder_s_calibrated_defaults(toml: Path
         ("[governance]\ncapacity = 0\n", "governance.capacity must be a whole number of at least"),
         ("[fusion]\nmin_relevance = 'high'\n", "fusion.min_relevance must be a number"),
         ("[llm]\nenabled = 'sometimes'\n", "llm.enabled must be true or false"),
+        ("[llm]\nmax_reply_tokens = 0\n", "llm.max_reply_tokens must be a whole number of"),
         ("[llm\nmodel = 1\n", "is not valid TOML"),
     ],
 )

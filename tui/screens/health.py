@@ -141,6 +141,8 @@ class HealthScreen(Page):
             )
         if not report["devices"]:
             text.append("no other laptop yet: run `localmind sync join FOLDER` on them\n")
+        for advice in report["advice"]:
+            text.append(advice + "\n", style="yellow")
         last = sync.last
         if last is None:
             text.append("last sync: not yet")
