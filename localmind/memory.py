@@ -68,6 +68,9 @@ _SETTLES = {
 Clock = Callable[[], float]
 #: How many ids an ambiguous id prefix lists.
 AMBIGUOUS_SHOWN = 5
+#: The shortest beginning of an id that names a memory (as git asks for 4 characters of a hash):
+#: on a store of one memory, "0" would otherwise be enough to forget it by a slip of the hand.
+SHORTEST_ID_PREFIX = 4
 
 
 class Memory:
@@ -488,6 +491,11 @@ class Memory:
         found = self._store.ids_starting_with(self.namespace, wanted, AMBIGUOUS_SHOWN + 1)
         if any(memory_id == wanted for memory_id, _ in found):
             return wanted
+        if len(wanted) < SHORTEST_ID_PREFIX:
+            raise InvalidInput(
+                f"The id {reference!r} is too short: give at least {SHORTEST_ID_PREFIX} "
+                "characters of a memory id."
+            )
         living = [memory_id for memory_id, status in found if status != Status.DELETED]
         if len(living) == 1 or (len(found) == 1 and not living):
             return living[0] if living else found[0][0]

@@ -174,6 +174,16 @@ def test_an_ambiguous_beginning_lists_the_memories_it_could_be(cli: Cli, three: 
     assert len(cli.contents()) == 3
 
 
+def test_a_beginning_shorter_than_four_characters_names_nothing(cli: Cli):
+    only = cli.add("I keep bees")
+
+    result = cli("forget", only[:3].lower())
+
+    assert_error(result, "is too short: give at least 4 characters")
+    assert cli.contents() == ["I keep bees"]
+    assert cli.json("show", only[:4])["id"] == only
+
+
 def test_history_of_a_forgotten_memory_and_forgetting_it_again_say_so(cli: Cli, three: list[str]):
     cli.ok("forget", three[0])
 
