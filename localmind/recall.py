@@ -25,7 +25,7 @@ from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
-from localmind.ranking import Candidate, Relevance, relevance, score
+from localmind.ranking import Candidate, Relevance, relevance, score, score_value
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
@@ -93,6 +93,17 @@ class _Found:
         found = {key: row.record for key, row in self.stored.items()}
         found.update((key, item.record) for key, item in self.buffered.items())
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """A candidate that passed the threshold, with its score; its breakdown is built only if
+    it is returned."""
+
+    memory: MemoryRecord
+    found: Relevance
+    score: float
+    superseded_by: str | None = None  # a newer memory in these results that may replace it
 
 
 @dataclass(slots=True)
@@ -214,17 +225,27 @@ class Recaller:
         threshold = chosen if chosen is not None else _default_threshold(relevant, found, fusion)
 
         now = self._clock()
-        results = []
+        weights, decay = self.settings.ranking, self.settings.decay
+        ranked = []
         for item in relevant:
             record = found.record(item.candidate.key)
             if record.expires_at is not None and record.expires_at <= now:
                 continue
             if item.probability < threshold:
                 continue
-            breakdown = score(record, item, now, self.settings.ranking, self.settings.decay)
-            results.append(RecallResult(record, breakdown))
-        results.sort(key=lambda result: result.score, reverse=True)
-        results = self._newer_first(results, limit)[:limit]
+            ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
+        ranked.sort(key=lambda entry: entry.score, reverse=True)
+        # the full breakdown only for what is returned: the same figures, built a few times
+        results = [
+            RecallResult(
+                entry.memory,
+                replace(
+                    score(entry.memory, entry.found, now, weights, decay),
+                    superseded_by=entry.superseded_by,
+                ),
+            )
+            for entry in self._newer_first(ranked, limit)[:limit]
+        ]
         if touch:
             recalled = [
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
@@ -379,7 +400,7 @@ class Recaller:
             self._terms.move_to_end(key)
         return cached
 
-    def _newer_first(self, results: list[RecallResult], limit: int) -> list[RecallResult]:
+    def _newer_first(self, results: list[_Ranked], limit: int) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
@@ -405,8 +426,8 @@ class Recaller:
             for old, new in self._store.later_versions(self.namespace, top)
             if new in created and created[old] <= created[new]
         ]
-        in_period = {r.memory.id for r in results if r.breakdown.in_period}
-        similarity = {r.memory.id: r.breakdown.similarity for r in results}
+        in_period = {r.memory.id for r in results if r.found.candidate.in_period}
+        similarity = {r.memory.id: r.found.probability for r in results}
         pairs = [
             (old, new)
             for old, new in linked
@@ -431,14 +452,14 @@ class Recaller:
             if not moved:
                 break
         return [
-            RecallResult(r.memory, replace(r.breakdown, superseded_by=successor[r.memory.id]))
-            if r.memory.id in successor and r.breakdown.superseded_by is None
+            replace(r, superseded_by=successor[r.memory.id])
+            if r.memory.id in successor and r.superseded_by is None
             else r
             for r in ordered
         ]
 
     @staticmethod
-    def _stored_ids(results: list[RecallResult]) -> set[str]:
+    def _stored_ids(results: list[_Ranked]) -> set[str]:
         return {r.memory.id for r in results if r.memory.type is not MemoryType.SHORT_TERM}
 
     def _rerank(
