@@ -96,6 +96,17 @@ class _Found:
 
 
 @dataclass(frozen=True, slots=True)
+class _QueryTerms:
+    """What recall reads from a query's words, the same for every store content: worked out once
+    per query (a chat asks the same dialogue again and again; tokenizing it twice per recall,
+    and once more through FTS5's tokenizer, was a tenth of the search's CPU time)."""
+
+    words: list[str]  # query_terms(query)
+    match: str | None  # the FTS5 MATCH expression, None without a searchable term
+    index_terms: list[str]  # the words as the keyword index holds them (stems, bigrams), distinct
+
+
+@dataclass(frozen=True, slots=True)
 class _Ranked:
     """A candidate that passed the threshold, with its score; its breakdown is built only if
     it is returned."""
@@ -142,11 +153,13 @@ class Recaller:
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
+        self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
 
     def clear_cache(self) -> None:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
         self._query_vectors.clear()
         self._terms.clear()
+        self._query_terms.clear()
 
     def recall(
         self,
@@ -236,16 +249,7 @@ class Recaller:
             ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
         ranked.sort(key=lambda entry: entry.score, reverse=True)
         # the full breakdown only for what is returned: the same figures, built a few times
-        results = [
-            RecallResult(
-                entry.memory,
-                replace(
-                    score(entry.memory, entry.found, now, weights, decay),
-                    superseded_by=entry.superseded_by,
-                ),
-            )
-            for entry in self._newer_first(ranked, limit)[:limit]
-        ]
+        results = [self._result(entry, now) for entry in self._newer_first(ranked, limit)[:limit]]
         if touch:
             recalled = [
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
@@ -261,6 +265,13 @@ class Recaller:
                 )
         return results
 
+    def _result(self, entry: _Ranked, now: float) -> RecallResult:
+        settings = self.settings
+        breakdown = score(entry.memory, entry.found, now, settings.ranking, settings.decay)
+        if entry.superseded_by is not None:
+            breakdown = replace(breakdown, superseded_by=entry.superseded_by)
+        return RecallResult(entry.memory, breakdown)
+
     def _search_store(
         self,
         query: str,
@@ -275,7 +286,7 @@ class Recaller:
             nearest = _closest_of(
                 nearest, self._store.nearest(hyde_vector, depth, self.namespace, types or None)
             )
-        match = match_expression(query)
+        match = self._terms_of_query(query).match
         keyword = self._store.keyword(match, depth, self.namespace, types or None) if match else []
         rows = self._store.get_by_rowids(
             list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
@@ -302,7 +313,7 @@ class Recaller:
         """The session's short-term buffer: exact cosine for each item; shared query terms
         count as a keyword match scored like BM25 of that many average terms."""
         probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
-        terms = query_terms(query)
+        terms = self._terms_of_query(query).words
         for item in self._short_term:
             key = item.record.id
             found.buffered[key] = item
@@ -365,9 +376,7 @@ class Recaller:
         holds / Σ idf of all query terms (terms as the keyword index sees them; idf as BM25's).
         Unlike BM25 it does not grow with the query's length, so it says the same thing for a
         four-word question and a long dialogue."""
-        terms = list(
-            dict.fromkeys(self._store.terms(" ".join(query_terms(query)[-MAX_QUERY_TERMS:])))
-        )
+        terms = self._terms_of_query(query).index_terms
         if not terms or not found.cosines:
             return {}
         documents = self._store.documents_with(terms)
@@ -385,6 +394,21 @@ class Recaller:
             held = self._terms_of(records[key])
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
+
+    def _terms_of_query(self, query: str) -> _QueryTerms:
+        cached = self._query_terms.get(query)
+        if cached is not None:
+            self._query_terms.move_to_end(query)
+            return cached
+        words = query_terms(query)
+        cached = self._query_terms[query] = _QueryTerms(
+            words,
+            match_expression(query),
+            list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:])))),
+        )
+        if len(self._query_terms) > _QUERY_CACHE_SIZE:
+            self._query_terms.popitem(last=False)
+        return cached
 
     def _terms_of(self, record: MemoryRecord) -> frozenset[str]:
         """A memory's index terms, from a cache keyed by its text's hash: tokenizing every
