@@ -146,6 +146,19 @@ def rescored(
     )
 
 
+def score_value(
+    memory: MemoryRecord,
+    found: Relevance,
+    now: float,
+    weights: RankingWeights,
+    decay: DecayConfig,
+) -> float:
+    """``score(...).score`` alone, the same float: recall orders every candidate by it but needs
+    the full breakdown only for the few it returns (building one per candidate was a tenth of
+    the search's CPU time at 10k memories)."""
+    return memory.confidence * found.probability * _factors(memory, now, weights, decay)[3]
+
+
 def score(
     memory: MemoryRecord,
     found: Relevance,

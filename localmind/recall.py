@@ -25,7 +25,7 @@ from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
-from localmind.ranking import Candidate, Relevance, relevance, score
+from localmind.ranking import Candidate, Relevance, relevance, score, score_value
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 from localmind.ringbuffer import RingBuffer
 from localmind.store import SqliteStore, StoredMemory
@@ -95,6 +95,28 @@ class _Found:
         return found
 
 
+@dataclass(frozen=True, slots=True)
+class _QueryTerms:
+    """What recall reads from a query's words, the same for every store content: worked out once
+    per query (a chat asks the same dialogue again and again; tokenizing it twice per recall,
+    and once more through FTS5's tokenizer, was a tenth of the search's CPU time)."""
+
+    words: list[str]  # query_terms(query)
+    match: str | None  # the FTS5 MATCH expression, None without a searchable term
+    index_terms: list[str]  # the words as the keyword index holds them (stems, bigrams), distinct
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """A candidate that passed the threshold, with its score; its breakdown is built only if
+    it is returned."""
+
+    memory: MemoryRecord
+    found: Relevance
+    score: float
+    superseded_by: str | None = None  # a newer memory in these results that may replace it
+
+
 @dataclass(slots=True)
 class ShortTerm:
     """A memory in the session's ring buffer, with its vector."""
@@ -131,11 +153,13 @@ class Recaller:
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
+        self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
 
     def clear_cache(self) -> None:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
         self._query_vectors.clear()
         self._terms.clear()
+        self._query_terms.clear()
 
     def recall(
         self,
@@ -214,17 +238,18 @@ class Recaller:
         threshold = chosen if chosen is not None else _default_threshold(relevant, found, fusion)
 
         now = self._clock()
-        results = []
+        weights, decay = self.settings.ranking, self.settings.decay
+        ranked = []
         for item in relevant:
             record = found.record(item.candidate.key)
             if record.expires_at is not None and record.expires_at <= now:
                 continue
             if item.probability < threshold:
                 continue
-            breakdown = score(record, item, now, self.settings.ranking, self.settings.decay)
-            results.append(RecallResult(record, breakdown))
-        results.sort(key=lambda result: result.score, reverse=True)
-        results = self._newer_first(results, limit)[:limit]
+            ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
+        ranked.sort(key=lambda entry: entry.score, reverse=True)
+        # the full breakdown only for what is returned: the same figures, built a few times
+        results = [self._result(entry, now) for entry in self._newer_first(ranked, limit)[:limit]]
         if touch:
             recalled = [
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
@@ -240,6 +265,13 @@ class Recaller:
                 )
         return results
 
+    def _result(self, entry: _Ranked, now: float) -> RecallResult:
+        settings = self.settings
+        breakdown = score(entry.memory, entry.found, now, settings.ranking, settings.decay)
+        if entry.superseded_by is not None:
+            breakdown = replace(breakdown, superseded_by=entry.superseded_by)
+        return RecallResult(entry.memory, breakdown)
+
     def _search_store(
         self,
         query: str,
@@ -254,7 +286,7 @@ class Recaller:
             nearest = _closest_of(
                 nearest, self._store.nearest(hyde_vector, depth, self.namespace, types or None)
             )
-        match = match_expression(query)
+        match = self._terms_of_query(query).match
         keyword = self._store.keyword(match, depth, self.namespace, types or None) if match else []
         rows = self._store.get_by_rowids(
             list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
@@ -281,7 +313,7 @@ class Recaller:
         """The session's short-term buffer: exact cosine for each item; shared query terms
         count as a keyword match scored like BM25 of that many average terms."""
         probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
-        terms = query_terms(query)
+        terms = self._terms_of_query(query).words
         for item in self._short_term:
             key = item.record.id
             found.buffered[key] = item
@@ -344,9 +376,7 @@ class Recaller:
         holds / Σ idf of all query terms (terms as the keyword index sees them; idf as BM25's).
         Unlike BM25 it does not grow with the query's length, so it says the same thing for a
         four-word question and a long dialogue."""
-        terms = list(
-            dict.fromkeys(self._store.terms(" ".join(query_terms(query)[-MAX_QUERY_TERMS:])))
-        )
+        terms = self._terms_of_query(query).index_terms
         if not terms or not found.cosines:
             return {}
         documents = self._store.documents_with(terms)
@@ -365,6 +395,21 @@ class Recaller:
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
 
+    def _terms_of_query(self, query: str) -> _QueryTerms:
+        cached = self._query_terms.get(query)
+        if cached is not None:
+            self._query_terms.move_to_end(query)
+            return cached
+        words = query_terms(query)
+        cached = self._query_terms[query] = _QueryTerms(
+            words,
+            match_expression(query),
+            list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:])))),
+        )
+        if len(self._query_terms) > _QUERY_CACHE_SIZE:
+            self._query_terms.popitem(last=False)
+        return cached
+
     def _terms_of(self, record: MemoryRecord) -> frozenset[str]:
         """A memory's index terms, from a cache keyed by its text's hash: tokenizing every
         candidate on every recall was a third of the search's CPU time at 10k memories."""
@@ -379,7 +424,7 @@ class Recaller:
             self._terms.move_to_end(key)
         return cached
 
-    def _newer_first(self, results: list[RecallResult], limit: int) -> list[RecallResult]:
+    def _newer_first(self, results: list[_Ranked], limit: int) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
@@ -405,8 +450,8 @@ class Recaller:
             for old, new in self._store.later_versions(self.namespace, top)
             if new in created and created[old] <= created[new]
         ]
-        in_period = {r.memory.id for r in results if r.breakdown.in_period}
-        similarity = {r.memory.id: r.breakdown.similarity for r in results}
+        in_period = {r.memory.id for r in results if r.found.candidate.in_period}
+        similarity = {r.memory.id: r.found.probability for r in results}
         pairs = [
             (old, new)
             for old, new in linked
@@ -431,14 +476,14 @@ class Recaller:
             if not moved:
                 break
         return [
-            RecallResult(r.memory, replace(r.breakdown, superseded_by=successor[r.memory.id]))
-            if r.memory.id in successor and r.breakdown.superseded_by is None
+            replace(r, superseded_by=successor[r.memory.id])
+            if r.memory.id in successor and r.superseded_by is None
             else r
             for r in ordered
         ]
 
     @staticmethod
-    def _stored_ids(results: list[RecallResult]) -> set[str]:
+    def _stored_ids(results: list[_Ranked]) -> set[str]:
         return {r.memory.id for r in results if r.memory.type is not MemoryType.SHORT_TERM}
 
     def _rerank(

@@ -94,6 +94,12 @@ class StoredMemory:
     record: MemoryRecord
 
 
+# Recall reads ~70 rows per query: the enum constructor and json.loads of "{}" were a third of
+# that, so known values are looked up (an unknown one still fails in the enum's constructor).
+_TYPES = {str(t.value): t for t in MemoryType}
+_STATUSES = {str(s.value): s for s in Status}
+
+
 def _record(row: Sequence[Any]) -> StoredMemory:
     return StoredMemory(
         rowid=row[0],
@@ -101,8 +107,8 @@ def _record(row: Sequence[Any]) -> StoredMemory:
             id=row[1],
             namespace=row[2],
             content=row[3],
-            type=MemoryType(row[4]),
-            metadata=json.loads(row[5]),
+            type=_TYPES.get(row[4]) or MemoryType(row[4]),
+            metadata={} if row[5] == "{}" else json.loads(row[5]),
             importance=row[6],
             confidence=row[7],
             access_count=row[8],
@@ -111,7 +117,7 @@ def _record(row: Sequence[Any]) -> StoredMemory:
             last_accessed=row[11],
             expires_at=row[12],
             version=row[13],
-            status=Status(row[14]),
+            status=_STATUSES.get(row[14]) or Status(row[14]),
             pinned=bool(row[15]),
             content_hash=row[16],
             hlc=row[17],

@@ -9,7 +9,10 @@ from localmind.ranking import (
     frequency,
     recency,
     relevance,
+    score,
+    score_value,
 )
+from localmind.records import MemoryRecord, MemoryType
 
 
 def _candidate(key: str, cosine: float, bm25: float | None = None, coverage: float = 0.0):
@@ -75,3 +78,25 @@ def test_frequency_grows_with_use_and_saturates() -> None:
     assert frequency(5, weights) == pytest.approx(math.log(6) / math.log(21))
     assert frequency(20, weights) == 1
     assert frequency(500, weights) == 1
+
+
+def test_the_score_recall_orders_by_is_the_score_it_reports() -> None:
+    """Recall sorts every candidate by ``score_value`` and builds the breakdown (``score``) only
+    for those it returns: the two must agree to the last bit, or the order would not match the
+    scores shown."""
+    weights, decay = RankingWeights(), DecayConfig(daily_rate=0.01, grace_period_days=7)
+    now = 1_800_000_000.0
+    [found] = relevance([_candidate("a", 0.6, 5.0, 0.5)], FusionConfig())
+    for age_days, uses, importance, confidence in [(0, 0, 0.5, 0.8), (40, 3, 0.9, 0.55)]:
+        memory = MemoryRecord(
+            id="a",
+            content="x",
+            type=MemoryType.EPISODIC,
+            importance=importance,
+            confidence=confidence,
+            access_count=uses,
+            created_at=now - age_days * 86_400.0,
+        )
+        value = score_value(memory, found, now, weights, decay)
+        assert value == score(memory, found, now, weights, decay).score
+        assert value > 0.0
