@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from sync.folder import (
     META_NAME,
     META_RELAY,
     META_SEGMENT,
+    Published,
     SyncError,
     device_name,
     joined_folder,
@@ -64,14 +66,18 @@ class Device:
         return f"{self.name} ({self.device_id})" if self.name else self.device_id
 
 
+def _others(memory: Memory, root: Path) -> Iterator[tuple[Path, Published | None]]:
+    """Every other laptop's directory of ``root`` with what it published about itself."""
+    key = sync_folder.sync_key(memory)
+    for directory in sync_folder._device_directories(root):
+        if directory.name != memory.device_id:
+            yield directory, read_published(key, directory)
+
+
 def devices(memory: Memory, root: Path) -> list[Device]:
     """The other device directories of ``root``, with their published names."""
-    key = sync_folder.sync_key(memory)
     found = []
-    for directory in sync_folder._device_directories(root):
-        if directory.name == memory.device_id:
-            continue
-        published = read_published(key, directory)
+    for directory, published in _others(memory, root):
         name = published.name if published else None
         found.append(Device(directory, name, bool(published and published.left)))
     return found
@@ -131,12 +137,8 @@ def forget_device(memory: Memory, root: Path, wanted: str) -> Device:
 def retire_departed(memory: Memory, root: Path) -> list[str]:
     """Retire the directories of laptops that left (`sync leave`) once this store has applied
     them through their last segment; returns their labels."""
-    key = sync_folder.sync_key(memory)
     retired = []
-    for directory in sync_folder._device_directories(root):
-        if directory.name == memory.device_id:
-            continue
-        published = read_published(key, directory)
+    for directory, published in _others(memory, root):
         if published is None or not published.left:
             continue
         cursor, _ = sync_folder._progress(memory, directory.name)
