@@ -32,12 +32,35 @@ def parsed(line: bytes) -> SessionMessage | Exception:
         return error
 
 
-class Replayed:
+class _Wrapping:
+    """A stream over another: closing it closes that one."""
+
+    def __init__(self, inner: ReadStream[Any] | WriteStream[Any]) -> None:
+        self._inner = inner
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class Replayed(_Wrapping):
     """A read stream that yields the front's message first, then the transport's."""
 
     def __init__(self, first: SessionMessage | Exception, rest: ReadStream[Any]) -> None:
-        self._first: SessionMessage | Exception | None = first
+        super().__init__(rest)
         self._rest = rest
+        self._first: SessionMessage | Exception | None = first
 
     @property
     def last_context(self) -> Any:
@@ -60,28 +83,14 @@ class Replayed:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        await self._rest.aclose()
 
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
-
-
-class WithoutSecondAnswer:
+class WithoutSecondAnswer(_Wrapping):
     """A write stream that drops the session's answer to the request the front answered."""
 
     def __init__(self, answered_id: int | str | None, inner: WriteStream[SessionMessage]) -> None:
+        super().__init__(inner)
+        self._sink = inner
         self._answered_id = answered_id
-        self._inner = inner
 
     async def send(self, item: SessionMessage, /) -> None:
         message = item.message
@@ -94,22 +103,7 @@ class WithoutSecondAnswer:
             if isinstance(message, JSONRPCError):  # the front's checks let a bad one through
                 print(f"localmind mcp: initialize: {message.error.message}", file=sys.stderr)
             return
-        await self._inner.send(item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
+        await self._sink.send(item)
 
 
 async def serve_stdio(server: MCPServer[Any], first: FirstMessage) -> None:
