@@ -8,7 +8,6 @@ with a one-line error and exit code 1, instead of surfacing later as a broken to
 from __future__ import annotations
 
 import importlib
-import threading
 from collections.abc import Callable
 from types import ModuleType
 
@@ -16,6 +15,7 @@ import click
 
 from localmind import configuration
 from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors, n_memories
+from localmind.mcp_front import FirstMessage, InBackground, answer_first_message
 from localmind.memory import Memory
 from localmind.remembered_key import remembered_data_key
 
@@ -36,10 +36,12 @@ def mcp_command(obj: Context) -> None:
             "for it)."
         )
     obj.require_store()  # an assistant must not write into a store a typo made
-    # The MCP SDK takes about half a second to import (pydantic builds its protocol models);
-    # opening the store (Argon2id: a fifth of one) runs side by side with it, so the server is
-    # ready to answer `initialize` sooner.
-    sdk = _Import("localmind.mcp_server")
+    with_model = not obj.no_llm  # (the configuration is read here, where its errors show)
+    # The assistant waits for the answer to `initialize`: the front gives it at once, from
+    # what is known already, while the store's key is derived (Argon2id) and the MCP SDK is
+    # imported (~0.45 s CPU: pydantic builds its protocol models), side by side.
+    front = InBackground(lambda: answer_first_message(with_model), "mcp front")
+    sdk = InBackground(lambda: importlib.import_module("localmind.mcp_server"), "import sdk")
     with obj.open(llm=True) as memory:
         serve = _serve_function(sdk)
         click.echo(
@@ -47,39 +49,14 @@ def mcp_command(obj: Context) -> None:
             f"{memory.path}",
             err=True,
         )
-        serve(memory)
+        serve(memory, front.result())
 
 
-def _serve_function(sdk: _Import) -> Callable[[Memory], None]:
+def _serve_function(sdk: InBackground[ModuleType]) -> Callable[[Memory, FirstMessage], None]:
     try:
-        serve: Callable[[Memory], None] = sdk.result().serve
+        serve: Callable[[Memory, FirstMessage], None] = sdk.result().serve
     except ImportError as error:
         raise click.ClickException(
             f"The MCP server needs the mcp package ({error}): pip install 'mcp>=2.3'"
         ) from None
     return serve
-
-
-class _Import:
-    """A module imported in a background thread; ``result()`` waits for it (and raises what
-    the import raised)."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._module: ModuleType | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name=f"import {name}", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._module = importlib.import_module(self._name)
-        except BaseException as error:  # handed to the caller, who decides
-            self._error = error
-
-    def result(self) -> ModuleType:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._module is not None
-        return self._module
