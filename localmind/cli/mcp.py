@@ -14,7 +14,11 @@ from types import ModuleType
 import click
 
 from localmind import configuration
-from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors, n_memories
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import n_memories
+from localmind.cli.root import cli
+from localmind.configuration import PASSPHRASE_ENV
 from localmind.mcp_front import FirstMessage, InBackground, answer_first_message
 from localmind.memory import Memory
 from localmind.remembered_key import remembered_data_key
