@@ -19,7 +19,7 @@ from localmind.cli.errors import friendly_errors
 from localmind.cli.output import n_memories
 from localmind.cli.root import cli
 from localmind.configuration import PASSPHRASE_ENV
-from localmind.mcp_front import FirstMessage, InBackground, answer_first_message
+from localmind.mcp.front import FirstMessage, InBackground, answer_first_message
 from localmind.memory import Memory
 from localmind.remembered_key import remembered_data_key
 
@@ -45,7 +45,7 @@ def mcp_command(obj: Context) -> None:
     # what is known already, while the store's key is derived (Argon2id) and the MCP SDK is
     # imported (~0.45 s CPU: pydantic builds its protocol models), side by side.
     front = InBackground(lambda: answer_first_message(with_model), "mcp front")
-    sdk = InBackground(lambda: importlib.import_module("localmind.mcp_server"), "import sdk")
+    sdk = InBackground(lambda: importlib.import_module("localmind.mcp.server"), "import sdk")
     with obj.open(llm=True) as memory:
         serve = _serve_function(sdk)
         click.echo(
