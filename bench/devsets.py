@@ -3,7 +3,7 @@
 - MADial-Bench en and zh (``bench/data/madial-bench``, vendored, or ``shared/data/madial-bench``):
   a dialogue so far → the memories it calls for. Two rows per language: the raw dialogue history
   as the query (plain ``recall``, the peers' query) and the chat session's query builder
-  (``localmind.query.dialogue_query``).
+  (``localmind.chat.query.dialogue_query``).
 - LoCoMo dev (``shared/data/locomo-dev``, CC BY-NC: read from there, never copied): every turn a
   memory (``"<speaker>: <text>"`` plus its photo caption), dated by its session; questions of
   categories 1–4 with their evidence turns.

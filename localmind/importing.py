@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from localmind.config import Limits
-from localmind.memory import NewMemory
 from localmind.transfer import Restorable, from_document, is_export
+from localmind.writing import NewMemory
 
 _FIELDS = {"content", "type", "importance", "metadata", "created_at", "time"}
 

@@ -15,7 +15,13 @@ from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
-from localmind.records import RESTATEMENTS, RESTATEMENTS_KEPT, MemoryRecord, restatements
+from localmind.records import (
+    RESTATEMENTS,
+    RESTATEMENTS_KEPT,
+    MemoryRecord,
+    Version,
+    restatements,
+)
 from localmind.sameness import Sameness, compare
 from localmind.statement import read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
@@ -141,14 +147,6 @@ class Conflict:
     similarity: float
     reason: str
     created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class Version:
-    version: int
-    content: str
-    reason: str  # why it was replaced: update, overwrite, correct, revert, merge
-    replaced_at: float
 
 
 def clamp(value: float) -> float:

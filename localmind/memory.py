@@ -17,7 +17,7 @@ from typing import Any
 
 from localmind import preferences, ranking, validation
 from localmind.config import GovernanceConfig, Settings
-from localmind.embedders.base import Embedder, Vectors, warm_up
+from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
@@ -36,21 +36,19 @@ from localmind.llm.base import LLM
 from localmind.locks import key_file_lock
 from localmind.opening import attach, reembed, settings_for, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
-from localmind.recall import Recaller, ShortTerm
+from localmind.recall import Recaller
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
-from localmind.ringbuffer import RingBuffer
+from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
 from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
-    EMBED_BATCH,
     Batch,
     Edit,
     NewMemory,
-    Progress,
     Writer,
     content_hash,
     validate_new,

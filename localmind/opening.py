@@ -22,7 +22,7 @@ from localmind import validation
 from localmind.config import Settings
 from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
-from localmind.embedders.base import Embedder, Vectors
+from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
 from localmind.errors import EmbedderMismatch, NotAStore, StoreError, WrongPassphrase
 from localmind.files import sidecars
 from localmind.hlc import HybridLogicalClock, Stamp
@@ -33,7 +33,6 @@ from localmind.remembered_key import forget_stale_entry
 from localmind.rollback import SeenRecord, check_not_rolled_back
 from localmind.store import SqliteStore
 from localmind.swap import finish_interrupted
-from localmind.writing import EMBED_BATCH, Progress
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.ranking import Candidate, Relevance, relevance, score, score_value
 from localmind.records import MemoryRecord, MemoryType, RecallResult
-from localmind.ringbuffer import RingBuffer
+from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, might_mention_time, time_frame
 
@@ -115,14 +115,6 @@ class _Ranked:
     found: Relevance
     score: float
     superseded_by: str | None = None  # a newer memory in these results that may replace it
-
-
-@dataclass(slots=True)
-class ShortTerm:
-    """A memory in the session's ring buffer, with its vector."""
-
-    record: MemoryRecord
-    vector: Vectors
 
 
 class Recaller:

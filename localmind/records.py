@@ -67,6 +67,16 @@ class MemoryRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class Version:
+    """An earlier text of a memory (``memory_versions``)."""
+
+    version: int
+    content: str
+    reason: str  # why it was replaced: update, overwrite, correct, revert, merge
+    replaced_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreBreakdown:
     """Why a memory ranked where it did.
 

@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from localmind.embedders.base import Vectors
+from localmind.records import MemoryRecord
+
 T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class ShortTerm:
+    """A memory in the session's ring buffer, with its vector (written by ``writing``, searched
+    by ``recall``: declared here, below both)."""
+
+    record: MemoryRecord
+    vector: Vectors
 
 
 class RingBuffer(Generic[T]):

@@ -45,7 +45,7 @@ from localmind.records import (
 from localmind.sign_index import IndexRows, SignIndex
 
 if TYPE_CHECKING:
-    from localmind.lifecycle import Version
+    from localmind.records import Version
 
 _COLUMNS = (
     "rowid, id, namespace, content, type, metadata, importance, confidence, access_count, "

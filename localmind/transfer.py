@@ -15,8 +15,7 @@ from typing import Any
 from localmind import validation
 from localmind.config import Limits
 from localmind.errors import InvalidInput
-from localmind.lifecycle import Version
-from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.records import MemoryRecord, MemoryType, Status, Version
 
 EXPORT_FORMAT = "localmind-export/1"
 PLAINTEXT_WARNING = (

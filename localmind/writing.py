@@ -19,7 +19,7 @@ from ulid import ULID
 
 from localmind import validation
 from localmind.config import Settings
-from localmind.embedders.base import Embedder, Vectors
+from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
 from localmind.errors import InvalidInput, NotFound
 from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
@@ -33,14 +33,10 @@ from localmind.lifecycle import (
     Relation,
     Resolution,
 )
-from localmind.recall import ShortTerm
 from localmind.records import MemoryRecord, MemoryType, Status
-from localmind.ringbuffer import RingBuffer
+from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 
-Progress = Callable[[int], None]  # called with the number of items just finished
-
-EMBED_BATCH = 64
 _REINFORCE_CONFIDENCE = 0.05
 
 

@@ -16,7 +16,10 @@ from pathlib import Path
 import click
 
 from localmind import composition
-from localmind.cli import Context, cli, friendly_errors, read_passphrase, when
+from localmind.cli.context import Context, read_passphrase
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import when
+from localmind.cli.root import cli
 from localmind.files import sidecars
 from localmind.keys import key_file_for
 from localmind.locks import lock_path

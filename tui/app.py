@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker
 
+from localmind.chat import Session
 from localmind.configuration import Configuration
 from localmind.embedders.base import Embedder, warm_up
 from localmind.errors import LocalmindError
@@ -25,7 +26,6 @@ from localmind.keys import KdfParams
 from localmind.llm.base import LLM
 from localmind.memory import Memory
 from localmind.paths import default_db_path
-from localmind.session import Session
 from sync.folder import joined_folder
 from sync.watch import SyncReport, watch
 from tui.backend import Clock, StoreOptions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
@@ -14,6 +14,11 @@ import numpy.typing as npt
 from localmind.errors import StoreError
 
 Vectors = npt.NDArray[np.float32]
+
+#: How many texts go to an embedder at once when many are embedded (remember_many, restore,
+#: reindex): big enough for the model's batching, small enough for a progress bar that moves.
+EMBED_BATCH = 64
+Progress = Callable[[int], None]  # called with the number of items just finished
 
 
 class EmbedderUnavailable(StoreError):

@@ -22,8 +22,8 @@ from hypothesis import event, example, given
 from hypothesis import strategies as st
 
 from localmind import Memory
+from localmind.chat import Session
 from localmind.llm.ollama import OllamaLLM
-from localmind.session import Session
 from localmind.token_budget import estimate
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (

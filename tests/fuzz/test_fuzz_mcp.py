@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
 from localmind import Memory
-from localmind.mcp_server import MemoryTools, build_server
+from localmind.mcp.server import MemoryTools, build_server
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (
     INJECTION,

@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, TextContent
 
 from localmind import Memory
 from localmind.keys import UNSAFE_TEST_KDF_ENV
-from localmind.mcp_server import build_server
+from localmind.mcp.server import build_server
 from tests.cli_support import files_of
 from tests.conftest import PASSPHRASE
 from tests.ollama_server import unused_port_host

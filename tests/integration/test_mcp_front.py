@@ -1,4 +1,4 @@
-"""``localmind mcp`` answers ``initialize`` before it imports the MCP SDK (localmind.mcp_front),
+"""``localmind mcp`` answers ``initialize`` before it imports the MCP SDK (localmind.mcp.front),
 then hands the conversation to the SDK. The front's answer must be the SDK's, for every
 protocol version a client may ask for, with and without a local model; after the hand-over
 each request is answered exactly once. Over stdio with the real server in a subprocess, and
@@ -20,8 +20,8 @@ from mcp_types import jsonrpc_message_adapter
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from localmind import Memory
-from localmind.mcp_front import answer_first_message
-from localmind.mcp_server import build_server
+from localmind.mcp.front import answer_first_message
+from localmind.mcp.server import build_server
 from tests.fakes import FakeLLM
 from tests.integration.test_mcp import SERVER, server_env
 

@@ -17,7 +17,7 @@ from mcp import Client
 
 from localmind import Memory, Status
 from localmind.llm.ollama import OllamaLLM
-from localmind.mcp_server import build_server
+from localmind.mcp.server import build_server
 from tests.cli_support import Cli
 from tests.integration.test_mcp import call, refused, served
 from tests.ollama_server import FakeOllama

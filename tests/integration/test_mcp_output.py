@@ -14,7 +14,7 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
 from localmind import Memory
-from localmind.mcp_server import build_server
+from localmind.mcp.server import build_server
 from tests.integration.test_mcp import call, refused
 
 FACTS = [

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from localmind import Memory
+from localmind.chat import Session
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
-from localmind.session import Session
 from tests.ollama_server import FakeOllama, unused_port_host
 
 

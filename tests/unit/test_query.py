@@ -1,4 +1,4 @@
-from localmind.query import dialogue_query
+from localmind.chat.query import dialogue_query
 
 
 def test_the_last_user_turn_is_repeated_after_the_conversation() -> None:

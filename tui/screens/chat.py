@@ -13,10 +13,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
+from localmind.chat import Turn
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Decision, Outcome
 from localmind.records import MemoryRecord, RecallResult
-from localmind.session import Turn
 from localmind.terminal import printable
 from tui.format import archived_note, day, one_line, shown
 from tui.screens.base import Columns, Page

@@ -14,9 +14,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 
-from localmind.lifecycle import Version
 from localmind.profile import value
-from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.records import MemoryRecord, MemoryType, Status, Version
 from sync.watch import SyncReport
 from tui.format import age, ago, archived_note, one_line, shown
 from tui.screens.base import Columns, Page

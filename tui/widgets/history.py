@@ -12,8 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Label, Static
 
-from localmind.lifecycle import Version
-from localmind.records import MemoryRecord
+from localmind.records import MemoryRecord, Version
 from tui.format import age, one_line, shown, word_diff
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import click
 
 from localmind import validation
-from localmind.cli import Context, cli, echo_json, friendly_errors, when
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import echo_json, when
+from localmind.cli.root import cli
 from localmind.config import Limits
 from localmind.terminal import printable
 

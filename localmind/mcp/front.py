@@ -5,13 +5,13 @@ SDK takes about half a second (pydantic builds the protocol's models), more than
 the start together, so this front reads the client's first message straight from the standard
 input's descriptor (byte by byte: nothing after its line is taken from the pipe, which the SDK
 reads next), answers an ``initialize`` at once, and hands the message on
-(:mod:`localmind.mcp_handover`): the SDK's session sees it first, as if it had read it, and its
+(:mod:`localmind.mcp.handover`): the SDK's session sees it first, as if it had read it, and its
 own answer to it is dropped. Anything else (a message that is not a well-formed
 ``initialize``, an empty standard input) is left to the SDK to answer.
 
 The answer must be the one the SDK would give: a test builds both for every protocol version
 and compares them, so the constants below cannot drift from the SDK or from
-:func:`localmind.mcp_server.build_server`. Nothing here imports the SDK.
+:func:`localmind.mcp.server.build_server`. Nothing here imports the SDK.
 """
 
 from __future__ import annotations

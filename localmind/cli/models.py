@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from localmind.cli import cli, friendly_errors
+from localmind.cli.errors import friendly_errors
+from localmind.cli.root import cli
 from localmind.embedders import RECOMMENDED
 from localmind.paths import models_dir
 

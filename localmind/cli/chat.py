@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import click
 
-from localmind.cli import Context, cli, describe_outcome, eviction_note, friendly_errors
+from localmind.chat import Session
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.memories import describe_outcome, eviction_note
+from localmind.cli.root import cli
 from localmind.errors import InvalidInput
-from localmind.session import Session
 from localmind.terminal import printable
 
 QUIT = {"/quit", "/exit", ":q"}

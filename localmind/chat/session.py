@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from localmind import validation
+from localmind.chat.query import dialogue_query
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM, LLMError, Message
 from localmind.memory import Memory
 from localmind.profile import context_block
 from localmind.prompts import render
-from localmind.query import dialogue_query
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 
 EXTRACTION_SCHEMA: dict[str, Any] = {

@@ -16,15 +16,10 @@ from localmind.backup import (
     check_store,
     restore_backup,
 )
-from localmind.cli import (
-    Context,
-    PagesBar,
-    cli,
-    echo_json,
-    friendly_errors,
-    n_memories,
-    read_passphrase,
-)
+from localmind.cli.context import Context, read_passphrase
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import PagesBar, echo_json, n_memories
+from localmind.cli.root import cli
 from localmind.db import damaged
 from localmind.errors import NotAStore
 from localmind.keys import key_file_for

@@ -1,4 +1,4 @@
-"""The MCP SDK takes over the standard streams from :mod:`localmind.mcp_front`.
+"""The MCP SDK takes over the standard streams from :mod:`localmind.mcp.front`.
 
 The SDK's stdio transport reads the client's messages after the first one, which the front
 read (and perhaps answered) before the SDK was imported. Its session is fed that first message
@@ -20,7 +20,7 @@ from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCResponse, jsonrpc_message_adapter
 
-from localmind.mcp_front import FirstMessage
+from localmind.mcp.front import FirstMessage
 
 
 def parsed(line: bytes) -> SessionMessage | Exception:

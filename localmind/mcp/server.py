@@ -1,7 +1,7 @@
 """localmind as an MCP server: any MCP-capable assistant can remember, recall and correct
 through one open :class:`~localmind.Memory`.
 
-Imported only by ``localmind mcp`` (``localmind.cli_mcp``), never by ``import localmind``: the
+Imported only by ``localmind mcp`` (``localmind.cli.mcp``), never by ``import localmind``: the
 core must not pay for, or depend on, the MCP SDK.
 
 Tools are plain functions over the library. Every :class:`~localmind.LocalmindError` becomes a
@@ -37,8 +37,8 @@ from localmind import __version__
 from localmind.errors import LocalmindError, TooManyWrites
 from localmind.governance import AGENT_SOURCE
 from localmind.lifecycle import Conflict, Decision, Outcome, Resolution
-from localmind.mcp_front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
-from localmind.mcp_handover import serve_stdio
+from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
+from localmind.mcp.handover import serve_stdio
 from localmind.memory import Memory
 from localmind.records import MemoryRecord, MemoryType
 
@@ -536,7 +536,7 @@ def build_server(memory: Memory, clock: Callable[[], float] = time.monotonic) ->
 
 def serve(memory: Memory, first: FirstMessage | None = None) -> None:
     """Speak MCP on stdin/stdout until the client closes the connection, after ``first``, the
-    message :mod:`localmind.mcp_front` read (and perhaps answered) before the SDK was
+    message :mod:`localmind.mcp.front` read (and perhaps answered) before the SDK was
     imported. The embedding model loads in a background thread meanwhile: ``initialize`` and
     ``list_tools`` are answered at once, and a tool that needs the model waits for it."""
     threading.Thread(target=_load_model, args=(memory,), name="model-load", daemon=True).start()

@@ -14,8 +14,12 @@ from types import ModuleType
 import click
 
 from localmind import configuration
-from localmind.cli import PASSPHRASE_ENV, Context, cli, friendly_errors, n_memories
-from localmind.mcp_front import FirstMessage, InBackground, answer_first_message
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import n_memories
+from localmind.cli.root import cli
+from localmind.configuration import PASSPHRASE_ENV
+from localmind.mcp.front import FirstMessage, InBackground, answer_first_message
 from localmind.memory import Memory
 from localmind.remembered_key import remembered_data_key
 
@@ -41,7 +45,7 @@ def mcp_command(obj: Context) -> None:
     # what is known already, while the store's key is derived (Argon2id) and the MCP SDK is
     # imported (~0.45 s CPU: pydantic builds its protocol models), side by side.
     front = InBackground(lambda: answer_first_message(with_model), "mcp front")
-    sdk = InBackground(lambda: importlib.import_module("localmind.mcp_server"), "import sdk")
+    sdk = InBackground(lambda: importlib.import_module("localmind.mcp.server"), "import sdk")
     with obj.open(llm=True) as memory:
         serve = _serve_function(sdk)
         click.echo(

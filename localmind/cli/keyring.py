@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 import keyring
 
-from localmind.cli import Context, cli, friendly_errors, read_passphrase
+from localmind.cli.context import Context, read_passphrase
+from localmind.cli.errors import friendly_errors
+from localmind.cli.root import cli
 from localmind.errors import NotAStore
 from localmind.keys import KeyFile, key_file_for, seen_mac_key
 from localmind.memory import Memory

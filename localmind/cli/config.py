@@ -1,6 +1,6 @@
 """``localmind config``: the configuration file (``config show|path|set|unset``) and, as before,
 the store's own settings (``config [NAME [VALUE]]``: capacity, archive retention, the MCP write
-rate; :mod:`localmind.cli_capacity`)."""
+rate; :mod:`localmind.cli.capacity`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from typing import Any
 import click
 
 from localmind import configuration
-from localmind.cli import Context, cli, echo_json, friendly_errors
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import echo_json
+from localmind.cli.root import cli
 from localmind.terminal import printable
 
 STORE_COMMAND = "store"

@@ -17,16 +17,11 @@ from typing import Any
 
 import click
 
-from localmind.cli import (
-    SHORT_TERM_REFUSED,
-    Context,
-    cli,
-    eviction_note,
-    friendly_errors,
-    n_memories,
-    plural,
-    stored_type_option,
-)
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_type_option
+from localmind.cli.output import n_memories, plural
+from localmind.cli.root import cli
 from localmind.config import Settings
 from localmind.errors import InvalidInput
 from localmind.files import write_atomically

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import click
 
-from localmind.cli import (
-    ID_HELP,
-    Context,
-    cli,
-    echo_json,
-    friendly_errors,
-    not_forgotten,
-    one_line,
-    when,
-)
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.memories import ID_HELP, not_forgotten
+from localmind.cli.output import echo_json, one_line, when
+from localmind.cli.root import cli
 from localmind.lifecycle import Feedback, Resolution
 from localmind.terminal import printable
 

@@ -7,8 +7,12 @@ from __future__ import annotations
 import click
 
 from localmind import preferences
-from localmind.cli import Context, cli, echo_json, eviction_note, friendly_errors, one_line
-from localmind.cli_config import STORE_COMMAND, config_group
+from localmind.cli.config import STORE_COMMAND, config_group
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.memories import eviction_note
+from localmind.cli.output import echo_json, one_line
+from localmind.cli.root import cli
 
 
 @config_group.command(STORE_COMMAND, hidden=True)

@@ -1,0 +1,329 @@
+"""Memories one at a time: ``add``, ``recall``, ``list``, ``show``, ``forget``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from localmind import validation
+from localmind.cli.context import Context
+from localmind.cli.errors import friendly_errors
+from localmind.cli.output import day, echo_json, n_memories, one_line, plural, when
+from localmind.cli.root import cli
+from localmind.config import FusionConfig, Limits
+from localmind.errors import NotFound
+from localmind.lifecycle import Decision, Outcome
+from localmind.memory import Memory
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.terminal import printable
+
+TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
+# short_term memories live in a running session's ring buffer (chat, TUI); a one-shot command
+# would lose them on exit, so add and import store the other types only.
+STORED_TYPES = click.Choice(
+    [t.value for t in MemoryType if t is not MemoryType.SHORT_TERM], case_sensitive=False
+)
+SHORT_TERM_REFUSED = (
+    "short_term memories only live inside a running session (chat); store it as "
+    "long_term, episodic or semantic"
+)
+F = TypeVar("F", bound=Callable[..., Any])
+TYPES_HELP = (
+    'semantic: a fact about you ("I am a nurse", "I prefer tea"); episodic: something that '
+    'happened ("I moved to Porto in May"); long_term: anything else worth keeping '
+    "(short_term memories live only inside a chat)."
+)
+
+
+def stored_type_option(help_first: str) -> Callable[[F], F]:
+    """``--type`` of the commands that store memories, its help explaining the types."""
+    return click.option(
+        "--type",
+        "type_",
+        type=STORED_TYPES,
+        default="long_term",
+        show_default=True,
+        help=help_first + TYPES_HELP,
+    )
+
+
+@cli.command()
+@click.argument("text", required=False)
+@click.option(
+    "--file",
+    "source",
+    type=click.File("r", encoding="utf-8"),
+    help="Remember the whole text of this file (one memory; to add one per line: import).",
+)
+@stored_type_option("")
+@click.option("--importance", type=float, help="0 to 1 (default 0.5).")
+@click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata; repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
+@click.pass_obj
+@friendly_errors
+def add(
+    obj: Context,
+    text: str | None,
+    source: Any,
+    type_: str,
+    importance: float | None,
+    meta: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Remember TEXT (- reads it from standard input, as does --file FILE from a file). The
+    first `add` creates the store."""
+    if (text is None) == (source is None):
+        raise click.UsageError(
+            "Give the memory's TEXT, - to read it from standard input, or --file FILE."
+        )
+    if source is None and text == "-":
+        source = sys.stdin
+    if source is not None:
+        try:
+            text = source.read()
+        except UnicodeDecodeError:
+            raise click.ClickException(
+                f"{source.name} is not UTF-8 text; nothing was added."
+            ) from None
+    assert text is not None
+    metadata = {}
+    for pair in meta:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--meta")
+        metadata[key] = value
+    # Checked before the store is opened, so bad input never creates or touches a store.
+    validation.content(text, Limits())
+    if importance is not None:
+        validation.unit_interval(importance, "importance")
+    with obj.open(llm=True, create=True) as memory:
+        outcome = memory.remember_explained(
+            text, type=type_, importance=importance, metadata=metadata
+        )
+        capacity = memory.settings.governance.capacity
+    record = outcome.record
+    if as_json:
+        echo_json(
+            {
+                **record.to_dict(),
+                "decision": str(outcome.decision),
+                "reason": outcome.reason,
+                "evicted": list(outcome.evicted),
+            }
+        )
+        return
+    click.echo(describe_outcome(outcome))
+    if outcome.evicted:
+        click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
+
+
+def eviction_note(evicted: Sequence[str], capacity: int | None) -> str:
+    """How every front end announces what the capacity limit archived."""
+    n = len(evicted)
+    return (
+        f"capacity {capacity} archived {n_memories(n)} "
+        "(list them: localmind list --archived; bring one back: localmind unarchive ID)"
+    )
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    record, related = outcome.record, outcome.related
+    if outcome.decision is Decision.REINFORCED:
+        return f"Already remembered as {record.id}; confidence now {record.confidence:.2f}"
+    if outcome.decision is Decision.MERGED:
+        return f"Merged into {record.id} (said the same); confidence now {record.confidence:.2f}"
+    if outcome.decision is Decision.OVERWRITTEN:
+        return f"Updated {record.id} to version {record.version} (it contradicted the old text)"
+    if outcome.decision is Decision.QUEUED and related is not None:
+        return (
+            f"Remembered {record.id} ({record.type}); it may contradict {related.id}: "
+            f"review with `localmind conflicts`"
+        )
+    return f"Remembered {record.id} ({record.type})"
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--limit", "-n", type=int, default=5, show_default=True)
+@click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="The least relevance a result needs, from 0 to 1: relevance is the estimated chance "
+    "that a memory is relevant to the query (the 'relevance' each result shows) "
+    f"[default: nothing unless the best reaches {FusionConfig().min_relevance:g} "
+    f"({FusionConfig().min_relevance_unmatched:g} when no memory holds a word of the query), "
+    f"then {FusionConfig().relative_relevance:g} of the best; 0 returns everything].",
+)
+@click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
+@click.pass_obj
+@friendly_errors
+def recall(
+    obj: Context,
+    query: str,
+    limit: int,
+    types: tuple[str, ...],
+    threshold: float | None,
+    as_json: bool,
+) -> None:
+    """Find the memories most relevant to QUERY (by meaning and by words). Memories that are
+    probably unrelated are left out, so the answer may be shorter than --limit, or empty."""
+    validation.content(query, Limits(), what="The query")
+    validation.limit(limit, Limits())
+    with obj.open() as memory:
+        results = memory.recall(query, limit, types=types or None, threshold=threshold)
+    if as_json:
+        echo_json([result.to_dict() for result in results])
+        return
+    if not results:
+        click.echo("Nothing relevant remembered.")
+    for result in results:
+        click.echo(format_result(result))
+
+
+def format_result(result: RecallResult) -> str:
+    b, memory = result.breakdown, result.memory
+    dates = f"made {day(memory.created_at)}"
+    if day(memory.updated_at) != day(memory.created_at):
+        dates += f", changed {day(memory.updated_at)}"
+    lines = [
+        f"{b.score:.3f}  {memory.id}  {memory.type:<10}  {one_line(memory.content, 60)}",
+        f"       {dates} · relevance {b.similarity:.2f} · importance {b.importance:.2f} · "
+        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}",
+    ]
+    if b.superseded_by:
+        lines.append(f"       may be outdated: {b.superseded_by} is newer")
+    return "\n".join(lines)
+
+
+@cli.command("list")
+@click.option("--type", "types", type=TYPES, multiple=True, help="Only these types; repeatable.")
+@click.option("--limit", "-n", type=click.IntRange(1, 10**12), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(0, 10**12), default=0)
+@click.option(
+    "--archived",
+    is_flag=True,
+    help="The archived memories instead (evicted by capacity, decayed or expired), each with "
+    "the date it was archived; bring one back with `localmind unarchive ID`.",
+)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def list_(
+    obj: Context, types: tuple[str, ...], limit: int, offset: int, archived: bool, as_json: bool
+) -> None:
+    """List memories, newest first."""
+    status = Status.EXPIRED if archived else Status.ACTIVE
+    with obj.open() as memory:
+        records = memory.list_memories(types or None, status=status, limit=limit, offset=offset)
+        total = memory.count(types or None, status=status)
+        why = memory.archive_reasons([r.id for r in records]) if archived else {}
+    if as_json:
+        echo_json(
+            [
+                {**record.to_dict(), "archived_because": why.get(record.id, "")}
+                if archived
+                else record.to_dict()
+                for record in records
+            ]
+        )
+        return
+    if not records:
+        click.echo(
+            "No archived memories."
+            if archived
+            else 'No memories yet. Add one with: localmind add "..."'
+        )
+        return
+    for record in records:
+        row = format_row(record)
+        if archived:
+            because = one_line(why.get(record.id, ""), 40)
+            row += f"  (archived {when(record.updated_at)}{': ' + because if because else ''})"
+        click.echo(row)
+    if offset + len(records) < total:
+        click.echo(f"… {total - offset - len(records)} more (use --offset / --limit)", err=True)
+
+
+def format_row(record: MemoryRecord) -> str:
+    return (
+        f"{record.id}  {record.type:<10}  conf {record.confidence:.2f}  imp "
+        f"{record.importance:.2f}  {when(record.created_at)}  {one_line(record.content, 60)}"
+    )
+
+
+def not_forgotten(memory: Memory, reference: str, *, again: bool = False) -> MemoryRecord:
+    """The memory ``reference`` names (its id, or a beginning of it only it has, in any case);
+    a forgotten one is refused, saying so (``again``: the command was to forget it)."""
+    record = memory.get(memory.resolve_id(reference))
+    if record.status is Status.DELETED:
+        raise NotFound(
+            f"Memory {record.id} was already forgotten (its text and history are erased); "
+            "nothing changed."
+            if again
+            else f"No memory with id {record.id!r}: it was forgotten (its text and history "
+            "are erased)."
+        )
+    return record
+
+
+ID_HELP = "ID: a memory's id, or enough of its beginning to be the only one (any case)."
+
+
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@friendly_errors
+def show(obj: Context, memory_id: str, as_json: bool) -> None:
+    """Show one memory, with its earlier versions."""
+    with obj.open() as memory:
+        record = not_forgotten(memory, memory_id)
+        history = memory.history(record.id) if record.type is not MemoryType.SHORT_TERM else []
+    if as_json:
+        document = record.to_dict()
+        document["history"] = [
+            {"version": v.version, "content": v.content, "reason": v.reason, "at": v.replaced_at}
+            for v in history
+        ]
+        echo_json(document)
+        return
+    for name, value in (
+        ("id", record.id),
+        ("type", record.type),
+        ("status", record.status),
+        ("importance", f"{record.importance:.2f}"),
+        ("confidence", f"{record.confidence:.2f}"),
+        ("accessed", f"{plural(record.access_count, 'time')}, last {when(record.last_accessed)}"),
+        ("created", when(record.created_at)),
+        ("updated", when(record.updated_at)),
+        ("version", record.version),
+        ("pinned", "yes" if record.pinned else "no"),
+        ("metadata", json.dumps(record.metadata, ensure_ascii=False)),
+    ):
+        click.echo(f"{name:>10}: {printable(str(value), newlines=False)}")
+    click.echo()
+    click.echo(printable(record.content))
+    for v in history:
+        version, content, reason, at = v.version, v.content, v.reason, v.replaced_at
+        heading = (
+            f"--- version {version} ({printable(reason, newlines=False)}, replaced {when(at)})"
+        )
+        click.echo(f"\n{heading}\n{printable(content)}")
+
+
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
+@click.pass_obj
+@friendly_errors
+def forget(obj: Context, memory_id: str) -> None:
+    """Forget a memory: its text and history are erased."""
+    with obj.open() as memory:
+        record = not_forgotten(memory, memory_id, again=True)
+        memory.forget(record.id)
+    click.echo(f"Forgot {record.id}")
