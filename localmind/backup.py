@@ -24,13 +24,6 @@ import apsw
 from keyring.errors import KeyringError
 from ulid import ULID
 
-from localmind.db import (
-    DAMAGE_ERRORS,
-    Cipher,
-    apply_key,
-    connect,
-    damaged,
-)
 from localmind.errors import (
     InvalidInput,
     NotAStore,
@@ -44,8 +37,15 @@ from localmind.files import fsync_directory, sidecars, write_atomically
 from localmind.keys import KeyFile, key_file_for, seen_mac_key
 from localmind.remembered_key import record_seen_in_keyring
 from localmind.store import newest_change
+from localmind.store.connection import (
+    DAMAGE_ERRORS,
+    Cipher,
+    apply_key,
+    connect,
+    damaged,
+)
+from localmind.store.wal import wal_path
 from localmind.swap import finish_interrupted, swap_in
-from localmind.wal import wal_path
 
 #: ``progress(pages_copied, pages_in_all)``, called after every step of the copy.
 Progress = Callable[[int, int], None]

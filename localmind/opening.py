@@ -20,7 +20,6 @@ from ulid import ULID
 
 from localmind import validation
 from localmind.config import Settings
-from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
 from localmind.errors import EmbedderMismatch, NotAStore, StoreError, WrongPassphrase
@@ -28,10 +27,11 @@ from localmind.files import sidecars
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
 from localmind.locks import key_file_lock
-from localmind.migrations import migrate
 from localmind.remembered_key import forget_stale_entry
 from localmind.rollback import SeenRecord, check_not_rolled_back
 from localmind.store import SqliteStore
+from localmind.store.connection import AEGIS_256, connect
+from localmind.store.migrations import migrate
 from localmind.swap import finish_interrupted
 
 

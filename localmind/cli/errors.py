@@ -14,7 +14,7 @@ import apsw
 import click
 
 from localmind.cli.context import Context
-from localmind.db import DAMAGE_ERRORS, damaged
+from localmind.store.connection import DAMAGE_ERRORS, damaged
 from localmind.errors import LocalmindError
 from localmind.terminal import printable
 

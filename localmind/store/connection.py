@@ -10,8 +10,8 @@ from typing import Any
 import apsw
 import sqlite_vec
 
-from localmind import wal
 from localmind.errors import NotAStore, StoreDamaged
+from localmind.store import wal
 
 BUSY_TIMEOUT_MS = 10_000
 # Page size of new stores. 8 KiB pages hold three 512-d float32 vectors (2 KiB + row header)
