@@ -7,7 +7,7 @@ connection), ``migrations``, ``wal`` (telling a damaged write-ahead log from a c
 callers used when the store was one module (``from localmind.store import ...``)."""
 
 from localmind.store.base import CHECKPOINT_WAIT_MS, checkpoint
-from localmind.store.events import LATER_VERSION, newest_change
+from localmind.store.events import LATER_VERSION, newest_change, newest_stamp
 from localmind.store.memories import StoredMemory
 from localmind.store.redaction import REDACTIONS, redacted_reason
 from localmind.store.sqlite_store import SqliteStore
@@ -40,5 +40,6 @@ __all__ = [
     "StoredMemory",
     "checkpoint",
     "newest_change",
+    "newest_stamp",
     "redacted_reason",
 ]

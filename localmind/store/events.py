@@ -26,6 +26,12 @@ def newest_change(db: apsw.Connection) -> int:
     return newest
 
 
+def newest_stamp(db: apsw.Connection) -> str | None:
+    """The latest stamp in the event log (any device's), None when it is empty."""
+    row = db.execute("SELECT max(hlc) FROM events").fetchone()
+    return str(row[0]) if row and row[0] else None
+
+
 class Events(Tables):
     device_id: str
     _hlc: HybridLogicalClock
@@ -46,9 +52,9 @@ class Events(Tables):
         other processes with this store open share its device id, so each must move past the
         stamps the others wrote, or two events could get the same stamp (and another device
         would skip the second as already applied)."""
-        newest = self.db.execute("SELECT max(hlc) FROM events").fetchone()
-        if newest and newest[0]:
-            self._hlc.observe(Stamp.parse(newest[0]))
+        newest = newest_stamp(self.db)
+        if newest:
+            self._hlc.observe(Stamp.parse(newest))
         return str(self._hlc.now())
 
     def observe(self, stamp: str) -> None:

@@ -16,7 +16,7 @@ rows × k, and rescoring needs a large k.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,6 +107,10 @@ class _IndexState:
     searches_before: int = 0  # searches answered through SQL before the index was built
 
 
+def _blob(vector: Vectors) -> bytes:
+    return np.asarray(vector, np.float32).tobytes()
+
+
 class VectorIndex(Meta):
     vector_identity: str | None
     _sign_index: SignIndex | None
@@ -117,7 +121,18 @@ class VectorIndex(Meta):
         self.check_vector_identity()  # inside the write transaction: the meta cannot move now
         self.db.execute(
             "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
-            (rowid, record.namespace, str(record.type), np.asarray(vector, np.float32).tobytes()),
+            (rowid, record.namespace, str(record.type), _blob(vector)),
+        )
+
+    def put_vectors(self, rows: Iterable[tuple[int, MemoryRecord, Vectors]]) -> None:
+        """Write the vectors of many memories at once, ``(rowid, record, vector)`` each (a
+        re-index fills the new table with them)."""
+        self.db.executemany(
+            "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
+            [
+                (rowid, record.namespace, str(record.type), _blob(vector))
+                for rowid, record, vector in rows
+            ],
         )
 
     def _unindex_vector(self, rowid: int) -> None:
