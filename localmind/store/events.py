@@ -111,3 +111,29 @@ class Events(Tables):
 
     def event_count(self) -> int:
         return self.scalar("SELECT count(*) FROM events")
+
+    def activity_by_day(self, namespace: str, since: float) -> list[tuple[str, str, int]]:
+        """(kind, UTC day, count) of the events of ``namespace`` (and store-wide ones) since a
+        moment; the kind is the op, or for archiving updates why (evicted, archived, decayed,
+        expired)."""
+        rows = self.db.execute(
+            "SELECT op, CASE WHEN reason LIKE 'evicted:%' THEN 'evicted' "
+            "WHEN reason LIKE 'archived:%' THEN 'archived' "
+            "WHEN reason LIKE 'confidence decay:%' THEN 'decayed' "
+            "WHEN reason = 'expired' THEN 'expired' ELSE NULL END, "
+            "date(at, 'unixepoch'), count(*) FROM events "
+            "WHERE (namespace = ? OR namespace = '') AND at >= ? GROUP BY 1, 2, 3",
+            (namespace, since),
+        )
+        return [(str(reason or op), str(day), int(n)) for op, reason, day, n in rows]
+
+    def changed_since(self, namespace: str, seq: int, ops: Sequence[str] | None = None) -> set[str]:
+        """Ids of the memories of ``namespace`` with events after position ``seq`` (of the
+        ``ops`` given, or any)."""
+        sql = "SELECT DISTINCT memory_id FROM events WHERE namespace = ? AND seq > ? "
+        params: list[Any] = [namespace, seq]
+        if ops:
+            sql += f"AND op IN ({placeholders(ops)}) "
+            params.extend(ops)
+        rows = self.db.execute(sql + "AND memory_id IS NOT NULL", params)
+        return {str(memory_id) for (memory_id,) in rows}

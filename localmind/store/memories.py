@@ -353,3 +353,42 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events):
             sql += " AND status = ?"
             params.append(status)
         return {key: n for key, n in self.db.execute(sql + f" GROUP BY {column}", params)}
+
+    def eviction_candidates(
+        self, namespace: str, limit: int, *, source: str | None = None, keep: str | None = None
+    ) -> list[str]:
+        """Ids of up to ``limit`` active unpinned memories of least value (confidence times
+        uses, then importance, then age): what capacity archives first. ``source``: only those
+        whose metadata names it; ``keep``: never this one."""
+        sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
+        params: list[Any] = [namespace]
+        if source is not None:
+            sql += "AND json_extract(metadata, '$.source') = ? "
+            params.append(source)
+        if keep is not None:
+            sql += "AND id != ? "
+            params.append(keep)
+        sql += "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?"
+        rows: list[tuple[Any, ...]] = self.db.execute(sql, (*params, limit)).fetchall()
+        return [str(memory_id) for (memory_id,) in rows]
+
+    def archived_ids(self, before: float | None, namespace: str | None = None) -> list[str]:
+        """Ids of archived (expired) memories, of every namespace or of one, archived before a
+        moment (or ever, with None)."""
+        sql, params = "SELECT id FROM memories WHERE status = 'expired'", list[Any]()
+        if before is not None:
+            sql += " AND updated_at < ?"
+            params.append(before)
+        if namespace is not None:
+            sql += " AND namespace = ?"
+            params.append(namespace)
+        rows: list[tuple[Any, ...]] = self.db.execute(sql, params).fetchall()
+        return [str(memory_id) for (memory_id,) in rows]
+
+    def confidences(self, namespace: str) -> list[float]:
+        """The confidence of every active memory of ``namespace``."""
+        rows = self.db.execute(
+            "SELECT confidence FROM memories WHERE namespace = ? AND status = 'active'",
+            (namespace,),
+        )
+        return [float(confidence) for (confidence,) in rows]

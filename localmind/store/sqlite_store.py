@@ -1,5 +1,5 @@
 """The store: one encrypted SQLite connection and the parts that speak SQL to it, one per
-concept (memories, vectors, keywords, events, conflicts, history, meta)."""
+concept (memories, vectors, keywords, events, conflicts, history, meta, latency, profiles)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ import apsw
 
 from localmind.hlc import HybridLogicalClock
 from localmind.store.conflicts import Conflicts
+from localmind.store.latency import Latency
 from localmind.store.memories import Memories
+from localmind.store.profiles import Profiles
 from localmind.store.vectors import _IndexState
 
 
-class SqliteStore(Memories, Conflicts):
+class SqliteStore(Memories, Conflicts, Latency, Profiles):
     def __init__(
         self,
         db: apsw.Connection,
