@@ -39,8 +39,8 @@ from localmind.store import newest_change
 from localmind.store.connection import (
     DAMAGE_ERRORS,
     Cipher,
-    apply_key,
     connect,
+    open_bare,
 )
 from localmind.store.copying import Progress, copy_database
 from localmind.store.integrity import (
@@ -291,11 +291,10 @@ def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> tuple[in
         "file); nothing was changed."
     )
     try:
-        db = apsw.Connection(str(candidate), flags=apsw.SQLITE_OPEN_READWRITE)
-    except apsw.CantOpenError:
+        db = open_bare(candidate, unlocked.data_key, unlocked.cipher)
+    except NotAStore:
         raise not_a_backup from None
     try:
-        apply_key(db, unlocked.data_key, unlocked.cipher)
         try:
             problems = integrity_check(db)
             if not table_names(db) >= STORE_TABLES:
@@ -417,9 +416,8 @@ def new_device_identity(database: Path, data_key: bytes, cipher: Cipher) -> str:
     fresh stream: it exports its whole history and reads the folder again, its former id's
     directory included, so a laptop restored from its own older backup converges."""
     device_id = str(ULID())
-    db = apsw.Connection(str(database), flags=apsw.SQLITE_OPEN_READWRITE)
+    db = open_bare(database, data_key, cipher)
     try:
-        apply_key(db, data_key, cipher)
         with db:
             old = read_meta(db, "device_id")
             write_meta(db, "device_id", device_id)

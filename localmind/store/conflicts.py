@@ -4,12 +4,63 @@ model) to settle; local to this device."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from localmind.store.base import Tables, placeholders
 
 
+@dataclass(frozen=True, slots=True)
+class StoredConflict:
+    id: int
+    existing_id: str
+    candidate_id: str
+    similarity: float
+    reason: str
+    created_at: float
+
+
 class Conflicts(Tables):
+    def add_conflict(
+        self,
+        namespace: str,
+        existing_id: str,
+        candidate_id: str,
+        similarity: float,
+        reason: str,
+        at: float,
+    ) -> int:
+        """Queue a pair that may contradict; returns the conflict's id."""
+        self.db.execute(
+            "INSERT INTO conflicts (namespace, existing_id, candidate_id, similarity, reason, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (namespace, existing_id, candidate_id, similarity, reason, at),
+        )
+        return self.db.last_insert_rowid()
+
+    def pending_conflicts(self, namespace: str) -> list[StoredConflict]:
+        """The pending conflicts of ``namespace``, oldest first."""
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT id, existing_id, candidate_id, similarity, reason, created_at FROM conflicts "
+            "WHERE namespace = ? AND status = 'pending' ORDER BY id",
+            (namespace,),
+        ).fetchall()
+        return [StoredConflict(*row) for row in rows]
+
+    def count_pending(self, namespace: str) -> int:
+        return self.scalar(
+            "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",
+            (namespace,),
+        )
+
+    def close_conflict(self, conflict_id: int, resolution: str, at: float) -> None:
+        """Settled, by a person or the model (``resolution``: how)."""
+        self.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = ? "
+            "WHERE id = ?",
+            (at, resolution, conflict_id),
+        )
+
     def pending_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
         """(earlier id, newer id) of each pending conflict between two of ``ids``: the newer
         memory may replace the earlier one, so recall ranks it first."""
@@ -50,3 +101,11 @@ class Conflicts(Tables):
             [namespace, *ids, *ids],
         ).fetchall()
         return [(str(a), str(b)) for a, b in rows]
+
+    def settle_conflicts_of(self, memory_id: str, at: float) -> None:
+        """The pending conflicts of a memory that stopped being active end with it ("gone")."""
+        self.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = 'gone' "
+            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
+            (at, memory_id, memory_id),
+        )

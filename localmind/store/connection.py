@@ -145,6 +145,22 @@ def _configure(connection: StoreConnection) -> None:
     connection.enable_load_extension(False)
 
 
+def open_bare(path: Path, data_key: bytes, cipher: Cipher) -> apsw.Connection:
+    """A keyed connection to a store file nobody else has open, without the store's own
+    configuration (a restore's copy before it is checked, a restored store given a new device
+    id). :class:`NotAStore` when the file cannot be opened."""
+    try:
+        connection = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READWRITE)
+    except apsw.CantOpenError:
+        raise NotAStore(f"Cannot open {path}: no such file or not writable.") from None
+    try:
+        apply_key(connection, data_key, cipher)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 def apply_key(connection: apsw.Connection, data_key: bytes, cipher: Cipher) -> None:
     """Key a fresh connection (before its first read or write) for ``cipher``."""
     connection.execute(f"PRAGMA cipher='{cipher.sqlite3mc_cipher}'")

@@ -15,6 +15,7 @@ from typing import Any
 from localmind.embedders.base import Vectors
 from localmind.records import MemoryRecord, MemoryType, Status, restatements
 from localmind.store.base import placeholders
+from localmind.store.conflicts import Conflicts
 from localmind.store.events import Events
 from localmind.store.keywords import KeywordIndex
 from localmind.store.redaction import Redaction
@@ -25,7 +26,6 @@ _COLUMNS = (
     "created_at, updated_at, last_accessed, expires_at, version, status, pinned, content_hash, hlc"
 )
 
-_INSERT_PLACEHOLDERS = ", ".join("?" * (len(_COLUMNS.split(",")) - 1))
 
 # Fields that update() may change directly; content goes through replace_content().
 _UPDATABLE = frozenset(
@@ -70,36 +70,59 @@ def _record(row: Sequence[Any]) -> StoredMemory:
     )
 
 
-class Memories(VectorIndex, KeywordIndex, Redaction, Events):
+def _row_values(record: MemoryRecord) -> dict[str, Any]:
+    """A record as the columns of its row (besides rowid and id)."""
+    return {
+        "namespace": record.namespace,
+        "content": record.content,
+        "type": str(record.type),
+        "metadata": json.dumps(record.metadata, ensure_ascii=False),
+        "importance": record.importance,
+        "confidence": record.confidence,
+        "access_count": record.access_count,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "last_accessed": record.last_accessed,
+        "expires_at": record.expires_at,
+        "version": record.version,
+        "status": str(record.status),
+        "pinned": int(record.pinned),
+        "content_hash": record.content_hash,
+        "hlc": record.hlc,
+    }
+
+
+class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
     def insert(self, record: MemoryRecord, vector: Vectors) -> int:
         record.hlc = self.stamp()
-        self.db.execute(
-            f"INSERT INTO memories ({_COLUMNS}) VALUES (NULL, {_INSERT_PLACEHOLDERS})",
-            (
-                record.id,
-                record.namespace,
-                record.content,
-                str(record.type),
-                json.dumps(record.metadata, ensure_ascii=False),
-                record.importance,
-                record.confidence,
-                record.access_count,
-                record.created_at,
-                record.updated_at,
-                record.last_accessed,
-                record.expires_at,
-                record.version,
-                str(record.status),
-                int(record.pinned),
-                record.content_hash,
-                record.hlc,
-            ),
-        )
-        rowid = self.db.last_insert_rowid()
+        rowid = self._insert_row(record.id, _row_values(record))
         if record.status is Status.ACTIVE:
             self._index(rowid, record, vector)
         self.record_event(record.namespace, record.id, "add", record.to_dict(), stamp=record.hlc)
         return rowid
+
+    def _insert_row(self, memory_id: str, values: dict[str, Any]) -> int:
+        """A new ``memories`` row: ``values`` by column (a local add, or a memory another device
+        made arriving here)."""
+        names = ", ".join(["id", *values])
+        self.db.execute(
+            f"INSERT INTO memories ({names}) VALUES ({placeholders([memory_id, *values])})",
+            (memory_id, *values.values()),
+        )
+        return self.db.last_insert_rowid()
+
+    def _set_columns(self, rowid: int, values: dict[str, Any]) -> None:
+        """Columns of a ``memories`` row (a local update, or the fold of remote events)."""
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        self.db.execute(
+            f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
+        )
+
+    def _leave_active(self, rowid: int, memory_id: str, at: float) -> None:
+        """A memory stops being active (archived, superseded, forgotten, here or on another
+        device): its index entries go, and its pending conflicts with it."""
+        self._unindex(rowid)
+        self.settle_conflicts_of(memory_id, at)
 
     def _index(self, rowid: int, record: MemoryRecord, vector: Vectors) -> None:
         self._index_vector(rowid, record, vector)
@@ -120,23 +143,18 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events):
         for name, value in fields.items():
             setattr(record, name, value)
         record.hlc = self.stamp()
-        assignments = ", ".join(f"{name} = ?" for name in fields)
-        values = [self._to_column(name, value) for name, value in fields.items()]
-        self.db.execute(
-            f"UPDATE memories SET {assignments}, hlc = ? WHERE rowid = ?",
-            (*values, record.hlc, stored.rowid),
-        )
+        columns = {name: self._to_column(name, value) for name, value in fields.items()}
+        self._set_columns(stored.rowid, {**columns, "hlc": record.hlc})
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
-            self._unindex(stored.rowid)
+            self._leave_active(stored.rowid, record.id, self._clock())
         elif was_active and "metadata" in fields:
             # a merge adds its restatement to the words the memory is found by
             self._unindex_words(stored.rowid)
             self._index_words(stored.rowid, record)
         elif now_active and "type" in fields:
             self._retype_vector(stored.rowid, record)
-        payload = {name: self._to_column(name, value) for name, value in fields.items()}
-        self.record_event(record.namespace, record.id, "update", payload, reason, record.hlc)
+        self.record_event(record.namespace, record.id, "update", columns, reason, record.hlc)
         return record
 
     @staticmethod
@@ -199,10 +217,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events):
         record = stored.record
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
+        self.settle_conflicts_of(record.id, self._clock())
         record.hlc = self.stamp()
-        self.redact_traces(
-            record.namespace, record.id, [record.content, *restatements(record.metadata)]
-        )
+        self._redact_forgotten(record)
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
             "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
@@ -221,6 +238,13 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events):
             "pinned": record.pinned,
         }
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
+
+    def _redact_forgotten(self, record: MemoryRecord) -> None:
+        """Every trace of a forgotten memory's texts (its content and the restatements merged
+        into it), whether it was forgotten here or on another device."""
+        self.redact_traces(
+            record.namespace, record.id, [record.content, *restatements(record.metadata)]
+        )
 
     def mark_recalled(self, rowids: Iterable[int], at: float) -> None:
         """Note that these memories were returned by a recall (``last_accessed``: maintenance

@@ -1,5 +1,6 @@
 """The store: one encrypted SQLite connection and the parts that speak SQL to it, one per
-concept (memories, vectors, keywords, events, conflicts, history, meta, latency, profiles)."""
+concept (memories, vectors, keywords, events, conflicts, history, meta, latency, profiles,
+replication)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,13 @@ from collections.abc import Callable
 import apsw
 
 from localmind.hlc import HybridLogicalClock
-from localmind.store.conflicts import Conflicts
 from localmind.store.latency import Latency
-from localmind.store.memories import Memories
 from localmind.store.profiles import Profiles
+from localmind.store.replication import Replication
 from localmind.store.vectors import _IndexState
 
 
-class SqliteStore(Memories, Conflicts, Latency, Profiles):
+class SqliteStore(Replication, Latency, Profiles):
     def __init__(
         self,
         db: apsw.Connection,
