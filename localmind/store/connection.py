@@ -92,7 +92,7 @@ def connect(
     With ``create=False`` a missing file is an error, never silently created. The first read
     proves the key: a foreign, damaged or differently-keyed file raises :class:`NotAStore`
     (:class:`StoreDamaged`) before anything is written, and so does a damaged write-ahead log
-    (:mod:`localmind.wal`). Later reads that meet a damaged page raise :class:`StoreDamaged`.
+    (:mod:`localmind.store.wal`). Later reads that meet a damaged page raise :class:`StoreDamaged`.
     """
     if not create and (problem := wal.damage(path)):
         log = wal.wal_path(path).name
