@@ -7,6 +7,7 @@ connection), ``migrations``, ``wal`` (telling a damaged write-ahead log from a c
 callers used when the store was one module (``from localmind.store import ...``)."""
 
 from localmind.store.base import CHECKPOINT_WAIT_MS, checkpoint
+from localmind.store.connection import DATABASE_ERRORS
 from localmind.store.events import LATER_VERSION, newest_change, newest_stamp
 from localmind.store.memories import StoredMemory
 from localmind.store.redaction import REDACTIONS, redacted_reason
@@ -25,6 +26,7 @@ from localmind.store.vectors import (
 
 __all__ = [
     "CHECKPOINT_WAIT_MS",
+    "DATABASE_ERRORS",
     "INDEX_AFTER_SEARCHES",
     "INDEX_LOAD_CHUNK",
     "INDEX_MAX_POOL",

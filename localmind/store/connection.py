@@ -175,6 +175,9 @@ def apply_key(connection: apsw.Connection, data_key: bytes, cipher: Cipher) -> N
 # SQLite's words for "a page does not read back as written": with an authenticated cipher a
 # damaged page fails its tag (SQLITE_CORRUPT); a damaged page 1 reads as not a database.
 DAMAGE_ERRORS = (apsw.CorruptError, apsw.NotADBError)
+#: Any error the database library raises (busy, full disk, I/O, damage): what a loop that must
+#: survive a bad moment (sync's watcher) catches, without importing the library itself.
+DATABASE_ERRORS = (apsw.Error,)
 RESTORE_HINT = "Restore from a backup: localmind restore FILE"
 _NO_ROW = object()
 

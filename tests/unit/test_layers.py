@@ -70,6 +70,8 @@ def copy_of_the_code(tmp_path: Path) -> Path:
         ("sync/__init__.py", "tui.app", "sync is not allowed to import tui"),
         # the store speaks SQL for the domain, never the other way round
         ("localmind/store/meta.py", "localmind.recall", "localmind.store.meta -> localmind.recall"),
+        # a front end reaches the database through the store
+        ("sync/watch.py", "apsw", "sync.watch -> apsw"),
     ],
 )
 def test_an_import_up_the_layers_is_refused(
