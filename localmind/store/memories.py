@@ -70,6 +70,24 @@ def _record(row: Sequence[Any]) -> StoredMemory:
     )
 
 
+def _matching(
+    namespace: str | None, status: str | None = None, types: Sequence[str] | None = None
+) -> tuple[str, list[Any]]:
+    """The WHERE condition (and its parameters) for memories of a namespace, a status and
+    types, each only when given."""
+    clauses, params = ["1"], list[Any]()
+    if namespace is not None:
+        clauses.append("namespace = ?")
+        params.append(namespace)
+    if status:
+        clauses.append("status = ?")
+        params.append(status)
+    if types:
+        clauses.append(f"type IN ({placeholders(types)})")
+        params.extend(types)
+    return " AND ".join(clauses), params
+
+
 def _row_values(record: MemoryRecord) -> dict[str, Any]:
     """A record as the columns of its row (besides rowid and id)."""
     return {
@@ -325,14 +343,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
     def count(
         self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"
     ) -> int:
-        sql, params = "SELECT count(*) FROM memories WHERE namespace = ?", [namespace]
-        if status:
-            sql += " AND status = ?"
-            params.append(status)
-        if types:
-            sql += f" AND type IN ({placeholders(types)})"
-            params.extend(types)
-        return self.scalar(sql, params)
+        where, params = _matching(namespace, status, types)
+        return self.scalar(f"SELECT count(*) FROM memories WHERE {where}", params)
 
     def iter_memories(
         self,
@@ -344,21 +356,10 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         limit: int | None = None,
         offset: int = 0,
     ) -> Iterator[StoredMemory]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        if namespace is not None:
-            clauses.append("namespace = ?")
-            params.append(namespace)
-        if status:
-            clauses.append("status = ?")
-            params.append(status)
-        if types:
-            clauses.append(f"type IN ({placeholders(types)})")
-            params.extend(types)
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        where, params = _matching(namespace, status, types)
         order = "DESC" if newest_first else "ASC"
-        sql = f"SELECT {_COLUMNS} FROM memories {where} ORDER BY created_at {order}, rowid {order}"
-        sql += " LIMIT ? OFFSET ?"
+        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} "
+        sql += f"ORDER BY created_at {order}, rowid {order} LIMIT ? OFFSET ?"
         params.extend([-1 if limit is None else limit, offset])
         for row in self.db.execute(sql, params):
             yield _record(row)
@@ -368,15 +369,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
     ) -> dict[str, int]:
         """Memories counted by ``column``; of one ``namespace`` and one ``status`` if given."""
         assert column in ("type", "status", "namespace")
-        sql = f"SELECT {column}, count(*) FROM memories WHERE 1"
-        params: list[Any] = []
-        if namespace is not None:
-            sql += " AND namespace = ?"
-            params.append(namespace)
-        if status is not None:
-            sql += " AND status = ?"
-            params.append(status)
-        return {key: n for key, n in self.db.execute(sql + f" GROUP BY {column}", params)}
+        where, params = _matching(namespace, status)
+        sql = f"SELECT {column}, count(*) FROM memories WHERE {where} GROUP BY {column}"
+        return {key: n for key, n in self.db.execute(sql, params)}
 
     def eviction_candidates(
         self, namespace: str, limit: int, *, source: str | None = None, keep: str | None = None
@@ -399,14 +394,13 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
     def archived_ids(self, before: float | None, namespace: str | None = None) -> list[str]:
         """Ids of archived (expired) memories, of every namespace or of one, archived before a
         moment (or ever, with None)."""
-        sql, params = "SELECT id FROM memories WHERE status = 'expired'", list[Any]()
+        where, params = _matching(namespace, str(Status.EXPIRED))
         if before is not None:
-            sql += " AND updated_at < ?"
+            where += " AND updated_at < ?"
             params.append(before)
-        if namespace is not None:
-            sql += " AND namespace = ?"
-            params.append(namespace)
-        rows: list[tuple[Any, ...]] = self.db.execute(sql, params).fetchall()
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT id FROM memories WHERE {where}", params
+        ).fetchall()
         return [str(memory_id) for (memory_id,) in rows]
 
     def confidences(self, namespace: str) -> list[float]:
