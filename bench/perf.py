@@ -219,9 +219,9 @@ def settings_without_capacity() -> Any:
 def _open_localmind(path: Path, encrypted: bool, embedder: Any, *, create: bool) -> Any:
     """Encrypted: :meth:`Memory.open`. Plain: the same steps on a connection without a key."""
     from localmind import KdfParams, Memory
-    from localmind.db import connect
     from localmind.keys import UNSAFE_TEST_KDF_ENV
-    from localmind.migrations import migrate
+    from localmind.store.connection import connect
+    from localmind.store.migrations import migrate
 
     if encrypted:
         # A cheap KDF: the benchmark measures the store, not Argon2id at open (localmind refuses

@@ -15,22 +15,14 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import apsw
 from keyring.errors import KeyringError
 from ulid import ULID
 
-from localmind.db import (
-    DAMAGE_ERRORS,
-    Cipher,
-    apply_key,
-    connect,
-    damaged,
-)
 from localmind.errors import (
     InvalidInput,
     NotAStore,
@@ -44,11 +36,23 @@ from localmind.files import fsync_directory, sidecars, write_atomically
 from localmind.keys import KeyFile, key_file_for, seen_mac_key
 from localmind.remembered_key import record_seen_in_keyring
 from localmind.store import newest_change
+from localmind.store.connection import (
+    DAMAGE_ERRORS,
+    Cipher,
+    connect,
+    open_bare,
+)
+from localmind.store.copying import Progress, copy_database
+from localmind.store.integrity import (
+    STORE_TABLES,
+    active_memories,
+    index_problems,
+    integrity_check,
+    table_names,
+)
+from localmind.store.meta import read_meta, write_meta
+from localmind.store.wal import wal_path
 from localmind.swap import finish_interrupted, swap_in
-from localmind.wal import wal_path
-
-#: ``progress(pages_copied, pages_in_all)``, called after every step of the copy.
-Progress = Callable[[int, int], None]
 
 #: Pages copied per step of the SQLite backup API (8 MiB with 8 KiB pages): a progress report
 #: every step, while the copy itself runs from one read snapshot.
@@ -188,40 +192,11 @@ def _copy(
     pages_per_step: int,
 ) -> tuple[int, int]:
     """Back ``source`` up into the empty file ``temp``; returns (active memories, pages)."""
-    target = apsw.Connection(str(temp))
-    try:
-        apply_key(target, unlocked.data_key, unlocked.cipher)
-        # sqlite3mc copies pages between ciphers only at one page size.
-        page_size = _scalar(source, "PRAGMA page_size")
-        target.execute(f"PRAGMA page_size={int(page_size)}")
-        # The destination must be keyed before the first page is written: sqlite3mc reports a
-        # cipher salt only for an encrypted connection.
-        if _scalar(target, "SELECT sqlite3mc_codec_data('cipher_salt')") is None:
-            raise StoreError("The backup file could not be encrypted; nothing was written.")
-        # One read transaction for the whole copy: the backup sees one snapshot, and writers in
-        # other processes never force it to start over (they would at every step otherwise).
-        source.execute("BEGIN")
-        try:
-            memories = _active_memories(source)
-            with target.backup("main", source, "main") as copy:
-                while not copy.done:
-                    copy.step(pages_per_step)
-                    if progress:
-                        progress(copy.page_count - copy.remaining, copy.page_count)
-                pages = copy.page_count
-        except DAMAGE_ERRORS as error:
-            raise damaged(
-                source.filename, "a page did not read back as written, so no backup was made"
-            ) from error
-        finally:
-            if source.in_transaction:  # SQLite may already have ended it after damage
-                source.execute("ROLLBACK")
-        # One self-contained file: no write-ahead log to keep beside it.
-        target.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        target.close()
+    copied = copy_database(
+        source, temp, unlocked.data_key, unlocked.cipher, progress, pages_per_step
+    )
     _fsync(temp)
-    return memories, pages
+    return copied
 
 
 def _refuse_plain_text(path: Path) -> None:
@@ -316,17 +291,15 @@ def _verify(candidate: Path, unlocked: _Unlocked, *, shown_as: Path) -> tuple[in
         "file); nothing was changed."
     )
     try:
-        db = apsw.Connection(str(candidate), flags=apsw.SQLITE_OPEN_READWRITE)
-    except apsw.CantOpenError:
+        db = open_bare(candidate, unlocked.data_key, unlocked.cipher)
+    except NotAStore:
         raise not_a_backup from None
     try:
-        apply_key(db, unlocked.data_key, unlocked.cipher)
         try:
-            problems = _texts(db, "PRAGMA integrity_check")
-            tables = set(_texts(db, "SELECT name FROM sqlite_master"))
-            if not {"memories", "meta", "events"} <= tables:
+            problems = integrity_check(db)
+            if not table_names(db) >= STORE_TABLES:
                 raise not_a_backup
-            memories, newest = _active_memories(db), newest_change(db)
+            memories, newest = active_memories(db), newest_change(db)
         except DAMAGE_ERRORS:
             raise not_a_backup from None
         if problems != ["ok"]:
@@ -384,62 +357,17 @@ def check_store(store: Path, passphrase: str) -> CheckReport:
     problems: list[str] = []
     try:
         try:
-            found = _texts(db, "PRAGMA integrity_check")
+            found = integrity_check(db)
         except StoreDamaged:
             found = ["a page failed its authentication tag"]
         if found != ["ok"]:
             lines = [line for text in found for line in text.splitlines() if line.strip()]
             problems.append(f"integrity check: {'; '.join(lines[:3])}")
             return CheckReport(store, 0, problems)  # counting now would only fail again
-        problems.extend(_index_problems(db))
-        return CheckReport(store, _active_memories(db), problems)
+        problems.extend(index_problems(db))
+        return CheckReport(store, active_memories(db), problems)
     finally:
         db.close()
-
-
-def _index_problems(db: apsw.Connection) -> Iterator[str]:
-    tables = set(_texts(db, "SELECT name FROM sqlite_master"))
-    try:
-        # FTS5's own check of its index structure (it reads; no row is written).
-        db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')")
-    except StoreDamaged:
-        yield "the keyword index is inconsistent"
-    indexes = [("keyword index", "memory_fts")]
-    if "memory_vec" in tables:
-        indexes += [("vector index", "memory_vec"), ("vector sign bits", "memory_vec_bits")]
-    for label, table in indexes:
-        missing = _count(
-            db,
-            f"SELECT count(*) FROM memories AS m WHERE m.status = 'active' "
-            f"AND NOT EXISTS (SELECT 1 FROM {table} AS i WHERE i.rowid = m.rowid)",
-        )
-        stray = _count(
-            db,
-            f"SELECT count(*) FROM {table} AS i WHERE NOT EXISTS (SELECT 1 FROM memories AS m "
-            f"WHERE m.rowid = i.rowid AND m.status = 'active')",
-        )
-        if missing:
-            yield f"{missing} active memories are missing from the {label}"
-        if stray:
-            yield f"the {label} has {stray} entries of no active memory"
-    if db.execute("PRAGMA foreign_key_check").fetchall():
-        yield "some versions or conflicts refer to memories that do not exist"
-
-
-def _count(db: apsw.Connection, sql: str) -> int:
-    return int(_scalar(db, sql))
-
-
-def _active_memories(db: apsw.Connection) -> int:
-    return _count(db, "SELECT count(*) FROM memories WHERE status = 'active'")
-
-
-def _scalar(db: apsw.Connection, sql: str) -> Any:
-    return db.execute(sql).fetchall()[0][0]
-
-
-def _texts(db: apsw.Connection, sql: str) -> list[str]:
-    return [str(row[0]) for row in db.execute(sql).fetchall()]
 
 
 # --- files ----------------------------------------------------------------------------------
@@ -488,25 +416,15 @@ def new_device_identity(database: Path, data_key: bytes, cipher: Cipher) -> str:
     fresh stream: it exports its whole history and reads the folder again, its former id's
     directory included, so a laptop restored from its own older backup converges."""
     device_id = str(ULID())
-    db = apsw.Connection(str(database), flags=apsw.SQLITE_OPEN_READWRITE)
+    db = open_bare(database, data_key, cipher)
     try:
-        apply_key(db, data_key, cipher)
         with db:
-            row = db.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()
-            old = row[0] if row else None
-            db.execute(
-                "INSERT INTO meta (key, value) VALUES ('device_id', ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (device_id,),
-            )
+            old = read_meta(db, "device_id")
+            write_meta(db, "device_id", device_id)
             if old is not None:
                 # sync's status names the old id's directory while it has not written since.
                 for key, value in ((REPLACED_ID, old), (RESTORED_AT, time.time())):
-                    db.execute(
-                        "INSERT INTO meta (key, value) VALUES (?, ?) "
-                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                        (key, str(value)),
-                    )
+                    write_meta(db, key, str(value))
     finally:
         db.close()
     return device_id

@@ -89,16 +89,9 @@ class Governance:
         excess = self.store.count(namespace) - self.config.capacity
         if excess <= 0:
             return []
-        sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
-        params: list[Any] = [namespace]
-        if agent_write:
-            sql += "AND json_extract(metadata, '$.source') = ? "
-            params.append(AGENT_SOURCE)
-        if keep is not None:
-            sql += "AND id != ? "
-            params.append(keep)
-        sql += "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?"
-        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, (*params, excess)).fetchall()
+        rows = self.store.eviction_candidates(
+            namespace, excess, source=AGENT_SOURCE if agent_write else None, keep=keep
+        )
         if agent_write and len(rows) < excess:
             raise CapacityFull(
                 f"Not remembered: the store is full (capacity {self.config.capacity}) and "
@@ -107,8 +100,8 @@ class Governance:
                 "(localmind config capacity N) or forget memories they no longer need."
             )
         evicted = []
-        for (memory_id,) in rows:
-            stored = self.store.get(str(memory_id))
+        for memory_id in rows:
+            stored = self.store.get(memory_id)
             assert stored is not None
             value = stored.record.confidence * (stored.record.access_count + 1)
             self.store.update_fields(
@@ -229,16 +222,9 @@ class Governance:
     def _purge(self, archived_before: float | None, namespace: str | None = None) -> int:
         """Erase archived memories (of every namespace, or of one) archived before a moment
         (or ever, with None)."""
-        sql, params = "SELECT id FROM memories WHERE status = 'expired'", list[Any]()
-        if archived_before is not None:
-            sql += " AND updated_at < ?"
-            params.append(archived_before)
-        if namespace is not None:
-            sql += " AND namespace = ?"
-            params.append(namespace)
-        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, params).fetchall()
-        for (memory_id,) in rows:
-            stored = self.store.get(str(memory_id))
+        rows = self.store.archived_ids(archived_before, namespace)
+        for memory_id in rows:
+            stored = self.store.get(memory_id)
             if stored is not None:
                 self.store.erase(stored, self._clock())
         if rows:
@@ -250,22 +236,13 @@ class Governance:
     def record_latency(
         self, embed_ms: float, search_ms: float, at: float, load_ms: float = 0.0
     ) -> None:
-        self.store.db.execute(
-            "INSERT INTO recall_latency (at, embed_ms, search_ms, load_ms) VALUES (?, ?, ?, ?)",
-            (at, embed_ms, search_ms, load_ms),
-        )
-        self.store.db.execute(
-            "DELETE FROM recall_latency WHERE rowid <= (SELECT max(rowid) FROM recall_latency) - ?",
-            (self.config.latency_samples,),
-        )
+        self.store.record_latency(at, embed_ms, search_ms, load_ms, self.config.latency_samples)
 
     def latency_percentiles(self) -> dict[str, float | int | None]:
         """p50 and p95 of embedding the query, searching, and both (``total``); and of loading
         the model, over the recalls that had to (``model_loads`` of them: the first of each
         process that had not loaded it yet)."""
-        rows = list(
-            self.store.db.execute("SELECT embed_ms, search_ms, load_ms FROM recall_latency")
-        )
+        rows = self.store.latency_samples()
         loads = sorted(row[2] for row in rows if row[2] > 0)
         figures: dict[str, float | int | None] = {"samples": len(rows), "model_loads": len(loads)}
         columns: list[tuple[str, list[float]]] = [
@@ -286,10 +263,7 @@ class Governance:
 
     def confidence_histogram(self, namespace: str, bins: int = 10) -> list[int]:
         histogram = [0] * bins
-        for (confidence,) in self.store.db.execute(
-            "SELECT confidence FROM memories WHERE namespace = ? AND status = 'active'",
-            (namespace,),
-        ):
+        for confidence in self.store.confidences(namespace):
             histogram[min(bins - 1, int(confidence * bins))] += 1
         return histogram
 
@@ -297,15 +271,6 @@ class Governance:
         """Per operation (add, merge, overwrite, evicted, ...), the count per UTC day."""
         since = self._clock() - days * DAY
         activity: dict[str, dict[str, int]] = {}
-        for op, reason, day, n in self.store.db.execute(
-            "SELECT op, CASE WHEN reason LIKE 'evicted:%' THEN 'evicted' "
-            "WHEN reason LIKE 'archived:%' THEN 'archived' "
-            "WHEN reason LIKE 'confidence decay:%' THEN 'decayed' "
-            "WHEN reason = 'expired' THEN 'expired' ELSE NULL END, "
-            "date(at, 'unixepoch'), count(*) FROM events "
-            "WHERE (namespace = ? OR namespace = '') AND at >= ? GROUP BY 1, 2, 3",
-            (namespace, since),
-        ):
-            key = reason or op
+        for key, day, n in self.store.activity_by_day(namespace, since):
             activity.setdefault(key, {})[day] = activity.get(key, {}).get(day, 0) + n
         return activity

@@ -22,9 +22,9 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.argon2 import Argon2id
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from localmind.db import CHACHA20_LEGACY, CIPHERS, Cipher
 from localmind.errors import InvalidInput, NotAStore, WeakKeyDerivation, WrongPassphrase
 from localmind.files import write_atomically
+from localmind.store.connection import CHACHA20_LEGACY, CIPHERS, Cipher
 
 KEY_FILE_FORMAT = "localmind-key"
 KEY_FILE_VERSION = 1

@@ -466,12 +466,9 @@ class Lifecycle:
     def queue_conflict(
         self, existing: MemoryRecord, candidate: MemoryRecord, similarity: float, reason: str
     ) -> int:
-        self.store.db.execute(
-            "INSERT INTO conflicts (namespace, existing_id, candidate_id, similarity, reason, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (existing.namespace, existing.id, candidate.id, similarity, reason, self._clock()),
+        conflict_id = self.store.add_conflict(
+            existing.namespace, existing.id, candidate.id, similarity, reason, self._clock()
         )
-        conflict_id = self.store.db.last_insert_rowid()
         self.store.record_event(
             existing.namespace,
             candidate.id,
@@ -494,49 +491,34 @@ class Lifecycle:
     # --- the conflicts queue ------------------------------------------------------------------
 
     def pending(self, namespace: str) -> list[Conflict]:
-        rows: list[tuple[Any, ...]] = self.store.db.execute(
-            "SELECT id, existing_id, candidate_id, similarity, reason, created_at FROM conflicts "
-            "WHERE namespace = ? AND status = 'pending' ORDER BY id",
-            (namespace,),
-        ).fetchall()
         conflicts = []
-        for conflict_id, existing_id, candidate_id, similarity, reason, created in rows:
-            existing, candidate = self.store.get(existing_id), self.store.get(candidate_id)
+        for row in self.store.pending_conflicts(namespace):
+            existing, candidate = self.store.get(row.existing_id), self.store.get(row.candidate_id)
             if existing is None or candidate is None:
                 continue
             conflicts.append(
                 Conflict(
-                    conflict_id, existing.record, candidate.record, similarity, reason, created
+                    row.id,
+                    existing.record,
+                    candidate.record,
+                    row.similarity,
+                    row.reason,
+                    row.created_at,
                 )
             )
         return conflicts
 
     def pending_count(self, namespace: str) -> int:
-        return self.store.scalar(
-            "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",
-            (namespace,),
-        )
+        return self.store.count_pending(namespace)
 
     def close_conflict(self, conflict_id: int, resolution: Resolution) -> None:
-        self.store.db.execute(
-            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = ? "
-            "WHERE id = ?",
-            (self._clock(), str(resolution), conflict_id),
-        )
+        self.store.close_conflict(conflict_id, str(resolution), self._clock())
 
     def conflict(self, namespace: str, conflict_id: int) -> Conflict:
         for conflict in self.pending(namespace):
             if conflict.id == conflict_id:
                 return conflict
         raise InvalidInput(f"No pending conflict with id {conflict_id}.")
-
-    def supersede_conflicts_of(self, memory_id: str) -> None:
-        """A memory that stops being active takes its pending conflicts with it."""
-        self.store.db.execute(
-            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = 'gone' "
-            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
-            (self._clock(), memory_id, memory_id),
-        )
 
 
 def _mentions(metadata: dict[str, Any]) -> int:

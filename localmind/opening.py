@@ -15,12 +15,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from ulid import ULID
 
 from localmind import validation
 from localmind.config import Settings
-from localmind.db import AEGIS_256, connect
 from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
 from localmind.errors import EmbedderMismatch, NotAStore, StoreError, WrongPassphrase
@@ -28,10 +26,11 @@ from localmind.files import sidecars
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
 from localmind.locks import key_file_lock
-from localmind.migrations import migrate
 from localmind.remembered_key import forget_stale_entry
 from localmind.rollback import SeenRecord, check_not_rolled_back
-from localmind.store import SqliteStore
+from localmind.store import SqliteStore, newest_stamp
+from localmind.store.connection import AEGIS_256, connect
+from localmind.store.migrations import migrate
 from localmind.swap import finish_interrupted
 
 
@@ -165,7 +164,7 @@ def attach(
                 device_id = str(ULID())
                 probe.set_meta("device_id", device_id)
                 probe.set_meta("created_at", repr(clock()))
-    last = db.execute("SELECT max(hlc) FROM events").fetchone()[0]
+    last = newest_stamp(db)
     hlc = HybridLogicalClock(device_id, clock, Stamp.parse(last) if last else None)
     store = SqliteStore(db, hlc, device_id, clock)
 
@@ -215,18 +214,7 @@ def reembed(
         if late:
             embedded.update(zip(late, embedder.embed_documents(late), strict=True))
         store.create_vector_table(embedder.dim)
-        store.db.executemany(
-            "INSERT INTO memory_vec (rowid, namespace, type, embedding) VALUES (?, ?, ?, ?)",
-            [
-                (
-                    rowid,
-                    record.namespace,
-                    str(record.type),
-                    np.asarray(embedded[record.content], np.float32).tobytes(),
-                )
-                for rowid, record in rows
-            ],
-        )
+        store.put_vectors((rowid, record, embedded[record.content]) for rowid, record in rows)
         record_embedder(store, embedder, create_table=False)
         store.vector_identity = embedder.identity
         store.record_event(namespace, None, "reindex", {"embedder": embedder.identity})
@@ -254,4 +242,4 @@ def record_embedder(store: SqliteStore, embedder: Embedder, *, create_table: boo
     if spec:
         store.set_meta("embedder_spec", spec)
     else:
-        store.db.execute("DELETE FROM meta WHERE key = 'embedder_spec'")
+        store.delete_meta("embedder_spec")

@@ -123,32 +123,21 @@ class ProfileEngine:
         return self._read(namespace, latest_only=False)
 
     def _read(self, namespace: str, *, latest_only: bool) -> list[Profile]:
-        sql = "SELECT version, text, built_from, at FROM profiles WHERE namespace = ? ORDER BY "
-        sql += "version DESC LIMIT 1" if latest_only else "version"
-        rows: list[tuple[Any, ...]] = self.store.db.execute(sql, (namespace,)).fetchall()
-        profiles = []
-        for version, text, built_from, at in rows:
-            built = json.loads(built_from)
-            profiles.append(
-                Profile(
-                    namespace,
-                    int(version),
-                    str(text),
-                    list(built["ids"]),
-                    float(at),
-                    str(built["method"]),
-                    int(built.get("seq", 0)),
-                )
+        return [
+            Profile(
+                namespace,
+                row.version,
+                row.text,
+                list(row.built_from["ids"]),
+                row.at,
+                str(row.built_from["method"]),
+                int(row.built_from.get("seq", 0)),
             )
-        return profiles
+            for row in self.store.profiles(namespace, latest_only=latest_only)
+        ]
 
     def changes_since(self, namespace: str, seq: int) -> int:
-        placeholders = ", ".join("?" * len(_CHANGES))
-        return self.store.scalar(
-            f"SELECT count(DISTINCT memory_id) FROM events WHERE namespace = ? AND seq > ? "
-            f"AND op IN ({placeholders})",
-            (namespace, seq, *_CHANGES),
-        )
+        return len(self.store.changed_since(namespace, seq, _CHANGES))
 
     def needs_rebuild(self, namespace: str) -> bool:
         current = self.current(namespace)
@@ -189,42 +178,22 @@ class ProfileEngine:
             text, method = self._extractive(sources), "extractive"
         text = tokens.truncate(text, self.config.budget_tokens)
         now = self._clock()
-        seq = self.store.scalar("SELECT coalesce(max(seq), 0) FROM events")
+        seq = self.store.latest_event_seq()
         built_from: dict[str, Any] = {"ids": [m.id for m in sources], "method": method, "seq": seq}
         with self.store.db:
-            # Numbered under the write lock: another process may have built one meanwhile.
-            version = self.store.scalar(
-                "SELECT coalesce(max(version), 0) + 1 FROM profiles WHERE namespace = ?",
-                (namespace,),
-            )
-            self.store.db.execute(
-                "INSERT INTO profiles (namespace, version, text, built_from, at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (namespace, version, text, json.dumps(built_from), now),
-            )
+            version = self.store.add_profile(namespace, text, built_from, now)
             self.store.record_event(namespace, None, "profile", {"version": version}, method)
         return Profile(namespace, version, text, built_from["ids"], now, method, seq)
 
     def _changed_since(self, namespace: str, seq: int) -> list[MemoryRecord]:
-        ids = {
-            memory_id
-            for (memory_id,) in self.store.db.execute(
-                "SELECT DISTINCT memory_id FROM events WHERE namespace = ? AND seq > ?",
-                (namespace, seq),
-            )
-        }
+        ids = self.store.changed_since(namespace, seq)
         changed = [s.record for s in self.store.iter_memories(namespace) if s.record.id in ids]
         changed.sort(key=value, reverse=True)
         return changed[: self.config.source_limit]
 
     def _forgotten_since(self, namespace: str, seq: int) -> bool:
         """A forget cannot be applied incrementally (the old profile may name it): rebuild."""
-        return bool(
-            self.store.scalar(
-                "SELECT count(*) FROM events WHERE namespace = ? AND seq > ? AND op = 'forget'",
-                (namespace, seq),
-            )
-        )
+        return bool(self.store.changed_since(namespace, seq, ("forget",)))
 
     def _sources(self, namespace: str) -> list[MemoryRecord]:
         records = [s.record for s in self.store.iter_memories(namespace)]

@@ -37,8 +37,9 @@ from localmind import validation
 from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
-from localmind.records import MemoryRecord, MemoryType, Status, restatements
+from localmind.records import MemoryType, Status
 from localmind.store import SqliteStore
+from localmind.store.replication import Folded, LoggedEvent
 
 #: Ops that change a memory and travel between devices. Others (profile, maintenance, merge
 #: and overwrite notes, conflicts, reindex) describe local work and stay home.
@@ -70,18 +71,8 @@ _TOMBSTONE_FIELDS = (
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """One change, as it travels between devices."""
-
-    hlc: str
-    device_id: str
-    namespace: str
-    memory_id: str | None
-    op: str
-    payload: dict[str, Any]
-    reason: str | None
-    at: float
-    seq: int = 0  # the position in the origin device's log (0 when unknown)
+class Event(LoggedEvent):
+    """One change, as it travels between devices: the fields of its row in ``events``."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -219,16 +210,7 @@ def events_since(
     """This device's own replicated events after position ``seq``, oldest first; up to
     position ``relay_through``, other devices' events too (a sync stream that starts afresh
     relays everything the store holds)."""
-    rows = store.db.execute(
-        "SELECT seq, hlc, device_id, namespace, memory_id, op, payload, reason, at FROM events "
-        "WHERE seq > ? AND (device_id = ? OR seq <= ?) "
-        f"AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) ORDER BY seq LIMIT ?",
-        (seq, store.device_id, relay_through, *REPLICATED_OPS, -1 if limit is None else limit),
-    )
-    return [
-        Event(hlc, device, ns, mid, op, json.loads(payload), reason, at, seq)
-        for seq, hlc, device, ns, mid, op, payload, reason, at in rows
-    ]
+    return store.replicated_events(seq, limit, relay_through, REPLICATED_OPS, Event)
 
 
 Embed = Callable[[Sequence[str]], list[Vectors]]
@@ -252,26 +234,13 @@ def apply_remote(
     latest: str | None = None
     with store.db:
         for event in events:
-            if event.device_id == store.device_id or _known(store, event.hlc):
+            if event.device_id == store.device_id or store.has_event(event.hlc):
                 report.duplicates += 1
                 continue
             if event.op not in REPLICATED_OPS or not event.memory_id:
                 report.skipped += 1
                 continue
-            store.db.execute(
-                "INSERT INTO events (hlc, device_id, namespace, memory_id, op, payload, reason, "
-                "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    event.hlc,
-                    event.device_id,
-                    event.namespace,
-                    event.memory_id,
-                    event.op,
-                    json.dumps(event.payload, ensure_ascii=False),
-                    event.reason,
-                    event.at,
-                ),
-            )
+            store.record_received(event)
             report.applied += 1
             touched[event.memory_id] = None
             latest = event.hlc if latest is None or event.hlc > latest else latest
@@ -319,10 +288,6 @@ def _embedded_ahead(store: SqliteStore, events: Sequence[Event], embed: Embed) -
         return [ready[content] for content in contents]
 
     return embed_with_ready
-
-
-def _known(store: SqliteStore, stamp: str) -> bool:
-    return store.db.execute("SELECT 1 FROM events WHERE hlc = ?", (stamp,)).fetchone() is not None
 
 
 @dataclass(slots=True)
@@ -383,23 +348,16 @@ def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | N
 def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | None:
     """Write the fold of ``memory_id``'s events over its row and history. Returns the rowid when
     its index entries must be rebuilt (it is active and its text, type or status changed)."""
-    rows: list[Any] = store.db.execute(
-        "SELECT op, payload, hlc, reason, at FROM events WHERE memory_id = ? "
-        f"AND op IN ({', '.join('?' * len(REPLICATED_OPS))}) ORDER BY hlc",
-        (memory_id, *REPLICATED_OPS),
-    ).fetchall()
-    namespace_row = store.db.execute(
-        "SELECT namespace FROM events WHERE memory_id = ? ORDER BY hlc LIMIT 1", (memory_id,)
-    ).fetchone()
-    state = _fold(rows)
-    if state is None or namespace_row is None:
+    state = _fold(store.memory_events(memory_id, REPLICATED_OPS))
+    namespace = store.first_namespace(memory_id)
+    if state is None or namespace is None:
         return None
     f = state.fields
     metadata = f.get("metadata", "{}")
     if not isinstance(metadata, str):
         metadata = json.dumps(metadata, ensure_ascii=False)
     values: dict[str, Any] = {
-        "namespace": namespace_row[0],
+        "namespace": namespace,
         "content": state.content,
         "type": str(f.get("type", MemoryType.LONG_TERM)),
         "metadata": metadata,
@@ -414,77 +372,7 @@ def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | 
         "content_hash": content_hash(state.content) if state.content else "",
         "hlc": state.hlc,
     }
-    current = store.get(memory_id)
-    if current is None:
-        names = ", ".join(["id", *values])
-        store.db.execute(
-            f"INSERT INTO memories ({names}) VALUES ({', '.join('?' * (len(values) + 1))})",
-            (memory_id, *values.values()),
-        )
-        rowid = store.db.last_insert_rowid()
-        before: MemoryRecord | None = None
-    else:
-        rowid, before = current.rowid, current.record
-        assignments = ", ".join(f"{name} = ?" for name in values)
-        store.db.execute(
-            f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
-        )
-    if state.deleted:
-        # The promise of a forget: the text leaves this device too (events, history, conflicts'
-        # reasons, profiles).
-        store.redact_traces(values["namespace"], memory_id, [before.content] if before else [])
-    _write_history(store, memory_id, state)
-    active = values["status"] == str(Status.ACTIVE)
-    if not active:
-        store.db.execute(
-            "UPDATE conflicts SET status = 'resolved', resolution = 'gone' "
-            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
-            (memory_id, memory_id),
-        )
-    was_active = before is not None and before.status is Status.ACTIVE
-    same = (
-        before is not None
-        and before.content == values["content"]
-        and str(before.type) == values["type"]
-        and before.namespace == values["namespace"]
-        and restatements(before.metadata) == _restated(values["metadata"])
-    )
-    if was_active and (not active or not same):
-        store.db.execute("DELETE FROM memory_vec WHERE rowid = ?", (rowid,))
-        store.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
-    if active and (not was_active or not same):
-        return rowid
-    return None
-
-
-def _restated(metadata: str) -> list[str]:
-    """The restatements in a folded metadata value (the keyword index holds them too)."""
-    try:
-        value = json.loads(metadata)
-    except ValueError:
-        return []
-    return restatements(value) if isinstance(value, dict) else []
-
-
-def _write_history(store: SqliteStore, memory_id: str, state: _State) -> None:
-    if state.deleted:
-        store.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
-        return
-    # Versions the fold knows replace what is here; older ones (restored from an export, which
-    # records no events for them) stay. Nothing at or past the current version is history.
-    store.db.execute(
-        "DELETE FROM memory_versions WHERE memory_id = ? AND version >= ?",
-        (memory_id, state.version),
-    )
-    store.db.executemany(
-        "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
-        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (memory_id, version) DO UPDATE SET "
-        "content = excluded.content, reason = excluded.reason, at = excluded.at",
-        [
-            (memory_id, version, content, reason, at)
-            for version, (content, reason, at) in sorted(state.history.items())
-        ],
-    )
+    return store.write_fold(memory_id, Folded(values, state.history, state.deleted))
 
 
 def _index(store: SqliteStore, rowids: Sequence[int], embed: Embed, batch: int = 64) -> int:

@@ -23,11 +23,11 @@ from localmind.backup import (
     _temporary_beside,
     _Unlocked,
 )
-from localmind.db import connect
 from localmind.errors import NotAStore, StoreInUse
 from localmind.keys import DEFAULT_KDF, KeyFile, check_passphrase, key_file_for, seen_mac_key
 from localmind.locks import key_file_lock
 from localmind.store import newest_change
+from localmind.store.connection import connect
 from localmind.swap import finish_interrupted, swap_in
 
 

@@ -361,8 +361,7 @@ class Writer:
         self._store.truncate_log()
 
     def _forget_stored(self, stored: StoredMemory) -> None:
-        self._store.erase(stored, self._clock())
-        self._lifecycle.supersede_conflicts_of(stored.record.id)
+        self._store.erase(stored, self._clock())  # its pending conflicts end with it
 
     def clear(self) -> int:
         removed = len(self._short_term)

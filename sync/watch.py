@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import apsw
 import watchfiles
 
 from localmind import LocalmindError, Memory
+from localmind.store import DATABASE_ERRORS
 from sync.folder import DEVICE_RE, META_EXPORTED, META_RELAY, ImportReport, sync_once
 
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ def sync_now(memory: Memory, folder: Path, clock: Clock = time.time) -> SyncRepo
     report's ``error``, never an exception."""
     try:
         exported, imported = sync_once(memory, folder)
-    except (LocalmindError, OSError, apsw.Error) as error:
+    except (LocalmindError, OSError, *DATABASE_ERRORS) as error:
         log.error("sync of %s failed: %s", folder, error)
         return SyncReport(clock(), error=str(error) or type(error).__name__)
     except Exception as error:  # a bug must not end the watch; the traceback goes to the log
@@ -177,7 +177,7 @@ def has_unexported(memory: Memory) -> bool:
         exported = int(memory.get_meta(META_EXPORTED) or 0)
         relay = int(memory.get_meta(META_RELAY) or 0)
         return bool(memory.events_since(exported, 1, relay_through=relay))
-    except (LocalmindError, apsw.Error) as error:
+    except (LocalmindError, *DATABASE_ERRORS) as error:
         log.error("cannot read the store's pending changes: %s", error)
         return False
 

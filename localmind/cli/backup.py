@@ -20,9 +20,9 @@ from localmind.cli.context import Context, read_passphrase
 from localmind.cli.errors import friendly_errors
 from localmind.cli.output import PagesBar, echo_json, n_memories
 from localmind.cli.root import cli
-from localmind.db import damaged
 from localmind.errors import NotAStore
 from localmind.keys import key_file_for
+from localmind.store.connection import damaged
 from localmind.swap import finish_interrupted
 
 FILE = click.Path(dir_okay=False, path_type=Path)

@@ -14,8 +14,8 @@ import apsw
 import click
 
 from localmind.cli.context import Context
-from localmind.db import DAMAGE_ERRORS, damaged
 from localmind.errors import LocalmindError
+from localmind.store.connection import DAMAGE_ERRORS, damaged
 from localmind.terminal import printable
 
 F = TypeVar("F", bound=Callable[..., Any])

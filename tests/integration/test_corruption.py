@@ -14,7 +14,7 @@ from localmind import Memory, NewMemory
 from localmind.backup import check_store
 from localmind.errors import LocalmindError, StoreDamaged
 from localmind.keys import key_file_for
-from localmind.wal import wal_path
+from localmind.store.wal import wal_path
 from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import PASSPHRASE, FakeClock
 from tests.workers.invariants import raw_store as raw

@@ -16,12 +16,12 @@ import pytest
 
 from localmind import Memory, Settings
 from localmind.config import GovernanceConfig
-from localmind.db import connect
 from localmind.keys import KeyFile, key_file_for
 from localmind.llm.ollama import OllamaLLM
 from localmind.store import redacted_reason
+from localmind.store.connection import connect
+from localmind.store.wal import wal_path
 from localmind.transfer import markdown, to_document
-from localmind.wal import wal_path
 from sync import folder as sync_folder
 from sync.devices import leave_folder
 from sync.folder import init_folder, join_folder, sync_once

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from localmind import Memory
-from localmind.db import connect
 from localmind.keys import UNSAFE_TEST_KDF_ENV
-from localmind.migrations import MIGRATIONS
 from localmind.store import INDEX_AFTER_SEARCHES, SqliteStore
+from localmind.store.connection import connect
+from localmind.store.migrations import MIGRATIONS
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_cli import run_installed
 from tests.integration.test_vector_index import vector_store

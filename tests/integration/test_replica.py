@@ -269,3 +269,76 @@ def test_events_are_checked_when_read_from_outside() -> None:
         except ValueError:
             continue
         raise AssertionError(f"accepted {data}")
+
+
+def settled(device: Device, memory_id: str) -> list[tuple[Any, ...]]:
+    """(status, resolution, resolved_at) of the conflicts that involve ``memory_id``."""
+    return list(
+        device.memory._store.db.execute(
+            "SELECT status, resolution, resolved_at FROM conflicts "
+            "WHERE existing_id = ? OR candidate_id = ?",
+            (memory_id, memory_id),
+        )
+    )
+
+
+def test_a_remote_forget_settles_a_conflict_as_a_local_one_does() -> None:
+    """The fold writes through the store's own writes: a conflict whose memory another laptop
+    forgot is settled ("gone", with the time) exactly as when it is forgotten here."""
+    with devices() as (a, b, c):
+        old = a.memory.remember("I like Java")
+        exchange(a, b)
+        exchange(a, c)
+        for device in (b, c):
+            device.memory.remember("I now prefer Go")  # no model here: the pair waits
+            assert len(device.memory.conflicts()) == 1
+        b.clock.advance(seconds=60)
+        b.memory.forget(old.id)  # here
+        a.clock.advance(seconds=60)
+        a.memory.forget(old.id)
+        c.clock.advance(seconds=60)
+        exchange(a, c)  # there
+        assert b.memory.conflicts() == c.memory.conflicts() == []
+        assert settled(b, old.id) == [("resolved", "gone", b.clock())]
+        assert settled(c, old.id) == [("resolved", "gone", c.clock())]
+
+
+def test_an_archive_settles_a_conflict_here_as_it_does_there() -> None:
+    """A memory archived on its own expiry (maintenance) takes its pending conflicts with it,
+    whether the archive ran here or arrived from another laptop."""
+    with devices() as (a, b, c):
+        old = a.memory.remember("I like Java")
+        a.memory.update(old.id, expires_at=a.clock() + 3600)
+        exchange(a, b)
+        exchange(a, c)
+        for device in (a, b, c):
+            device.clock.advance(seconds=7200)
+        for device in (b, c):
+            device.memory.remember("I now prefer Go")
+            assert len(device.memory.conflicts()) == 1
+        assert b.memory.maintain().expired == 1  # here
+        assert a.memory.maintain().expired == 1
+        exchange(a, c)  # there
+        assert b.memory.get(old.id).status is c.memory.get(old.id).status is Status.EXPIRED
+        assert b.memory.conflicts() == c.memory.conflicts() == []
+        assert settled(b, old.id) == [("resolved", "gone", b.clock())]
+        assert settled(c, old.id) == [("resolved", "gone", c.clock())]
+
+
+def test_a_remote_forget_redacts_quotes_of_what_was_merged_in() -> None:
+    """A forget from another laptop erases what quotes the texts merged into the memory (its
+    restatements) too, as a forget here does."""
+    with devices() as (a, b, c):
+        tea = a.memory.remember("I like tea", metadata={"restatements": ["I adore Darjeeling"]})
+        for device in (b, c):
+            exchange(a, device)
+            other = device.memory.remember("The office is on the third floor")
+            device.memory.update(other.id, importance=0.9, reason="update: Darjeeling fan")
+        b.memory.forget(tea.id)  # here
+        a.memory.forget(tea.id)
+        exchange(a, c)  # there
+        for device in (b, c):
+            reasons = device.memory._store.db.execute(
+                "SELECT reason FROM events WHERE reason IS NOT NULL"
+            ).fetchall()
+            assert not any("Darjeeling" in reason for (reason,) in reasons)

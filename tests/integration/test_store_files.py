@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from localmind import EmbedderMismatch, Memory, NotAStore, WrongPassphrase
-from localmind.db import AEGIS_256, CHACHA20_LEGACY, connect
 from localmind.errors import LocalmindError, StoreError
 from localmind.keys import KeyFile, key_file_for
-from localmind.migrations import migrate
+from localmind.store.connection import AEGIS_256, CHACHA20_LEGACY, connect
+from localmind.store.migrations import migrate
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
 SECRETS = ["用户喜欢 Rust 编程语言", "用户是软件工程师", "My passport number is X1234567"]

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from localmind.db import connect
 from localmind.fts_terms import index_text, match_expression
 from localmind.hlc import HybridLogicalClock
-from localmind.migrations import migrate
 from localmind.store import SqliteStore
+from localmind.store.connection import connect
+from localmind.store.migrations import migrate
 
 DIM = 32
 

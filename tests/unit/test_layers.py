@@ -1,9 +1,12 @@
 """The layers hold: import-linter's contracts in pyproject.toml (the core never imports a front
 end or their libraries; the TUI over sync over the core; the core's own layers, every module
-placed; the domain's order) pass, and an import that breaks them is caught."""
+placed; the domain's order; the store imports nothing above it) pass, and an import that breaks
+them is caught. And only the store speaks SQL."""
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("localmind", "tui", "sync")
+STORE = ROOT / "localmind" / "store"
+
+# SQL as the code writes it: upper-case keywords, in string literals that are not docstrings.
+SQL = re.compile(
+    r"\b(SELECT|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|PRAGMA|"
+    r"CREATE\s+(TABLE|INDEX|TRIGGER|VIRTUAL\s+TABLE)|DROP\s+(TABLE|INDEX|TRIGGER))\b"
+)
+# Calls that run a statement on a connection (or the store's escape hatch for aggregates).
+RUNS_SQL = {"execute", "executemany", "executescript", "scalar"}
+# Modules outside localmind/store allowed to name SQL, each with its reason. Empty: keep it so.
+ALLOWED: dict[str, str] = {}
 
 
 def lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -54,6 +68,10 @@ def copy_of_the_code(tmp_path: Path) -> Path:
         ("localmind/recall.py", "localmind.lifecycle", "localmind.recall is not allowed"),
         # the sync engine runs without the TUI
         ("sync/__init__.py", "tui.app", "sync is not allowed to import tui"),
+        # the store speaks SQL for the domain, never the other way round
+        ("localmind/store/meta.py", "localmind.recall", "localmind.store.meta -> localmind.recall"),
+        # a front end reaches the database through the store
+        ("sync/watch.py", "apsw", "sync.watch -> apsw"),
     ],
 )
 def test_an_import_up_the_layers_is_refused(
@@ -71,3 +89,63 @@ def test_a_new_core_module_must_be_given_a_layer(copy_of_the_code: Path) -> None
     result = lint_imports(copy_of_the_code)
     assert result.returncode != 0
     assert "localmind.newcomer" in result.stdout
+
+
+def sql_in(source: str) -> list[str]:
+    """Where ``source`` names SQL: a statement in a string, or a call that runs one."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and SQL.search(node.value)
+        ):
+            found.append(f"line {node.lineno}: {node.value[:60]!r}")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in RUNS_SQL
+        ):
+            found.append(f"line {node.lineno}: .{node.func.attr}(...)")
+    return found
+
+
+def test_only_the_store_speaks_sql() -> None:
+    modules = [
+        path
+        for package in ("localmind", "tui", "sync")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if STORE not in path.parents
+    ]
+    assert len(modules) > 50  # the walk found the code
+    offenders = {
+        str(path.relative_to(ROOT)): found
+        for path in modules
+        if (found := sql_in(path.read_text(encoding="utf-8")))
+        and str(path.relative_to(ROOT)) not in ALLOWED
+    }
+    assert offenders == {}
+
+
+def test_the_sql_check_sees_statements_and_calls() -> None:
+    source = (
+        '"""SELECT in a docstring is prose."""\n'
+        'rows = db.execute(f"SELECT id FROM memories WHERE namespace = {x}")\n'
+        "store.scalar(query)\n"
+        'label = "Select a memory"\n'
+    )
+    assert sorted(sql_in(source)) == [
+        "line 2: 'SELECT id FROM memories WHERE namespace = '",
+        "line 2: .execute(...)",
+        "line 3: .scalar(...)",
+    ]

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import apsw
 
-from localmind.db import connect
 from localmind.fts_terms import index_text
 from localmind.keys import KeyFile, key_file_for
 from localmind.memory import content_hash
+from localmind.store.connection import connect
 from tests.conftest import PASSPHRASE
 
 REDACTED = '{"redacted": true}'  # the payload of an event whose memory was forgotten

@@ -10,8 +10,8 @@ from typing import Any
 import apsw
 import sqlite_vec
 
-from localmind import wal
 from localmind.errors import NotAStore, StoreDamaged
+from localmind.store import wal
 
 BUSY_TIMEOUT_MS = 10_000
 # Page size of new stores. 8 KiB pages hold three 512-d float32 vectors (2 KiB + row header)
@@ -92,7 +92,7 @@ def connect(
     With ``create=False`` a missing file is an error, never silently created. The first read
     proves the key: a foreign, damaged or differently-keyed file raises :class:`NotAStore`
     (:class:`StoreDamaged`) before anything is written, and so does a damaged write-ahead log
-    (:mod:`localmind.wal`). Later reads that meet a damaged page raise :class:`StoreDamaged`.
+    (:mod:`localmind.store.wal`). Later reads that meet a damaged page raise :class:`StoreDamaged`.
     """
     if not create and (problem := wal.damage(path)):
         log = wal.wal_path(path).name
@@ -145,6 +145,22 @@ def _configure(connection: StoreConnection) -> None:
     connection.enable_load_extension(False)
 
 
+def open_bare(path: Path, data_key: bytes, cipher: Cipher) -> apsw.Connection:
+    """A keyed connection to a store file nobody else has open, without the store's own
+    configuration (a restore's copy before it is checked, a restored store given a new device
+    id). :class:`NotAStore` when the file cannot be opened."""
+    try:
+        connection = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READWRITE)
+    except apsw.CantOpenError:
+        raise NotAStore(f"Cannot open {path}: no such file or not writable.") from None
+    try:
+        apply_key(connection, data_key, cipher)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 def apply_key(connection: apsw.Connection, data_key: bytes, cipher: Cipher) -> None:
     """Key a fresh connection (before its first read or write) for ``cipher``."""
     connection.execute(f"PRAGMA cipher='{cipher.sqlite3mc_cipher}'")
@@ -159,6 +175,9 @@ def apply_key(connection: apsw.Connection, data_key: bytes, cipher: Cipher) -> N
 # SQLite's words for "a page does not read back as written": with an authenticated cipher a
 # damaged page fails its tag (SQLITE_CORRUPT); a damaged page 1 reads as not a database.
 DAMAGE_ERRORS = (apsw.CorruptError, apsw.NotADBError)
+#: Any error the database library raises (busy, full disk, I/O, damage): what a loop that must
+#: survive a bad moment (sync's watcher) catches, without importing the library itself.
+DATABASE_ERRORS = (apsw.Error,)
 RESTORE_HINT = "Restore from a backup: localmind restore FILE"
 _NO_ROW = object()
 

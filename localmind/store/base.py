@@ -1,0 +1,56 @@
+"""What every table of the store shares: the connection, aggregate reads, the write-ahead log's
+checkpoints, and the ``?`` placeholders of an ``IN (...)`` list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import apsw
+
+from localmind.store.connection import BUSY_TIMEOUT_MS
+
+CHECKPOINT_WAIT_MS = 1000
+
+
+def placeholders(values: Sequence[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
+def checkpoint(db: apsw.Connection) -> None:
+    """Copy what the write-ahead log holds into the database file as far as readers allow,
+    syncing the log first: the changes are on disk, not only in the page cache."""
+    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
+class Tables:
+    """The base of the store's parts (one per concept, combined in
+    :class:`localmind.store.sqlite_store.SqliteStore`): they share one connection."""
+
+    db: apsw.Connection
+
+    def data_version(self) -> int:
+        """SQLite's count that changes when another connection commits to the file (never
+        for this connection's own writes): one cheap pragma, no table read."""
+        return self.scalar("PRAGMA data_version")
+
+    def truncate_log(self) -> bool:
+        """After a forget has committed: copy the write-ahead log into the database and empty
+        it, so the old pages that held the text leave the ``-wal`` file. False when another
+        connection's open read kept part of the log (the next forget or checkpoint retries)."""
+        # A reader elsewhere (the app, the MCP server) holds the log only for one query: wait a
+        # little for it, never the full busy timeout (the forget itself is already done).
+        self.db.set_busy_timeout(CHECKPOINT_WAIT_MS)
+        try:
+            frames, _ = self.db.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+        except apsw.BusyError:
+            return False
+        finally:
+            self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        return bool(frames == 0)
+
+    def scalar(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """The integer result of an aggregate query (count, max, ...)."""
+        row = self.db.execute(sql, params).fetchone()
+        assert row is not None  # aggregate queries always return one row
+        return int(row[0])

@@ -1,0 +1,111 @@
+"""Conflicts: pairs of memories that may contradict each other, queued for a person (or the
+model) to settle; local to this device."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from localmind.store.base import Tables, placeholders
+
+
+@dataclass(frozen=True, slots=True)
+class StoredConflict:
+    id: int
+    existing_id: str
+    candidate_id: str
+    similarity: float
+    reason: str
+    created_at: float
+
+
+class Conflicts(Tables):
+    def add_conflict(
+        self,
+        namespace: str,
+        existing_id: str,
+        candidate_id: str,
+        similarity: float,
+        reason: str,
+        at: float,
+    ) -> int:
+        """Queue a pair that may contradict; returns the conflict's id."""
+        self.db.execute(
+            "INSERT INTO conflicts (namespace, existing_id, candidate_id, similarity, reason, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (namespace, existing_id, candidate_id, similarity, reason, at),
+        )
+        return self.db.last_insert_rowid()
+
+    def pending_conflicts(self, namespace: str) -> list[StoredConflict]:
+        """The pending conflicts of ``namespace``, oldest first."""
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT id, existing_id, candidate_id, similarity, reason, created_at FROM conflicts "
+            "WHERE namespace = ? AND status = 'pending' ORDER BY id",
+            (namespace,),
+        ).fetchall()
+        return [StoredConflict(*row) for row in rows]
+
+    def count_pending(self, namespace: str) -> int:
+        return self.scalar(
+            "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",
+            (namespace,),
+        )
+
+    def close_conflict(self, conflict_id: int, resolution: str, at: float) -> None:
+        """Settled, by a person or the model (``resolution``: how)."""
+        self.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = ? "
+            "WHERE id = ?",
+            (at, resolution, conflict_id),
+        )
+
+    def pending_pairs(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, newer id) of each pending conflict between two of ``ids``: the newer
+        memory may replace the earlier one, so recall ranks it first."""
+        if len(ids) < 2:
+            return []
+        marks = placeholders(ids)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT e.id, c.id FROM conflicts AS k "
+            "JOIN memories AS e ON e.id = k.existing_id "
+            "JOIN memories AS c ON c.id = k.candidate_id "
+            f"WHERE k.namespace = ? AND k.status = 'pending' AND k.existing_id IN ({marks}) "
+            f"AND k.candidate_id IN ({marks}) ORDER BY k.id",
+            [namespace, *ids, *ids],
+        ).fetchall()
+        # created_at decides which is newer (an import may add an older fact after a newer one)
+        dated: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT id, created_at FROM memories WHERE id IN ({marks})", list(ids)
+        ).fetchall()
+        created = {str(memory_id): float(at) for memory_id, at in dated}
+        pairs = []
+        for existing_id, candidate_id in rows:
+            old, new = str(existing_id), str(candidate_id)
+            if created.get(old, 0.0) > created.get(new, 0.0):
+                old, new = new, old
+            pairs.append((old, new))
+        return pairs
+
+    def conflicts_involving(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(existing id, candidate id) of each pending conflict that involves one of ``ids``:
+        one of the two may replace the other."""
+        if not ids:
+            return []
+        marks = placeholders(ids)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT existing_id, candidate_id FROM conflicts WHERE namespace = ? AND "
+            f"status = 'pending' AND (existing_id IN ({marks}) OR candidate_id IN ({marks})) "
+            "ORDER BY id",
+            [namespace, *ids, *ids],
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
+    def settle_conflicts_of(self, memory_id: str, at: float) -> None:
+        """The pending conflicts of a memory that stopped being active end with it ("gone")."""
+        self.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = 'gone' "
+            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
+            (at, memory_id, memory_id),
+        )

@@ -1,0 +1,139 @@
+"""The ``events`` log: every change, stamped with a hybrid logical clock; this device's own
+and those received from other devices (``localmind.replica``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import apsw
+
+from localmind.hlc import HybridLogicalClock, Stamp
+from localmind.store.base import Tables, placeholders
+
+#: Event op on a memory that a newer one may replace (payload ``{"later": id}``): a local note,
+#: like conflicts; recall ranks the newer one first. On the earlier memory, so that recall looks
+#: up only its top results.
+LATER_VERSION = "later_version"
+
+
+def newest_change(db: apsw.Connection) -> int:
+    """The number of the newest change in the store's event log (0 when it has none). Events
+    are only ever appended, so it only grows: an older copy of the store has a lower one."""
+    newest = db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchall()[0][0]
+    assert isinstance(newest, int)  # an INTEGER PRIMARY KEY
+    return newest
+
+
+def newest_stamp(db: apsw.Connection) -> str | None:
+    """The latest stamp in the event log (any device's), None when it is empty."""
+    row = db.execute("SELECT max(hlc) FROM events").fetchone()
+    return str(row[0]) if row and row[0] else None
+
+
+class Events(Tables):
+    device_id: str
+    _hlc: HybridLogicalClock
+    _clock: Callable[[], float]
+
+    def newest_own_event_time(self) -> float | None:
+        """The wall-clock time of this device's newest event (None when it has none)."""
+        row = self.db.execute(
+            "SELECT max(at) FROM events WHERE device_id = ?", (self.device_id,)
+        ).fetchone()
+        return float(row[0]) if row and row[0] is not None else None
+
+    def latest_event_seq(self) -> int:
+        return self.scalar("SELECT coalesce(max(seq), 0) FROM events")
+
+    def stamp(self) -> str:
+        """A new stamp, later than every event in the store. Call it in the write transaction:
+        other processes with this store open share its device id, so each must move past the
+        stamps the others wrote, or two events could get the same stamp (and another device
+        would skip the second as already applied)."""
+        newest = newest_stamp(self.db)
+        if newest:
+            self._hlc.observe(Stamp.parse(newest))
+        return str(self._hlc.now())
+
+    def observe(self, stamp: str) -> None:
+        """Move this device's clock past a stamp received from another device."""
+        self._hlc.observe(Stamp.parse(stamp))
+
+    def later_versions(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
+        """(earlier id, later id) for each of ``ids`` that ``remember`` noted a later memory may
+        replace (a ``LATER_VERSION`` event on the earlier one)."""
+        if not ids:
+            return []
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT memory_id, json_extract(payload, '$.later') FROM events "
+            f"WHERE memory_id IN ({placeholders(ids)}) AND op = ? AND namespace = ? ORDER BY seq",
+            [*ids, LATER_VERSION, namespace],
+        ).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
+    def record_event(
+        self,
+        namespace: str,
+        memory_id: str | None,
+        op: str,
+        payload: dict[str, Any],
+        reason: str | None = None,
+        stamp: str | None = None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO events (hlc, device_id, namespace, memory_id, op, payload, reason, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                stamp or self.stamp(),
+                self.device_id,
+                namespace,
+                memory_id,
+                op,
+                json.dumps(payload, ensure_ascii=False),
+                reason,
+                self._clock(),
+            ),
+        )
+
+    def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Why each memory was last archived (status set to expired), from the events log."""
+        if not memory_ids:
+            return {}
+        rows = self.db.execute(
+            "SELECT memory_id, reason FROM events WHERE op = 'update' AND "
+            f"memory_id IN ({placeholders(memory_ids)}) AND "
+            "json_extract(payload, '$.status') = 'expired' ORDER BY seq",
+            tuple(memory_ids),
+        )
+        return {memory_id: reason or "" for memory_id, reason in rows}
+
+    def event_count(self) -> int:
+        return self.scalar("SELECT count(*) FROM events")
+
+    def activity_by_day(self, namespace: str, since: float) -> list[tuple[str, str, int]]:
+        """(kind, UTC day, count) of the events of ``namespace`` (and store-wide ones) since a
+        moment; the kind is the op, or for archiving updates why (evicted, archived, decayed,
+        expired)."""
+        rows = self.db.execute(
+            "SELECT op, CASE WHEN reason LIKE 'evicted:%' THEN 'evicted' "
+            "WHEN reason LIKE 'archived:%' THEN 'archived' "
+            "WHEN reason LIKE 'confidence decay:%' THEN 'decayed' "
+            "WHEN reason = 'expired' THEN 'expired' ELSE NULL END, "
+            "date(at, 'unixepoch'), count(*) FROM events "
+            "WHERE (namespace = ? OR namespace = '') AND at >= ? GROUP BY 1, 2, 3",
+            (namespace, since),
+        )
+        return [(str(reason or op), str(day), int(n)) for op, reason, day, n in rows]
+
+    def changed_since(self, namespace: str, seq: int, ops: Sequence[str] | None = None) -> set[str]:
+        """Ids of the memories of ``namespace`` with events after position ``seq`` (of the
+        ``ops`` given, or any)."""
+        sql = "SELECT DISTINCT memory_id FROM events WHERE namespace = ? AND seq > ? "
+        params: list[Any] = [namespace, seq]
+        if ops:
+            sql += f"AND op IN ({placeholders(ops)}) "
+            params.extend(ops)
+        rows = self.db.execute(sql + "AND memory_id IS NOT NULL", params)
+        return {str(memory_id) for (memory_id,) in rows}

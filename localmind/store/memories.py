@@ -1,0 +1,412 @@
+"""Memories: the ``memories`` rows (rows in, records out), with their vector and keyword index
+entries kept in step inside one transaction and every change logged as an event.
+
+Only *active* memories are indexed: a memory that is superseded, expired or deleted leaves
+``memory_vec`` and ``memory_fts`` in the same transaction as its status change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from localmind.embedders.base import Vectors
+from localmind.records import MemoryRecord, MemoryType, Status, restatements
+from localmind.store.base import placeholders
+from localmind.store.conflicts import Conflicts
+from localmind.store.events import Events
+from localmind.store.keywords import KeywordIndex
+from localmind.store.redaction import Redaction
+from localmind.store.vectors import VectorIndex
+
+_COLUMNS = (
+    "rowid, id, namespace, content, type, metadata, importance, confidence, access_count, "
+    "created_at, updated_at, last_accessed, expires_at, version, status, pinned, content_hash, hlc"
+)
+
+
+# Fields that update() may change directly; content goes through replace_content().
+_UPDATABLE = frozenset(
+    {"type", "metadata", "importance", "confidence", "expires_at", "pinned", "status"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMemory:
+    rowid: int
+    record: MemoryRecord
+
+
+# Recall reads ~70 rows per query: the enum constructor and json.loads of "{}" were a third of
+# that, so known values are looked up (an unknown one still fails in the enum's constructor).
+_TYPES = {str(t.value): t for t in MemoryType}
+_STATUSES = {str(s.value): s for s in Status}
+
+
+def _record(row: Sequence[Any]) -> StoredMemory:
+    return StoredMemory(
+        rowid=row[0],
+        record=MemoryRecord(
+            id=row[1],
+            namespace=row[2],
+            content=row[3],
+            type=_TYPES.get(row[4]) or MemoryType(row[4]),
+            metadata={} if row[5] == "{}" else json.loads(row[5]),
+            importance=row[6],
+            confidence=row[7],
+            access_count=row[8],
+            created_at=row[9],
+            updated_at=row[10],
+            last_accessed=row[11],
+            expires_at=row[12],
+            version=row[13],
+            status=_STATUSES.get(row[14]) or Status(row[14]),
+            pinned=bool(row[15]),
+            content_hash=row[16],
+            hlc=row[17],
+        ),
+    )
+
+
+def _matching(
+    namespace: str | None, status: str | None = None, types: Sequence[str] | None = None
+) -> tuple[str, list[Any]]:
+    """The WHERE condition (and its parameters) for memories of a namespace, a status and
+    types, each only when given."""
+    clauses, params = ["1"], list[Any]()
+    if namespace is not None:
+        clauses.append("namespace = ?")
+        params.append(namespace)
+    if status:
+        clauses.append("status = ?")
+        params.append(status)
+    if types:
+        clauses.append(f"type IN ({placeholders(types)})")
+        params.extend(types)
+    return " AND ".join(clauses), params
+
+
+def _row_values(record: MemoryRecord) -> dict[str, Any]:
+    """A record as the columns of its row (besides rowid and id)."""
+    return {
+        "namespace": record.namespace,
+        "content": record.content,
+        "type": str(record.type),
+        "metadata": json.dumps(record.metadata, ensure_ascii=False),
+        "importance": record.importance,
+        "confidence": record.confidence,
+        "access_count": record.access_count,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "last_accessed": record.last_accessed,
+        "expires_at": record.expires_at,
+        "version": record.version,
+        "status": str(record.status),
+        "pinned": int(record.pinned),
+        "content_hash": record.content_hash,
+        "hlc": record.hlc,
+    }
+
+
+class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
+    def insert(self, record: MemoryRecord, vector: Vectors) -> int:
+        record.hlc = self.stamp()
+        rowid = self._insert_row(record.id, _row_values(record))
+        if record.status is Status.ACTIVE:
+            self._index(rowid, record, vector)
+        self.record_event(record.namespace, record.id, "add", record.to_dict(), stamp=record.hlc)
+        return rowid
+
+    def _insert_row(self, memory_id: str, values: dict[str, Any]) -> int:
+        """A new ``memories`` row: ``values`` by column (a local add, or a memory another device
+        made arriving here)."""
+        names = ", ".join(["id", *values])
+        self.db.execute(
+            f"INSERT INTO memories ({names}) VALUES ({placeholders([memory_id, *values])})",
+            (memory_id, *values.values()),
+        )
+        return self.db.last_insert_rowid()
+
+    def _set_columns(self, rowid: int, values: dict[str, Any]) -> None:
+        """Columns of a ``memories`` row (a local update, or the fold of remote events)."""
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        self.db.execute(
+            f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
+        )
+
+    def _leave_active(self, rowid: int, memory_id: str, at: float) -> None:
+        """A memory stops being active (archived, superseded, forgotten, here or on another
+        device): its index entries go, and its pending conflicts with it."""
+        self._unindex(rowid)
+        self.settle_conflicts_of(memory_id, at)
+
+    def _index(self, rowid: int, record: MemoryRecord, vector: Vectors) -> None:
+        self._index_vector(rowid, record, vector)
+        self._index_words(rowid, record)
+
+    def _unindex(self, rowid: int) -> None:
+        self._unindex_vector(rowid)
+        self._unindex_words(rowid)
+
+    def update_fields(self, stored: StoredMemory, reason: str, **fields: Any) -> MemoryRecord:
+        """Change plain fields of a memory (not its content); keeps the indexes in step with its
+        status and type, and logs the change."""
+        unknown = set(fields) - _UPDATABLE - {"updated_at", "access_count", "last_accessed"}
+        if unknown:
+            raise ValueError(f"cannot update {sorted(unknown)}")
+        record = stored.record
+        was_active = record.status is Status.ACTIVE
+        for name, value in fields.items():
+            setattr(record, name, value)
+        record.hlc = self.stamp()
+        columns = {name: self._to_column(name, value) for name, value in fields.items()}
+        self._set_columns(stored.rowid, {**columns, "hlc": record.hlc})
+        now_active = record.status is Status.ACTIVE
+        if was_active and not now_active:
+            self._leave_active(stored.rowid, record.id, self._clock())
+        elif was_active and "metadata" in fields:
+            # a merge adds its restatement to the words the memory is found by
+            self._unindex_words(stored.rowid)
+            self._index_words(stored.rowid, record)
+        elif now_active and "type" in fields:
+            self._retype_vector(stored.rowid, record)
+        self.record_event(record.namespace, record.id, "update", columns, reason, record.hlc)
+        return record
+
+    @staticmethod
+    def _to_column(name: str, value: Any) -> Any:
+        if name == "metadata":
+            return json.dumps(value, ensure_ascii=False)
+        if name == "pinned":
+            return int(value)
+        if name in ("type", "status"):
+            return str(value)
+        return value
+
+    def reactivate(self, stored: StoredMemory, vector: Vectors) -> None:
+        """Put a memory that was not active back into the indexes (its status already active)."""
+        self._index(stored.rowid, stored.record, vector)
+
+    def replace_content(
+        self,
+        stored: StoredMemory,
+        content: str,
+        content_hash: str,
+        vector: Vectors,
+        reason: str,
+        at: float,
+    ) -> MemoryRecord:
+        """A new version: the old content goes to ``memory_versions``, the row and its index
+        entries take the new content."""
+        record = stored.record
+        self.db.execute(
+            "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (record.id, record.version, record.content, reason, at),
+        )
+        record.content, record.content_hash = content, content_hash
+        record.version += 1
+        record.updated_at = at
+        record.hlc = self.stamp()
+        self.db.execute(
+            "UPDATE memories SET content = ?, content_hash = ?, version = ?, updated_at = ?, "
+            "hlc = ? WHERE rowid = ?",
+            (content, content_hash, record.version, at, record.hlc, stored.rowid),
+        )
+        if record.status is Status.ACTIVE:
+            self._unindex(stored.rowid)
+            self._index(stored.rowid, record, vector)
+        self.record_event(
+            record.namespace,
+            record.id,
+            "update",
+            {"content": content, "version": record.version},
+            reason,
+            record.hlc,
+        )
+        return record
+
+    def erase(self, stored: StoredMemory, at: float) -> None:
+        """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
+        deletion can replicate; the indexes lose it at once, and every trace of its text goes
+        (:meth:`redact_traces`; secure_delete zeroes the freed bytes)."""
+        record = stored.record
+        if record.status is Status.ACTIVE:
+            self._unindex(stored.rowid)
+        self.settle_conflicts_of(record.id, self._clock())
+        record.hlc = self.stamp()
+        self._redact_forgotten(record)
+        self.db.execute(
+            "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
+            "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
+            (at, record.hlc, stored.rowid),
+        )
+        # The tombstone travels whole: a device that never saw the memory (or whose copy of its
+        # events was redacted) builds the same tombstone from this payload (localmind.replica).
+        tombstone = {
+            "type": str(record.type),
+            "importance": record.importance,
+            "confidence": record.confidence,
+            "created_at": record.created_at,
+            "updated_at": at,
+            "expires_at": record.expires_at,
+            "version": record.version,
+            "pinned": record.pinned,
+        }
+        self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
+
+    def _redact_forgotten(self, record: MemoryRecord) -> None:
+        """Every trace of a forgotten memory's texts (its content and the restatements merged
+        into it), whether it was forgotten here or on another device."""
+        self.redact_traces(
+            record.namespace, record.id, [record.content, *restatements(record.metadata)]
+        )
+
+    def mark_recalled(self, rowids: Iterable[int], at: float) -> None:
+        """Note that these memories were returned by a recall (``last_accessed``: maintenance
+        keeps what is still being found). Not a use: ``access_count`` counts real use only
+        (``count_use``), so being shown never lifts a memory's rank. Local, not an event."""
+        self.db.executemany(
+            "UPDATE memories SET last_accessed = ? WHERE rowid = ?",
+            [(at, rowid) for rowid in rowids],
+        )
+
+    def count_use(self, memory_id: str, at: float) -> None:
+        """The memory was really used: confirmed, corrected, used in a chat turn, or an
+        assistant's feedback said so. Frequency in the ranking counts these. Local."""
+        self.db.execute(
+            "UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE id = ?",
+            (at, memory_id),
+        )
+
+    def get(self, memory_id: str) -> StoredMemory | None:
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+        ).fetchone()
+        return _record(row) if row else None
+
+    def ids_starting_with(self, namespace: str, prefix: str, limit: int) -> list[tuple[str, str]]:
+        """(id, status) of at most ``limit`` memories of ``namespace`` whose id starts with
+        ``prefix``, in id order (a range on the id's unique index: ULIDs are 0-9 and A-Z)."""
+        rows = self.db.execute(
+            "SELECT id, status FROM memories WHERE id >= ? AND id < ? AND namespace = ? "
+            "ORDER BY id LIMIT ?",
+            (prefix, prefix + "~", namespace, limit),
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    def get_by_rowids(self, rowids: Sequence[int]) -> dict[int, StoredMemory]:
+        if not rowids:
+            return {}
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE rowid IN ({placeholders(rowids)})",
+            tuple(rowids),
+        )
+        return {row[0]: _record(row) for row in rows}
+
+    def find_active_by_hash(self, namespace: str, content_hash: str) -> StoredMemory | None:
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE namespace = ? AND content_hash = ? "
+            "AND status = 'active' LIMIT 1",
+            (namespace, content_hash),
+        ).fetchone()
+        return _record(row) if row else None
+
+    def created_between(
+        self, start: float, end: float, k: int, namespace: str, types: Sequence[str] | None
+    ) -> list[int]:
+        """Rowids of up to ``k`` active memories made in ``[start, end)``, newest first: the
+        candidates a query naming that period adds (they need not share a word with it)."""
+        sql = (
+            "SELECT rowid FROM memories WHERE namespace = ? AND status = 'active' "
+            "AND created_at >= ? AND created_at < ?"
+        )
+        params: list[Any] = [namespace, start, end]
+        if types:
+            sql += f" AND type IN ({placeholders(types)})"
+            params.extend(types)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            sql + " ORDER BY created_at DESC LIMIT ?", [*params, k]
+        ).fetchall()
+        return [int(rowid) for (rowid,) in rows]
+
+    def size_estimate(self) -> int:
+        """About how many memories the store holds (an upper bound, without counting)."""
+        row = self.db.execute("SELECT max(rowid) FROM memories").fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    def count_all_active(self) -> int:
+        return self.scalar("SELECT count(*) FROM memories WHERE status = 'active'")
+
+    def count(
+        self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"
+    ) -> int:
+        where, params = _matching(namespace, status, types)
+        return self.scalar(f"SELECT count(*) FROM memories WHERE {where}", params)
+
+    def iter_memories(
+        self,
+        namespace: str | None,
+        *,
+        types: Sequence[str] | None = None,
+        status: str | None = "active",
+        newest_first: bool = True,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> Iterator[StoredMemory]:
+        where, params = _matching(namespace, status, types)
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} "
+        sql += f"ORDER BY created_at {order}, rowid {order} LIMIT ? OFFSET ?"
+        params.extend([-1 if limit is None else limit, offset])
+        for row in self.db.execute(sql, params):
+            yield _record(row)
+
+    def counts_by(
+        self, column: str, namespace: str | None, status: str | None = None
+    ) -> dict[str, int]:
+        """Memories counted by ``column``; of one ``namespace`` and one ``status`` if given."""
+        assert column in ("type", "status", "namespace")
+        where, params = _matching(namespace, status)
+        sql = f"SELECT {column}, count(*) FROM memories WHERE {where} GROUP BY {column}"
+        return {key: n for key, n in self.db.execute(sql, params)}
+
+    def eviction_candidates(
+        self, namespace: str, limit: int, *, source: str | None = None, keep: str | None = None
+    ) -> list[str]:
+        """Ids of up to ``limit`` active unpinned memories of least value (confidence times
+        uses, then importance, then age): what capacity archives first. ``source``: only those
+        whose metadata names it; ``keep``: never this one."""
+        sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
+        params: list[Any] = [namespace]
+        if source is not None:
+            sql += "AND json_extract(metadata, '$.source') = ? "
+            params.append(source)
+        if keep is not None:
+            sql += "AND id != ? "
+            params.append(keep)
+        sql += "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?"
+        rows: list[tuple[Any, ...]] = self.db.execute(sql, (*params, limit)).fetchall()
+        return [str(memory_id) for (memory_id,) in rows]
+
+    def archived_ids(self, before: float | None, namespace: str | None = None) -> list[str]:
+        """Ids of archived (expired) memories, of every namespace or of one, archived before a
+        moment (or ever, with None)."""
+        where, params = _matching(namespace, str(Status.EXPIRED))
+        if before is not None:
+            where += " AND updated_at < ?"
+            params.append(before)
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            f"SELECT id FROM memories WHERE {where}", params
+        ).fetchall()
+        return [str(memory_id) for (memory_id,) in rows]
+
+    def confidences(self, namespace: str) -> list[float]:
+        """The confidence of every active memory of ``namespace``."""
+        rows = self.db.execute(
+            "SELECT confidence FROM memories WHERE namespace = ? AND status = 'active'",
+            (namespace,),
+        )
+        return [float(confidence) for (confidence,) in rows]

@@ -1,0 +1,175 @@
+"""The store's side of replication (``localmind.replica``): this device's events read for the
+outbox, other devices' events recorded under their own stamps, and a memory's fold written
+through the same row, index, conflict and redaction writes as a local change."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from localmind.records import MemoryRecord, Status, restatements
+from localmind.store.base import placeholders
+from localmind.store.memories import Memories
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """One row of the ``events`` log (``localmind.replica.Event`` adds how it travels)."""
+
+    hlc: str
+    device_id: str
+    namespace: str
+    memory_id: str | None
+    op: str
+    payload: dict[str, Any]
+    reason: str | None
+    at: float
+    seq: int = 0  # the position in the origin device's log (0 when unknown)
+
+
+Logged = TypeVar("Logged", bound=LoggedEvent)
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """What a memory's replicated events make of it (``localmind.replica``'s fold): its
+    columns, its earlier texts by version (content, reason, replaced at), whether forgotten."""
+
+    values: dict[str, Any]
+    history: dict[int, tuple[str, str, float]]
+    deleted: bool
+
+
+class Replication(Memories):
+    def replicated_events(
+        self,
+        seq: int,
+        limit: int | None,
+        relay_through: int,
+        ops: Sequence[str],
+        record: Callable[..., Logged],
+    ) -> list[Logged]:
+        """Events of ``ops`` after position ``seq``, oldest first: this device's own, and up to
+        position ``relay_through`` every device's; each made by ``record`` (``LoggedEvent``'s
+        fields, in its order)."""
+        rows = self.db.execute(
+            "SELECT seq, hlc, device_id, namespace, memory_id, op, payload, reason, at FROM events "
+            f"WHERE seq > ? AND (device_id = ? OR seq <= ?) AND op IN ({placeholders(ops)}) "
+            "ORDER BY seq LIMIT ?",
+            (seq, self.device_id, relay_through, *ops, -1 if limit is None else limit),
+        )
+        return [
+            record(hlc, device, ns, mid, op, json.loads(payload), reason, at, seq)
+            for seq, hlc, device, ns, mid, op, payload, reason, at in rows
+        ]
+
+    def has_event(self, stamp: str) -> bool:
+        return (
+            self.db.execute("SELECT 1 FROM events WHERE hlc = ?", (stamp,)).fetchone() is not None
+        )
+
+    def record_received(self, event: LoggedEvent) -> None:
+        """Another device's event, kept under its own device id and stamp."""
+        self.db.execute(
+            "INSERT INTO events (hlc, device_id, namespace, memory_id, op, payload, reason, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                event.hlc,
+                event.device_id,
+                event.namespace,
+                event.memory_id,
+                event.op,
+                json.dumps(event.payload, ensure_ascii=False),
+                event.reason,
+                event.at,
+            ),
+        )
+
+    def memory_events(
+        self, memory_id: str, ops: Sequence[str]
+    ) -> list[tuple[str, str, str, str | None, float]]:
+        """(op, payload as JSON text, stamp, reason, at) of a memory's events of ``ops``, in
+        stamp order."""
+        rows: list[Any] = self.db.execute(
+            "SELECT op, payload, hlc, reason, at FROM events WHERE memory_id = ? "
+            f"AND op IN ({placeholders(ops)}) ORDER BY hlc",
+            (memory_id, *ops),
+        ).fetchall()
+        return rows
+
+    def first_namespace(self, memory_id: str) -> str | None:
+        """The namespace of a memory's first event (None when it has none)."""
+        row = self.db.execute(
+            "SELECT namespace FROM events WHERE memory_id = ? ORDER BY hlc LIMIT 1", (memory_id,)
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    def write_fold(self, memory_id: str, folded: Folded) -> int | None:
+        """Write a memory's fold over its row and history, through the writes a local change
+        uses. Returns the rowid when its index entries must be rebuilt (it is active and its
+        text, type, namespace or restatements changed); they were removed already."""
+        values = folded.values
+        current = self.get(memory_id)
+        before: MemoryRecord | None = None
+        if current is None:
+            rowid = self._insert_row(memory_id, values)
+        else:
+            rowid, before = current.rowid, current.record
+            self._set_columns(rowid, values)
+        if folded.deleted and before is not None:
+            # The promise of a forget: the text leaves this device too.
+            self._redact_forgotten(before)
+        elif folded.deleted:
+            self.redact_traces(values["namespace"], memory_id)
+        self._write_history(memory_id, folded)
+        active = values["status"] == str(Status.ACTIVE)
+        was_active = before is not None and before.status is Status.ACTIVE
+        same = (
+            before is not None
+            and before.content == values["content"]
+            and str(before.type) == values["type"]
+            and before.namespace == values["namespace"]
+            and restatements(before.metadata) == _restated(values["metadata"])
+        )
+        if not active:
+            if was_active:
+                self._leave_active(rowid, memory_id, self._clock())
+            else:
+                self.settle_conflicts_of(memory_id, self._clock())
+        elif was_active and not same:
+            self._unindex(rowid)
+        if active and (not was_active or not same):
+            return rowid
+        return None
+
+    def _write_history(self, memory_id: str, folded: Folded) -> None:
+        if folded.deleted:
+            self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
+            return
+        # Versions the fold knows replace what is here; older ones (restored from an export,
+        # which records no events for them) stay. Nothing at or past the current version is
+        # history.
+        self.db.execute(
+            "DELETE FROM memory_versions WHERE memory_id = ? AND version >= ?",
+            (memory_id, folded.values["version"]),
+        )
+        self.db.executemany(
+            "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (memory_id, version) DO UPDATE SET "
+            "content = excluded.content, reason = excluded.reason, at = excluded.at",
+            [
+                (memory_id, version, content, reason, at)
+                for version, (content, reason, at) in sorted(folded.history.items())
+            ],
+        )
+
+
+def _restated(metadata: str) -> list[str]:
+    """The restatements in a folded metadata value (the keyword index holds them too)."""
+    try:
+        value = json.loads(metadata)
+    except ValueError:
+        return []
+    return restatements(value) if isinstance(value, dict) else []

@@ -1,0 +1,40 @@
+"""The store: one encrypted SQLite connection and the parts that speak SQL to it, one per
+concept (memories, vectors, keywords, events, conflicts, history, meta, latency, profiles,
+replication)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import apsw
+
+from localmind.hlc import HybridLogicalClock
+from localmind.store.latency import Latency
+from localmind.store.profiles import Profiles
+from localmind.store.replication import Replication
+from localmind.store.vectors import _IndexState
+
+
+class SqliteStore(Replication, Latency, Profiles):
+    def __init__(
+        self,
+        db: apsw.Connection,
+        hlc: HybridLogicalClock,
+        device_id: str,
+        clock: Callable[[], float],
+    ) -> None:
+        self.db = db
+        self._hlc = hlc
+        self._clock = clock
+        self.device_id = device_id
+        # The model this process embeds with; None until the store is known to be indexed with
+        # it (and then vectors are neither written nor searched).
+        self.vector_identity = None
+        self._tokenizer = None
+        self._vocabulary = False
+        self._sign_index = None
+        self._index_state = _IndexState()
+        # The app searches from worker threads while its main thread may write: the arrays
+        # change under one thread at a time.
+        self._index_lock = threading.Lock()
