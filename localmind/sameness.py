@@ -329,6 +329,12 @@ def _first_person(statement: Statement) -> str:
 def _order(statement: Statement, names: set[str]) -> list[str]:
     """Content words in first-mention order, without when (moved freely) and names (their
     order is checked with their coordination: "English and Portuguese")."""
-    return list(
-        dict.fromkeys(w for w in statement.content if w not in TIME_WORDS and w not in names)
-    )
+    order = [w for w in statement.content if w not in TIME_WORDS and w not in names]
+    for first, second in statement.coordinated:
+        # "shrimp and crab" / "crab and shrimp": the pair in one (sorted) order
+        for start in range(len(order) - len(first) - len(second) + 1):
+            span = order[start : start + len(first) + len(second)]
+            if span in ([*first, *second], [*second, *first]):
+                order[start : start + len(span)] = min([*first, *second], [*second, *first])
+                break
+    return list(dict.fromkeys(order))

@@ -341,7 +341,7 @@ PAST_ZH = _words("了 过 已经 曾 曾经")
 USED_TO_ZH = _words("以前 之前 原来 曾经 从前 过去")
 
 _EN_TOKEN = re.compile(
-    r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%)?(?![a-z])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
+    r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%|am|pm)?(?![a-z0-9])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
 )
 _CONTRACTIONS = {
     "n't": ("not",),
@@ -386,6 +386,8 @@ class Statement:
     copula: bool  # "X is Y", X是Y: the two sides may swap without changing the meaning
     tense: frozenset[str]  # "past", "future"; Chinese 了/过 as "done"
     event: bool  # tied to a day ("yesterday", 昨天): tells what happened, sets no attribute
+    # "shrimp and crab", 粤语和普通话: two content words whose order says nothing (as content)
+    coordinated: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
     @property
     def subject(self) -> str | None:
@@ -416,7 +418,16 @@ def read(text: str) -> Statement:
     normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if _HAS_CJK.search(normal):
         return _build(text, "zh", _chinese_words(normal))
+    normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", normal))
     return _build(text, "en", _english_words(normal))
+
+
+# "$2,000" → "2,000 dollars", as "two thousand dollars" says it.
+_DOLLARS = re.compile(r"\$\s?(\d[\d,.]*k?)")
+
+
+# "10 pm", "10 p.m." → "10pm": one number, told apart from "10am" (and from "10").
+_CLOCK = re.compile(r"(\d)\s*([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
 
 
 def _english_words(text: str) -> list[Word]:
@@ -440,6 +451,8 @@ def _english_words(text: str) -> list[Word]:
             surface = token if index == 0 else part
             is_name = _english_name(token, position, tokens) if index == 0 else False
             lemma = part if is_name or part[0].isdigit() else _lemma(part)
+            if lemma.endswith("s") and lemma[:-1] in WEEKDAYS:
+                lemma = lemma[:-1]  # "Tuesdays": the day
             person = (is_name or _leads_a_verb(token, tokens)) and position == 0
             words.append(Word(lemma.lower(), surface, is_name, person))
     return words
@@ -473,7 +486,10 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
 def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
     """A proper name: capitalized mid-sentence, or at the start when it is no dictionary word;
     mixed case or letters with digits anywhere (iPhone, MacBook, Python3)."""
-    if token == "I" or not token[0].isalpha() or token.lower() in TIME_WORDS:
+    lower = token.lower()
+    if token == "I" or not token[0].isalpha() or lower in TIME_WORDS:
+        return False
+    if lower.endswith("s") and lower[:-1] in WEEKDAYS:  # "on Tuesdays"
         return False
     if any(c.isdigit() for c in token):
         return True
@@ -481,7 +497,6 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         return not (token.isupper() and simplemma.is_known(token.lower(), lang="en"))  # HATE
     if not token[0].isupper():
         return False
-    lower = token.lower()
     if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS:
         return False
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
@@ -518,7 +533,16 @@ def _chinese_words(text: str) -> list[Word]:
         if len(token) > 1 and token[0] == "我" and token not in SELF_WORDS:
             words += [Word("我", "我"), Word(token[1:], token[1:])]  # jieba's 我会, 我家
             continue
-        is_name = flag in _ZH_NAME_FLAGS and token not in _ZH_NOT_NAMES
+        if _glued_verb(token, flag, tags):
+            words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
+            continue
+        # Digits are numbers (compared as such) and 老公 is a husband, whatever the tag says.
+        is_name = (
+            flag in _ZH_NAME_FLAGS
+            and token not in _ZH_NOT_NAMES
+            and not token.replace(".", "").isdigit()
+            and token not in RELATIONS
+        )
         norm = token.lower() if is_name else token
         # 不吃, 没去: a negation glued to its verb by jieba; the verb stays a content word.
         if (
@@ -531,6 +555,17 @@ def _chinese_words(text: str) -> list[Word]:
             continue
         words.append(Word(norm, token, is_name, is_name and flag.startswith("nr")))
     return words
+
+
+def _glued_verb(token: str, flag: str, tags: dict[str, str]) -> bool:
+    """jieba's dictionary tags a few verb pairs as names (爱喝 "nr"): a liking word glued to
+    the verb it likes."""
+    return (
+        flag.startswith("nr")
+        and len(token) == 2
+        and SYNONYMS.get(token[0]) == "like"
+        and tags.get(token[1], "").startswith("v")
+    )
 
 
 def _chinese_number(token: str) -> str | None:
@@ -570,6 +605,8 @@ def _chinese_number(token: str) -> str | None:
 
 def _build(text: str, lang: str, words: list[Word]) -> Statement:
     words = [_with_synonym(word) for word in words]
+    if lang == "en" and any(word.norm == "user" for word in words):
+        words = [_singular_they(word) for word in words]
     persons = _persons(words)
     negations = 0
     numbers: set[str] = set()
@@ -579,6 +616,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     person_positions = _person_positions(words)
     if lang == "zh":
         numbers |= _chinese_numbers(text)
+    compounds = _compound_numbers(words) if lang == "en" else {}
     for index, word in enumerate(words):
         norm = word.norm
         if _is_cue(words, index) or (
@@ -588,7 +626,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if norm in NEGATIONS:
             negations += 1
             continue
-        number = _number(word, lang)
+        number = compounds[index] if index in compounds else _number(word, lang)
         if number is not None:
             if number and lang == "en":
                 numbers.add(number)
@@ -641,7 +679,74 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         copula=any(word.norm in ("be", "是") for word in words),
         tense=_tense(words, lang),
         event=any(word.norm in EVENT_WORDS for word in words),
+        coordinated=_coordinated(words, lang, person_positions),
     )
+
+
+# Only "and": "or", "with" (跟) and a comma join things whose order may matter.
+_AND = _words("and 和 、 与 及 以及")
+
+
+def _coordinated(
+    words: Sequence[Word], lang: str, person_positions: set[int]
+) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Pairs of single content words joined by "and" ("shrimp and crab"), as content forms
+    (Chinese: characters), for the order check to take either order."""
+
+    def form(index: int) -> tuple[str, ...] | None:
+        word = words[index]
+        if (
+            index in person_positions
+            or word.is_name  # names have their own order check
+            or word.norm in STOP_WORDS
+            or word.norm in RELATIONAL
+            or word.norm in NEGATIONS
+            or word.norm == ","
+        ):
+            return None
+        return tuple(_chinese_characters([word.norm], set())) if lang == "zh" else (word.norm,)
+
+    pairs = []
+    for index in range(1, len(words) - 1):
+        if words[index].norm in _AND or words[index].surface in _AND:
+            first, second = form(index - 1), form(index + 1)
+            if first and second:
+                pairs.append((first, second))
+    return tuple(pairs)
+
+
+_CARDINALS = _words(
+    "zero one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty hundred thousand million"
+)
+
+
+def _compound_numbers(words: Sequence[Word]) -> dict[int, str]:
+    """Numbers told in several words ("two thousand", "twenty five", "3 million"): the
+    position of the first word → the whole value, the others → "" (no number of their own),
+    so that "two thousand dollars" and "$2,000" state the same number."""
+    found: dict[int, str] = {}
+    index = 0
+    while index < len(words):
+        end = index
+        while end < len(words) and (
+            words[end].norm in _CARDINALS or (end == index and words[end].norm.isdigit())
+        ):
+            end += 1
+        if end - index > 1:
+            total = current = 0
+            for word in words[index:end]:
+                value = int(word.norm) if word.norm.isdigit() else int(NUMBER_WORDS[word.norm])
+                if value == 100:
+                    current = (current or 1) * 100
+                elif value >= 1000:
+                    total, current = total + (current or 1) * value, 0
+                else:
+                    current += value
+            found[index] = str(total + current)
+            found.update(dict.fromkeys(range(index + 1, end), ""))
+        index = max(end, index + 1)
+    return found
 
 
 _ZH_NUMERAL_CHARS = frozenset("零〇一二两三四五六七八九十百千万亿")
@@ -700,6 +805,16 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     return True
 
 
+# "The user doesn't eat meat; they are vegetarian": in a text about the user, "they" is the
+# user (a singular they), not someone else.
+_USER_THEY = {"they": "user", "them": "user", "their": "our", "theirs": "ours"}
+
+
+def _singular_they(word: Word) -> Word:
+    norm = _USER_THEY.get(word.norm)
+    return word if norm is None else Word(norm, word.surface)
+
+
 def _with_synonym(word: Word) -> Word:
     if word.is_name:
         return word
@@ -750,10 +865,10 @@ def _chinese_numbers(text: str) -> set[str]:
 def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
     marks: set[str] = set()
     if lang == "zh":
-        for word in words:
+        for index, word in enumerate(words):
             if word.norm in FUTURE_ZH:
                 marks.add("future")
-            elif word.norm in USED_TO_ZH:
+            elif word.norm in USED_TO_ZH and not _before_an_action(words, index):
                 marks.add("past")
             elif word.norm in PAST_ZH:
                 marks.add("done")
@@ -771,6 +886,8 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
         before = words[index - 1] if index else None
         if lower == "got" and before is not None and before.norm == "have":
             continue  # "I've got two children": has
+        if lower in ("called", "named") and index > 1 and words[index - 2].norm in ("a", "an"):
+            continue  # "a daughter called Emma": her name, not a call
         if (
             lower in ("was", "were", "had", "did")
             or before is None
@@ -781,6 +898,24 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
         ):
             marks.add("past")
     return frozenset(marks)
+
+
+def _before_an_action(words: Sequence[Word], index: int) -> bool:
+    """之前 / 以前 right after what is done (上班之前: "before work") says when, not "used to"
+    (我以前住在柏林); after a number (十年以前) it is "ago", a past."""
+    if index == 0:
+        return False
+    before = words[index - 1]
+    return not (
+        before.norm == ","
+        or before.norm in SELF_WORDS
+        or before.norm in OTHER_WORDS
+        or _relation(before)
+        or before.is_name
+        or before.norm in TIME_WORDS
+        or before.norm[0].isdigit()
+        or _chinese_number(before.surface) is not None
+    )
 
 
 def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str], ...]:
