@@ -272,6 +272,19 @@ ANTONYMS = frozenset(
     )
 )
 
+# Words that change how far, how often or whether a statement holds ("a *former* vegetarian",
+# "I *rarely* go", "I trust Tom *less*", 假猫): never added to or dropped from a memory
+# without a model, and never in the detail a longer telling adds. Checked on every word, stop
+# words included ("mostly").
+QUALIFIERS = _words(
+    """former ex old previous past fake faux false imitation decaf decaffeinated less more
+    least slightly barely hardly rarely seldom sometimes occasionally almost nearly partly
+    partially half mostly mainly largely only but except until till unless though although
+    however used anymore longer kind sort somewhat fairly
+    前 前任 以前 之前 原来 假 仿 偶尔 有时 有时候 很少 几乎 差不多 大多 大部分 部分 一半 只 只有
+    仅 但 但是 不过 可是 除了 直到 虽然 不太 稍微 有点"""
+)
+
 # Attributes a person has one value of at a time ("where I live") and the words that set them.
 SINGLE_SLOTS = _groups(
     {
@@ -750,6 +763,7 @@ def _compound_numbers(words: Sequence[Word]) -> dict[int, str]:
 
 
 _ZH_NUMERAL_CHARS = frozenset("零〇一二两三四五六七八九十百千万亿")
+_MEASURE_WORDS = frozenset("个辆本张份台间双条件头匹棵瓶碗")
 _HEADS = frozenset(SYNONYMS.values())
 
 
@@ -760,6 +774,8 @@ def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
     numbers are compared on their own)."""
     characters: list[str] = []
     for word in content:
+        if word in _MEASURE_WORDS:
+            continue  # 买了辆新车 / 买了一辆新车: a classifier standing alone says nothing
         if word in names or word in _HEADS or word in TIME_WORDS or not _HAS_CJK.search(word):
             characters.append(word)
             continue
