@@ -26,6 +26,7 @@ from localmind.statement import (
     Statement,
     Word,
     actors,
+    introduced_relation,
     read,
 )
 
@@ -434,7 +435,10 @@ def _wording(old: Statement, new: Statement) -> Sameness:
 
 
 def _first_person(statement: Statement) -> str:
-    return statement.persons[0] if statement.persons else SELF
+    first = statement.persons[0] if statement.persons else SELF
+    if first == SELF:  # "I have a daughter called Emma" is about her
+        return introduced_relation(statement) or first
+    return first
 
 
 def _order(statement: Statement, names: set[str]) -> list[str]:

@@ -157,7 +157,7 @@ STOP_WORDS = _words(
     normally go
     的 了 是 在 地 得 着 过 呢 啊 吧 呀 嘛 哦 也 都 就 还 很 非常 特别 真 真的 挺 其实 确实 比较
     更 会 要 有点 一点 一些 一下 把 被 给 让 对 和 与 跟 及 或 或者 而 并 且 等 这 那 这个 那个
-    有个 个 每 所有 全部 正在 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
+    有 有个 个 每 所有 全部 正在 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
 )
 # Kept in the order check but never the reason two texts differ: when something happens.
 MONTHS = _words(
@@ -977,6 +977,24 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
         else:
             joined = False
     return tuple(frozenset(group) for group in groups)
+
+
+def introduced_relation(statement: Statement) -> str | None:
+    """The relative "I have a daughter called Emma" / 我有个女儿… introduces: what it is
+    about, as "My daughter's name is Emma" is. None when it introduces none."""
+    words = statement.words
+    for index, word in enumerate(words[:-1]):
+        if word.norm not in ("have", "有"):
+            continue
+        for following in words[index + 1 : index + 4]:
+            if relation := _relation(following):
+                return relation
+            if following.norm not in _INTRODUCING and _number(following, statement.lang) is None:
+                break
+    return None
+
+
+_INTRODUCING = _words("a an get 个 一个 有个")  # "I've got two children"
 
 
 def _relation(word: Word) -> str | None:
