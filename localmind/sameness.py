@@ -101,7 +101,16 @@ def _adds_detail(shorter: str, longer: str) -> str | None:
     numbers, names, in the same roles) in one part and only adds a plain detail in the other:
     no negation, change cue, tense, comparison, qualifier ("former", "only", "until", 但)
     and no word opposite to one of ``shorter``'s. None when it does not."""
-    short = read(shorter)
+    short, long = read(shorter), read(longer)
+    if (
+        short.lang != long.lang
+        or short.negations != long.negations
+        or not short.content
+        or not set(short.content) <= set(long.content)
+        or not short.numbers <= long.numbers
+        or not _all_names(short, short) <= _all_names(long, long)
+    ):
+        return None  # cheap: most pairs stop here, before any part is read
     for opening in _DETAIL_OPENS.finditer(longer):
         head, tail = longer[: opening.start()], longer[opening.end() :]
         for told, added in ((head, tail), (tail, head)):
