@@ -83,7 +83,7 @@ RELATION_ADJECTIVES = _words(
 )
 
 NEGATIONS = _words(
-    "not no never none nobody nothing neither nor without 不 没 没有 别 不再 未 无 非 勿 甭 "
+    "not no never none nobody nothing neither nor without unable 不 没 没有 别 不再 未 无 非 勿 甭 "
     "不要 不用 从不 从没 从未 并不 不太"
 )
 # Chinese words that begin like a negation without being one.
@@ -228,6 +228,7 @@ SYNONYMS = _groups(
         "date": "号 日",
         "project": "project 项目",
         "learn": "learn study 学 学习",
+        "move": "move relocate",
         "dark": "dark 深色 暗色 黑色",
         "light": "light 浅色 亮色",
         "mode": "mode theme 模式 主题",
@@ -554,6 +555,9 @@ def _chinese_words(text: str) -> list[Word]:
         if len(token) > 1 and token[0] == "我" and token not in SELF_WORDS:
             words += [Word("我", "我"), Word(token[1:], token[1:])]  # jieba's 我会, 我家
             continue
+        if split := _time_phrase(token):
+            words += [Word(part, part) for part in split]  # 每晚 = 每天晚上: every + evening
+            continue
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
@@ -576,6 +580,18 @@ def _chinese_words(text: str) -> list[Word]:
             continue
         words.append(Word(norm, token, is_name, is_name and flag.startswith("nr")))
     return words
+
+
+def _time_phrase(token: str) -> tuple[str, str] | None:
+    """jieba keeps 每晚, 每天晚上, 每周三 whole and cuts 每个月 apart: "every" and the time,
+    as two words, so that each telling reads alike."""
+    for every in ("每天", "每"):
+        rest = token.removeprefix(every)
+        if rest != token and rest:
+            rest = {"晚": "晚上", "早": "早上"}.get(rest, rest)
+            if rest in TIME_WORDS or rest in ("月", "周", "年"):
+                return every, rest
+    return None
 
 
 def _glued_verb(token: str, flag: str, tags: dict[str, str]) -> bool:
@@ -773,7 +789,7 @@ def _compound_numbers(words: Sequence[Word]) -> dict[int, str]:
 
 
 _ZH_NUMERAL_CHARS = frozenset("零〇一二两三四五六七八九十百千万亿")
-_MEASURE_WORDS = frozenset("个辆本张份台间双条件头匹棵瓶碗")
+_MEASURE_WORDS = frozenset("个辆本张份台间双条件头匹棵瓶碗点")
 _HEADS = frozenset(SYNONYMS.values())
 
 
