@@ -182,7 +182,8 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     covered: set[str] = set()
     for word in dict.fromkeys(english.content):
         if word in shared or word in TIME_WORDS:
-            covered.add(word)
+            covered.add(word)  # "a month" may be 每月's 月: that counts as said
+            covered.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
             continue
         found = [zh for zh in EN_ZH.get(word, ()) if zh in chinese.text]
         if not found:
