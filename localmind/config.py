@@ -103,7 +103,7 @@ class LifecycleConfig:
       worded differently (not different) is put to it: it may be a restatement.
     """
 
-    merge_threshold: float = 0.7
+    merge_threshold: float = 0.55
     conflict_threshold: float = 0.35
     ask_threshold: float = 0.6
     merge_boost: float = 0.05

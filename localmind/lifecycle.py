@@ -124,6 +124,8 @@ class Proposal:
     similarity: float | None
     why: str
     verdict: Verdict | None = None
+    # SAME, and the new text is the fuller telling: the merged memory takes it.
+    keeps_new_text: bool = False
 
 
 class Feedback(StrEnum):
@@ -251,7 +253,8 @@ class Lifecycle:
                 break
             sameness = compare(stored.record.content, content, similarity)
             if sameness.same:
-                return Proposal(Relation.SAME, stored, similarity, f"restates it: {sameness.why}")
+                why = f"restates it: {sameness.why}"
+                return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[StoredMemory] = []
         for stored, similarity in neighbours:
             suspicion = suspect(stored.record.content, content)
@@ -418,11 +421,24 @@ class Lifecycle:
             verdict.reason,
         )
 
-    def merge(self, existing: StoredMemory, content: str, similarity: float) -> MemoryRecord:
+    def merge(
+        self,
+        existing: StoredMemory,
+        content: str,
+        similarity: float,
+        fuller: tuple[str, Vectors] | None = None,
+    ) -> MemoryRecord:
+        """``content`` restates ``existing``: one memory, the other text kept among its
+        restatements. With ``fuller`` (the new text's hash and vector) the new text says more
+        ("… a dog named Max"): the memory takes it, and keeps the shorter one it had."""
         record = existing.record
         metadata = dict(record.metadata)
         metadata["mentions"] = _mentions(metadata) + 1
         kept = restatements(metadata)
+        if fuller is not None:
+            content, told = record.content, content
+            reason = f"told again with more detail (similarity {similarity:.2f})"
+            self.store.replace_content(existing, told, *fuller, reason, self._clock())
         if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
             metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
         # The note names no text: it travels to other devices with the update (the restated

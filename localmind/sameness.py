@@ -17,7 +17,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from localmind.bilingual import EN_ZH, ZH_LIGHT
-from localmind.statement import ANTONYMS, OTHER, SELF, TIME_WORDS, Statement, actors, read
+from localmind.statement import (
+    ANTONYMS,
+    OTHER,
+    QUALIFIERS,
+    SELF,
+    TIME_WORDS,
+    Statement,
+    Word,
+    actors,
+    introduced_relation,
+    read,
+)
 
 _LATIN = re.compile(r"^[a-z0-9]")
 
@@ -34,6 +45,9 @@ class Sameness:
 
     likeness: Likeness
     why: str
+    # SAME because the new text tells the old one and adds a detail: the merged memory keeps
+    # the new, fuller text (the old one stays findable among its restatements).
+    keeps_new: bool = False
 
     @property
     def same(self) -> bool:
@@ -50,7 +64,7 @@ class Sameness:
 # twice as many). A word *replaced* by another never merges without a model: that is how
 # "patient" becomes "impatient", 便宜 becomes 贵. Fitted on the labelled pairs: at any
 # similarity no labelled "different" pair merges (tests/unit/test_sameness.py).
-REWORDING_STEPS = ((0.85, 1), (0.9, 2))
+REWORDING_STEPS = ((0.8, 1), (0.88, 2))
 # The same words with a phrase moved to the front or back ("Last week I bought a car").
 REORDERING_SIMILARITY = 0.85
 # An English and a Chinese text whose words the bilingual table matches one for one.
@@ -60,7 +74,76 @@ CROSS_SIMILARITY = 0.7
 def compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
     """Does ``candidate`` say what ``existing`` says? Checks run from the hardest evidence of a
     different meaning to the softest; the first that fails gives the verdict. ``similarity``
-    (the texts' cosine) lets a small rewording of a close text count as the same."""
+    (the texts' cosine) lets a small rewording of a close text count as the same. A text that
+    tells the other one word for word and adds a detail in a phrase of its own is the same
+    too (:func:`_adds_detail`)."""
+    verdict = _compare(existing, candidate, similarity)
+    if verdict.same or len(existing) == len(candidate):
+        return verdict
+    longer_is_new = len(candidate) > len(existing)
+    shorter, longer = (existing, candidate) if longer_is_new else (candidate, existing)
+    detail = _adds_detail(shorter, longer)
+    if detail is None:
+        return verdict
+    return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", longer_is_new)
+
+
+# Where a longer telling may add a phrase of its own: punctuation, or a word that opens one
+# ("a dog named Max", 一只狗叫Max, "a flat with a balcony", "a cat and a dog").
+_DETAIL_OPENS = re.compile(
+    r"\s*[,;:，；：、—–]\s*|\s+(?:named|called|who|which|with|and)\s+|名叫|叫",
+    re.IGNORECASE,
+)
+
+
+def _adds_detail(shorter: str, longer: str) -> str | None:
+    """The detail ``longer`` adds when it says ``shorter`` (the same words, people, negation,
+    numbers, names, in the same roles) in one part and only adds a plain detail in the other:
+    no negation, change cue, tense, comparison, qualifier ("former", "only", "until", 但)
+    and no word opposite to one of ``shorter``'s. None when it does not."""
+    short, long = read(shorter), read(longer)
+    if (
+        short.lang != long.lang
+        or short.negations != long.negations
+        or not short.content
+        or not set(short.content) <= set(long.content)
+        or not short.numbers <= long.numbers
+        or not _all_names(short, short) <= _all_names(long, long)
+    ):
+        return None  # cheap: most pairs stop here, before any part is read
+    for opening in _DETAIL_OPENS.finditer(longer):
+        head, tail = longer[: opening.start()], longer[opening.end() :]
+        for told, added in ((head, tail), (tail, head)):
+            if not told.strip() or not added.strip(" ,;:，；：、—–"):
+                continue
+            if _compare(shorter, told).same and _plain_detail(read(added), short):
+                return added.strip(" ,;:，；：、—–.。")
+    return None
+
+
+def _plain_detail(detail: Statement, told: Statement) -> bool:
+    if (
+        not detail.content
+        or detail.negations
+        or detail.cues
+        or detail.tense
+        or detail.comparison
+        or _qualifiers(detail)
+    ):
+        return False
+    pairs = ((word, other) for word in detail.content for other in told.content)
+    return not any(tuple(sorted(pair)) in ANTONYMS for pair in pairs)
+
+
+def _qualifiers(statement: Statement) -> frozenset[str]:
+    return frozenset(
+        word.norm
+        for word in statement.words
+        if word.norm in QUALIFIERS or word.surface.lower() in QUALIFIERS
+    )
+
+
+def _compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
     old, new = read(existing), read(candidate)
     for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
@@ -99,7 +182,8 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     covered: set[str] = set()
     for word in dict.fromkeys(english.content):
         if word in shared or word in TIME_WORDS:
-            covered.add(word)
+            covered.add(word)  # "a month" may be 每月's 月: that counts as said
+            covered.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
             continue
         found = [zh for zh in EN_ZH.get(word, ()) if zh in chinese.text]
         if not found:
@@ -137,11 +221,49 @@ def _close_rewording(old: Statement, new: Statement, similarity: float) -> Samen
         allowed *= 2
     if (gone and added) or len(gone) + len(added) > allowed:
         return None
+    if _qualifiers(old) != _qualifiers(new):
+        return None  # "I'm a former vegetarian", "I rarely go to the gym"
+    shared = words_old & words_new
+    if any(_modifies(old, word, shared) for word in gone) or any(
+        _modifies(new, word, shared) for word in added
+    ):
+        return None  # "I like hot dogs", "I drink decaf coffee", "I'm a nurse's assistant"
     return Sameness(
         Likeness.SAME,
         f"reworded (−{' '.join(gone) or '∅'} +{' '.join(added) or '∅'}), "
         f"close in meaning ({similarity:.2f})",
     )
+
+
+def _modifies(statement: Statement, word: str, shared: set[str]) -> bool:
+    """Whether ``word`` (a content word only ``statement`` has) qualifies one both texts
+    have: right before it ("hot dogs", 假猫, "slightly allergic") or after a possessive
+    ("a nurse's assistant"). Such a word changes what the shared one is."""
+    words = statement.words
+    for index, item in enumerate(words):
+        if not _holds(item, word, statement.lang):
+            continue
+        following = words[index + 1] if index + 1 < len(words) else None
+        inflected = statement.lang == "en" and item.surface.lower() != item.norm  # "plays"
+        if (
+            following is not None
+            and not following.is_name
+            and not inflected
+            and any(_holds(following, other, statement.lang) for other in shared)
+        ):
+            return True
+        if statement.lang == "zh":
+            rest = item.norm[item.norm.index(word) + 1 :]
+            if any(other in rest for other in shared):
+                return True  # 假猫 cut as one word: before a shared character of that word
+        if index and words[index - 1].norm == "'s":
+            return True
+    return False
+
+
+def _holds(word: Word, content: str, lang: str) -> bool:
+    """Whether the word is (English) or contains (Chinese: content is by character) it."""
+    return word.norm == content or (lang == "zh" and content in word.norm)
 
 
 def _rotated(first: Sequence[str], second: Sequence[str]) -> bool:
@@ -323,12 +445,21 @@ def _wording(old: Statement, new: Statement) -> Sameness:
 
 
 def _first_person(statement: Statement) -> str:
-    return statement.persons[0] if statement.persons else SELF
+    first = statement.persons[0] if statement.persons else SELF
+    if first == SELF:  # "I have a daughter called Emma" is about her
+        return introduced_relation(statement) or first
+    return first
 
 
 def _order(statement: Statement, names: set[str]) -> list[str]:
     """Content words in first-mention order, without when (moved freely) and names (their
     order is checked with their coordination: "English and Portuguese")."""
-    return list(
-        dict.fromkeys(w for w in statement.content if w not in TIME_WORDS and w not in names)
-    )
+    order = [w for w in statement.content if w not in TIME_WORDS and w not in names]
+    for first, second in statement.coordinated:
+        # "shrimp and crab" / "crab and shrimp": the pair in one (sorted) order
+        for start in range(len(order) - len(first) - len(second) + 1):
+            span = order[start : start + len(first) + len(second)]
+            if span in ([*first, *second], [*second, *first]):
+                order[start : start + len(span)] = min([*first, *second], [*second, *first])
+                break
+    return list(dict.fromkeys(order))

@@ -83,7 +83,7 @@ RELATION_ADJECTIVES = _words(
 )
 
 NEGATIONS = _words(
-    "not no never none nobody nothing neither nor without 不 没 没有 别 不再 未 无 非 勿 甭 "
+    "not no never none nobody nothing neither nor without unable 不 没 没有 别 不再 未 无 非 勿 甭 "
     "不要 不用 从不 从没 从未 并不 不太"
 )
 # Chinese words that begin like a negation without being one.
@@ -157,7 +157,7 @@ STOP_WORDS = _words(
     normally go
     的 了 是 在 地 得 着 过 呢 啊 吧 呀 嘛 哦 也 都 就 还 很 非常 特别 真 真的 挺 其实 确实 比较
     更 会 要 有点 一点 一些 一下 把 被 给 让 对 和 与 跟 及 或 或者 而 并 且 等 这 那 这个 那个
-    有个 个 每 所有 全部 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
+    有 有个 个 每 所有 全部 正在 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
 )
 # Kept in the order check but never the reason two texts differ: when something happens.
 MONTHS = _words(
@@ -227,6 +227,8 @@ SYNONYMS = _groups(
         "walk": "walk 步行 走路 走",
         "date": "号 日",
         "project": "project 项目",
+        "learn": "learn study 学 学习",
+        "move": "move relocate",
         "dark": "dark 深色 暗色 黑色",
         "light": "light 浅色 亮色",
         "mode": "mode theme 模式 主题",
@@ -272,6 +274,19 @@ ANTONYMS = frozenset(
     )
 )
 
+# Words that change how far, how often or whether a statement holds ("a *former* vegetarian",
+# "I *rarely* go", "I trust Tom *less*", 假猫): never added to or dropped from a memory
+# without a model, and never in the detail a longer telling adds. Checked on every word, stop
+# words included ("mostly").
+QUALIFIERS = _words(
+    """former ex old previous past fake faux false imitation decaf decaffeinated less more
+    least slightly barely hardly rarely seldom sometimes occasionally almost nearly partly
+    partially half mostly mainly largely only but except until till unless though although
+    however used anymore longer kind sort somewhat fairly
+    前 前任 以前 之前 原来 假 仿 偶尔 有时 有时候 很少 几乎 差不多 大多 大部分 部分 一半 只 只有
+    仅 但 但是 不过 可是 除了 直到 虽然 不太 稍微 有点"""
+)
+
 # Attributes a person has one value of at a time ("where I live") and the words that set them.
 SINGLE_SLOTS = _groups(
     {
@@ -288,7 +303,8 @@ SINGLE_SLOTS = _groups(
         "contact": "phone email address 电话 邮箱 地址 手机号",
         "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
-        "school": "study university school college major degree student 学校 大学 专业 读书",
+        "school": "study university school college major degree student grade elementary 学校 大学 "
+        "专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
         "answers": "answer reply response 回答 回复",
         "theme": "mode theme 主题 模式",
@@ -341,7 +357,7 @@ PAST_ZH = _words("了 过 已经 曾 曾经")
 USED_TO_ZH = _words("以前 之前 原来 曾经 从前 过去")
 
 _EN_TOKEN = re.compile(
-    r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%)?(?![a-z])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
+    r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%|am|pm)?(?![a-z0-9])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
 )
 _CONTRACTIONS = {
     "n't": ("not",),
@@ -386,6 +402,8 @@ class Statement:
     copula: bool  # "X is Y", X是Y: the two sides may swap without changing the meaning
     tense: frozenset[str]  # "past", "future"; Chinese 了/过 as "done"
     event: bool  # tied to a day ("yesterday", 昨天): tells what happened, sets no attribute
+    # "shrimp and crab", 粤语和普通话: two content words whose order says nothing (as content)
+    coordinated: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
     @property
     def subject(self) -> str | None:
@@ -416,7 +434,16 @@ def read(text: str) -> Statement:
     normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if _HAS_CJK.search(normal):
         return _build(text, "zh", _chinese_words(normal))
+    normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", normal))
     return _build(text, "en", _english_words(normal))
+
+
+# "$2,000" → "2,000 dollars", as "two thousand dollars" says it.
+_DOLLARS = re.compile(r"\$\s?(\d[\d,.]*k?)")
+
+
+# "10 pm", "10 p.m." → "10pm": one number, told apart from "10am" (and from "10").
+_CLOCK = re.compile(r"(\d)\s*([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
 
 
 def _english_words(text: str) -> list[Word]:
@@ -440,13 +467,21 @@ def _english_words(text: str) -> list[Word]:
             surface = token if index == 0 else part
             is_name = _english_name(token, position, tokens) if index == 0 else False
             lemma = part if is_name or part[0].isdigit() else _lemma(part)
+            if lemma.endswith("s") and lemma[:-1] in WEEKDAYS:
+                lemma = lemma[:-1]  # "Tuesdays": the day
             person = (is_name or _leads_a_verb(token, tokens)) and position == 0
             words.append(Word(lemma.lower(), surface, is_name, person))
     return words
 
 
+# Where simplemma's table is wrong for the sense memories use ("gone" → "gan").
+_LEMMA_FIXES = {"gone": "go"}
+
+
 def _lemma(word: str) -> str:
     """simplemma's lemma; for an -ing form it keeps ("living"), the verb it comes from."""
+    if word in _LEMMA_FIXES:
+        return _LEMMA_FIXES[word]
     lemma = simplemma.lemmatize(word, lang="en")
     if lemma == word and word.endswith("ing") and len(word) > 5:
         stem = word[:-3]
@@ -473,7 +508,10 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
 def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
     """A proper name: capitalized mid-sentence, or at the start when it is no dictionary word;
     mixed case or letters with digits anywhere (iPhone, MacBook, Python3)."""
-    if token == "I" or not token[0].isalpha() or token.lower() in TIME_WORDS:
+    lower = token.lower()
+    if token == "I" or not token[0].isalpha() or lower in TIME_WORDS:
+        return False
+    if lower.endswith("s") and lower[:-1] in WEEKDAYS:  # "on Tuesdays"
         return False
     if any(c.isdigit() for c in token):
         return True
@@ -481,7 +519,6 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         return not (token.isupper() and simplemma.is_known(token.lower(), lang="en"))  # HATE
     if not token[0].isupper():
         return False
-    lower = token.lower()
     if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS:
         return False
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
@@ -518,7 +555,19 @@ def _chinese_words(text: str) -> list[Word]:
         if len(token) > 1 and token[0] == "我" and token not in SELF_WORDS:
             words += [Word("我", "我"), Word(token[1:], token[1:])]  # jieba's 我会, 我家
             continue
-        is_name = flag in _ZH_NAME_FLAGS and token not in _ZH_NOT_NAMES
+        if split := _time_phrase(token):
+            words += [Word(part, part) for part in split]  # 每晚 = 每天晚上: every + evening
+            continue
+        if _glued_verb(token, flag, tags):
+            words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
+            continue
+        # Digits are numbers (compared as such) and 老公 is a husband, whatever the tag says.
+        is_name = (
+            flag in _ZH_NAME_FLAGS
+            and token not in _ZH_NOT_NAMES
+            and not token.replace(".", "").isdigit()
+            and token not in RELATIONS
+        )
         norm = token.lower() if is_name else token
         # 不吃, 没去: a negation glued to its verb by jieba; the verb stays a content word.
         if (
@@ -531,6 +580,29 @@ def _chinese_words(text: str) -> list[Word]:
             continue
         words.append(Word(norm, token, is_name, is_name and flag.startswith("nr")))
     return words
+
+
+def _time_phrase(token: str) -> tuple[str, str] | None:
+    """jieba keeps 每晚, 每天晚上, 每周三 whole and cuts 每个月 apart: "every" and the time,
+    as two words, so that each telling reads alike."""
+    for every in ("每天", "每"):
+        rest = token.removeprefix(every)
+        if rest != token and rest:
+            rest = {"晚": "晚上", "早": "早上"}.get(rest, rest)
+            if rest in TIME_WORDS or rest in ("月", "周", "年"):
+                return every, rest
+    return None
+
+
+def _glued_verb(token: str, flag: str, tags: dict[str, str]) -> bool:
+    """jieba's dictionary tags a few verb pairs as names (爱喝 "nr"): a liking word glued to
+    the verb it likes."""
+    return (
+        flag.startswith("nr")
+        and len(token) == 2
+        and SYNONYMS.get(token[0]) == "like"
+        and tags.get(token[1], "").startswith("v")
+    )
 
 
 def _chinese_number(token: str) -> str | None:
@@ -570,6 +642,8 @@ def _chinese_number(token: str) -> str | None:
 
 def _build(text: str, lang: str, words: list[Word]) -> Statement:
     words = [_with_synonym(word) for word in words]
+    if lang == "en" and any(word.norm == "user" for word in words):
+        words = [_singular_they(word) for word in words]
     persons = _persons(words)
     negations = 0
     numbers: set[str] = set()
@@ -579,6 +653,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     person_positions = _person_positions(words)
     if lang == "zh":
         numbers |= _chinese_numbers(text)
+    compounds = _compound_numbers(words) if lang == "en" else {}
     for index, word in enumerate(words):
         norm = word.norm
         if _is_cue(words, index) or (
@@ -588,7 +663,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if norm in NEGATIONS:
             negations += 1
             continue
-        number = _number(word, lang)
+        number = compounds[index] if index in compounds else _number(word, lang)
         if number is not None:
             if number and lang == "en":
                 numbers.add(number)
@@ -596,6 +671,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if word.surface in RELATION_DETAIL:
             content.append(RELATION_DETAIL[word.surface])
         slot = SINGLE_SLOTS.get(norm) or SINGLE_SLOTS.get(word.surface.lower())
+        if not slot and lang == "zh" and len(norm) > 2:
+            slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
         if slot:
             slots.add(slot)
         multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())
@@ -641,10 +718,78 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         copula=any(word.norm in ("be", "是") for word in words),
         tense=_tense(words, lang),
         event=any(word.norm in EVENT_WORDS for word in words),
+        coordinated=_coordinated(words, lang, person_positions),
     )
 
 
+# Only "and": "or", "with" (跟) and a comma join things whose order may matter.
+_AND = _words("and 和 、 与 及 以及")
+
+
+def _coordinated(
+    words: Sequence[Word], lang: str, person_positions: set[int]
+) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Pairs of single content words joined by "and" ("shrimp and crab"), as content forms
+    (Chinese: characters), for the order check to take either order."""
+
+    def form(index: int) -> tuple[str, ...] | None:
+        word = words[index]
+        if (
+            index in person_positions
+            or word.is_name  # names have their own order check
+            or word.norm in STOP_WORDS
+            or word.norm in RELATIONAL
+            or word.norm in NEGATIONS
+            or word.norm == ","
+        ):
+            return None
+        return tuple(_chinese_characters([word.norm], set())) if lang == "zh" else (word.norm,)
+
+    pairs = []
+    for index in range(1, len(words) - 1):
+        if words[index].norm in _AND or words[index].surface in _AND:
+            first, second = form(index - 1), form(index + 1)
+            if first and second:
+                pairs.append((first, second))
+    return tuple(pairs)
+
+
+_CARDINALS = _words(
+    "zero one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty hundred thousand million"
+)
+
+
+def _compound_numbers(words: Sequence[Word]) -> dict[int, str]:
+    """Numbers told in several words ("two thousand", "twenty five", "3 million"): the
+    position of the first word → the whole value, the others → "" (no number of their own),
+    so that "two thousand dollars" and "$2,000" state the same number."""
+    found: dict[int, str] = {}
+    index = 0
+    while index < len(words):
+        end = index
+        while end < len(words) and (
+            words[end].norm in _CARDINALS or (end == index and words[end].norm.isdigit())
+        ):
+            end += 1
+        if end - index > 1:
+            total = current = 0
+            for word in words[index:end]:
+                value = int(word.norm) if word.norm.isdigit() else int(NUMBER_WORDS[word.norm])
+                if value == 100:
+                    current = (current or 1) * 100
+                elif value >= 1000:
+                    total, current = total + (current or 1) * value, 0
+                else:
+                    current += value
+            found[index] = str(total + current)
+            found.update(dict.fromkeys(range(index + 1, end), ""))
+        index = max(end, index + 1)
+    return found
+
+
 _ZH_NUMERAL_CHARS = frozenset("零〇一二两三四五六七八九十百千万亿")
+_MEASURE_WORDS = frozenset("个辆本张份台间双条件头匹棵瓶碗点")
 _HEADS = frozenset(SYNONYMS.values())
 
 
@@ -655,6 +800,8 @@ def _chinese_characters(content: Sequence[str], names: set[str]) -> list[str]:
     numbers are compared on their own)."""
     characters: list[str] = []
     for word in content:
+        if word in _MEASURE_WORDS:
+            continue  # 买了辆新车 / 买了一辆新车: a classifier standing alone says nothing
         if word in names or word in _HEADS or word in TIME_WORDS or not _HAS_CJK.search(word):
             characters.append(word)
             continue
@@ -698,6 +845,16 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         before = words[index - 1] if index else None
         return before is None or before.is_name or before.person or before.norm in PAST_AFTER
     return True
+
+
+# "The user doesn't eat meat; they are vegetarian": in a text about the user, "they" is the
+# user (a singular they), not someone else.
+_USER_THEY = {"they": "user", "them": "user", "their": "our", "theirs": "ours"}
+
+
+def _singular_they(word: Word) -> Word:
+    norm = _USER_THEY.get(word.norm)
+    return word if norm is None else Word(norm, word.surface)
 
 
 def _with_synonym(word: Word) -> Word:
@@ -750,10 +907,10 @@ def _chinese_numbers(text: str) -> set[str]:
 def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
     marks: set[str] = set()
     if lang == "zh":
-        for word in words:
+        for index, word in enumerate(words):
             if word.norm in FUTURE_ZH:
                 marks.add("future")
-            elif word.norm in USED_TO_ZH:
+            elif word.norm in USED_TO_ZH and not _before_an_action(words, index):
                 marks.add("past")
             elif word.norm in PAST_ZH:
                 marks.add("done")
@@ -771,6 +928,8 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
         before = words[index - 1] if index else None
         if lower == "got" and before is not None and before.norm == "have":
             continue  # "I've got two children": has
+        if lower in ("called", "named") and index > 1 and words[index - 2].norm in ("a", "an"):
+            continue  # "a daughter called Emma": her name, not a call
         if (
             lower in ("was", "were", "had", "did")
             or before is None
@@ -781,6 +940,24 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
         ):
             marks.add("past")
     return frozenset(marks)
+
+
+def _before_an_action(words: Sequence[Word], index: int) -> bool:
+    """之前 / 以前 right after what is done (上班之前: "before work") says when, not "used to"
+    (我以前住在柏林); after a number (十年以前) it is "ago", a past."""
+    if index == 0:
+        return False
+    before = words[index - 1]
+    return not (
+        before.norm == ","
+        or before.norm in SELF_WORDS
+        or before.norm in OTHER_WORDS
+        or _relation(before)
+        or before.is_name
+        or before.norm in TIME_WORDS
+        or before.norm[0].isdigit()
+        or _chinese_number(before.surface) is not None
+    )
 
 
 def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str], ...]:
@@ -816,6 +993,24 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
         else:
             joined = False
     return tuple(frozenset(group) for group in groups)
+
+
+def introduced_relation(statement: Statement) -> str | None:
+    """The relative "I have a daughter called Emma" / 我有个女儿… introduces: what it is
+    about, as "My daughter's name is Emma" is. None when it introduces none."""
+    words = statement.words
+    for index, word in enumerate(words[:-1]):
+        if word.norm not in ("have", "有"):
+            continue
+        for following in words[index + 1 : index + 4]:
+            if relation := _relation(following):
+                return relation
+            if following.norm not in _INTRODUCING and _number(following, statement.lang) is None:
+                break
+    return None
+
+
+_INTRODUCING = _words("a an get 个 一个 有个")  # "I've got two children"
 
 
 def _relation(word: Word) -> str | None:

@@ -74,9 +74,12 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
     ):
         return Suspicion(True, f"both set {_slot_name(min(single))}")
+    # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
+    # not the person both are about: 莉莉最近迷上了… is no change to 莉莉上三年级.
+    shared_values = shared_names - _people(old) - _people(new)
     if (
         new.cues
-        and (old.slots & new.slots or shared_names or len(shared) >= 2 or overlap >= OVERLAP)
+        and (old.slots & new.slots or shared_values or len(shared) >= 2 or overlap >= OVERLAP)
         and not _tells_the_change_again(old, new)
     ):
         cue = min(new.cues)
@@ -120,6 +123,12 @@ def _tells_the_change_again(old: Statement, new: Statement) -> bool:
         and values_new <= _flat(old.names) | old.numbers
         and old.negations == new.negations
     )
+
+
+def _people(statement: Statement) -> set[str]:
+    """The names of people in it (汤姆, "Lily's", its subject)."""
+    people = {word.norm for word in statement.words if word.person}
+    return people | {statement.subject} if statement.subject else people
 
 
 def _flat(groups: tuple[frozenset[str], ...]) -> set[str]:

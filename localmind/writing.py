@@ -186,7 +186,8 @@ class Writer:
         assert similarity is not None
         related, why = neighbour.record, proposal.why
         if proposal.relation is Relation.SAME:
-            merged = self._lifecycle.merge(fresh, item.content, similarity)
+            fuller = (hashed, vector) if proposal.keeps_new_text else None
+            merged = self._lifecycle.merge(fresh, item.content, similarity, fuller)
             return Outcome(merged, Decision.MERGED, related, similarity, why)
         if proposal.relation is Relation.CONTRADICTS:
             record = self._lifecycle.overwrite(

@@ -15,6 +15,7 @@ from localmind import Memory
 from localmind.config import LifecycleConfig
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
+from tests.integration.test_forget_traces import tables_holding
 from tests.ollama_server import FakeOllama
 
 CONFIG = LifecycleConfig()
@@ -387,3 +388,67 @@ def test_a_fact_told_again_in_the_other_language_merges_and_is_found_in_both(
         assert found.memory.id == first.id and found.breakdown.from_keywords > 0
     # the same with another drink is stored, not merged
     assert memory.remember_explained("我每天喝三杯茶。").decision is not Decision.MERGED
+
+
+# --- round 3: a telling that adds a detail, qualifiers, changes of a person's other facts ----
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("I have a dog.", "I have a dog named Max."),
+        ("我有一只狗。", "我有一只狗叫Max。"),
+    ],
+    ids=["en", "zh"],
+)
+@pytest.mark.parametrize("fuller_first", [False, True], ids=["adds", "drops"])
+def test_a_telling_that_adds_a_detail_merges_and_the_memory_keeps_the_fuller_text(
+    open_memory: Callable[..., Memory], shorter: str, fuller: str, fuller_first: bool
+) -> None:
+    memory = open_memory(llm=None)
+    first_text, second_text = (fuller, shorter) if fuller_first else (shorter, fuller)
+    first = memory.remember(first_text)
+    outcome = memory.remember_explained(second_text)
+    assert outcome.decision is Decision.MERGED, outcome.reason
+    assert "adds a detail" in outcome.reason
+    assert memory.count() == 1
+    kept = memory.get(first.id)
+    assert kept.content == fuller  # whichever came first, the memory says the most
+    assert kept.metadata["restatements"] == [shorter]
+    [found] = memory.recall("Max", 1, threshold=0)
+    assert found.memory.id == first.id
+    memory.forget(first.id)
+    assert tables_holding(memory, "Max") == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm a vegetarian.", "I'm a former vegetarian."),
+        ("I drink coffee.", "I drink decaf coffee."),
+        ("我养了一只猫。", "我养了一只假猫。"),
+        ("I live in Berlin.", "I live in Berlin, but only until March."),
+    ],
+    ids=["former", "decaf", "zh-fake", "limiting-detail"],
+)
+def test_a_word_that_qualifies_the_fact_is_never_merged_away(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.decision is not Decision.MERGED, outcome.reason
+    assert_both_kept(memory, first.id, old)
+
+
+def test_a_change_cue_about_another_fact_of_the_same_person_is_not_queued(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember("莉莉开学上三年级了，班主任换成了Mr. Johnson，班里有22个学生。")
+    hobby = memory.remember_explained("莉莉最近迷上了《神奇树屋》系列，一个星期能看完三本。")
+    assert hobby.decision is Decision.INSERTED and memory.pending_conflicts() == 0
+    # a change of her school still is
+    school = memory.remember_explained("莉莉转学到Ballard的Adams小学了，新班主任是Ms. Okafor。")
+    assert school.decision is Decision.QUEUED
+    assert memory.pending_conflicts() == 1

@@ -247,3 +247,136 @@ def test_a_fact_told_again_in_the_other_language_with_the_same_words_is_the_same
 )
 def test_across_languages_anything_in_doubt_is_not_the_same(old: str, new: str) -> None:
     assert not compare(old, new, 1.0).same
+
+
+# --- round 3 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("I have a dog.", "I have a dog named Max."),
+        ("I live in a flat.", "I live in a flat with a balcony."),
+        ("I work at Lumen Health.", "I work at Lumen Health, on the claims platform."),
+        ("我有一只狗。", "我有一只狗叫Max。"),
+        ("我住在柏林。", "我住在柏林，离公司很近。"),
+    ],
+)
+def test_a_telling_that_adds_a_detail_is_the_same_and_keeps_the_fuller_text(
+    shorter: str, fuller: str
+) -> None:
+    added = compare(shorter, fuller)  # no similarity needed: the words decide
+    assert added.same and added.keeps_new and "adds a detail" in added.why
+    dropped = compare(fuller, shorter)
+    assert dropped.same and not dropped.keeps_new  # the memory already says more
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("I live in Berlin.", "I live in Berlin, but only until March."),
+        ("I eat meat.", "I eat meat, but only on weekends."),
+        ("I like running.", "I like running, I used to hate it."),
+        ("I like Tom.", "I like Tom, Anna hates him."),
+        ("I have a cat.", "I have a cat, but I'm giving it away."),
+        ("我住在柏林。", "我住在柏林，不过下个月就搬走。"),
+        ("我喜欢跑步。", "我喜欢跑步，以前很讨厌。"),
+        ("I have a dog.", "My sister has a dog named Max."),
+    ],
+)
+def test_a_detail_that_limits_negates_or_changes_the_fact_is_not_the_same(
+    shorter: str, fuller: str
+) -> None:
+    for similarity in (None, 1.0):
+        assert not compare(shorter, fuller, similarity).same
+        assert not compare(fuller, shorter, similarity).same
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm a vegetarian.", "I'm a former vegetarian."),
+        ("I like dogs.", "I like hot dogs."),
+        ("I drink coffee.", "I drink decaf coffee."),
+        ("I'm a nurse.", "I'm a nurse's assistant."),
+        ("I go to the gym.", "I rarely go to the gym."),
+        ("我养了一只猫。", "我养了一只假猫。"),
+        ("我喝咖啡。", "我偶尔喝咖啡。"),
+    ],
+)
+def test_a_qualifier_or_modifier_added_or_dropped_never_merges_as_a_rewording(
+    old: str, new: str
+) -> None:
+    for first, second in ((old, new), (new, old)):
+        verdict = compare(first, second, 1.0)
+        assert not verdict.same, verdict.why
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The team sync is at 10am.", "The team sync is at 10 a.m."),
+        ("We save $2,000 a month.", "We save two thousand dollars a month."),
+        ("My daughter's name is Emma.", "I have a daughter called Emma."),
+        ("我女儿叫小雨。", "我有个女儿，名字叫小雨。"),
+        ("I have two kids.", "I've got two children."),
+        ("The user doesn't eat meat; they are vegetarian.", "I don't eat meat; I'm vegetarian."),
+        ("Anna is allergic to shrimp and crab.", "Anna is allergic to crab and shrimp."),
+        ("我会说中文和英文。", "我会说英文和中文。"),
+        ("我们每个月存2000美元。", "我们每月存两千美元。"),
+        ("我每天晚上十一点睡觉。", "我每晚11点睡觉。"),
+        ("I can't eat gluten.", "I'm unable to eat gluten."),
+        ("Jake moved to Denver.", "Jake relocated to Denver."),
+    ],
+)
+def test_the_same_fact_read_alike_in_other_words(old: str, new: str) -> None:
+    assert compare(old, new).same, compare(old, new).why
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("The team sync is at 10am.", "The team sync is at 10pm.", "numbers"),
+        ("My daughter's name is Emma.", "I have a daughter called Mia.", "names"),
+        ("I have a sister who lives in Berlin.", "I live in Berlin.", "someone else"),
+        ("我每晚11点睡觉。", "我每天早上11点睡觉。", "worded differently"),
+        ("I'm unable to drive.", "I'm able to drive.", "negated"),
+    ],
+)
+def test_what_the_new_readings_tell_apart(old: str, new: str, reason: str) -> None:
+    verdict = compare(old, new, 1.0)
+    assert not verdict.same and reason in verdict.why
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "莉莉开学上三年级了，班主任换成了Mr. Johnson，班里有22个学生。",
+            "莉莉最近迷上了《神奇树屋》系列，一个星期能看完三本。",
+        ),
+        (
+            "今年圣诞不去毛伊岛了，买了房要省钱，改成去波特兰陪汤姆爸妈过。",
+            "东京之行从4月推迟到2026年5月了，因为汤姆4月请不了假。",
+        ),
+    ],
+)
+def test_a_change_cue_sharing_only_a_persons_name_is_not_suspect(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "I'm still on my old iPhone 12 and the battery barely lasts until lunch.",
+            "I finally replaced the iPhone 12 with a Pixel 9.",
+        ),
+        (
+            "莉莉开学上三年级了，班主任换成了Mr. Johnson。",
+            "莉莉转学到Ballard的Adams小学了，新班主任是Ms. Okafor。",
+        ),
+    ],
+)
+def test_a_change_cue_about_a_shared_thing_or_slot_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
