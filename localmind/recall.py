@@ -44,12 +44,12 @@ BUFFER_TERM_BM25 = 2.0
 PERIOD_TOLD_AFTER = 7 * 86_400.0
 #: A newer memory ranks above one it may replace only when it is itself this relevant.
 NEWER_FIRST_RELEVANCE = 0.0125
-#: ... and only when the two are this similar (a close variant of one fact), or when the newer
-#: one is at least ``NEWER_FIRST_SHARE`` as relevant to the query as the older (it answers
-#: the question too). Below 0.44 the pairs remember() links are mostly two facts about one
-#: person that merely differ ("Lily was born in 2017" / "Lily changed schools"): lifting the
-#: newer, a wrong answer, above the right one cost the personal set's single questions 0.07
-#: of R@5 (docs/benchmarks.md, "Recall, round 3").
+#: ... and, for a later version remember() noted, only when the two are this similar (a close
+#: variant of one fact) or the newer one is at least ``NEWER_FIRST_SHARE`` as relevant to the
+#: query as the older (it answers the question too). Below 0.44 the noted pairs are mostly two
+#: facts about one person that merely differ ("Lily was born in 2017" / "Lily changed
+#: schools"); lifting the newer, a wrong answer, above the right one cost the personal set's
+#: single questions 0.03 of R@5 (docs/design.md, "Recall, round 3").
 NEWER_FIRST_SIMILARITY = 0.44
 NEWER_FIRST_SHARE = 0.5
 
