@@ -12,9 +12,9 @@ import apsw
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.store.base import Tables, placeholders
 
-#: Event op on a memory that a newer one may replace (payload ``{"later": id}``): a local note,
-#: like conflicts; recall ranks the newer one first. On the earlier memory, so that recall looks
-#: up only its top results.
+#: Event op on a memory that a newer one may replace (payload ``{"later": id, "similarity": s}``,
+#: s their cosine): a local note, like conflicts; recall ranks the newer one first when the two
+#: are alike enough. On the earlier memory, so that recall looks up only its top results.
 LATER_VERSION = "later_version"
 
 
