@@ -331,8 +331,9 @@ class Lifecycle:
     def link_successor(
         self, record: MemoryRecord, earlier: Sequence[tuple[StoredMemory, float]]
     ) -> None:
-        """Note that ``record`` may replace each of ``earlier`` (an event on each, ids only: a
-        local note, as conflicts are), so recall ranks it above them."""
+        """Note that ``record`` may replace each of ``earlier`` (an event on each, ids and their
+        similarity only: a local note, as conflicts are), so recall ranks it above them when
+        the two are alike enough (``localmind.recall.NEWER_FIRST_SIMILARITY``)."""
         for stored, similarity in earlier:
             if stored.record.id != record.id:
                 self.store.record_event(

@@ -44,6 +44,14 @@ BUFFER_TERM_BM25 = 2.0
 PERIOD_TOLD_AFTER = 7 * 86_400.0
 #: A newer memory ranks above one it may replace only when it is itself this relevant.
 NEWER_FIRST_RELEVANCE = 0.0125
+#: ... and, for a later version remember() noted, only when the two are this similar (a close
+#: variant of one fact) or the newer one is at least ``NEWER_FIRST_SHARE`` as relevant to the
+#: query as the older (it answers the question too). Below 0.44 the noted pairs are mostly two
+#: facts about one person that merely differ ("Lily was born in 2017" / "Lily changed
+#: schools"); lifting the newer, a wrong answer, above the right one cost the personal set's
+#: single questions 0.03 of R@5 (docs/design.md, "Recall, round 3").
+NEWER_FIRST_SIMILARITY = 0.44
+NEWER_FIRST_SHARE = 0.5
 
 
 @dataclass
@@ -421,7 +429,9 @@ class Recaller:
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
         earlier one is then marked ``superseded_by``) or a change ``remember`` noted
-        (``SqliteStore.later_versions``). Not when the query names the period the earlier one
+        (``SqliteStore.later_versions``) between two memories at least ``NEWER_FIRST_SIMILARITY``
+        alike or with the newer one about as relevant to the query as the older.
+        Not when the query names the period the earlier one
         was made in and not the newer one's ("where did I live in 2024?"). Only pairs whose
         earlier memory is in the first ``limit`` can change what is returned: only those are
         looked up."""
@@ -431,27 +441,36 @@ class Recaller:
             return results
         # created_at decides which is newer (an import may add an older fact after a newer one)
         created = {r.memory.id: r.memory.created_at for r in results if r.memory.id in stored}
-        linked = [
-            (a, b) if created[a] <= created[b] else (b, a)
+        # a pending conflict always counts (a person was asked; until they answer, the newer
+        # one is taken as current): no similarity to pass
+        linked: list[tuple[str, str, float | None]] = [
+            (a, b, None) if created[a] <= created[b] else (b, a, None)
             for a, b in self._store.conflicts_involving(self.namespace, top)
             if a in created and b in created
         ]
-        conflicts = list(linked)
+        conflicts = [(old, new) for old, new, _ in linked]
         linked += [
-            (old, new)
-            for old, new in self._store.later_versions(self.namespace, top)
+            (old, new, close)
+            for old, new, close in self._store.later_versions(self.namespace, top)
             if new in created and created[old] <= created[new]
         ]
         in_period = {r.memory.id for r in results if r.found.candidate.in_period}
-        similarity = {r.memory.id: r.found.probability for r in results}
+        relevance = {r.memory.id: r.found.probability for r in results}
         pairs = [
             (old, new)
-            for old, new in linked
+            for old, new, close in linked
             # the query asks about the earlier one's time: it was current then
             if (old not in in_period or new in in_period)
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
-            and similarity[new] >= NEWER_FIRST_RELEVANCE
+            and relevance[new] >= NEWER_FIRST_RELEVANCE
+            # nor one remember() noted that is another fact, not a version of this one,
+            # unless it answers the question too
+            and (
+                close is None
+                or close >= NEWER_FIRST_SIMILARITY
+                or relevance[new] >= NEWER_FIRST_SHARE * relevance[old]
+            )
         ]
         if not pairs:
             return results

@@ -12,9 +12,9 @@ import apsw
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.store.base import Tables, placeholders
 
-#: Event op on a memory that a newer one may replace (payload ``{"later": id}``): a local note,
-#: like conflicts; recall ranks the newer one first. On the earlier memory, so that recall looks
-#: up only its top results.
+#: Event op on a memory that a newer one may replace (payload ``{"later": id, "similarity": s}``,
+#: s their cosine): a local note, like conflicts; recall ranks the newer one first when the two
+#: are alike enough. On the earlier memory, so that recall looks up only its top results.
 LATER_VERSION = "later_version"
 
 
@@ -61,17 +61,21 @@ class Events(Tables):
         """Move this device's clock past a stamp received from another device."""
         self._hlc.observe(Stamp.parse(stamp))
 
-    def later_versions(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
-        """(earlier id, later id) for each of ``ids`` that ``remember`` noted a later memory may
-        replace (a ``LATER_VERSION`` event on the earlier one)."""
+    def later_versions(
+        self, namespace: str, ids: Sequence[str]
+    ) -> list[tuple[str, str, float | None]]:
+        """(earlier id, later id, their similarity) for each of ``ids`` that ``remember`` noted a
+        later memory may replace (a ``LATER_VERSION`` event on the earlier one); the similarity
+        is None in a note that lacks it."""
         if not ids:
             return []
         rows: list[tuple[Any, ...]] = self.db.execute(
-            "SELECT memory_id, json_extract(payload, '$.later') FROM events "
+            "SELECT memory_id, json_extract(payload, '$.later'), "
+            "json_extract(payload, '$.similarity') FROM events "
             f"WHERE memory_id IN ({placeholders(ids)}) AND op = ? AND namespace = ? ORDER BY seq",
             [*ids, LATER_VERSION, namespace],
         ).fetchall()
-        return [(str(a), str(b)) for a, b in rows]
+        return [(str(a), str(b), None if s is None else float(s)) for a, b, s in rows]
 
     def record_event(
         self,

@@ -173,6 +173,46 @@ def test_an_update_nobody_was_asked_about_still_ranks_first(
     assert ranked.index(new.id) < ranked.index(old.id)
 
 
+@pytest.mark.parametrize(
+    ("answer", "changed", "later", "query"),
+    [
+        (
+            "Tom's birthday is July 15th.",
+            "We're planning a family trip to Tokyo in April 2026.",
+            "We moved the Tokyo trip from April to May 2026 — Tom can't get time off in April.",
+            "When is Tom's birthday?",
+        ),
+        (
+            "莉莉的生日是9月12号，她是2017年生的。",
+            "莉莉在Lowell小学上学，班主任是Ramirez老师。",
+            "莉莉转学到Ballard的Adams小学了，新班主任是Ms. Okafor。",
+            "莉莉是哪年出生的？",
+        ),
+    ],
+)
+def test_a_later_memory_about_something_else_does_not_jump_the_answer(
+    open_memory: Callable[..., Memory],
+    clock: FakeClock,
+    answer: str,
+    changed: str,
+    later: str,
+    query: str,
+) -> None:
+    """A new memory changes one fact (the trip's month, the school) and merely differs from
+    another fact about the same person (a birthday): asked about that other fact, its answer
+    comes first, not the new memory lifted over it as if it were a later version."""
+    memory = open_memory()
+    _filled(memory)
+    old = memory.remember(answer)
+    memory.remember(changed)
+    clock.advance(days=120)
+    new = memory.remember(later)
+    clock.advance(days=10)
+    ranked = [r.memory.id for r in memory.recall(query, 10, threshold=0)]
+    assert ranked[0] == old.id, [memory.get(key).content for key in ranked[:3]]
+    assert new.id in ranked
+
+
 def _at(day: str) -> float:
     return dt.datetime.fromisoformat(day).replace(hour=12, tzinfo=dt.UTC).timestamp()
 
