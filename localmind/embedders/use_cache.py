@@ -5,8 +5,9 @@ loads it in milliseconds instead of about a second.
 decompresses 65 MB of embedding table from an npz (~0.4 s) at every start. Both results are pure
 functions of the package's own files, so the first process writes them to the user cache
 directory in fast-loading forms: the tokenizer's state as one ``marshal`` blob (loads without
-running code; its 251k-entry prefix table in buckets unpacked on first lookup), the weight arrays as uncompressed ``.npy`` files that are memory-mapped (the
-pages are shared between processes and stay in the OS page cache).
+running code; its 251k-entry prefix table in buckets unpacked on first lookup), the weight
+arrays as uncompressed ``.npy`` files that are memory-mapped (the pages are shared between
+processes and stay in the OS page cache).
 
 The cache directory is named after the package, its version and the content hash of its model
 files (from the wheel's RECORD), so an upgrade never reads an old cache. A manifest, written
