@@ -484,10 +484,9 @@ def _map(path: Path) -> np.ndarray:
 
 
 def _threadpool_limit() -> Any:
-    """What upstream's backend builds in its constructor: threadpoolctl's limiter, or None."""
-    try:
-        from threadpoolctl import ThreadpoolController
+    """What upstream's backend builds in its constructor: threadpoolctl's limiter, or None
+    (one controller per process, shared with the search: finding the libraries takes ~4 ms)."""
+    from localmind import blas
 
-        return ThreadpoolController().limit
-    except Exception:
-        return None
+    found = blas.controller()
+    return None if found is None else found.limit
