@@ -141,9 +141,11 @@ class SignIndex:
         count = n if isinstance(slots, slice) else len(slots)
         if not count:
             return np.empty(0, np.int64), np.empty(0, np.float32)
-        picked = np.arange(n)[slots]
         if count > pool:
-            picked = picked[self._closest(self._hamming(query, slots), pool)]
+            closest = self._closest(self._hamming(query, slots), pool)
+            picked = closest if isinstance(slots, slice) else slots[closest]
+        else:
+            picked = np.arange(n) if isinstance(slots, slice) else slots
         vectors = self._int8[picked].astype(np.float32)
         norms = self._norm[picked] * float(np.linalg.norm(query))
         cosine = (vectors @ query) * self._scale[picked] / np.where(norms > 0, norms, 1.0)

