@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from localmind.files import fsync_directory, write_atomically
-from sync.codec import MAX_FILE_BYTES
+from sync.codec import HEADER_NAME, MAX_FILE_BYTES
 from sync.transport import Entry, Stamp, check_size
 
 
@@ -89,6 +89,10 @@ class FolderTransport:
 
     def remove_directory(self, directory: str) -> None:
         shutil.rmtree(self.path(directory), ignore_errors=True)  # never follows links
+
+
+def header_path(folder: str | os.PathLike[str]) -> Path:
+    return Path(folder) / HEADER_NAME
 
 
 def _is_real_directory(entry: os.DirEntry[str]) -> bool:

@@ -24,7 +24,7 @@ from localmind import InvalidInput, Memory, NewMemory
 from localmind.keys import MAX_KDF_MEMORY_KIB
 from localmind.records import MemoryRecord, MemoryType
 from localmind.replica import Event
-from sync import codec
+from sync import codec, folder_transport
 from sync import folder as sync
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (
@@ -324,7 +324,7 @@ def test_a_hostile_header_is_a_clear_sync_error(
     replacement: Any,
 ):
     memory, root = header_folder
-    path = sync.header_path(root)
+    path = folder_transport.header_path(root)
     original = path.read_bytes()
     document = edited(json.loads(original), changes)
     if costly(document):
