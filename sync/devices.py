@@ -41,6 +41,7 @@ from sync.folder import (
     read_published,
     transport_of,
 )
+from sync.lock import holding_the_sync_lock
 from sync.transport import Transport
 
 log = logging.getLogger("localmind.sync")
@@ -112,6 +113,7 @@ def pending_files(memory: Memory, transport: Transport, device: str) -> int:
     return protocol.pending(numbers, snapshots, cursor, done)
 
 
+@holding_the_sync_lock
 def forget_device(memory: Memory, folder: Place, wanted: str) -> Device:
     """Retire the directory of a laptop gone for good (see the module docstring)."""
     transport = transport_of(folder)
@@ -167,6 +169,7 @@ def retire(memory: Memory, transport: Transport, device: str) -> None:
     log.info("sync: retired %s, a laptop that left the folder", transport.describe(device))
 
 
+@holding_the_sync_lock
 def leave_folder(memory: Memory) -> tuple[Path, str | None]:
     """This laptop stops syncing (see the module docstring). Returns the folder it left and,
     when the folder could not be told, why (the others must then `forget-device` it)."""

@@ -72,6 +72,7 @@ from sync.codec import (
     unseal_snapshot,
 )
 from sync.folder_transport import FolderTransport
+from sync.lock import holding_the_sync_lock
 from sync.transport import Transport
 
 log = logging.getLogger("localmind.sync")
@@ -142,10 +143,6 @@ def transport_of(folder: Place) -> Transport:
 
 
 # --- the header -------------------------------------------------------------------------------
-
-
-def header_path(folder: Path) -> Path:
-    return Path(folder) / HEADER_NAME
 
 
 @overload
@@ -512,6 +509,7 @@ def _signature(transport: Transport, directory: str, name: str = "") -> Signatur
 # --- export and import ------------------------------------------------------------------------
 
 
+@holding_the_sync_lock
 def export_pending(memory: Memory, folder: Place) -> int:
     """Write this device's events not yet exported as new segments; returns how many events.
 
@@ -728,6 +726,7 @@ _remembered = _Remembered()
 Skip = Callable[..., None]
 
 
+@holding_the_sync_lock
 def import_new(memory: Memory, folder: Place) -> ImportReport:
     """Apply the segments of other devices not applied yet. Never raises for what is in the
     folder: a file that cannot be used is logged (once), listed in the report and left for
@@ -869,6 +868,7 @@ def _import_device(
 # --- cursors and compaction -------------------------------------------------------------------
 
 
+@holding_the_sync_lock
 def publish_cursors(memory: Memory, folder: Place, *, leaving: bool = False) -> bool:
     """Write how far this store has applied each other device into ``<me>/cursors.seg``
     (with this laptop's name, and with ``leaving`` that it left after its last segment),
@@ -938,6 +938,7 @@ def passed_by_all(memory: Memory, folder: Place) -> int | None:
     return protocol.lowest_cursor(memory.device_id, published, is_device)
 
 
+@holding_the_sync_lock
 def compact(memory: Memory, folder: Place, *, min_segments: int | None = None) -> int:
     """Fold this device's segments that every other device has applied into one snapshot,
     then delete them; returns how many segments were deleted. See the module docstring."""
@@ -980,6 +981,7 @@ def compact(memory: Memory, folder: Place, *, min_segments: int | None = None) -
     return len(plan.folded)
 
 
+@holding_the_sync_lock
 def sync_once(memory: Memory, folder: Place) -> tuple[int, ImportReport]:
     """Export, import, publish this store's cursors, compact its own old segments and re-seal
     those that held forgotten text: (events exported, what the import did, with ``compacted``
