@@ -236,8 +236,8 @@ def test_thousands_of_planted_files_cost_one_read_each_then_none(
     reads: list[Path] = []
     real_read = folder_transport.read_trusted_file
 
-    def counted(path: Path, limit: int = codec.MAX_FILE_BYTES) -> bytes:
-        reads.append(path)
+    def counted(path: str | Path, limit: int = codec.MAX_FILE_BYTES) -> bytes:
+        reads.append(Path(path))
         return real_read(path, limit)
 
     monkeypatch.setattr(folder_transport, "read_trusted_file", counted)
