@@ -93,7 +93,8 @@ def _hostile(folder: Path, files: int, devices: int, workdir: Path) -> dict[str,
 
     from ulid import ULID
 
-    from sync.folder import MAGIC, init_folder, join_folder, segment_path, sync_once
+    from sync.codec import MAGIC, segment_name
+    from sync.folder import init_folder, join_folder, sync_once
 
     a, b = _open(workdir / "ha.db"), _open(workdir / "hb.db")
     try:
@@ -107,7 +108,7 @@ def _hostile(folder: Path, files: int, devices: int, workdir: Path) -> dict[str,
         for directory in fakes:
             directory.mkdir()
         for index in range(files):
-            path = segment_path(fakes[index % devices], index // devices + 1)
+            path = fakes[index % devices] / segment_name(index // devices + 1)
             path.write_bytes(MAGIC + os.urandom(200))
         a.remember("I play the cello on Sundays")
         sync_once(a, folder)

@@ -42,6 +42,7 @@ from sync.folder import (
     sync_key,
     sync_once,
 )
+from sync.lock import sync_lock_path
 from sync.watch import SyncReport, watch
 
 SKIPS_LISTED = 10  # skipped files `sync now` names; -v logs every one
@@ -93,7 +94,7 @@ def _nothing_left_on_failure(db: Path, creating: bool) -> Iterator[None]:
         yield
     except BaseException:
         if creating:
-            for path in (db, key_file_for(db), *sidecars(db), lock_path(db)):
+            for path in (db, key_file_for(db), *sidecars(db), lock_path(db), sync_lock_path(db)):
                 path.unlink(missing_ok=True)
             for directory in made:  # innermost first
                 with contextlib.suppress(OSError):

@@ -20,26 +20,29 @@ only then deletes the directory. The others skip that export's events by stamp.
 from __future__ import annotations
 
 import logging
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from localmind import Memory
 from sync import folder as sync_folder
+from sync import protocol
+from sync.codec import CURSORS_NAME, Published
 from sync.folder import (
-    CURSORS_NAME,
     META_EXPORTED,
     META_KEY,
     META_NAME,
     META_RELAY,
     META_SEGMENT,
-    Published,
+    Place,
     SyncError,
     device_name,
     joined_folder,
     read_published,
+    transport_of,
 )
+from sync.lock import holding_the_sync_lock
+from sync.transport import Transport
 
 log = logging.getLogger("localmind.sync")
 
@@ -53,37 +56,33 @@ META_LEFT_SEGMENT = sync_folder.META_LEFT_SEGMENT
 class Device:
     """A device directory of the folder and what it says of itself."""
 
-    directory: Path
+    device_id: str
     name: str | None
     left: bool
-
-    @property
-    def device_id(self) -> str:
-        return self.directory.name
 
     @property
     def label(self) -> str:
         return f"{self.name} ({self.device_id})" if self.name else self.device_id
 
 
-def _others(memory: Memory, root: Path) -> Iterator[tuple[Path, Published | None]]:
-    """Every other laptop's directory of ``root`` with what it published about itself."""
+def _others(memory: Memory, transport: Transport) -> Iterator[tuple[str, Published | None]]:
+    """Every other laptop's directory with what it published about itself."""
     key = sync_folder.sync_key(memory)
-    for directory in sync_folder._device_directories(root):
-        if directory.name != memory.device_id:
-            yield directory, read_published(key, directory)
+    for device in sync_folder.device_directories(transport):
+        if device != memory.device_id:
+            yield device, read_published(key, transport, device)
 
 
-def devices(memory: Memory, root: Path) -> list[Device]:
-    """The other device directories of ``root``, with their published names."""
+def devices(memory: Memory, folder: Place) -> list[Device]:
+    """The other device directories of ``folder``, with their published names."""
     found = []
-    for directory, published in _others(memory, root):
+    for device, published in _others(memory, transport_of(folder)):
         name = published.name if published else None
-        found.append(Device(directory, name, bool(published and published.left)))
+        found.append(Device(device, name, bool(published and published.left)))
     return found
 
 
-def find_device(memory: Memory, root: Path, wanted: str) -> Device:
+def find_device(memory: Memory, folder: Place, wanted: str) -> Device:
     """The device ``wanted`` names: its name (any case) or its id (or a unique start of it,
     at least 6 characters). ``SyncError`` listing the devices otherwise."""
     if sync_folder.check_name(wanted).casefold() in {
@@ -94,7 +93,7 @@ def find_device(memory: Memory, root: Path, wanted: str) -> Device:
             f"{wanted!r} is this laptop. To stop syncing it, run `localmind sync leave`. "
             "Nothing was changed."
         )
-    others = devices(memory, root)
+    others = devices(memory, folder)
     folded = wanted.strip().casefold()
     matches = [d for d in others if d.name is not None and d.name.casefold() == folded]
     if not matches and len(folded) >= 6:
@@ -106,84 +105,88 @@ def find_device(memory: Memory, root: Path, wanted: str) -> Device:
     raise SyncError(f"{wanted!r} {what} (devices: {known}). Nothing was changed.")
 
 
-def pending_files(memory: Memory, directory: Path) -> int:
-    """How many of ``directory``'s segments and snapshots this store has not applied."""
-    cursor, done = sync_folder._progress(memory, directory.name)
-    numbers = sync_folder._segment_numbers(directory)
-    snapshots = sync_folder._snapshot_numbers(directory)
-    pending = [n for n in numbers if n > cursor and n not in done]
-    return len(pending) + int(max(snapshots, default=0) > cursor)
+def pending_files(memory: Memory, transport: Transport, device: str) -> int:
+    """How many of ``device``'s segments and snapshots this store has not applied."""
+    cursor, done = sync_folder.progress(memory, device)
+    numbers = sync_folder.segment_numbers(transport, device)
+    snapshots = sync_folder.snapshot_numbers(transport, device)
+    return protocol.pending(numbers, snapshots, cursor, done)
 
 
-def forget_device(memory: Memory, root: Path, wanted: str) -> Device:
+@holding_the_sync_lock
+def forget_device(memory: Memory, folder: Place, wanted: str) -> Device:
     """Retire the directory of a laptop gone for good (see the module docstring)."""
-    sync_folder.check_header(memory, root)
-    device = find_device(memory, root, wanted)
-    sync_folder.import_new(memory, root)  # everything it left, first
-    waiting = pending_files(memory, device.directory)
+    transport = transport_of(folder)
+    sync_folder.check_header(memory, transport)
+    device = find_device(memory, transport, wanted)
+    sync_folder.import_new(memory, transport)  # everything it left, first
+    waiting = pending_files(memory, transport, device.device_id)
     # A directory with no file sealed with the folder's key (a laptop that never picked up a
     # rotated key) holds nothing any laptop could read: forgetting it loses nothing.
-    if waiting and sync_folder._authentic(sync_folder.sync_key(memory), device.directory):
+    key = sync_folder.sync_key(memory)
+    if waiting and sync_folder._authentic(key, transport, device.device_id):
         raise SyncError(
             f"{waiting} file{'' if waiting == 1 else 's'} of {device.label} "
             f"{'is' if waiting == 1 else 'are'} not applied here yet (unreadable, or still "
             "arriving): forgetting it now would lose what they hold for laptops that join "
             "later. See why with `localmind sync now -v`. Nothing was changed."
         )
-    retire(memory, root, device.directory)
+    retire(memory, transport, device.device_id)
     return device
 
 
-def retire_departed(memory: Memory, root: Path) -> list[str]:
+def retire_departed(memory: Memory, folder: Place) -> list[str]:
     """Retire the directories of laptops that left (`sync leave`) once this store has applied
     them through their last segment; returns their labels."""
+    transport = transport_of(folder)
     retired = []
-    for directory, published in _others(memory, root):
-        if published is None or not published.left:
-            continue
-        cursor, _ = sync_folder._progress(memory, directory.name)
-        if cursor < published.through:
-            continue  # its last segments have not all arrived here yet
-        retire(memory, root, directory)
-        retired.append(f"{published.name} ({directory.name})" if published.name else directory.name)
+    for device, published in _others(memory, transport):
+        if published is None or not protocol.may_retire(
+            published, sync_folder.progress(memory, device)[0]
+        ):
+            continue  # still here, or its last segments have not all arrived here yet
+        retire(memory, transport, device)
+        retired.append(f"{published.name} ({device})" if published.name else device)
     return retired
 
 
-def retire(memory: Memory, root: Path, directory: Path) -> None:
+def retire(memory: Memory, transport: Transport, device: str) -> None:
     """Export this store's whole history again (relaying the departed laptop's events for
-    laptops that join later), then delete ``directory``: its files first, its cursors file
-    (the departure record) last, so a removal cut short is finished by the next sync."""
+    laptops that join later), then delete ``device``'s directory: its files first, its
+    cursors file (the departure record) last, so a removal cut short is finished by the next
+    sync."""
     memory.set_meta(META_RELAY, str(memory.latest_event_seq()))
     memory.set_meta(META_EXPORTED, "0")
-    sync_folder.export_pending(memory, root)
+    sync_folder.export_pending(memory, transport)
     try:
-        entries = sync_folder._scan(directory)
+        entries = transport.list(device)
     except FileNotFoundError:
         return  # another laptop retired it meanwhile
-    for entry in entries:
-        if entry.name != CURSORS_NAME and entry.is_file(follow_symlinks=False):
-            Path(entry.path).unlink(missing_ok=True)
-    (directory / CURSORS_NAME).unlink(missing_ok=True)
-    shutil.rmtree(directory, ignore_errors=True)  # a stranger's leftovers; never follows links
-    log.info("sync: retired %s, a laptop that left the folder", directory)
+    files = [e.name for e in entries if not e.directory and e.name != CURSORS_NAME]
+    transport.delete(device, files)
+    transport.delete(device, [CURSORS_NAME])
+    transport.remove_directory(device)  # a stranger's leftovers; never follows links
+    log.info("sync: retired %s, a laptop that left the folder", transport.describe(device))
 
 
+@holding_the_sync_lock
 def leave_folder(memory: Memory) -> tuple[Path, str | None]:
     """This laptop stops syncing (see the module docstring). Returns the folder it left and,
     when the folder could not be told, why (the others must then `forget-device` it)."""
     root = joined_folder(memory)
     if root is None or memory.get_meta(META_KEY) is None:
         raise SyncError("This store does not sync with any folder: there is nothing to leave.")
+    transport = transport_of(root)
     problem: str | None = None
     try:
-        sync_folder.check_header(memory, root)
-        sync_folder.export_pending(memory, root)  # what only this laptop holds, first
-        sync_folder.publish_cursors(memory, root, leaving=True)
+        sync_folder.check_header(memory, transport)
+        sync_folder.export_pending(memory, transport)  # what only this laptop holds, first
+        sync_folder.publish_cursors(memory, transport, leaving=True)
     except (SyncError, OSError) as error:
         problem = str(error)
     kept = {
         **({META_NAME: name} if (name := device_name(memory)) else {}),
-        META_LEFT_SEGMENT: f"{memory.get_meta(META_SEGMENT) or 0} {root.resolve()}",
+        META_LEFT_SEGMENT: f"{memory.get_meta(META_SEGMENT) or 0} {transport.address}",
     }
     memory.reset_meta("sync.", kept)
     return root, problem

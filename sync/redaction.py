@@ -17,79 +17,86 @@ last re-sealed for, so the files are read only after a forget.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 from localmind import Memory
 from localmind.replica import Event
 from localmind.store import REDACTIONS
+from sync import codec
 from sync import folder as sync_folder
+from sync.folder import Place, transport_of
+from sync.transport import Transport
 
 log = logging.getLogger("localmind.sync")
 
 META_RESEALED = "sync.resealed"
 
 
-def reseal_forgotten(memory: Memory, folder: str | os.PathLike[str]) -> int:
+def reseal_forgotten(memory: Memory, folder: Place) -> int:
     """Rewrite this device's segments and snapshots that still hold text the store has
     forgotten since the last call; returns how many files were rewritten."""
     wanted = memory.get_meta(REDACTIONS) or "0"
     if (memory.get_meta(META_RESEALED) or "0") == wanted:
         return 0
+    transport = transport_of(folder)
     key = sync_folder.sync_key(memory)
     device = memory.device_id
-    directory = Path(folder).expanduser() / device
     # Every event the store holds, other devices' too: a fresh stream relays them.
     held = memory.events_since(0, relay_through=2**62)
     current = {event.hlc: event for event in held}
     files = [
         (
-            sync_folder.segment_path(directory, number),
-            partial(sync_folder.unseal, key, device, number),
-            partial(sync_folder.seal, key, device, number),
+            codec.segment_name(number),
+            partial(codec.unseal, key, device, number),
+            partial(codec.seal, key, device, number),
         )
-        for number in sync_folder._segment_numbers(directory)
+        for number in sync_folder.segment_numbers(transport, device)
     ] + [
         (
-            sync_folder.snapshot_path(directory, through),
-            partial(sync_folder.unseal_snapshot, key, device, through),
-            partial(sync_folder.seal_snapshot, key, device, through),
+            codec.snapshot_name(through),
+            partial(codec.unseal_snapshot, key, device, through),
+            partial(codec.seal_snapshot, key, device, through),
         )
-        for through in sync_folder._snapshot_numbers(directory)
+        for through in sync_folder.snapshot_numbers(transport, device)
     ]
-    outcomes = [_reseal(path, unseal, seal, current) for path, unseal, seal in files]
+    outcomes = [
+        _reseal(transport, device, name, unseal, seal, current) for name, unseal, seal in files
+    ]
     if None not in outcomes:  # a file that could not be written is tried again next time
         memory.set_meta(META_RESEALED, wanted)
     rewritten = outcomes.count(True)
     if rewritten:
-        log.info("sync: re-sealed %d files of %s without forgotten text", rewritten, directory)
+        where = transport.describe(device)
+        log.info("sync: re-sealed %d files of %s without forgotten text", rewritten, where)
     return rewritten
 
 
 def _reseal(
-    path: Path,
+    transport: Transport,
+    device: str,
+    name: str,
     unseal: Callable[[bytes], list[Event]],
     seal: Callable[[list[Event]], bytes],
     current: dict[str, Event],
 ) -> bool | None:
-    """True when ``path`` was rewritten, False when it needed nothing, None when it could not
-    be written (retried on the next sync)."""
+    """True when the file ``name`` was rewritten, False when it needed nothing, None when it
+    could not be written (retried on the next sync)."""
+    where = transport.describe(device, name)
     try:
-        events = unseal(sync_folder.read_trusted_file(path))
+        events = unseal(transport.read(device, name, codec.MAX_FILE_BYTES))
     except FileNotFoundError:  # compacted away by another process meanwhile
         return False
     except (OSError, ValueError) as error:
         # A damaged own file fails its tag for everyone: there is nothing readable to redact.
-        log.warning("sync: could not re-seal %s: %s", path, error)
+        log.warning("sync: could not re-seal %s: %s", where, error)
         return False
     fresh = [current.get(event.hlc, event) for event in events]
     if fresh == events:
         return False
     try:
-        sync_folder._atomic_write(path, seal(fresh))
+        transport.write(device, name, seal(fresh))
     except OSError as error:
-        log.error("sync: could not re-seal %s: %s", path, error)
+        log.error("sync: could not re-seal %s: %s", where, error)
         return None
     return True

@@ -29,7 +29,8 @@ import watchfiles
 
 from localmind import LocalmindError, Memory
 from localmind.store import DATABASE_ERRORS
-from sync.folder import DEVICE_RE, META_EXPORTED, META_RELAY, ImportReport, sync_once
+from sync.codec import DEVICE_RE
+from sync.folder import META_EXPORTED, META_RELAY, ImportReport, sync_once
 
 log = logging.getLogger(__name__)
 

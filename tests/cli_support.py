@@ -68,11 +68,12 @@ class Cli:
 
 def files_of(db: Path) -> dict[str, bytes]:
     """Every file of the store (database, key file, WAL and other sidecars) with its bytes;
-    not the key file's empty lock file, which the first program to open the store makes."""
+    not the empty lock files (the key file's, which the first program to open the store
+    makes, and the sync lock, sync/lock.py)."""
     return {
         p.name: p.read_bytes()
         for p in sorted(db.parent.glob(db.name + "*"))
-        if p.name != db.name + ".lock"
+        if p.name not in (db.name + ".lock", db.name + ".sync.lock")
     }
 
 

@@ -24,6 +24,7 @@ from localmind import InvalidInput, Memory, NewMemory
 from localmind.keys import MAX_KDF_MEMORY_KIB
 from localmind.records import MemoryRecord, MemoryType
 from localmind.replica import Event
+from sync import codec, folder_transport
 from sync import folder as sync
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.fuzz.support import (
@@ -162,7 +163,7 @@ def test_a_damaged_or_misplaced_segment_is_skipped_and_changes_nothing(
     device, directory = new_device(root)
     sealed_for = str(ULID()) if damage == "misplaced" else device  # another device's segment
     event_ = Event.from_dict(add_event(sealed_for, 0, "I swim on Fridays"))
-    blob = sync.seal(key, sealed_for, 1, [event_])
+    blob = codec.seal(key, sealed_for, 1, [event_])
     number = 1
     if damage == "random":
         blob = data.draw(st.binary(max_size=300))
@@ -176,7 +177,7 @@ def test_a_damaged_or_misplaced_segment_is_skipped_and_changes_nothing(
         number = data.draw(st.integers(2, 99_999_999))
     elif damage == "prefix":  # a valid segment with bytes before it
         blob = data.draw(st.binary(min_size=1, max_size=20)) + blob
-    sync.segment_path(directory, number).write_bytes(blob)
+    (directory / codec.segment_name(number)).write_bytes(blob)
 
     report = import_and_check(memory, root, directory)
 
@@ -195,8 +196,8 @@ def test_a_sealed_segment_of_hostile_events_is_applied_whole_or_not_at_all(
     memory, root = joined
     device, directory = new_device(root)
     plain = "".join(line.replace(DEVICE, device) + "\n" for line in lines)
-    sealed = sync._seal(
-        sync.sync_key(memory), sync._aad(device, 1), plain.encode("utf-8", "surrogatepass")
+    sealed = codec.seal_plain(
+        sync.sync_key(memory), codec.segment_aad(device, 1), plain.encode("utf-8", "surrogatepass")
     )
     (directory / "00000001.seg").write_bytes(sealed)
 
@@ -224,7 +225,7 @@ def test_any_valid_memory_survives_the_trip_through_a_segment(
     valid = [text.strip() for text in contents if _storable(memory, text)]
     events = [Event.from_dict(add_event(device, n, text)) for n, text in enumerate(valid)]
 
-    assert sync.unseal(key, device, 7, sync.seal(key, device, 7, events)) == events
+    assert codec.unseal(key, device, 7, codec.seal(key, device, 7, events)) == events
 
 
 def _storable(memory: Memory, text: str) -> bool:
@@ -323,7 +324,7 @@ def test_a_hostile_header_is_a_clear_sync_error(
     replacement: Any,
 ):
     memory, root = header_folder
-    path = sync.header_path(root)
+    path = folder_transport.header_path(root)
     original = path.read_bytes()
     document = edited(json.loads(original), changes)
     if costly(document):

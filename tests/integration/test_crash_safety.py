@@ -30,8 +30,9 @@ import pytest
 
 from localmind import Memory, Status
 from localmind.memory import EMBED_BATCH, NewMemory
+from sync import codec, import_new, init_folder, join_folder
 from sync import folder as sync_folder
-from sync import import_new, init_folder, join_folder
+from sync.folder_transport import FolderTransport
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.ollama_server import unused_port_host
 from tests.workers.crash import TOPICS, items
@@ -349,11 +350,11 @@ def sync_source(tmp_path_factory: pytest.TempPathFactory) -> SyncSource:
     segments = {
         number: {
             event.hlc
-            for event in sync_folder.unseal(
-                key, device_id, number, sync_folder.segment_path(directory, number).read_bytes()
+            for event in codec.unseal(
+                key, device_id, number, (directory / codec.segment_name(number)).read_bytes()
             )
         }
-        for number in sync_folder._segment_numbers(directory)
+        for number in sync_folder.segment_numbers(FolderTransport(folder), device_id)
     }
     template = root / "template" / "desktop.db"
     with Memory.open(template, PASSPHRASE, kdf=FAST_KDF) as desktop:

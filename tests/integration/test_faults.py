@@ -20,7 +20,7 @@ from localmind import Memory
 from localmind.backup import check_store
 from localmind.keys import key_file_for
 from sync import init_folder
-from sync.folder import header_path
+from sync.folder_transport import header_path
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE
 

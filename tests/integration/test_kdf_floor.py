@@ -12,7 +12,7 @@ from localmind import Memory
 from localmind.errors import WeakKeyDerivation
 from localmind.keys import DEFAULT_KDF, UNSAFE_TEST_KDF_ENV, KeyFile, key_file_for
 from sync import init_folder, join_folder
-from sync.folder import header_path
+from sync.folder_transport import header_path
 from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import FAST_KDF, PASSPHRASE
 

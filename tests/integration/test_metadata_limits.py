@@ -12,6 +12,7 @@ import pytest
 
 from localmind import InvalidInput, Memory
 from localmind.config import Limits
+from sync import codec
 from sync import folder as sync_folder
 from sync.folder import import_new, init_folder, join_folder, sync_once
 from tests.cli_support import Cli
@@ -83,8 +84,8 @@ def test_the_deepest_metadata_allowed_travels_and_deeper_is_refused_on_arrival(
             event["payload"]["metadata"] = "METADATA"
             line = json.dumps(event).replace('"METADATA"', nested_json(depth))
             plain = (line + "\n").encode()
-            blob = sync_folder._seal(key, sync_folder._aad(stranger, number), plain)
-            sync_folder.segment_path(shared / stranger, number).write_bytes(blob)
+            blob = codec.seal_plain(key, codec.segment_aad(stranger, number), plain)
+            (shared / stranger / codec.segment_name(number)).write_bytes(blob)
         report = import_new(b, shared)
         assert report.segments == 0 and len(report.skipped) == 2
         assert all("nested" in why for _, why in report.skipped), report.skipped

@@ -15,8 +15,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmind import Memory
+from sync import codec
 from sync import folder as sync_folder
-from sync.folder import compact, export_pending, import_new, init_folder, join_folder, sync_once
+from sync.folder import (
+    Place,
+    compact,
+    export_pending,
+    import_new,
+    init_folder,
+    join_folder,
+    sync_once,
+)
+from sync.transport import MemoryTransport
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_replica import TEXTS, Device, Op, run, snapshot
 
@@ -31,8 +41,8 @@ def small_segments(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @contextmanager
 def laptops_in_one_folder(
-    root: Path, shared: Path, count: int
-) -> Iterator[tuple[list[Device], Path]]:
+    root: Path, shared: Place, count: int
+) -> Iterator[tuple[list[Device], Place]]:
     """``count`` laptops (stores in ``root``) joined to the folder ``shared``; closed after."""
     devices = [Device(root / f"{i}.db", 0.0) for i in range(count)]
     try:
@@ -46,12 +56,14 @@ def laptops_in_one_folder(
 
 
 @contextmanager
-def four_laptops() -> Iterator[tuple[list[Device], Path]]:
+def four_laptops(carrier: str = "folder") -> Iterator[tuple[list[Device], Place]]:
     """Four laptops in a fresh temporary directory (a Hypothesis example cannot use pytest's
-    ``tmp_path``: it is shared by every example)."""
+    ``tmp_path``: it is shared by every example), sharing a folder on disk or, with
+    ``carrier="memory"``, an in-memory transport."""
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        with laptops_in_one_folder(root, root / "Sync", 4) as joined:
+        shared: Place = root / "Sync" if carrier == "folder" else MemoryTransport()
+        with laptops_in_one_folder(root, shared, 4) as joined:
             yield joined
 
 
@@ -66,10 +78,10 @@ def names(directory: Path) -> list[str]:
 
 
 def segments(directory: Path) -> list[str]:
-    return [n for n in names(directory) if sync_folder.SEGMENT_RE.match(n)]
+    return [n for n in names(directory) if codec.SEGMENT_RE.match(n)]
 
 
-def everyone_syncs(devices: list[Device], shared: Path, rounds: int = 2) -> None:
+def everyone_syncs(devices: list[Device], shared: Place, rounds: int = 2) -> None:
     for _ in range(rounds):
         for device in devices:
             sync_once(device.memory, shared)
@@ -155,14 +167,14 @@ def plain_text_of(shared: Path, key: bytes) -> str:
             continue
         for path in directory.iterdir():
             aad = {
-                "cursors.seg": sync_folder._cursors_aad(directory.name),
+                "cursors.seg": codec.cursors_aad(directory.name),
             }.get(path.name)
-            if match := sync_folder.SNAPSHOT_RE.match(path.name):
-                aad = sync_folder._snapshot_aad(directory.name, int(match.group(1)))
-            elif match := sync_folder.SEGMENT_RE.match(path.name):
-                aad = sync_folder._aad(directory.name, int(match.group(1)))
+            if match := codec.SNAPSHOT_RE.match(path.name):
+                aad = codec.snapshot_aad(directory.name, int(match.group(1)))
+            elif match := codec.SEGMENT_RE.match(path.name):
+                aad = codec.segment_aad(directory.name, int(match.group(1)))
             assert aad is not None, path
-            texts.append(sync_folder._unseal(key, aad, path.read_bytes()).decode("utf-8"))
+            texts.append(codec.unseal_plain(key, aad, path.read_bytes()).decode("utf-8"))
     return "\n".join(texts)
 
 
@@ -195,7 +207,7 @@ def test_a_tampered_misplaced_or_foreign_cursors_file_deletes_nothing(
     outsider = Memory.open(tmp_path / "outsider.db", PASSPHRASE, kdf=FAST_KDF)
     try:
         init_folder(outsider, other, "an old passphrase", FAST_KDF)
-        foreign = sync_folder.seal_cursors(
+        foreign = codec.seal_cursors(
             sync_folder.sync_key(outsider), c.memory.device_id, {a.memory.device_id: 99}
         )
     finally:
@@ -275,6 +287,7 @@ sync_ops = st.lists(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("carrier", ["folder", "memory"])
 @settings(
     max_examples=8,
     deadline=None,
@@ -282,9 +295,9 @@ sync_ops = st.lists(
 )
 @given(script=sync_ops, order=st.permutations([0, 1, 2]))
 def test_a_late_joiner_converges_whatever_was_compacted(
-    script: list[Op], order: list[int], small_segments: None
+    script: list[Op], order: list[int], small_segments: None, carrier: str
 ) -> None:
-    with four_laptops() as (devices, shared):
+    with four_laptops(carrier) as (devices, shared):
         first_three = devices[:3]
         for op in script:
             kind, who, _, _ = op

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from sync import cli as sync_cli  # registers `localmind sync`
+from sync import codec
 from sync import folder as sync_folder
-from sync.folder import HEADER_NAME
+from sync.codec import HEADER_NAME
 from tests.cli_support import Cli, assert_error
 from tests.conftest import PASSPHRASE
 
@@ -25,7 +26,7 @@ def registered() -> None:
 
 
 def device_dirs(shared: Path) -> set[str]:
-    return {p.name for p in shared.iterdir() if sync_folder.DEVICE_RE.match(p.name)}
+    return {p.name for p in shared.iterdir() if codec.DEVICE_RE.match(p.name)}
 
 
 def home_and_work(
@@ -250,7 +251,7 @@ def test_a_laptop_back_after_its_directory_was_retired_stalls_nothing(
     for laptop in (work, home, late, work):
         laptop.ok("sync", "now")
     work_files = list((shared / work_id).iterdir())
-    assert not [p for p in work_files if sync_folder.SEGMENT_RE.match(p.name)], work_files
+    assert not [p for p in work_files if codec.SEGMENT_RE.match(p.name)], work_files
     assert _snapshots(shared / work_id)
     newcomer = Cli(tmp_path / "newcomer.db")
     newcomer.ok("sync", "join", str(shared))

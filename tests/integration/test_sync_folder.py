@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from localmind import Memory, Status
-from sync import SyncError, export_pending, import_new, init_folder, join_folder, status
+from sync import SyncError, codec, export_pending, import_new, init_folder, join_folder, status
 from sync import folder as sync_folder
+from sync.folder import sync_once
+from sync.transport import MemoryTransport
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
 Opener = Callable[[str], Memory]
@@ -50,6 +52,59 @@ def contents(memory: Memory) -> dict[str, tuple[str, int, float, str]]:
         r.id: (r.content, r.version, round(r.confidence, 9), str(r.status))
         for r in memory.iter_all()
     }
+
+
+def test_stores_sync_compact_and_leave_through_an_in_memory_transport(
+    open_device: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole protocol over the in-memory transport (sync/transport.py), the model for a
+    transport other than a folder: changes, a forget, compaction and a departure."""
+    monkeypatch.setattr(sync_folder, "SEGMENT_EVENTS", 1)
+    monkeypatch.setattr(sync_folder, "COMPACT_SEGMENTS", 2)
+    carrier = MemoryTransport()
+    a, b = open_device("a"), open_device("b")
+    init_folder(a, carrier, PASSPHRASE, FAST_KDF)
+    join_folder(b, carrier, PASSPHRASE)
+    pin = a.remember("My bank PIN is 2468")
+    a.remember("My favourite tea is green tea")
+    b.remember("I play the cello on Sundays")
+    for _ in range(2):
+        for device in (a, b):
+            sync_once(device, carrier)
+    assert contents(a) == contents(b) and len(contents(a)) == 3
+
+    b.forget(pin.id)
+    sync_once(b, carrier)
+    sync_once(a, carrier)
+    assert a.get(pin.id).status is Status.DELETED
+    mine = [entry.name for entry in carrier.list(a.device_id)]
+    assert "00000001.seg" not in mine and any(n.startswith("snapshot-") for n in mine)
+    key = sync_folder.sync_key(a)
+    assert not any(
+        b"2468" in codec.unseal_plain(key, aad, carrier.read(device, name, 10**6))
+        for device, name, aad in sealed_files(carrier)
+    )
+
+    c = open_device("c")  # joins after compaction: gets everything
+    join_folder(c, carrier, PASSPHRASE)
+    sync_once(c, carrier)
+    assert contents(c) == contents(a)
+    assert status(c, carrier)["devices"][0]["pending_segments"] == 0
+
+
+def sealed_files(carrier: MemoryTransport) -> list[tuple[str, str, bytes]]:
+    """(device, name, associated data) of every sealed file the transport holds."""
+    found = []
+    for device in sync_folder.device_directories(carrier):
+        for entry in carrier.list(device):
+            if match := codec.SEGMENT_RE.match(entry.name):
+                aad = codec.segment_aad(device, int(match.group(1)))
+            elif match := codec.SNAPSHOT_RE.match(entry.name):
+                aad = codec.snapshot_aad(device, int(match.group(1)))
+            else:
+                aad = codec.cursors_aad(device)
+            found.append((device, entry.name, aad))
+    return found
 
 
 def test_three_stores_sync_through_a_folder(open_device: Opener, shared: Path) -> None:
@@ -97,7 +152,7 @@ def test_a_flipped_byte_rejects_that_segment_only(
     assert [r.id for r in b.iter_all()] == [second.id]  # the good segment still came in
     # The damaged one is retried (and stays rejected) until a good copy arrives.
     assert len(import_new(b, shared).skipped) == 1
-    segment.write_bytes(sync_folder.seal(*_key_and(a), 1, a.events_since(0, 1)))
+    segment.write_bytes(codec.seal(*_key_and(a), 1, a.events_since(0, 1)))
     assert import_new(b, shared).segments == 1
     assert b.get(first.id).content == "The door code is 4711"
 

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmind import Memory
+from sync import codec, folder_transport
 from sync import folder as sync_folder
 from sync.folder import (
     ImportReport,
@@ -104,7 +105,7 @@ def test_garbage_under_the_next_number_is_replaced_and_compaction_goes_on(
     a.remember("My favourite tea is green tea")
     sync_once(a, shared)
     planted = shared / a.device_id / "00000002.seg"
-    planted.write_bytes(sync_folder.MAGIC + os.urandom(100))
+    planted.write_bytes(codec.MAGIC + os.urandom(100))
     texts = ["I play the cello on Sundays", "The cat is called Miso", "I cycle to work"]
     for text in texts:
         a.remember(text)
@@ -137,7 +138,7 @@ def test_a_named_pipe_never_hangs_a_sync(laptops: tuple[Memory, Memory, Path]) -
     assert "a named pipe" in reasons(report)["00000001.seg"]
     assert b.get(tea.id) is not None and len(b.list_memories()) == 2
     within(30, lambda: status(b, shared))
-    header = shared / sync_folder.HEADER_NAME
+    header = shared / codec.HEADER_NAME
     header.unlink()
     os.mkfifo(header)  # even the header: a clear error, at once
     with pytest.raises(SyncError, match="a named pipe"):
@@ -178,14 +179,14 @@ def test_each_skip_is_logged_once_and_unchanged_garbage_is_not_read_again(
     stranger = shared / STRANGER
     stranger.mkdir()
     garbage = stranger / "00000001.seg"
-    garbage.write_bytes(sync_folder.MAGIC + os.urandom(100))
+    garbage.write_bytes(codec.MAGIC + os.urandom(100))
     with caplog.at_level(logging.INFO, logger="localmind.sync"):
         first = import_new(b, shared)
         second = import_new(b, shared)
     assert caplog.text.count(f"skipped {garbage}") == 1
     assert first.skipped == second.skipped == second.repeated
     assert first.repeated == []
-    garbage.write_bytes(sync_folder.MAGIC + os.urandom(101))  # a new file: worth a line
+    garbage.write_bytes(codec.MAGIC + os.urandom(101))  # a new file: worth a line
     with caplog.at_level(logging.INFO, logger="localmind.sync"):
         assert import_new(b, shared).repeated == []
     assert caplog.text.count(f"skipped {garbage}") == 2
@@ -226,22 +227,20 @@ def test_thousands_of_planted_files_cost_one_read_each_then_none(
     for directory in fakes:
         directory.mkdir()
         for number in range(1, 11):
-            sync_folder.segment_path(directory, number).write_bytes(
-                sync_folder.MAGIC + os.urandom(64)
-            )
+            (directory / codec.segment_name(number)).write_bytes(codec.MAGIC + os.urandom(64))
     cello = a.remember("I play the cello on Sundays")
     sync_once(a, shared)
     _, first = sync_once(b, shared)
     assert b.get(cello.id) is not None
     assert len(first.skipped) == 2_000 and first.repeated == []
     reads: list[Path] = []
-    real_read = sync_folder.read_trusted_file
+    real_read = folder_transport.read_trusted_file
 
-    def counted(path: Path, limit: int = sync_folder.MAX_FILE_BYTES) -> bytes:
-        reads.append(path)
+    def counted(path: str | Path, limit: int = codec.MAX_FILE_BYTES) -> bytes:
+        reads.append(Path(path))
         return real_read(path, limit)
 
-    monkeypatch.setattr(sync_folder, "read_trusted_file", counted)
+    monkeypatch.setattr(folder_transport, "read_trusted_file", counted)
     _, second = sync_once(b, shared)
     assert len(second.repeated) == 2_000
     assert not [path for path in reads if path.parent in fakes and path.name != "cursors.seg"]
@@ -257,9 +256,9 @@ def test_fake_device_directories_do_not_hold_compaction_up(
         fake = shared / f"01JFAKE{index:019d}"
         fake.mkdir()
         if index == 1:
-            (fake / "cursors.seg").write_bytes(sync_folder.MAGIC + os.urandom(60))
+            (fake / "cursors.seg").write_bytes(codec.MAGIC + os.urandom(60))
         if index == 2:
-            sync_folder.segment_path(fake, 1).write_bytes(sync_folder.MAGIC + os.urandom(60))
+            (fake / codec.segment_name(1)).write_bytes(codec.MAGIC + os.urandom(60))
     sync_once(b, shared)  # b is in the folder: a waits for it
     for text in ("My favourite tea is green tea", "I play the cello on Sundays"):
         a.remember(text)
@@ -299,7 +298,7 @@ def plant(shared: Path, memory: Memory, kind: str, serial: int) -> None:
     stranger.mkdir(exist_ok=True)
     written = int(memory.get_meta(sync_folder.META_SEGMENT) or 0)
     target = {
-        "next": sync_folder.segment_path(own, written + 1),
+        "next": own / codec.segment_name(written + 1),
         "99999999": own / "99999999.seg",
         "fifo": stranger / "00000001.seg",
         "dev-zero": stranger / "00000002.seg",
@@ -317,7 +316,7 @@ def plant(shared: Path, memory: Memory, kind: str, serial: int) -> None:
         with open(target, "wb") as handle:
             handle.truncate(64 * 1024**3)
     else:
-        target.write_bytes(sync_folder.MAGIC + os.urandom(80))
+        target.write_bytes(codec.MAGIC + os.urandom(80))
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ import pytest
 
 from localmind import Memory
 from localmind.backup import backup_store, restore_backup
+from sync import codec
 from sync import folder as sync_folder
 from sync.devices import forget_device, leave_folder
 from sync.folder import SyncError, init_folder, join_folder, start_stream, sync_once
@@ -102,7 +103,7 @@ def test_a_double_init_is_detected_and_the_second_laptop_told_what_to_run(
     sync_once(a, a_view)
     sync_once(b, shared)
     # The sync engine merges the two: A's header wins, A's directory comes across.
-    shutil.copy(a_view / sync_folder.HEADER_NAME, shared / sync_folder.HEADER_NAME)
+    shutil.copy(a_view / codec.HEADER_NAME, shared / codec.HEADER_NAME)
     shutil.copytree(a_view / a.device_id, shared / a.device_id)
     with pytest.raises(SyncError, match=f"localmind sync join {shared}"):
         sync_once(b, shared)
@@ -185,7 +186,7 @@ def test_the_commands_say_what_they_did_and_what_to_run(tmp_path: Path) -> None:
     assert "imported 2 changes" in third.ok("sync", "join", str(new)).stdout
     second.ok("sync", "now")  # reads first's departure from the old folder, retires its files
     # A double init: the folder's header now wraps another key than second's.
-    (old / sync_folder.HEADER_NAME).unlink()
+    (old / codec.HEADER_NAME).unlink()
     Cli(tmp_path / "fourth.db").ok("sync", "init", str(old))
     refused = second("sync", "now")
     assert refused.exit_code == 1

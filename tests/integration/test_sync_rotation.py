@@ -13,17 +13,11 @@ import pytest
 from localmind import Memory
 from localmind.keys import KeyFile
 from sync import cli as sync_cli  # registers `localmind sync`
+from sync import codec
 from sync import folder as sync_folder
-from sync.folder import (
-    CURSORS_NAME,
-    HEADER_NAME,
-    SEGMENT_RE,
-    SNAPSHOT_RE,
-    SyncError,
-    init_folder,
-    join_folder,
-    sync_once,
-)
+from sync.codec import CURSORS_NAME, HEADER_NAME, SEGMENT_RE, SNAPSHOT_RE
+from sync.folder import SyncError, init_folder, join_folder, sync_once
+from sync.folder_transport import FolderTransport
 from tests.cli_support import Cli, assert_error
 from tests.conftest import FAST_KDF, PASSPHRASE
 
@@ -41,11 +35,11 @@ def opens(key: bytes, path: Path) -> bool:
     device, name, blob = path.parent.name, path.name, path.read_bytes()
     try:
         if match := SEGMENT_RE.match(name):
-            sync_folder.unseal(key, device, int(match.group(1)), blob)
+            codec.unseal(key, device, int(match.group(1)), blob)
         elif match := SNAPSHOT_RE.match(name):
-            sync_folder.unseal_snapshot(key, device, int(match.group(1)), blob)
+            codec.unseal_snapshot(key, device, int(match.group(1)), blob)
         elif name == CURSORS_NAME:
-            sync_folder.unseal_cursors(key, device, blob)
+            codec.unseal_cursors(key, device, blob)
         else:
             raise AssertionError(f"unexpected file {path}")
     except ValueError:
@@ -179,7 +173,7 @@ def test_a_rotation_cut_short_after_the_header_is_recovered_by_joining_again(
         old_key = sync_folder.sync_key(home)
         new_key = secrets.token_bytes(32)  # what the rotation wrote before the crash
         sync_folder._write_header(
-            shared, new_key, PASSPHRASE, FAST_KDF, (sync_folder.key_id(old_key),)
+            FolderTransport(shared), new_key, PASSPHRASE, FAST_KDF, (codec.key_id(old_key),)
         )
         for laptop in (home, work):
             with pytest.raises(SyncError, match=f"run  localmind sync join {shared}"):
