@@ -7,13 +7,21 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from localmind.embedders.base import Vectors
-from localmind.records import MemoryRecord, MemoryType, Status, restatements
+from localmind.records import (
+    DECLARED,
+    TOMBSTONE,
+    MemoryRecord,
+    Status,
+    from_column,
+    restatements,
+    to_column,
+    to_json,
+)
 from localmind.store.base import placeholders
 from localmind.store.conflicts import Conflicts
 from localmind.store.events import Events
@@ -21,10 +29,8 @@ from localmind.store.keywords import KeywordIndex
 from localmind.store.redaction import Redaction
 from localmind.store.vectors import VectorIndex
 
-_COLUMNS = (
-    "rowid, id, namespace, content, type, metadata, importance, confidence, access_count, "
-    "created_at, updated_at, last_accessed, expires_at, version, status, pinned, content_hash, hlc"
-)
+# The columns of ``memories`` are the declared fields of a memory (``localmind.records``).
+_COLUMNS = ", ".join(["rowid", *DECLARED])
 
 
 # Fields that update() may change directly; content goes through replace_content().
@@ -39,35 +45,18 @@ class StoredMemory:
     record: MemoryRecord
 
 
-# Recall reads ~70 rows per query: the enum constructor and json.loads of "{}" were a third of
-# that, so known values are looked up (an unknown one still fails in the enum's constructor).
-_TYPES = {str(t.value): t for t in MemoryType}
-_STATUSES = {str(s.value): s for s in Status}
+# Recall reads ~70 rows per query: only the columns whose values need converting are
+# converted (the rest are taken as they come).
+_CONVERTED = frozenset({"json", "flag", "type", "status"})
+_READ = tuple((name, DECLARED[name].kind in _CONVERTED) for name in DECLARED)
 
 
 def _record(row: Sequence[Any]) -> StoredMemory:
-    return StoredMemory(
-        rowid=row[0],
-        record=MemoryRecord(
-            id=row[1],
-            namespace=row[2],
-            content=row[3],
-            type=_TYPES.get(row[4]) or MemoryType(row[4]),
-            metadata={} if row[5] == "{}" else json.loads(row[5]),
-            importance=row[6],
-            confidence=row[7],
-            access_count=row[8],
-            created_at=row[9],
-            updated_at=row[10],
-            last_accessed=row[11],
-            expires_at=row[12],
-            version=row[13],
-            status=_STATUSES.get(row[14]) or Status(row[14]),
-            pinned=bool(row[15]),
-            content_hash=row[16],
-            hlc=row[17],
-        ),
-    )
+    values = {
+        name: from_column(name, value) if converted else value
+        for (name, converted), value in zip(_READ, row[1:], strict=True)
+    }
+    return StoredMemory(rowid=row[0], record=MemoryRecord(**values))
 
 
 def _matching(
@@ -90,24 +79,7 @@ def _matching(
 
 def _row_values(record: MemoryRecord) -> dict[str, Any]:
     """A record as the columns of its row (besides rowid and id)."""
-    return {
-        "namespace": record.namespace,
-        "content": record.content,
-        "type": str(record.type),
-        "metadata": json.dumps(record.metadata, ensure_ascii=False),
-        "importance": record.importance,
-        "confidence": record.confidence,
-        "access_count": record.access_count,
-        "created_at": record.created_at,
-        "updated_at": record.updated_at,
-        "last_accessed": record.last_accessed,
-        "expires_at": record.expires_at,
-        "version": record.version,
-        "status": str(record.status),
-        "pinned": int(record.pinned),
-        "content_hash": record.content_hash,
-        "hlc": record.hlc,
-    }
+    return {name: to_column(name, getattr(record, name)) for name in DECLARED if name != "id"}
 
 
 class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
@@ -161,7 +133,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         for name, value in fields.items():
             setattr(record, name, value)
         record.hlc = self.stamp()
-        columns = {name: self._to_column(name, value) for name, value in fields.items()}
+        columns = {name: to_column(name, value) for name, value in fields.items()}
         self._set_columns(stored.rowid, {**columns, "hlc": record.hlc})
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
@@ -174,16 +146,6 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             self._retype_vector(stored.rowid, record)
         self.record_event(record.namespace, record.id, "update", columns, reason, record.hlc)
         return record
-
-    @staticmethod
-    def _to_column(name: str, value: Any) -> Any:
-        if name == "metadata":
-            return json.dumps(value, ensure_ascii=False)
-        if name == "pinned":
-            return int(value)
-        if name in ("type", "status"):
-            return str(value)
-        return value
 
     def reactivate(self, stored: StoredMemory, vector: Vectors) -> None:
         """Put a memory that was not active back into the indexes (its status already active)."""
@@ -245,16 +207,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         )
         # The tombstone travels whole: a device that never saw the memory (or whose copy of its
         # events was redacted) builds the same tombstone from this payload (localmind.replica).
-        tombstone = {
-            "type": str(record.type),
-            "importance": record.importance,
-            "confidence": record.confidence,
-            "created_at": record.created_at,
-            "updated_at": at,
-            "expires_at": record.expires_at,
-            "version": record.version,
-            "pinned": record.pinned,
-        }
+        tombstone = {name: to_json(getattr(record, name)) for name in TOMBSTONE}
+        tombstone["updated_at"] = at
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
     def _redact_forgotten(self, record: MemoryRecord) -> None:
