@@ -37,7 +37,7 @@ from localmind.locks import key_file_lock
 from localmind.opening import attach, reembed, settings_for, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status, from_source
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
@@ -527,9 +527,12 @@ class Memory:
         limit: int | None = None,
         offset: int = 0,
         newest_first: bool = True,
+        source: str | None = None,
     ) -> list[MemoryRecord]:
-        """Memories, newest first by default; the short-term buffer leads (it is the newest)."""
+        """Memories, newest first by default; the short-term buffer leads (it is the newest).
+        ``source``: only those from it (``mcp`` is every ``mcp:<client>``)."""
         wanted = validation.memory_types(types)
+        source = None if source is None else validation.source(source)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         include_buffer = (not wanted or MemoryType.SHORT_TERM in wanted) and status in (
             Status.ACTIVE,
@@ -539,6 +542,8 @@ class Memory:
         if include_buffer:
             items = self._short_term.newest_first() if newest_first else iter(self._short_term)
             buffered = [item.record for item in items]
+            if source is not None:
+                buffered = [record for record in buffered if from_source(record.source, source)]
         head = buffered[offset : None if limit is None else offset + limit]
         remaining = None if limit is None else limit - len(head)
         if (wanted and not stored_types) or remaining == 0:
@@ -551,6 +556,7 @@ class Memory:
             newest_first=newest_first,
             limit=remaining,
             offset=max(0, offset - len(buffered)),
+            source=source,
         )
         return head + [stored.record for stored in rows]
 
@@ -572,14 +578,33 @@ class Memory:
         touch: bool = True,
         hyde: bool = False,
         rerank: bool | None = None,
+        source: str | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown
         (see :meth:`localmind.recall.Recaller.recall`). ``threshold`` is the least calibrated
-        relevance (0–1) a result may have; None: the configured default, 0: everything."""
+        relevance (0–1) a result may have; None: the configured default, 0: everything.
+        ``source``: only memories from it (``mcp`` is every ``mcp:<client>``)."""
         self._check_ready()
         return self._recaller.recall(
-            query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank
+            query,
+            limit,
+            types=types,
+            threshold=threshold,
+            touch=touch,
+            hyde=hyde,
+            rerank=rerank,
+            source=source,
         )
+
+    @property
+    def source(self) -> str:
+        """Where the memories this ``Memory`` adds come from (``cli``, ``tui``, ``chat``,
+        ``mcp:<client>``): each front end says so once it has opened the store."""
+        return self._writer.source
+
+    @source.setter
+    def source(self, value: str) -> None:
+        self._writer.source = validation.source(value)
 
     def rescored(self, result: RecallResult, record: MemoryRecord) -> RecallResult:
         """``result`` with its memory as ``record`` (after feedback, say): the relevance it

@@ -40,7 +40,7 @@ class Declared:
 
     ``kind`` names how a value is stored and checked (``localmind.validation.field_value``):
     id, content, type, status, json, unit (0 to 1), time, optional_time, count, version, flag,
-    text. ``exported``: in :meth:`MemoryRecord.to_dict`, so in exports, in the payload of an
+    source, text. ``exported``: in :meth:`MemoryRecord.to_dict`, so in exports, in the payload of an
     add event and in JSON output. ``tombstone``: kept by a forget's payload.
     """
 
@@ -80,6 +80,8 @@ class MemoryRecord:
     version: int = field(default=1, metadata=_declare("version", Travel.VERSIONED, tombstone=True))
     status: Status = field(default=Status.ACTIVE, metadata=_declare("status", Travel.FIELD))
     pinned: bool = field(default=False, metadata=_declare("flag", Travel.FIELD, tombstone=True))
+    # Where the memory came from: cli, tui, chat, mcp:<client>, import:<file> ("" before 2026-12)
+    source: str = field(default="", metadata=_declare("source", Travel.FIELD))
     content_hash: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
     hlc: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
 
@@ -91,6 +93,12 @@ class MemoryRecord:
     def to_dict(self) -> dict[str, Any]:
         """The exported fields, as JSON values."""
         return {name: to_json(getattr(self, name)) for name in EXPORTED}
+
+
+def from_source(source: str, wanted: str) -> bool:
+    """Whether a memory's ``source`` is the one ``wanted``: the same, or one of its kind
+    (``mcp`` is every ``mcp:<client>``, ``import`` every ``import:<file>``)."""
+    return source == wanted or source.startswith(wanted + ":")
 
 
 def _declarations() -> dict[str, Declared]:

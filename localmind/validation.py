@@ -196,6 +196,24 @@ def flag(value: object, name: str) -> bool:
     return value
 
 
+SOURCE_CHARS = 200
+
+
+def source(value: object) -> str:
+    """Where a memory came from (``cli``, ``mcp:<client>``, ``import:<file>``): one short line."""
+    if (
+        not isinstance(value, str)
+        or len(value) > SOURCE_CHARS
+        or not value.isprintable()
+        or not is_unicode(value)
+    ):
+        raise InvalidInput(
+            f"source must be one printable line of at most {SOURCE_CHARS} characters, "
+            f"not {_short(value)}."
+        )
+    return value
+
+
 def status(value: object) -> Status:
     for known in Status:
         if value == known.value:
@@ -231,6 +249,8 @@ def field_value(name: str, value: object, limits: Limits, label: str | None = No
             return whole_number(value, label, minimum=1)
         case "flag":
             return flag(value, label)
+        case "source":
+            return source(value)
         case kind:  # namespace and text fields are not read from outside as such
             raise AssertionError(f"no check for a {kind} field ({name})")
 

@@ -60,10 +60,14 @@ def _record(row: Sequence[Any]) -> StoredMemory:
 
 
 def _matching(
-    namespace: str | None, status: str | None = None, types: Sequence[str] | None = None
+    namespace: str | None,
+    status: str | None = None,
+    types: Sequence[str] | None = None,
+    source: str | None = None,
 ) -> tuple[str, list[Any]]:
-    """The WHERE condition (and its parameters) for memories of a namespace, a status and
-    types, each only when given."""
+    """The WHERE condition (and its parameters) for memories of a namespace, a status, types
+    and a source (``records.from_source``: ``mcp`` is every ``mcp:<client>``), each only when
+    given."""
     clauses, params = ["1"], list[Any]()
     if namespace is not None:
         clauses.append("namespace = ?")
@@ -74,6 +78,10 @@ def _matching(
     if types:
         clauses.append(f"type IN ({placeholders(types)})")
         params.extend(types)
+    if source is not None:
+        # ':' < ';': the range holds every "<source>:<anything>"
+        clauses.append("(source = ? OR (source >= ? AND source < ?))")
+        params.extend([source, source + ":", source + ";"])
     return " AND ".join(clauses), params
 
 
@@ -309,8 +317,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         newest_first: bool = True,
         limit: int | None = None,
         offset: int = 0,
+        source: str | None = None,
     ) -> Iterator[StoredMemory]:
-        where, params = _matching(namespace, status, types)
+        where, params = _matching(namespace, status, types, source)
         order = "DESC" if newest_first else "ASC"
         sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} "
         sql += f"ORDER BY created_at {order}, rowid {order} LIMIT ? OFFSET ?"
