@@ -265,11 +265,12 @@ class Memory:
         metadata: dict[str, Any] | None = None,
         *,
         created_at: float | None = None,
+        source: str | None = None,
     ) -> MemoryRecord:
         """Store a memory; return the memory that now holds the fact (see
         :meth:`remember_explained` for what was decided and why)."""
         return self.remember_explained(
-            content, type, importance, metadata, created_at=created_at
+            content, type, importance, metadata, created_at=created_at, source=source
         ).record
 
     def remember_explained(
@@ -280,6 +281,7 @@ class Memory:
         metadata: dict[str, Any] | None = None,
         *,
         created_at: float | None = None,
+        source: str | None = None,
     ) -> Outcome:
         """Store a memory, deciding against its nearest neighbour (``LifecycleConfig``):
 
@@ -291,9 +293,12 @@ class Memory:
         - without a usable LLM a near-identical text (at or above the merge threshold, same
           numbers) is merged, anything else in the band inserted with a conflict queued;
         - anything else is inserted.
+
+        ``source``: where it comes from, when not this ``Memory``'s :attr:`source`.
         """
         self.reload_preferences()
-        return self._writer.remember(NewMemory(content, type, importance, metadata, created_at))
+        item = NewMemory(content, type, importance, metadata, created_at, source)
+        return self._writer.remember(item)
 
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None = None
@@ -506,18 +511,28 @@ class Memory:
         )
 
     def count(
-        self, types: Sequence[MemoryType | str] | None = None, *, status: Status | str = "active"
+        self,
+        types: Sequence[MemoryType | str] | None = None,
+        *,
+        status: Status | str = "active",
+        source: str | None = None,
     ) -> int:
         """Memories of this namespace with ``status`` (active: the short-term buffer
-        included)."""
+        included), from ``source`` if given."""
         wanted = validation.memory_types(types)
+        source = None if source is None else validation.source(source)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         buffered = 0
         if str(status) == Status.ACTIVE and (not wanted or MemoryType.SHORT_TERM in wanted):
-            buffered = len(self._short_term)
+            buffered = (
+                sum(1 for item in self._short_term if from_source(item.record.source, source or ""))
+                if source is not None
+                else len(self._short_term)
+            )
         if wanted and not stored_types:
             return buffered
-        return self._store.count(self.namespace, stored_types or None, str(status)) + buffered
+        stored = self._store.count(self.namespace, stored_types or None, str(status), source)
+        return stored + buffered
 
     def list_memories(
         self,

@@ -214,6 +214,14 @@ def source(value: object) -> str:
     return value
 
 
+def source_of(kind: str, name: str) -> str:
+    """A source naming where within its kind (``mcp:<client>``, ``import:<file>``), from a name
+    that is not ours (a client's, a file's): cut to one printable line that fits."""
+    cleaned = "".join(char for char in name if char.isprintable()).strip()
+    cleaned = cleaned.encode("utf-8", "replace").decode("utf-8")  # lone surrogates go
+    return f"{kind}:{cleaned}"[:SOURCE_CHARS] if cleaned else kind
+
+
 def status(value: object) -> Status:
     for known in Status:
         if value == known.value:

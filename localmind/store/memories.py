@@ -303,9 +303,13 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         return self.scalar("SELECT count(*) FROM memories WHERE status = 'active'")
 
     def count(
-        self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"
+        self,
+        namespace: str,
+        types: Sequence[str] | None = None,
+        status: str | None = "active",
+        source: str | None = None,
     ) -> int:
-        where, params = _matching(namespace, status, types)
+        where, params = _matching(namespace, status, types, source)
         return self.scalar(f"SELECT count(*) FROM memories WHERE {where}", params)
 
     def iter_memories(

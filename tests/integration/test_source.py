@@ -4,11 +4,18 @@ test_declared_fields.py)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from mcp import Client
 
 from localmind import Memory
 from localmind.errors import InvalidInput
+from localmind.mcp.front import FirstMessage
+from localmind.mcp.server import build_server
 from localmind.writing import NewMemory
+from tests.cli_support import Cli
 
 
 def test_a_memory_keeps_the_source_it_was_written_from(memory: Memory) -> None:
@@ -46,3 +53,46 @@ def test_a_bad_source_is_refused_and_nothing_is_written(memory: Memory, bad: obj
     with pytest.raises(InvalidInput, match="source must be one printable line"):
         memory.list_memories(source=bad)  # type: ignore[arg-type]
     assert memory.count() == 0
+
+
+def test_the_command_line_names_itself_and_the_file_it_imported(cli: Cli, tmp_path: Path) -> None:
+    added = cli.add("I drink sencha every morning")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("I was born in Porto\nMy sister lives in Lyon\n", encoding="utf-8")
+    cli.ok("import", str(notes))
+
+    assert cli.json("show", added)["source"] == "cli"
+    assert "source: cli" in cli.ok("show", added).stdout
+    assert cli.contents("--source", "import") == ["My sister lives in Lyon", "I was born in Porto"]
+    assert cli.contents("--source", "import:notes.txt") == cli.contents("--source", "import")
+    assert cli.contents("--source", "cli") == ["I drink sencha every morning"]
+    assert cli.ok("list", "--source", "tui").stdout.strip() == "No memories from tui."
+    found = cli.json("recall", "where was I born?", "--source", "cli", "--threshold", "0")
+    assert [item["content"] for item in found] == ["I drink sencha every morning"]
+    refused = cli("list", "--source", "two\nlines")
+    assert refused.exit_code != 0 and "source must be one printable line" in refused.output
+
+
+async def test_an_assistant_s_memories_name_its_client(memory: Memory) -> None:
+    async with Client(build_server(memory, client="Claude Desktop")) as client:
+        result = await client.call_tool("remember", {"content": "I prefer green tea"})
+    [record] = memory.list_memories()
+    assert not result.is_error and record.source == "mcp:Claude Desktop"
+    # a client's name is not ours to trust: one printable line, cut to fit
+    build_server(memory, client="evil\n\x1b[31mname" + "x" * 500)
+    assert memory.source.startswith("mcp:evil[31mname") and len(memory.source) == 200
+
+
+def test_the_client_name_comes_from_its_first_message() -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "Zed", "version": "1.0"},
+        },
+    }
+    assert FirstMessage(json.dumps(initialize).encode() + b"\n").client == "Zed"
+    assert FirstMessage(b"").client is None
