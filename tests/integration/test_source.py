@@ -16,6 +16,7 @@ from localmind.mcp.front import FirstMessage
 from localmind.mcp.server import build_server
 from localmind.writing import NewMemory
 from tests.cli_support import Cli
+from tests.integration.test_mcp_front import initialize
 
 
 def test_a_memory_keeps_the_source_it_was_written_from(memory: Memory) -> None:
@@ -84,15 +85,6 @@ async def test_an_assistant_s_memories_name_its_client(memory: Memory) -> None:
 
 
 def test_the_client_name_comes_from_its_first_message() -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "Zed", "version": "1.0"},
-        },
-    }
-    assert FirstMessage(json.dumps(initialize).encode() + b"\n").client == "Zed"
+    line = json.dumps(initialize("2025-06-18")).encode() + b"\n"
+    assert FirstMessage(line).client == "a client"
     assert FirstMessage(b"").client is None
