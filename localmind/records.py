@@ -81,7 +81,7 @@ class MemoryRecord:
     status: Status = field(default=Status.ACTIVE, metadata=_declare("status", Travel.FIELD))
     pinned: bool = field(default=False, metadata=_declare("flag", Travel.FIELD, tombstone=True))
     # Where the memory came from: cli, tui, chat, mcp:<client>, import:<file> ("" before 2026-12)
-    source: str = field(default="", metadata=_declare("source", Travel.FIELD))
+    source: str = field(default="", metadata=_declare("source", Travel.FIELD, tombstone=True))
     content_hash: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
     hlc: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
 
