@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
@@ -148,18 +149,21 @@ _TYPES = {str(t.value): t for t in MemoryType}
 _STATUSES = {str(s.value): s for s in Status}
 
 
-def from_column(name: str, value: Any) -> Any:
-    """A field's value from its ``memories`` column."""
-    kind = DECLARED[name].kind
-    if kind == "json":
-        return {} if value == "{}" else json.loads(value)
-    if kind == "flag":
-        return bool(value)
-    if kind == "type":
-        return _TYPES.get(value) or MemoryType(value)
-    if kind == "status":
-        return _STATUSES.get(value) or Status(value)
-    return value
+def _json_object(value: str) -> Any:
+    return {} if value == "{}" else json.loads(value)
+
+
+_FROM_COLUMN: dict[str, Callable[[Any], Any]] = {
+    "json": _json_object,
+    "flag": bool,
+    "type": lambda value: _TYPES.get(value) or MemoryType(value),
+    "status": lambda value: _STATUSES.get(value) or Status(value),
+}
+
+
+def column_reader(name: str) -> Callable[[Any], Any] | None:
+    """How a field's value is made from its ``memories`` column (None: taken as it is)."""
+    return _FROM_COLUMN.get(DECLARED[name].kind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from localmind.records import (
     TOMBSTONE,
     MemoryRecord,
     Status,
-    from_column,
+    column_reader,
     restatements,
     to_column,
     to_json,
@@ -45,18 +45,21 @@ class StoredMemory:
     record: MemoryRecord
 
 
-# Recall reads ~70 rows per query: only the columns whose values need converting are
-# converted (the rest are taken as they come).
-_CONVERTED = frozenset({"json", "flag", "type", "status"})
-_READ = tuple((name, DECLARED[name].kind in _CONVERTED) for name in DECLARED)
+# Recall reads ~70 rows per query: each column's reader is looked up once, here, and the
+# record is built positionally (the columns are the fields, in their order); only the
+# columns that need it are converted.
+_READERS = tuple(
+    (column, read)
+    for column, name in enumerate(DECLARED, start=1)
+    if (read := column_reader(name)) is not None
+)
 
 
 def _record(row: Sequence[Any]) -> StoredMemory:
-    values = {
-        name: from_column(name, value) if converted else value
-        for (name, converted), value in zip(_READ, row[1:], strict=True)
-    }
-    return StoredMemory(rowid=row[0], record=MemoryRecord(**values))
+    values = list(row)
+    for column, read in _READERS:
+        values[column] = read(values[column])
+    return StoredMemory(rowid=row[0], record=MemoryRecord(*values[1:]))
 
 
 def _matching(
