@@ -41,8 +41,8 @@ class Declared:
 
     ``kind`` names how a value is stored and checked (``localmind.validation.field_value``):
     id, content, type, status, json, unit (0 to 1), time, optional_time, count, version, flag,
-    source, text. ``exported``: in :meth:`MemoryRecord.to_dict`, so in exports, in the payload of an
-    add event and in JSON output. ``tombstone``: kept by a forget's payload.
+    source, text. ``exported``: in :meth:`MemoryRecord.to_dict`, so in exports, in the payload
+    of an add event and in JSON output. ``tombstone``: kept by a forget's payload.
     """
 
     kind: str
