@@ -38,6 +38,7 @@ def test_a_memory_keeps_the_source_it_was_written_from(memory: Memory) -> None:
     assert listed("mcp:Claude Desktop") == ["I play the cello on Sundays"]
     assert listed("mcp:Claude") == []  # a source's kind, not a prefix of its name
     assert listed("import") == ["I was born in Porto"]
+    assert memory.count(source="mcp") == 1 and memory.count(source="import:other.txt") == 0
 
     everything = [r.memory.content for r in memory.recall("what do I drink or play?", 5)]
     assert "I play the cello on Sundays" in everything
