@@ -37,7 +37,7 @@ from localmind.locks import key_file_lock
 from localmind.opening import attach, reembed, settings_for, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status, from_source
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
@@ -265,11 +265,12 @@ class Memory:
         metadata: dict[str, Any] | None = None,
         *,
         created_at: float | None = None,
+        source: str | None = None,
     ) -> MemoryRecord:
         """Store a memory; return the memory that now holds the fact (see
         :meth:`remember_explained` for what was decided and why)."""
         return self.remember_explained(
-            content, type, importance, metadata, created_at=created_at
+            content, type, importance, metadata, created_at=created_at, source=source
         ).record
 
     def remember_explained(
@@ -280,6 +281,7 @@ class Memory:
         metadata: dict[str, Any] | None = None,
         *,
         created_at: float | None = None,
+        source: str | None = None,
     ) -> Outcome:
         """Store a memory, deciding against its nearest neighbour (``LifecycleConfig``):
 
@@ -291,9 +293,12 @@ class Memory:
         - without a usable LLM a near-identical text (at or above the merge threshold, same
           numbers) is merged, anything else in the band inserted with a conflict queued;
         - anything else is inserted.
+
+        ``source``: where it comes from, when not this ``Memory``'s :attr:`source`.
         """
         self.reload_preferences()
-        return self._writer.remember(NewMemory(content, type, importance, metadata, created_at))
+        item = NewMemory(content, type, importance, metadata, created_at, source)
+        return self._writer.remember(item)
 
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None = None
@@ -506,18 +511,28 @@ class Memory:
         )
 
     def count(
-        self, types: Sequence[MemoryType | str] | None = None, *, status: Status | str = "active"
+        self,
+        types: Sequence[MemoryType | str] | None = None,
+        *,
+        status: Status | str = "active",
+        source: str | None = None,
     ) -> int:
         """Memories of this namespace with ``status`` (active: the short-term buffer
-        included)."""
+        included), from ``source`` if given."""
         wanted = validation.memory_types(types)
+        source = None if source is None else validation.source(source)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         buffered = 0
         if str(status) == Status.ACTIVE and (not wanted or MemoryType.SHORT_TERM in wanted):
-            buffered = len(self._short_term)
+            buffered = (
+                sum(1 for item in self._short_term if from_source(item.record.source, source or ""))
+                if source is not None
+                else len(self._short_term)
+            )
         if wanted and not stored_types:
             return buffered
-        return self._store.count(self.namespace, stored_types or None, str(status)) + buffered
+        stored = self._store.count(self.namespace, stored_types or None, str(status), source)
+        return stored + buffered
 
     def list_memories(
         self,
@@ -527,9 +542,12 @@ class Memory:
         limit: int | None = None,
         offset: int = 0,
         newest_first: bool = True,
+        source: str | None = None,
     ) -> list[MemoryRecord]:
-        """Memories, newest first by default; the short-term buffer leads (it is the newest)."""
+        """Memories, newest first by default; the short-term buffer leads (it is the newest).
+        ``source``: only those from it (``mcp`` is every ``mcp:<client>``)."""
         wanted = validation.memory_types(types)
+        source = None if source is None else validation.source(source)
         stored_types = [str(t) for t in wanted or [] if t is not MemoryType.SHORT_TERM]
         include_buffer = (not wanted or MemoryType.SHORT_TERM in wanted) and status in (
             Status.ACTIVE,
@@ -539,6 +557,8 @@ class Memory:
         if include_buffer:
             items = self._short_term.newest_first() if newest_first else iter(self._short_term)
             buffered = [item.record for item in items]
+            if source is not None:
+                buffered = [record for record in buffered if from_source(record.source, source)]
         head = buffered[offset : None if limit is None else offset + limit]
         remaining = None if limit is None else limit - len(head)
         if (wanted and not stored_types) or remaining == 0:
@@ -551,6 +571,7 @@ class Memory:
             newest_first=newest_first,
             limit=remaining,
             offset=max(0, offset - len(buffered)),
+            source=source,
         )
         return head + [stored.record for stored in rows]
 
@@ -572,14 +593,33 @@ class Memory:
         touch: bool = True,
         hyde: bool = False,
         rerank: bool | None = None,
+        source: str | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown
         (see :meth:`localmind.recall.Recaller.recall`). ``threshold`` is the least calibrated
-        relevance (0–1) a result may have; None: the configured default, 0: everything."""
+        relevance (0–1) a result may have; None: the configured default, 0: everything.
+        ``source``: only memories from it (``mcp`` is every ``mcp:<client>``)."""
         self._check_ready()
         return self._recaller.recall(
-            query, limit, types=types, threshold=threshold, touch=touch, hyde=hyde, rerank=rerank
+            query,
+            limit,
+            types=types,
+            threshold=threshold,
+            touch=touch,
+            hyde=hyde,
+            rerank=rerank,
+            source=source,
         )
+
+    @property
+    def source(self) -> str:
+        """Where the memories this ``Memory`` adds come from (``cli``, ``tui``, ``chat``,
+        ``mcp:<client>``): each front end says so once it has opened the store."""
+        return self._writer.source
+
+    @source.setter
+    def source(self, value: str) -> None:
+        self._writer.source = validation.source(value)
 
     def rescored(self, result: RecallResult, record: MemoryRecord) -> RecallResult:
         """``result`` with its memory as ``record`` (after feedback, say): the relevance it

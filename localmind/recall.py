@@ -26,7 +26,7 @@ from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.ranking import Candidate, Relevance, relevance, score, score_value
-from localmind.records import MemoryRecord, MemoryType, RecallResult
+from localmind.records import MemoryRecord, MemoryType, RecallResult, from_source
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, might_mention_time, time_frame
@@ -171,6 +171,7 @@ class Recaller:
         touch: bool = True,
         hyde: bool = False,
         rerank: bool | None = None,
+        source: str | None = None,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown.
 
@@ -192,6 +193,10 @@ class Recaller:
 
         ``rerank``: rescore the best ``RERANK_CANDIDATES`` candidates with the reranker's
         cross-encoder; None means: whenever a reranker is configured.
+
+        ``source``: only memories from it (``records.from_source``), among the candidates the
+        searches found (not searched for apart: a source with few memories among many may
+        return fewer).
         """
         started = time.perf_counter()
         query = validation.content(query, self.settings.limits, what="The query")
@@ -199,6 +204,7 @@ class Recaller:
         fusion = self.settings.fusion
         chosen = None if threshold is None else validation.threshold(threshold)
         wanted = validation.memory_types(types)
+        source = None if source is None else validation.source(source)
         if rerank and self.reranker is None:
             raise InvalidInput(
                 "No reranker is configured: open the store with reranker=, e.g. "
@@ -245,6 +251,8 @@ class Recaller:
             if record.expires_at is not None and record.expires_at <= now:
                 continue
             if item.probability < threshold:
+                continue
+            if source is not None and not from_source(record.source, source):
                 continue
             ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
         ranked.sort(key=lambda entry: entry.score, reverse=True)

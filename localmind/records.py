@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -21,25 +23,68 @@ class Status(StrEnum):
     DELETED = "deleted"
 
 
+class Travel(StrEnum):
+    """How a field of a memory reaches another device (``localmind.replica``)."""
+
+    FIELD = "field"  # in the add and in updates; per-field last writer wins in the fold
+    VERSIONED = "versioned"  # content and version: an update with content makes a new version
+    ENVELOPE = "envelope"  # carried by the event itself (its memory id, its namespace)
+    DERIVED = "derived"  # recomputed on arrival (the content hash, the stamp)
+    LOCAL = "local"  # stays on this device (uses of a memory are this device's own)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What one field of a memory is, beyond its name and type: read by the store (its column),
+    the replica (what travels, what a forget keeps), export and import, and input checks, so
+    a new field is declared here once and every one of them follows.
+
+    ``kind`` names how a value is stored and checked (``localmind.validation.field_value``):
+    id, content, type, status, json, unit (0 to 1), time, optional_time, count, version, flag,
+    source, text. ``exported``: in :meth:`MemoryRecord.to_dict`, so in exports, in the payload
+    of an add event and in JSON output. ``tombstone``: kept by a forget's payload.
+    """
+
+    kind: str
+    travel: Travel
+    exported: bool = True
+    tombstone: bool = False
+
+
+def _declare(
+    kind: str, travel: Travel, *, exported: bool = True, tombstone: bool = False
+) -> dict[str, Declared]:
+    """A field's ``metadata`` (``dataclasses.field``) holding what it is."""
+    return {"declared": Declared(kind, travel, exported, tombstone)}
+
+
 @dataclass(slots=True)
 class MemoryRecord:
-    id: str
-    content: str
-    type: MemoryType
-    namespace: str = "me"
-    metadata: dict[str, Any] = field(default_factory=dict)
-    importance: float = 0.5
-    confidence: float = 0.8
-    access_count: int = 0
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    last_accessed: float | None = None
-    expires_at: float | None = None
-    version: int = 1
-    status: Status = Status.ACTIVE
-    pinned: bool = False
-    content_hash: str = ""
-    hlc: str = ""
+    id: str = field(metadata=_declare("id", Travel.ENVELOPE))
+    content: str = field(metadata=_declare("content", Travel.VERSIONED))
+    type: MemoryType = field(
+        default=MemoryType.LONG_TERM, metadata=_declare("type", Travel.FIELD, tombstone=True)
+    )
+    namespace: str = field(default="me", metadata=_declare("namespace", Travel.ENVELOPE))
+    metadata: dict[str, Any] = field(default_factory=dict, metadata=_declare("json", Travel.FIELD))
+    importance: float = field(default=0.5, metadata=_declare("unit", Travel.FIELD, tombstone=True))
+    confidence: float = field(default=0.8, metadata=_declare("unit", Travel.FIELD, tombstone=True))
+    access_count: int = field(default=0, metadata=_declare("count", Travel.LOCAL))
+    created_at: float = field(default=0.0, metadata=_declare("time", Travel.FIELD, tombstone=True))
+    updated_at: float = field(default=0.0, metadata=_declare("time", Travel.FIELD, tombstone=True))
+    last_accessed: float | None = field(
+        default=None, metadata=_declare("optional_time", Travel.LOCAL)
+    )
+    expires_at: float | None = field(
+        default=None, metadata=_declare("optional_time", Travel.FIELD, tombstone=True)
+    )
+    version: int = field(default=1, metadata=_declare("version", Travel.VERSIONED, tombstone=True))
+    status: Status = field(default=Status.ACTIVE, metadata=_declare("status", Travel.FIELD))
+    pinned: bool = field(default=False, metadata=_declare("flag", Travel.FIELD, tombstone=True))
+    # Where the memory came from: cli, tui, chat, mcp:<client>, import:<file> ("" before 2026-12)
+    source: str = field(default="", metadata=_declare("source", Travel.FIELD, tombstone=True))
+    content_hash: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
+    hlc: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
 
     @property
     def last_touched(self) -> float:
@@ -47,23 +92,78 @@ class MemoryRecord:
         return max(self.created_at, self.updated_at, self.last_accessed or 0.0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "content": self.content,
-            "type": str(self.type),
-            "namespace": self.namespace,
-            "metadata": self.metadata,
-            "importance": self.importance,
-            "confidence": self.confidence,
-            "access_count": self.access_count,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-            "last_accessed": self.last_accessed,
-            "expires_at": self.expires_at,
-            "version": self.version,
-            "status": str(self.status),
-            "pinned": self.pinned,
-        }
+        """The exported fields, as JSON values."""
+        return {name: to_json(getattr(self, name)) for name in EXPORTED}
+
+
+def from_source(source: str, wanted: str) -> bool:
+    """Whether a memory's ``source`` is the one ``wanted``: the same, or one of its kind
+    (``mcp`` is every ``mcp:<client>``, ``import`` every ``import:<file>``)."""
+    return source == wanted or source.startswith(wanted + ":")
+
+
+def _declarations() -> dict[str, Declared]:
+    return {f.name: f.metadata["declared"] for f in fields(MemoryRecord)}
+
+
+#: Every field of a memory, in declaration order, with what it is.
+DECLARED: dict[str, Declared] = _declarations()
+EXPORTED = tuple(name for name, d in DECLARED.items() if d.exported)
+#: What an update event carries and the fold sets field by field (besides content and version).
+TRAVELLING = tuple(name for name, d in DECLARED.items() if d.travel is Travel.FIELD)
+#: What a forget's payload keeps, so a device that never saw the memory builds its tombstone.
+TOMBSTONE = tuple(name for name, d in DECLARED.items() if d.tombstone)
+
+
+def default_of(name: str) -> Any:
+    """A field's default value (a fresh one for a mutable default)."""
+    declared = next(f for f in fields(MemoryRecord) if f.name == name)
+    if declared.default_factory is not MISSING:
+        return declared.default_factory()
+    return declared.default
+
+
+def to_json(value: Any) -> Any:
+    """A field's value as JSON holds it (enums as their text)."""
+    return str(value) if isinstance(value, StrEnum) else value
+
+
+def to_column(name: str, value: Any) -> Any:
+    """A field's value (or its JSON form, as events carry it) as its ``memories`` column holds
+    it."""
+    kind = DECLARED[name].kind
+    if kind == "json":
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if kind == "flag":
+        return int(bool(value))
+    if kind in ("type", "status"):
+        return str(value)
+    if kind in ("unit", "time"):
+        return float(value)
+    return value
+
+
+# Recall reads ~70 rows per query: the enum constructor and json.loads of "{}" were a third of
+# that, so known values are looked up (an unknown one still fails in the enum's constructor).
+_TYPES = {str(t.value): t for t in MemoryType}
+_STATUSES = {str(s.value): s for s in Status}
+
+
+def _json_object(value: str) -> Any:
+    return {} if value == "{}" else json.loads(value)
+
+
+_FROM_COLUMN: dict[str, Callable[[Any], Any]] = {
+    "json": _json_object,
+    "flag": bool,
+    "type": lambda value: _TYPES.get(value) or MemoryType(value),
+    "status": lambda value: _STATUSES.get(value) or Status(value),
+}
+
+
+def column_reader(name: str) -> Callable[[Any], Any] | None:
+    """How a field's value is made from its ``memories`` column (None: taken as it is)."""
+    return _FROM_COLUMN.get(DECLARED[name].kind)
 
 
 @dataclass(frozen=True, slots=True)

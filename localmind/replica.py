@@ -37,7 +37,15 @@ from localmind import validation
 from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
-from localmind.records import MemoryType, Status
+from localmind.records import (
+    DECLARED,
+    TOMBSTONE,
+    TRAVELLING,
+    MemoryType,
+    Status,
+    default_of,
+    to_column,
+)
 from localmind.store import SqliteStore
 from localmind.store.replication import Folded, LoggedEvent
 
@@ -46,28 +54,8 @@ from localmind.store.replication import Folded, LoggedEvent
 REPLICATED_OPS = ("add", "update", "forget")
 
 _REDACTED = "redacted"
-# Fields a fold carries (besides content and version, which move together).
-_PLAIN_FIELDS = (
-    "type",
-    "metadata",
-    "importance",
-    "confidence",
-    "created_at",
-    "updated_at",
-    "expires_at",
-    "status",
-    "pinned",
-)
-_TOMBSTONE_FIELDS = (
-    "type",
-    "importance",
-    "confidence",
-    "created_at",
-    "updated_at",
-    "expires_at",
-    "version",
-    "pinned",
-)
+# What the fold carries and a forget keeps are declared with the fields of a memory
+# (localmind.records: TRAVELLING and TOMBSTONE).
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +122,10 @@ _STAMP = re.compile(r"^\d{13}\.\d{6}\.")
 _LIMITS = Limits()
 
 
+#: The fields a fold reads from a payload (content is checked with the op: a forget has none).
+_FOLDED = tuple(dict.fromkeys([*TRAVELLING, *TOMBSTONE]))
+
+
 def _check_payload(op: str, payload: dict[str, Any]) -> None:
     """The fields a fold reads must hold what this device's own checks would let it write:
     another device's events go through the same rules as input typed here (``ValueError``)."""
@@ -141,48 +133,25 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
         if op == "forget":
             raise ValueError("a forget carries no content")
         validation.content(payload.get("content"), _LIMITS)
-    checks: dict[str, Callable[[Any], object]] = {
-        "type": _stored_type,
-        "metadata": _metadata,
-        "importance": lambda value: validation.unit_interval(value, "importance"),
-        "confidence": lambda value: validation.unit_interval(value, "confidence"),
-        "created_at": lambda value: validation.timestamp(value, "created_at"),
-        "updated_at": lambda value: validation.timestamp(value, "updated_at"),
-        "expires_at": lambda value: value is None or validation.timestamp(value, "expires_at"),
-        "status": Status,
-        "pinned": _flag,
-        "version": _version,
-    }
-    for name, check in checks.items():
+    for name in _FOLDED:
         if name in payload:
-            check(payload[name])
-
-
-def _stored_type(value: Any) -> None:
-    if validation.memory_type(value) is MemoryType.SHORT_TERM:
+            validation.field_value(name, _as_carried(name, payload[name]), _LIMITS)
+    if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
 
 
-def _metadata(value: Any) -> None:
-    # an add carries the object, an update the JSON text the row keeps
-    if isinstance(value, str):
+def _as_carried(name: str, value: Any) -> Any:
+    """An update carries a field as its column holds it (metadata as JSON text, a flag as 0
+    or 1); an add as JSON does. The JSON form, to check either the same way."""
+    kind = DECLARED[name].kind
+    if kind == "json" and isinstance(value, str):
         try:
-            value = json.loads(value)
+            return json.loads(value)
         except (ValueError, RecursionError):
             raise ValueError("metadata is not JSON") from None
-    if not isinstance(value, dict):
-        raise ValueError("metadata must be an object")
-    validation.metadata(value, _LIMITS)
-
-
-def _flag(value: Any) -> None:
-    if value not in (True, False, 0, 1) or isinstance(value, float):
-        raise ValueError("pinned must be true or false")
-
-
-def _version(value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**12:
-        raise ValueError("version must be a whole number from 1")
+    if kind == "flag" and type(value) is int and value in (0, 1):
+        return bool(value)
+    return value
 
 
 @dataclass(slots=True)
@@ -309,7 +278,7 @@ def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | N
             continue
         if op == "forget":
             base = dict(state.fields) if state else {}
-            base.update({k: payload[k] for k in _TOMBSTONE_FIELDS if k in payload})
+            base.update({k: payload[k] for k in TOMBSTONE if k in payload})
             base.update(status=str(Status.DELETED), metadata="{}")
             base.setdefault("type", str(MemoryType.LONG_TERM))
             for name, default in (
@@ -328,7 +297,7 @@ def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | N
         if state is not None and state.deleted:
             continue  # nothing resurrects a forgotten memory
         if op == "add":
-            fields = {k: payload[k] for k in _PLAIN_FIELDS if k in payload}
+            fields = {k: payload[k] for k in TRAVELLING if k in payload}
             state = _State(
                 fields, str(payload.get("content", "")), int(payload.get("version", 1)), {}, stamp
             )
@@ -340,7 +309,7 @@ def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | N
             state.content = str(payload["content"])
             state.version += 1
             state.fields["updated_at"] = at
-        state.fields.update({k: payload[k] for k in _PLAIN_FIELDS if k in payload})
+        state.fields.update({k: payload[k] for k in TRAVELLING if k in payload})
         state.hlc = stamp
     return state
 
@@ -352,26 +321,16 @@ def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | 
     namespace = store.first_namespace(memory_id)
     if state is None or namespace is None:
         return None
-    f = state.fields
-    metadata = f.get("metadata", "{}")
-    if not isinstance(metadata, str):
-        metadata = json.dumps(metadata, ensure_ascii=False)
     values: dict[str, Any] = {
-        "namespace": namespace,
-        "content": state.content,
-        "type": str(f.get("type", MemoryType.LONG_TERM)),
-        "metadata": metadata,
-        "importance": float(f.get("importance", 0.5)),
-        "confidence": float(f.get("confidence", 0.8)),
-        "created_at": float(f.get("created_at", 0.0)),
-        "updated_at": float(f.get("updated_at", 0.0)),
-        "expires_at": f.get("expires_at"),
-        "version": state.version,
-        "status": str(f.get("status", Status.ACTIVE)),
-        "pinned": int(bool(f.get("pinned", False))),
-        "content_hash": content_hash(state.content) if state.content else "",
-        "hlc": state.hlc,
+        name: to_column(name, state.fields.get(name, default_of(name))) for name in TRAVELLING
     }
+    values.update(
+        namespace=namespace,
+        content=state.content,
+        version=state.version,
+        content_hash=content_hash(state.content) if state.content else "",
+        hlc=state.hlc,
+    )
     return store.write_fold(memory_id, Folded(values, state.history, state.deleted))
 
 

@@ -8,21 +8,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from localmind import validation
 from localmind.config import Limits
 from localmind.errors import InvalidInput
-from localmind.records import MemoryRecord, MemoryType, Status, Version
+from localmind.records import (
+    DECLARED,
+    EXPORTED,
+    MemoryRecord,
+    MemoryType,
+    Status,
+    Version,
+    default_of,
+)
 
 EXPORT_FORMAT = "localmind-export/1"
 PLAINTEXT_WARNING = (
     "Warning: the export is NOT encrypted. Anyone who can read the file can read these "
     "memories; keep it somewhere safe and delete it when done."
 )
-_TIMES = ("created_at", "updated_at", "last_accessed", "expires_at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,28 +67,12 @@ def is_export(document: dict[str, Any]) -> bool:
 def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> Restorable:
     """Check an exported line; the memory goes into ``namespace`` (the importing user)."""
     try:
-        status = Status(document.get("status", "active"))
-        record = MemoryRecord(
-            id=_text(document, "id"),
-            content=validation.content(document.get("content"), limits),
-            type=validation.memory_type(document.get("type", "long_term")),
-            namespace=namespace,
-            metadata=validation.metadata(document.get("metadata"), limits),
-            importance=validation.unit_interval(document.get("importance", 0.5), "importance"),
-            confidence=validation.unit_interval(document.get("confidence", 0.8), "confidence"),
-            access_count=_count(document, "access_count"),
-            created_at=_time(document, "created_at", required=True) or 0.0,
-            updated_at=_time(document, "updated_at", required=True) or 0.0,
-            last_accessed=_time(document, "last_accessed"),
-            expires_at=_time(document, "expires_at"),
-            version=_count(document, "version", minimum=1),
-            status=status,
-            pinned=_flag(document, "pinned"),
-        )
+        values = {name: _field(document, name, limits) for name in EXPORTED if name != "namespace"}
+        record = MemoryRecord(**values, namespace=namespace)
     except ValueError as error:
         raise InvalidInput(str(error)) from None
-    if record.type is MemoryType.SHORT_TERM or status is Status.DELETED:
-        raise InvalidInput(f"a {status} {record.type} memory cannot be imported")
+    if record.type is MemoryType.SHORT_TERM or record.status is Status.DELETED:
+        raise InvalidInput(f"a {record.status} {record.type} memory cannot be imported")
     history = []
     raw_history = document.get("history", [])
     if not isinstance(raw_history, list):
@@ -89,7 +80,7 @@ def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> R
     for item in raw_history:
         if not isinstance(item, dict):
             raise InvalidInput("each 'history' entry must be an object")
-        version = _count(item, "version", minimum=1)
+        version = validation.whole_number(item.get("version", 1), "'version'", minimum=1)
         if version >= record.version:
             raise InvalidInput(f"history version {version} is not before {record.version}")
         reason = item.get("reason", "update")
@@ -100,49 +91,28 @@ def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> R
                 version,
                 validation.content(item.get("content"), limits, what="A history entry"),
                 reason,
-                _time(item, "at", required=True) or 0.0,
+                _required_time(item, "at"),
             )
         )
     return Restorable(record, history)
 
 
-def _text(document: dict[str, Any], key: str) -> str:
-    value = document.get(key)
-    if (
-        not isinstance(value, str)
-        or not value.strip()
-        or len(value) > 64
-        or not value.isprintable()
-        or not validation.is_unicode(value)
-    ):
-        raise InvalidInput(f"'{key}' must be a non-empty id")
-    return value.strip()
+def _field(document: dict[str, Any], name: str, limits: Limits) -> Any:
+    """One declared field of an exported line, checked; a field the line lacks takes its
+    default, except a required time (``created_at``, ``updated_at``)."""
+    if DECLARED[name].kind == "time":
+        return _required_time(document, name)
+    if name not in document:
+        default = default_of(name)
+        if default is not MISSING:
+            return default
+    return validation.field_value(name, document.get(name), limits, label=f"'{name}'")
 
 
-# SQLite keeps integers in 64 bits; no version or access count comes near this.
-_MAX_COUNT = 10**12
-
-
-def _count(document: dict[str, Any], key: str, minimum: int = 0) -> int:
-    value = document.get(key, minimum)
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= _MAX_COUNT:
-        raise InvalidInput(f"'{key}' must be a whole number of at least {minimum}")
-    return value
-
-
-def _flag(document: dict[str, Any], key: str) -> bool:
-    value = document.get(key, False)
-    if not isinstance(value, bool):
-        raise InvalidInput(f"'{key}' must be true or false")
-    return value
-
-
-def _time(document: dict[str, Any], key: str, *, required: bool = False) -> float | None:
+def _required_time(document: dict[str, Any], key: str) -> float:
     value = document.get(key)
     if value is None:
-        if required:
-            raise InvalidInput(f"'{key}' is missing")
-        return None
+        raise InvalidInput(f"'{key}' is missing")
     return validation.timestamp(value, f"'{key}'")
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from localmind.config import Limits
 from localmind.errors import InvalidInput
-from localmind.records import MemoryType
+from localmind.records import DECLARED, MemoryType, Status
 
 _NAMESPACE = re.compile(r"^[^\s/\\\x00-\x1f\ud800-\udfff]{1,64}$")
 # Unix times that a date can be printed for (years 1 to 9999): anything else is a mistake, and
@@ -166,6 +166,101 @@ def timestamp(value: object, name: str) -> float:
             f"{name} must be a Unix time in seconds (years 1 to 9999), not {_short(value)}."
         )
     return number
+
+
+# SQLite keeps integers in 64 bits; no version or access count comes near this.
+_MAX_COUNT = 10**12
+
+
+def whole_number(value: object, name: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= _MAX_COUNT:
+        raise InvalidInput(f"{name} must be a whole number of at least {minimum}")
+    return value
+
+
+def identifier(value: object, name: str) -> str:
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or len(value) > 64
+        or not value.isprintable()
+        or not is_unicode(value)
+    ):
+        raise InvalidInput(f"{name} must be a non-empty id")
+    return value.strip()
+
+
+def flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name} must be true or false")
+    return value
+
+
+SOURCE_CHARS = 200
+
+
+def source(value: object) -> str:
+    """Where a memory came from (``cli``, ``mcp:<client>``, ``import:<file>``): one short line."""
+    if (
+        not isinstance(value, str)
+        or len(value) > SOURCE_CHARS
+        or not value.isprintable()
+        or not is_unicode(value)
+    ):
+        raise InvalidInput(
+            f"source must be one printable line of at most {SOURCE_CHARS} characters, "
+            f"not {_short(value)}."
+        )
+    return value
+
+
+def source_of(kind: str, name: str) -> str:
+    """A source naming where within its kind (``mcp:<client>``, ``import:<file>``), from a name
+    that is not ours (a client's, a file's): cut to one printable line that fits."""
+    cleaned = "".join(char for char in name if char.isprintable()).strip()
+    cleaned = cleaned.encode("utf-8", "replace").decode("utf-8")  # lone surrogates go
+    return f"{kind}:{cleaned}"[:SOURCE_CHARS] if cleaned else kind
+
+
+def status(value: object) -> Status:
+    for known in Status:
+        if value == known.value:
+            return known
+    names = ", ".join(s.value for s in Status)
+    raise InvalidInput(f"Unknown status {_short(value)}; use one of: {names}.")
+
+
+def field_value(name: str, value: object, limits: Limits, label: str | None = None) -> Any:
+    """A field of a memory (``localmind.records.DECLARED``) as JSON carries it (an export line,
+    an event's payload), checked by its declared kind: the value to keep, or ``InvalidInput``."""
+    label = label or name
+    match DECLARED[name].kind:
+        case "id":
+            return identifier(value, label)
+        case "content":
+            return content(value, limits)
+        case "type":
+            return memory_type(value)
+        case "status":
+            return status(value)
+        case "json":
+            return metadata(value, limits)
+        case "unit":
+            return unit_interval(value, name)
+        case "time":
+            return timestamp(value, label)
+        case "optional_time":
+            return None if value is None else timestamp(value, label)
+        case "count":
+            return whole_number(value, label)
+        case "version":
+            return whole_number(value, label, minimum=1)
+        case "flag":
+            return flag(value, label)
+        case "source":
+            return source(value)
+        case kind:  # namespace and text fields are not read from outside as such
+            raise AssertionError(f"no check for a {kind} field ({name})")
 
 
 def _short(value: object, width: int = 60) -> str:

@@ -57,6 +57,7 @@ class NewMemory:
     importance: float | None = None
     metadata: dict[str, Any] | None = None
     created_at: float | None = None
+    source: str | None = None  # None: the writer's (Writer.source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,7 @@ def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
         type=validation.memory_type(item.type),
         importance=importance,
         metadata=validation.metadata(item.metadata, limits),
+        source=None if item.source is None else validation.source(item.source),
     )
 
 
@@ -132,6 +134,7 @@ class Writer:
         self.settings = settings
         self._clock = clock
         self._check_ready = check_ready  # raises while the store awaits reindexing
+        self.source = ""  # where what this writer adds comes from (Memory.source)
 
     # --- remembering --------------------------------------------------------------------------
 
@@ -269,6 +272,7 @@ class Writer:
             created_at=created,
             updated_at=created,
             content_hash=hashed,
+            source=self.source if item.source is None else item.source,
         )
 
     def _insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:

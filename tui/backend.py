@@ -65,6 +65,7 @@ class StoreOptions:
             kdf=self.kdf,
             llm=self.llm,
         )
+        memory.source = "tui"  # what the memories page adds (the chat page says "chat")
         return serial(memory)
 
 

@@ -183,6 +183,7 @@ class Session:
                         type=kind,
                         importance=importance,
                         metadata={"source": "chat"},
+                        source="chat",
                     )
                 )
             except validation.InvalidInput:

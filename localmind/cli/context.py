@@ -94,6 +94,7 @@ class Context:
             raise StoreError(
                 f"Cannot open a store at {str(self.db)!r}: {error.strerror or error}."
             ) from None
+        memory.source = "cli"  # what a command adds (mcp and chat say their own)
         if creating:
             click.echo(f"Created a new encrypted store at {self.db}", err=True)
         report = memory.maintained_on_open

@@ -146,6 +146,11 @@ def describe_outcome(outcome: Outcome) -> str:
     return f"Remembered {record.id} ({record.type})"
 
 
+SOURCE_HELP = (
+    "Only memories from this source: cli, tui, chat, mcp (or mcp:CLIENT), import (or import:FILE)."
+)
+
+
 @cli.command()
 @click.argument("query")
 @click.option("--limit", "-n", type=int, default=5, show_default=True)
@@ -160,6 +165,7 @@ def describe_outcome(outcome: Outcome) -> str:
     f"({FusionConfig().min_relevance_unmatched:g} when no memory holds a word of the query), "
     f"then {FusionConfig().relative_relevance:g} of the best; 0 returns everything].",
 )
+@click.option("--source", help=SOURCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="JSON with each score's breakdown.")
 @click.pass_obj
 @friendly_errors
@@ -169,6 +175,7 @@ def recall(
     limit: int,
     types: tuple[str, ...],
     threshold: float | None,
+    source: str | None,
     as_json: bool,
 ) -> None:
     """Find the memories most relevant to QUERY (by meaning and by words). Memories that are
@@ -176,7 +183,9 @@ def recall(
     validation.content(query, Limits(), what="The query")
     validation.limit(limit, Limits())
     with obj.open() as memory:
-        results = memory.recall(query, limit, types=types or None, threshold=threshold)
+        results = memory.recall(
+            query, limit, types=types or None, threshold=threshold, source=source
+        )
     if as_json:
         echo_json([result.to_dict() for result in results])
         return
@@ -211,17 +220,26 @@ def format_result(result: RecallResult) -> str:
     help="The archived memories instead (evicted by capacity, decayed or expired), each with "
     "the date it was archived; bring one back with `localmind unarchive ID`.",
 )
+@click.option("--source", help=SOURCE_HELP)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @friendly_errors
 def list_(
-    obj: Context, types: tuple[str, ...], limit: int, offset: int, archived: bool, as_json: bool
+    obj: Context,
+    types: tuple[str, ...],
+    limit: int,
+    offset: int,
+    archived: bool,
+    source: str | None,
+    as_json: bool,
 ) -> None:
     """List memories, newest first."""
     status = Status.EXPIRED if archived else Status.ACTIVE
     with obj.open() as memory:
-        records = memory.list_memories(types or None, status=status, limit=limit, offset=offset)
-        total = memory.count(types or None, status=status)
+        records = memory.list_memories(
+            types or None, status=status, limit=limit, offset=offset, source=source
+        )
+        total = memory.count(types or None, status=status, source=source)
         why = memory.archive_reasons([r.id for r in records]) if archived else {}
     if as_json:
         echo_json(
@@ -237,6 +255,8 @@ def list_(
         click.echo(
             "No archived memories."
             if archived
+            else f"No memories from {printable(source, newlines=False)}."
+            if source
             else 'No memories yet. Add one with: localmind add "..."'
         )
         return
@@ -304,6 +324,7 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         ("updated", when(record.updated_at)),
         ("version", record.version),
         ("pinned", "yes" if record.pinned else "no"),
+        ("source", record.source or "unknown (made before sources were kept)"),
         ("metadata", json.dumps(record.metadata, ensure_ascii=False)),
     ):
         click.echo(f"{name:>10}: {printable(str(value), newlines=False)}")

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from localmind import validation
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
 from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_type_option
@@ -88,6 +89,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     imported = skipped = 0
     with obj.open(create=True) as memory:
+        memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
         evicted: list[str] = []
         with click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr) as bar:

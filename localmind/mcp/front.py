@@ -85,6 +85,12 @@ class FirstMessage:
     line: bytes
     answered_id: int | str | None = None
 
+    @property
+    def client(self) -> str | None:
+        """The name the client gave in its ``initialize`` (None: no well-formed one)."""
+        request = _initialize_request(self.line)
+        return None if request is None else str(request[1]["clientInfo"]["name"])
+
 
 def _initialize_request(line: bytes) -> tuple[int | str, dict[str, Any]] | None:
     """The id and params of a well-formed ``initialize`` request, or None for anything the SDK

@@ -33,7 +33,7 @@ from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
-from localmind import __version__
+from localmind import __version__, validation
 from localmind.errors import LocalmindError, TooManyWrites
 from localmind.governance import AGENT_SOURCE
 from localmind.lifecycle import Conflict, Decision, Outcome, Resolution
@@ -501,9 +501,13 @@ def _rounded(values: dict[str, Any]) -> dict[str, Any]:
     return {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
 
 
-def build_server(memory: Memory, clock: Callable[[], float] = time.monotonic) -> MCPServer[Any]:
+def build_server(
+    memory: Memory, clock: Callable[[], float] = time.monotonic, client: str | None = None
+) -> MCPServer[Any]:
     """An MCP server whose tools act on ``memory`` (which the caller opens and closes);
-    ``clock`` (seconds) times the write rate limit."""
+    ``clock`` (seconds) times the write rate limit; ``client``: the name the client gave, which
+    the memories it adds keep as their source (``mcp:<client>``)."""
+    memory.source = validation.source_of("mcp", client or "")
     server = _LocalmindServer(
         SERVER_NAME,
         title=SERVER_TITLE,
@@ -540,7 +544,7 @@ def serve(memory: Memory, first: FirstMessage | None = None) -> None:
     imported. The embedding model loads in a background thread meanwhile: ``initialize`` and
     ``list_tools`` are answered at once, and a tool that needs the model waits for it."""
     threading.Thread(target=_load_model, args=(memory,), name="model-load", daemon=True).start()
-    server = build_server(memory)
+    server = build_server(memory, client=first.client if first is not None else None)
     if first is None:
         server.run("stdio")
     else:

@@ -7,13 +7,21 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from localmind.embedders.base import Vectors
-from localmind.records import MemoryRecord, MemoryType, Status, restatements
+from localmind.records import (
+    DECLARED,
+    TOMBSTONE,
+    MemoryRecord,
+    Status,
+    column_reader,
+    restatements,
+    to_column,
+    to_json,
+)
 from localmind.store.base import placeholders
 from localmind.store.conflicts import Conflicts
 from localmind.store.events import Events
@@ -21,10 +29,8 @@ from localmind.store.keywords import KeywordIndex
 from localmind.store.redaction import Redaction
 from localmind.store.vectors import VectorIndex
 
-_COLUMNS = (
-    "rowid, id, namespace, content, type, metadata, importance, confidence, access_count, "
-    "created_at, updated_at, last_accessed, expires_at, version, status, pinned, content_hash, hlc"
-)
+# The columns of ``memories`` are the declared fields of a memory (``localmind.records``).
+_COLUMNS = ", ".join(["rowid", *DECLARED])
 
 
 # Fields that update() may change directly; content goes through replace_content().
@@ -39,42 +45,32 @@ class StoredMemory:
     record: MemoryRecord
 
 
-# Recall reads ~70 rows per query: the enum constructor and json.loads of "{}" were a third of
-# that, so known values are looked up (an unknown one still fails in the enum's constructor).
-_TYPES = {str(t.value): t for t in MemoryType}
-_STATUSES = {str(s.value): s for s in Status}
+# Recall reads ~70 rows per query: each column's reader is looked up once, here, and the
+# record is built positionally (the columns are the fields, in their order); only the
+# columns that need it are converted.
+_READERS = tuple(
+    (column, read)
+    for column, name in enumerate(DECLARED, start=1)
+    if (read := column_reader(name)) is not None
+)
 
 
 def _record(row: Sequence[Any]) -> StoredMemory:
-    return StoredMemory(
-        rowid=row[0],
-        record=MemoryRecord(
-            id=row[1],
-            namespace=row[2],
-            content=row[3],
-            type=_TYPES.get(row[4]) or MemoryType(row[4]),
-            metadata={} if row[5] == "{}" else json.loads(row[5]),
-            importance=row[6],
-            confidence=row[7],
-            access_count=row[8],
-            created_at=row[9],
-            updated_at=row[10],
-            last_accessed=row[11],
-            expires_at=row[12],
-            version=row[13],
-            status=_STATUSES.get(row[14]) or Status(row[14]),
-            pinned=bool(row[15]),
-            content_hash=row[16],
-            hlc=row[17],
-        ),
-    )
+    values = list(row)
+    for column, read in _READERS:
+        values[column] = read(values[column])
+    return StoredMemory(rowid=row[0], record=MemoryRecord(*values[1:]))
 
 
 def _matching(
-    namespace: str | None, status: str | None = None, types: Sequence[str] | None = None
+    namespace: str | None,
+    status: str | None = None,
+    types: Sequence[str] | None = None,
+    source: str | None = None,
 ) -> tuple[str, list[Any]]:
-    """The WHERE condition (and its parameters) for memories of a namespace, a status and
-    types, each only when given."""
+    """The WHERE condition (and its parameters) for memories of a namespace, a status, types
+    and a source (``records.from_source``: ``mcp`` is every ``mcp:<client>``), each only when
+    given."""
     clauses, params = ["1"], list[Any]()
     if namespace is not None:
         clauses.append("namespace = ?")
@@ -85,29 +81,16 @@ def _matching(
     if types:
         clauses.append(f"type IN ({placeholders(types)})")
         params.extend(types)
+    if source is not None:
+        # ':' < ';': the range holds every "<source>:<anything>"
+        clauses.append("(source = ? OR (source >= ? AND source < ?))")
+        params.extend([source, source + ":", source + ";"])
     return " AND ".join(clauses), params
 
 
 def _row_values(record: MemoryRecord) -> dict[str, Any]:
     """A record as the columns of its row (besides rowid and id)."""
-    return {
-        "namespace": record.namespace,
-        "content": record.content,
-        "type": str(record.type),
-        "metadata": json.dumps(record.metadata, ensure_ascii=False),
-        "importance": record.importance,
-        "confidence": record.confidence,
-        "access_count": record.access_count,
-        "created_at": record.created_at,
-        "updated_at": record.updated_at,
-        "last_accessed": record.last_accessed,
-        "expires_at": record.expires_at,
-        "version": record.version,
-        "status": str(record.status),
-        "pinned": int(record.pinned),
-        "content_hash": record.content_hash,
-        "hlc": record.hlc,
-    }
+    return {name: to_column(name, getattr(record, name)) for name in DECLARED if name != "id"}
 
 
 class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
@@ -161,7 +144,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         for name, value in fields.items():
             setattr(record, name, value)
         record.hlc = self.stamp()
-        columns = {name: self._to_column(name, value) for name, value in fields.items()}
+        columns = {name: to_column(name, value) for name, value in fields.items()}
         self._set_columns(stored.rowid, {**columns, "hlc": record.hlc})
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
@@ -174,16 +157,6 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             self._retype_vector(stored.rowid, record)
         self.record_event(record.namespace, record.id, "update", columns, reason, record.hlc)
         return record
-
-    @staticmethod
-    def _to_column(name: str, value: Any) -> Any:
-        if name == "metadata":
-            return json.dumps(value, ensure_ascii=False)
-        if name == "pinned":
-            return int(value)
-        if name in ("type", "status"):
-            return str(value)
-        return value
 
     def reactivate(self, stored: StoredMemory, vector: Vectors) -> None:
         """Put a memory that was not active back into the indexes (its status already active)."""
@@ -245,16 +218,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         )
         # The tombstone travels whole: a device that never saw the memory (or whose copy of its
         # events was redacted) builds the same tombstone from this payload (localmind.replica).
-        tombstone = {
-            "type": str(record.type),
-            "importance": record.importance,
-            "confidence": record.confidence,
-            "created_at": record.created_at,
-            "updated_at": at,
-            "expires_at": record.expires_at,
-            "version": record.version,
-            "pinned": record.pinned,
-        }
+        tombstone = {name: to_json(getattr(record, name)) for name in TOMBSTONE}
+        tombstone["updated_at"] = at
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
     def _redact_forgotten(self, record: MemoryRecord) -> None:
@@ -341,9 +306,13 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         return self.scalar("SELECT count(*) FROM memories WHERE status = 'active'")
 
     def count(
-        self, namespace: str, types: Sequence[str] | None = None, status: str | None = "active"
+        self,
+        namespace: str,
+        types: Sequence[str] | None = None,
+        status: str | None = "active",
+        source: str | None = None,
     ) -> int:
-        where, params = _matching(namespace, status, types)
+        where, params = _matching(namespace, status, types, source)
         return self.scalar(f"SELECT count(*) FROM memories WHERE {where}", params)
 
     def iter_memories(
@@ -355,8 +324,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         newest_first: bool = True,
         limit: int | None = None,
         offset: int = 0,
+        source: str | None = None,
     ) -> Iterator[StoredMemory]:
-        where, params = _matching(namespace, status, types)
+        where, params = _matching(namespace, status, types, source)
         order = "DESC" if newest_first else "ASC"
         sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} "
         sql += f"ORDER BY created_at {order}, rowid {order} LIMIT ? OFFSET ?"

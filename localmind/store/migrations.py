@@ -160,11 +160,18 @@ def _vector_change_log(db: apsw.Connection) -> None:
         db.execute(VECTOR_LOG_TRIGGERS)
 
 
+def _memory_source(db: apsw.Connection) -> None:
+    # Where a memory came from (localmind.records.MemoryRecord.source); '' for older memories.
+    db.execute("ALTER TABLE memories ADD COLUMN source TEXT NOT NULL DEFAULT ''")
+    db.execute("CREATE INDEX memories_by_source ON memories (namespace, source, status)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
     Migration(3, "recall load time", _recall_load_time),
     Migration(4, "vector change log", _vector_change_log),
+    Migration(5, "memory source", _memory_source),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmind import Memory, Status
+from localmind.records import DECLARED, Travel
 from localmind.replica import Event
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
@@ -33,6 +34,7 @@ class Device:
     def __init__(self, path: Path, skew: float) -> None:
         self.clock = FakeClock(1_780_000_000.0 + skew)
         self.memory = Memory.open(path, PASSPHRASE, kdf=FAST_KDF, clock=self.clock)
+        self.memory.source = f"cli on {path.stem}"  # each device's own: it must travel
 
     def active_ids(self) -> list[str]:
         return sorted(r.id for r in self.memory.list_memories())
@@ -64,6 +66,9 @@ def full_exchange(group: list[Device]) -> None:
                 exchange(source, target)
 
 
+SHARED = [name for name, d in DECLARED.items() if d.travel is not Travel.LOCAL]
+
+
 def snapshot(device: Device) -> list[tuple[Any, ...]]:
     memory = device.memory
     rows = []
@@ -73,18 +78,9 @@ def snapshot(device: Device) -> list[tuple[Any, ...]]:
             if record.status is not Status.DELETED
             else []
         )
-        rows.append(
-            (
-                record.id,
-                record.content,
-                record.version,
-                round(record.confidence, 9),
-                str(record.status),
-                str(record.type),
-                record.metadata,
-                tuple(history),
-            )
-        )
+        # every field that travels, as declared (localmind.records): a new one is compared too
+        fields = tuple(str(record.to_dict().get(name, getattr(record, name))) for name in SHARED)
+        rows.append((*fields, tuple(history)))
     return sorted(rows)
 
 

@@ -50,6 +50,7 @@ def test_a_turn_recalls_replies_with_context_and_remembers_facts(
         "content": "I started learning Portuguese this week",
     }
     assert [o.record.content for o in turn.remembered] == ["The user is learning Portuguese"]
+    assert [o.record.source for o in turn.remembered] == ["chat"]  # what the chat learned
     assert session.memory.count(["semantic"]) == 2
     # The ring buffer holds the turn: the user's message and the reply.
     assert [r.content for r in session.memory.short_term()] == [

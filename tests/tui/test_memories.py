@@ -323,3 +323,20 @@ async def test_a_write_by_another_program_shows_without_leaving_the_page(
         await asyncio.to_thread(elsewhere)
         assert await until(pilot, lambda: NURSE in contents(app) and HIKING not in contents(app))
         assert await until(pilot, lambda: "4 memories" in app.status_text)
+
+
+async def test_the_detail_says_where_a_memory_came_from(
+    app: LocalmindApp, seeded: dict[str, str]
+) -> None:
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        assert app.memory is not None
+        made = app.memory.remember("I keep bees on the roof")  # as the app adds one
+        screen = app.screen
+        assert isinstance(screen, MemoriesScreen)
+        screen.reload()
+        await settle(pilot)
+        await select(pilot, app, made.id)
+        assert "source  tui" in screen_text(app)
+        await select(pilot, app, seeded[RUST])  # seeded by the library alone: no source
+        assert "source" not in screen_text(app)

@@ -217,6 +217,8 @@ class MemoriesScreen(Page):
             ("used", f"{record.access_count} times"),
             ("pinned", "yes" if record.pinned else "no"),
         ]
+        if record.source:  # (none on memories made before sources were kept)
+            facts.append(("source", record.source))
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
@@ -334,6 +336,7 @@ class MemoriesScreen(Page):
                 record.importance,
                 record.metadata,
                 created_at=record.created_at,
+                source=record.source or None,
             )
             again, evicted = outcome.record, len(outcome.evicted)
             if record.type is MemoryType.SHORT_TERM:
