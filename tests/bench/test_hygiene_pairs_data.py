@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SAME_WHY = {"paraphrase", "reorder", "synonym"}
+SAME_WHY = {"paraphrase", "reorder", "synonym", "detail"}  # detail: adds or drops one
 DIFFERENT_WHY = {
     "reversal",
     "negation",
@@ -23,6 +23,7 @@ DIFFERENT_WHY = {
     "other-place",
     "other-entity",
     "tense",
+    "qualifier",  # a word that limits or changes it: former, decaf, only until, 假, 偶尔
 }
 
 
