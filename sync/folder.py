@@ -183,7 +183,7 @@ def init_folder(
             f"{transport.describe()} is already a sync folder; use `sync join` to join it."
         )
     key = secrets.token_bytes(32)
-    _write_header(transport, key, passphrase, kdf or KdfParams())
+    _write_header(transport, key, passphrase, kdf or DEFAULT_KDF)
     _remember_folder(memory, transport, key, name)
     return _returned(folder, transport)
 

@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 import os
+import sys
+
+# One BLAS thread for the suite, set before numpy loads (here and in every program a test
+# starts, which inherits it). The bundled embedder multiplies a few tokens by small matrices:
+# a second OpenBLAS thread only adds hand-offs, and on a busy machine its busy-waiting costs
+# 100x the work (0.16 s instead of 2 ms of CPU per sentence). Same model, same code path;
+# a developer can still set it otherwise.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import tempfile
 from collections.abc import Callable, Iterator
 from importlib.resources import files
@@ -13,7 +22,7 @@ import pytest
 
 from localmind import KdfParams, Memory
 from localmind.configuration import CONFIG_ENV
-from localmind.keys import UNSAFE_TEST_KDF_ENV
+from localmind.keys import DEFAULT_KDF, UNSAFE_TEST_KDF_ENV
 from localmind.llm.ollama import OllamaLLM
 from tests.ollama_server import FakeOllama
 
@@ -36,6 +45,8 @@ FAST_KDF = KdfParams(memory_cost_kib=8, iterations=1, lanes=1)
 os.environ[UNSAFE_TEST_KDF_ENV] = "1"
 #: ... and never the developer's own localmind.toml: a file no test writes unless it sets its own.
 os.environ[CONFIG_ENV] = str(Path(tempfile.mkdtemp(prefix="localmind-tests-")) / "localmind.toml")
+#: The packages whose modules the suite's patches may reach into.
+APP_PACKAGES = frozenset({"localmind", "sync", "tui"})
 PASSPHRASE = "correct horse battery staple"
 DAY = 86_400.0
 
@@ -51,6 +62,22 @@ class FakeClock:
 
     def advance(self, days: float = 0.0, seconds: float = 0.0) -> None:
         self.now += days * DAY + seconds
+
+
+@pytest.fixture(autouse=True)
+def cheap_new_key_files(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Key files and sync headers made in this process cost Argon2id's cheapest, as the
+    fixtures' stores do (FAST_KDF): otherwise a store the CLI creates, `sync init` and `passwd`
+    take this build's full cost (64 MiB, 3 passes, ~0.2 s) at every later open and sync, ~180
+    times in the quick loop. Tests marked ``real_kdf`` check that cost and keep it. Every
+    module that imported ``DEFAULT_KDF`` is patched, wherever it has moved to."""
+    if request.node.get_closest_marker("real_kdf") is not None:
+        return
+    for name, module in list(sys.modules.items()):
+        if name.partition(".")[0] in APP_PACKAGES and getattr(module, "DEFAULT_KDF", None) is (
+            DEFAULT_KDF
+        ):
+            monkeypatch.setattr(module, "DEFAULT_KDF", FAST_KDF)
 
 
 @pytest.fixture

@@ -5,12 +5,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
 from localmind.llm.registry import DEFAULT_CAPS, LLMConfig
 from localmind.llm.replies import json_object, short, unicode_text
+
+if TYPE_CHECKING:
+    import ollama
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 # Qwen2.5 3B instruct: trained on Chinese and English alike, follows JSON schemas well enough
@@ -41,17 +45,29 @@ class OllamaLLM:
         check_timeout_s: float = 1.5,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self._model = model or DEFAULT_MODEL
+        self.host = host or DEFAULT_HOST
+        self._timeout_s, self._connect_timeout_s = timeout_s, connect_timeout_s
+        self._check_timeout_s = check_timeout_s
+        self._availability = Availability(self._check, clock)
+        self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
+
+    # The HTTP clients are made at first use: each builds a TLS context (~20 ms of CPU), and
+    # most commands that are handed a model never talk to it.
+    @cached_property
+    def _client(self) -> ollama.Client:
         import httpx
         import ollama
 
-        self._model = model or DEFAULT_MODEL
-        self.host = host or DEFAULT_HOST
-        self._client = ollama.Client(
-            host=self.host, timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s)
-        )
-        self._checker = ollama.Client(host=self.host, timeout=httpx.Timeout(check_timeout_s))
-        self._availability = Availability(self._check, clock)
-        self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
+        timeout = httpx.Timeout(self._timeout_s, connect=self._connect_timeout_s)
+        return ollama.Client(host=self.host, timeout=timeout)
+
+    @cached_property
+    def _checker(self) -> ollama.Client:
+        import httpx
+        import ollama
+
+        return ollama.Client(host=self.host, timeout=httpx.Timeout(self._check_timeout_s))
 
     @classmethod
     def from_config(cls, config: LLMConfig) -> OllamaLLM:

@@ -11,12 +11,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
 from localmind.llm.registry import DEFAULT_CAPS, LLMConfig
 from localmind.llm.replies import json_object, short, unicode_text
+
+if TYPE_CHECKING:
+    import openai
 
 # llama-server's default address; LM Studio listens on :1234/v1, vLLM on :8000/v1.
 DEFAULT_BASE_URL = "http://127.0.0.1:8080/v1"
@@ -43,29 +47,35 @@ class OpenAICompatibleLLM:
         check_timeout_s: float = 1.5,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        import httpx2  # the openai client's own fork of httpx
-        import openai
-
         self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         self._configured_model = model
         self._served: list[str] = []
-        key = api_key or NO_API_KEY
-        # No retries: a model that is down should say so at once, and a slow one has its timeout.
-        self._client = openai.OpenAI(
-            base_url=self.base_url,
-            api_key=key,
-            timeout=httpx2.Timeout(timeout_s, connect=connect_timeout_s),
-            max_retries=0,
-        )
-        self._checker = openai.OpenAI(
-            base_url=self.base_url,
-            api_key=key,
-            timeout=httpx2.Timeout(check_timeout_s),
-            max_retries=0,
-        )
+        self._api_key = api_key or NO_API_KEY
+        self._timeout_s, self._connect_timeout_s = timeout_s, connect_timeout_s
+        self._check_timeout_s = check_timeout_s
         self._availability = Availability(self._check, clock)
         self._style = JSON_SCHEMA
         self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
+
+    # Made at first use, as Ollama's: each client builds a TLS context (~20 ms of CPU) that
+    # commands never talking to the model would pay for nothing.
+    @cached_property
+    def _client(self) -> openai.OpenAI:
+        return self._new_client(self._timeout_s, self._connect_timeout_s)
+
+    @cached_property
+    def _checker(self) -> openai.OpenAI:
+        return self._new_client(self._check_timeout_s)
+
+    def _new_client(self, timeout_s: float, connect_s: float | None = None) -> openai.OpenAI:
+        import httpx2  # the openai client's own fork of httpx
+        import openai
+
+        timeout = httpx2.Timeout(timeout_s, connect=timeout_s if connect_s is None else connect_s)
+        # No retries: a model that is down should say so at once, and a slow one has its timeout.
+        return openai.OpenAI(
+            base_url=self.base_url, api_key=self._api_key, timeout=timeout, max_retries=0
+        )
 
     @classmethod
     def from_config(cls, config: LLMConfig) -> OpenAICompatibleLLM:

@@ -66,6 +66,8 @@ def tables_holding(memory: Memory, word: str) -> list[str]:
 
 
 def table_rows(memory: Memory) -> dict[str, list[str]]:
+    """Each table's rows as the text and bytes they hold: a number is no trace of a text
+    (recall_latency's timings once read 3.99001 and "held" the code 9900)."""
     db = memory._store.db
     names = [
         name
@@ -74,7 +76,13 @@ def table_rows(memory: Memory) -> dict[str, list[str]]:
     ]
     return {
         name: [
-            repr([bytes(v).decode("latin-1") if isinstance(v, bytes) else v for v in row])
+            repr(
+                [
+                    bytes(v).decode("latin-1") if isinstance(v, bytes) else v
+                    for v in row
+                    if isinstance(v, str | bytes)
+                ]
+            )
             for row in db.execute(f'SELECT * FROM "{name}"')
         ]
         for name in names
@@ -93,7 +101,13 @@ def table_dump(memory: Memory) -> str:
     for table in tables:
         for row in db.execute(f'SELECT * FROM "{table}"'):
             lines.append(
-                repr([bytes(v).decode("latin-1") if isinstance(v, bytes) else v for v in row])
+                repr(
+                    [
+                        bytes(v).decode("latin-1") if isinstance(v, bytes) else v
+                        for v in row
+                        if isinstance(v, str | bytes)
+                    ]
+                )
             )
     return "\n".join(lines)
 

@@ -16,6 +16,8 @@ from sync.folder_transport import header_path
 from tests.cli_support import Cli, assert_error, files_of
 from tests.conftest import FAST_KDF, PASSPHRASE
 
+pytestmark = pytest.mark.real_kdf  # these tests are about this build's Argon2id cost
+
 NEW_PASSPHRASE = "a brand new passphrase"
 CHEAPEST = {"memory_cost_kib": 8, "iterations": 1, "lanes": 1}
 DEFAULTS = {"memory_cost_kib": 65536, "iterations": 3, "lanes": 4}

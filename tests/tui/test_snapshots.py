@@ -22,6 +22,13 @@ SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 34)], ids=["80x24", "12
 Size = tuple[int, int]
 
 
+@pytest.fixture(autouse=True)
+def steady_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A focused field shows its cursor and does not blink: the screenshot is taken when the
+    run is over, and on a busy machine that can fall in the blink's off half-second."""
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+
+
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> Path:
     """A seeded store at the relative path ``memory.db`` (the status bar shows the path)."""

@@ -34,6 +34,7 @@ def test_key_file_round_trips_through_disk_and_holds_no_key_in_clear(tmp_path: P
     assert path.stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.real_kdf
 def test_default_kdf_is_argon2id_at_64_mib(tmp_path: Path) -> None:
     key_file, _ = KeyFile.create("pw")
     document = json.loads(key_file.to_json())
