@@ -5,6 +5,7 @@ Relevance is a calibrated score fusion of the two searches (``relevance``): for 
     z = bias + w_cos·cosine + (w_gap + w_unmatched·(1 − best coverage))·(cosine − best cosine)
         + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25) + w_cov·coverage
         + w_period·[made in the period the query names]
+        + w_translated·log(1 + bm25 of the query's words said in the other language)
     relevance = σ(z)
 
 where coverage is the share of the query's term rarity (idf) a memory holds
@@ -51,6 +52,12 @@ class Candidate:
     #: every query term, near 0 when it holds only common ones
     coverage: float = 0.0
     in_period: bool = False  # made in the period the query names ("last spring")
+    #: BM25 of the query's words said in the other language (``bilingual.translations``), None
+    #: when none of them matched
+    translated_bm25: float | None = None
+    #: the memory is written in another script than the query (Chinese for an English
+    #: question, or the reverse): only the embedding can connect the two
+    other_script: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +86,8 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
             from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (
                 math.log1p(max(c.bm25, 0.0))
             )
+        if c.translated_bm25 is not None:
+            from_keywords += config.translated_keyword * math.log1p(max(c.translated_bm25, 0.0))
         from_period = config.period if c.in_period else 0.0
         z = config.bias + from_vector + from_keywords + from_period
         scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords))
@@ -181,6 +190,8 @@ def score(
         keyword_score=candidate.bm25,
         keyword_coverage=candidate.coverage,
         in_period=candidate.in_period,
+        translated_keyword_score=candidate.translated_bm25,
+        other_script=candidate.other_script,
         from_vector=found.from_vector,
         from_keywords=found.from_keywords,
     )
