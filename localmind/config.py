@@ -59,10 +59,10 @@ class FusionConfig:
     # the cosine gap again, scaled by how little the query's words are found: when no memory
     # holds its terms (a paraphrase, another language), meaning has to decide
     cosine_gap_unmatched: float = 4.676
-    # log(1 + BM25) of the query's words in the other language (an English question's words
-    # in Chinese, localmind.bilingual): the keyword leg's only view of a memory told in the
-    # other language
-    translated_keyword: float = 0.0
+    # the cosine again for a memory written in another script than the query (Chinese for an
+    # English question, or the reverse): cosines across languages run lower, and the keywords
+    # that lift a same-language memory cannot reach it, so for that pair meaning decides more
+    other_script_cosine: float = 3.0
     min_relevance: float = 0.025
     # the bar when no memory holds any word of the query ("hello there"): only meaning connects
     # it then, and the bundled model's cosines for unrelated short texts reach 0.25

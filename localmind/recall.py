@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from localmind import validation
-from localmind.bilingual import translations
 from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
@@ -68,7 +67,6 @@ class _Found:
     keyword_ranks: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
-    translated: dict[str, float] = field(default_factory=dict)  # BM25 of the translated words
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
@@ -80,8 +78,7 @@ class _Found:
         self.keyword_ranks.setdefault(key, rank)
 
     def keyword_only(self) -> list[str]:
-        keys = dict.fromkeys([*self.bm25, *self.translated])
-        return [key for key in keys if key not in self.cosines]
+        return [key for key in self.bm25 if key not in self.cosines]
 
     def candidates(self) -> list[Candidate]:
         return [
@@ -93,7 +90,6 @@ class _Found:
                 self.keyword_ranks.get(key),
                 self.coverage.get(key, 0.0),
                 key in self.in_period,
-                self.translated.get(key),
                 key in self.other_script,
             )
             for key, cosine in self.cosines.items()
@@ -119,8 +115,6 @@ class _QueryTerms:
     words: list[str]  # query_terms(query)
     match: str | None  # the FTS5 MATCH expression, None without a searchable term
     index_terms: list[str]  # the words as the keyword index holds them (stems, bigrams), distinct
-    #: the MATCH expression of the query's words said in the other language, None without any
-    translated_match: str | None = None
     cjk: bool = False  # written mostly in CJK characters (localmind.cjk.mostly_cjk)
 
 
@@ -308,16 +302,10 @@ class Recaller:
             nearest = _closest_of(
                 nearest, self._store.nearest(hyde_vector, depth, self.namespace, types or None)
             )
-        terms = self._terms_of_query(query)
-        scope = (depth, self.namespace, types or None)
-        keyword = self._store.keyword(terms.match, *scope) if terms.match else []
-        # The keyword leg's view across languages: the question's words the bilingual table
-        # knows, said in the other language, searched apart so the fusion weighs them apart.
-        translated = (
-            self._store.keyword(terms.translated_match, *scope) if terms.translated_match else []
-        )
+        match = self._terms_of_query(query).match
+        keyword = self._store.keyword(match, depth, self.namespace, types or None) if match else []
         rows = self._store.get_by_rowids(
-            list(dict.fromkeys([r for r, _ in [*nearest, *keyword, *translated]]))
+            list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
         )
         found.stored.update((row.record.id, row) for row in rows.values())
         for rank, (rowid, distance) in enumerate(nearest, start=1):
@@ -327,10 +315,6 @@ class Recaller:
             if rowid in rows:
                 # FTS5's bm25() is negative, lower better: negated, higher is better.
                 found.add_keyword(rows[rowid].record.id, -bm25, rank)
-        for rowid, bm25 in translated:
-            if rowid in rows:
-                key = rows[rowid].record.id
-                found.translated[key] = max(-bm25, found.translated.get(key, -bm25))
         # Keyword-only candidates: their cosine comes from their stored vectors.
         missing = {
             found.stored[key].rowid: key for key in found.keyword_only() if key in found.stored
@@ -437,7 +421,6 @@ class Recaller:
             words,
             match_expression(query),
             list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:])))),
-            match_expression(" ".join(translations(query))),
             mostly_cjk(query),
         )
         if len(self._query_terms) > _QUERY_CACHE_SIZE:

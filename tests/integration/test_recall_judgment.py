@@ -255,3 +255,36 @@ def test_a_period_in_the_query_brings_what_happened_then_first(
     results = memory.recall(query, 3)
     assert results and results[0].memory.content == expected, [r.memory.content for r in results]
     assert results[0].breakdown.in_period
+
+
+@pytest.mark.parametrize(
+    ("distractor", "answer", "query"),
+    [
+        # an English question; the answer was told in Chinese, the distractor shares its words
+        (
+            "My sister Anna called me on Sunday.",
+            "我妹妹安娜比我小四岁，在上海当建筑师。",
+            "How much younger than me is my sister?",
+        ),
+        # the reverse: a Chinese question, the answer in English
+        (
+            "我妈妈每天早上喝茶，她最喜欢绿茶。",
+            "I drink green tea every morning before work.",
+            "我每天早上喝什么茶？",
+        ),
+    ],
+)
+def test_a_question_finds_the_answer_told_in_the_other_language(
+    open_memory: Callable[..., Memory], distractor: str, answer: str, query: str
+) -> None:
+    """The answer told in the other language comes first, above a memory in the question's own
+    language that shares its words but does not answer it: only the meaning connects the
+    answer to the question, and for a memory in the other script recall trusts it more."""
+    memory = open_memory()
+    _filled(memory)
+    memory.remember(distractor)
+    told = memory.remember(answer)
+    results = memory.recall(query, 5)
+    assert results and results[0].memory.id == told.id, [r.memory.content for r in results]
+    other_script = {r.memory.content: r.breakdown.other_script for r in results}
+    assert other_script[answer] and not other_script.get(distractor, False)
