@@ -288,3 +288,31 @@ def test_a_question_finds_the_answer_told_in_the_other_language(
     assert results and results[0].memory.id == told.id, [r.memory.content for r in results]
     other_script = {r.memory.content: r.breakdown.other_script for r in results}
     assert other_script[answer] and not other_script.get(distractor, False)
+
+
+def test_a_later_memory_that_answers_too_moves_up_only_for_that_question(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """remember() noted the new job as a possible later version of the old one, but the two
+    are not alike enough to count as versions of one fact; the person kept both (no conflict
+    pending). Asked a question the newer one answers about as well, the newer comes first
+    although it scores lower; asked about the old job alone, the old one keeps first place."""
+    memory = open_memory()
+    _filled(memory)
+    old = memory.remember("I work at Northwind Logistics as a backend engineer.")
+    clock.advance(days=120)
+    new = memory.remember("Started my new job at Lumen Health this week, finally out of logistics.")
+    clock.advance(days=10)
+    for conflict in memory.conflicts():
+        memory.resolve_conflict(conflict.id, "keep_both")
+    assert memory.conflicts() == []
+
+    both = memory.recall("Which company do I work for, Northwind or Lumen Health?", 5, threshold=0)
+    ranked = [r.memory.id for r in both]
+    assert ranked.index(new.id) < ranked.index(old.id)
+    by_id = {r.memory.id: r.breakdown for r in both}
+    assert by_id[new.id].similarity < by_id[old.id].similarity  # moved up, not scored higher
+    assert by_id[old.id].superseded_by is None  # only a conflict marks one as replaced
+
+    ranked = [r.memory.id for r in memory.recall("my job at Northwind Logistics", 5, threshold=0)]
+    assert ranked[0] == old.id and new.id in ranked
