@@ -65,6 +65,10 @@ class Relevance:
     probability: float
     from_vector: float  # w_cos·cosine + w_gap·gap (+ w_script·cosine, another script)
     from_keywords: float  # w_kw·relative bm25 + w_bm25·log(1 + bm25)
+    #: the probability without the other-script term: whether anything in the store is
+    #: relevant at all is judged on this (else a Chinese question to an English-only store
+    #: would lift the whole store above the bar, ``recall._default_threshold``)
+    same_script_probability: float | None = None
 
 
 def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
@@ -78,8 +82,8 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
     scored = []
     for c in candidates:
         from_vector = config.cosine * c.cosine + gap_weight * (c.cosine - best_cosine)
-        if c.other_script:
-            from_vector += config.other_script_cosine * c.cosine
+        across = config.other_script_cosine * c.cosine if c.other_script else 0.0
+        from_vector += across
         from_keywords = config.coverage * c.coverage
         if c.bm25 is not None and best_bm25 > 0:
             from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (
@@ -87,7 +91,7 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
             )
         from_period = config.period if c.in_period else 0.0
         z = config.bias + from_vector + from_keywords + from_period
-        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords))
+        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords, _sigmoid(z - across)))
     scored.sort(key=lambda r: r.probability, reverse=True)
     return scored
 

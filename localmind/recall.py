@@ -528,8 +528,15 @@ class Recaller:
         # σ(x) computed without overflow for logits of either sign
         probabilities = [math.exp(min(x, 0.0) - math.log1p(math.exp(-abs(x)))) for x in logits]
         lowest = min(probabilities)
-        reranked = [replace(r, probability=p) for r, p in zip(head, probabilities, strict=True)]
-        rest = [replace(r, probability=min(r.probability, lowest)) for r in tail]
+        reranked = [
+            replace(r, probability=p, same_script_probability=None)
+            for r, p in zip(head, probabilities, strict=True)
+        ]
+        # the cross-encoder's probabilities know nothing of scripts: the bar reads them as they are
+        rest = [
+            replace(r, probability=min(r.probability, lowest), same_script_probability=None)
+            for r in tail
+        ]
         return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
     def _hyde_vector(self, query: str) -> Vectors | None:
@@ -567,7 +574,14 @@ def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: Fus
         return 0.0
     best = relevant[0].probability
     matched = any(found.coverage.values())
-    if best < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
+    # whether anything is relevant at all is judged without the other-script term: it lifts
+    # every memory of a store written in the other language (an unrelated Chinese question to
+    # an English store returned 10 results out of 10 with it, docs/benchmarks.md "Round 4")
+    plain = max(
+        r.probability if r.same_script_probability is None else r.same_script_probability
+        for r in relevant
+    )
+    if plain < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
         return math.inf
     return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
 

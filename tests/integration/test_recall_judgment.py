@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from localmind import Memory
+from localmind.cjk import mostly_cjk
 from tests.conftest import FakeClock
 
 #: One person's ordinary facts, English and Chinese.
@@ -316,3 +317,24 @@ def test_a_later_memory_that_answers_too_moves_up_only_for_that_question(
 
     ranked = [r.memory.id for r in memory.recall("my job at Northwind Logistics", 5, threshold=0)]
     assert ranked[0] == old.id and new.id in ranked
+
+
+@pytest.mark.parametrize(
+    ("language", "unrelated"),
+    [
+        ("en", "明天的天气怎么样？"),
+        ("en", "这首歌叫什么名字？"),
+        ("zh", "What time does the bakery open?"),
+    ],
+)
+def test_a_question_in_the_other_language_with_nothing_relevant_returns_nothing(
+    open_memory: Callable[..., Memory], language: str, unrelated: str
+) -> None:
+    """Memories in the other script are judged more by their meaning, but that does not make a
+    whole store written in the other language relevant to an unrelated question."""
+    memory = open_memory()
+    for text in FACTS + FILLER:
+        if mostly_cjk(text) == (language == "zh"):
+            memory.remember(text)
+    assert memory.recall(unrelated) == []
+    assert memory.recall(unrelated, 5, threshold=0)  # they are there, for whoever asks for all
