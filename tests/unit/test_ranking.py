@@ -64,6 +64,8 @@ def test_a_memory_in_the_other_script_is_judged_more_by_its_meaning() -> None:
     assert by_key["other"].probability > by_key["same"].probability
     assert by_key["other"].from_vector > by_key["same"].from_vector
     assert by_key["other"].from_keywords == 0
+    # ... but not for judging whether anything is relevant at all: without the term, the same
+    assert by_key["other"].same_script_probability == pytest.approx(by_key["same"].probability)
 
 
 def test_no_candidates_no_relevance() -> None:
