@@ -38,7 +38,8 @@ class DecayConfig:
 class FusionConfig:
     """The calibrated score fusion of the vector and keyword searches
     (``localmind.ranking.relevance``): a logistic model of relevance over the cosine, its gap to
-    the query's best cosine, BM25 relative to the query's best and log(1 + BM25). Fitted on
+    the query's best cosine, BM25 relative to the query's best and log(1 + BM25) (and, for a
+    memory in the other script than the query, the cosine again). Fitted on
     every dev set at once — MADial-Bench en and zh, LoCoMo dev, the personal sets — by
     ``python -m bench fit`` (docs/benchmarks.md); the numbers below are its output.
 
