@@ -528,11 +528,11 @@ class Recaller:
         # σ(x) computed without overflow for logits of either sign
         probabilities = [math.exp(min(x, 0.0) - math.log1p(math.exp(-abs(x)))) for x in logits]
         lowest = min(probabilities)
+        # the cross-encoder's probabilities know nothing of scripts: the bar reads them as they are
         reranked = [
             replace(r, probability=p, same_script_probability=None)
             for r, p in zip(head, probabilities, strict=True)
         ]
-        # the cross-encoder's probabilities know nothing of scripts: the bar reads them as they are
         rest = [
             replace(r, probability=min(r.probability, lowest), same_script_probability=None)
             for r in tail
