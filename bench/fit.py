@@ -7,6 +7,7 @@ relevance model of ``localmind.ranking.relevance``:
     z = bias + w_cos·cos + w_gap·(cos − best cos) + w_kw·bm25/best bm25 + w_bm25·log(1 + bm25)
         + w_cov·coverage + w_period·[made in the period the query names]
         + w_unmatched·(cos − best cos)·(1 − best coverage)
+        + w_script·cos·[the memory is written in another script than the question]
 
 in two steps, so that ranking and calibration each get the objective they need:
 
@@ -43,6 +44,7 @@ NAMES = (
     "coverage",
     "period",
     "cosine_gap_unmatched",
+    "other_script_cosine",
 )
 KS = (1, 5, 10)
 KEEP_GOLD = 0.97  # share of the top-10 gold the default threshold must keep
@@ -87,6 +89,7 @@ def load(paths: Sequence[Path]) -> list[Question]:
                     np.array([c.get("coverage", 0.0) for c in candidates]),
                     np.array([float(c.get("in_period", False)) for c in candidates]),
                     (cos - cos.max()) * (1 - max(c.get("coverage", 0.0) for c in candidates)),
+                    cos * [float(c.get("other_script", False)) for c in candidates],
                 ],
                 axis=1,
             )

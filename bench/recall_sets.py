@@ -90,6 +90,7 @@ def _features(result: RecallResult) -> dict[str, Any]:
         "bm25": getattr(b, "keyword_score", None),  # (absent before the score fusion)
         "coverage": getattr(b, "keyword_coverage", 0.0),
         "in_period": getattr(b, "in_period", False),
+        "other_script": getattr(b, "other_script", False),
         "vrank": b.vector_rank,
         "krank": b.keyword_rank,
         "created": m.created_at,

@@ -38,7 +38,8 @@ class DecayConfig:
 class FusionConfig:
     """The calibrated score fusion of the vector and keyword searches
     (``localmind.ranking.relevance``): a logistic model of relevance over the cosine, its gap to
-    the query's best cosine, BM25 relative to the query's best and log(1 + BM25). Fitted on
+    the query's best cosine, BM25 relative to the query's best and log(1 + BM25) (and, for a
+    memory in the other script than the query, the cosine again). Fitted on
     every dev set at once — MADial-Bench en and zh, LoCoMo dev, the personal sets — by
     ``python -m bench fit`` (docs/benchmarks.md); the numbers below are its output.
 
@@ -59,6 +60,10 @@ class FusionConfig:
     # the cosine gap again, scaled by how little the query's words are found: when no memory
     # holds its terms (a paraphrase, another language), meaning has to decide
     cosine_gap_unmatched: float = 4.676
+    # the cosine again for a memory written in another script than the query (Chinese for an
+    # English question, or the reverse): cosines across languages run lower, and the keywords
+    # that lift a same-language memory cannot reach it, so for that pair meaning decides more
+    other_script_cosine: float = 3.0
     min_relevance: float = 0.025
     # the bar when no memory holds any word of the query ("hello there"): only meaning connects
     # it then, and the bundled model's cosines for unrelated short texts reach 0.25

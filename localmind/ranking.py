@@ -5,6 +5,7 @@ Relevance is a calibrated score fusion of the two searches (``relevance``): for 
     z = bias + w_cos·cosine + (w_gap + w_unmatched·(1 − best coverage))·(cosine − best cosine)
         + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25) + w_cov·coverage
         + w_period·[made in the period the query names]
+        + w_script·cosine·[written in another script than the query]
     relevance = σ(z)
 
 where coverage is the share of the query's term rarity (idf) a memory holds
@@ -51,6 +52,9 @@ class Candidate:
     #: every query term, near 0 when it holds only common ones
     coverage: float = 0.0
     in_period: bool = False  # made in the period the query names ("last spring")
+    #: the memory is written in another script than the query (Chinese for an English
+    #: question, or the reverse): only the embedding can connect the two
+    other_script: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +63,12 @@ class Relevance:
 
     candidate: Candidate
     probability: float
-    from_vector: float  # w_cos·cosine + w_gap·gap
+    from_vector: float  # w_cos·cosine + w_gap·gap (+ w_script·cosine, another script)
     from_keywords: float  # w_kw·relative bm25 + w_bm25·log(1 + bm25)
+    #: the probability without the other-script term: whether anything in the store is
+    #: relevant at all is judged on this (else a Chinese question to an English-only store
+    #: would lift the whole store above the bar, ``recall._default_threshold``)
+    same_script_probability: float | None = None
 
 
 def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
@@ -74,6 +82,8 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
     scored = []
     for c in candidates:
         from_vector = config.cosine * c.cosine + gap_weight * (c.cosine - best_cosine)
+        across = config.other_script_cosine * c.cosine if c.other_script else 0.0
+        from_vector += across
         from_keywords = config.coverage * c.coverage
         if c.bm25 is not None and best_bm25 > 0:
             from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (
@@ -81,7 +91,7 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
             )
         from_period = config.period if c.in_period else 0.0
         z = config.bias + from_vector + from_keywords + from_period
-        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords))
+        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords, _sigmoid(z - across)))
     scored.sort(key=lambda r: r.probability, reverse=True)
     return scored
 
@@ -181,6 +191,7 @@ def score(
         keyword_score=candidate.bm25,
         keyword_coverage=candidate.coverage,
         in_period=candidate.in_period,
+        other_script=candidate.other_script,
         from_vector=found.from_vector,
         from_keywords=found.from_keywords,
     )

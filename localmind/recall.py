@@ -13,10 +13,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
 from localmind import validation
+from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
@@ -31,6 +33,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, might_mention_time, time_frame
 
+_Derived = TypeVar("_Derived")
 _QUERY_CACHE_SIZE = 256
 _TERMS_CACHE_SIZE = 20_000  # memories whose index terms are kept (a few MB at most)
 #: Candidates the cross-encoder rescores when recall reranks.
@@ -66,6 +69,7 @@ class _Found:
     keyword_ranks: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
+    other_script: set[str] = field(default_factory=set)  # written in another script than the query
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
         self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
@@ -88,6 +92,7 @@ class _Found:
                 self.keyword_ranks.get(key),
                 self.coverage.get(key, 0.0),
                 key in self.in_period,
+                key in self.other_script,
             )
             for key, cosine in self.cosines.items()
         ]
@@ -112,6 +117,7 @@ class _QueryTerms:
     words: list[str]  # query_terms(query)
     match: str | None  # the FTS5 MATCH expression, None without a searchable term
     index_terms: list[str]  # the words as the keyword index holds them (stems, bigrams), distinct
+    cjk: bool = False  # written mostly in CJK characters (localmind.cjk.mostly_cjk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +158,7 @@ class Recaller:
         self.reranker = reranker
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
+        self._scripts: OrderedDict[str, bool] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
 
@@ -159,6 +166,7 @@ class Recaller:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
         self._query_vectors.clear()
         self._terms.clear()
+        self._scripts.clear()
         self._query_terms.clear()
 
     def recall(
@@ -232,6 +240,10 @@ class Recaller:
             self._search_buffer(query, query_vector, hyde_vector, found)
 
         found.coverage = self._coverage(query, found)
+        asked_in_cjk = self._terms_of_query(query).cjk
+        found.other_script = {
+            key for key in found.cosines if self._in_cjk(found.record(key)) != asked_in_cjk
+        }
         if frame is not None:
             found.in_period = {
                 key
@@ -413,6 +425,7 @@ class Recaller:
             words,
             match_expression(query),
             list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:])))),
+            mostly_cjk(query),
         )
         if len(self._query_terms) > _QUERY_CACHE_SIZE:
             self._query_terms.popitem(last=False)
@@ -421,16 +434,12 @@ class Recaller:
     def _terms_of(self, record: MemoryRecord) -> frozenset[str]:
         """A memory's index terms, from a cache keyed by its text's hash: tokenizing every
         candidate on every recall was a third of the search's CPU time at 10k memories."""
-        key = record.content_hash or record.content
-        cached = self._terms.get(key)
-        if cached is None:
-            cached = frozenset(self._store.terms(record.content))
-            self._terms[key] = cached
-            if len(self._terms) > _TERMS_CACHE_SIZE:
-                self._terms.popitem(last=False)
-        else:
-            self._terms.move_to_end(key)
-        return cached
+        return _cached(self._terms, record, lambda text: frozenset(self._store.terms(text)))
+
+    def _in_cjk(self, record: MemoryRecord) -> bool:
+        """Whether a memory is written mostly in CJK characters, cached like its terms (the
+        two regex counts cost about 2 ms per 100 candidates)."""
+        return _cached(self._scripts, record, mostly_cjk)
 
     def _newer_first(self, results: list[_Ranked], limit: int) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
@@ -519,8 +528,15 @@ class Recaller:
         # σ(x) computed without overflow for logits of either sign
         probabilities = [math.exp(min(x, 0.0) - math.log1p(math.exp(-abs(x)))) for x in logits]
         lowest = min(probabilities)
-        reranked = [replace(r, probability=p) for r, p in zip(head, probabilities, strict=True)]
-        rest = [replace(r, probability=min(r.probability, lowest)) for r in tail]
+        # the cross-encoder's probabilities know nothing of scripts: the bar reads them as they are
+        reranked = [
+            replace(r, probability=p, same_script_probability=None)
+            for r, p in zip(head, probabilities, strict=True)
+        ]
+        rest = [
+            replace(r, probability=min(r.probability, lowest), same_script_probability=None)
+            for r in tail
+        ]
         return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
     def _hyde_vector(self, query: str) -> Vectors | None:
@@ -558,9 +574,32 @@ def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: Fus
         return 0.0
     best = relevant[0].probability
     matched = any(found.coverage.values())
-    if best < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
+    # whether anything is relevant at all is judged without the other-script term: it lifts
+    # every memory of a store written in the other language (an unrelated Chinese question to
+    # an English store returned 10 results out of 10 with it, docs/benchmarks.md "Round 4")
+    plain = max(
+        r.probability if r.same_script_probability is None else r.same_script_probability
+        for r in relevant
+    )
+    if plain < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
         return math.inf
     return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
+
+
+def _cached(
+    cache: OrderedDict[str, _Derived], record: MemoryRecord, derive: Callable[[str], _Derived]
+) -> _Derived:
+    """What ``derive`` makes of a memory's text, from ``cache`` (least recently used out
+    first), keyed by the text's hash."""
+    key = record.content_hash or record.content
+    cached = cache.get(key)
+    if cached is None:
+        cached = cache[key] = derive(record.content)
+        if len(cache) > _TERMS_CACHE_SIZE:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return cached
 
 
 def _closest_of(

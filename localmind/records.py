@@ -200,6 +200,7 @@ class ScoreBreakdown:
     keyword_score: float | None = None  # BM25 relevance (higher is better), None: no match
     keyword_coverage: float = 0.0  # share of the query's term rarity the memory holds
     in_period: bool = False  # made in the period the query names ("last spring", "去年")
+    other_script: bool = False  # written in another script than the query (Chinese / English)
     from_vector: float = 0.0
     from_keywords: float = 0.0
     superseded_by: str | None = None

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from localmind import Memory
+from localmind.cjk import mostly_cjk
 from tests.conftest import FakeClock
 
 #: One person's ordinary facts, English and Chinese.
@@ -255,3 +256,85 @@ def test_a_period_in_the_query_brings_what_happened_then_first(
     results = memory.recall(query, 3)
     assert results and results[0].memory.content == expected, [r.memory.content for r in results]
     assert results[0].breakdown.in_period
+
+
+@pytest.mark.parametrize(
+    ("distractor", "answer", "query"),
+    [
+        # an English question; the answer was told in Chinese, the distractor shares its words
+        (
+            "My sister Anna called me on Sunday.",
+            "我妹妹安娜比我小四岁，在上海当建筑师。",
+            "How much younger than me is my sister?",
+        ),
+        # the reverse: a Chinese question, the answer in English
+        (
+            "我妈妈每天早上喝茶，她最喜欢绿茶。",
+            "I drink green tea every morning before work.",
+            "我每天早上喝什么茶？",
+        ),
+    ],
+)
+def test_a_question_finds_the_answer_told_in_the_other_language(
+    open_memory: Callable[..., Memory], distractor: str, answer: str, query: str
+) -> None:
+    """The answer told in the other language comes first, above a memory in the question's own
+    language that shares its words but does not answer it: only the meaning connects the
+    answer to the question, and for a memory in the other script recall trusts it more."""
+    memory = open_memory()
+    _filled(memory)
+    memory.remember(distractor)
+    told = memory.remember(answer)
+    results = memory.recall(query, 5)
+    assert results and results[0].memory.id == told.id, [r.memory.content for r in results]
+    other_script = {r.memory.content: r.breakdown.other_script for r in results}
+    assert other_script[answer] and not other_script.get(distractor, False)
+
+
+def test_a_later_memory_that_answers_too_moves_up_only_for_that_question(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """remember() noted the new job as a possible later version of the old one, but the two
+    are not alike enough to count as versions of one fact; the person kept both (no conflict
+    pending). Asked a question the newer one answers about as well, the newer comes first
+    although it scores lower; asked about the old job alone, the old one keeps first place."""
+    memory = open_memory()
+    _filled(memory)
+    old = memory.remember("I work at Northwind Logistics as a backend engineer.")
+    clock.advance(days=120)
+    new = memory.remember("Started my new job at Lumen Health this week, finally out of logistics.")
+    clock.advance(days=10)
+    for conflict in memory.conflicts():
+        memory.resolve_conflict(conflict.id, "keep_both")
+    assert memory.conflicts() == []
+
+    both = memory.recall("Which company do I work for, Northwind or Lumen Health?", 5, threshold=0)
+    ranked = [r.memory.id for r in both]
+    assert ranked.index(new.id) < ranked.index(old.id)
+    by_id = {r.memory.id: r.breakdown for r in both}
+    assert by_id[new.id].similarity < by_id[old.id].similarity  # moved up, not scored higher
+    assert by_id[old.id].superseded_by is None  # only a conflict marks one as replaced
+
+    ranked = [r.memory.id for r in memory.recall("my job at Northwind Logistics", 5, threshold=0)]
+    assert ranked[0] == old.id and new.id in ranked
+
+
+@pytest.mark.parametrize(
+    ("language", "unrelated"),
+    [
+        ("en", "明天的天气怎么样？"),
+        ("en", "这首歌叫什么名字？"),
+        ("zh", "What time does the bakery open?"),
+    ],
+)
+def test_a_question_in_the_other_language_with_nothing_relevant_returns_nothing(
+    open_memory: Callable[..., Memory], language: str, unrelated: str
+) -> None:
+    """Memories in the other script are judged more by their meaning, but that does not make a
+    whole store written in the other language relevant to an unrelated question."""
+    memory = open_memory()
+    for text in FACTS + FILLER:
+        if mostly_cjk(text) == (language == "zh"):
+            memory.remember(text)
+    assert memory.recall(unrelated) == []
+    assert memory.recall(unrelated, 5, threshold=0)  # they are there, for whoever asks for all

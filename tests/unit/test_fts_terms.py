@@ -1,3 +1,6 @@
+import pytest
+
+from localmind.cjk import mostly_cjk
 from localmind.fts_terms import cjk_bigrams, index_text, match_expression, query_terms
 from localmind.token_budget import estimate
 
@@ -47,3 +50,19 @@ def test_the_index_and_the_token_estimate_agree_on_what_is_cjk() -> None:
         assert index_text(text).split() == cjk_bigrams(text)
         assert estimate(text) == 4
     assert estimate("Rust编程") == 3  # a word, then one token per character
+
+
+@pytest.mark.parametrize(
+    ("text", "cjk"),
+    [
+        ("我每周三晚上去游泳", True),
+        ("Pepper现在还是寄养的小狗吗？", True),  # a Chinese sentence with a name in it
+        ("我手机上用的是搜狗拼音输入法。", True),
+        ("Is Tom allergic to cats?", False),
+        ("We flew to 杭州 for Chinese New Year", False),  # an English sentence with a place
+        ("2025-12-24 3pm", False),
+        ("", False),
+    ],
+)
+def test_mostly_cjk_tells_which_script_a_text_is_written_in(text: str, cjk: bool) -> None:
+    assert mostly_cjk(text) is cjk

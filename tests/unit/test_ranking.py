@@ -55,6 +55,19 @@ def test_a_cosine_far_below_the_querys_best_weighs_less() -> None:
     assert behind["a"].probability < alone.probability
 
 
+def test_a_memory_in_the_other_script_is_judged_more_by_its_meaning() -> None:
+    """A Chinese memory for an English question (or the reverse) shares no word with it: its
+    cosine counts for more than the same cosine of a same-language memory."""
+    same = _candidate("same", 0.5)
+    other = Candidate("other", 0.5, None, None, None, 0.0, other_script=True)
+    by_key = {r.candidate.key: r for r in relevance([same, other], FusionConfig())}
+    assert by_key["other"].probability > by_key["same"].probability
+    assert by_key["other"].from_vector > by_key["same"].from_vector
+    assert by_key["other"].from_keywords == 0
+    # ... but not for judging whether anything is relevant at all: without the term, the same
+    assert by_key["other"].same_script_probability == pytest.approx(by_key["same"].probability)
+
+
 def test_no_candidates_no_relevance() -> None:
     assert relevance([], FusionConfig()) == []
 
