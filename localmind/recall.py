@@ -22,6 +22,7 @@ from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
+from localmind.embedders.use import UseEmbedder
 from localmind.errors import InvalidInput
 from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
@@ -55,6 +56,11 @@ NEWER_FIRST_RELEVANCE = 0.0125
 #: single questions 0.03 of R@5 (docs/design.md, "Recall, round 3").
 NEWER_FIRST_SIMILARITY = 0.44
 NEWER_FIRST_SHARE = 0.5
+
+
+FITTED_EMBEDDER = (
+    f"{UseEmbedder.name}:{UseEmbedder.dim}"  # FusionConfig's weights were fitted on it
+)
 
 
 @dataclass
@@ -156,6 +162,11 @@ class Recaller:
         self._governance = governance
         self.llm = llm
         self.reranker = reranker
+        # The other-script term adds weight x cosine, fitted on the bundled model's cosines
+        # (unrelated texts ~0.1-0.3). Another model's cosines sit elsewhere (e5's unrelated
+        # texts reach 0.75), where the same term would lift every memory in the other script
+        # above the answer: it is off until it is fitted for that model.
+        self._fitted_embedder = embedder.identity == FITTED_EMBEDDER
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._scripts: OrderedDict[str, bool] = OrderedDict()
@@ -240,10 +251,11 @@ class Recaller:
             self._search_buffer(query, query_vector, hyde_vector, found)
 
         found.coverage = self._coverage(query, found)
-        asked_in_cjk = self._terms_of_query(query).cjk
-        found.other_script = {
-            key for key in found.cosines if self._in_cjk(found.record(key)) != asked_in_cjk
-        }
+        if self._fitted_embedder:
+            asked_in_cjk = self._terms_of_query(query).cjk
+            found.other_script = {
+                key for key in found.cosines if self._in_cjk(found.record(key)) != asked_in_cjk
+            }
         if frame is not None:
             found.in_period = {
                 key
