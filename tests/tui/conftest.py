@@ -71,10 +71,19 @@ async def settle(pilot: object) -> None:
     from textual.pilot import Pilot
 
     assert isinstance(pilot, Pilot)
-    for _ in range(2):
+    # Until a pause starts no new worker (a result may start another: the profile's rebuild
+    # starts a reload, whose rows then resize the table's columns). Twice was not always
+    # enough on a loaded machine: a snapshot caught the table between its rows and its widths.
+    quiet = 0
+    for _ in range(20):
         if workers := [w for w in pilot.app.workers if w.group != "sync"]:
             await pilot.app.workers.wait_for_complete(workers)
+            quiet = 0
+        else:
+            quiet += 1
         await pilot.pause()
+        if quiet == 2:
+            break
 
 
 def screen_text(app: App[Any]) -> str:
