@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Label
 
 from localmind import Memory, Status
@@ -70,16 +71,21 @@ async def test_an_archived_memory_comes_back_from_the_memories_page(
         assert archived not in screen.rows and len(screen.rows) == 1
 
 
+async def press_and_read_capacity(pilot: Pilot[None], key: str) -> str:
+    """Press ``key`` once the app has settled; the Health page's capacity line after it."""
+    await settle(pilot)
+    await pilot.press(key)
+    await settle(pilot)
+    return str(pilot.app.screen.query_one("#capacity-label", Label).render())
+
+
 async def test_health_says_how_many_are_archived(
     store_path: Path, clock: FakeClock, seeded: dict[str, str]
 ) -> None:
     set_capacity(store_path, clock, len(seeded) - 1)
     app = make_app(store_path, clock)
     async with app.run_test(size=(140, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        label = str(app.screen.query_one("#capacity-label", Label).render())
+        label = await press_and_read_capacity(pilot, "f6")
     assert (
         label
         == f"Capacity: {len(seeded) - 1} of {len(seeded) - 1} memories · 1 archived (Memories, s)"
@@ -98,13 +104,8 @@ async def test_health_says_when_sync_left_the_store_over_capacity_and_m_archives
         here.apply_remote(other.events_since(0))  # arrives over capacity, archives nothing
     app = make_app(store_path, clock)
     async with app.run_test(size=(140, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        over = str(app.screen.query_one("#capacity-label", Label).render())
-        await pilot.press("m")
-        await settle(pilot)
-        after = str(app.screen.query_one("#capacity-label", Label).render())
+        over = await press_and_read_capacity(pilot, "f6")
+        after = await press_and_read_capacity(pilot, "m")
         said = [n.message for n in app._notifications]
     full = f"Capacity: {len(seeded) + 1} of {len(seeded)} memories"
     assert over == f"{full} · 1 over: maintenance (m) archives the 1 lowest-valued"
