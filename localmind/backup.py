@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import apsw
 from keyring.errors import KeyringError
 from ulid import ULID
 
@@ -39,6 +38,7 @@ from localmind.store import newest_change
 from localmind.store.connection import (
     DAMAGE_ERRORS,
     Cipher,
+    Connection,
     connect,
     open_bare,
 )
@@ -185,7 +185,7 @@ def check_destination(store: Path, destination: Path, *, replace: bool) -> None:
 
 
 def _copy(
-    source: apsw.Connection,
+    source: Connection,
     temp: Path,
     unlocked: _Unlocked,
     progress: Progress | None,

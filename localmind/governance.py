@@ -38,6 +38,9 @@ class MaintenanceReport:
     purged: int = 0
     skipped: bool = False  # the last run was too recent
     refused: str | None = None  # why the clock was not trusted (nothing was changed)
+    # archived by an explicit run because the user's memories were over capacity (memories that
+    # arrived by sync are never evicted on arrival: docs/design.md, "Small debts")
+    evicted: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -84,10 +87,8 @@ class Governance:
         are all that is left, :class:`CapacityFull` is raised and the caller's transaction
         rolls back, so nothing is written. ``keep``: a memory that must not be chosen (the
         one just written, or just brought back from the archive)."""
-        if self.config.capacity is None:
-            return []
-        excess = self.store.count(namespace) - self.config.capacity
-        if excess <= 0:
+        excess = self.over_capacity(namespace)
+        if excess == 0:
             return []
         rows = self.store.eviction_candidates(
             namespace, excess, source=AGENT_SOURCE if agent_write else None, keep=keep
@@ -112,6 +113,12 @@ class Governance:
             )
             evicted.append(memory_id)
         return evicted
+
+    def over_capacity(self, namespace: str) -> int:
+        """How many active memories of ``namespace`` are over the capacity (0 when none)."""
+        if self.config.capacity is None:
+            return 0
+        return max(0, self.store.count(namespace) - self.config.capacity)
 
     def purge_archived(self, namespace: str) -> int:
         """Erase every archived memory of ``namespace`` now (the person asked for it)."""

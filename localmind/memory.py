@@ -699,8 +699,18 @@ class Memory:
         """Expire, archive decayed memories, decay doubtful ones, purge old archives. With
         ``force`` false it only runs when the last run is over the interval old. Refused
         (the report's ``refused`` says why) when the wall clock jumped by more than
-        ``max_clock_jump_days``, unless ``trust_clock``."""
-        return self._governance.maintain(force=force, trust_clock=trust_clock)
+        ``max_clock_jump_days``, unless ``trust_clock``.
+
+        A run the person asked for (``force``) also archives what this user's memories are over
+        the capacity (``evicted``): memories that arrived by sync are not evicted on arrival,
+        and the automatic daily run, which every laptop makes on its own, does not either."""
+        report = self._governance.maintain(force=force, trust_clock=trust_clock)
+        if not force or report.refused:
+            return report
+        self.reload_preferences()
+        with self._store.db:
+            evicted = self._governance.enforce_capacity(self.namespace)
+        return replace(report, evicted=tuple(evicted))
 
     # --- export and restore -------------------------------------------------------------------
 
@@ -811,6 +821,8 @@ class Memory:
             "schema_version": int(store.get_meta("schema_version") or 0),
             "size_bytes": size,
             "capacity": self.settings.governance.capacity,
+            # arrived by sync, which never evicts; `maintain` or the next write archives them
+            "over_capacity": self._governance.over_capacity(self.namespace),
             "pending_conflicts": self.pending_conflicts(),
             "confidence_histogram": self._governance.confidence_histogram(self.namespace),
             "activity_by_day": self._governance.activity_by_day(self.namespace),

@@ -19,14 +19,14 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-import apsw
 from keyring.errors import KeyringError
 
 from localmind.errors import LocalmindError, RolledBack
 from localmind.keys import KeyFile, key_file_for
 from localmind.locks import key_file_lock
 from localmind.remembered_key import record_seen_in_keyring, remembered_seen
-from localmind.store import checkpoint, newest_change
+from localmind.store import DATABASE_ERRORS, checkpoint, newest_change
+from localmind.store.connection import Connection
 
 log = logging.getLogger("localmind")
 
@@ -40,7 +40,7 @@ class SeenRecord:
     wrapped_key: bytes  # the key file's wrap when the store was opened
 
 
-def check_not_rolled_back(db: apsw.Connection, key_file: KeyFile, seen: SeenRecord) -> None:
+def check_not_rolled_back(db: Connection, key_file: KeyFile, seen: SeenRecord) -> None:
     found = newest_change(db)
     recorded = key_file.seen_events(seen.mac_key, key_file_for(seen.path))
     in_keyring = remembered_seen(seen.path)
@@ -55,7 +55,7 @@ def check_not_rolled_back(db: apsw.Connection, key_file: KeyFile, seen: SeenReco
         )
 
 
-def record_seen(db: apsw.Connection, seen: SeenRecord) -> None:
+def record_seen(db: Connection, seen: SeenRecord) -> None:
     """Record in the key file (and in the OS keyring, when the key is remembered there) that
     the store has been seen at its newest change (never lowering what is recorded). Best
     effort: a store that cannot record it is still closed properly, only less protected."""
@@ -64,7 +64,7 @@ def record_seen(db: apsw.Connection, seen: SeenRecord) -> None:
         newest = newest_change(db)
         _record_in_key_file(seen, newest)
         record_seen_in_keyring(seen.path, newest)
-    except (OSError, LocalmindError, apsw.Error, KeyringError, RuntimeError) as error:
+    except (OSError, LocalmindError, *DATABASE_ERRORS, KeyringError, RuntimeError) as error:
         log.warning("Could not record the newest change seen in %s: %s", seen.path, error)
 
 

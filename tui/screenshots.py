@@ -1,18 +1,20 @@
 """Screenshots of every page for the README: ``python -m tui.screenshots [DIR]`` (default
 ``assets/``). Builds a demo store in a temporary directory with a fixed clock; the chat page
-talks to Ollama when it runs (OLLAMA_HOST), and otherwise, in a checkout, to the test suite's
-server speaking Ollama's API (``tests/ollama_server.py``) with scripted demo answers, so the
-pictures are the same on any machine."""
+talks to the configured model when it runs (as the app: Ollama at OLLAMA_HOST, or what
+localmind.toml and the LOCALMIND_* variables choose), and otherwise, in a checkout, to the test
+suite's server speaking Ollama's API (``tests/ollama_server.py``) with scripted demo answers, so
+the pictures are the same on any machine."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from localmind import configuration
 from localmind.llm import LLM
 from localmind.llm.registry import LLMConfig, make_llm
 from localmind.memory import Memory
@@ -57,11 +59,11 @@ def build(path: Path, clock: Clock) -> None:
 
 
 @contextmanager
-def demo_model() -> Iterator[LLM]:
-    """Ollama when it runs; otherwise the test suite's server with the demo's answers (when
-    the checkout's tests are there), or else the Ollama that is not running, and the chat page
-    says how to start it."""
-    llm = make_llm(LLMConfig())
+def demo_model(environ: Mapping[str, str] | None = None) -> Iterator[LLM]:
+    """The configured model (``environ``: the process's) when it runs; otherwise the test
+    suite's server with the demo's answers (when the checkout's tests are there), or else the
+    model that is not running, and the chat page says how to start it."""
+    llm = make_llm(configuration.load({}, environ).llm)
     if llm.available():
         yield llm
         return
@@ -76,7 +78,7 @@ def demo_model() -> Iterator[LLM]:
         server.when_prompt_contains(words, PROFILE)
     server.start()
     try:
-        yield make_llm(LLMConfig(base_url=server.host))
+        yield make_llm(LLMConfig(base_url=server.host))  # the demo's model, whatever is chosen
     finally:
         server.stop()
 

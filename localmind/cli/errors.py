@@ -10,12 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import apsw
 import click
 
 from localmind.cli.context import Context
 from localmind.errors import LocalmindError
-from localmind.store.connection import DAMAGE_ERRORS, damaged
+from localmind.store.connection import DAMAGE_ERRORS, DISK_ERRORS, damaged, disk_full
 from localmind.terminal import printable
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,7 +32,7 @@ def friendly_errors(function: F) -> F:
             raise click.ClickException(printable(str(error))) from None
         except DAMAGE_ERRORS:  # a damaged page met outside a query (e.g. while committing)
             raise click.ClickException(str(damaged(_store_shown() or "The store"))) from None
-        except (apsw.FullError, apsw.IOError) as error:  # disk full; or I/O failed (often: full)
+        except DISK_ERRORS as error:  # disk full; or I/O failed (often: full)
             raise click.ClickException(_disk_problem(error)) from None
         except OSError as error:
             if error.errno not in (errno.ENOSPC, errno.EDQUOT):
@@ -63,7 +62,7 @@ def _disk_problem(error: BaseException) -> str:
         free = shutil.disk_usage(where if where.exists() else Path.cwd()).free
     except OSError:
         free = None
-    full = isinstance(error, apsw.FullError) or getattr(error, "errno", None) in (
+    full = disk_full(error) or getattr(error, "errno", None) in (
         errno.ENOSPC,
         errno.EDQUOT,
     )

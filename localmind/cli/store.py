@@ -11,6 +11,7 @@ from localmind import composition, configuration
 from localmind.cli.context import Context, read_passphrase
 from localmind.cli.errors import friendly_errors
 from localmind.cli.keyring import refresh_remembered
+from localmind.cli.memories import eviction_note
 from localmind.cli.output import PagesBar, echo_json, n_memories, plural, when
 from localmind.cli.root import cli
 from localmind.configuration import NEW_PASSPHRASE_ENV
@@ -40,6 +41,13 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"embedder:   {figures['embedder']}")
     capacity = figures["capacity"]
     click.echo(f"capacity:   {figures['active']} of {capacity if capacity else 'unlimited'}")
+    if over := figures["over_capacity"]:
+        click.echo(
+            f"            {over} over (memories that arrive by sync are never archived on "
+            f"arrival): `localmind maintain` or the next write archives the {over} "
+            "lowest-valued (confidence × uses), unless you raise the capacity "
+            "(localmind config capacity N)"
+        )
     click.echo(f"conflicts:  {figures['pending_conflicts']} pending")
     latency = figures["recall_latency"]
     if latency["samples"]:
@@ -78,10 +86,12 @@ def stats(obj: Context, as_json: bool) -> None:
 def maintain(obj: Context, purge_archived: bool, as_json: bool, trust_clock: bool) -> None:
     """Run the daily maintenance now (for cron or a systemd timer): expire, archive what decayed
     under the floor, decay doubtful or unused memories, purge archives older than the configured
-    retention (default: never). Safe to repeat. Refused, changing nothing, when the clock jumped
-    (see --trust-clock)."""
+    retention (default: never), and archive the lowest-valued memories over the capacity (sync
+    brings memories in without archiving any). Safe to repeat. Refused, changing nothing, when
+    the clock jumped (see --trust-clock)."""
     with obj.open() as memory:
         report = memory.maintain(trust_clock=trust_clock)
+        capacity = memory.settings.governance.capacity
         purged = memory.purge_archived() if purge_archived and not report.refused else 0
     if as_json:
         echo_json({**report.to_dict(), "purged": report.purged + purged})
@@ -95,6 +105,8 @@ def maintain(obj: Context, purge_archived: bool, as_json: bool, trust_clock: boo
         f"Maintenance done: {report.expired} expired, {report.archived} archived, "
         f"{report.confidence_decayed} with less confidence, {report.purged + purged} purged."
     )
+    if report.evicted:
+        click.echo(f"Over capacity: {eviction_note(report.evicted, capacity)}.")
 
 
 @cli.command()

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
-from localmind.llm.registry import DEFAULT_CAPS, LLMConfig
 from localmind.llm.replies import json_object, short, unicode_text
+from localmind.llm.served import ServedLLM
 
 if TYPE_CHECKING:
     import ollama
@@ -29,69 +26,30 @@ def how_to_start(model: str) -> str:
     )
 
 
-class OllamaLLM:
+class OllamaLLM(ServedLLM["ollama.Client"]):
     """Talks to Ollama's HTTP API. Every failure becomes :class:`LLMUnavailable` or
     :class:`LLMBadReply` with a message a person can act on."""
 
-    def __init__(
-        self,
-        model: str | None = None,
-        host: str | None = None,
-        *,
-        timeout_s: float = 60.0,
-        max_reply_tokens: int = DEFAULT_CAPS.max_reply_tokens,
-        max_verdict_tokens: int = DEFAULT_CAPS.max_verdict_tokens,
-        connect_timeout_s: float = 2.0,
-        check_timeout_s: float = 1.5,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._model = model or DEFAULT_MODEL
-        self.host = host or DEFAULT_HOST
-        self._timeout_s, self._connect_timeout_s = timeout_s, connect_timeout_s
-        self._check_timeout_s = check_timeout_s
-        self._availability = Availability(self._check, clock)
-        self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
+    default_address = DEFAULT_HOST
+    address_keyword = "host"
 
-    # The HTTP clients are made at first use: each builds a TLS context (~20 ms of CPU), and
-    # most commands that are handed a model never talk to it.
-    @cached_property
-    def _client(self) -> ollama.Client:
+    @property
+    def host(self) -> str:
+        return self.address
+
+    def _new_client(self, timeout_s: float, connect_timeout_s: float) -> ollama.Client:
         import httpx
         import ollama
 
-        timeout = httpx.Timeout(self._timeout_s, connect=self._connect_timeout_s)
+        timeout = httpx.Timeout(timeout_s, connect=connect_timeout_s)
         return ollama.Client(host=self.host, timeout=timeout)
-
-    @cached_property
-    def _checker(self) -> ollama.Client:
-        import httpx
-        import ollama
-
-        return ollama.Client(host=self.host, timeout=httpx.Timeout(self._check_timeout_s))
-
-    @classmethod
-    def from_config(cls, config: LLMConfig) -> OllamaLLM:
-        return cls(
-            config.model,
-            config.base_url,
-            timeout_s=config.timeout_s,
-            max_reply_tokens=config.max_reply_tokens,
-            max_verdict_tokens=config.max_verdict_tokens,
-        )
 
     @property
     def model(self) -> str:
-        return self._model
+        return self.options.model or DEFAULT_MODEL
 
     def how_to_start(self) -> str:
         return how_to_start(self.model)
-
-    @property
-    def status(self) -> str:
-        return self._availability.status
-
-    def available(self) -> bool:
-        return self._availability.available()
 
     def _check(self) -> str:
         try:
@@ -142,7 +100,7 @@ class OllamaLLM:
             reply = self._client.chat(
                 model=self.model,
                 messages=list(messages),
-                options={"temperature": temperature, "num_predict": self._reply_cap},
+                options={"temperature": temperature, "num_predict": self.options.max_reply_tokens},
             )
         return unicode_text(str(reply.message.content or ""))
 
@@ -152,7 +110,7 @@ class OllamaLLM:
                 model=self.model,
                 messages=list(messages),
                 stream=True,
-                options={"temperature": temperature, "num_predict": self._reply_cap},
+                options={"temperature": temperature, "num_predict": self.options.max_reply_tokens},
             )
             for chunk in chunks:
                 if chunk.message.content:
@@ -166,6 +124,9 @@ class OllamaLLM:
                 model=self.model,
                 messages=list(messages),
                 format=dict(schema),
-                options={"temperature": temperature, "num_predict": self._verdict_cap},
+                options={
+                    "temperature": temperature,
+                    "num_predict": self.options.max_verdict_tokens,
+                },
             )
         return json_object(str(reply.message.content or ""), schema)

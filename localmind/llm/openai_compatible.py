@@ -8,16 +8,13 @@ read defensively, as from Ollama (:mod:`localmind.llm.replies`)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from localmind.llm.availability import Availability
 from localmind.llm.base import LLMBadReply, LLMUnavailable, Message
-from localmind.llm.registry import DEFAULT_CAPS, LLMConfig
 from localmind.llm.replies import json_object, short, unicode_text
+from localmind.llm.served import ServedLLM
 
 if TYPE_CHECKING:
     import openai
@@ -30,76 +27,39 @@ NO_API_KEY = "not-needed"
 JSON_SCHEMA, JSON_OBJECT = "json_schema", "json_object"
 
 
-class OpenAICompatibleLLM:
+class OpenAICompatibleLLM(ServedLLM["openai.OpenAI"]):
     """Talks to ``/v1/models`` and ``/v1/chat/completions``. Every failure becomes
     :class:`LLMUnavailable` or :class:`LLMBadReply` with a message a person can act on."""
 
-    def __init__(
-        self,
-        model: str | None = None,
-        base_url: str | None = None,
-        *,
-        api_key: str | None = None,
-        timeout_s: float = 60.0,
-        max_reply_tokens: int = DEFAULT_CAPS.max_reply_tokens,
-        max_verdict_tokens: int = DEFAULT_CAPS.max_verdict_tokens,
-        connect_timeout_s: float = 2.0,
-        check_timeout_s: float = 1.5,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        self._configured_model = model
-        self._served: list[str] = []
-        self._api_key = api_key or NO_API_KEY
-        self._timeout_s, self._connect_timeout_s = timeout_s, connect_timeout_s
-        self._check_timeout_s = check_timeout_s
-        self._availability = Availability(self._check, clock)
-        self._style = JSON_SCHEMA
-        self._reply_cap, self._verdict_cap = max_reply_tokens, max_verdict_tokens
+    default_address = DEFAULT_BASE_URL
+    address_keyword = "base_url"
 
-    # Made at first use, as Ollama's: each client builds a TLS context (~20 ms of CPU) that
-    # commands never talking to the model would pay for nothing.
-    @cached_property
-    def _client(self) -> openai.OpenAI:
-        return self._new_client(self._timeout_s, self._connect_timeout_s)
+    # What the server serves, by its availability check; and the JSON style it took last.
+    _served: Sequence[str] = ()
+    _style: str = JSON_SCHEMA
 
-    @cached_property
-    def _checker(self) -> openai.OpenAI:
-        return self._new_client(self._check_timeout_s)
+    @property
+    def base_url(self) -> str:
+        return self.address.rstrip("/")
 
-    def _new_client(self, timeout_s: float, connect_s: float | None = None) -> openai.OpenAI:
+    def _new_client(self, timeout_s: float, connect_timeout_s: float) -> openai.OpenAI:
         import httpx2  # the openai client's own fork of httpx
         import openai
 
-        timeout = httpx2.Timeout(timeout_s, connect=timeout_s if connect_s is None else connect_s)
+        timeout = httpx2.Timeout(timeout_s, connect=connect_timeout_s)
         # No retries: a model that is down should say so at once, and a slow one has its timeout.
         return openai.OpenAI(
-            base_url=self.base_url, api_key=self._api_key, timeout=timeout, max_retries=0
-        )
-
-    @classmethod
-    def from_config(cls, config: LLMConfig) -> OpenAICompatibleLLM:
-        return cls(
-            config.model,
-            config.base_url,
-            api_key=config.api_key,
-            timeout_s=config.timeout_s,
-            max_reply_tokens=config.max_reply_tokens,
-            max_verdict_tokens=config.max_verdict_tokens,
+            base_url=self.base_url,
+            api_key=self.options.api_key or NO_API_KEY,
+            timeout=timeout,
+            max_retries=0,
         )
 
     @property
     def model(self) -> str:
-        if self._configured_model:
-            return self._configured_model
+        if self.options.model:
+            return self.options.model
         return self._served[0] if self._served else "the model it serves"
-
-    @property
-    def status(self) -> str:
-        return self._availability.status
-
-    def available(self) -> bool:
-        return self._availability.available()
 
     def how_to_start(self) -> str:
         return (
@@ -115,7 +75,7 @@ class OpenAICompatibleLLM:
             return f"No OpenAI-compatible server answers at {self.base_url} ({short(error)})."
         if not self._served:
             return f"The server at {self.base_url} serves no model: load one."
-        if self._configured_model and self._configured_model not in self._served:
+        if self.options.model and self.options.model not in self._served:
             return self._not_served()
         return ""
 
@@ -128,9 +88,9 @@ class OpenAICompatibleLLM:
 
     def _model_to_ask(self) -> str:
         """The configured model, or the one the server serves (asked once)."""
-        if not self._configured_model and not self._served:
+        if not self.options.model and not self._served:
             self._availability.available()
-        return self._configured_model or (self._served[0] if self._served else "default")
+        return self.options.model or (self._served[0] if self._served else "default")
 
     @contextmanager
     def _translated_errors(self) -> Iterator[None]:
@@ -202,7 +162,7 @@ class OpenAICompatibleLLM:
 
     def complete(self, messages: Sequence[Message], *, temperature: float = 0.2) -> str:
         with self._translated_errors():
-            return unicode_text(self._answer(messages, temperature, self._reply_cap))
+            return unicode_text(self._answer(messages, temperature, self.options.max_reply_tokens))
 
     def stream(self, messages: Sequence[Message], *, temperature: float = 0.7) -> Iterator[str]:
         from openai.types.chat import ChatCompletionChunk
@@ -212,7 +172,7 @@ class OpenAICompatibleLLM:
                 model=self._model_to_ask(),
                 messages=[dict(m) for m in messages],  # type: ignore[misc]
                 temperature=temperature,
-                max_tokens=self._reply_cap,
+                max_tokens=self.options.max_reply_tokens,
                 stream=True,
             )
             for chunk in chunks:
@@ -238,7 +198,7 @@ class OpenAICompatibleLLM:
                 text = self._answer(
                     messages,
                     temperature,
-                    self._verdict_cap,
+                    self.options.max_verdict_tokens,
                     response_format=_response_format(self._style, schema),
                 )
             except openai.APIStatusError as refused:
@@ -248,7 +208,7 @@ class OpenAICompatibleLLM:
                     text = self._answer(
                         messages,
                         temperature,
-                        self._verdict_cap,
+                        self.options.max_verdict_tokens,
                         response_format=_response_format(JSON_OBJECT, schema),
                     )
                 except openai.APIStatusError:

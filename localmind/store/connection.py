@@ -178,8 +178,19 @@ DAMAGE_ERRORS = (apsw.CorruptError, apsw.NotADBError)
 #: Any error the database library raises (busy, full disk, I/O, damage): what a loop that must
 #: survive a bad moment (sync's watcher) catches, without importing the library itself.
 DATABASE_ERRORS = (apsw.Error,)
+#: The disk refused a write: it is full, or an I/O error (SQLite reports some "full" as I/O
+#: errors, e.g. growing its shared-memory index). SQLite has rolled the transaction back.
+DISK_ERRORS = (apsw.FullError, apsw.IOError)
+#: An open database, as the store's functions take it: modules outside the store name its type
+#: by this and never import apsw (a contract in pyproject.toml).
+Connection = apsw.Connection
 RESTORE_HINT = "Restore from a backup: localmind restore FILE"
 _NO_ROW = object()
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite's own "the disk is full" (not a mere I/O error)."""
+    return isinstance(error, apsw.FullError)
 
 
 def damaged(path: str | Path, detail: str = "") -> StoreDamaged:

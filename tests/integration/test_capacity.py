@@ -217,3 +217,56 @@ def test_a_running_program_obeys_a_capacity_changed_by_another(
 
     assert len(outcome.evicted) == 1
     assert running.count() == 1 and running.preferences()["capacity"] == 1
+
+
+def test_memories_arriving_by_sync_stay_over_capacity_until_maintain_archives_them(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A replica must converge, so applying another laptop's memories never archives any; the
+    store then says it is over capacity and what `maintain` will do, and `maintain` does it (an
+    eviction that replicates like any other change)."""
+    cli.ok("config", "capacity", "5")
+    with (
+        Memory.open(tmp_path / "other.db", PASSPHRASE, kdf=FAST_KDF) as other,
+        Memory.open(cli.db, PASSPHRASE, kdf=FAST_KDF) as here,
+    ):
+        other.remember_many(NewMemory(fact) for fact in FACTS)
+        here.apply_remote(other.events_since(0))
+        assert here.count() == 7  # nothing archived on arrival
+
+    stats = cli.ok("stats").stdout
+    assert "capacity:   7 of 5" in stats
+    assert "2 over (memories that arrive by sync are never archived on arrival)" in stats
+    assert "`localmind maintain` or the next write archives the 2 lowest-valued" in stats
+    assert cli.json("stats")["over_capacity"] == 2
+
+    maintained = cli.ok("maintain").stdout
+    assert "Over capacity: capacity 5 archived 2 memories (list them" in maintained
+    assert len(archived_ids(cli)) == 2
+    assert cli.json("stats")["over_capacity"] == 0
+    assert "over" not in cli.ok("stats").stdout
+
+    with (
+        Memory.open(tmp_path / "other.db", PASSPHRASE, kdf=FAST_KDF) as other,
+        Memory.open(cli.db, PASSPHRASE, kdf=FAST_KDF) as here,
+    ):
+        other.apply_remote(here.events_since(0))
+        assert other.count() == 5  # the other laptop converges on the same five
+
+
+def test_the_automatic_daily_maintenance_archives_nothing_over_capacity(
+    open_memory: Callable[..., Memory], clock: FakeClock, tmp_path: Path
+) -> None:
+    """Every laptop runs it on its own when it opens the store: each would pick its own victims
+    of what sync brought, and together they would overshoot."""
+    other = open_memory(path=tmp_path / "other.db")
+    other.remember_many(NewMemory(fact) for fact in FACTS)
+    memory = open_memory()
+    memory.configure("capacity", "5")
+    memory.apply_remote(other.events_since(0))
+    clock.now += DAY
+    daily = memory.maintain(force=False)
+    assert not daily.skipped and daily.evicted == ()
+    assert memory.count() == 7
+    assert len(memory.maintain().evicted) == 2  # asked for: archived, and said
+    assert memory.count() == 5

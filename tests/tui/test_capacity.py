@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Label
 
 from localmind import Memory, Status
@@ -70,17 +71,43 @@ async def test_an_archived_memory_comes_back_from_the_memories_page(
         assert archived not in screen.rows and len(screen.rows) == 1
 
 
+async def press_and_read_capacity(pilot: Pilot[None], key: str) -> str:
+    """Press ``key`` once the app has settled; the Health page's capacity line after it."""
+    await settle(pilot)
+    await pilot.press(key)
+    await settle(pilot)
+    return str(pilot.app.screen.query_one("#capacity-label", Label).render())
+
+
 async def test_health_says_how_many_are_archived(
     store_path: Path, clock: FakeClock, seeded: dict[str, str]
 ) -> None:
     set_capacity(store_path, clock, len(seeded) - 1)
     app = make_app(store_path, clock)
     async with app.run_test(size=(140, 50)) as pilot:
-        await settle(pilot)
-        await pilot.press("f6")
-        await settle(pilot)
-        label = str(app.screen.query_one("#capacity-label", Label).render())
+        label = await press_and_read_capacity(pilot, "f6")
     assert (
         label
         == f"Capacity: {len(seeded) - 1} of {len(seeded) - 1} memories · 1 archived (Memories, s)"
     )
+
+
+async def test_health_says_when_sync_left_the_store_over_capacity_and_m_archives_it(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str], tmp_path: Path
+) -> None:
+    set_capacity(store_path, clock, len(seeded))
+    with (
+        Memory.open(tmp_path / "other.db", PASSPHRASE, kdf=FAST_KDF, clock=clock) as other,
+        Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as here,
+    ):
+        other.remember("I keep bees on the roof")
+        here.apply_remote(other.events_since(0))  # arrives over capacity, archives nothing
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 50)) as pilot:
+        over = await press_and_read_capacity(pilot, "f6")
+        after = await press_and_read_capacity(pilot, "m")
+        said = [n.message for n in app._notifications]
+    full = f"Capacity: {len(seeded) + 1} of {len(seeded)} memories"
+    assert over == f"{full} · 1 over: maintenance (m) archives the 1 lowest-valued"
+    assert any("1 over capacity archived" in message for message in said)
+    assert after.endswith("· 1 archived (Memories, s)") and "over" not in after

@@ -1,7 +1,7 @@
 """The layers hold: import-linter's contracts in pyproject.toml (the core never imports a front
 end or their libraries; the TUI over sync over the core; the core's own layers, every module
 placed; the domain's order; the store imports nothing above it) pass, and an import that breaks
-them is caught. And only the store speaks SQL."""
+them is caught. And only the store speaks SQL, and only it imports the database library."""
 
 from __future__ import annotations
 
@@ -72,6 +72,9 @@ def copy_of_the_code(tmp_path: Path) -> Path:
         ("localmind/store/meta.py", "localmind.recall", "localmind.store.meta -> localmind.recall"),
         # a front end reaches the database through the store
         ("sync/watch.py", "apsw", "sync.watch -> apsw"),
+        # ... and so does the rest of the core: its errors and types are the store's names
+        ("localmind/rollback.py", "apsw", "localmind.rollback -> apsw"),
+        ("localmind/cli/errors.py", "apsw", "localmind.cli.errors -> apsw"),
     ],
 )
 def test_an_import_up_the_layers_is_refused(

@@ -104,6 +104,9 @@ class HealthScreen(Page):
         else:
             bar.update(total=None)
             label = f"Capacity: unlimited ({stats['active']} memories)"
+        if over := stats["over_capacity"]:
+            # arrived by sync, which never archives: say what will
+            label += f" · {over} over: maintenance (m) archives the {over} lowest-valued"
         if archived := stats["by_status"].get("expired", 0):
             # archived memories are kept until purged: say where they are
             label += f" · {archived} archived (Memories, s)"
@@ -170,7 +173,8 @@ class HealthScreen(Page):
         def done(report: MaintenanceReport) -> None:
             self.notify(
                 f"Maintenance done: {report.expired} expired, {report.archived} archived, "
-                f"{report.confidence_decayed} with less confidence, {report.purged} purged."
+                f"{report.confidence_decayed} with less confidence, {report.purged} purged"
+                + (f"; {len(report.evicted)} over capacity archived." if report.evicted else ".")
             )
             self.reload()
 
