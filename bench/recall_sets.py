@@ -293,13 +293,16 @@ def run(
             locomo,
             madial=not wanted or any("madial" in o for o in wanted),
             locomo_wanted=not wanted or any("locomo" in o for o in wanted),
+            held_out=any("personal2" in o or "held" in o for o in wanted),
         )
     except FileNotFoundError as missing:  # a dev set kept outside the repository
         raise SystemExit(f"error: {missing}") from None
     if wanted:
         sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
     if not sets:
-        raise SystemExit(f"No dev set matches {', '.join(only)}: try madial, locomo, personal.")
+        raise SystemExit(
+            f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2."
+        )
     if questions:
         for devset in sets:
             devset.questions = devset.questions[:questions]
