@@ -334,7 +334,9 @@ def run(
     meta = {
         "date": dt.date.today().isoformat(),
         "command": "python -m bench retrieval"
-        + (f" --embedder {embedder_key}" if embedder_key != "use" else ""),
+        + (f" --embedder {embedder_key}" if embedder_key != "use" else "")
+        + (f" --sets {','.join(only)}" if only else "")
+        + (f" --questions {questions}" if questions else ""),
         "machine": f"{platform.machine()}, {_cpus()} cores",
         "python": platform.python_version(),
         "embedder": CHOICES[embedder_key].label,
