@@ -9,6 +9,8 @@
   categories 1–4 with their evidence turns.
 - The personal set (``bench/data/personal``, ours): one person's dated memories, en + zh, told
   one by one through ``remember`` (so updates meet what they update), and questions by kind.
+- The held-out personal set (``bench/data/personal2``, another person, more Chinese): the same
+  format, scored only when asked for (``--sets personal2``) so no default run or fit sees it.
 
 Each set is loaded into a fresh encrypted store (one namespace per user or conversation) through
 the public API; recall runs with ``touch=False`` and a clock fixed after the newest memory.
@@ -186,28 +188,26 @@ def _locomo_date(text: str) -> float:
     return parsed.replace(tzinfo=dt.UTC).timestamp()
 
 
-# --- the personal set --------------------------------------------------------------------------
+# --- the personal sets -------------------------------------------------------------------------
 
 
-def personal_set() -> DevSet | None:
-    """The personal set, or None while it is not in the repository."""
-    try:
-        from bench import personal
-    except ImportError:
-        return None
-    memories = personal.load_memories()
-    asked = personal.ASKED_ON if hasattr(personal, "ASKED_ON") else None
+def personal_set(name: str = "personal") -> DevSet:
+    """A personal set (``bench.personal.SETS``): its memories told one by one, asked on its day."""
+    from bench.personal import SETS
+
+    chosen = SETS[name]
+    memories = chosen.memories()
     items = [Item(m.id, "me", m.text, _day(m.date) + 12 * 3600 + n) for n, m in enumerate(memories)]
     questions = [
         Question("me", q.question, frozenset(q.gold), q.kind, frozenset(q.outdated))
-        for q in personal.load_questions()
+        for q in chosen.questions()
     ]
-    now = _day(asked) + 12 * 3600 if asked else 0.0
-    return DevSet("personal (ours)", items, questions, one_by_one=True, now=now)
+    now = _day(chosen.asked_on) + 12 * 3600
+    return DevSet(chosen.title, items, questions, one_by_one=True, now=now)
 
 
-def _day(text: str) -> float:
-    return dt.datetime.fromisoformat(str(text)).replace(tzinfo=dt.UTC).timestamp()
+def _day(day: dt.date | str) -> float:
+    return dt.datetime.fromisoformat(str(day)).replace(tzinfo=dt.UTC).timestamp()
 
 
 # --- stores ------------------------------------------------------------------------------------
@@ -283,15 +283,16 @@ def all_sets(
     *,
     madial: bool = True,
     locomo_wanted: bool = True,
+    held_out: bool = False,
 ) -> list[DevSet]:
     """Every dev set (those not wanted are not even read: the personal set alone needs nothing
-    outside the repository)."""
+    outside the repository); the held-out personal set only with ``held_out``."""
     sets = []
     if madial:
         sets += [*madial_sets("en", madial_root), *madial_sets("zh", madial_root)]
     if locomo_wanted:
         sets.append(locomo_set(locomo))
-    personal = personal_set()
-    if personal is not None:
-        sets.append(personal)
+    sets.append(personal_set())
+    if held_out:
+        sets.append(personal_set("personal2"))
     return sets

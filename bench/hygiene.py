@@ -8,7 +8,9 @@ Three kinds of input, all in the repository:
   goes into an empty store: the old text, then the new one through ``remember_explained``;
   then both are forgotten;
 - the personal set (``bench/data/personal``, see :mod:`bench.personal`), added one by one in
-  date order into one store, with its ``updates`` / ``restates`` labels;
+  date order into one store, with its ``updates`` / ``restates`` labels; the held-out personal
+  set (``bench/data/personal2``, another person) the same way, in rows of its own (report it,
+  never tune on it; ``--skip-held-out`` leaves it out);
 - timing: ``remember`` of new memories into a store of 10,000 synthetic ones
   (:mod:`bench.synthetic`).
 
@@ -185,20 +187,22 @@ def score_pairs(name: str, cases: Sequence[Case], directory: Path) -> Score:
     return score
 
 
-def score_personal(directory: Path) -> list[Score]:
-    """The personal set one by one, each memory dated: one labelled ``updates`` should be
-    queued (there is no LLM), one labelled ``restates`` merged, any other must not be queued.
-    Scored twice: all memories, and restatements split by language (66 of the 83 restate a
-    memory told in the other language)."""
-    from bench import personal
+def score_personal(directory: Path, name: str = "personal") -> list[Score]:
+    """A personal set (``bench.personal.SETS``) one by one, each memory dated: one labelled
+    ``updates`` should be queued (there is no LLM), one labelled ``restates`` merged, any other
+    must not be queued. Scored twice: all memories, and restatements split by language (most
+    restate a memory told in the other language)."""
+    from bench.personal import SETS
 
-    items = personal.load_memories()
+    chosen = SETS[name]
+    items = chosen.memories()
     language = {item.id: item.lang for item in items}
-    score = Score("personal set (one by one)")
-    same_language = Score("personal: restatements in the same language")
-    across = Score("personal: restatements across languages")
+    held_out = ", held out" if chosen.held_out else ""
+    score = Score(f"{name} set{held_out} (one by one)")
+    same_language = Score(f"{name}: restatements in the same language")
+    across = Score(f"{name}: restatements across languages")
     started = time.perf_counter()
-    with fresh_memory(directory, "personal") as memory:
+    with fresh_memory(directory, name) as memory:
         for item in items:
             created = dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp()
             outcome = memory.remember_explained(item.text, created_at=created)
@@ -285,6 +289,8 @@ def run(args: argparse.Namespace) -> int:
             cross = hygiene_pairs(CROSS_PAIRS)
             scores.append(score_pairs("hygiene_pairs_cross.jsonl", cross, directory))
         scores += score_personal(directory)
+        if not args.skip_held_out:
+            scores += score_personal(directory, "personal2")
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)
     print(text)

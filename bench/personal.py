@@ -1,6 +1,8 @@
-"""The bilingual personal-memory set: one invented person's memories and the questions about them.
+"""The bilingual personal-memory sets: one invented person's memories and the questions about them.
 
-The data lives in ``bench/data/personal`` (see its README for the fields and the asking date).
+``bench/data/personal`` (Mia Chen, the dev set) and ``bench/data/personal2`` (Wang Jing, held
+out: report figures on it, never tune on it) share one format; see their READMEs for the fields
+and the asking dates, and :data:`SETS` for how the benchmarks name them.
 Loading validates what the benchmarks rely on and stops with a clear message naming the file,
 the line and the problem, rather than scoring against a broken set: ids are unique, every
 ``updates`` / ``restates`` points to an earlier memory, every question's ``gold`` is non-empty and
@@ -176,3 +178,31 @@ def load_questions(root: Path | None = None) -> list[PersonalQuestion]:
     if not questions:
         raise PersonalDataError(f"{path}: no questions")
     return questions
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalSet:
+    """One person's memories and questions, as the benchmarks name them."""
+
+    title: str  # the set's name in reports (``--sets`` matches part of it)
+    folder: Path
+    asked_on: dt.date  # the day the questions' relative phrases count from
+    #: never tuned on: run only when named, so the dumps ``bench fit`` reads leave it out
+    held_out: bool = False
+
+    def memories(self) -> list[PersonalMemory]:
+        return load_memories(self.folder)
+
+    def questions(self) -> list[PersonalQuestion]:
+        return load_questions(self.folder)
+
+
+SETS = {
+    "personal": PersonalSet("personal (ours)", DATA_DIR, ASKED_ON),
+    "personal2": PersonalSet(
+        "personal2 (held out)",
+        DATA_DIR.parent / "personal2",
+        dt.date(2026, 12, 1),
+        held_out=True,
+    ),
+}

@@ -293,13 +293,16 @@ def run(
             locomo,
             madial=not wanted or any("madial" in o for o in wanted),
             locomo_wanted=not wanted or any("locomo" in o for o in wanted),
+            held_out=any("personal2" in o or "held" in o for o in wanted),
         )
     except FileNotFoundError as missing:  # a dev set kept outside the repository
         raise SystemExit(f"error: {missing}") from None
     if wanted:
         sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
     if not sets:
-        raise SystemExit(f"No dev set matches {', '.join(only)}: try madial, locomo, personal.")
+        raise SystemExit(
+            f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2."
+        )
     if questions:
         for devset in sets:
             devset.questions = devset.questions[:questions]
@@ -331,7 +334,9 @@ def run(
     meta = {
         "date": dt.date.today().isoformat(),
         "command": "python -m bench retrieval"
-        + (f" --embedder {embedder_key}" if embedder_key != "use" else ""),
+        + (f" --embedder {embedder_key}" if embedder_key != "use" else "")
+        + (f" --sets {','.join(only)}" if only else "")
+        + (f" --questions {questions}" if questions else ""),
         "machine": f"{platform.machine()}, {_cpus()} cores",
         "python": platform.python_version(),
         "embedder": CHOICES[embedder_key].label,

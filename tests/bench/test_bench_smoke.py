@@ -45,10 +45,23 @@ def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> N
     report = out.read_text(encoding="utf-8")
     for system in ("BM25 only", "dense only", "localmind recall (as shipped)"):
         assert f"| personal (ours) | {system} | 12 |" in report.replace("**", ""), system
+    assert "personal2" not in report, "the held-out set runs only when named"
     assert (tmp_path / "retrieval.json").exists()
     fitted = run_bench("fit", str(dump))
     assert fitted.returncode == 0, fitted.stderr
     assert "FusionConfig(bias=" in fitted.stdout
+
+
+@pytest.mark.slow
+def test_retrieval_scores_the_held_out_set_when_named(tmp_path: Path) -> None:
+    out = tmp_path / "held-out.md"
+    result = run_bench("retrieval", "--sets", "personal2", "--questions", "6", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    report = out.read_text(encoding="utf-8").replace("**", "")
+    assert "`python -m bench retrieval --sets personal2 --questions 6`" in report
+    for system in ("BM25 only", "dense only", "localmind recall (as shipped)"):
+        assert f"| personal2 (held out) | {system} | 6 |" in report, system
+    assert "personal (ours)" not in report
 
 
 @pytest.mark.slow
