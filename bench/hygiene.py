@@ -278,9 +278,15 @@ def report(label: str, scores: Sequence[Score], timing: dict[str, float] | None)
     return "\n".join(parts)
 
 
-def run(args: argparse.Namespace) -> int:
+def personal_sets(skip_held_out: bool) -> list[str]:
+    """The personal sets to score, in order: every one, or with ``skip_held_out`` only those
+    that may be tuned on."""
     from bench.personal import SETS
 
+    return [name for name, chosen in SETS.items() if not (chosen.held_out and skip_held_out)]
+
+
+def run(args: argparse.Namespace) -> int:
     scores: list[Score] = []
     with tempfile.TemporaryDirectory(prefix="hygiene-") as tmp:
         directory = Path(tmp)
@@ -290,9 +296,8 @@ def run(args: argparse.Namespace) -> int:
         if CROSS_PAIRS.exists():
             cross = hygiene_pairs(CROSS_PAIRS)
             scores.append(score_pairs("hygiene_pairs_cross.jsonl", cross, directory))
-        for name, chosen in SETS.items():
-            if not (chosen.held_out and args.skip_held_out):
-                scores += score_personal(directory, name)
+        for name in personal_sets(args.skip_held_out):
+            scores += score_personal(directory, name)
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)
     print(text)

@@ -13,6 +13,7 @@ from collections import Counter
 import pytest
 
 from bench import devsets
+from bench.hygiene import personal_sets
 from bench.personal import SETS, PersonalMemory
 from bench.recall_sets import held_out_named
 
@@ -61,3 +62,8 @@ def test_the_benchmarks_leave_it_out_unless_named() -> None:
     only = devsets.all_sets(madial=False, locomo_wanted=False, held_out={"personal3"})
     assert "personal3 (held out)" not in default
     assert [s.name for s in only] == ["personal (ours)", "personal3 (held out)"]
+
+
+def test_hygiene_scores_it_in_rows_of_its_own_unless_skipped() -> None:
+    assert personal_sets(skip_held_out=False) == ["personal", "personal2", "personal3"]
+    assert personal_sets(skip_held_out=True) == ["personal"]
