@@ -48,8 +48,8 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument(
         "--sets",
         help="comma-separated parts of set names to run (e.g. personal,locomo); default: all "
-        "but the held-out personal2, which runs only when named; with this option no report "
-        "file unless --out is given",
+        "but the held-out personal2 and personal3, each run only when named; with this option "
+        "no report file unless --out is given",
     )
     parser.add_argument(
         "--out", help="Markdown report (default: bench/results/retrieval-<date>.md) and .json"
@@ -145,7 +145,8 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--skip-held-out",
         action="store_true",
-        help="leave out the held-out personal2 set (its rows are for reporting, not tuning)",
+        help="leave out the held-out personal2 and personal3 sets (their rows are for reporting, "
+        "not tuning)",
     )
     parser.set_defaults(handler=_hygiene)
 

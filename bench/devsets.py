@@ -9,8 +9,9 @@
   categories 1–4 with their evidence turns.
 - The personal set (``bench/data/personal``, ours): one person's dated memories, en + zh, told
   one by one through ``remember`` (so updates meet what they update), and questions by kind.
-- The held-out personal set (``bench/data/personal2``, another person, more Chinese): the same
-  format, scored only when asked for (``--sets personal2``) so no default run or fit sees it.
+- The held-out personal sets (``bench/data/personal2``, another person, more Chinese;
+  ``bench/data/personal3``, a third, mostly English): the same format, each scored only when
+  asked for (``--sets personal2``, ``--sets personal3``) so no default run or fit sees it.
 
 Each set is loaded into a fresh encrypted store (one namespace per user or conversation) through
 the public API; recall runs with ``touch=False`` and a clock fixed after the newest memory.
@@ -22,7 +23,7 @@ import datetime as dt
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -283,16 +284,20 @@ def all_sets(
     *,
     madial: bool = True,
     locomo_wanted: bool = True,
-    held_out: bool = False,
+    held_out: bool | Collection[str] = False,
 ) -> list[DevSet]:
     """Every dev set (those not wanted are not even read: the personal set alone needs nothing
-    outside the repository); the held-out personal set only with ``held_out``."""
+    outside the repository); the held-out personal sets only with ``held_out``: ``True`` for
+    all of them, or the names (``bench.personal.SETS`` keys) of those wanted."""
+    from bench.personal import SETS
+
     sets = []
     if madial:
         sets += [*madial_sets("en", madial_root), *madial_sets("zh", madial_root)]
     if locomo_wanted:
         sets.append(locomo_set(locomo))
-    sets.append(personal_set())
-    if held_out:
-        sets.append(personal_set("personal2"))
+    for name, chosen in SETS.items():
+        wanted = held_out is True or (not isinstance(held_out, bool) and name in held_out)
+        if not chosen.held_out or wanted:
+            sets.append(personal_set(name))
     return sets

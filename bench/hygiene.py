@@ -9,8 +9,8 @@ Three kinds of input, all in the repository:
   then both are forgotten;
 - the personal set (``bench/data/personal``, see :mod:`bench.personal`), added one by one in
   date order into one store, with its ``updates`` / ``restates`` labels; the held-out personal
-  set (``bench/data/personal2``, another person) the same way, in rows of its own (report it,
-  never tune on it; ``--skip-held-out`` leaves it out);
+  sets (``bench/data/personal2`` and ``bench/data/personal3``, other people) the same way, in
+  rows of their own (report them, never tune on them; ``--skip-held-out`` leaves them out);
 - timing: ``remember`` of new memories into a store of 10,000 synthetic ones
   (:mod:`bench.synthetic`).
 
@@ -278,6 +278,14 @@ def report(label: str, scores: Sequence[Score], timing: dict[str, float] | None)
     return "\n".join(parts)
 
 
+def personal_sets(skip_held_out: bool) -> list[str]:
+    """The personal sets to score, in order: every one, or with ``skip_held_out`` only those
+    that may be tuned on."""
+    from bench.personal import SETS
+
+    return [name for name, chosen in SETS.items() if not (chosen.held_out and skip_held_out)]
+
+
 def run(args: argparse.Namespace) -> int:
     scores: list[Score] = []
     with tempfile.TemporaryDirectory(prefix="hygiene-") as tmp:
@@ -288,9 +296,8 @@ def run(args: argparse.Namespace) -> int:
         if CROSS_PAIRS.exists():
             cross = hygiene_pairs(CROSS_PAIRS)
             scores.append(score_pairs("hygiene_pairs_cross.jsonl", cross, directory))
-        scores += score_personal(directory)
-        if not args.skip_held_out:
-            scores += score_personal(directory, "personal2")
+        for name in personal_sets(args.skip_held_out):
+            scores += score_personal(directory, name)
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)
     print(text)

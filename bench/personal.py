@@ -1,7 +1,8 @@
 """The bilingual personal-memory sets: one invented person's memories and the questions about them.
 
-``bench/data/personal`` (Mia Chen, the dev set) and ``bench/data/personal2`` (Wang Jing, held
-out: report figures on it, never tune on it) share one format; see their READMEs for the fields
+``bench/data/personal`` (Mia Chen, the dev set), ``bench/data/personal2`` (Wang Jing) and
+``bench/data/personal3`` (Hélène Moreau; held out: report figures on it, never tune on it) share
+one format; see their READMEs for the fields
 and the asking dates, and :data:`SETS` for how the benchmarks name them.
 Loading validates what the benchmarks rely on and stops with a clear message naming the file,
 the line and the problem, rather than scoring against a broken set: ids are unique, every
@@ -202,6 +203,12 @@ SETS = {
     "personal2": PersonalSet(
         "personal2 (held out)",
         DATA_DIR.parent / "personal2",
+        dt.date(2026, 12, 1),
+        held_out=True,
+    ),
+    "personal3": PersonalSet(
+        "personal3 (held out)",
+        DATA_DIR.parent / "personal3",
         dt.date(2026, 12, 1),
         held_out=True,
     ),

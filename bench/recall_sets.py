@@ -278,6 +278,15 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def held_out_named(wanted: Sequence[str]) -> set[str]:
+    """The held-out personal sets a ``--sets`` list names: by key (``personal3``) or all of them
+    with a part of "held out". A plain ``personal`` names none, so it never runs one by accident."""
+    from bench.personal import SETS
+
+    held = [name for name, chosen in SETS.items() if chosen.held_out]
+    return {name for name in held for o in wanted if name in o or "held" in o}
+
+
 def run(
     embedder_key: str,
     out: Path | None,
@@ -293,7 +302,7 @@ def run(
             locomo,
             madial=not wanted or any("madial" in o for o in wanted),
             locomo_wanted=not wanted or any("locomo" in o for o in wanted),
-            held_out=any("personal2" in o or "held" in o for o in wanted),
+            held_out=held_out_named(wanted),
         )
     except FileNotFoundError as missing:  # a dev set kept outside the repository
         raise SystemExit(f"error: {missing}") from None
@@ -301,7 +310,8 @@ def run(
         sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
     if not sets:
         raise SystemExit(
-            f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2."
+            f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2, "
+            "personal3."
         )
     if questions:
         for devset in sets:

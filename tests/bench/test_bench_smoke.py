@@ -46,6 +46,7 @@ def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> N
     for system in ("BM25 only", "dense only", "localmind recall (as shipped)"):
         assert f"| personal (ours) | {system} | 12 |" in report.replace("**", ""), system
     assert "personal2" not in report, "the held-out set runs only when named"
+    assert "personal3" not in report, "the held-out set runs only when named"
     assert (tmp_path / "retrieval.json").exists()
     fitted = run_bench("fit", str(dump))
     assert fitted.returncode == 0, fitted.stderr
@@ -53,15 +54,21 @@ def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_retrieval_scores_the_held_out_set_when_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("named", "other"), [("personal2", "personal3"), ("personal3", "personal2")]
+)
+def test_retrieval_scores_the_held_out_set_when_named(
+    tmp_path: Path, named: str, other: str
+) -> None:
     out = tmp_path / "held-out.md"
-    result = run_bench("retrieval", "--sets", "personal2", "--questions", "6", "--out", str(out))
+    result = run_bench("retrieval", "--sets", named, "--questions", "6", "--out", str(out))
     assert result.returncode == 0, result.stderr
     report = out.read_text(encoding="utf-8").replace("**", "")
-    assert "`python -m bench retrieval --sets personal2 --questions 6`" in report
+    assert f"`python -m bench retrieval --sets {named} --questions 6`" in report
     for system in ("BM25 only", "dense only", "localmind recall (as shipped)"):
-        assert f"| personal2 (held out) | {system} | 6 |" in report, system
+        assert f"| {named} (held out) | {system} | 6 |" in report, system
     assert "personal (ours)" not in report
+    assert other not in report, "naming one held-out set runs only that one"
 
 
 @pytest.mark.slow

@@ -1,7 +1,8 @@
 """The held-out personal set (another person, more Chinese than English) has the size and the
 mix issue 12 asks for, its labels are consistent, and the benchmarks run it only when named,
 so no default run or fit tunes on it. (Its updates, restatements and distractors are counted
-beside the first set's in test_personal_data.py.)"""
+beside the first set's in test_personal_data.py.) The question checks hold for the third set
+(personal3, test_personal3_data.py) too."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from collections import Counter
 import pytest
 
 from bench import devsets
-from bench.personal import QUESTION_KINDS, SETS, PersonalMemory, PersonalQuestion
+from bench.personal import QUESTION_KINDS, SETS, PersonalMemory, PersonalSet
 
 HELD_OUT = SETS["personal2"]
+#: The question checks below hold for every held-out set.
+every_held_out = pytest.mark.parametrize("chosen", [SETS["personal2"], SETS["personal3"]], ids=str)
 # Words a paraphrase may share with its answer: they carry no content.
 _FUNCTION_WORDS = (
     "the and for our you your was were are has have had did does what which who whom how when "
@@ -30,11 +33,6 @@ def memories() -> list[PersonalMemory]:
     return HELD_OUT.memories()
 
 
-@pytest.fixture(scope="module")
-def questions() -> list[PersonalQuestion]:
-    return HELD_OUT.questions()
-
-
 def test_memories_span_eighteen_months_with_more_chinese(memories: list[PersonalMemory]) -> None:
     assert len(memories) >= 300
     assert [m.id for m in memories] == [f"m{i:03d}" for i in range(1, len(memories) + 1)]
@@ -46,7 +44,9 @@ def test_memories_span_eighteen_months_with_more_chinese(memories: list[Personal
     assert len(assistant_notes) >= 5, "some memories read as an assistant stores them"
 
 
-def test_questions_cover_every_kind_in_both_languages(questions: list[PersonalQuestion]) -> None:
+@every_held_out
+def test_questions_cover_every_kind_in_both_languages(chosen: PersonalSet) -> None:
+    questions = chosen.questions()
     assert len(questions) >= 150
     kinds = Counter(q.kind for q in questions)
     assert set(kinds) == QUESTION_KINDS
@@ -56,13 +56,12 @@ def test_questions_cover_every_kind_in_both_languages(questions: list[PersonalQu
     assert len({q.question for q in questions}) == len(questions), "a question is repeated"
 
 
-def test_gold_holds_every_restatement_of_an_answer(
-    memories: list[PersonalMemory], questions: list[PersonalQuestion]
-) -> None:
+@every_held_out
+def test_gold_holds_every_restatement_of_an_answer(chosen: PersonalSet) -> None:
     """A restatement answers the question as well as the memory it restates: recall is not
     marked down for finding it."""
-    links = [(m.id, m.restates) for m in memories if m.restates]
-    for question in questions:
+    links = [(m.id, m.restates) for m in chosen.memories() if m.restates]
+    for question in chosen.questions():
         for listed in (set(question.gold), set(question.outdated)):
             for later, earlier in links:
                 assert (later in listed) == (earlier in listed), (question.id, later, earlier)
@@ -78,31 +77,32 @@ def _bigrams(text: str) -> set[str]:
     return {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
 
 
-def test_paraphrases_share_no_words_with_their_answers(
-    memories: list[PersonalMemory], questions: list[PersonalQuestion]
-) -> None:
-    text = {m.id: (m.lang, m.text) for m in memories}
+@every_held_out
+def test_paraphrases_share_no_words_with_their_answers(chosen: PersonalSet) -> None:
+    text = {m.id: (m.lang, m.text) for m in chosen.memories()}
     shared_by = {"en": _content_words, "zh": _bigrams}
-    for question in questions:
+    for question in chosen.questions():
         if question.kind != "paraphrase":
             continue
         split = shared_by[question.lang]
         for gold in question.gold:
             lang, answer = text[gold]
             if lang == question.lang:
-                assert not split(question.question) & split(answer), (question.id, gold)
+                shared = split(question.question) & split(answer)
+                assert not shared, (question.id, gold, shared)
 
 
 def test_the_benchmarks_run_it_only_when_named() -> None:
     default = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False)]
     named = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False, held_out=True)]
     assert default == ["personal (ours)"]
-    assert named == ["personal (ours)", "personal2 (held out)"]
+    assert named == ["personal (ours)", "personal2 (held out)", "personal3 (held out)"]
 
 
-def test_it_is_asked_on_its_own_day() -> None:
-    devset = devsets.personal_set("personal2")
+@pytest.mark.parametrize("name", ["personal2", "personal3"])
+def test_it_is_asked_on_its_own_day(name: str) -> None:
+    devset = devsets.personal_set(name)
     asked = dt.datetime.fromtimestamp(devset.now, dt.UTC).date()
     assert asked == dt.date(2026, 12, 1)
     assert devset.one_by_one
-    assert len(devset.questions) == len(HELD_OUT.questions())
+    assert len(devset.questions) == len(SETS[name].questions())

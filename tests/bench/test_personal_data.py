@@ -59,6 +59,7 @@ every_set = pytest.mark.parametrize("chosen", list(SETS.values()), ids=list(SETS
         # updates, restatements, distractors, chains (A → B → C), zh updates with a cue word
         (SETS["personal"], (45, 45, 60, 3, 1)),
         (SETS["personal2"], (40, 50, 60, 5, 5)),  # issue 12's held-out set
+        (SETS["personal3"], (40, 50, 60, 5, 5)),  # the third person, mostly English
     ],
     ids=list(SETS),
 )
