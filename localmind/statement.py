@@ -10,6 +10,7 @@ nothing is downloaded and the result does not depend on the machine.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -652,7 +653,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     cues: set[str] = set()
     person_positions = _person_positions(words)
     if lang == "zh":
-        numbers |= _chinese_numbers(text)
+        numbers |= _chinese_numbers(_ZH_MONTH.sub(" ", unicodedata.normalize("NFKC", text)))
     compounds = _compound_numbers(words) if lang == "en" else {}
     for index, word in enumerate(words):
         norm = word.norm
@@ -707,7 +708,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         persons=persons,
         negations=negations,
         numbers=frozenset(numbers),
-        dates=frozenset(_date_word(w) for w in words if _date_word(w)),
+        dates=_dates(words, lang, text),
         names=names,
         content=tuple(content),
         terms=tuple(terms),
@@ -837,6 +838,29 @@ def _date_word(word: Word) -> str:
     return ""
 
 
+# 9月, 十二月, 三月十四号: a month, as "September" is (not the number 9); 三个月 is a number.
+_ZH_MONTH = re.compile(
+    r"(?<![\d零〇一二两三四五六七八九十])(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月"
+)
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _dates(words: Sequence[Word], lang: str, text: str) -> frozenset[str]:
+    """The weekdays and months a statement names: "on Saturday" / 周六, "September" / 9月.
+    "May" is a month only before a number ("May 3"): else it is "may"."""
+    found = {_date_word(word) for word in words} - {""}
+    if lang == "zh":
+        for match in _ZH_MONTH.finditer(unicodedata.normalize("NFKC", text)):
+            number = _chinese_number(match.group(1)) or ""
+            if number.isdigit() and 1 <= int(number) <= 12:
+                found.add(_MONTH_NAMES[int(number) - 1])
+        return frozenset(found)
+    for word, following in itertools.pairwise(words):
+        if word.surface == "May" and following.norm[:1].isdigit():
+            found.add("may")
+    return frozenset(found)
+
+
 def _is_cue(words: Sequence[Word], index: int) -> bool:
     word = words[index]
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
@@ -930,6 +954,9 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
             continue  # "I've got two children": has
         if lower in ("called", "named") and index > 1 and words[index - 2].norm in ("a", "an"):
             continue  # "a daughter called Emma": her name, not a call
+        following = words[index + 1] if index + 1 < len(words) else None
+        if lower in ("was", "were") and following is not None and following.norm == "born":
+            continue  # "I was born in 1991": a birth is told in the past, it is not over
         if (
             lower in ("was", "were", "had", "did")
             or before is None
