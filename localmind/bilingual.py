@@ -169,19 +169,41 @@ def meanings(chinese: str) -> frozenset[str]:
     that are surnames, classifiers or pointers, and explanations of more than three words,
     are left out. Empty for a word it does not hold."""
     found: set[str] = set()
+    for part in _translations(chinese):
+        if len(part) <= _MOST_WORDS_IN_A_SENSE:
+            found.update(part)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=16_384)
+def main_sense(chinese: str) -> tuple[str, ...]:
+    """The English lemmas of the first sense CC-CEDICT gives ``chinese`` (its main meaning,
+    for telling two Chinese words that say the same: 上床 and 睡觉 are both "to go to
+    bed", 素食者 and 吃素 "(to be a) vegetarian"); () when it has none."""
+    return next(iter(_translations(chinese)), ())
+
+
+def _translations(chinese: str) -> list[tuple[str, ...]]:
+    """Each translation CC-CEDICT gives ``chinese``, in its order, as English lemmas without
+    the words glosses are built with; surnames, classifiers and pointers left out. "Berlin,
+    capital of Germany" and "to be afraid, to be scared" are two translations each."""
+    found: list[tuple[str, ...]] = []
     for sense in DICTIONARY.senses(chinese).split("/"):
         if not sense or _NOT_A_TRANSLATION.match(sense):
             continue
-        # "Berlin, capital of Germany", "to be afraid, to be scared": each part on its own
         for part in _ASIDES.sub(" ", sense).lower().split(","):
             tokens = [
                 token.strip("'-")
                 for token in _GLOSS_TOKEN.findall(part)
                 if token not in _GLOSS_GLUE and len(token.strip("'-")) > 1
             ]
-            if len(tokens) <= _MOST_WORDS_IN_A_SENSE:
-                found.update(simplemma.lemmatize(token, lang="en").lower() for token in tokens)
-    return frozenset(found)
+            if tokens:
+                found.append(tuple(_lemma(token) for token in tokens))
+    return found
+
+
+def _lemma(token: str) -> str:
+    return simplemma.lemmatize(token, lang="en").lower()
 
 
 def known(chinese: str) -> bool:

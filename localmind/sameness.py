@@ -10,6 +10,7 @@ when a model says so; DIFFERENT never merges, whoever says otherwise.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from localmind.bilingual import EN_ZH, ZH_LIGHT, meanings
+from localmind.bilingual import EN_ZH, ZH_LIGHT, main_sense, meanings
 from localmind.statement import (
     ANTONYMS,
     MONTHS,
@@ -148,7 +149,9 @@ def _qualifiers(statement: Statement) -> frozenset[str]:
     )
 
 
-def _compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
+def _compare(
+    existing: str, candidate: str, similarity: float | None = None, *, swaps: int = 2
+) -> Sameness:
     old, new = read(existing), read(candidate)
     for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
@@ -158,8 +161,51 @@ def _compare(existing: str, candidate: str, similarity: float | None = None) -> 
     if verdict.likeness is Likeness.UNSURE and similarity is not None:
         if old.lang != new.lang:
             return _told_in_both_languages(old, new, similarity) or verdict
-        return _close_rewording(old, new, similarity) or verdict
+        close = _close_rewording(old, new, similarity)
+        if close is None and swaps:
+            close = _one_meaning_in_other_words(old, new, similarity, swaps)
+        return close or verdict
     return verdict
+
+
+def _one_meaning_in_other_words(
+    old: Statement, new: Statement, similarity: float, swaps: int
+) -> Sameness | None:
+    """SAME for two Chinese texts that say one thing in two words CC-CEDICT gives the same
+    main meaning (上床 / 睡觉 "to go to bed", 素食者 / 吃素 "vegetarian", 周六 / 星期六),
+    when the new text with the old one's word in its place is the same by every check
+    above. A word whose main meaning differs (上班 "go to work" / 下班 "finish work", 租 /
+    出租, 便宜 / 贵) is no such pair."""
+    if old.lang != "zh" or new.lang != "zh":
+        return None
+    gone = [term for term in dict.fromkeys(old.terms) if term not in new.terms]
+    added = [term for term in dict.fromkeys(new.terms) if term not in old.terms]
+    surfaces = {word.norm: word.surface for word in new.words}  # "bike" was 自行车
+    text, swapped = new.text, []
+    for word in added:
+        sense = main_sense(surfaces.get(word, word))
+        same = next((other for other in gone if sense and main_sense(other) == sense), None)
+        if same is not None and surfaces.get(word, word) in text:
+            text = text.replace(surfaces.get(word, word), same)
+            swapped.append(f"{surfaces.get(word, word)} = {same}")
+    # 骑自行车 = 骑车 "ride a bike": two words for one, whichever text has the one
+    old_surfaces = {word.norm: word.surface for word in old.words}
+    for first, second in itertools.pairwise([surfaces.get(word, word) for word in added]):
+        compound = next((other for other in gone if _said_by_two(other, first, second)), None)
+        if compound is not None and first + second in text:
+            text = text.replace(first + second, compound)
+            swapped.append(f"{first}{second} = {compound}")
+    for first, second in itertools.pairwise([old_surfaces.get(word, word) for word in gone]):
+        compound = next((other for other in added if _said_by_two(other, first, second)), None)
+        if compound is not None and compound in text:
+            text = text.replace(compound, first + second)
+            swapped.append(f"{compound} = {first}{second}")
+    if not swapped:
+        return None
+    verdict = _compare(old.text, text, similarity, swaps=swaps - 1)
+    if not verdict.same:
+        return None
+    return Sameness(Likeness.SAME, f"{verdict.why}; one meaning ({', '.join(swapped)})")
 
 
 def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -> Sameness | None:
@@ -332,6 +378,14 @@ def _same_qualifiers_across(english: Statement, chinese: Statement) -> bool:
     return said is not None and all(
         any(zh in part or part in zh for part in said) for zh in qualifiers_zh
     )
+
+
+def _said_by_two(compound: str, first: str, second: str) -> bool:
+    """Whether ``compound``'s main meaning (骑车 "ride a bike") is made of one word's
+    meaning each of ``first`` and ``second`` (骑 "ride", 自行车 "bike"), and no more."""
+    sense = set(main_sense(compound))
+    of_first, of_second = sense & meanings(first), sense & meanings(second)
+    return len(sense) > 1 and bool(of_first) and bool(of_second) and of_first | of_second == sense
 
 
 def _close_rewording(old: Statement, new: Statement, similarity: float) -> Sameness | None:

@@ -222,6 +222,7 @@ SYNONYMS = _groups(
         "favourite": "favourite favorite 最喜欢",
         "take": "take 服用",
         "bike": "bike cycle bicycle 自行车 单车",
+        "bed": "bed bedtime",
         "food": "food cuisine dish 菜 菜肴",
         "nearsighted": "nearsighted short-sighted shortsighted myopic 近视 近视眼",
         "often": "often frequently 常 经常 常常",
@@ -435,7 +436,7 @@ def read(text: str) -> Statement:
     normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if _HAS_CJK.search(normal):
         return _build(text, "zh", _chinese_words(normal))
-    normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", normal))
+    normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", _said_clock(normal)))
     return _build(text, "en", _english_words(normal))
 
 
@@ -445,6 +446,21 @@ _DOLLARS = re.compile(r"\$\s?(\d[\d,.]*k?)")
 
 # "10 pm", "10 p.m." → "10pm": one number, told apart from "10am" (and from "10").
 _CLOCK = re.compile(r"(\d)\s*([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
+
+
+# "10 in the morning" is 10am, "11 at night" 11pm: the clock time, told apart like "10am".
+_CLOCK_SAID = re.compile(
+    r"\b(\d{1,2}(?::\d\d)?)\s+(?:o'clock\s+)?(in the morning|in the afternoon|in the evening"
+    r"|at night)\b",
+    re.IGNORECASE,
+)
+
+
+def _said_clock(text: str) -> str:
+    return _CLOCK_SAID.sub(
+        lambda match: match.group(1) + ("am" if "morning" in match.group(2).lower() else "pm"),
+        text,
+    )
 
 
 def _english_words(text: str) -> list[Word]:

@@ -445,3 +445,37 @@ def test_a_chinese_month_is_a_date_as_the_english_one_is() -> None:
     assert read("我三个月前搬家了。").numbers == frozenset({"3"})  # three months: a number
     assert read("My birthday is on May 3.").dates == frozenset({"may"})
     assert read("I may move.").dates == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我是素食者。", "我吃素。"),  # both "vegetarian" in CC-CEDICT's first sense
+        ("我骑车上班。", "我骑自行车上班。"),  # 骑车 "ride a bike" = 骑 "ride" + 自行车 "bike"
+        ("我骑自行车上班。", "我骑车上班。"),
+        ("Lily goes to bed at 8:30.", "Lily's bedtime is 8:30."),  # a small synonym group
+    ],
+)
+def test_a_word_replaced_by_one_of_the_same_meaning_is_the_same(old: str, new: str) -> None:
+    assert compare(old, new, 0.9).same
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我九点上班。", "我九点下班。"),  # "go to work" / "finish work": both "work"
+        ("我租房子。", "我出租房子。"),  # rent / rent out
+        ("这家餐厅很便宜。", "这家餐厅很贵。"),
+        ("我骑车上班。", "我骑摩托车上班。"),  # a motorbike is not a bike
+        ("I'm afraid of Tom.", "I scare Tom."),  # why "scare" is no synonym of "afraid"
+    ],
+)
+def test_a_word_replaced_by_one_of_another_meaning_never_merges(old: str, new: str) -> None:
+    assert not compare(old, new, 1.0).same
+    assert not compare(new, old, 1.0).same
+
+
+def test_a_clock_time_said_in_words_is_the_same_time() -> None:
+    assert read("I wake up at 7 in the morning.").numbers == read("I wake up at 7am.").numbers
+    assert read("I go to bed at 11 at night.").numbers == frozenset({"11pm"})
+    assert compare("I wake up at 7 in the morning.", "I wake up at 7 in the evening.").differs
