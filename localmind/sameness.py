@@ -282,7 +282,7 @@ def _translations(words: Sequence[str], chinese: Statement) -> frozenset[str] | 
     上班 → work). None when one of them is not said at all: in doubt."""
     said: set[str] = set()
     spans = _spans(chinese.text)
-    shared = set(chinese.content) | set(chinese.terms)
+    shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
     for word in dict.fromkeys(words):
         found = {span for span in spans if word in meanings(span)}
         found.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
@@ -326,7 +326,9 @@ def _accounted_for(content: Sequence[str], said: frozenset[str]) -> bool:
     # 每天 says "every", 最喜欢 says "like": the heads of the words inside what was said
     heads = {SYNONYMS.get(part) for item in said for part in _spans(item)}
     return all(
-        item in said or item in characters or item in heads or item in ZH_LIGHT for item in content
+        item in said or item.lower() in said or item in characters or item in heads
+        for item in content
+        if item not in ZH_LIGHT
     )
 
 
