@@ -155,7 +155,7 @@ STOP_WORDS = _words(
     will would shall should can could may might must 's one some any also too very really
     actually just quite pretty truly indeed definitely still even lot lots bit kind sort
     please thing things stuff currently usually generally mostly mainly basically typically
-    normally go
+    normally go locate 位于
     的 了 是 在 地 得 着 过 呢 啊 吧 呀 嘛 哦 也 都 就 还 很 非常 特别 真 真的 挺 其实 确实 比较
     更 会 要 有点 一点 一些 一下 把 被 给 让 对 和 与 跟 及 或 或者 而 并 且 等 这 那 这个 那个
     有 有个 个 每 所有 全部 正在 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
@@ -463,6 +463,18 @@ def _said_clock(text: str) -> str:
     )
 
 
+def _said_by_someone(words: Sequence[Word], index: int) -> bool:
+    """ "I *called* Tom", "I *named* my cat Tom", "Tom calls me": a naming word right after a
+    person is something that person does (a phone call, giving a name), not a name given."""
+    word = words[index]
+    if word.norm != "name" or not word.surface.isascii() or index == 0:
+        return False
+    before = words[index - 1]
+    return (
+        before.norm in SELF_WORDS or before.norm in OTHER_WORDS or before.is_name or before.person
+    )
+
+
 def _english_words(text: str) -> list[Word]:
     words: list[Word] = []
     tokens = _EN_TOKEN.findall(text)
@@ -713,6 +725,10 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         content.append(norm)
     slots |= _possessive_slots(words, lang)
     names = _names(words)
+    if names and not any(_said_by_someone(words, index) for index in range(len(words))):
+        # "two cats named Miso and Tofu" / "two cats, Miso and Tofu", 我的领导叫王磊 / 王磊是我的
+        # 上司: beside the names it gives, "named" says nothing (the names are compared)
+        content = [word for word in content if word != "name"]
     terms = list(content)
     if lang == "zh":
         content = _chinese_characters(content, {name for group in names for name in group})
