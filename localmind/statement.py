@@ -781,10 +781,18 @@ def _coordinated(
     pairs = []
     for index in range(1, len(words) - 1):
         if words[index].norm in _AND or words[index].surface in _AND:
-            first, second = form(index - 1), form(index + 1)
+            after = index + 1  # "the piano and *the* guitar", 一只猫和*一只*狗
+            while after < len(words) - 1 and (
+                words[after].norm in _ARTICLES or _chinese_number(words[after].surface) == ""
+            ):
+                after += 1
+            first, second = form(index - 1), form(after)
             if first and second:
                 pairs.append((first, second))
     return tuple(pairs)
+
+
+_ARTICLES = _words("a an the 一 只 个")
 
 
 _CARDINALS = _words(

@@ -503,3 +503,17 @@ def test_a_naming_word_beside_the_name_or_located_says_nothing_more(old: str, ne
 )
 def test_naming_or_calling_done_by_someone_is_what_they_did(old: str, new: str) -> None:
     assert not compare(old, new, 1.0).same
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I play the piano and the guitar.", "I play the guitar and the piano."),
+        ("我养了一只猫和一只狗。", "我养了一只狗和一只猫。"),
+    ],
+)
+def test_two_things_joined_by_and_with_an_article_may_come_in_either_order(
+    old: str, new: str
+) -> None:
+    assert compare(old, new).same
+    assert not compare("I prefer cats to dogs.", "I prefer dogs to cats.", 1.0).same
