@@ -882,6 +882,7 @@ def _date_word(word: Word) -> str:
 _ZH_MONTH = re.compile(
     r"(?<![\d零〇一二两三四五六七八九十])(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月"
 )
+_ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -890,6 +891,8 @@ def _dates(words: Sequence[Word], lang: str, text: str) -> frozenset[str]:
     "May" is a month only before a number ("May 3"): else it is "may"."""
     found = {_date_word(word) for word in words} - {""}
     if lang == "zh":
+        for match in _ZH_WEEKDAY.finditer(text):  # jieba may cut 每周二 as 每周 / 二
+            found.add(_ZH_WEEKDAYS["周" + match.group(1).replace("天", "日")])
         for match in _ZH_MONTH.finditer(unicodedata.normalize("NFKC", text)):
             number = _chinese_number(match.group(1)) or ""
             if number.isdigit() and 1 <= int(number) <= 12:
@@ -942,7 +945,7 @@ def _number(word: Word, lang: str) -> str | None:
 
 
 _ZH_NUMBER_IN_TEXT = re.compile(
-    r"(\d+(?:[.,]\d+)*)"
+    r"(\d+(?:[.,]\d+)*(?:[万千](?:\d[千百十]?)*)?%?)"
     r"|([零〇一二两三四五六七八九十百千万亿]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*)"
     r"|([零〇一二两三四五六七八九]+)(?=[个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里楼])"
 )
@@ -957,15 +960,29 @@ def _chinese_numbers(text: str) -> set[str]:
         digits, large, small = match.groups()
         numeral = large or small
         if digits:
-            found.add(re.sub(r"(?<=\d),(?=\d{3})", "", digits))
+            found.add(_digits_with_units(re.sub(r"(?<=\d),(?=\d{3})", "", digits)))
             continue
         start = match.start()
-        if numeral == "一" and (start == 0 or not text[start - 1].isdigit()):
-            continue  # 一名, 一个: an article, like "a"
+        if numeral == "一" and (start == 0 or text[start - 1] not in "0123456789第"):
+            continue  # 一名, 一个: an article, like "a"; 第一 is "first"
         value = _chinese_number(numeral)
         if value:
             found.add(value)
     return found
+
+
+_DIGITS_UNITS = {"万": 10_000, "千": 1000, "百": 100, "十": 10}
+
+
+def _digits_with_units(number: str) -> str:
+    """98.5万 → 985000, 4万3千5百 → 43500, as "$985,000" says them; 10% stays 10%."""
+    parts = re.findall(r"(\d+(?:\.\d+)?)([万千百十]?)", number)
+    if len(parts) < 2 and not (parts and parts[0][1]):
+        return number
+    total = 0.0
+    for value, unit in parts:
+        total += float(value) * _DIGITS_UNITS.get(unit, 1)
+    return str(int(total)) if total.is_integer() else str(total)
 
 
 def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:

@@ -517,3 +517,18 @@ def test_two_things_joined_by_and_with_an_article_may_come_in_either_order(
 ) -> None:
     assert compare(old, new).same
     assert not compare("I prefer cats to dogs.", "I prefer dogs to cats.", 1.0).same
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("The house was $985,000.", "房子98.5万美元。"),
+        ("The remodel cost $43,500.", "装修花了4万3千5百美元。"),
+        ("The rate is 6.1%.", "利率6.1%。"),
+        ("Lily saw her first bear.", "莉莉第一次看到熊。"),
+        ("I take a pottery class on Tuesday evenings.", "我每周二晚上上陶艺课。"),
+    ],
+)
+def test_numbers_and_weekdays_read_alike_in_both_languages(english: str, chinese: str) -> None:
+    assert read(english).numbers == read(chinese).numbers
+    assert read(english).dates == read(chinese).dates
