@@ -399,6 +399,8 @@ def test_a_change_cue_about_a_shared_thing_or_slot_is_still_suspect(old: str, ne
         ("My parents live in Munich.", "我父母住在慕尼黑。"),  # 慕尼黑: "München or Munich"
         ("I speak Japanese.", "我会说日语。"),  # a name in English, a word in Chinese
         ("I prefer dogs to cats.", "我喜欢狗胜过猫。"),
+        ("My favorite fruit is mango.", "我最喜欢的水果是芒果。"),  # "my" / 我: one person
+        ("My blood type is O.", "我是O型血。"),  # Latin letters without case
     ],
 )
 def test_a_translation_the_dictionary_accounts_for_word_by_word_is_the_same(
