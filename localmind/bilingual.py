@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import threading
 import time
 from functools import lru_cache
 from importlib import resources
@@ -141,11 +142,14 @@ class _Dictionary:
 
     def __init__(self) -> None:
         self._senses: dict[str, str] | None = None
+        self._loading = threading.Lock()  # the app and the MCP server remember from workers
         self.load_seconds = 0.0
 
     def senses(self, word: str) -> str:
         if self._senses is None:
-            self._senses = self._load()
+            with self._loading:
+                if self._senses is None:
+                    self._senses = self._load()
         return self._senses.get(word, "")
 
     def _load(self) -> dict[str, str]:
