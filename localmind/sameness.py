@@ -10,19 +10,25 @@ when a model says so; DIFFERENT never merges, whoever says otherwise.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
-from localmind.bilingual import EN_ZH, ZH_LIGHT
+from localmind.bilingual import EN_ZH, ZH_LIGHT, main_sense, meanings
 from localmind.statement import (
     ANTONYMS,
+    MONTHS,
     OTHER,
     QUALIFIERS,
+    RELATIONAL,
     SELF,
+    SYNONYMS,
     TIME_WORDS,
+    WEEKDAYS,
     Statement,
     Word,
     actors,
@@ -68,7 +74,7 @@ REWORDING_STEPS = ((0.8, 1), (0.88, 2))
 # The same words with a phrase moved to the front or back ("Last week I bought a car").
 REORDERING_SIMILARITY = 0.85
 # An English and a Chinese text whose words the bilingual table matches one for one.
-CROSS_SIMILARITY = 0.7
+CROSS_SIMILARITY = 0.6
 
 
 def compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
@@ -143,7 +149,9 @@ def _qualifiers(statement: Statement) -> frozenset[str]:
     )
 
 
-def _compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
+def _compare(
+    existing: str, candidate: str, similarity: float | None = None, *, swaps: int = 2
+) -> Sameness:
     old, new = read(existing), read(candidate)
     for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
@@ -153,17 +161,60 @@ def _compare(existing: str, candidate: str, similarity: float | None = None) -> 
     if verdict.likeness is Likeness.UNSURE and similarity is not None:
         if old.lang != new.lang:
             return _told_in_both_languages(old, new, similarity) or verdict
-        return _close_rewording(old, new, similarity) or verdict
+        close = _close_rewording(old, new, similarity)
+        if close is None and swaps:
+            close = _one_meaning_in_other_words(old, new, similarity, swaps)
+        return close or verdict
     return verdict
+
+
+def _one_meaning_in_other_words(
+    old: Statement, new: Statement, similarity: float, swaps: int
+) -> Sameness | None:
+    """SAME for two Chinese texts that say one thing in two words CC-CEDICT gives the same
+    main meaning (上床 / 睡觉 "to go to bed", 素食者 / 吃素 "vegetarian", 周六 / 星期六),
+    when the new text with the old one's word in its place is the same by every check
+    above. A word whose main meaning differs (上班 "go to work" / 下班 "finish work", 租 /
+    出租, 便宜 / 贵) is no such pair."""
+    if old.lang != "zh" or new.lang != "zh":
+        return None
+    gone = [term for term in dict.fromkeys(old.terms) if term not in new.terms]
+    added = [term for term in dict.fromkeys(new.terms) if term not in old.terms]
+    surfaces = {word.norm: word.surface for word in new.words}  # "bike" was 自行车
+    text, swapped = new.text, []
+    for word in added:
+        sense = main_sense(surfaces.get(word, word))
+        same = next((other for other in gone if sense and main_sense(other) == sense), None)
+        if same is not None and surfaces.get(word, word) in text:
+            text = text.replace(surfaces.get(word, word), same)
+            swapped.append(f"{surfaces.get(word, word)} = {same}")
+    # 骑自行车 = 骑车 "ride a bike": two words for one, whichever text has the one
+    old_surfaces = {word.norm: word.surface for word in old.words}
+    for first, second in itertools.pairwise([surfaces.get(word, word) for word in added]):
+        compound = next((other for other in gone if _said_by_two(other, first, second)), None)
+        if compound is not None and first + second in text:
+            text = text.replace(first + second, compound)
+            swapped.append(f"{first}{second} = {compound}")
+    for first, second in itertools.pairwise([old_surfaces.get(word, word) for word in gone]):
+        compound = next((other for other in added if _said_by_two(other, first, second)), None)
+        if compound is not None and compound in text:
+            text = text.replace(compound, first + second)
+            swapped.append(f"{compound} = {first}{second}")
+    if not swapped:
+        return None
+    verdict = _compare(old.text, text, similarity, swaps=swaps - 1)
+    if not verdict.same:
+        return None
+    return Sameness(Likeness.SAME, f"{verdict.why}; one meaning ({', '.join(swapped)})")
 
 
 def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -> Sameness | None:
     """SAME for an English and a Chinese text, this close, that the checks above let through
-    (the same people, negation, numbers, dates, tense and Latin-script names) when each
-    English content word is in the Chinese text (a name, a shared synonym head, or a
-    translation from :data:`localmind.bilingual.EN_ZH`) and each Chinese content character
-    is accounted for by one of them. Anything else, in doubt, is stored: a comparison, a
-    relation between people, a change cue, a word the table does not know."""
+    (the same people, negation, numbers, dates, tense and names) when every English content
+    word is said in the Chinese text and every Chinese content character is part of what
+    says one of them (:func:`_translations`), with the same qualifiers and, in a comparison,
+    the same side preferred. Anything else, in doubt, is stored: a relation between people,
+    a change cue, a word the dictionary cannot find in the other text."""
     if similarity < CROSS_SIMILARITY:
         return None
     english, chinese = (old, new) if old.lang == "en" else (new, old)
@@ -172,30 +223,173 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
         or old.persons != new.persons
         or old.cues
         or new.cues
-        or old.comparison
-        or new.comparison
-        or old.relational
-        or new.relational
+        or (old.comparison is None) != (new.comparison is None)
+        or (old.comparison is None and _gives_roles(old))
+        or (new.comparison is None and _gives_roles(new))
     ):
         return None
-    shared = set(chinese.content)
-    covered: set[str] = set()
-    for word in dict.fromkeys(english.content):
-        if word in shared or word in TIME_WORDS:
-            covered.add(word)  # "a month" may be 每月's 月: that counts as said
-            covered.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
-            continue
-        found = [zh for zh in EN_ZH.get(word, ()) if zh in chinese.text]
-        if not found:
-            return None  # a word the table cannot find in the other text: in doubt
-        covered.update(found, *found)
-    for item in chinese.content:
-        if item in covered or item in ZH_LIGHT or item in TIME_WORDS:
-            continue
-        if any(item in found for found in covered):
-            continue
-        return None  # the Chinese text says something the English one does not
+    if not _same_actors_across(english, chinese):
+        return None
+    # Weekdays and months were compared as dates above, whatever the words ("9月").
+    said = _translations([w for w in english.content if w not in DATE_WORDS], chinese)
+    if said is None or not _accounted_for(_undated(chinese), said):
+        return None
+    if not _same_qualifiers_across(english, chinese):
+        return None
+    if english.comparison is not None and chinese.comparison is not None:
+        for side_en, side_zh in zip(english.comparison, chinese.comparison, strict=True):
+            side = _translations(tuple(side_en), chinese)
+            if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
+                return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
+
+
+def _gives_roles(statement: Statement) -> bool:
+    """Word order that gives roles ("from Lisbon to Berlin", 把, 给, 向): not compared across
+    languages. A lone English "to" ("allergic to", "to work") gives none: the people's order
+    is compared on its own (:func:`_same_actors_across`)."""
+    if not statement.relational:
+        return False
+    if statement.lang == "zh":
+        return True
+    return any(
+        (word.norm in RELATIONAL or word.surface in RELATIONAL) and word.norm != "to"
+        for word in statement.words
+    )
+
+
+def _undated(chinese: Statement) -> list[str]:
+    """The Chinese content without the characters that tell a date (年, 月, 号, 周六) when the
+    text has numbers or dates: those were compared as numbers and dates."""
+    if not chinese.numbers and not chinese.dates:
+        return list(chinese.content)
+    return [item for item in chinese.content if item not in _DATE_CHARACTERS]
+
+
+_DATE_CHARACTERS = frozenset({"年", "月", "日", "号", "date"}) | WEEKDAYS
+DATE_WORDS = MONTHS | WEEKDAYS
+
+
+# Where a Chinese text may say an English word: a span of up to this many characters.
+_LONGEST_WORD = 4
+_ZH_BREAK = re.compile(r"[\s,，。.;；:：!！?？、（）()]+")
+
+
+def _translations(words: Sequence[str], chinese: Statement) -> frozenset[str] | None:
+    """What in ``chinese`` says each of the English ``words``: the Chinese words (spans of
+    its text, within a phrase) whose CC-CEDICT translations hold the word, the words the
+    focused table gives for it, and content both share as is (a Latin name, a synonym head:
+    上班 → work). None when one of them is not said at all: in doubt."""
+    said: set[str] = set()
+    spans = _spans(chinese.text)
+    shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
+    for word in dict.fromkeys(words):
+        found = {span for span in spans if word in meanings(span)}
+        found.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
+        found.update(zh for zh in _CHINESE_SYNONYMS.get(word, ()) if zh in chinese.text)
+        if word in shared:
+            found.add(word)
+        if not found:
+            return None
+        said |= found
+    return frozenset(said)
+
+
+# A synonym head's Chinese words ("favourite" → 最喜欢): what the Chinese text says it with.
+_CHINESE_SYNONYMS: dict[str, tuple[str, ...]] = {}
+for _word, _head in SYNONYMS.items():
+    if not _LATIN.match(_word):
+        _CHINESE_SYNONYMS[_head] = (*_CHINESE_SYNONYMS.get(_head, ()), _word)
+
+
+@lru_cache(maxsize=1024)
+def _spans(text: str) -> tuple[str, ...]:
+    """Every run of one to four Chinese characters in ``text`` that does not cross a
+    punctuation mark: the words it may hold, however jieba cut it."""
+    spans: set[str] = set()
+    for phrase in _ZH_BREAK.split(text):
+        for start in range(len(phrase)):
+            for end in range(start + 1, min(start + _LONGEST_WORD, len(phrase)) + 1):
+                if _HAS_CJK.match(phrase[start:end]):
+                    spans.add(phrase[start:end])
+    return tuple(sorted(spans))
+
+
+_HAS_CJK = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]+$")
+
+
+def _accounted_for(content: Sequence[str], said: frozenset[str]) -> bool:
+    """Whether each Chinese content item (a character, a name, a synonym head) is one of, or
+    a character of, what says an English word: nothing in the Chinese text goes unsaid in
+    the English one."""
+    characters = {char for item in said for char in item}
+    # 每天 says "every", 最喜欢 says "like": the heads of the words inside what was said
+    heads = {SYNONYMS.get(part) for item in said for part in _spans(item)}
+    return all(
+        item in said or item.lower() in said or item in characters or item in heads
+        for item in content
+        if item not in ZH_LIGHT
+    )
+
+
+def _same_actors_across(english: Statement, chinese: Statement) -> bool:
+    """ "Tom owes me $50" is not 我欠汤姆50美元: the people, a Chinese name read as the
+    English one it translates to (汤姆 → Tom), in the same order. A name is compared here
+    only where both texts hold it: "Japanese" is 日语, a word; jieba tags some words as names
+    (过敏, 小提琴), which are compared as words."""
+    latin = frozenset(name for group in english.names for name in group) | {
+        word.norm
+        for word in english.words
+        if word.person  # "Tom owes…": a tom is a cat too
+    }
+    mapped = {
+        name: found[0]
+        for group in chinese.names
+        for name in group
+        if len(found := sorted(meanings(name) & latin)) == 1
+    }
+    shared = frozenset(mapped.values()) | {name for name in latin if name in chinese.text.lower()}
+    names = shared | frozenset(mapped)
+    named_zh = {name for group in chinese.names for name in group} - shared
+    sequence_zh = _people_in_order(
+        actors(chinese, names),
+        lambda actor: mapped.get(actor, actor if actor not in named_zh else None),
+    )
+    sequence_en = _people_in_order(
+        actors(english, names),
+        lambda actor: actor if actor in shared or actor not in latin else None,
+    )
+    if len(sequence_en) < 2 and len(sequence_zh) < 2:
+        return True  # no roles to swap ("My favourite fruit" / 我最喜欢的水果: who is the same)
+    return sequence_en == sequence_zh
+
+
+def _people_in_order(
+    groups: Sequence[frozenset[str]], keep: Callable[[str], str | None]
+) -> list[frozenset[str]]:
+    kept = (frozenset(filter(None, map(keep, group))) for group in groups)
+    return [group for group in kept if group]
+
+
+def _same_qualifiers_across(english: Statement, chinese: Statement) -> bool:
+    """ "I mostly eat fish" is not 我吃鱼: a qualifier on either side (mostly, only, 偶尔, 只)
+    needs one of the same meaning on the other. Qualifiers are checked on every word: many
+    are stop words the content comparison does not see."""
+    qualifiers_en, qualifiers_zh = _qualifiers(english), _qualifiers(chinese)
+    if not qualifiers_en and not qualifiers_zh:
+        return True
+    said = _translations(tuple(qualifiers_en), chinese)
+    return said is not None and all(
+        any(zh in part or part in zh for part in said) for zh in qualifiers_zh
+    )
+
+
+def _said_by_two(compound: str, first: str, second: str) -> bool:
+    """Whether ``compound``'s main meaning (骑车 "ride a bike") is made of one word's
+    meaning each of ``first`` and ``second`` (骑 "ride", 自行车 "bike"), and no more."""
+    sense = set(main_sense(compound))
+    of_first, of_second = sense & meanings(first), sense & meanings(second)
+    return len(sense) > 1 and bool(of_first) and bool(of_second) and of_first | of_second == sense
 
 
 def _close_rewording(old: Statement, new: Statement, similarity: float) -> Sameness | None:
@@ -352,8 +546,10 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
     jieba may cut 佐藤健二 in one sentence and 佐藤健 / 二 in the next."""
     every = _all_names(old, new)
     if old.lang != new.lang:
-        # across languages only a name spelled alike can be counted in both (汤姆 is "Tom")
+        # Across languages a name is counted in both when spelled alike or when the Chinese
+        # text's name is its CC-CEDICT translation (柏林 is Berlin, 汤姆 is Tom).
         every = frozenset(name for name in every if _LATIN.match(name))
+        old, new = _names_in_latin(old, every), _names_in_latin(new, every)
     counts_old, counts_new = _name_counts(old, every), _name_counts(new, every)
     if counts_old != counts_new:
         gone = sorted(name for name in every if counts_old[name] > counts_new[name])
@@ -363,6 +559,20 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
     if len(order_old) > 1 and order_old != order_new:
         return _different("the same names in other roles")
     return None
+
+
+def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
+    """A Chinese statement whose names that translate to one of ``latin`` are written so."""
+    if statement.lang != "zh":
+        return statement
+    text = statement.text
+    for name in sorted(latin - set(_name_counts(statement, latin).elements())):
+        # the longest span that says it: 慕尼黑 for Munich, 日语 for Japanese
+        for span in sorted(_spans(text), key=len, reverse=True):
+            if name in meanings(span) and span in text:
+                text = text.replace(span, f" {name} ")
+                break
+    return replace(statement, text=text) if text != statement.text else statement
 
 
 _JOINING = re.compile(r"^(?:[\s,、，]|and\b|or\b|和|与|跟|及|以及)*$", re.IGNORECASE)

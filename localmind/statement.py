@@ -10,6 +10,7 @@ nothing is downloaded and the result does not depend on the machine.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -154,7 +155,7 @@ STOP_WORDS = _words(
     will would shall should can could may might must 's one some any also too very really
     actually just quite pretty truly indeed definitely still even lot lots bit kind sort
     please thing things stuff currently usually generally mostly mainly basically typically
-    normally go
+    normally go locate 位于
     的 了 是 在 地 得 着 过 呢 啊 吧 呀 嘛 哦 也 都 就 还 很 非常 特别 真 真的 挺 其实 确实 比较
     更 会 要 有点 一点 一些 一下 把 被 给 让 对 和 与 跟 及 或 或者 而 并 且 等 这 那 这个 那个
     有 有个 个 每 所有 全部 正在 一直 总是 平时 一般 通常 基本 基本上 主要 大部分 多数"""
@@ -221,6 +222,7 @@ SYNONYMS = _groups(
         "favourite": "favourite favorite 最喜欢",
         "take": "take 服用",
         "bike": "bike cycle bicycle 自行车 单车",
+        "bed": "bed bedtime",
         "food": "food cuisine dish 菜 菜肴",
         "nearsighted": "nearsighted short-sighted shortsighted myopic 近视 近视眼",
         "often": "often frequently 常 经常 常常",
@@ -434,7 +436,7 @@ def read(text: str) -> Statement:
     normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if _HAS_CJK.search(normal):
         return _build(text, "zh", _chinese_words(normal))
-    normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", normal))
+    normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", _said_clock(normal)))
     return _build(text, "en", _english_words(normal))
 
 
@@ -444,6 +446,33 @@ _DOLLARS = re.compile(r"\$\s?(\d[\d,.]*k?)")
 
 # "10 pm", "10 p.m." → "10pm": one number, told apart from "10am" (and from "10").
 _CLOCK = re.compile(r"(\d)\s*([ap])\.?m\.?(?![a-z])", re.IGNORECASE)
+
+
+# "10 in the morning" is 10am, "11 at night" 11pm: the clock time, told apart like "10am".
+_CLOCK_SAID = re.compile(
+    r"\b(\d{1,2}(?::\d\d)?)\s+(?:o'clock\s+)?(in the morning|in the afternoon|in the evening"
+    r"|at night)\b",
+    re.IGNORECASE,
+)
+
+
+def _said_clock(text: str) -> str:
+    return _CLOCK_SAID.sub(
+        lambda match: match.group(1) + ("am" if "morning" in match.group(2).lower() else "pm"),
+        text,
+    )
+
+
+def _said_by_someone(words: Sequence[Word], index: int) -> bool:
+    """ "I *called* Tom", "I *named* my cat Tom", "Tom calls me": a naming word right after a
+    person is something that person does (a phone call, giving a name), not a name given."""
+    word = words[index]
+    if word.norm != "name" or not word.surface.isascii() or index == 0:
+        return False
+    before = words[index - 1]
+    return (
+        before.norm in SELF_WORDS or before.norm in OTHER_WORDS or before.is_name or before.person
+    )
 
 
 def _english_words(text: str) -> list[Word]:
@@ -652,7 +681,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     cues: set[str] = set()
     person_positions = _person_positions(words)
     if lang == "zh":
-        numbers |= _chinese_numbers(text)
+        numbers |= _chinese_numbers(_ZH_MONTH.sub(" ", unicodedata.normalize("NFKC", text)))
     compounds = _compound_numbers(words) if lang == "en" else {}
     for index, word in enumerate(words):
         norm = word.norm
@@ -696,6 +725,10 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         content.append(norm)
     slots |= _possessive_slots(words, lang)
     names = _names(words)
+    if names and not any(_said_by_someone(words, index) for index in range(len(words))):
+        # "two cats named Miso and Tofu" / "two cats, Miso and Tofu", 我的领导叫王磊 / 王磊是我的
+        # 上司: beside the names it gives, "named" says nothing (the names are compared)
+        content = [word for word in content if word != "name"]
     terms = list(content)
     if lang == "zh":
         content = _chinese_characters(content, {name for group in names for name in group})
@@ -707,7 +740,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         persons=persons,
         negations=negations,
         numbers=frozenset(numbers),
-        dates=frozenset(_date_word(w) for w in words if _date_word(w)),
+        dates=_dates(words, lang, text),
         names=names,
         content=tuple(content),
         terms=tuple(terms),
@@ -748,10 +781,18 @@ def _coordinated(
     pairs = []
     for index in range(1, len(words) - 1):
         if words[index].norm in _AND or words[index].surface in _AND:
-            first, second = form(index - 1), form(index + 1)
+            after = index + 1  # "the piano and *the* guitar", 一只猫和*一只*狗
+            while after < len(words) - 1 and (
+                words[after].norm in _ARTICLES or _chinese_number(words[after].surface) == ""
+            ):
+                after += 1
+            first, second = form(index - 1), form(after)
             if first and second:
                 pairs.append((first, second))
     return tuple(pairs)
+
+
+_ARTICLES = _words("a an the 一 只 个")
 
 
 _CARDINALS = _words(
@@ -837,6 +878,32 @@ def _date_word(word: Word) -> str:
     return ""
 
 
+# 9月, 十二月, 三月十四号: a month, as "September" is (not the number 9); 三个月 is a number.
+_ZH_MONTH = re.compile(
+    r"(?<![\d零〇一二两三四五六七八九十])(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月"
+)
+_ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _dates(words: Sequence[Word], lang: str, text: str) -> frozenset[str]:
+    """The weekdays and months a statement names: "on Saturday" / 周六, "September" / 9月.
+    "May" is a month only before a number ("May 3"): else it is "may"."""
+    found = {_date_word(word) for word in words} - {""}
+    if lang == "zh":
+        for match in _ZH_WEEKDAY.finditer(text):  # jieba may cut 每周二 as 每周 / 二
+            found.add(_ZH_WEEKDAYS["周" + match.group(1).replace("天", "日")])
+        for match in _ZH_MONTH.finditer(unicodedata.normalize("NFKC", text)):
+            number = _chinese_number(match.group(1)) or ""
+            if number.isdigit() and 1 <= int(number) <= 12:
+                found.add(_MONTH_NAMES[int(number) - 1])
+        return frozenset(found)
+    for word, following in itertools.pairwise(words):
+        if word.surface == "May" and following.norm[:1].isdigit():
+            found.add("may")
+    return frozenset(found)
+
+
 def _is_cue(words: Sequence[Word], index: int) -> bool:
     word = words[index]
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
@@ -878,7 +945,7 @@ def _number(word: Word, lang: str) -> str | None:
 
 
 _ZH_NUMBER_IN_TEXT = re.compile(
-    r"(\d+(?:[.,]\d+)*)"
+    r"(\d+(?:[.,]\d+)*(?:[万千](?:\d[千百十]?)*)?%?)"
     r"|([零〇一二两三四五六七八九十百千万亿]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*)"
     r"|([零〇一二两三四五六七八九]+)(?=[个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里楼])"
 )
@@ -893,15 +960,29 @@ def _chinese_numbers(text: str) -> set[str]:
         digits, large, small = match.groups()
         numeral = large or small
         if digits:
-            found.add(re.sub(r"(?<=\d),(?=\d{3})", "", digits))
+            found.add(_digits_with_units(re.sub(r"(?<=\d),(?=\d{3})", "", digits)))
             continue
         start = match.start()
-        if numeral == "一" and (start == 0 or not text[start - 1].isdigit()):
-            continue  # 一名, 一个: an article, like "a"
+        if numeral == "一" and (start == 0 or text[start - 1] not in "0123456789第"):
+            continue  # 一名, 一个: an article, like "a"; 第一 is "first"
         value = _chinese_number(numeral)
         if value:
             found.add(value)
     return found
+
+
+_DIGITS_UNITS = {"万": 10_000, "千": 1000, "百": 100, "十": 10}
+
+
+def _digits_with_units(number: str) -> str:
+    """98.5万 → 985000, 4万3千5百 → 43500, as "$985,000" says them; 10% stays 10%."""
+    parts = re.findall(r"(\d+(?:\.\d+)?)([万千百十]?)", number)
+    if len(parts) < 2 and not (parts and parts[0][1]):
+        return number
+    total = 0.0
+    for value, unit in parts:
+        total += float(value) * _DIGITS_UNITS.get(unit, 1)
+    return str(int(total)) if total.is_integer() else str(total)
 
 
 def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
@@ -930,6 +1011,9 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
             continue  # "I've got two children": has
         if lower in ("called", "named") and index > 1 and words[index - 2].norm in ("a", "an"):
             continue  # "a daughter called Emma": her name, not a call
+        following = words[index + 1] if index + 1 < len(words) else None
+        if lower in ("was", "were") and following is not None and following.norm == "born":
+            continue  # "I was born in 1991": a birth is told in the past, it is not over
         if (
             lower in ("was", "were", "had", "did")
             or before is None

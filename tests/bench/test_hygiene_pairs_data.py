@@ -83,3 +83,22 @@ def test_no_pair_repeats_the_older_lifecycle_set(pairs: list[dict[str, Any]]) ->
     older = read_jsonl(DATA / "memory_pairs.jsonl")
     seen = {frozenset((row["a"], row["b"])) for row in older}
     assert not [pair for pair in pairs if frozenset((pair["old"], pair["new"])) in seen]
+
+
+def test_the_cross_language_pairs_go_both_ways_and_cover_every_kind_of_difference() -> None:
+    pairs = read_jsonl(DATA / "hygiene_pairs_cross.jsonl")
+    for number, pair in enumerate(pairs, start=1):
+        assert set(pair) == {"old", "new", "lang", "label", "why"}, number
+        assert pair["lang"] in {"en-zh", "zh-en"}, number
+        allowed = SAME_WHY if pair["label"] == "same" else DIFFERENT_WHY
+        assert pair["label"] in {"same", "different"} and pair["why"] in allowed, number
+    counts = Counter((pair["label"], pair["lang"]) for pair in pairs)
+    for label, least in (("same", 30), ("different", 60)):
+        assert counts[(label, "en-zh")] + counts[(label, "zh-en")] >= least, label
+        assert min(counts[(label, "en-zh")], counts[(label, "zh-en")]) >= 10, label
+    kinds = Counter(pair["why"] for pair in pairs if pair["label"] == "different")
+    for kind in ("reversal", "negation", "other-person", "other-number", "other-date"):
+        assert kinds[kind] >= 4, kind
+    for kind in ("antonym", "qualifier", "tense"):
+        assert kinds[kind] >= 3, kind
+    assert len({(pair["old"], pair["new"]) for pair in pairs}) == len(pairs), "duplicate pair"

@@ -452,3 +452,46 @@ def test_a_change_cue_about_another_fact_of_the_same_person_is_not_queued(
     school = memory.remember_explained("莉莉转学到Ballard的Adams小学了，新班主任是Ms. Okafor。")
     assert school.decision is Decision.QUEUED
     assert memory.pending_conflicts() == 1
+
+
+# --- round 4: translations checked with CC-CEDICT ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I live in Berlin.", "我住在柏林。"),  # a name translated: 柏林 is Berlin
+        ("我骑自行车上班。", "I ride my bike to work."),
+    ],
+    ids=["name-en-zh", "words-zh-en"],
+)
+def test_a_translation_the_dictionary_accounts_for_merges_into_one_memory(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.decision is Decision.MERGED, outcome.reason
+    assert "both languages" in outcome.reason
+    assert memory.count() == 1
+    assert memory.get(first.id).metadata["restatements"] == [new]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tom owes me $50.", "我欠汤姆50美元。"),  # 汤姆 is Tom: the roles are reversed
+        ("I prefer dogs to cats.", "我喜欢猫胜过狗。"),
+        ("I eat fish.", "我偶尔吃鱼。"),
+    ],
+    ids=["reversed-people", "reversed-comparison", "qualifier"],
+)
+def test_a_near_translation_stays_two_memories(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    first = memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
+    assert outcome.decision is not Decision.MERGED, outcome.reason
+    assert_both_kept(memory, first.id, old)
