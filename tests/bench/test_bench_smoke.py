@@ -72,6 +72,39 @@ def test_retrieval_scores_the_held_out_set_when_named(
 
 
 @pytest.mark.slow
+def test_a_second_embedder_is_scored_beside_the_store_and_weighed_by_fit(tmp_path: Path) -> None:
+    """The bundled model as its own second model: its brute-force ranking over the store's
+    memories must score what the store's vector leg scores, and `bench fit` weighs its cosine."""
+    out, dump = tmp_path / "retrieval.md", tmp_path / "dump.json"
+    result = run_bench(
+        "retrieval",
+        "--sets",
+        "personal",
+        "--questions",
+        "20",
+        "--second-embedder",
+        "use",
+        "--out",
+        str(out),
+        "--dump",
+        str(dump),
+    )
+    assert result.returncode == 0, result.stderr
+    rows = {}
+    for line in out.read_text(encoding="utf-8").replace("**", "").splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells[0] == "personal (ours)" and len(cells) == 7:
+            rows[cells[1]] = cells[3:6]  # R@1, R@5, R@10
+    assert rows["second model, dense only"] == rows["dense only"]
+    candidates = [c for q in json.loads(dump.read_text(encoding="utf-8")) for c in q["candidates"]]
+    assert all(c["cos2"] == pytest.approx(c["cos"], abs=1e-3) for c in candidates if c["cos"])
+    fitted = run_bench("fit", str(dump))
+    assert fitted.returncode == 0, fitted.stderr
+    assert "| personal (ours) | refitted with second |" in fitted.stdout
+    assert "second_cosine=" in fitted.stdout
+
+
+@pytest.mark.slow
 def test_perf_quick_measures_a_small_store(tmp_path: Path) -> None:
     result = run_bench(
         "perf",
