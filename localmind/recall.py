@@ -56,6 +56,14 @@ NEWER_FIRST_RELEVANCE = 0.0125
 #: single questions 0.03 of R@5 (docs/design.md, "Recall, round 3").
 NEWER_FIRST_SIMILARITY = 0.44
 NEWER_FIRST_SHARE = 0.5
+#: Memories told together: stored within this many places of each other and made at the same
+#: moment, i.e. turns of one conversation imported at once (a chat log, LoCoMo's sessions).
+#: Each candidate's logit gains ``FusionConfig.context`` × the relevance of the most relevant
+#: such neighbour (docs/design.md, "Recall, round 5").
+CONTEXT_TURNS = 3
+#: The most relevant candidates whose neighbours join the candidates: the answer turn next to
+#: the question's turn need not share a word with the question nor be near it in meaning.
+CONTEXT_ANCHORS = 10
 
 
 FITTED_EMBEDDER = (
@@ -76,6 +84,8 @@ class _Found:
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
+    #: the relevance of the most relevant memory told together with it (``CONTEXT_TURNS``)
+    context: dict[str, float] = field(default_factory=dict)
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
         self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
@@ -99,6 +109,7 @@ class _Found:
                 self.coverage.get(key, 0.0),
                 key in self.in_period,
                 key in self.other_script,
+                self.context.get(key, 0.0),
             )
             for key, cosine in self.cosines.items()
         ]
@@ -250,19 +261,10 @@ class Recaller:
         if search_buffer and len(self._short_term):
             self._search_buffer(query, query_vector, hyde_vector, found)
 
-        found.coverage = self._coverage(query, found)
-        if self._fitted_embedder:
-            asked_in_cjk = self._terms_of_query(query).cjk
-            found.other_script = {
-                key for key in found.cosines if self._in_cjk(found.record(key)) != asked_in_cjk
-            }
-        if frame is not None:
-            found.in_period = {
-                key
-                for key in found.cosines
-                if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
-            }
+        self._describe(query, frame, found, list(found.cosines))
         relevant = relevance(found.candidates(), fusion)
+        if search_store and fusion.context:
+            relevant = self._with_context(query, query_vector, frame, stored_types, relevant, found)
         if self.reranker is not None and rerank is not False:
             relevant = self._rerank(query, relevant, found.records())
         threshold = chosen if chosen is not None else _default_threshold(relevant, found, fusion)
@@ -296,6 +298,68 @@ class Recaller:
                     load_ms=loaded * 1000,
                 )
         return results
+
+    def _describe(
+        self, query: str, frame: TimeFrame | None, found: _Found, keys: list[str]
+    ) -> None:
+        """What the fusion reads of the candidates ``keys`` besides the searches' scores: their
+        keyword coverage, script and whether they were made in the period the query names."""
+        found.coverage.update(self._coverage(query, found, keys))
+        if self._fitted_embedder:
+            asked_in_cjk = self._terms_of_query(query).cjk
+            found.other_script.update(
+                key for key in keys if self._in_cjk(found.record(key)) != asked_in_cjk
+            )
+        if frame is not None:
+            found.in_period.update(
+                key
+                for key in keys
+                if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
+            )
+
+    def _with_context(
+        self,
+        query: str,
+        query_vector: Vectors,
+        frame: TimeFrame | None,
+        types: list[str],
+        relevant: list[Relevance],
+        found: _Found,
+    ) -> list[Relevance]:
+        """``relevant`` again with each candidate lifted by the memories told together with it
+        (``CONTEXT_TURNS``): the neighbours of the ``CONTEXT_ANCHORS`` most relevant join the
+        candidates first. A store of memories told one by one has no such neighbours: then
+        nothing changes."""
+        fusion = self.settings.fusion
+        anchors = [
+            found.stored[r.candidate.key].rowid
+            for r in relevant[:CONTEXT_ANCHORS]
+            if r.candidate.key in found.stored
+        ]
+        known = {row.rowid for row in found.stored.values()}
+        fresh = [
+            rowid
+            for rowid in self._store.told_together(anchors, CONTEXT_TURNS, self.namespace, types)
+            if rowid not in known
+        ]
+        if fresh:
+            rows = self._store.get_by_rowids(fresh)
+            vectors = self._store.vectors_for(fresh)
+            added = []
+            for rowid, row in rows.items():
+                if rowid in vectors:
+                    key = row.record.id
+                    found.stored[key] = row
+                    found.cosines[key] = float(
+                        np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector
+                    )
+                    added.append(key)
+            self._describe(query, frame, found, added)
+            relevant = relevance(found.candidates(), fusion)
+        found.context = _told_with(relevant, found)
+        if not found.context:
+            return relevant
+        return relevance(found.candidates(), fusion)
 
     def _result(self, entry: _Ranked, now: float) -> RecallResult:
         settings = self.settings
@@ -403,13 +467,13 @@ class Recaller:
                 cosine = float(np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector)
                 found.cosines[row.record.id] = cosine
 
-    def _coverage(self, query: str, found: _Found) -> dict[str, float]:
-        """Each candidate's share of the query's term rarity: Σ idf of the query terms it
-        holds / Σ idf of all query terms (terms as the keyword index sees them; idf as BM25's).
-        Unlike BM25 it does not grow with the query's length, so it says the same thing for a
-        four-word question and a long dialogue."""
+    def _coverage(self, query: str, found: _Found, keys: list[str]) -> dict[str, float]:
+        """Each of the candidates ``keys``'s share of the query's term rarity: Σ idf of the
+        query terms it holds / Σ idf of all query terms (terms as the keyword index sees them;
+        idf as BM25's). Unlike BM25 it does not grow with the query's length, so it says the
+        same thing for a four-word question and a long dialogue."""
         terms = self._terms_of_query(query).index_terms
-        if not terms or not found.cosines:
+        if not terms or not keys:
             return {}
         documents = self._store.documents_with(terms)
         total_documents = max(self._store.size_estimate(), 1)
@@ -422,7 +486,7 @@ class Recaller:
             return {}
         records = found.records()
         coverage = {}
-        for key in found.cosines:
+        for key in keys:
             held = self._terms_of(records[key])
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
@@ -542,12 +606,11 @@ class Recaller:
         lowest = min(probabilities)
         # the cross-encoder's probabilities know nothing of scripts: the bar reads them as they are
         reranked = [
-            replace(r, probability=p, same_script_probability=None)
+            replace(r, probability=p, plain_probability=None)
             for r, p in zip(head, probabilities, strict=True)
         ]
         rest = [
-            replace(r, probability=min(r.probability, lowest), same_script_probability=None)
-            for r in tail
+            replace(r, probability=min(r.probability, lowest), plain_probability=None) for r in tail
         ]
         return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
@@ -590,12 +653,40 @@ def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: Fus
     # every memory of a store written in the other language (an unrelated Chinese question to
     # an English store returned 10 results out of 10 with it, docs/benchmarks.md "Round 4")
     plain = max(
-        r.probability if r.same_script_probability is None else r.same_script_probability
-        for r in relevant
+        r.probability if r.plain_probability is None else r.plain_probability for r in relevant
     )
     if plain < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
         return math.inf
     return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
+
+
+def _told_with(relevant: Sequence[Relevance], found: _Found) -> dict[str, float]:
+    """For each stored candidate with a neighbour among the candidates (stored within
+    ``CONTEXT_TURNS`` places of it, made at the same moment), the best such neighbour's
+    relevance (``relevant`` is judged without the context term)."""
+    placed = sorted(
+        (
+            (found.stored[r.candidate.key], r.probability)
+            for r in relevant
+            if r.candidate.key in found.stored
+        ),
+        key=lambda pair: pair[0].rowid,
+    )
+    context: dict[str, float] = {}
+    for i, (row, _) in enumerate(placed):
+        nearby = placed[max(i - CONTEXT_TURNS, 0) : i] + placed[i + 1 : i + 1 + CONTEXT_TURNS]
+        best = max(
+            (
+                probability
+                for other, probability in nearby
+                if abs(other.rowid - row.rowid) <= CONTEXT_TURNS
+                and other.record.created_at == row.record.created_at
+            ),
+            default=0.0,
+        )
+        if best > 0:
+            context[row.record.id] = best
+    return context
 
 
 def _cached(
