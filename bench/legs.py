@@ -371,14 +371,45 @@ def replay(out: Path, variants: Sequence[str]) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
+    if argv and argv[0] == "chat":
+        chat_queries([int(a) for a in argv[1:]] or [0, 1, 2, 3, 4])
+        return 0
     if len(argv) < 2 or argv[0] not in ("dump", "replay"):
-        print("usage: python -m bench legs dump OUT [SET...] | replay OUT [VARIANT...]")
+        print(
+            "usage: python -m bench.legs dump OUT [SET...] | replay OUT [VARIANT...]"
+            " | chat [REPEATS...]"
+        )
         return 2
     if argv[0] == "dump":
         dump(Path(argv[1]), argv[2:])
     else:
         replay(Path(argv[1]), argv[2:])
     return 0
+
+
+def chat_queries(repeats: Sequence[int]) -> None:
+    """MADial en and zh through the chat session's query builder with the last user turn
+    repeated ``repeats`` more times (it weighs the vector query only: BM25 counts a term once),
+    recall as shipped, R@5 / R@10 per language."""
+    from bench import madial, queries
+
+    with tempfile.TemporaryDirectory(prefix="localmind-legs-") as scratch:
+        model = load("use", Path(scratch))
+        assert not isinstance(model, str), model
+        embedder = CachingEmbedder(model)
+        for lang in ("en", "zh"):
+            devset = devsets.madial_sets(lang)[1]  # the chat query view
+            built = devsets.build(devset, Path(scratch), embedder)
+            dialogues = madial.load_dialogues(madial.data_dir(), lang)
+            for count in repeats:
+                build = queries.with_last_user(queries.window, count)
+                found = []
+                for question, dialogue in zip(devset.questions, dialogues, strict=True):
+                    with built.open(question.namespace) as memory:
+                        ranked = [r.memory.id for r in memory.recall(build(dialogue), 10)]
+                    found.append([recall_at(ranked, built.gold(question), k) for k in (5, 10)])
+                r5, r10 = np.mean(found, axis=0)
+                print(f"| {devset.name} | last turn ×{count} more | {r5:.3f} | {r10:.3f} |")
 
 
 if __name__ == "__main__":

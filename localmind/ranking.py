@@ -31,7 +31,7 @@ nothing when even the best falls below ``FusionConfig.min_relevance``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
@@ -77,6 +77,7 @@ class Relevance:
     #: neighbour's relevance is not the memory's own)
     plain_probability: float | None = None
     from_context: float = 0.0  # w_context·context: what the memories told with it added
+    logit: float = 0.0  # σ⁻¹(probability), so that a term can be added without a second pass
 
 
 def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
@@ -100,14 +101,32 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
         from_period = config.period if c.in_period else 0.0
         from_context = config.context * c.context
         z = config.bias + from_vector + from_keywords + from_period + from_context
+        plain = _sigmoid(z - across - from_context)
+        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords, plain, from_context, z))
+    scored.sort(key=lambda r: r.probability, reverse=True)
+    return scored
+
+
+def lifted(
+    relevant: Sequence[Relevance], context: Mapping[str, float], config: FusionConfig
+) -> list[Relevance]:
+    """``relevant`` (judged without context) with each candidate in ``context`` lifted by the
+    relevance of the most relevant memory told together with it, best first: what
+    ``relevance`` gives for candidates carrying that ``context``, without a second pass."""
+    scored = []
+    for r in relevant:
+        near = context.get(r.candidate.key, 0.0)
+        if near <= 0:
+            scored.append(r)
+            continue
+        from_context = config.context * near
         scored.append(
-            Relevance(
-                c,
-                _sigmoid(z),
-                from_vector,
-                from_keywords,
-                _sigmoid(z - across - from_context),
-                from_context,
+            replace(
+                r,
+                candidate=replace(r.candidate, context=near),
+                probability=_sigmoid(r.logit + from_context),
+                from_context=r.from_context + from_context,
+                logit=r.logit + from_context,
             )
         )
     scored.sort(key=lambda r: r.probability, reverse=True)

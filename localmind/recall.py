@@ -28,7 +28,7 @@ from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
-from localmind.ranking import Candidate, Relevance, relevance, score, score_value
+from localmind.ranking import Candidate, Relevance, lifted, relevance, score, score_value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, from_source
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
@@ -86,6 +86,8 @@ class _Found:
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
     #: the relevance of the most relevant memory told together with it (``CONTEXT_TURNS``)
     context: dict[str, float] = field(default_factory=dict)
+    #: the query's index terms and their rarity (BM25's idf) in this store, read once per recall
+    idf: dict[str, float] | None = None
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
         self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
@@ -357,9 +359,7 @@ class Recaller:
             self._describe(query, frame, found, added)
             relevant = relevance(found.candidates(), fusion)
         found.context = _told_with(relevant, found)
-        if not found.context:
-            return relevant
-        return relevance(found.candidates(), fusion)
+        return lifted(relevant, found.context, fusion) if found.context else relevant
 
     def _result(self, entry: _Ranked, now: float) -> RecallResult:
         settings = self.settings
@@ -475,19 +475,20 @@ class Recaller:
         terms = self._terms_of_query(query).index_terms
         if not terms or not keys:
             return {}
-        documents = self._store.documents_with(terms)
-        total_documents = max(self._store.size_estimate(), 1)
-        idf = {
-            term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
-            for term, n in documents.items()
-        }
+        if found.idf is None:
+            documents = self._store.documents_with(terms)
+            total_documents = max(self._store.size_estimate(), 1)
+            found.idf = {
+                term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
+                for term, n in documents.items()
+            }
+        idf = found.idf
         mass = sum(idf.values())
         if mass <= 0:
             return {}
-        records = found.records()
         coverage = {}
         for key in keys:
-            held = self._terms_of(records[key])
+            held = self._terms_of(found.record(key))
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
 
