@@ -19,7 +19,7 @@ import numpy as np
 
 from localmind import validation
 from localmind.cjk import mostly_cjk
-from localmind.config import FusionConfig, Settings
+from localmind.config import FusionConfig, RankingWeights, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.embedders.use import UseEmbedder
@@ -32,7 +32,7 @@ from localmind.ranking import Candidate, Relevance, lifted, relevance, score, sc
 from localmind.records import MemoryRecord, MemoryType, RecallResult, from_source
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
-from localmind.timeframe import TimeFrame, might_mention_time, time_frame
+from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
 _Derived = TypeVar("_Derived")
 _QUERY_CACHE_SIZE = 256
@@ -65,6 +65,12 @@ CONTEXT_TURNS = 3
 #: the question's turn need not share a word with the question nor be near it in meaning. (3,
 #: 5, 10 and 20 found the same on LoCoMo; each anchor costs up to six rows read.)
 CONTEXT_ANCHORS = 5
+#: The recency weight of the ranking for a question about the present ("what car do I drive
+#: now?", "我现在多重？"): the later of two memories about it is the answer, whether or not
+#: ``remember`` linked them (on the personal sets most updates told in the other language or
+#: without a change word were not). With it, a memory made today counts up to three times one
+#: made a year ago; flat from 1.5 to 3 on every dev set (docs/benchmarks.md, "Round 5").
+PRESENT_RECENCY = 2.0
 
 
 FITTED_EMBEDDER = (
@@ -273,7 +279,7 @@ class Recaller:
         threshold = chosen if chosen is not None else _default_threshold(relevant, found, fusion)
 
         now = self._clock()
-        weights, decay = self.settings.ranking, self.settings.decay
+        weights, decay = self._ranking_for(query), self.settings.decay
         ranked = []
         for item in relevant:
             record = found.record(item.candidate.key)
@@ -286,7 +292,9 @@ class Recaller:
             ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
         ranked.sort(key=lambda entry: entry.score, reverse=True)
         # the full breakdown only for what is returned: the same figures, built a few times
-        results = [self._result(entry, now) for entry in self._newer_first(ranked, limit)[:limit]]
+        results = [
+            self._result(entry, now, weights) for entry in self._newer_first(ranked, limit)[:limit]
+        ]
         if touch:
             recalled = [
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
@@ -362,9 +370,16 @@ class Recaller:
         found.context = _told_with(relevant, found)
         return lifted(relevant, found.context, fusion) if found.context else relevant
 
-    def _result(self, entry: _Ranked, now: float) -> RecallResult:
-        settings = self.settings
-        breakdown = score(entry.memory, entry.found, now, settings.ranking, settings.decay)
+    def _ranking_for(self, query: str) -> RankingWeights:
+        """The ranking's weights for ``query``: recency counts for more when its last line asks
+        how things stand now (``PRESENT_RECENCY``)."""
+        weights = self.settings.ranking
+        if asks_about_now(_last_line(query)) and weights.recency < PRESENT_RECENCY:
+            return replace(weights, recency=PRESENT_RECENCY)
+        return weights
+
+    def _result(self, entry: _Ranked, now: float, weights: RankingWeights) -> RecallResult:
+        breakdown = score(entry.memory, entry.found, now, weights, self.settings.decay)
         if entry.superseded_by is not None:
             breakdown = replace(breakdown, superseded_by=entry.superseded_by)
         return RecallResult(entry.memory, breakdown)
@@ -426,7 +441,7 @@ class Recaller:
         # Only the last line: a chat's query is the dialogue so far, ending with the person's
         # latest turn, and earlier turns name periods in passing ("I got a book last week!"):
         # on MADial half the dialogues did, and those periods held a right answer once.
-        asked = query.strip().splitlines()[-1] if query.strip() else ""
+        asked = _last_line(query)
         if not might_mention_time(asked):
             return None
         now = self._clock()
@@ -660,6 +675,12 @@ def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: Fus
     if plain < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
         return math.inf
     return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
+
+
+def _last_line(query: str) -> str:
+    """The question a query asks: its last line (a chat's query is the dialogue so far, ending
+    with the person's latest turn)."""
+    return query.strip().splitlines()[-1] if query.strip() else ""
 
 
 def _told_with(relevant: Sequence[Relevance], found: _Found) -> dict[str, float]:
