@@ -367,6 +367,8 @@ class Recaller:
                     added.append(key)
             self._describe(query, frame, found, added)
             relevant = relevance(found.candidates(), fusion)
+        elif len({row.record.created_at for row in found.stored.values()}) == len(found.stored):
+            return relevant  # no two candidates made at one moment: none told together (cheap)
         found.context = _told_with(relevant, found)
         return lifted(relevant, found.context, fusion) if found.context else relevant
 
