@@ -8,6 +8,7 @@ relevance model of ``localmind.ranking.relevance``:
         + w_cov·coverage + w_period·[made in the period the query names]
         + w_unmatched·(cos − best cos)·(1 − best coverage)
         + w_script·cos·[the memory is written in another script than the question]
+        + w_context·(best relevance of a memory told together with it)
 
 in two steps, so that ranking and calibration each get the objective they need:
 
@@ -46,6 +47,7 @@ NAMES = (
     "period",
     "cosine_gap_unmatched",
     "other_script_cosine",
+    "context",
 )
 KS = (1, 5, 10)
 KEEP_GOLD = 0.97  # share of the top-10 gold the default threshold must keep
@@ -93,6 +95,7 @@ def load(paths: Sequence[Path]) -> list[Question]:
                     np.array([float(c.get("in_period", False)) for c in candidates]),
                     (cos - cos.max()) * (1 - max(c.get("coverage", 0.0) for c in candidates)),
                     cos * [float(c.get("other_script", False)) for c in candidates],
+                    np.array([c.get("context", 0.0) for c in candidates]),
                 ],
                 axis=1,
             )

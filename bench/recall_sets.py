@@ -29,6 +29,7 @@ import numpy as np
 from bench import devsets
 from bench.embedders import CHOICES, CachingEmbedder, load
 from localmind import Memory, RecallResult
+from localmind.config import FusionConfig
 from localmind.embedders.base import Embedder
 from localmind.fts_terms import query_terms
 
@@ -100,6 +101,8 @@ def _features(result: RecallResult, cos2: dict[str, float]) -> dict[str, Any]:
         "coverage": getattr(b, "keyword_coverage", 0.0),
         "in_period": getattr(b, "in_period", False),
         "other_script": getattr(b, "other_script", False),
+        # the best relevance of a memory told together with it (FusionConfig.context's input)
+        "context": getattr(b, "from_context", 0.0) / (FusionConfig().context or 1.0),
         "vrank": b.vector_rank,
         "krank": b.keyword_rank,
         "created": m.created_at,

@@ -64,6 +64,10 @@ class FusionConfig:
     # English question, or the reverse): cosines across languages run lower, and the keywords
     # that lift a same-language memory cannot reach it, so for that pair meaning decides more
     other_script_cosine: float = 3.0
+    # × the relevance of the most relevant memory told together with it (up to three turns away
+    # in one conversation imported at once): the answer turn follows the question's turn, and
+    # often shares no word with the question (docs/design.md, "Recall, round 5")
+    context: float = 3.0
     min_relevance: float = 0.025
     # the bar when no memory holds any word of the query ("hello there"): only meaning connects
     # it then, and the bundled model's cosines for unrelated short texts reach 0.25

@@ -6,6 +6,7 @@ Relevance is a calibrated score fusion of the two searches (``relevance``): for 
         + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25) + w_cov·coverage
         + w_period·[made in the period the query names]
         + w_script·cosine·[written in another script than the query]
+        + w_context·(best relevance of a memory told together with it)
     relevance = σ(z)
 
 where coverage is the share of the query's term rarity (idf) a memory holds
@@ -30,7 +31,7 @@ nothing when even the best falls below ``FusionConfig.min_relevance``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
@@ -55,6 +56,11 @@ class Candidate:
     #: the memory is written in another script than the query (Chinese for an English
     #: question, or the reverse): only the embedding can connect the two
     other_script: bool = False
+    #: the relevance (without this term) of the most relevant memory told together with it: a
+    #: turn next to it in one conversation imported at once (``recall.CONTEXT_TURNS``). The
+    #: answer often follows the turn that shares the question's words ("what did you do? —
+    #: went hiking"), and only its neighbour connects it to the question.
+    context: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +71,13 @@ class Relevance:
     probability: float
     from_vector: float  # w_cos·cosine + w_gap·gap (+ w_script·cosine, another script)
     from_keywords: float  # w_kw·relative bm25 + w_bm25·log(1 + bm25)
-    #: the probability without the other-script term: whether anything in the store is
-    #: relevant at all is judged on this (else a Chinese question to an English-only store
-    #: would lift the whole store above the bar, ``recall._default_threshold``)
-    same_script_probability: float | None = None
+    #: the probability without the other-script and context terms: whether anything in the
+    #: store is relevant at all is judged on this (else a Chinese question to an English-only
+    #: store would lift the whole store above the bar, ``recall._default_threshold``; and a
+    #: neighbour's relevance is not the memory's own)
+    plain_probability: float | None = None
+    from_context: float = 0.0  # w_context·context: what the memories told with it added
+    logit: float = 0.0  # σ⁻¹(probability), so that a term can be added without a second pass
 
 
 def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
@@ -90,8 +99,42 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
                 math.log1p(max(c.bm25, 0.0))
             )
         from_period = config.period if c.in_period else 0.0
-        z = config.bias + from_vector + from_keywords + from_period
-        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords, _sigmoid(z - across)))
+        from_context = config.context * c.context
+        z = config.bias + from_vector + from_keywords + from_period + from_context
+        plain = _sigmoid(z - across - from_context)
+        scored.append(Relevance(c, _sigmoid(z), from_vector, from_keywords, plain, from_context, z))
+    scored.sort(key=lambda r: r.probability, reverse=True)
+    return scored
+
+
+def lifted(
+    relevant: Sequence[Relevance], context: Mapping[str, float], config: FusionConfig
+) -> list[Relevance]:
+    """``relevant`` (judged without context) with each candidate in ``context`` lifted by the
+    relevance of the most relevant memory told together with it, best first: what
+    ``relevance`` gives for candidates carrying that ``context``, without a second pass (the
+    candidates themselves are left as they were)."""
+    scored = []
+    for r in relevant:
+        near = context.get(r.candidate.key, 0.0)
+        if near <= 0:
+            scored.append(r)
+            continue
+        from_context = config.context * near
+        logit = r.logit + from_context
+        # built directly, not through dataclasses.replace: in a store of imported chats nearly
+        # every candidate has a neighbour, and replace() was a tenth of such a recall's CPU
+        scored.append(
+            Relevance(
+                r.candidate,
+                _sigmoid(logit),
+                r.from_vector,
+                r.from_keywords,
+                r.plain_probability,
+                r.from_context + from_context,
+                logit,
+            )
+        )
     scored.sort(key=lambda r: r.probability, reverse=True)
     return scored
 
@@ -194,4 +237,5 @@ def score(
         other_script=candidate.other_script,
         from_vector=found.from_vector,
         from_keywords=found.from_keywords,
+        from_context=found.from_context,
     )

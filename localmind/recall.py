@@ -19,7 +19,7 @@ import numpy as np
 
 from localmind import validation
 from localmind.cjk import mostly_cjk
-from localmind.config import FusionConfig, Settings
+from localmind.config import FusionConfig, RankingWeights, Settings
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.embedders.use import UseEmbedder
@@ -28,11 +28,11 @@ from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
-from localmind.ranking import Candidate, Relevance, relevance, score, score_value
+from localmind.ranking import Candidate, Relevance, lifted, relevance, score, score_value
 from localmind.records import MemoryRecord, MemoryType, RecallResult, from_source
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
-from localmind.timeframe import TimeFrame, might_mention_time, time_frame
+from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
 _Derived = TypeVar("_Derived")
 _QUERY_CACHE_SIZE = 256
@@ -56,6 +56,21 @@ NEWER_FIRST_RELEVANCE = 0.0125
 #: single questions 0.03 of R@5 (docs/design.md, "Recall, round 3").
 NEWER_FIRST_SIMILARITY = 0.44
 NEWER_FIRST_SHARE = 0.5
+#: Memories told together: stored within this many places of each other and made at the same
+#: moment, i.e. turns of one conversation imported at once (a chat log, LoCoMo's sessions).
+#: Each candidate's logit gains ``FusionConfig.context`` × the relevance of the most relevant
+#: such neighbour (docs/design.md, "Recall, round 5").
+CONTEXT_TURNS = 3
+#: The most relevant candidates whose neighbours join the candidates: the answer turn next to
+#: the question's turn need not share a word with the question nor be near it in meaning. (3,
+#: 5, 10 and 20 found the same on LoCoMo; each anchor costs up to six rows read.)
+CONTEXT_ANCHORS = 5
+#: The recency weight of the ranking for a question about the present ("what car do I drive
+#: now?", "我现在多重？"): the later of two memories about it is the answer, whether or not
+#: ``remember`` linked them (on the personal sets most updates told in the other language or
+#: without a change word were not). With it, a memory made today counts up to three times one
+#: made a year ago; flat from 1.5 to 3 on every dev set (docs/benchmarks.md, "Round 5").
+PRESENT_RECENCY = 2.0
 
 
 FITTED_EMBEDDER = (
@@ -76,6 +91,10 @@ class _Found:
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
+    #: the relevance of the most relevant memory told together with it (``CONTEXT_TURNS``)
+    context: dict[str, float] = field(default_factory=dict)
+    #: the query's index terms and their rarity (BM25's idf) in this store, read once per recall
+    idf: dict[str, float] | None = None
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
         self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
@@ -99,6 +118,7 @@ class _Found:
                 self.coverage.get(key, 0.0),
                 key in self.in_period,
                 key in self.other_script,
+                self.context.get(key, 0.0),
             )
             for key, cosine in self.cosines.items()
         ]
@@ -250,25 +270,16 @@ class Recaller:
         if search_buffer and len(self._short_term):
             self._search_buffer(query, query_vector, hyde_vector, found)
 
-        found.coverage = self._coverage(query, found)
-        if self._fitted_embedder:
-            asked_in_cjk = self._terms_of_query(query).cjk
-            found.other_script = {
-                key for key in found.cosines if self._in_cjk(found.record(key)) != asked_in_cjk
-            }
-        if frame is not None:
-            found.in_period = {
-                key
-                for key in found.cosines
-                if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
-            }
+        self._describe(query, frame, found, list(found.cosines))
         relevant = relevance(found.candidates(), fusion)
+        if search_store and fusion.context:
+            relevant = self._with_context(query, query_vector, frame, stored_types, relevant, found)
         if self.reranker is not None and rerank is not False:
             relevant = self._rerank(query, relevant, found.records())
         threshold = chosen if chosen is not None else _default_threshold(relevant, found, fusion)
 
         now = self._clock()
-        weights, decay = self.settings.ranking, self.settings.decay
+        weights, decay = self._ranking_for(query), self.settings.decay
         ranked = []
         for item in relevant:
             record = found.record(item.candidate.key)
@@ -281,7 +292,9 @@ class Recaller:
             ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
         ranked.sort(key=lambda entry: entry.score, reverse=True)
         # the full breakdown only for what is returned: the same figures, built a few times
-        results = [self._result(entry, now) for entry in self._newer_first(ranked, limit)[:limit]]
+        results = [
+            self._result(entry, now, weights) for entry in self._newer_first(ranked, limit)[:limit]
+        ]
         if touch:
             recalled = [
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
@@ -297,9 +310,78 @@ class Recaller:
                 )
         return results
 
-    def _result(self, entry: _Ranked, now: float) -> RecallResult:
-        settings = self.settings
-        breakdown = score(entry.memory, entry.found, now, settings.ranking, settings.decay)
+    def _describe(
+        self, query: str, frame: TimeFrame | None, found: _Found, keys: list[str]
+    ) -> None:
+        """What the fusion reads of the candidates ``keys`` besides the searches' scores: their
+        keyword coverage, script and whether they were made in the period the query names."""
+        found.coverage.update(self._coverage(query, found, keys))
+        if self._fitted_embedder:
+            asked_in_cjk = self._terms_of_query(query).cjk
+            found.other_script.update(
+                key for key in keys if self._in_cjk(found.record(key)) != asked_in_cjk
+            )
+        if frame is not None:
+            found.in_period.update(
+                key
+                for key in keys
+                if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
+            )
+
+    def _with_context(
+        self,
+        query: str,
+        query_vector: Vectors,
+        frame: TimeFrame | None,
+        types: list[str],
+        relevant: list[Relevance],
+        found: _Found,
+    ) -> list[Relevance]:
+        """``relevant`` again with each candidate lifted by the memories told together with it
+        (``CONTEXT_TURNS``): the neighbours of the ``CONTEXT_ANCHORS`` most relevant join the
+        candidates first. A store of memories told one by one has no such neighbours: then
+        nothing changes."""
+        fusion = self.settings.fusion
+        anchors = [
+            found.stored[r.candidate.key].rowid
+            for r in relevant[:CONTEXT_ANCHORS]
+            if r.candidate.key in found.stored
+        ]
+        known = {row.rowid for row in found.stored.values()}
+        fresh = [
+            rowid
+            for rowid in self._store.told_together(anchors, CONTEXT_TURNS, self.namespace, types)
+            if rowid not in known
+        ]
+        if fresh:
+            rows = self._store.get_by_rowids(fresh)
+            vectors = self._store.vectors_for(fresh)
+            added = []
+            for rowid, row in rows.items():
+                if rowid in vectors:
+                    key = row.record.id
+                    found.stored[key] = row
+                    found.cosines[key] = float(
+                        np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector
+                    )
+                    added.append(key)
+            self._describe(query, frame, found, added)
+            relevant = relevance(found.candidates(), fusion)
+        elif len({row.record.created_at for row in found.stored.values()}) == len(found.stored):
+            return relevant  # no two candidates made at one moment: none told together (cheap)
+        found.context = _told_with(relevant, found)
+        return lifted(relevant, found.context, fusion) if found.context else relevant
+
+    def _ranking_for(self, query: str) -> RankingWeights:
+        """The ranking's weights for ``query``: recency counts for more when its last line asks
+        how things stand now (``PRESENT_RECENCY``)."""
+        weights = self.settings.ranking
+        if asks_about_now(_last_line(query)) and weights.recency < PRESENT_RECENCY:
+            return replace(weights, recency=PRESENT_RECENCY)
+        return weights
+
+    def _result(self, entry: _Ranked, now: float, weights: RankingWeights) -> RecallResult:
+        breakdown = score(entry.memory, entry.found, now, weights, self.settings.decay)
         if entry.superseded_by is not None:
             breakdown = replace(breakdown, superseded_by=entry.superseded_by)
         return RecallResult(entry.memory, breakdown)
@@ -361,7 +443,7 @@ class Recaller:
         # Only the last line: a chat's query is the dialogue so far, ending with the person's
         # latest turn, and earlier turns name periods in passing ("I got a book last week!"):
         # on MADial half the dialogues did, and those periods held a right answer once.
-        asked = query.strip().splitlines()[-1] if query.strip() else ""
+        asked = _last_line(query)
         if not might_mention_time(asked):
             return None
         now = self._clock()
@@ -403,27 +485,28 @@ class Recaller:
                 cosine = float(np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector)
                 found.cosines[row.record.id] = cosine
 
-    def _coverage(self, query: str, found: _Found) -> dict[str, float]:
-        """Each candidate's share of the query's term rarity: Σ idf of the query terms it
-        holds / Σ idf of all query terms (terms as the keyword index sees them; idf as BM25's).
-        Unlike BM25 it does not grow with the query's length, so it says the same thing for a
-        four-word question and a long dialogue."""
+    def _coverage(self, query: str, found: _Found, keys: list[str]) -> dict[str, float]:
+        """Each of the candidates ``keys``'s share of the query's term rarity: Σ idf of the
+        query terms it holds / Σ idf of all query terms (terms as the keyword index sees them;
+        idf as BM25's). Unlike BM25 it does not grow with the query's length, so it says the
+        same thing for a four-word question and a long dialogue."""
         terms = self._terms_of_query(query).index_terms
-        if not terms or not found.cosines:
+        if not terms or not keys:
             return {}
-        documents = self._store.documents_with(terms)
-        total_documents = max(self._store.size_estimate(), 1)
-        idf = {
-            term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
-            for term, n in documents.items()
-        }
+        if found.idf is None:
+            documents = self._store.documents_with(terms)
+            total_documents = max(self._store.size_estimate(), 1)
+            found.idf = {
+                term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
+                for term, n in documents.items()
+            }
+        idf = found.idf
         mass = sum(idf.values())
         if mass <= 0:
             return {}
-        records = found.records()
         coverage = {}
-        for key in found.cosines:
-            held = self._terms_of(records[key])
+        for key in keys:
+            held = self._terms_of(found.record(key))
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
 
@@ -542,12 +625,11 @@ class Recaller:
         lowest = min(probabilities)
         # the cross-encoder's probabilities know nothing of scripts: the bar reads them as they are
         reranked = [
-            replace(r, probability=p, same_script_probability=None)
+            replace(r, probability=p, plain_probability=None)
             for r, p in zip(head, probabilities, strict=True)
         ]
         rest = [
-            replace(r, probability=min(r.probability, lowest), same_script_probability=None)
-            for r in tail
+            replace(r, probability=min(r.probability, lowest), plain_probability=None) for r in tail
         ]
         return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
@@ -590,12 +672,46 @@ def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: Fus
     # every memory of a store written in the other language (an unrelated Chinese question to
     # an English store returned 10 results out of 10 with it, docs/benchmarks.md "Round 4")
     plain = max(
-        r.probability if r.same_script_probability is None else r.same_script_probability
-        for r in relevant
+        r.probability if r.plain_probability is None else r.plain_probability for r in relevant
     )
     if plain < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
         return math.inf
     return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
+
+
+def _last_line(query: str) -> str:
+    """The question a query asks: its last line (a chat's query is the dialogue so far, ending
+    with the person's latest turn)."""
+    return query.strip().splitlines()[-1] if query.strip() else ""
+
+
+def _told_with(relevant: Sequence[Relevance], found: _Found) -> dict[str, float]:
+    """For each stored candidate with a neighbour among the candidates (stored within
+    ``CONTEXT_TURNS`` places of it, made at the same moment), the best such neighbour's
+    relevance (``relevant`` is judged without the context term)."""
+    placed = sorted(
+        (
+            (found.stored[r.candidate.key], r.probability)
+            for r in relevant
+            if r.candidate.key in found.stored
+        ),
+        key=lambda pair: pair[0].rowid,
+    )
+    context: dict[str, float] = {}
+    for i, (row, _) in enumerate(placed):
+        nearby = placed[max(i - CONTEXT_TURNS, 0) : i] + placed[i + 1 : i + 1 + CONTEXT_TURNS]
+        best = max(
+            (
+                probability
+                for other, probability in nearby
+                if abs(other.rowid - row.rowid) <= CONTEXT_TURNS
+                and other.record.created_at == row.record.created_at
+            ),
+            default=0.0,
+        )
+        if best > 0:
+            context[row.record.id] = best
+    return context
 
 
 def _cached(

@@ -203,6 +203,9 @@ class ScoreBreakdown:
     other_script: bool = False  # written in another script than the query (Chinese / English)
     from_vector: float = 0.0
     from_keywords: float = 0.0
+    #: what memories told together with it (turns next to it in one conversation imported at
+    #: once) added to its logit: the best one's relevance × ``FusionConfig.context``
+    from_context: float = 0.0
     superseded_by: str | None = None
 
     def to_dict(self) -> dict[str, float | int | str | None]:

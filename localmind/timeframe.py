@@ -71,6 +71,22 @@ def might_mention_time(query: str) -> bool:
     return _MIGHT_BE_TIME.search(query) is not None
 
 
+#: Words that ask how things stand now ("what car do I drive now?", "do I still drink tea?",
+#: "我现在多重？"): of two memories about it, the later one is the answer. Not 还是, which is as
+#: often "or" ("茶还是咖啡？") as "still".
+_ASKS_ABOUT_NOW = re.compile(
+    r"\b(?:now|currently|current|these days|still|anymore|any more|latest)\b"
+    r"|现在|目前|如今|还在|最近",
+    re.IGNORECASE,
+)
+
+
+def asks_about_now(question: str) -> bool:
+    """Whether ``question`` asks how things stand at present (not about a period: see
+    ``time_frame``)."""
+    return _ASKS_ABOUT_NOW.search(question) is not None
+
+
 # --- the text, rewritten so dateparser can read it, remembering where each character came from ---
 
 

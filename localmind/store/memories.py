@@ -297,6 +297,30 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         ).fetchall()
         return [int(rowid) for (rowid,) in rows]
 
+    def told_together(
+        self, rowids: Sequence[int], turns: int, namespace: str, types: Sequence[str] | None
+    ) -> list[int]:
+        """Rowids of the active memories stored within ``turns`` places of one of ``rowids``
+        and made at the same moment as it: the turns next to it in one conversation imported at
+        once (a batch gets consecutive rowids and, per session, one date). Memories told one by
+        one never share a moment, so they have none."""
+        if not rowids or turns <= 0:
+            return []
+        anchors = ", ".join("(?)" for _ in rowids)
+        sql = (
+            f"WITH anchor(id) AS (VALUES {anchors}) "
+            "SELECT DISTINCT m.rowid FROM anchor JOIN memories AS a ON a.rowid = anchor.id "
+            "JOIN memories AS m ON m.rowid BETWEEN a.rowid - ? AND a.rowid + ? "
+            "AND m.rowid != a.rowid AND m.created_at = a.created_at "
+            "WHERE m.namespace = ? AND m.status = 'active'"
+        )
+        params: list[Any] = [*rowids, turns, turns, namespace]
+        if types:
+            sql += f" AND m.type IN ({placeholders(types)})"
+            params.extend(types)
+        rows: list[tuple[Any, ...]] = self.db.execute(sql, params).fetchall()
+        return [int(rowid) for (rowid,) in rows]
+
     def size_estimate(self) -> int:
         """About how many memories the store holds (an upper bound, without counting)."""
         row = self.db.execute("SELECT max(rowid) FROM memories").fetchone()

@@ -56,10 +56,15 @@ def test_round_trip_finds_chinese_by_word_and_english_by_meaning(
         assert top.breakdown.vector_rank == 1
 
 
-def test_recall_ranks_by_the_documented_formula(open_memory: Callable[..., Memory]) -> None:
+def test_recall_ranks_by_the_documented_formula(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
     memory = open_memory()
-    memory.remember("I drink green tea every morning", importance=0.9)
     memory.remember("The invoice is due on Friday", importance=0.2)
+    # told a second apart: at the very same moment, next to each other, the two would be turns
+    # of one conversation imported at once, and lift each other (docs/design.md, round 5)
+    clock.advance(seconds=1)
+    memory.remember("I drink green tea every morning", importance=0.9)
     best, other = memory.recall("green tea", limit=2, threshold=0)
     for result in (best, other):
         b = result.breakdown
@@ -114,9 +119,10 @@ def test_weights_are_configurable(open_memory: Callable[..., Memory]) -> None:
     assert top.score == pytest.approx(0.8 * top.breakdown.similarity)
 
 
-def test_threshold_drops_weak_results(open_memory: Callable[..., Memory]) -> None:
+def test_threshold_drops_weak_results(open_memory: Callable[..., Memory], clock: FakeClock) -> None:
     memory = open_memory()
     memory.remember("I drink green tea every morning", importance=1.0)
+    clock.advance(seconds=1)  # told apart, not as one conversation (see the test above)
     memory.remember("The invoice is due on Friday", importance=0.0)
     relevance = {
         r.memory.content: r.breakdown.similarity

@@ -7,6 +7,7 @@ from localmind.ranking import (
     Candidate,
     decayed_importance,
     frequency,
+    lifted,
     recency,
     relevance,
     score,
@@ -65,7 +66,7 @@ def test_a_memory_in_the_other_script_is_judged_more_by_its_meaning() -> None:
     assert by_key["other"].from_vector > by_key["same"].from_vector
     assert by_key["other"].from_keywords == 0
     # ... but not for judging whether anything is relevant at all: without the term, the same
-    assert by_key["other"].same_script_probability == pytest.approx(by_key["same"].probability)
+    assert by_key["other"].plain_probability == pytest.approx(by_key["same"].probability)
 
 
 def test_no_candidates_no_relevance() -> None:
@@ -113,3 +114,43 @@ def test_the_score_recall_orders_by_is_the_score_it_reports() -> None:
         value = score_value(memory, found, now, weights, decay)
         assert value == score(memory, found, now, weights, decay).score
         assert value > 0.0
+
+
+def test_a_memory_told_next_to_a_relevant_one_is_lifted_by_it() -> None:
+    """The context term: the best relevance of a memory told together with it (a neighbouring
+    turn of one conversation) adds to its logit, and shows in the breakdown; whether anything
+    is relevant at all is judged without it."""
+    alone = _candidate("alone", 0.3)
+    beside = Candidate("beside", 0.3, None, None, None, 0.0, context=0.6)
+    by_key = {r.candidate.key: r for r in relevance([alone, beside], FusionConfig())}
+    assert by_key["beside"].probability > by_key["alone"].probability
+    assert by_key["beside"].from_context == pytest.approx(FusionConfig().context * 0.6)
+    assert by_key["alone"].from_context == 0
+    assert by_key["beside"].plain_probability == pytest.approx(by_key["alone"].probability)
+
+
+def test_lifting_after_the_fact_is_the_same_as_judging_with_the_context() -> None:
+    """Recall adds the context term to relevance already judged (``lifted``): the same
+    probabilities and order as judging candidates that carry it."""
+    plain = [_candidate("a", 0.6, 5.0, 0.5), _candidate("b", 0.4), _candidate("c", 0.3)]
+    context = {"b": 0.5, "c": 0.9}
+    config = FusionConfig()
+    after = lifted(relevance(plain, config), context, config)
+    carried = [
+        Candidate(
+            c.key,
+            c.cosine,
+            c.bm25,
+            None,
+            c.keyword_rank,
+            c.coverage,
+            context=context.get(c.key, 0.0),
+        )
+        for c in plain
+    ]
+    judged = relevance(carried, config)
+    assert [r.candidate.key for r in after] == [r.candidate.key for r in judged]
+    for mine, theirs in zip(after, judged, strict=True):
+        assert mine.probability == pytest.approx(theirs.probability)
+        assert mine.from_context == pytest.approx(theirs.from_context)
+        assert mine.plain_probability == pytest.approx(theirs.plain_probability)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmind.timeframe import might_mention_time, time_frame
+from localmind.timeframe import asks_about_now, might_mention_time, time_frame
 
 # Tuesday 1 December 2026, 10:00 UTC.
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC).timestamp()
@@ -354,3 +354,32 @@ def test_a_memory_told_within_a_week_after_the_period_may_be_about_it() -> None:
     assert frame.may_tell(_at(date(2025, 12, 28)))  # "Christmas in Portland was cozy"
     assert not frame.may_tell(_at(date(2025, 12, 20)))
     assert not frame.may_tell(_at(date(2026, 2, 1)))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What car do I drive now?",
+        "Do I still drink only tea?",
+        "Which vet do the pets go to currently?",
+        "我现在多重？",
+        "我目前在哪家医院上班？",
+        "你还在学钢琴吗？",
+    ],
+)
+def test_a_question_about_the_present_is_recognised(question: str) -> None:
+    assert asks_about_now(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did we do last spring?",
+        "Where did I grow up?",
+        "Nowhere to go this weekend?",
+        "你喜欢喝茶还是咖啡？",
+        "去年春天我去了哪里？",
+    ],
+)
+def test_other_questions_are_not_about_the_present(question: str) -> None:
+    assert not asks_about_now(question)

@@ -1,0 +1,416 @@
+"""``python -m bench legs dump OUT`` / ``python -m bench legs replay OUT``: what the legs could
+find, replayed without a store.
+
+``dump`` loads every dev set as ``bench retrieval`` does and writes, beside the candidate dump
+``bench fit`` reads (OUT.json), every question's query vector and every memory's vector and date
+(OUT.npz). ``replay`` then tries, in numpy, variants of the search that need more than the
+candidates' scores: dense pseudo-relevance feedback (the vectors queried again with the query
+moved towards the best fused candidates) and neighbours in time (a memory told minutes after a
+relevant one). Each variant is scored per set and per kind beside both legs and the fusion as
+shipped (docs/benchmarks.md, "Round 5").
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench import devsets
+from bench.embedders import CachingEmbedder, load
+from bench.fit import NAMES, Question, ranked_score
+from bench.fit import load as load_questions
+from bench.recall_sets import PROBE_LIMIT, _features
+from localmind.config import DecayConfig, FusionConfig, RankingWeights
+
+
+def dump(out: Path, only: Sequence[str] = ()) -> None:
+    wanted = [o.lower() for o in only]
+    sets = devsets.all_sets(
+        madial=not wanted or any("madial" in o for o in wanted),
+        locomo_wanted=not wanted or any("locomo" in o for o in wanted),
+    )
+    if wanted:
+        sets = [s for s in sets if any(o in s.name.lower() for o in wanted)]
+    entries: list[dict[str, Any]] = []
+    query_vectors: list[np.ndarray] = []
+    spaces: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = {}
+    with tempfile.TemporaryDirectory(prefix="localmind-legs-") as scratch:
+        model = load("use", Path(scratch))
+        assert not isinstance(model, str), model
+        embedder = CachingEmbedder(model)
+        built_items: dict[int, devsets.BuiltSet] = {}
+        for devset in sets:
+            key = id(devset.items)
+            if key not in built_items:
+                print(f"loading {devset.name}", file=sys.stderr, flush=True)
+                built_items[key] = devsets.build(devset, Path(scratch), embedder)
+            built = built_items[key]
+            print(f"recalling {devset.name}", file=sys.stderr, flush=True)
+            by_namespace: dict[str, list[devsets.Question]] = defaultdict(list)
+            for question in devset.questions:
+                by_namespace[question.namespace].append(question)
+            for namespace, questions in by_namespace.items():
+                space = f"{devset.name}/{namespace}"
+                with built.open(namespace) as memory:
+                    if space not in spaces:
+                        records = list(memory.iter_all())
+                        spaces[space] = (
+                            [r.id for r in records],
+                            np.asarray(embedder.embed_documents([r.content for r in records])),
+                            np.array([r.created_at for r in records]),
+                        )
+                    for question in questions:
+                        probe = memory.recall(question.text, PROBE_LIMIT, threshold=0, touch=False)
+                        query_vectors.append(np.asarray(memory.query_vector(question.text)))
+                        entries.append(
+                            {
+                                "set": devset.name,
+                                "kind": question.kind,
+                                "space": space,
+                                "now": devset.now,
+                                "gold": sorted(built.gold(question)),
+                                "outdated": sorted(built.outdated(question)),
+                                "candidates": [_features(r) for r in probe],
+                            }
+                        )
+    out.with_suffix(".json").write_text(json.dumps(entries, ensure_ascii=False), "utf-8")
+    arrays: dict[str, np.ndarray] = {"queries": np.stack(query_vectors)}
+    names = sorted(spaces)
+    for i, space in enumerate(names):
+        ids, vectors, created = spaces[space]
+        arrays[f"ids{i}"] = np.array(ids)
+        arrays[f"vectors{i}"] = vectors.astype(np.float32)
+        arrays[f"created{i}"] = created
+    arrays["spaces"] = np.array(names)
+    np.savez_compressed(out.with_suffix(".npz"), **arrays)
+    print(f"wrote {out.with_suffix('.json')} and .npz ({len(entries)} questions)", file=sys.stderr)
+
+
+@dataclass
+class Space:
+    ids: np.ndarray
+    index: dict[str, int]
+    vectors: np.ndarray
+    created: np.ndarray
+
+
+@dataclass
+class Asked:
+    """One question with everything a replay needs."""
+
+    question: Question  # bench.fit's features of the candidates
+    candidate_ids: list[str]
+    candidate_features: list[dict[str, Any]]
+    query: np.ndarray
+    space: Space
+    gold: frozenset[str]
+
+
+def read(out: Path) -> list[Asked]:
+    entries = json.loads(out.with_suffix(".json").read_text("utf-8"))
+    arrays = np.load(out.with_suffix(".npz"))
+    spaces = {}
+    for i, name in enumerate(arrays["spaces"]):
+        ids = arrays[f"ids{i}"]
+        spaces[str(name)] = Space(
+            ids,
+            {str(k): n for n, k in enumerate(ids)},
+            arrays[f"vectors{i}"],
+            arrays[f"created{i}"],
+        )
+    asked = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for n, entry in enumerate(entries):
+            if not entry["gold"]:
+                continue
+            single = Path(scratch) / "q.json"
+            single.write_text(json.dumps([entry]), "utf-8")
+            (question,) = load_questions([single])
+            asked.append(
+                Asked(
+                    question,
+                    [c["id"] for c in entry["candidates"]],
+                    entry["candidates"],
+                    arrays["queries"][n],
+                    spaces[entry["space"]],
+                    frozenset(entry["gold"]),
+                )
+            )
+    return asked
+
+
+def shipped(config: FusionConfig) -> Callable[[Question], np.ndarray]:
+    return ranked_score(config, RankingWeights(), DecayConfig())
+
+
+def recall_at(order: Sequence[str], gold: frozenset[str], k: int) -> float:
+    return len(set(order[:k]) & gold) / len(gold)
+
+
+def fused_order(a: Asked, config: FusionConfig) -> list[str]:
+    if not a.candidate_ids:
+        return []
+    score = shipped(config)(a.question)
+    return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+def leg_order(a: Asked, column: int) -> list[str]:
+    values = a.question.x[:, column] if a.candidate_ids else np.zeros(0)
+    keep = [i for i in np.argsort(-values, kind="stable") if values[i] != 0]
+    return [a.candidate_ids[i] for i in keep]
+
+
+def feedback_order(
+    a: Asked, config: FusionConfig, k: int, alpha: float, weight: float, replace: bool
+) -> list[str]:
+    """Dense pseudo-relevance feedback: q' = normalize(q + alpha·mean of the top-k fused
+    candidates' vectors); every candidate's cosine to q' either replaces its cosine in the
+    fusion (``replace``) or adds ``weight``·cos' to its logit. Memories the second vector
+    search finds (top 50 by cos') that no search found join with no keyword score."""
+    if not a.candidate_ids:
+        return []
+    top = fused_order(a, config)[:k]
+    rows = [a.space.index[key] for key in top if key in a.space.index]
+    if not rows:
+        return fused_order(a, config)
+    moved = a.query + alpha * a.space.vectors[rows].mean(axis=0)
+    moved = moved / np.linalg.norm(moved)
+    every = a.space.vectors @ moved
+    known = set(a.candidate_ids)
+    fresh = [int(i) for i in np.argsort(-every)[:50] if str(a.space.ids[i]) not in known]
+    ids = a.candidate_ids + [str(a.space.ids[i]) for i in fresh]
+    q = a.question
+    x = q.x
+    record = q.record
+    if fresh:
+        cos = a.query @ a.space.vectors[fresh].T
+        extra = np.zeros((len(fresh), len(NAMES)))
+        extra[:, 0] = cos
+        extra[:, 1] = cos - x[:, 0].max() + x[:, 1].max() * 0  # gap to the best cosine
+        extra[:, 6] = extra[:, 1] * (x[:, 6].min() / x[:, 1].min() if x[:, 1].min() < 0 else 1)
+        x = np.vstack([x, extra])
+        assert record is not None
+        median = np.median(record, axis=0)
+        record = np.vstack([record, np.tile(median, (len(fresh), 1))])
+    prime = np.array([every[a.space.index[key]] if key in a.space.index else 0.0 for key in ids])
+    if replace:
+        x = x.copy()
+        unmatched_share = 1.0
+        if q.x[:, 1].min() < 0:
+            unmatched_share = float(q.x[:, 6].min() / q.x[:, 1].min())
+        x[:, 0] = prime
+        x[:, 1] = prime - prime.max()
+        x[:, 6] = x[:, 1] * unmatched_share
+    trial = Question(
+        q.set, q.kind, x, np.array([key in a.gold for key in ids]), q.gold_count, record
+    )
+    score = shipped(config)(trial)
+    if not replace:
+        weights = np.array([getattr(config, n) for n in NAMES])
+        z = config.bias + x @ weights + weight * prime
+        p = 1 / (1 + np.exp(-np.clip(z, -50, 50)))
+        base = 1 / (1 + np.exp(-np.clip(config.bias + x @ weights, -50, 50)))
+        score = score * p / np.maximum(base, 1e-12)
+    return [ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+def neighbour_order(
+    a: Asked, config: FusionConfig, seconds: float, weight: float, turns: int = 0
+) -> list[str]:
+    """Neighbours in time: each candidate's logit gains ``weight`` × the best relevance of
+    another candidate made within ``seconds`` of it."""
+    if not a.candidate_ids:
+        return []
+    q = a.question
+    weights = np.array([getattr(config, n) for n in NAMES])
+    p = 1 / (1 + np.exp(-np.clip(config.bias + q.x @ weights, -50, 50)))
+    created = np.array(
+        [
+            a.space.created[a.space.index[key]] if key in a.space.index else -1e18
+            for key in a.candidate_ids
+        ]
+    )
+    near = np.abs(created[:, None] - created[None, :]) <= seconds
+    if turns:
+        order = np.array([a.space.index.get(key, -(10**9)) for key in a.candidate_ids])
+        near &= np.abs(order[:, None] - order[None, :]) <= turns
+    np.fill_diagonal(near, False)
+    best_near = np.where(near, p[None, :], 0.0).max(axis=1)
+    z = config.bias + q.x @ weights + weight * best_near
+    boosted = 1 / (1 + np.exp(-np.clip(z, -50, 50)))
+    score = shipped(config)(q) * boosted / np.maximum(p, 1e-12)
+    return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+SHIPPED_DEPTH = 50  # candidates per leg at recall(query, 10): max(10 × 5, 50)
+
+
+def shipped_pool(a: Asked) -> list[int]:
+    """The probe's candidates a shipped recall (limit 10) would have: each leg's first 50 and
+    the memories made in the period the query names."""
+    q = a.question
+    keep = []
+    for i, c in enumerate(a.candidate_features):
+        vrank, krank = c.get("vrank"), c.get("krank")
+        if (vrank and vrank <= SHIPPED_DEPTH) or (krank and krank <= SHIPPED_DEPTH) or q.x[i, 5]:
+            keep.append(i)
+    return keep
+
+
+def _sub(q: Question, rows: list[int], gold: np.ndarray) -> Question:
+    x = q.x[rows].copy()
+    # the legs' relative terms are relative to this pool
+    x[:, 1] = x[:, 0] - x[:, 0].max()
+    best_bm25 = np.expm1(x[:, 3]).max()
+    x[:, 2] = np.expm1(x[:, 3]) / best_bm25 if best_bm25 > 0 else 0.0
+    share = 1 - x[:, 4].max()
+    x[:, 6] = x[:, 1] * share
+    record = q.record[rows] if q.record is not None else None
+    return Question(q.set, q.kind, x, gold, q.gold_count, record)
+
+
+def context_order(
+    a: Asked, config: FusionConfig, turns: int, weight: float, top: int, seconds: float
+) -> list[str]:
+    """The shipped pool, plus the memories stored within ``turns`` of the ``top`` most relevant
+    ones and made within ``seconds`` of them (one conversation imported together); each
+    candidate's logit gains ``weight`` × the best relevance of such a neighbour."""
+    if not a.candidate_ids:
+        return []
+    pool = shipped_pool(a)
+    weights = np.array([getattr(config, n) for n in NAMES])
+    q = a.question
+    first = _sub(q, pool, q.gold[pool])
+    p = 1 / (1 + np.exp(-np.clip(config.bias + first.x @ weights, -50, 50)))
+    if weight and turns:
+        position = {key: i for i, key in enumerate(a.candidate_ids)}
+        order = [a.space.index[a.candidate_ids[i]] for i in pool]
+        have = set(pool)
+        for i in np.argsort(-p)[:top]:
+            at = order[i]
+            for n in range(at - turns, at + turns + 1):
+                if 0 <= n < len(a.space.ids):
+                    key = str(a.space.ids[n])
+                    same = abs(a.space.created[n] - a.space.created[at]) <= seconds
+                    if same and key in position and position[key] not in have:
+                        have.add(position[key])
+                        pool.append(position[key])
+        first = _sub(q, pool, q.gold[pool])
+        # a neighbour fetched this way was not in the keyword leg's first 50: no BM25
+        for j, i in enumerate(pool):
+            c = a.candidate_features[i]
+            krank = c.get("krank")
+            if not (krank and krank <= SHIPPED_DEPTH):
+                first.x[j, 2] = first.x[j, 3] = 0.0
+        p = 1 / (1 + np.exp(-np.clip(config.bias + first.x @ weights, -50, 50)))
+    score = shipped(config)(first)
+    if weight and turns:
+        spot = np.array([a.space.index[a.candidate_ids[i]] for i in pool])
+        made = a.space.created[spot]
+        near = (np.abs(spot[:, None] - spot[None, :]) <= turns) & (
+            np.abs(made[:, None] - made[None, :]) <= seconds
+        )
+        np.fill_diagonal(near, False)
+        best_near = np.where(near, p[None, :], 0.0).max(axis=1)
+        z = config.bias + first.x @ weights + weight * best_near
+        score = score * (1 / (1 + np.exp(-np.clip(z, -50, 50)))) / np.maximum(p, 1e-12)
+    return [a.candidate_ids[pool[i]] for i in np.argsort(-score, kind="stable")]
+
+
+def table(asked: Sequence[Asked], systems: dict[str, Callable[[Asked], list[str]]]) -> str:
+    sets = sorted({a.question.set for a in asked})
+    lines = ["| set | n | " + " | ".join(systems) + " |", "|---|---:|" + "---:|" * len(systems)]
+    orders = {name: [f(a) for a in asked] for name, f in systems.items()}
+    for name in sets:
+        chosen = [i for i, a in enumerate(asked) if a.question.set == name]
+        cells = []
+        for system in systems:
+            r5 = np.mean([recall_at(orders[system][i], asked[i].gold, 5) for i in chosen])
+            r10 = np.mean([recall_at(orders[system][i], asked[i].gold, 10) for i in chosen])
+            cells.append(f"{r5:.3f} / {r10:.3f}")
+        lines.append(f"| {name} | {len(chosen)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def replay(out: Path, variants: Sequence[str]) -> None:
+    asked = read(out)
+    config = FusionConfig()
+    systems: dict[str, Callable[[Asked], list[str]]] = {
+        "BM25": lambda a: leg_order(a, 3),
+        "dense": lambda a: leg_order(a, 0),
+        "fused": lambda a: fused_order(a, config),
+    }
+    for variant in variants:
+        kind, *args = variant.split(":")
+        values = [float(v) for v in args]
+        if kind == "prf":  # prf:k:alpha  (replace the cosine)
+            systems[variant] = lambda a, v=values: feedback_order(
+                a, config, int(v[0]), v[1], 0.0, True
+            )
+        elif kind == "prfw":  # prfw:k:alpha:weight (a second dense feature)
+            systems[variant] = lambda a, v=values: feedback_order(
+                a, config, int(v[0]), v[1], v[2], False
+            )
+        elif kind == "near":  # near:seconds:weight
+            systems[variant] = lambda a, v=values: neighbour_order(a, config, v[0], v[1])
+        elif kind == "ctx":  # ctx:turns:weight:top:seconds
+            systems[variant] = lambda a, v=values: context_order(
+                a, config, int(v[0]), v[1], int(v[2]), v[3]
+            )
+        elif kind == "adj":  # adj:seconds:turns:weight
+            systems[variant] = lambda a, v=values: neighbour_order(a, config, v[0], v[2], int(v[1]))
+    print(table(asked, systems))
+
+
+def main(argv: Sequence[str]) -> int:
+    if argv and argv[0] == "chat":
+        chat_queries([int(a) for a in argv[1:]] or [0, 1, 2, 3, 4])
+        return 0
+    if len(argv) < 2 or argv[0] not in ("dump", "replay"):
+        print(
+            "usage: python -m bench.legs dump OUT [SET...] | replay OUT [VARIANT...]"
+            " | chat [REPEATS...]"
+        )
+        return 2
+    if argv[0] == "dump":
+        dump(Path(argv[1]), argv[2:])
+    else:
+        replay(Path(argv[1]), argv[2:])
+    return 0
+
+
+def chat_queries(repeats: Sequence[int]) -> None:
+    """MADial en and zh through the chat session's query builder with the last user turn
+    repeated ``repeats`` more times (it weighs the vector query only: BM25 counts a term once),
+    recall as shipped, R@5 / R@10 per language."""
+    from bench import madial, queries
+
+    with tempfile.TemporaryDirectory(prefix="localmind-legs-") as scratch:
+        model = load("use", Path(scratch))
+        assert not isinstance(model, str), model
+        embedder = CachingEmbedder(model)
+        for lang in ("en", "zh"):
+            devset = devsets.madial_sets(lang)[1]  # the chat query view
+            built = devsets.build(devset, Path(scratch), embedder)
+            dialogues = madial.load_dialogues(madial.data_dir(), lang)
+            for count in repeats:
+                build = queries.with_last_user(queries.window, count)
+                found = []
+                for question, dialogue in zip(devset.questions, dialogues, strict=True):
+                    with built.open(question.namespace) as memory:
+                        ranked = [r.memory.id for r in memory.recall(build(dialogue), 10)]
+                    found.append([recall_at(ranked, built.gold(question), k) for k in (5, 10)])
+                r5, r10 = np.mean(found, axis=0)
+                print(f"| {devset.name} | last turn ×{count} more | {r5:.3f} | {r10:.3f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,43 @@
+"""A question about how things stand now prefers the later of two memories about it, even when
+nothing linked them (told in two languages, no change word). Real encrypted store, sqlite-vec,
+FTS5 and the bundled USE-m3 model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from localmind import Memory, NewMemory
+from tests.conftest import FakeClock
+
+FIRST_CAR = "I drive a white 2019 BYD Qin, my first car."
+NEW_CAR = "Got a new car: a dark grey 2024 Honda CR-V hybrid."
+
+
+def _told(memory: Memory, clock: FakeClock) -> None:
+    start = clock()
+    memory.remember_many(
+        [
+            NewMemory(content=FIRST_CAR, created_at=start),
+            NewMemory(content="My sister Anna lives in Munich", created_at=start + 5 * 86_400),
+            NewMemory(content=NEW_CAR, created_at=start + 300 * 86_400),
+            NewMemory(content="我每周三晚上去游泳", created_at=start + 310 * 86_400),
+        ]
+    )
+    clock.advance(days=400)
+
+
+def test_asked_about_now_the_later_memory_comes_first(
+    open_memory: Callable[..., Memory], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = open_memory()
+    _told(memory, clock)
+    now = memory.recall("我现在开什么车？", 3)
+    assert now[0].memory.content == NEW_CAR
+    assert now[0].breakdown.recency > 0  # the breakdown shows what lifted it
+    # the question without a word about the present ranks by relevance: the first car leads
+    assert memory.recall("我开什么车？", 3)[0].memory.content == FIRST_CAR
+    # ... and so does the same question when recency keeps its everyday weight
+    monkeypatch.setattr("localmind.recall.PRESENT_RECENCY", 0.1)
+    assert memory.recall("我现在开什么车？", 3)[0].memory.content == FIRST_CAR
