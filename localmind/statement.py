@@ -1246,3 +1246,24 @@ def _comparison(
                 return None
             return (after, before) if marker in COMPARATIVE_AFTER_IS_MORE else (before, after)
     return None
+
+
+def unseen_opening_name(statement: Statement) -> str | None:
+    """The word a Chinese statement opens with when jieba's dictionary does not hold it and it
+    looks like a name (two or three characters, not 我…/从…): jieba glues a name it has never
+    seen into one word (刘洋, 小敏, 陈姐), while the common words it knows carry a tag. None
+    for any other statement."""
+    if statement.lang != "zh" or not statement.words:
+        return None
+    surface = statement.words[0].surface
+    if (
+        not 2 <= len(surface) <= 3
+        or not all(_HAS_CJK.match(char) for char in surface)
+        or surface[0] in "我从"
+        or surface[0] in STOP_WORDS  # 那台, 这个: a demonstrative and its classifier
+        or surface.startswith(CUE_PREFIXES_ZH)
+        or surface in RELATIONS
+        or surface in TIME_WORDS
+    ):
+        return None
+    return None if _jieba()[1].get(surface) else surface

@@ -17,10 +17,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from localmind.statement import ANTONYMS, SELF, TIME_WORDS, Statement, read
+from localmind.statement import (
+    ANTONYMS,
+    NEGATIONS,
+    OTHER,
+    OTHER_WORDS,
+    RELATIONS,
+    SELF,
+    SELF_WORDS,
+    STOP_WORDS,
+    TIME_WORDS,
+    Statement,
+    read,
+    unseen_opening_name,
+)
 
 # A name both languages spell alike ("Rachel Ng" in a Chinese text; not 汤姆 for "Tom").
 _LATIN = re.compile(r"^[a-z0-9]", re.IGNORECASE)
+_CJK = re.compile(r"^[\u3400-\u9fff]")
 # Content words shared by this share of the shorter text make two statements "about the same
 # thing" for the negation and number rules.
 OVERLAP = 0.5
@@ -64,25 +78,25 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and old.numbers != new.numbers
         and not new.event
         and old.slots & new.slots
-        and (overlap_all >= OVERLAP or (new.cues and old.numbers & new.numbers))
+        and (overlap_all >= OVERLAP or (_cues(new) and old.numbers & new.numbers))
     ):
         return Suspicion(True, "the numbers changed")
     if (
         single
         and not new.event
         and _values_differ(old, new, terms_old, terms_new)
-        and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
+        and (overlap >= WEAK_OVERLAP or _cues(new) or any(s.startswith("my ") for s in single))
     ):
         return Suspicion(True, f"both set {_slot_name(min(single))}")
     # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
     # not the person both are about: 莉莉最近迷上了… is no change to 莉莉上三年级.
     shared_values = shared_names - _people(old) - _people(new)
     if (
-        new.cues
+        _cues(new)
         and (old.slots & new.slots or shared_values or len(shared) >= 2 or overlap >= OVERLAP)
         and not _tells_the_change_again(old, new)
     ):
-        cue = min(new.cues)
+        cue = min(_cues(new))
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
@@ -110,6 +124,15 @@ def _new_latin_names(old: Statement, names: set[str]) -> list[str]:
         if _LATIN.match(name)
         and not re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text)
     ]
+
+
+# 已经 ("already") says that something is done, not that it changed: 子轩已经交到朋友了.
+_ASPECT_ONLY = frozenset({"已经"})
+
+
+def _cues(statement: Statement) -> frozenset[str]:
+    """The words by which it announces a change."""
+    return statement.cues - _ASPECT_ONLY
 
 
 def _tells_the_change_again(old: Statement, new: Statement) -> bool:
@@ -159,16 +182,69 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         subject_old == subject_new
         or subject_old in _flat(new.names)
         or subject_new in _flat(old.names)
+        or _named_in(subject_old, new)
+        or _named_in(subject_new, old)
     )
+
+
+def _named_in(subject: str, other: Statement) -> bool:
+    """A Chinese name the other text holds: a name jieba does not know is not among the
+    other's names, and may be glued to a character that follows it (王磊调走了 after
+    我的领导是王磊): its first two characters in the other text count."""
+    return len(subject) >= 2 and bool(_CJK.match(subject)) and subject[:2] in other.text
 
 
 def _subject(statement: Statement, other: Statement) -> str:
     """Its subject; a first word the other text spells as a name is one here too ("Tom left
     Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
     first = statement.words[0].norm if statement.words else ""
-    if first in _flat(other.names):
-        return first
-    return statement.subject or SELF
+    for name in _flat(other.names):
+        # jieba glues a name it does not know to the next character (王磊调走了)
+        if first == name or (statement.lang == "zh" and first.startswith(name)):
+            return name
+    opening = _opening_subject(statement)
+    if opening is not None:
+        return opening
+    norms = {word.norm for word in statement.words}
+    if norms & OTHER_WORDS and not norms & SELF_WORDS:
+        return OTHER  # "Tom still eats meat; he grills …": about him, though it opens with "Tom"
+    return SELF
+
+
+# Adverbs a statement may open with before its subject ("Now my sister …", 现在我妈…).
+_OPENING_ADVERBS = frozenset(
+    {"now", "currently", "nowadays", "recently", "lately", "finally", "also", "then", "so"}
+    | {"现在", "如今", "目前", "最近", "终于", "后来", "已经", "本来", "其实"}
+)
+PEOPLE_WORDS = SELF_WORDS | OTHER_WORDS
+
+
+def _opening_subject(statement: Statement) -> str | None:
+    """Who the statement opens with: the person (I, my sister, 我妈, she, someone named) before
+    any other content word, after time words and adverbs ("Yesterday my sister …"). A text
+    that opens with something else is about the user, as a note or a Chinese sentence without
+    its "I" is (春节不回成都了; "New family doctor: Dr. Sharma"): a person named later is
+    an object (…回成都看我妈, "they call me Jenny"), and jieba's dictionary tags many common
+    words as names (白班, 太贵), which are no subject either."""
+    unseen = unseen_opening_name(statement)
+    if unseen is not None:
+        return unseen
+    for word in statement.words:
+        norm = word.norm
+        if (
+            norm == ","
+            or norm in STOP_WORDS
+            or norm in TIME_WORDS
+            or norm in NEGATIONS
+            or norm in _OPENING_ADVERBS
+        ):
+            continue
+        if word.person or word.is_name:
+            return norm
+        if norm in RELATIONS or word.surface.lower() in RELATIONS or norm in PEOPLE_WORDS:
+            return statement.subject  # the first person it names is this one
+        return None
+    return None
 
 
 def _opposed(only_old: set[str], only_new: set[str]) -> bool:

@@ -1,0 +1,57 @@
+"""The review queue's filter (:func:`localmind.suspicion.suspect`) on the kinds of update it
+used to miss on a second person's memories (bench/data/personal2, a dev set since issue 13
+round 4), and on compatible facts that must stay out of the queue. Each rule in both
+languages where the language allows it."""
+
+from __future__ import annotations
+
+import pytest
+
+from localmind.suspicion import suspect
+
+# Who a statement is about is whom it opens with: a person named later is an object, and a
+# statement that opens with anything else is about the user (a note, a Chinese sentence
+# without its 我).
+ABOUT_THE_USER_THOUGH_SOMEONE_IS_NAMED_LATER = [
+    ("打算春节带孩子回老家看我妈，机票看好了。", "春节不回老家了，机票退了。"),
+    (
+        "We finally have a family doctor: Dr. Patel at the clinic on Main Street.",
+        "New family doctor near the new house: Dr. Okafor. Dr. Patel was too far to drive.",
+    ),
+    ("买菜最喜欢去超市，就是贵。", "现在买菜改去菜市场了，超市太贵。"),
+    ("At work they call me Maggie, my name seems hard to say.", "I no longer go by Maggie."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ABOUT_THE_USER_THOUGH_SOMEONE_IS_NAMED_LATER)
+def test_a_person_named_after_the_verb_does_not_make_it_about_someone_else(
+    old: str, new: str
+) -> None:
+    assert suspect(old, new).contradicts
+
+
+THIRD_PERSON = [
+    # Opens with a name jieba has never seen: about that person, not the user.
+    ("我们家住在武侯区，两室一厅。", "周涛搬家了，从武侯区搬到了高新区。"),
+    ("I don't eat meat anymore.", "Tom still eats meat; he grills burgers on Sundays."),
+    ("我的生日是3月8号。", "周涛的生日是11月2号。"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), THIRD_PERSON)
+def test_a_statement_that_opens_with_someone_else_is_not_about_the_user(
+    old: str, new: str
+) -> None:
+    assert not suspect(old, new).contradicts
+    assert "someone else" in suspect(old, new).why
+
+
+def test_a_name_jieba_glues_to_the_next_character_is_still_the_name_the_other_text_gives() -> None:
+    # jieba cuts 王磊调 as one word; the older text names 王磊 as the manager.
+    assert suspect("我的领导是王磊。", "王磊调走了，我现在的领导是李娜。").contradicts
+
+
+def test_already_is_no_change_cue() -> None:
+    old = "子轩第一天上学回来哭了，听不懂老师讲话。"
+    assert not suspect(old, "三周过去了，子轩已经交到朋友了，今天一直在讲乐高。").contradicts
+    assert suspect(old, "子轩现在不哭了，换了学校以后听得懂老师讲话了。").contradicts
