@@ -328,15 +328,18 @@ MULTI_SLOTS = _groups(
     }
 )
 # Words that announce that something changed.
-# Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走.
-CUE_PREFIXES_ZH = ("搬", "换", "转", "改", "戒", "辞", "调", "离职", "不再")
+# Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走, 涨到, 停掉.
+CUE_PREFIXES_ZH = (
+    *("搬", "换", "转", "改", "戒", "辞", "调", "离职", "不再"),
+    *("放弃", "停", "涨", "降"),
+)
 CUE_WORDS = _words(
     """now currently nowadays anymore longer move switch change replace new leave quit stop
     start become instead sell cancel migrate raise transfer convert recently lately back push
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
-    改为 推迟 延期"""
+    改为 推迟 延期 退 退掉 退订 退出 停 放弃"""
 )
 
 # Past forms simplemma maps to their lemma; regular ones end in -ed.

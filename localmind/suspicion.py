@@ -111,7 +111,48 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     names_old, names_new = _flat(old.names), _flat(new.names)
     if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
         return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
-    return Suspicion(False, "in another language; nothing both spell alike has changed")
+    # What both spell alike: names in Latin letters that are no person's, and numbers.
+    shared = {name for name in names_old & names_new if _LATIN.match(name)}
+    shared -= _people(old) | _people(new)
+    numbers_old, numbers_new = _numbers(old), _numbers(new)
+    # A value replaced, not only a date read as numbers in one language (2月20号 / February 20).
+    new_numbers = bool(
+        numbers_old & numbers_new and numbers_new - numbers_old and numbers_old - numbers_new
+    )
+    if not (shared or single or new_numbers):
+        return Suspicion(False, "in another language; nothing both spell alike has changed")
+    # A negation in one language is often a change word in the other (不用 / "stopped"):
+    # either one marks a change. When both texts mark one, it is mostly the same change told
+    # again, unless the numbers changed.
+    if _marks_a_change(new) and (not _marks_a_change(old) or new_numbers):
+        marker = min(_strong_cues(new) or {"not"})
+        return Suspicion(True, f"“{marker}” announces a change to what both name")
+    if not _marks_a_change(new):
+        return Suspicion(False, "in another language; it announces no change")
+    return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+# "Now" and "recently" say when, not that anything changed: across languages, where the
+# words cannot be compared, they alone are too weak a sign.
+_WHEN_ONLY = frozenset(
+    {"now", "currently", "nowadays", "recently", "lately", "现在", "如今", "目前", "最近"}
+)
+
+
+def _strong_cues(statement: Statement) -> frozenset[str]:
+    return _cues(statement) - _WHEN_ONLY
+
+
+def _marks_a_change(statement: Statement) -> bool:
+    return bool(statement.negations or _strong_cues(statement))
+
+
+def _numbers(statement: Statement) -> set[str]:
+    """Its numbers, written alike: 41.50 and 41.5 are one."""
+    return {
+        number.rstrip("0").rstrip(".") if "." in number else number
+        for number in statement.numbers
+    }
 
 
 def _new_latin_names(old: Statement, names: set[str]) -> list[str]:
@@ -239,8 +280,10 @@ def _opening_subject(statement: Statement) -> str | None:
             or norm in _OPENING_ADVERBS
         ):
             continue
-        if word.person or word.is_name:
+        if word.person:
             return norm
+        if word.is_name:
+            return None  # a place or a thing first ("Planet Fitness退了", 东京回来以后我…)
         if norm in RELATIONS or word.surface.lower() in RELATIONS or norm in PEOPLE_WORDS:
             return statement.subject  # the first person it names is this one
         return None

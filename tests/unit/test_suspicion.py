@@ -39,9 +39,7 @@ THIRD_PERSON = [
 
 
 @pytest.mark.parametrize(("old", "new"), THIRD_PERSON)
-def test_a_statement_that_opens_with_someone_else_is_not_about_the_user(
-    old: str, new: str
-) -> None:
+def test_a_statement_that_opens_with_someone_else_is_not_about_the_user(old: str, new: str) -> None:
     assert not suspect(old, new).contradicts
     assert "someone else" in suspect(old, new).why
 
@@ -55,3 +53,48 @@ def test_already_is_no_change_cue() -> None:
     old = "子轩第一天上学回来哭了，听不懂老师讲话。"
     assert not suspect(old, "三周过去了，子轩已经交到朋友了，今天一直在讲乐高。").contradicts
     assert suspect(old, "子轩现在不哭了，换了学校以后听得懂老师讲话了。").contradicts
+
+
+# Across languages the words cannot be compared, but names in Latin letters and numbers can:
+# a change (a change word, or a negation, which is often the other language's change word)
+# about something both name, when the older text told no change of its own.
+CHANGES_ACROSS_LANGUAGES = [
+    (
+        "Signed up at Planet Fitness near the station, $15 a month.",
+        "Planet Fitness退掉了，白交钱。",
+    ),
+    ("我们平时在Whole Foods买菜。", "We stopped shopping at Whole Foods; it's Costco now."),
+    ("I'm learning Japanese on Duolingo.", "回来以后我就不学日语了，Duolingo也删了。"),
+    (
+        "Got an RN offer: $41.50 an hour, starting June 1.",
+        "工会新合同签了，RN时薪从41.5涨到了43.2。",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES_ACROSS_LANGUAGES)
+def test_a_change_to_what_both_languages_name_alike_is_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
+
+
+THE_SAME_ACROSS_LANGUAGES = [
+    # The older text told the change already: the same change in the other language.
+    (
+        "We don't pay rent anymore; the mortgage is $4,100 a month.",
+        "我们现在不交房租了，每个月还房贷4100美元。",
+    ),
+    ("I switched from VS Code to Neovim.", "我写代码从VS Code换到Neovim了。"),
+    # A date read as more numbers in one language is no new value.
+    ("We moved the Tokyo trip from April to May 2026.", "东京之行从4月推迟到2026年5月了。"),
+    # "Now" alone says when, not that anything changed.
+    ("I keep my notes in Obsidian.", "我现在用Obsidian记笔记。"),
+    # Nothing spelled alike: words cannot be compared across languages.
+    ("I prefer coffee over green tea.", "我戒咖啡了，现在喝大麦茶。"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), THE_SAME_ACROSS_LANGUAGES)
+def test_a_change_told_again_or_nothing_spelled_alike_is_not_suspect_across_languages(
+    old: str, new: str
+) -> None:
+    assert not suspect(old, new).contradicts
