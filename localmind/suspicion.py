@@ -150,8 +150,7 @@ def _marks_a_change(statement: Statement) -> bool:
 def _numbers(statement: Statement) -> set[str]:
     """Its numbers, written alike: 41.50 and 41.5 are one."""
     return {
-        number.rstrip("0").rstrip(".") if "." in number else number
-        for number in statement.numbers
+        number.rstrip("0").rstrip(".") if "." in number else number for number in statement.numbers
     }
 
 
