@@ -1270,3 +1270,23 @@ def unseen_opening_name(statement: Statement) -> str | None:
     ):
         return None
     return None if _jieba()[1].get(surface) else surface
+
+
+_NOUN_TAGS = ("n", "q", "vn")  # nouns, measure words (公斤, 毫克), verbal nouns (训练)
+
+
+def nouns(statement: Statement) -> frozenset[str]:
+    """Its Chinese content words that jieba's dictionary tags as nouns or measure words, or
+    does not hold at all (a compound or a name it has not seen: 褪黑素, 驾照): what a
+    statement is about, wider than the slot words. Empty for English (no tagger here)."""
+    if statement.lang != "zh":
+        return frozenset()
+    tags = _jieba()[1]
+    return frozenset(
+        term
+        for term in statement.terms
+        if len(term) > 1
+        and _HAS_CJK.match(term)
+        and not (tags.get(term, "n").startswith("nr"))
+        and tags.get(term, "n").startswith(_NOUN_TAGS)
+    )

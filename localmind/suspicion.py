@@ -28,6 +28,7 @@ from localmind.statement import (
     STOP_WORDS,
     TIME_WORDS,
     Statement,
+    nouns,
     read,
     unseen_opening_name,
 )
@@ -93,7 +94,13 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     shared_values = shared_names - _people(old) - _people(new)
     if (
         _cues(new)
-        and (old.slots & new.slots or shared_values or len(shared) >= 2 or overlap >= OVERLAP)
+        and (
+            old.slots & new.slots
+            or shared_values
+            or len(shared) >= 2
+            or overlap >= OVERLAP
+            or (nouns(old) & nouns(new) and (_strong_cues(new) or _numbers_replaced(old, new)))
+        )
         and not _tells_the_change_again(old, new)
     ):
         cue = min(_cues(new))
@@ -114,11 +121,7 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     # What both spell alike: names in Latin letters that are no person's, and numbers.
     shared = {name for name in names_old & names_new if _LATIN.match(name)}
     shared -= _people(old) | _people(new)
-    numbers_old, numbers_new = _numbers(old), _numbers(new)
-    # A value replaced, not only a date read as numbers in one language (2月20号 / February 20).
-    new_numbers = bool(
-        numbers_old & numbers_new and numbers_new - numbers_old and numbers_old - numbers_new
-    )
+    new_numbers = _numbers_replaced(old, new)
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
     # A negation in one language is often a change word in the other (不用 / "stopped"):
@@ -145,6 +148,15 @@ def _strong_cues(statement: Statement) -> frozenset[str]:
 
 def _marks_a_change(statement: Statement) -> bool:
     return bool(statement.negations or _strong_cues(statement))
+
+
+def _numbers_replaced(old: Statement, new: Statement) -> bool:
+    """Some number kept and another replaced (63 → 59 公斤, beside the goal 58), not only
+    more numbers (a date read as numbers in one language: 2月20号 / February 20)."""
+    numbers_old, numbers_new = _numbers(old), _numbers(new)
+    return bool(
+        numbers_old & numbers_new and numbers_new - numbers_old and numbers_old - numbers_new
+    )
 
 
 def _numbers(statement: Statement) -> set[str]:
