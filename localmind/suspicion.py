@@ -99,7 +99,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or shared_values
             or len(shared) >= 2
             or overlap >= OVERLAP
-            or (nouns(old) & nouns(new) and (_strong_cues(new) or _numbers_replaced(old, new)))
+            or (
+                nouns(old) & nouns(new) - names_old - names_new
+                and (_strong_cues(new) or _numbers_replaced(old, new))
+            )
         )
         and not _tells_the_change_again(old, new)
     ):
