@@ -54,7 +54,8 @@ class Suspicion:
 def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
     if not _same_subject(old, new):
-        return Suspicion(False, f"about someone else ({old.subject} / {new.subject})")
+        subjects = f"{_subject(old, new)} / {_subject(new, old)}"
+        return Suspicion(False, f"about someone else ({subjects})")
     if old.lang != new.lang:
         return _across_languages(old, new)
     names_old, names_new = _flat(old.names), _flat(new.names)
