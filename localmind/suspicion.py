@@ -25,6 +25,7 @@ from localmind.statement import (
     RELATIONS,
     SELF,
     SELF_WORDS,
+    SINGLE_SLOTS,
     STOP_WORDS,
     TIME_WORDS,
     Statement,
@@ -87,7 +88,12 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         single
         and not new.event
         and _values_differ(old, new, terms_old, terms_new)
-        and (overlap >= WEAK_OVERLAP or _cues(new) or any(s.startswith("my ") for s in single))
+        and (
+            overlap >= WEAK_OVERLAP
+            or _cues(new)
+            or any(s.startswith("my ") for s in single)
+            or _slot_values_differ(old, new, single & VALUE_SLOTS)
+        )
     ):
         return Suspicion(True, f"both set {_slot_name(min(single))}")
     # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
@@ -101,7 +107,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or len(shared) >= 2
             or overlap >= OVERLAP
             or (
-                nouns(old) & nouns(new) - names_old - names_new
+                _shared_nouns(old, new) - names_old - names_new
                 and (_strong_cues(new) or _numbers_replaced(old, new))
             )
         )
@@ -152,6 +158,34 @@ def _strong_cues(statement: Statement) -> frozenset[str]:
 
 def _marks_a_change(statement: Statement) -> bool:
     return bool(statement.negations or _strong_cues(statement))
+
+
+# Slots whose words are their values: "single" / "married", "vegetarian" / "meat".
+VALUE_SLOTS = frozenset({"partner", "diet"})
+
+
+def _slot_values_differ(old: Statement, new: Statement, slots: frozenset[str]) -> bool:
+    """The words that set one of ``slots`` differ ("I'm single" / "I got married in June")."""
+    for slot in slots:
+        said_old = {word.norm for word in old.words if SINGLE_SLOTS.get(word.norm) == slot}
+        said_new = {word.norm for word in new.words if SINGLE_SLOTS.get(word.norm) == slot}
+        if said_old and said_new and not said_old & said_new:
+            return True
+    return False
+
+
+def _shared_nouns(old: Statement, new: Statement) -> set[str]:
+    """Chinese nouns both texts hold; a word jieba glued to the next character (组会定 for
+    组会 + 定) counts as the word it starts with."""
+    nouns_old, nouns_new = nouns(old), nouns(new)
+    shared = set(nouns_old & nouns_new)
+    for one, other in ((nouns_old, nouns_new), (nouns_new, nouns_old)):
+        shared |= {word for word in one for glued in other if _glued(word, glued)}
+    return shared
+
+
+def _glued(word: str, glued: str) -> bool:
+    return len(word) >= 2 and len(glued) == len(word) + 1 and glued.startswith(word)
 
 
 def _numbers_replaced(old: Statement, new: Statement) -> bool:
@@ -236,6 +270,8 @@ def _same_subject(old: Statement, new: Statement) -> bool:
     subject_old, subject_new = _subject(old, new), _subject(new, old)
     return (
         subject_old == subject_new
+        or _glued(subject_old, subject_new)
+        or _glued(subject_new, subject_old)
         or subject_old in _flat(new.names)
         or subject_new in _flat(old.names)
         or _named_in(subject_old, new)

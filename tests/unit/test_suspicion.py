@@ -98,3 +98,35 @@ def test_a_change_told_again_or_nothing_spelled_alike_is_not_suspect_across_lang
     old: str, new: str
 ) -> None:
     assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I'm single.", "I got married in June."),
+        ("我还是单身。", "我上个月结婚了。"),
+        ("I'm a vegetarian.", "I eat meat again since the summer."),
+    ],
+)
+def test_a_slot_whose_words_are_its_values_is_changed_by_other_words(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a noun both share (jieba's tags), with a change word or a replaced number
+        ("我现在体重63公斤，想减到58。", "这半年瘦了，现在59公斤，离58就差一公斤了。"),
+        ("我每周二去游泳馆游泳。", "游泳馆的卡退掉了，改成在家跑步。"),
+        # jieba glues a word it does not know to the next character: 组会定 is 组会 + 定
+        ("组会定在每周二上午十点。", "组会改到每周三下午两点了。"),
+    ],
+)
+def test_a_change_to_a_chinese_noun_both_share_is_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
+
+
+def test_now_and_one_shared_noun_are_not_enough() -> None:
+    assert not suspect(
+        "周末我常去公园跑步，一般跑五公里。", "现在公园里的樱花开了，特别好看。"
+    ).contradicts
