@@ -305,8 +305,8 @@ SINGLE_SLOTS = _groups(
         "contact": "phone email address 电话 邮箱 地址 手机号",
         "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
-        "school": "study university school college major degree student grade elementary 学校 大学 "
-        "专业 读书 年级 小学 中学 幼儿园 班主任",
+        "school": "study university school college major degree student grade elementary "
+        "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
         "answers": "answer reply response 回答 回复",
         "theme": "mode theme 主题 模式",
