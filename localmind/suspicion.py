@@ -9,7 +9,11 @@ suspect only when both speak of the same person and
   favourite, "my rent is …") to something else, or
 - one negates what the other says, or changes its number, or reverses its comparison, or
 - the new one announces a change (now, moved, no longer, 现在, 改成, 不再, 搬到 …) to something
-  the old one speaks of.
+  the old one speaks of (a slot, a name that is no person's, two words, a Chinese noun).
+
+The person is whom a statement opens with (else the user). Across languages, where words
+cannot be compared, a change about a Latin name, a slot or a number both give is suspect when
+the older text told no change itself. See docs/design.md, "The review queue, round 4".
 """
 
 from __future__ import annotations
