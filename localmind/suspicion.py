@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from localmind.bilingual import DICTIONARY
 from localmind.statement import (
     ANTONYMS,
     NEGATIONS,
@@ -183,9 +184,21 @@ def _shared_nouns(old: Statement, new: Statement) -> set[str]:
     组会 + 定) counts as the word it starts with."""
     nouns_old, nouns_new = nouns(old), nouns(new)
     shared = set(nouns_old & nouns_new)
+    shared |= {
+        term
+        for term in set(old.terms) & set(new.terms)
+        if len(term) > 1 and _CJK.match(term) and _a_thing(term)
+    }
     for one, other in ((nouns_old, nouns_new), (nouns_new, nouns_old)):
         shared |= {word for word in one for glued in other if _glued(word, glued)}
     return shared
+
+
+def _a_thing(chinese: str) -> bool:
+    """CC-CEDICT's first sense of the word names a thing, not "to …" do something: jieba's
+    dictionary tags some nouns as verbs (驾照 "driver's license", 褪黑素 "melatonin")."""
+    first = DICTIONARY.senses(chinese).split("/")[0].strip()
+    return bool(first) and not first.startswith("to ")
 
 
 def _glued(word: str, glued: str) -> bool:

@@ -130,3 +130,9 @@ def test_now_and_one_shared_noun_are_not_enough() -> None:
     assert not suspect(
         "周末我常去公园跑步，一般跑五公里。", "现在公园里的樱花开了，特别好看。"
     ).contradicts
+
+
+def test_a_noun_jieba_tags_as_a_verb_is_still_what_both_speak_of() -> None:
+    # jieba's dictionary tags 褪黑素 (melatonin) as a verb; CC-CEDICT names a thing.
+    old = "上夜班白天睡不着，现在每天吃3毫克褪黑素。"
+    assert suspect(old, "换了白班以后褪黑素停了，晚上倒头就睡。").contradicts
