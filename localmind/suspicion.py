@@ -113,7 +113,11 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or overlap >= OVERLAP
             or (
                 _shared_nouns(old, new) - names_old - names_new
-                and (_strong_cues(new) or _numbers_replaced(old, new))
+                and (
+                    _strong_cues(new)
+                    or _numbers_replaced(old, new)
+                    or _new_latin_names(old, names_new - names_old)
+                )
             )
         )
         and not _tells_the_change_again(old, new)

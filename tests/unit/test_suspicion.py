@@ -118,6 +118,8 @@ def test_a_slot_whose_words_are_its_values_is_changed_by_other_words(old: str, n
         # a noun both share (jieba's tags), with a change word or a replaced number
         ("我现在体重63公斤，想减到58。", "这半年瘦了，现在59公斤，离58就差一公斤了。"),
         ("我每周二去游泳馆游泳。", "游泳馆的卡退掉了，改成在家跑步。"),
+        # … or with "now" and a new name in Latin letters (G1 → G2)
+        ("考过了驾照G1笔试，一次过。", "路考过了，拿到G2驾照，现在可以上高速了。"),
         # jieba glues a word it does not know to the next character: 组会定 is 组会 + 定
         ("组会定在每周二上午十点。", "组会改到每周三下午两点了。"),
     ],
