@@ -305,8 +305,8 @@ SINGLE_SLOTS = _groups(
         "contact": "phone email address 电话 邮箱 地址 手机号",
         "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
-        "school": "study university school college major degree student grade elementary 学校 大学 "
-        "专业 读书 年级 小学 中学 幼儿园 班主任",
+        "school": "study university school college major degree student grade elementary "
+        "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
         "answers": "answer reply response 回答 回复",
         "theme": "mode theme 主题 模式",
@@ -328,15 +328,18 @@ MULTI_SLOTS = _groups(
     }
 )
 # Words that announce that something changed.
-# Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走.
-CUE_PREFIXES_ZH = ("搬", "换", "转", "改", "戒", "辞", "调", "离职", "不再")
+# Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走, 涨到, 停掉.
+CUE_PREFIXES_ZH = (
+    *("搬", "换", "转", "改", "戒", "辞", "调", "离职", "不再"),
+    *("放弃", "停", "涨", "降"),
+)
 CUE_WORDS = _words(
     """now currently nowadays anymore longer move switch change replace new leave quit stop
     start become instead sell cancel migrate raise transfer convert recently lately back push
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
-    改为 推迟 延期"""
+    改为 推迟 延期 退 退掉 退订 退出 停 放弃"""
 )
 
 # Past forms simplemma maps to their lemma; regular ones end in -ed.
@@ -1246,3 +1249,44 @@ def _comparison(
                 return None
             return (after, before) if marker in COMPARATIVE_AFTER_IS_MORE else (before, after)
     return None
+
+
+def unseen_opening_name(statement: Statement) -> str | None:
+    """The word a Chinese statement opens with when jieba's dictionary does not hold it and it
+    looks like a name (two or three characters, not 我…/从…): jieba glues a name it has never
+    seen into one word (刘洋, 小敏, 陈姐), while the common words it knows carry a tag. None
+    for any other statement."""
+    if statement.lang != "zh" or not statement.words:
+        return None
+    surface = statement.words[0].surface
+    if (
+        not 2 <= len(surface) <= 3
+        or not all(_HAS_CJK.match(char) for char in surface)
+        or surface[0] in "我从"
+        or surface[0] in STOP_WORDS  # 那台, 这个: a demonstrative and its classifier
+        or surface.startswith(CUE_PREFIXES_ZH)
+        or surface in RELATIONS
+        or surface in TIME_WORDS
+    ):
+        return None
+    return None if _jieba()[1].get(surface) else surface
+
+
+_NOUN_TAGS = ("n", "q", "vn")  # nouns, measure words (公斤, 毫克), verbal nouns (训练)
+
+
+def nouns(statement: Statement) -> frozenset[str]:
+    """Its Chinese content words that jieba's dictionary tags as nouns or measure words, or
+    does not hold at all (a compound or a name it has not seen: 褪黑素, 驾照): what a
+    statement is about, wider than the slot words. Empty for English (no tagger here)."""
+    if statement.lang != "zh":
+        return frozenset()
+    tags = _jieba()[1]
+    return frozenset(
+        term
+        for term in statement.terms
+        if len(term) > 1
+        and _HAS_CJK.match(term)
+        and not (tags.get(term, "n").startswith("nr"))
+        and tags.get(term, "n").startswith(_NOUN_TAGS)
+    )

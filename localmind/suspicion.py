@@ -9,7 +9,11 @@ suspect only when both speak of the same person and
   favourite, "my rent is …") to something else, or
 - one negates what the other says, or changes its number, or reverses its comparison, or
 - the new one announces a change (now, moved, no longer, 现在, 改成, 不再, 搬到 …) to something
-  the old one speaks of.
+  the old one speaks of (a slot, a name that is no person's, two words, a Chinese noun).
+
+The person is whom a statement opens with (else the user). Across languages, where words
+cannot be compared, a change about a Latin name, a slot or a number both give is suspect when
+the older text told no change itself. See docs/design.md, "The review queue, round 4".
 """
 
 from __future__ import annotations
@@ -17,10 +21,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from localmind.statement import ANTONYMS, SELF, TIME_WORDS, Statement, read
+from localmind.bilingual import DICTIONARY
+from localmind.statement import (
+    ANTONYMS,
+    NEGATIONS,
+    OTHER,
+    OTHER_WORDS,
+    RELATIONS,
+    SELF,
+    SELF_WORDS,
+    SINGLE_SLOTS,
+    STOP_WORDS,
+    TIME_WORDS,
+    Statement,
+    nouns,
+    read,
+    unseen_opening_name,
+)
 
 # A name both languages spell alike ("Rachel Ng" in a Chinese text; not 汤姆 for "Tom").
 _LATIN = re.compile(r"^[a-z0-9]", re.IGNORECASE)
+_CJK = re.compile(r"^[\u3400-\u9fff]")
 # Content words shared by this share of the shorter text make two statements "about the same
 # thing" for the negation and number rules.
 OVERLAP = 0.5
@@ -39,7 +60,8 @@ class Suspicion:
 def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
     if not _same_subject(old, new):
-        return Suspicion(False, f"about someone else ({old.subject} / {new.subject})")
+        subjects = f"{_subject(old, new)} / {_subject(new, old)}"
+        return Suspicion(False, f"about someone else ({subjects})")
     if old.lang != new.lang:
         return _across_languages(old, new)
     names_old, names_new = _flat(old.names), _flat(new.names)
@@ -64,25 +86,43 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and old.numbers != new.numbers
         and not new.event
         and old.slots & new.slots
-        and (overlap_all >= OVERLAP or (new.cues and old.numbers & new.numbers))
+        and (overlap_all >= OVERLAP or (_cues(new) and old.numbers & new.numbers))
     ):
         return Suspicion(True, "the numbers changed")
     if (
         single
         and not new.event
         and _values_differ(old, new, terms_old, terms_new)
-        and (overlap >= WEAK_OVERLAP or new.cues or any(s.startswith("my ") for s in single))
+        and (
+            overlap >= WEAK_OVERLAP
+            or _cues(new)
+            or any(s.startswith("my ") for s in single)
+            or _slot_values_differ(old, new, single & VALUE_SLOTS)
+        )
     ):
         return Suspicion(True, f"both set {_slot_name(min(single))}")
     # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
     # not the person both are about: 莉莉最近迷上了… is no change to 莉莉上三年级.
     shared_values = shared_names - _people(old) - _people(new)
     if (
-        new.cues
-        and (old.slots & new.slots or shared_values or len(shared) >= 2 or overlap >= OVERLAP)
+        _cues(new)
+        and (
+            old.slots & new.slots
+            or shared_values
+            or len(shared) >= 2
+            or overlap >= OVERLAP
+            or (
+                _shared_nouns(old, new) - names_old - names_new
+                and (
+                    _strong_cues(new)
+                    or _numbers_replaced(old, new)
+                    or _new_latin_names(old, names_new - names_old)
+                )
+            )
+        )
         and not _tells_the_change_again(old, new)
     ):
-        cue = min(new.cues)
+        cue = min(_cues(new))
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
@@ -97,7 +137,92 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     names_old, names_new = _flat(old.names), _flat(new.names)
     if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
         return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
-    return Suspicion(False, "in another language; nothing both spell alike has changed")
+    # What both spell alike: names in Latin letters that are no person's, and numbers.
+    shared = {name for name in names_old & names_new if _LATIN.match(name)}
+    shared -= _people(old) | _people(new)
+    new_numbers = _numbers_replaced(old, new)
+    if not (shared or single or new_numbers):
+        return Suspicion(False, "in another language; nothing both spell alike has changed")
+    # A negation in one language is often a change word in the other (不用 / "stopped"):
+    # either one marks a change. When both texts mark one, it is mostly the same change told
+    # again, unless the numbers changed.
+    if _marks_a_change(new) and (not _marks_a_change(old) or new_numbers):
+        marker = min(_strong_cues(new) or {"not"})
+        return Suspicion(True, f"“{marker}” announces a change to what both name")
+    if not _marks_a_change(new):
+        return Suspicion(False, "in another language; it announces no change")
+    return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+# "Now" and "recently" say when, not that anything changed: across languages, where the
+# words cannot be compared, they alone are too weak a sign.
+_WHEN_ONLY = frozenset(
+    {"now", "currently", "nowadays", "recently", "lately", "现在", "如今", "目前", "最近"}
+)
+
+
+def _strong_cues(statement: Statement) -> frozenset[str]:
+    return _cues(statement) - _WHEN_ONLY
+
+
+def _marks_a_change(statement: Statement) -> bool:
+    return bool(statement.negations or _strong_cues(statement))
+
+
+# Slots whose words are their values: "single" / "married", "vegetarian" / "meat".
+VALUE_SLOTS = frozenset({"partner", "diet"})
+
+
+def _slot_values_differ(old: Statement, new: Statement, slots: frozenset[str]) -> bool:
+    """The words that set one of ``slots`` differ ("I'm single" / "I got married in June")."""
+    for slot in slots:
+        said_old = {word.norm for word in old.words if SINGLE_SLOTS.get(word.norm) == slot}
+        said_new = {word.norm for word in new.words if SINGLE_SLOTS.get(word.norm) == slot}
+        if said_old and said_new and not said_old & said_new:
+            return True
+    return False
+
+
+def _shared_nouns(old: Statement, new: Statement) -> set[str]:
+    """Chinese nouns both texts hold; a word jieba glued to the next character (组会定 for
+    组会 + 定) counts as the word it starts with."""
+    nouns_old, nouns_new = nouns(old), nouns(new)
+    shared = set(nouns_old & nouns_new)
+    shared |= {
+        term
+        for term in set(old.terms) & set(new.terms)
+        if len(term) > 1 and _CJK.match(term) and _a_thing(term)
+    }
+    for one, other in ((nouns_old, nouns_new), (nouns_new, nouns_old)):
+        shared |= {word for word in one for glued in other if _glued(word, glued)}
+    return shared
+
+
+def _a_thing(chinese: str) -> bool:
+    """CC-CEDICT's first sense of the word names a thing, not "to …" do something: jieba's
+    dictionary tags some nouns as verbs (驾照 "driver's license", 褪黑素 "melatonin")."""
+    first = DICTIONARY.senses(chinese).split("/")[0].strip()
+    return bool(first) and not first.startswith("to ")
+
+
+def _glued(word: str, glued: str) -> bool:
+    return len(word) >= 2 and len(glued) == len(word) + 1 and glued.startswith(word)
+
+
+def _numbers_replaced(old: Statement, new: Statement) -> bool:
+    """Some number kept and another replaced (63 → 59 公斤, beside the goal 58), not only
+    more numbers (a date read as numbers in one language: 2月20号 / February 20)."""
+    numbers_old, numbers_new = _numbers(old), _numbers(new)
+    return bool(
+        numbers_old & numbers_new and numbers_new - numbers_old and numbers_old - numbers_new
+    )
+
+
+def _numbers(statement: Statement) -> set[str]:
+    """Its numbers, written alike: 41.50 and 41.5 are one."""
+    return {
+        number.rstrip("0").rstrip(".") if "." in number else number for number in statement.numbers
+    }
 
 
 def _new_latin_names(old: Statement, names: set[str]) -> list[str]:
@@ -110,6 +235,15 @@ def _new_latin_names(old: Statement, names: set[str]) -> list[str]:
         if _LATIN.match(name)
         and not re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text)
     ]
+
+
+# 已经 ("already") says that something is done, not that it changed: 子轩已经交到朋友了.
+_ASPECT_ONLY = frozenset({"已经"})
+
+
+def _cues(statement: Statement) -> frozenset[str]:
+    """The words by which it announces a change."""
+    return statement.cues - _ASPECT_ONLY
 
 
 def _tells_the_change_again(old: Statement, new: Statement) -> bool:
@@ -157,18 +291,75 @@ def _same_subject(old: Statement, new: Statement) -> bool:
     subject_old, subject_new = _subject(old, new), _subject(new, old)
     return (
         subject_old == subject_new
+        or _glued(subject_old, subject_new)
+        or _glued(subject_new, subject_old)
         or subject_old in _flat(new.names)
         or subject_new in _flat(old.names)
+        or _named_in(subject_old, new)
+        or _named_in(subject_new, old)
     )
+
+
+def _named_in(subject: str, other: Statement) -> bool:
+    """A Chinese name the other text holds: a name jieba does not know is not among the
+    other's names, and may be glued to a character that follows it (王磊调走了 after
+    我的领导是王磊): its first two characters in the other text count."""
+    return len(subject) >= 2 and bool(_CJK.match(subject)) and subject[:2] in other.text
 
 
 def _subject(statement: Statement, other: Statement) -> str:
     """Its subject; a first word the other text spells as a name is one here too ("Tom left
     Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
     first = statement.words[0].norm if statement.words else ""
-    if first in _flat(other.names):
-        return first
-    return statement.subject or SELF
+    for name in _flat(other.names):
+        # jieba glues a name it does not know to the next character (王磊调走了)
+        if first == name or (statement.lang == "zh" and first.startswith(name)):
+            return name
+    opening = _opening_subject(statement)
+    if opening is not None:
+        return opening
+    norms = {word.norm for word in statement.words}
+    if norms & OTHER_WORDS and not norms & SELF_WORDS:
+        return OTHER  # "Tom still eats meat; he grills …": about him, though it opens with "Tom"
+    return SELF
+
+
+# Adverbs a statement may open with before its subject ("Now my sister …", 现在我妈…).
+_OPENING_ADVERBS = frozenset(
+    {"now", "currently", "nowadays", "recently", "lately", "finally", "also", "then", "so"}
+    | {"现在", "如今", "目前", "最近", "终于", "后来", "已经", "本来", "其实"}
+)
+PEOPLE_WORDS = SELF_WORDS | OTHER_WORDS
+
+
+def _opening_subject(statement: Statement) -> str | None:
+    """Who the statement opens with: the person (I, my sister, 我妈, she, someone named) before
+    any other content word, after time words and adverbs ("Yesterday my sister …"). A text
+    that opens with something else is about the user, as a note or a Chinese sentence without
+    its "I" is (春节不回成都了; "New family doctor: Dr. Sharma"): a person named later is
+    an object (…回成都看我妈, "they call me Jenny"), and jieba's dictionary tags many common
+    words as names (白班, 太贵), which are no subject either."""
+    unseen = unseen_opening_name(statement)
+    if unseen is not None:
+        return unseen
+    for word in statement.words:
+        norm = word.norm
+        if (
+            norm == ","
+            or norm in STOP_WORDS
+            or norm in TIME_WORDS
+            or norm in NEGATIONS
+            or norm in _OPENING_ADVERBS
+        ):
+            continue
+        if word.person:
+            return norm
+        if word.is_name:
+            return None  # a place or a thing first ("Planet Fitness退了", 东京回来以后我…)
+        if norm in RELATIONS or word.surface.lower() in RELATIONS or norm in PEOPLE_WORDS:
+            return statement.subject  # the first person it names is this one
+        return None
+    return None
 
 
 def _opposed(only_old: set[str], only_new: set[str]) -> bool:

@@ -137,11 +137,12 @@ def test_the_newer_fact_ranks_above_the_one_it_replaced(
 @pytest.mark.parametrize(
     ("old_text", "new_text", "query"),
     [
-        # another language: the suspicion rules cannot compare the words, nothing is queued
+        # another language with nothing both spell alike (a shared name such as "Pepper"
+        # would queue it): the suspicion rules cannot compare the words, nothing is queued
         (
-            "我们在临时寄养一只叫Pepper的黑色小狗，是从Seattle Humane接来的。",
-            "We officially adopted Pepper! She's no longer a foster dog, she's ours.",
-            "Pepper现在还是寄养的小狗吗？",
+            "我们在临时寄养一只黑色小狗，是从动物收容所接来的。",
+            "We officially adopted the puppy! She's no longer a foster dog, she's ours.",
+            "那只小狗现在还是寄养的吗？",
         ),
         # same language, but no rule calls it a contradiction: only the change cue (现在)
         (

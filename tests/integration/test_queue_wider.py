@@ -1,0 +1,64 @@
+"""The review queue on updates worded as a second person words them (issue 13, round 4), through
+Memory.remember on the real encrypted store with the bundled USE-m3 embedder and no model:
+updates the filter used to miss now wait for review, and compatible facts still do not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from localmind import Memory
+from localmind.config import LifecycleConfig
+from localmind.lifecycle import Decision
+
+CONFIG = LifecycleConfig()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # told in the other language, about a name both spell alike
+        (
+            "Signed up at Planet Fitness near the station, $15 a month.",
+            "Planet Fitness退掉了，白交钱。",
+        ),
+        # about the user, though the older text names the mother after its verb
+        ("打算春节带孩子回老家看我妈，机票看好了。", "春节不回老家了，机票退了。"),
+        # a Chinese noun both share (公斤) and a replaced number
+        ("我现在体重63公斤，想减到58。", "这半年瘦了，现在59公斤，离58就差一公斤了。"),
+    ],
+    ids=["across-languages", "object-is-no-subject", "shared-noun"],
+)
+def test_an_update_the_queue_used_to_miss_waits_for_review(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(old)
+    outcome = memory.remember_explained(new)
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    [conflict] = memory.conflicts()
+    assert (conflict.existing.content, conflict.candidate.content) == (old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else moved (a name jieba has never seen opens the text)
+        ("我们家住在武侯区，两室一厅。", "周涛搬家了，从武侯区搬到了高新区。"),
+        # "now" in the other language says when, not that anything changed
+        ("I keep my notes in Obsidian.", "我现在用Obsidian记笔记。"),
+    ],
+    ids=["someone-else", "now-across-languages"],
+)
+def test_a_compatible_fact_stays_out_of_the_queue(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(old)
+    outcome = memory.remember_explained(new)
+    # Close enough to be compared: the filter, not the threshold, kept it out.
+    assert outcome.similarity is not None and outcome.similarity >= CONFIG.conflict_threshold
+    assert outcome.decision is Decision.INSERTED, outcome.reason
+    assert memory.conflicts() == []
+    assert memory.count() == 2
