@@ -96,7 +96,7 @@ def test_the_benchmarks_run_it_only_when_named() -> None:
     default = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False)]
     named = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False, held_out=True)]
     assert default == ["personal (ours)"]
-    assert named == ["personal (ours)", "personal2 (held out)", "personal3 (held out)"]
+    assert named == ["personal (ours)", "personal2 (Wang Jing, dev)", "personal3 (held out)"]
 
 
 @pytest.mark.parametrize("name", ["personal2", "personal3"])
