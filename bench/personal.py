@@ -1,9 +1,9 @@
 """The bilingual personal-memory sets: one invented person's memories and the questions about them.
 
-``bench/data/personal`` (Mia Chen, the dev set), ``bench/data/personal2`` (Wang Jing; a dev set since round 5, still run only when named) and
-``bench/data/personal3`` (Hélène Moreau; held out: report figures on it, never tune on it) share
-one format; see their READMEs for the fields
-and the asking dates, and :data:`SETS` for how the benchmarks name them.
+``bench/data/personal`` (Mia Chen, the dev set), ``bench/data/personal2`` (Wang Jing; a dev set
+since round 5, still run only when named) and ``bench/data/personal3`` (Hélène Moreau; held out:
+report figures on it, never tune on it) share one format; see their READMEs for the fields and
+the asking dates, and :data:`SETS` for how the benchmarks name them.
 Loading validates what the benchmarks rely on and stops with a clear message naming the file,
 the line and the problem, rather than scoring against a broken set: ids are unique, every
 ``updates`` / ``restates`` points to an earlier memory, every question's ``gold`` is non-empty and
