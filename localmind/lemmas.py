@@ -25,10 +25,9 @@ import marshal
 import os
 import tempfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 import simplemma
@@ -38,6 +37,8 @@ from simplemma.strategies.dictionaries.dictionary_factory import (
     DEFAULT_DICTIONARY_FACTORY,
 )
 from simplemma.utils import normalize_token
+
+from localmind.buckets import LazyBuckets
 
 log = logging.getLogger(__name__)
 
@@ -73,36 +74,18 @@ def _stamp() -> list[int]:
     return [stat.st_size, stat.st_mtime_ns]
 
 
-def bucket_of(word: str) -> int:
-    return zlib.crc32(word.encode("utf-8", "surrogatepass")) % BUCKETS
+def bucket_of(key: str) -> int:
+    return zlib.crc32(key.encode("utf-8", "surrogatepass")) % BUCKETS
 
 
-class BucketedDictionary(Mapping[str, str]):
-    """Word -> lemma, each bucket unpacked at its first lookup. simplemma calls only ``get``.
-    Unpacking a bucket twice from two threads gives equal dicts: no lock is needed."""
+class BucketedDictionary(LazyBuckets[str]):
+    """Word -> lemma, each bucket unpacked at its first lookup (simplemma calls only ``get``)."""
 
-    def __init__(self, buckets: list[bytes]) -> None:
-        self._packed = buckets
-        self._buckets: list[dict[str, str] | None] = [None] * len(buckets)
+    bucket_of = staticmethod(bucket_of)
 
-    def _bucket(self, index: int) -> dict[str, str]:
-        bucket = self._buckets[index]
-        if bucket is None:
-            bucket = self._buckets[index] = marshal.loads(self._packed[index])
+    def unpack(self, packed: bytes) -> dict[str, str]:
+        bucket: dict[str, str] = marshal.loads(packed)
         return bucket
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._bucket(bucket_of(key)).get(key, default)
-
-    def __getitem__(self, key: str) -> str:
-        return self._bucket(bucket_of(key))[key]
-
-    def __iter__(self) -> Iterator[str]:
-        for index in range(len(self._packed)):
-            yield from self._bucket(index)
-
-    def __len__(self) -> int:
-        return sum(len(self._bucket(index)) for index in range(len(self._packed)))
 
 
 def _packed(table: Mapping[str, str]) -> list[bytes]:
