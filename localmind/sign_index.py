@@ -109,12 +109,13 @@ class SignIndex:
         self._rowids[at] = rows.rowids
         self._types[at] = [_TYPE_CODES[kind] for kind in rows.types]
         self._bits[:, at] = sign_words(vectors).T
-        quantized = np.rint(vectors / scale[:, None]).astype(np.int8)
+        scaled = vectors / scale[:, None]
+        rounded = np.rint(scaled)
         norm = np.linalg.norm(vectors, axis=1)
         # v = scale * q8 + e, so |v.x - scale * q8.x| = |e.x| <= |e| |x|: over |v| |x|, the
         # int8 cosine is within |e| / |v| of the exact one, whatever the query x
-        residual = np.linalg.norm(vectors - quantized.astype(np.float32) * scale[:, None], axis=1)
-        self._int8[at] = quantized
+        residual = np.linalg.norm(scaled - rounded, axis=1) * scale
+        self._int8[at] = rounded.astype(np.int8)
         self._scale[at] = scale
         self._norm[at] = norm
         self._error[at] = residual / np.where(norm > 0, norm, 1.0) + _BOUND_SLACK
