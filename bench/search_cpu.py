@@ -1,10 +1,16 @@
-"""``python -m bench.search_cpu STORE``: the search part of recall, in CPU time, at 10k memories.
+"""``python -m bench.search_cpu STORE``: the search part of recall, in CPU time.
 
-Builds STORE (if absent) from 10,000 synthetic memories of ``bench.synthetic`` through
-``remember_many``, asks 150 synthetic queries once to cache their vectors, then times 3 rounds
-of ``recall(query, 10)`` by the calling thread's CPU time (``time.thread_time``), which a busy
-shared machine disturbs far less than the wall clock. To compare two versions, run each from
-its own checkout on its own STORE, alternately, several times (docs/benchmarks.md).
+Builds STORE (if absent) from ``--size`` synthetic memories of ``bench.synthetic`` through
+``remember_many`` — with the vectors ``bench perf`` cached in ``--cache-dir`` when it holds them
+(seed 7, 100,640 texts: the 100k run's), else embedding them — asks 150 synthetic queries once to
+cache their vectors (and build the in-memory index), then times 3 rounds of ``recall(query,
+--limit)`` by the calling thread's CPU time (``time.thread_time``), which a busy shared machine
+disturbs far less than the wall clock. ``--touch`` notes the results as recalled, as in use (a
+write per recall); ``--knn`` times the vector search alone. ``--dump FILE`` writes every query's
+results (ids, score breakdowns) and its 50 nearest (rowid, distance) at a fixed clock instead:
+two versions that print the same file return the same results. To compare two versions, run
+each from its own checkout on a copy of the same STORE, alternately, several times
+(docs/benchmarks.md).
 
 ``--sessions N``: the memories are told in conversations of N imported at once (each
 conversation's memories share one moment), so that every recall finds memories told together
@@ -13,56 +19,124 @@ conversation's memories share one moment), so that every recall finds memories t
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
-import sys
+import statistics
 import time
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("LOCALMIND_UNSAFE_TEST_KDF", "1")  # a throwaway store, as the tests do
 
 from bench import synthetic
-from bench.perf import CachedEmbedder, _open_localmind, _use_embedder
+from bench.perf import (
+    CachedEmbedder,
+    _new_memories,
+    _open_localmind,
+    _read_vectors,
+    _use_embedder,
+)
 
-SIZE, QUERIES, ROUNDS = 10_000, 150, 3
+QUERIES, ROUNDS, CACHED_TEXTS, SEED = 150, 3, 100_640, 7
+FIXED_NOW = 1.8e9  # --dump: recency computed at one moment, whenever it runs
 
 
-def main(path: Path, sessions: int = 0) -> float:
-    from localmind import NewMemory
+def _told_in_sessions(items: list[dict[str, Any]], sessions: int) -> list[dict[str, Any]]:
+    """Each run of ``sessions`` items made at the moment of its first (0: as they are)."""
+    if not sessions:
+        return items
+    return [
+        {**item, "created_at": items[n - n % sessions]["created_at"]}
+        for n, item in enumerate(items)
+    ]
 
+
+def _build(memory: Any, embedder: CachedEmbedder, args: argparse.Namespace) -> None:
+    size, sessions = args.size, args.sessions
+    cache_dir = Path(args.cache_dir) if args.cache_dir else None
+    cached = sorted(cache_dir.glob(f"use-{CACHED_TEXTS}-{SEED}-*.f32")) if cache_dir else []
+    if not cached:
+        embedder.live = True
+        made = [asdict(m) for m in synthetic.memories(size)]
+        memory.remember_many(_new_memories(_told_in_sessions(made, sessions)))
+        return
+    items = [asdict(m) for m in synthetic.memories(CACHED_TEXTS, SEED)][:size]
+    items = _told_in_sessions(items, sessions)
+    for start in range(0, size, 4096):
+        stop = min(size, start + 4096)
+        vectors = _read_vectors(cached[0], start, stop)
+        embedder.vectors = {items[i]["content"]: vectors[i - start] for i in range(start, stop)}
+        memory.remember_many(_new_memories(items[start:stop]))
+
+
+def main(args: argparse.Namespace) -> str:
+    path = Path(args.store)
     embedder = CachedEmbedder(_use_embedder())
-    embedder.live = True
     create = not path.exists()
     memory = _open_localmind(path, True, embedder, create=create)
-    if create:
-        made = list(synthetic.memories(SIZE))
-        memory.remember_many(
-            [
-                NewMemory(
-                    m.content,
-                    m.type,
-                    m.importance,
-                    None,
-                    made[n - n % sessions].created_at if sessions else m.created_at,
-                )
-                for n, m in enumerate(made)
-            ]
+    try:
+        if create:
+            _build(memory, embedder, args)
+        embedder.live = True
+        queries = [q.text for q in synthetic.queries(QUERIES, args.size)]
+        for query in queries:  # query vectors cached: what is left is the search
+            memory.recall(query, args.limit, touch=False)
+        if args.dump:
+            return _dump(memory, queries, args)
+        if args.knn:
+            vectors = [memory.query_vector(query) for query in queries]
+
+            def one(_: str, v: Any) -> None:
+                memory._store.nearest(v, 50, memory.namespace, None)
+        else:
+            vectors = [None] * len(queries)
+
+            def one(query: str, _: Any) -> None:
+                memory.recall(query, args.limit, touch=args.touch)
+
+        rounds = []
+        for _ in range(ROUNDS):
+            started = time.thread_time()
+            for query, vector in zip(queries, vectors, strict=True):
+                one(query, vector)
+            rounds.append((time.thread_time() - started) * 1000 / len(queries))
+    finally:
+        memory.close()
+    what = "vector search" if args.knn else "recall"
+    return f"search CPU per {what}: {statistics.median(rounds):.2f} ms (median of {ROUNDS} rounds)"
+
+
+def _dump(memory: Any, queries: list[str], args: argparse.Namespace) -> str:
+    memory._clock = memory._recaller._clock = lambda: FIXED_NOW
+    found = []
+    for query in queries:
+        results = memory.recall(query, args.limit, touch=False)
+        nearest = memory._store.nearest(memory.query_vector(query), 50, memory.namespace, None)
+        found.append(
+            {
+                "query": query,
+                "results": [[r.memory.id, repr(r.breakdown)] for r in results],
+                "nearest": nearest,
+            }
         )
-    queries = [q.text for q in synthetic.queries(QUERIES, SIZE)]
-    for query in queries:  # query vectors cached: what is left is the search
-        memory.recall(query, 10, touch=False)
-    started = time.thread_time()
-    for _ in range(ROUNDS):
-        for query in queries:
-            memory.recall(query, 10, touch=False)
-    memory.close()
-    return (time.thread_time() - started) * 1000 / (ROUNDS * len(queries))
+    Path(args.dump).write_text(json.dumps(found), encoding="utf-8")
+    return f"wrote {len(found)} queries' results to {args.dump}"
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench.search_cpu", description=__doc__)
+    parser.add_argument("store", help="the store to search (built first when absent)")
+    parser.add_argument("--size", type=int, default=10_000, help="memories (default 10,000)")
+    parser.add_argument("--cache-dir", help="bench perf's --cache-dir: its vectors, if there")
+    parser.add_argument("--limit", type=int, default=10)
+    parser.add_argument("--touch", action="store_true", help="note results as recalled")
+    parser.add_argument("--knn", action="store_true", help="time the vector search alone")
+    parser.add_argument("--dump", help="write every query's results here instead of timing")
+    parser.add_argument("--sessions", type=int, default=0, help="memories told N at a time")
+    return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    sessions = 0
-    if len(args) == 3 and args[1] == "--sessions":
-        sessions = int(args[2])
-    elif len(args) != 1:
-        raise SystemExit("usage: python -m bench.search_cpu STORE.db [--sessions N]")
-    print(f"search CPU per recall: {main(Path(args[0]), sessions):.2f} ms")
+    print(main(parse()))

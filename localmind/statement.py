@@ -3,9 +3,10 @@ it is negated, its numbers and names, its content words in order, the attribute 
 sets and whether it announces a change. :mod:`localmind.sameness` and
 :mod:`localmind.suspicion` compare two of these.
 
-English words are lemmatized by simplemma, Chinese text is cut into words by jieba (imported on
-first use: ~0.1 s, and ~0.5 s to load its dictionary). Both are lookup tables, not models:
-nothing is downloaded and the result does not depend on the machine.
+English words are lemmatized by simplemma (its dictionary read from a derived cache:
+:mod:`localmind.lemmas`), Chinese text is cut into words by jieba (imported on first use: ~0.1
+s, and ~0.5 s to load its dictionary). Both are lookup tables, not models: nothing is
+downloaded and the result does not depend on the machine.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import simplemma
+from localmind import lemmas
 
 SELF = "self"
 OTHER = "other"
@@ -514,11 +515,11 @@ def _lemma(word: str) -> str:
     """simplemma's lemma; for an -ing form it keeps ("living"), the verb it comes from."""
     if word in _LEMMA_FIXES:
         return _LEMMA_FIXES[word]
-    lemma = simplemma.lemmatize(word, lang="en")
+    lemma = lemmas.lemmatize(word)
     if lemma == word and word.endswith("ing") and len(word) > 5:
         stem = word[:-3]
         for candidate in (stem, stem + "e", stem[:-1]):
-            if simplemma.is_known(candidate, lang="en"):
+            if lemmas.is_known(candidate):
                 return candidate
     return lemma
 
@@ -548,13 +549,13 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
     if any(c.isdigit() for c in token):
         return True
     if any(c.isupper() for c in token[1:]):
-        return not (token.isupper() and simplemma.is_known(token.lower(), lang="en"))  # HATE
+        return not (token.isupper() and lemmas.is_known(token.lower()))  # HATE
     if not token[0].isupper():
         return False
     if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS:
         return False
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
-    return not starts_sentence or not simplemma.is_known(lower, lang="en")
+    return not starts_sentence or not lemmas.is_known(lower)
 
 
 @lru_cache(maxsize=1)

