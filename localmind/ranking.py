@@ -187,7 +187,10 @@ def rescored(
     decay: DecayConfig,
 ) -> ScoreBreakdown:
     """``breakdown`` for ``memory`` as it is now (feedback moved its confidence and uses since
-    it was recalled): the relevance it was recalled with, every other factor recomputed."""
+    it was recalled): the relevance and the recency weight it was recalled with (a question
+    about now weighs recency more), every other factor recomputed."""
+    if breakdown.recency_weight is not None:
+        weights = replace(weights, recency=breakdown.recency_weight)
     importance, rec, freq, boost = _factors(memory, now, weights, decay)
     return replace(
         breakdown,
@@ -238,4 +241,5 @@ def score(
         from_vector=found.from_vector,
         from_keywords=found.from_keywords,
         from_context=found.from_context,
+        recency_weight=weights.recency,
     )
