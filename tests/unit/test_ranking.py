@@ -158,7 +158,6 @@ def test_lifting_after_the_fact_is_the_same_as_judging_with_the_context() -> Non
         assert mine.plain_probability == pytest.approx(theirs.plain_probability)
 
 
-
 def test_a_partial_match_among_few_counts_less_as_the_best_keyword_match() -> None:
     nothing = [0.0] * 8
     # a paraphrase: two of ten candidates hold one common word of the question, a fifth of it
