@@ -37,6 +37,7 @@ import numpy as np
 
 from localmind.cjk import mostly_cjk
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
+from localmind.ranking import relative_keyword_weight
 
 NAMES = (
     "cosine",
@@ -85,11 +86,14 @@ def load(paths: Sequence[Path]) -> list[Question]:
             cos = np.array([c["cos"] if c["cos"] is not None else 0.0 for c in candidates])
             bm25 = np.array([c["bm25"] if c["bm25"] is not None else 0.0 for c in candidates])
             best = bm25.max()
+            coverage = [c.get("coverage", 0.0) for c in candidates]
+            # as recall weighs it: FusionConfig.keyword × this column (ranking.relevance)
+            relative = relative_keyword_weight(coverage, 1.0)
             x = np.stack(
                 [
                     cos,
                     cos - cos.max(),
-                    bm25 / best if best > 0 else np.zeros_like(bm25),
+                    relative * bm25 / best if best > 0 else np.zeros_like(bm25),
                     np.log1p(np.maximum(bm25, 0.0)),
                     np.array([c.get("coverage", 0.0) for c in candidates]),
                     np.array([float(c.get("in_period", False)) for c in candidates]),

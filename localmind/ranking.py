@@ -80,14 +80,32 @@ class Relevance:
     logit: float = 0.0  # σ⁻¹(probability), so that a term can be added without a second pass
 
 
+#: When at most this share of the candidates hold any word of the query, the relative-BM25
+#: term is scaled by the best candidate's coverage: a paraphrase's one common word ("travel",
+#: "work") makes some memory the best keyword match, and that says little when it holds a
+#: fifth of the question (docs/design.md, "Recall, round 6"). Long queries (dialogues) and
+#: words most memories hold match many candidates and are left as they were. A share, not a
+#: count, so that it means the same in a store of 20 memories and of 20 000.
+FEW_KEYWORD_MATCHES = 0.3
+
+
+def relative_keyword_weight(coverages: Sequence[float], weight: float) -> float:
+    """The relative-BM25 term's weight for a query whose candidates hold ``coverages``."""
+    if sum(1 for c in coverages if c > 0) <= FEW_KEYWORD_MATCHES * len(coverages):
+        return weight * min(1.0, max(coverages, default=0.0))
+    return weight
+
+
 def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
     """Each candidate's calibrated probability of being relevant, best first."""
     if not candidates:
         return []
     best_cosine = max(c.cosine for c in candidates)
     best_bm25 = max((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
-    unmatched = 1.0 - max(c.coverage for c in candidates)
+    coverages = [c.coverage for c in candidates]
+    unmatched = 1.0 - max(coverages)
     gap_weight = config.cosine_gap + config.cosine_gap_unmatched * unmatched
+    keyword_weight = relative_keyword_weight(coverages, config.keyword)
     scored = []
     for c in candidates:
         from_vector = config.cosine * c.cosine + gap_weight * (c.cosine - best_cosine)
@@ -95,7 +113,7 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
         from_vector += across
         from_keywords = config.coverage * c.coverage
         if c.bm25 is not None and best_bm25 > 0:
-            from_keywords += config.keyword * (c.bm25 / best_bm25) + config.keyword_strength * (
+            from_keywords += keyword_weight * (c.bm25 / best_bm25) + config.keyword_strength * (
                 math.log1p(max(c.bm25, 0.0))
             )
         from_period = config.period if c.in_period else 0.0
@@ -187,7 +205,10 @@ def rescored(
     decay: DecayConfig,
 ) -> ScoreBreakdown:
     """``breakdown`` for ``memory`` as it is now (feedback moved its confidence and uses since
-    it was recalled): the relevance it was recalled with, every other factor recomputed."""
+    it was recalled): the relevance and the recency weight it was recalled with (a question
+    about now weighs recency more), every other factor recomputed."""
+    if breakdown.recency_weight is not None:
+        weights = replace(weights, recency=breakdown.recency_weight)
     importance, rec, freq, boost = _factors(memory, now, weights, decay)
     return replace(
         breakdown,
@@ -238,4 +259,5 @@ def score(
         from_vector=found.from_vector,
         from_keywords=found.from_keywords,
         from_context=found.from_context,
+        recency_weight=weights.recency,
     )

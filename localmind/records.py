@@ -207,6 +207,9 @@ class ScoreBreakdown:
     #: once) added to its logit: the best one's relevance × ``FusionConfig.context``
     from_context: float = 0.0
     superseded_by: str | None = None
+    #: the ranking's recency weight it was scored with (higher for a question about now):
+    #: rescoring after feedback keeps it, so the score moves only by what the feedback changed
+    recency_weight: float | None = None
 
     def to_dict(self) -> dict[str, float | int | str | None]:
         return {name: getattr(self, name) for name in self.__slots__}

@@ -41,3 +41,23 @@ def test_asked_about_now_the_later_memory_comes_first(
     # ... and so does the same question when recency keeps its everyday weight
     monkeypatch.setattr("localmind.recall.PRESENT_RECENCY", 0.1)
     assert memory.recall("我现在开什么车？", 3)[0].memory.content == FIRST_CAR
+
+
+def test_feedback_rescores_a_question_about_now_as_a_new_recall_would(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    # the chat page rescores a recalled memory after feedback: its score must be the one the
+    # same question gives now, not one with the everyday recency weight
+    memory = open_memory()
+    _told(memory, clock)
+    question = "我现在开什么车？"
+    first = memory.recall(question, 3)[0]
+    assert first.memory.content == NEW_CAR
+    unchanged = memory.rescored(first, memory.get(first.memory.id))
+    assert unchanged.score == pytest.approx(first.score)
+    confirmed = memory.feedback(first.memory.id, "confirm")
+    rescored = memory.rescored(first, confirmed)
+    again = next(r for r in memory.recall(question, 3) if r.memory.id == first.memory.id)
+    assert rescored.score > first.score  # the confirmation shows
+    assert rescored.score == pytest.approx(again.score)
+    assert rescored.breakdown.frequency == pytest.approx(again.breakdown.frequency)

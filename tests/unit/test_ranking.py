@@ -4,11 +4,13 @@ import pytest
 
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
 from localmind.ranking import (
+    FEW_KEYWORD_MATCHES,
     Candidate,
     decayed_importance,
     frequency,
     lifted,
     recency,
+    relative_keyword_weight,
     relevance,
     score,
     score_value,
@@ -154,3 +156,14 @@ def test_lifting_after_the_fact_is_the_same_as_judging_with_the_context() -> Non
         assert mine.probability == pytest.approx(theirs.probability)
         assert mine.from_context == pytest.approx(theirs.from_context)
         assert mine.plain_probability == pytest.approx(theirs.plain_probability)
+
+
+def test_a_partial_match_among_few_counts_less_as_the_best_keyword_match() -> None:
+    nothing = [0.0] * 8
+    # a paraphrase: two of ten candidates hold one common word of the question, a fifth of it
+    assert relative_keyword_weight([0.2, 0.2, *nothing], 0.6) == pytest.approx(0.12)
+    assert relative_keyword_weight([1.0, 0.3, *nothing], 0.6) == pytest.approx(0.6)  # all of it
+    # many candidates hold its words (a dialogue, a word most memories hold): as before
+    many = [0.05] * 4 + [0.0] * 6
+    assert FEW_KEYWORD_MATCHES * len(many) < 4
+    assert relative_keyword_weight(many, 0.6) == pytest.approx(0.6)

@@ -237,11 +237,13 @@ class ChatScreen(Page):
         b = result.breakdown
         memory = result.memory
         w = self.memory.settings.ranking
+        # a question about now was ranked with a higher recency weight: show the one it used
+        recency_weight = w.recency if b.recency_weight is None else b.recency_weight
         text = shown(memory.content + "\n", style="bold")
         text.append(
             f"score {b.score:.3f} = confidence {b.confidence:.2f} × "
             f"relevance {b.similarity:.2f} × (1 + {w.importance:g}×importance {b.importance:.2f}"
-            f" + {w.recency:g}×recency {b.recency:.2f} + {w.frequency:g}×frequency "
+            f" + {recency_weight:g}×recency {b.recency:.2f} + {w.frequency:g}×frequency "
             f"{b.frequency:.2f})\n",
             style="dim",
         )
