@@ -33,6 +33,7 @@ from localmind.statement import (
     Word,
     actors,
     introduced_relation,
+    past_verbs,
     read,
 )
 
@@ -232,7 +233,7 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
         return None
     # Weekdays and months were compared as dates above, whatever the words ("9月").
     said = _translations([w for w in english.content if w not in DATE_WORDS], chinese)
-    if said is None or not _accounted_for(_undated(chinese), said):
+    if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
         return None
     if not _same_qualifiers_across(english, chinese):
         return None
@@ -242,6 +243,18 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
+
+
+def _letters_in(chinese: Statement, english: Statement) -> frozenset[str]:
+    """Latin letters of the Chinese text the English one writes alike, as a word of its own
+    and not its first (A型 / "type A"): the English reading drops "A" as an article."""
+    return frozenset(
+        item
+        for item in chinese.content
+        if len(item) == 1
+        and item.isupper()
+        and re.search(rf"(?<=[^A-Za-z0-9]){re.escape(item)}(?![A-Za-z0-9])", english.text)
+    )
 
 
 def _gives_roles(statement: Statement) -> bool:
@@ -517,11 +530,38 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
 def _tense(old: Statement, new: Statement) -> Sameness | None:
     """ "I work at Northwind" / "I worked at Northwind", 我要戒咖啡 / 我戒了咖啡."""
     hard = {"past", "future"}
+    if old.lang != new.lang and _done_in_both(old, new):
+        return None
     if old.tense & hard != new.tense & hard:
         return _different("the tense differs")
     if old.tense != new.tense:
         return _unsure("the aspect may differ (了, 过)")
     return None
+
+
+# English verbs whose past says a state or a habit is over ("I lived in Berlin", "I played
+# tennis"), where Chinese 了 after them says it began (我住在柏林了) or happened once.
+_STATES = frozenset(
+    {
+        *("be", "have", "live", "work", "like", "love", "hate", "own", "know", "use", "want"),
+        *("need", "prefer", "enjoy", "believe", "study", "teach", "play", "drink", "eat"),
+        *("smoke", "spend", "stay", "run", "swim", "feel", "think", "keep", "mean"),
+    }
+)
+
+
+def _done_in_both(old: Statement, new: Statement) -> bool:
+    """An English past of events ("I sold the car", "we moved") and a Chinese text that
+    tells them done with 了 / 过 / 已经 (卖掉了): one tense in two languages, when neither
+    says more (a future, a "used to") and no English past verb is a state or a habit."""
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    verbs = past_verbs(english)
+    return (
+        english.tense == {"past"}
+        and chinese.tense == {"done"}
+        and bool(verbs)
+        and not verbs & _STATES
+    )
 
 
 def _actors(old: Statement, new: Statement) -> Sameness | None:
