@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from localmind.bilingual import EN_ZH, ZH_LIGHT, main_sense, meanings
+from localmind.bilingual import EN_ZH, ZH_LIGHT, main_sense, meanings, proper_names, spells
 from localmind.statement import (
     ANTONYMS,
     MONTHS,
@@ -595,6 +595,11 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
         gone = sorted(name for name in every if counts_old[name] > counts_new[name])
         added = sorted(name for name in every if counts_new[name] > counts_old[name])
         return _different(f"names differ ({', '.join(gone) or '–'} / {', '.join(added) or '–'})")
+    if old.lang != new.lang:
+        # Chinese puts places and times before what happens there ("在Cedarbrook跟我最要好的
+        # 同事是Grace Santos"): across languages the people's order is compared on its own
+        # (_same_actors_across) and word order that gives roles (from / to, 把) never merges.
+        return None
     order_old, order_new = _name_order(old, every), _name_order(new, every)
     if len(order_old) > 1 and order_old != order_new:
         return _different("the same names in other roles")
@@ -607,12 +612,32 @@ def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
         return statement
     text = statement.text
     for name in sorted(latin - set(_name_counts(statement, latin).elements())):
-        # the longest span that says it: 慕尼黑 for Munich, 日语 for Japanese
+        # the longest spans that say it: 慕尼黑 for Munich, 日语 for Japanese, 成都 Chengdu;
+        # every one (圣诞节 … 圣诞), written as all the names it says (刘洋: Liu Yang)
         for span in sorted(_spans(text), key=len, reverse=True):
-            if name in meanings(span) and span in text:
-                text = text.replace(span, f" {name} ")
-                break
+            said = latin & (meanings(span) | proper_names(span))
+            if name in said and span in text:
+                text = text.replace(span, f" {' '.join(sorted(said))} ")
+    text = _spelled_names(text, sorted(latin))
     return replace(statement, text=text) if text != statement.text else statement
+
+
+def _spelled_names(text: str, latin: Sequence[str]) -> str:
+    """``text`` with the Chinese names a Latin one (or two: "Liu Yang", either order) spells
+    in pinyin written in Latin letters (刘洋 → liu yang, 小敏 → xiaomin, in either order, as
+    the pairs are tried both ways): Chinese names the dictionary does not hold are written in
+    English by their sound."""
+    wanted = [(name,) for name in latin] + [
+        (first, second) for first in latin for second in latin if first != second
+    ]
+    for span in sorted(_spans(text), key=len, reverse=True):
+        if len(span) < 2 or span not in text:
+            continue
+        for names in wanted:
+            if spells(span, "".join(names)):
+                text = text.replace(span, f" {' '.join(names)} ")
+                break
+    return text
 
 
 _JOINING = re.compile(r"^(?:[\s,、，]|and\b|or\b|和|与|跟|及|以及)*$", re.IGNORECASE)

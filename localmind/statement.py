@@ -564,7 +564,10 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         return not (token.isupper() and lemmas.is_known(token.lower()))  # HATE
     if not token[0].isupper():
         return False
-    if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS:
+    base = lower.partition("'")[0]  # "He's", "She'd": a pronoun with its verb
+    if any(
+        word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS for word in (lower, base)
+    ):
         return False
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
     return not starts_sentence or not lemmas.is_known(lower)
