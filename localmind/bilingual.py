@@ -16,8 +16,8 @@ from __future__ import annotations
 import gzip
 import re
 import threading
-import unicodedata
 import time
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 

@@ -232,7 +232,8 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if not _same_actors_across(english, chinese):
         return None
     # Weekdays and months were compared as dates above, whatever the words ("9月").
-    said = _translations([w for w in english.content if w not in DATE_WORDS], chinese)
+    spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
+    said = _translations([w for w in english.content if w not in DATE_WORDS], chinese, spelled)
     if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
         return None
     if not _same_qualifiers_across(english, chinese):
@@ -288,16 +289,22 @@ _LONGEST_WORD = 4
 _ZH_BREAK = re.compile(r"[\s,，。.;；:：!！?？、（）()]+")
 
 
-def _translations(words: Sequence[str], chinese: Statement) -> frozenset[str] | None:
+def _translations(
+    words: Sequence[str],
+    chinese: Statement,
+    spelled: Sequence[tuple[str, tuple[str, ...]]] = (),
+) -> frozenset[str] | None:
     """What in ``chinese`` says each of the English ``words``: the Chinese words (spans of
-    its text, within a phrase) whose CC-CEDICT translations hold the word, the words the
+    its text, within a phrase) whose CC-CEDICT translations hold the word or open with it as
+    a name (成都 "Chengdu …"), the spans that ``spelled`` reads as its name, the words the
     focused table gives for it, and content both share as is (a Latin name, a synonym head:
     上班 → work). None when one of them is not said at all: in doubt."""
     said: set[str] = set()
     spans = _spans(chinese.text)
     shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
     for word in dict.fromkeys(words):
-        found = {span for span in spans if word in meanings(span)}
+        found = {span for span in spans if word in meanings(span) or word in proper_names(span)}
+        found.update(span for span, names in spelled if word in names)  # 刘洋: Liu Yang
         found.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
         found.update(zh for zh in _CHINESE_SYNONYMS.get(word, ()) if zh in chinese.text)
         if word in shared:
@@ -623,21 +630,30 @@ def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
 
 
 def _spelled_names(text: str, latin: Sequence[str]) -> str:
-    """``text`` with the Chinese names a Latin one (or two: "Liu Yang", either order) spells
-    in pinyin written in Latin letters (刘洋 → liu yang, 小敏 → xiaomin, in either order, as
-    the pairs are tried both ways): Chinese names the dictionary does not hold are written in
-    English by their sound."""
+    """``text`` with the Chinese names a Latin one spells in pinyin written in Latin letters
+    (:func:`_spelled_spans`)."""
+    for span, names in _spelled_spans(text, tuple(latin)):
+        text = text.replace(span, f" {' '.join(names)} ")
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _spelled_spans(text: str, latin: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The spans of ``text`` (two characters or more, longest first, none inside another)
+    that one Latin name of ``latin``, or two ("Liu Yang", tried both ways), spells in pinyin:
+    刘洋 → (liu, yang), 小敏 → (xiaomin). Chinese names the dictionary does not hold are
+    written in English by their sound."""
     wanted = [(name,) for name in latin] + [
         (first, second) for first in latin for second in latin if first != second
     ]
+    found: list[tuple[str, tuple[str, ...]]] = []
     for span in sorted(_spans(text), key=len, reverse=True):
-        if len(span) < 2 or span not in text:
+        if len(span) < 2 or any(span in longer for longer, _ in found):
             continue
-        for names in wanted:
-            if spells(span, "".join(names)):
-                text = text.replace(span, f" {' '.join(names)} ")
-                break
-    return text
+        names = next((names for names in wanted if spells(span, "".join(names))), None)
+        if names is not None:
+            found.append((span, names))
+    return tuple(found)
 
 
 _JOINING = re.compile(r"^(?:[\s,、，]|and\b|or\b|和|与|跟|及|以及)*$", re.IGNORECASE)
