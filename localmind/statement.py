@@ -1250,6 +1250,17 @@ def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(group) for group in groups)
 
 
+_CLAUSE_BREAKS = frozenset({",", ";", ".", "!", "?"})
+
+
+def _clause_end(norms: Sequence[str], start: int) -> int:
+    return next((i for i in range(start, len(norms)) if norms[i] in _CLAUSE_BREAKS), len(norms))
+
+
+def _clause_start(norms: Sequence[str], end: int) -> int:
+    return next((i + 1 for i in range(end - 1, -1, -1) if norms[i] in _CLAUSE_BREAKS), 0)
+
+
 def _comparison(
     words: Sequence[Word], person_positions: set[int]
 ) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -1278,15 +1289,16 @@ def _comparison(
             while end < len(words) and norms[end] != "," and end not in person_positions:
                 end += 1
             less = content(range(index + 1, end))
-            more = content(range(end, len(words)))
+            more = content(range(end, _clause_end(norms, end + 1)))
             return (more, less) if less and more else None
         if (
             marker in COMPARATIVE_AFTER_IS_LESS
             or marker in COMPARATIVE_AFTER_IS_MORE
             or (marker == "to")
         ):
-            before = content(range(index))
-            after = content(range(index + 1, len(words)))
+            # each side within its clause: "tea over coffee, especially in the mornings"
+            before = content(range(_clause_start(norms, index), index))
+            after = content(range(index + 1, _clause_end(norms, index + 1)))
             if not before or not after:
                 return None
             return (after, before) if marker in COMPARATIVE_AFTER_IS_MORE else (before, after)

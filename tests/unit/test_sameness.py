@@ -604,3 +604,17 @@ def test_names_across_languages_by_their_dictionary_sense_or_their_sound() -> No
     assert "names" in compare("圣诞节回广州。", "Back to Chengdu for Christmas.").why
     # a pronoun with its verb is no name: "He's"
     assert read("Leo quit swimming. He's in a hockey league now.").names == ()
+
+
+def test_each_side_of_a_comparison_ends_with_its_clause() -> None:
+    told = "I prefer green tea over coffee, especially in the mornings."
+    assert read(told).comparison == ({"green", "tea"}, {"coffee"})
+    # the morning is no side: the Chinese telling is not "reversed"
+    assert "reversed" not in compare(told, "比起咖啡我更爱喝绿茶，早上尤其是。", 1.0).why
+    reversed_ = "I prefer coffee over green tea, especially in the mornings."
+    assert "reversed" in compare(told, reversed_, 1.0).why
+    zh_told, zh_reversed = (
+        "比起咖啡，我更喜欢绿茶，早上尤其是。",
+        "比起绿茶，我更喜欢咖啡，早上尤其是。",
+    )
+    assert "reversed" in compare(zh_told, zh_reversed, 1.0).why
