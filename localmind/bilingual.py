@@ -268,15 +268,26 @@ def spells(chinese: str, latin: str) -> bool:
     """Whether ``latin`` (a name in lower-case letters, "liuyang", "zixuan") is ``chinese``
     read aloud, one pinyin reading per character (CC-CEDICT's readings, tones dropped): how
     Chinese names are written in English (刘洋 → Liu Yang, 小敏 → Xiaomin)."""
-    if len(latin) < _SHORTEST_SPELLED_NAME or len(chinese) < 2:
-        return False
-    ends = {0}
+    return len(latin) >= _SHORTEST_SPELLED_NAME and latin in spellings(chinese)
+
+
+# More ways to read a span than this (many characters with several readings) are not tried.
+_MOST_SPELLINGS = 64
+
+
+@lru_cache(maxsize=16_384)
+def spellings(chinese: str) -> frozenset[str]:
+    """Every way to read ``chinese`` (two characters or more) aloud in toneless pinyin,
+    written as one word: 刘洋 → {liuyang}, 音乐 → {yinle, yinyue}."""
+    if len(chinese) < 2:
+        return frozenset()
+    found = {""}
     for character in chinese:
         options = DICTIONARY.readings(character)
-        ends = {end + len(r) for end in ends for r in options if latin.startswith(r, end)}
-        if not ends:
-            return False
-    return len(latin) in ends
+        found = {start + reading for start in found for reading in options}
+        if not found or len(found) > _MOST_SPELLINGS:
+            return frozenset()
+    return frozenset(found)
 
 
 def known(chinese: str) -> bool:

@@ -18,7 +18,15 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from localmind.bilingual import EN_ZH, ZH_LIGHT, main_sense, meanings, proper_names, spells
+from localmind.bilingual import (
+    EN_ZH,
+    ZH_LIGHT,
+    main_sense,
+    meanings,
+    proper_names,
+    spellings,
+    spells,
+)
 from localmind.statement import (
     ANTONYMS,
     MONTHS,
@@ -643,16 +651,17 @@ def _spelled_spans(text: str, latin: tuple[str, ...]) -> tuple[tuple[str, tuple[
     that one Latin name of ``latin``, or two ("Liu Yang", tried both ways), spells in pinyin:
     刘洋 → (liu, yang), 小敏 → (xiaomin). Chinese names the dictionary does not hold are
     written in English by their sound."""
-    wanted = [(name,) for name in latin] + [
-        (first, second) for first in latin for second in latin if first != second
-    ]
+    wanted: dict[str, tuple[str, ...]] = {name: (name,) for name in latin}
+    wanted.update(
+        (first + second, (first, second)) for first in latin for second in latin if first != second
+    )
     found: list[tuple[str, tuple[str, ...]]] = []
     for span in sorted(_spans(text), key=len, reverse=True):
         if len(span) < 2 or any(span in longer for longer, _ in found):
             continue
-        names = next((names for names in wanted if spells(span, "".join(names))), None)
-        if names is not None:
-            found.append((span, names))
+        said = sorted(spoken for spoken in spellings(span) if spoken in wanted)
+        if said and spells(span, said[0]):
+            found.append((span, wanted[said[0]]))
     return tuple(found)
 
 
