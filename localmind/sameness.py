@@ -633,7 +633,8 @@ def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
             said = latin & (meanings(span) | proper_names(span))
             if name in said and span in text:
                 text = text.replace(span, f" {' '.join(sorted(said))} ")
-    text = _spelled_names(text, sorted(latin))
+    if latin:  # no Latin name: nothing to spell (every span would be read aloud for nothing)
+        text = _spelled_names(text, sorted(latin))
     return replace(statement, text=text) if text != statement.text else statement
 
 
