@@ -155,6 +155,11 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="leave out the held-out personal2 and personal3 sets (their rows are for reporting, "
         "not tuning)",
     )
+    parser.add_argument(
+        "--sets",
+        help="comma-separated personal sets to add one by one (e.g. personal,personal2; "
+        "default: every one, or those not held out with --skip-held-out)",
+    )
     parser.set_defaults(handler=_hygiene)
 
 

@@ -296,7 +296,14 @@ def run(args: argparse.Namespace) -> int:
         if CROSS_PAIRS.exists():
             cross = hygiene_pairs(CROSS_PAIRS)
             scores.append(score_pairs("hygiene_pairs_cross.jsonl", cross, directory))
-        for name in personal_sets(args.skip_held_out):
+        chosen = personal_sets(args.skip_held_out)
+        if getattr(args, "sets", None):
+            named = [name for name in args.sets.split(",") if name]
+            unknown = sorted(set(named) - set(personal_sets(False)))
+            if unknown:
+                raise SystemExit(f"unknown personal sets: {', '.join(unknown)}")
+            chosen = named
+        for name in chosen:
             scores += score_personal(directory, name)
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)

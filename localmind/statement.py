@@ -108,11 +108,21 @@ NUMBER_WORDS = {
     "ten": "10",
     "eleven": "11",
     "twelve": "12",
+    "thirteen": "13",
+    "fourteen": "14",
     "fifteen": "15",
+    "sixteen": "16",
+    "seventeen": "17",
+    "eighteen": "18",
+    "nineteen": "19",
     "twenty": "20",
     "thirty": "30",
     "forty": "40",
     "fifty": "50",
+    "sixty": "60",
+    "seventy": "70",
+    "eighty": "80",
+    "ninety": "90",
     "hundred": "100",
     "thousand": "1000",
     "million": "1000000",
@@ -145,6 +155,8 @@ _ZH_DIGITS = {
     "九": 9,
 }
 _ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+# Units that say no number without a numeral before them (十 alone is ten).
+_BARE_UNITS = frozenset("百千万亿")
 _ZH_NUMERAL = re.compile(r"^(\d[\d.,:]*|[零〇一二两三四五六七八九十百千万亿半]+)(.*)$")
 # Classifiers and units that may follow a Chinese numeral in one jieba word.
 _ZH_CLASSIFIERS = frozenset("个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里")
@@ -552,7 +564,10 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         return not (token.isupper() and lemmas.is_known(token.lower()))  # HATE
     if not token[0].isupper():
         return False
-    if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS:
+    base = lower.partition("'")[0]  # "He's", "She'd": a pronoun with its verb
+    if any(
+        word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS for word in (lower, base)
+    ):
         return False
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
     return not starts_sentence or not lemmas.is_known(lower)
@@ -649,6 +664,8 @@ def _chinese_number(token: str) -> str | None:
         return None
     if numeral[0].isdigit():
         return numeral.replace(",", "")
+    if not set(numeral) - _BARE_UNITS:
+        return None  # 万锦 (Markham), 千万 ("by all means"): a unit alone counts nothing
     if numeral == "一" and rest:
         return ""
     if numeral == "半":
@@ -942,7 +959,7 @@ def _number(word: Word, lang: str) -> str | None:
         plain = re.sub(r"(?<=\d)(st|nd|rd|th)$", "", plain)  # 5th floor / fifth floor
         if plain.endswith("k") and plain[:-1].replace(".", "").isdigit():
             return str(round(float(plain[:-1]) * 1000))  # $182k / $182,000
-        return plain
+        return _without_trailing_zeros(plain)
     if lang == "en":
         return NUMBER_WORDS.get(norm)
     return _chinese_number(word.surface)
@@ -964,7 +981,8 @@ def _chinese_numbers(text: str) -> set[str]:
         digits, large, small = match.groups()
         numeral = large or small
         if digits:
-            found.add(_digits_with_units(re.sub(r"(?<=\d),(?=\d{3})", "", digits)))
+            plain = _digits_with_units(re.sub(r"(?<=\d),(?=\d{3})", "", digits))
+            found.add(_without_trailing_zeros(plain))
             continue
         start = match.start()
         if numeral == "一" and (start == 0 or text[start - 1] not in "0123456789第"):
@@ -976,6 +994,14 @@ def _chinese_numbers(text: str) -> set[str]:
 
 
 _DIGITS_UNITS = {"万": 10_000, "千": 1000, "百": 100, "十": 10}
+_TRAILING_ZEROS = re.compile(r"(?<=\d)\.0+(?=%?$)|(?<=\.\d)0+(?=%?$)|(?<=\.\d\d)0+(?=%?$)")
+
+
+def _without_trailing_zeros(number: str) -> str:
+    """6.0 → 6, $20.50 → 20.5, 7.50% → 7.5%: one number however many zeros close it."""
+    if "." not in number or ":" in number or number.count(".") > 1:
+        return number  # 10:30, 1.2.3: not a decimal
+    return _TRAILING_ZEROS.sub("", number)
 
 
 def _digits_with_units(number: str) -> str:
@@ -1008,6 +1034,21 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
             then = words[index + 2]
             if not then.is_name and then.norm not in STOP_WORDS and then.norm != ",":
                 marks.add("future")  # "going to quit", not "going to the gym"
+    if _past_verbs(words):
+        marks.add("past")
+    return frozenset(marks)
+
+
+def past_verbs(statement: Statement) -> frozenset[str]:
+    """The lemmas of the verbs an English statement tells in the past ("sold", "was"):
+    what its "past" tense rests on."""
+    return _past_verbs(statement.words) if statement.lang == "en" else frozenset()
+
+
+def _past_verbs(words: Sequence[Word]) -> frozenset[str]:
+    found: set[str] = set()
+    for index, word in enumerate(words):
+        lower = word.surface.lower()
         if lower == word.norm or not (lower in IRREGULAR_PAST or lower.endswith("ed")):
             continue
         before = words[index - 1] if index else None
@@ -1026,8 +1067,8 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
             or before.is_name
             or _relation(before)
         ):
-            marks.add("past")
-    return frozenset(marks)
+            found.add(word.norm)
+    return frozenset(found)
 
 
 def _before_an_action(words: Sequence[Word], index: int) -> bool:
@@ -1209,6 +1250,17 @@ def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(group) for group in groups)
 
 
+_CLAUSE_BREAKS = frozenset({",", ";", ".", "!", "?"})
+
+
+def _clause_end(norms: Sequence[str], start: int) -> int:
+    return next((i for i in range(start, len(norms)) if norms[i] in _CLAUSE_BREAKS), len(norms))
+
+
+def _clause_start(norms: Sequence[str], end: int) -> int:
+    return next((i + 1 for i in range(end - 1, -1, -1) if norms[i] in _CLAUSE_BREAKS), 0)
+
+
 def _comparison(
     words: Sequence[Word], person_positions: set[int]
 ) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -1237,15 +1289,16 @@ def _comparison(
             while end < len(words) and norms[end] != "," and end not in person_positions:
                 end += 1
             less = content(range(index + 1, end))
-            more = content(range(end, len(words)))
+            more = content(range(end, _clause_end(norms, end + 1)))
             return (more, less) if less and more else None
         if (
             marker in COMPARATIVE_AFTER_IS_LESS
             or marker in COMPARATIVE_AFTER_IS_MORE
             or (marker == "to")
         ):
-            before = content(range(index))
-            after = content(range(index + 1, len(words)))
+            # each side within its clause: "tea over coffee, especially in the mornings"
+            before = content(range(_clause_start(norms, index), index))
+            after = content(range(index + 1, _clause_end(norms, index + 1)))
             if not before or not after:
                 return None
             return (after, before) if marker in COMPARATIVE_AFTER_IS_MORE else (before, after)

@@ -534,3 +534,87 @@ def test_two_things_joined_by_and_with_an_article_may_come_in_either_order(
 def test_numbers_and_weekdays_read_alike_in_both_languages(english: str, chinese: str) -> None:
     assert read(english).numbers == read(chinese).numbers
     assert read(english).dates == read(chinese).dates
+
+
+# --- round 5 (hyg13e): what stopped the personal sets' restatements, general causes ---------
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("I bought a bike last week.", "上周我买了一辆自行车。"),
+        ("My colleague Xiaomin is a nurse.", "我的同事小敏是护士。"),
+        ("My blood type is A.", "我的血型是A型。"),
+        ("My hourly wage is $20.50.", "我的时薪是20.5美元。"),
+        ("My son is fourteen.", "我儿子十四岁。"),
+    ],
+    ids=["past-of-an-event", "pinyin-name", "letter", "trailing-zero", "number-word"],
+)
+def test_a_translation_that_differed_only_in_how_it_was_read_is_the_same(
+    english: str, chinese: str
+) -> None:
+    for old, new in ((english, chinese), (chinese, english)):
+        assert compare(old, new, 0.8).same, (old, new)
+        assert not compare(old, new, 0.5).same  # a cross-language merge needs 0.6
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese", "reason"),
+    [
+        ("I lived in Berlin.", "我住在柏林了。", "tense"),  # over / begun
+        ("I played tennis.", "我打了网球。", "tense"),  # a habit / once
+        ("I will buy a bike.", "我买了一辆自行车。", "tense"),
+        ("My colleague Xiaoming is a nurse.", "我的同事小敏是护士。", "names"),
+        ("My husband is Wang Lei.", "我老公叫刘洋。", "names"),
+        ("My hourly wage is $20.50.", "我的时薪是25.5美元。", "numbers"),
+        ("My son is fourteen.", "我儿子十五岁。", "numbers"),
+    ],
+)
+def test_a_near_translation_read_the_new_ways_still_differs(
+    english: str, chinese: str, reason: str
+) -> None:
+    for old, new in ((english, chinese), (chinese, english)):
+        verdict = compare(old, new, 1.0)
+        assert verdict.differs and reason in verdict.why, (old, new, verdict)
+
+
+def test_another_letter_is_never_the_same_blood_type() -> None:
+    for old, new in (
+        ("我的血型是B型。", "My blood type is A."),
+        ("My blood type is AB.", "我的血型是A型。"),
+    ):
+        assert not compare(old, new, 1.0).same
+        assert not compare(new, old, 1.0).same
+
+
+def test_numbers_read_one_way_however_they_are_written() -> None:
+    assert read("My IELTS writing score was 6.0").numbers == read("雅思写作6分").numbers == {"6"}
+    assert read("时薪20.50加元").numbers == {"20.5"}
+    assert read("I spent fourteen years there").numbers == {"14"}
+    assert read("我当了十四年护士").numbers == {"14"}
+    # a unit alone counts nothing (万锦 is Markham); with a numeral it still counts
+    assert read("从万锦开车去医院").numbers == frozenset()
+    assert read("我存了一万块").numbers == {"10000"}
+    assert read("My score is 6.05").numbers == {"6.05"}
+
+
+def test_names_across_languages_by_their_dictionary_sense_or_their_sound() -> None:
+    # 成都's only sense is a long one ("Chengdu subprovincial city …"): still Chengdu
+    assert "names" not in compare("圣诞节回成都。", "Back to Chengdu for Christmas.").why
+    assert "names" in compare("圣诞节回广州。", "Back to Chengdu for Christmas.").why
+    # a pronoun with its verb is no name: "He's"
+    assert read("Leo quit swimming. He's in a hockey league now.").names == ()
+
+
+def test_each_side_of_a_comparison_ends_with_its_clause() -> None:
+    told = "I prefer green tea over coffee, especially in the mornings."
+    assert read(told).comparison == ({"green", "tea"}, {"coffee"})
+    # the morning is no side: the Chinese telling is not "reversed"
+    assert "reversed" not in compare(told, "比起咖啡我更爱喝绿茶，早上尤其是。", 1.0).why
+    reversed_ = "I prefer coffee over green tea, especially in the mornings."
+    assert "reversed" in compare(told, reversed_, 1.0).why
+    zh_told, zh_reversed = (
+        "比起咖啡，我更喜欢绿茶，早上尤其是。",
+        "比起绿茶，我更喜欢咖啡，早上尤其是。",
+    )
+    assert "reversed" in compare(zh_told, zh_reversed, 1.0).why

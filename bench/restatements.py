@@ -1,0 +1,119 @@
+"""What stops each labelled restatement of a personal set from merging, without an LLM:
+``python -m bench.restatements personal2 [--list]``.
+
+For each memory labelled ``restates`` the text it restates is compared with it as remember()
+would see it: its cosine (the bundled USE-m3) and rank among the earlier memories (the
+neighbours remember() reads are the 5 nearest at ≥ 0.35; merges need ≥ 0.55, across languages
+≥ 0.6), then every check of the merge guard (:mod:`localmind.sameness`) on its own, not only
+the first that fails: people, negation, numbers, tense, names, antonyms, roles, actors; the
+wording (same language) or, across languages, English words the Chinese text does not say and
+Chinese characters no English word accounts for, and a change cue (never merged across
+languages). Prints, per check, how many pairs it stops first and how many it stops at all.
+Uses the guard's private checks: a diagnostic, not an API.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bench.personal import SETS
+from localmind import sameness as guard
+from localmind.embedders import default_embedder
+from localmind.statement import Statement, read
+
+CHECKS = (
+    ("people", guard._people),
+    ("negation", guard._negation),
+    ("numbers", guard._numbers),
+    ("tense", guard._tense),
+    ("names", guard._names),
+    ("antonyms", guard._antonyms),
+    ("roles", guard._roles),
+    ("actors", guard._actors),
+)
+NEIGHBOURS, SHORTLIST, MERGE, CROSS = 5, 0.35, 0.55, guard.CROSS_SIMILARITY
+
+
+def blockers(old: str, new: str, similarity: float, rank: int) -> list[str]:
+    """Every reason the pair does not merge, in the order remember() meets them."""
+    found: list[str] = []
+    first, second = read(old), read(new)
+    if rank > NEIGHBOURS or similarity < SHORTLIST:
+        found.append("not among the neighbours")
+    elif similarity < MERGE:
+        found.append("cosine below 0.55")
+    elif first.lang != second.lang and similarity < CROSS:
+        found.append("cosine below 0.6 (across languages)")
+    for name, check in CHECKS:
+        verdict = check(first, second)
+        if verdict is not None:
+            found.append(f"{name} ({verdict.likeness})")
+    if first.lang == second.lang:
+        if not guard._wording(first, second).same:
+            found.append("other words")
+        return found
+    return found + _unsaid(first, second)
+
+
+def _unsaid(first: Statement, second: Statement) -> list[str]:
+    english, chinese = (first, second) if first.lang == "en" else (second, first)
+    # Before round 5 (hyg13e) the guard had no spelled names or letters: run it as it was.
+    extra: tuple[Any, ...] = ()
+    if hasattr(guard, "_spelled_spans"):
+        names = tuple(sorted(guard._all_names(english, english)))
+        extra = (guard._spelled_spans(chinese.text, names),)
+    words = [w for w in english.content if w not in guard.DATE_WORDS]
+    missing = [w for w in words if guard._translations([w], chinese, *extra) is None]
+    said = guard._translations([w for w in words if w not in missing], chinese, *extra)
+    said = said or frozenset()
+    if hasattr(guard, "_letters_in"):
+        said |= guard._letters_in(chinese, english)
+    found = ["English words the Chinese does not say"] if missing else []
+    if not guard._accounted_for(guard._undated(chinese), said):
+        found.append("Chinese characters no English word accounts for")
+    if english.cues or chinese.cues:
+        found.append("a change cue")
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.restatements", description=__doc__)
+    parser.add_argument("set", choices=sorted(SETS))
+    parser.add_argument("--list", action="store_true", help="also print every pair")
+    args = parser.parse_args(argv)
+    items = SETS[args.set].memories()
+    vectors = np.asarray(default_embedder().embed_documents([item.text for item in items]))
+    position = {item.id: index for index, item in enumerate(items)}
+    first, anywhere, total = Counter[str](), Counter[str](), 0
+    for index, item in enumerate(items):
+        if not item.restates:
+            continue
+        earlier = position[item.restates]
+        similarities = vectors[:index] @ vectors[index]
+        similarity = float(similarities[earlier])
+        rank = int((similarities > similarity).sum()) + 1
+        found = blockers(items[earlier].text, item.text, similarity, rank)
+        total += 1
+        first[found[0] if found else "nothing: merges"] += 1
+        anywhere.update(set(found))
+        if args.list:
+            print(f"{item.id} {similarity:.2f} #{rank}: {'; '.join(found) or 'merges'}")
+            print(f"    {items[earlier].text}\n    {item.text}")
+    print(
+        f"\n{args.set}: {total} restatements\n\n| what stops it | first | at all |\n|---|---:|---:|"
+    )
+    for reason, count in first.most_common():
+        print(f"| {reason} | {count} | {anywhere.get(reason, count)} |")
+    for reason, count in anywhere.most_common():
+        if reason not in first:
+            print(f"| {reason} | 0 | {count} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
