@@ -4,12 +4,14 @@ the Ollama-speaking test server."""
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
 from textual.app import App
+from textual.pilot import Pilot
 
 from localmind import Memory
 from localmind.llm.base import LLM
@@ -84,6 +86,20 @@ async def settle(pilot: object) -> None:
         await pilot.pause()
         if quiet == 2:
             break
+
+
+def on_page(key: str, *then: str) -> Callable[[Pilot[None]], Awaitable[None]]:
+    """Settle, press ``key`` (a page's F-key), then each of ``then``, settling after each."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        for press in then:
+            await pilot.press(press)
+            await settle(pilot)
+
+    return run_before
 
 
 def screen_text(app: App[Any]) -> str:
