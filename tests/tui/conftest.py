@@ -74,8 +74,8 @@ async def settle(pilot: object) -> None:
 
     assert isinstance(pilot, Pilot)
     # Until a pause starts no new worker (a result may start another: the profile's rebuild
-    # starts a reload, whose rows then resize the table's columns). Twice was not always
-    # enough on a loaded machine: a snapshot caught the table between its rows and its widths.
+    # starts a reload). The headings once caught over wider rows were not a wait too short
+    # but a stale cache in Textual's table, which no wait undoes: see tui/widgets/table.py.
     quiet = 0
     for _ in range(20):
         if workers := [w for w in pilot.app.workers if w.group != "sync"]:
