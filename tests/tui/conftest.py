@@ -4,12 +4,14 @@ the Ollama-speaking test server."""
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
 from textual.app import App
+from textual.pilot import Pilot
 
 from localmind import Memory
 from localmind.llm.base import LLM
@@ -72,8 +74,8 @@ async def settle(pilot: object) -> None:
 
     assert isinstance(pilot, Pilot)
     # Until a pause starts no new worker (a result may start another: the profile's rebuild
-    # starts a reload, whose rows then resize the table's columns). Twice was not always
-    # enough on a loaded machine: a snapshot caught the table between its rows and its widths.
+    # starts a reload). The headings once caught over wider rows were not a wait too short
+    # but a stale cache in Textual's table, which no wait undoes: see tui/widgets/table.py.
     quiet = 0
     for _ in range(20):
         if workers := [w for w in pilot.app.workers if w.group != "sync"]:
@@ -84,6 +86,20 @@ async def settle(pilot: object) -> None:
         await pilot.pause()
         if quiet == 2:
             break
+
+
+def on_page(key: str, *then: str) -> Callable[[Pilot[None]], Awaitable[None]]:
+    """Settle, press ``key`` (a page's F-key), then each of ``then``, settling after each."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        for press in then:
+            await pilot.press(press)
+            await settle(pilot)
+
+    return run_before
 
 
 def screen_text(app: App[Any]) -> str:

@@ -4,7 +4,7 @@ change with ``pytest --snapshot-update``."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from textual.widgets import Input
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FakeClock
 from tests.ollama_server import FakeOllama
-from tests.tui.conftest import make_app, seed, settle
+from tests.tui.conftest import make_app, on_page, seed, settle
 
 SnapCompare = Callable[..., bool]
 #: Every page in the smallest terminal the app supports (the usual default) and a large one.
@@ -35,18 +35,6 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> P
     monkeypatch.chdir(tmp_path)
     seed(Path("memory.db"), clock, conflict=True)
     return Path("memory.db")
-
-
-def on_page(key: str, *then: str) -> Callable[[Pilot[None]], Awaitable[None]]:
-    async def run_before(pilot: Pilot[None]) -> None:
-        await settle(pilot)
-        await pilot.press(key)
-        await settle(pilot)
-        for press in then:
-            await pilot.press(press)
-            await settle(pilot)
-
-    return run_before
 
 
 @SIZES

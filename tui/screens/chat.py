@@ -21,6 +21,7 @@ from localmind.terminal import printable
 from tui.format import archived_note, day, one_line, shown
 from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
+from tui.widgets.table import Table
 
 RECALLED_COLUMNS: Columns = (
     ("content", "Memory"),
@@ -81,7 +82,7 @@ class ChatScreen(Page):
                 yield Input(placeholder="Say something…  (Enter sends)", id="message")
             with Vertical(id="sidebar"):
                 yield Label("Recalled this turn  (y · n · e)", classes="heading")
-                yield DataTable(id="recalled", cursor_type="row")
+                yield Table(id="recalled", cursor_type="row")
                 yield Static(id="breakdown")
                 yield Label("Remembered from your message", classes="heading")
                 yield Static(Text("Nothing yet.", style="dim"), id="remembered")

@@ -24,6 +24,7 @@ from localmind.terminal import printable
 from tui.format import one_line, plural, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
+from tui.widgets.table import Table
 
 # How long a resolution can be undone (the notification stays as long); leaving the page or
 # quitting carries it out at once.
@@ -85,7 +86,7 @@ class ConflictsScreen(Page):
     def body(self) -> ComposeResult:
         with Vertical(id="conflicts-page"):
             yield Label("", id="conflicts-count", classes="heading")
-            yield DataTable(id="conflicts", cursor_type="row", zebra_stripes=True)
+            yield Table(id="conflicts", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="pair"):
                 with Vertical(classes="side"):
                     yield Label("Old  (o keeps it)", id="old-heading", classes="heading")

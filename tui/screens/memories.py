@@ -21,6 +21,7 @@ from tui.format import age, ago, archived_note, one_line, shown
 from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
+from tui.widgets.table import Table
 
 # How long a forget can be undone (the notification stays as long); leaving the page ends it.
 UNDO_WINDOW_S = 8.0
@@ -87,7 +88,7 @@ class MemoriesScreen(Page):
             yield Input(placeholder="Search by meaning and words…  ( / )", id="search")
             yield Label("", id="filters")
             with Horizontal(id="memories-body"):
-                yield DataTable(id="memories", cursor_type="row", zebra_stripes=True)
+                yield Table(id="memories", cursor_type="row", zebra_stripes=True)
                 yield Static(id="detail")
 
     def on_mount(self) -> None:

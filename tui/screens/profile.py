@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Label, Static
 from localmind.profile import Profile
 from tui.format import age, shown
 from tui.screens.base import Page
+from tui.widgets.table import Table
 
 
 class ProfileScreen(Page):
@@ -31,7 +32,7 @@ class ProfileScreen(Page):
                 yield Static(id="profile-text")
             with Vertical(id="profile-versions"):
                 yield Label("Versions", classes="heading")
-                yield DataTable(id="profiles", cursor_type="row")
+                yield Table(id="profiles", cursor_type="row")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from localmind.records import MemoryRecord, Version
 from tui.format import age, one_line, shown, word_diff
+from tui.widgets.table import Table
 
 
 class HistoryModal(ModalScreen[int | None]):
@@ -42,7 +43,7 @@ class HistoryModal(ModalScreen[int | None]):
                 classes="dialog-title",
                 markup=False,
             )
-            yield DataTable(id="versions", cursor_type="row", zebra_stripes=True)
+            yield Table(id="versions", cursor_type="row", zebra_stripes=True)
             yield Label("Changes from the version before:", classes="dim")
             yield Static(id="diff")
         yield Footer()
