@@ -42,6 +42,7 @@ from localmind.statement import (
 # A name both languages spell alike ("Rachel Ng" in a Chinese text; not 汤姆 for "Tom").
 _LATIN = re.compile(r"^[a-z0-9]", re.IGNORECASE)
 _CJK = re.compile(r"^[\u3400-\u9fff]")
+_ALL_CJK = re.compile(r"[\u3400-\u9fff]+")
 # Content words shared by this share of the shorter text make two statements "about the same
 # thing" for the negation and number rules.
 OVERLAP = 0.5
@@ -304,13 +305,20 @@ def _named_in(subject: str, other: Statement) -> bool:
     """A Chinese name the other text holds: a name jieba does not know is not among the
     other's names, and may be glued to a character that follows it (王磊调走了 after
     我的领导是王磊): its first two characters in the other text count."""
-    return len(subject) >= 2 and bool(_CJK.match(subject)) and subject[:2] in other.text
+    return (
+        len(subject) >= 2
+        and bool(_ALL_CJK.fullmatch(subject))  # not 汤姆's parents
+        and subject[:2] in other.text
+    )
 
 
 def _subject(statement: Statement, other: Statement) -> str:
     """Its subject; a first word the other text spells as a name is one here too ("Tom left
     Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
     first = statement.words[0].norm if statement.words else ""
+    relative = _relative_of_opening_name(statement)
+    if relative is not None:
+        return relative
     for name in _flat(other.names):
         # jieba glues a name it does not know to the next character (王磊调走了)
         if first == name or (statement.lang == "zh" and first.startswith(name)):
@@ -322,6 +330,16 @@ def _subject(statement: Statement, other: Statement) -> str:
     if norms & OTHER_WORDS and not norms & SELF_WORDS:
         return OTHER  # "Tom still eats meat; he grills …": about him, though it opens with "Tom"
     return SELF
+
+
+def _relative_of_opening_name(statement: Statement) -> str | None:
+    """A text that opens with someone's relative is about the relative: "Tom's parents are
+    moving to Tucson", 汤姆的父母要搬家 are about Tom's parents, not Tom."""
+    words = statement.words
+    if len(words) < 3 or not words[0].person or words[1].norm not in ("'s", "的"):
+        return None
+    relation = RELATIONS.get(words[2].norm) or RELATIONS.get(words[2].surface.lower())
+    return None if relation is None else f"{words[0].norm}'s {relation}"
 
 
 # Adverbs a statement may open with before its subject ("Now my sister …", 现在我妈…).
