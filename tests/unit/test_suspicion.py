@@ -138,3 +138,49 @@ def test_a_noun_jieba_tags_as_a_verb_is_still_what_both_speak_of() -> None:
     # jieba's dictionary tags 褪黑素 (melatonin) as a verb; CC-CEDICT names a thing.
     old = "上夜班白天睡不着，现在每天吃3毫克褪黑素。"
     assert suspect(old, "换了白班以后褪黑素停了，晚上倒头就睡。").contradicts
+
+
+# Round 5: causes of false "may contradict" on a second person's words.
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a change only thought about is none yet
+        (
+            "I drive a blue Toyota RAV4 Hybrid.",
+            "We're thinking about replacing the RAV4 with an electric car next year.",
+        ),
+        ("I'm with Rogers for my phone plan.", "We might switch from Rogers to Fido next year."),
+        ("我开一辆蓝色的丰田RAV4。", "我们在考虑明年把RAV4换成电动车。"),
+        ("我家的宽带是电信的。", "如果电信再涨价，可能换成联通。"),
+        # "back" as a noun, or home from a trip
+        (
+            "We're planning a family trip to Tokyo in April, when the cherry blossoms are out.",
+            "Back from Tokyo. Lily's favorite was the teamLab museum.",
+        ),
+        ("I do night shifts at the hospital.", "After the night shift my back hurts."),
+        # someone's relative is not that someone
+        (
+            "We'll spend Christmas in Portland with Tom's parents.",
+            "Tom's parents are selling their Portland house and moving to Tucson.",
+        ),
+        ("我们圣诞节去波特兰和汤姆的父母一起过。", "汤姆的父母要卖掉波特兰的房子，搬到图森。"),
+    ],
+)
+def test_a_change_only_thought_about_back_home_or_a_relatives_is_not_suspect(
+    old: str, new: str
+) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I drive a blue Toyota RAV4.", "I replaced the RAV4 with a Kia EV6."),
+        ("我开一辆蓝色的丰田RAV4。", "我把RAV4换成了起亚EV6。"),
+        ("I live in Lyon.", "We moved back to Munich."),
+        ("Tom's parents live in Portland.", "Tom's parents are moving to Tucson in the fall."),
+        ("汤姆的父母住在波特兰。", "汤姆的父母秋天搬到图森了。"),
+    ],
+)
+def test_a_change_told_outright_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
