@@ -537,29 +537,3 @@ def test_a_near_translation_read_the_new_ways_stays_two_memories(
     assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
     assert outcome.decision is not Decision.MERGED, outcome.reason
     assert_both_kept(memory, first.id, old)
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        (
-            "I drive a blue Toyota RAV4 Hybrid.",
-            "We're thinking about replacing the RAV4 with an electric car next year.",
-        ),
-        ("我开一辆蓝色的丰田RAV4。", "我们在考虑明年把RAV4换成电动车。"),
-        (
-            "We'll spend Christmas in Portland with Tom's parents.",
-            "Tom's parents are selling their Portland house and moving to Tucson.",
-        ),
-    ],
-    ids=["thought-about", "thought-about-zh", "a-relative"],
-)
-def test_a_change_only_thought_about_or_a_relatives_is_stored_without_a_conflict(
-    open_memory: Callable[..., Memory], old: str, new: str
-) -> None:
-    memory = open_memory(llm=None)
-    memory.remember(old)
-    outcome = memory.remember_explained(new)
-    assert outcome.similarity is not None and outcome.similarity >= CONFIG.conflict_threshold
-    assert outcome.decision is Decision.INSERTED, outcome.reason
-    assert memory.conflicts() == []
