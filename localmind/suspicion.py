@@ -104,13 +104,19 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         return Suspicion(True, f"both set {_slot_name(min(single))}")
     # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
     # not the person both are about: 莉莉最近迷上了… is no change to 莉莉上三年级.
-    shared_values = shared_names - _people(old) - _people(new)
+    # Neither the person both are about (王磊 in 王磊的火锅店… after 王磊开了一家火锅店) nor a
+    # title ("Mrs. Kim" / "is now Mrs. Grace Park") is what a change is to.
+    people = _people(old) | _people(new) | {_subject(old, new), _subject(new, old)}
+    shared_values = shared_names - people - TITLES
+    shared_things = shared - people
     if (
         _cues(new)
         and (
             old.slots & new.slots
             or shared_values
-            or len(shared) >= 2
+            or len(shared_things) >= 2
+            # … unless a number of theirs changed (身高138厘米 / 长了8厘米，现在146)
+            or (len(shared) >= 2 and new.numbers - old.numbers and old.numbers - new.numbers)
             or overlap >= OVERLAP
             or (
                 _shared_nouns(old, new) - names_old - names_new
@@ -340,6 +346,10 @@ def _relative_of_opening_name(statement: Statement) -> str | None:
         return None
     relation = RELATIONS.get(words[2].norm) or RELATIONS.get(words[2].surface.lower())
     return None if relation is None else f"{words[0].norm}'s {relation}"
+
+
+# Titles before a name: no value a change could be about.
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir"})
 
 
 # Adverbs a statement may open with before its subject ("Now my sister …", 现在我妈…).

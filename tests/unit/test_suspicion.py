@@ -184,3 +184,23 @@ def test_a_change_only_thought_about_back_home_or_a_relatives_is_not_suspect(
 )
 def test_a_change_told_outright_is_still_suspect(old: str, new: str) -> None:
     assert suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a title is no value a change is to
+        (
+            "Emma takes violin lessons with Mrs. Novak.",
+            "Ms. Carter, Emma's old teacher, got married and is now Mrs. Carter-Hill.",
+        ),
+        # the person both are about is not one of the two things they share
+        ("王磊在春熙路开了一家火锅店。", "王磊现在每天早上跑步，跑完再去火锅店。"),
+    ],
+)
+def test_a_title_or_the_person_both_are_about_is_not_what_changed(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+def test_a_number_of_the_person_both_are_about_still_changes() -> None:
+    assert suspect("子轩的身高是138厘米。", "子轩长高了，现在146厘米。").contradicts
