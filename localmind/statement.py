@@ -939,6 +939,11 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         after = words[index + 1] if index + 1 < len(words) else None
         owned = before is not None and before.norm in _DETERMINERS
         return not owned and not (after is not None and after.norm == "from")
+    if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
+        after = words[index + 1] if index + 1 < len(words) else None
+        return after is None or after.norm != "that"
+    if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
+        return before is None or before.norm != "既然"
     return True
 
 

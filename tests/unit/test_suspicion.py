@@ -204,3 +204,21 @@ def test_a_title_or_the_person_both_are_about_is_not_what_changed(old: str, new:
 
 def test_a_number_of_the_person_both_are_about_still_changes() -> None:
     assert suspect("子轩的身高是138厘米。", "子轩长高了，现在146厘米。").contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "We got the keys to the Fremont house yesterday.",
+            "Now that we live in Fremont, I walk to the lake every morning.",
+        ),
+        ("我们在弗里蒙特买了房子。", "既然现在有了自己的房子，我们就养了一只狗。"),
+    ],
+)
+def test_now_that_gives_a_reason_not_a_change(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+def test_now_after_the_value_still_announces_the_change() -> None:
+    assert suspect("We live in Capitol Hill.", "We live in Ballard now.").contradicts
