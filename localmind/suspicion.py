@@ -77,8 +77,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         (more_old, less_old), (more_new, less_new) = old.comparison, new.comparison
         if (more_old & less_new) or (less_old & more_new):
             return Suspicion(True, "the comparison is reversed")
-    if old.negations != new.negations and (
-        overlap >= NEGATION_OVERLAP or (shared_names and overlap >= WEAK_OVERLAP)
+    if (
+        old.negations != new.negations
+        and (overlap >= NEGATION_OVERLAP or (shared_names and overlap >= WEAK_OVERLAP))
+        and _negates_what_both_say(old, new)
     ):
         return Suspicion(True, "one negates the other")
     if (
@@ -134,6 +136,31 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+# How many words after a negation may still be what it negates ("don't really like coffee").
+_NEGATED_REACH = 3
+
+
+def _negates_what_both_say(old: Statement, new: Statement) -> bool:
+    """A negation the two texts do not share is about a word both say ("doesn't eat meat
+    anymore" / "eats meat again"), not about something only one of them tells ("still can't
+    believe it", 不再是寄养的 / 已经正式领养了)."""
+    for negating, other in ((old, new), (new, old)):
+        said = set(other.terms)
+        words = negating.words
+        for index, word in enumerate(words):
+            if word.norm not in NEGATIONS:
+                continue
+            following = [w.norm for w in words[index + 1 : index + 1 + _NEGATED_REACH]]
+            if any(norm in said or _glued_in(norm, said) for norm in following):
+                return True
+    return False
+
+
+def _glued_in(norm: str, said: set[str]) -> bool:
+    """A Chinese word the other text says glued to a character, or the other way round."""
+    return bool(_CJK.match(norm)) and any(_glued(norm, w) or _glued(w, norm) for w in said)
 
 
 def _across_languages(old: Statement, new: Statement) -> Suspicion:

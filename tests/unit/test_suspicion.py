@@ -222,3 +222,25 @@ def test_now_that_gives_a_reason_not_a_change(old: str, new: str) -> None:
 
 def test_now_after_the_value_still_announces_the_change() -> None:
     assert suspect("We live in Capitol Hill.", "We live in Ballard now.").contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Our offer on the Fremont house was accepted: $950,000.",
+            "The Fremont house cost us 950k. Still can't quite believe it.",
+        ),
+        ("Mochi正式成了我们家的猫，不再是寄养的。", "我们家的猫Mochi已经正式领养了。"),
+    ],
+)
+def test_a_negation_about_what_only_one_text_says_negates_nothing(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("I eat meat.", "I don't eat meat anymore."), ("我吃肉。", "我不吃肉了。")],
+)
+def test_a_negation_of_what_both_say_still_negates(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
