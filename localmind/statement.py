@@ -942,6 +942,9 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
         return after is None or after.norm != "that"
+    if word.norm == "转":  # 转成全职 is a change; 再转地铁, 走404转401 change trains
+        after = words[index + 1] if index + 1 < len(words) else None
+        return after is not None and after.norm in ("成", "为", "到", "去", "回")
     if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
         return before is None or before.norm != "既然"
     return True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from localmind.statement import read
 from localmind.suspicion import suspect
 
 # Who a statement is about is whom it opens with: a person named later is an object, and a
@@ -244,3 +245,9 @@ def test_a_negation_about_what_only_one_text_says_negates_nothing(old: str, new:
 )
 def test_a_negation_of_what_both_say_still_negates(old: str, new: str) -> None:
     assert suspect(old, new).contradicts
+
+
+def test_changing_trains_is_no_change() -> None:
+    assert not suspect("我在养老院上班。", "去养老院上班要坐12路公交再转地铁。").contradicts
+    assert "转" not in read("走404转401，二十五分钟。").cues
+    assert read("我在星巴克转成全职了。").cues  # 转成: it did change
