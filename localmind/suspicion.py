@@ -130,6 +130,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             )
         )
         and not _tells_the_change_again(old, new)
+        and not _now_with_nothing_new(old, new)
     ):
         cue = min(_cues(new))
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
@@ -291,6 +292,16 @@ def _tells_the_change_again(old: Statement, new: Statement) -> bool:
         and values_new <= _flat(old.names) | old.numbers
         and old.negations == new.negations
     )
+
+
+def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
+    """Only "now" marks a change, about no slot both set, and every name and number the new
+    text gives the older one gives too (安娜现在住在新加坡 after 安娜在新加坡养了一只猫): it says
+    when, and nothing that could have changed."""
+    if _strong_cues(new) or old.slots & new.slots:
+        return False
+    values_new = _flat(new.names) | new.numbers
+    return bool(values_new) and values_new <= _flat(old.names) | old.numbers
 
 
 def _people(statement: Statement) -> set[str]:

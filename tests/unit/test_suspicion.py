@@ -251,3 +251,30 @@ def test_changing_trains_is_no_change() -> None:
     assert not suspect("我在养老院上班。", "去养老院上班要坐12路公交再转地铁。").contradicts
     assert "转" not in read("走404转401，二十五分钟。").cues
     assert read("我在星巴克转成全职了。").cues  # 转成: it did change
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "We got the keys to the Fremont house yesterday.",
+            "We live in Fremont now, in a house we own.",
+        ),
+        ("我们上周拿到了Fremont房子的钥匙。", "我们现在住在Fremont了。"),
+    ],
+)
+def test_now_with_only_the_older_texts_values_says_when_not_what_changed(
+    old: str, new: str
+) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("We live in Capitol Hill.", "We live in Fremont now."),
+        ("我的经理是Dave。", "我的经理现在是Rachel。"),
+    ],
+)
+def test_now_with_a_new_value_or_a_slot_both_set_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
