@@ -13,7 +13,8 @@ suspect only when both speak of the same person and
 
 The person is whom a statement opens with (else the user). Across languages, where words
 cannot be compared, a change about a Latin name, a slot or a number both give is suspect when
-the older text told no change itself. See docs/design.md, "The review queue, round 4".
+the older text told no change itself. See docs/design.md, "The review queue, round 4" and
+"round 5".
 """
 
 from __future__ import annotations
