@@ -192,9 +192,9 @@ def replay(path: Path, show_misses: bool, show_false: bool) -> int:
                 queued[kind] += 1
                 assert got.neighbour is not None
                 waiting.add((got.neighbour, item["id"]))
-                if show_false and kind == hygiene.COMPATIBLE:
+                if show_false and kind != hygiene.UPDATE:
                     old = by_id[got.neighbour]
-                    print(f"FALSE {name} {item['id']} [{got.why}]")
+                    print(f"FALSE {name} {item['id']} {kind} [{got.why}]")
                     print(f"  {old['text']}\n  {item['text']}")
             if kind == hygiene.UPDATE and got.decision != "queued":
                 cause = _miss_cause(item, by_id)

@@ -706,9 +706,10 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     compounds = _compound_numbers(words) if lang == "en" else {}
     for index, word in enumerate(words):
         norm = word.norm
-        if _is_cue(words, index) or (
-            lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH)
-        ):
+        if (
+            _is_cue(words, index)
+            or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+        ) and not _hedged(words, index):
             cues.add(norm)
         if norm in NEGATIONS:
             negations += 1
@@ -929,10 +930,46 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     word = words[index]
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
         return False
+    before = words[index - 1] if index else None
     if word.norm == "left":  # "I left Northwind", not "the lower left molar"
-        before = words[index - 1] if index else None
         return before is None or before.is_name or before.person or before.norm in PAST_AFTER
+    if word.norm == "back":
+        # "my back is killing me" (a noun), "back from Tokyo" (home from a trip): no change,
+        # unlike "moved back to Lyon" or "switched back".
+        after = words[index + 1] if index + 1 < len(words) else None
+        owned = before is not None and before.norm in _DETERMINERS
+        return not owned and not (after is not None and after.norm == "from")
+    if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
+        after = words[index + 1] if index + 1 < len(words) else None
+        return after is None or after.norm != "that"
+    if word.norm == "转":  # 转成全职 is a change; 再转地铁, 走404转401 change trains
+        after = words[index + 1] if index + 1 < len(words) else None
+        return after is not None and after.norm in ("成", "为", "到", "去", "回")
+    if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
+        return before is None or before.norm != "既然"
     return True
+
+
+# Words before a noun: "my back", "the back".
+_DETERMINERS = _words("my our your his her their the a an 's")
+# A change only thought about is none yet: "thinking about replacing the RAV4", "we might
+# switch", 考虑把RAV4换成电动车, 可能搬家. Looked for among the few words before the cue.
+HEDGES = _words(
+    "think thinking considering consider maybe might perhaps if whether possibly "
+    "考虑 可能 也许 或许 如果 要是 想想"
+)
+_HEDGE_REACH = 4
+
+
+def _hedged(words: Sequence[Word], index: int) -> bool:
+    """The cue at ``index`` is only thought about: a hedge among the few words before it,
+    within its clause."""
+    for word in reversed(words[max(0, index - _HEDGE_REACH) : index]):
+        if word.norm in (",", ";", ".") or word.surface in ("，", "；", "。"):
+            return False
+        if word.norm in HEDGES or word.surface.lower() in HEDGES:
+            return True
+    return False
 
 
 # "The user doesn't eat meat; they are vegetarian": in a text about the user, "they" is the

@@ -13,7 +13,8 @@ suspect only when both speak of the same person and
 
 The person is whom a statement opens with (else the user). Across languages, where words
 cannot be compared, a change about a Latin name, a slot or a number both give is suspect when
-the older text told no change itself. See docs/design.md, "The review queue, round 4".
+the older text told no change itself. See docs/design.md, "The review queue, round 4" and
+"round 5".
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from localmind.statement import (
 # A name both languages spell alike ("Rachel Ng" in a Chinese text; not 汤姆 for "Tom").
 _LATIN = re.compile(r"^[a-z0-9]", re.IGNORECASE)
 _CJK = re.compile(r"^[\u3400-\u9fff]")
+_ALL_CJK = re.compile(r"[\u3400-\u9fff]+")
 # Content words shared by this share of the shorter text make two statements "about the same
 # thing" for the negation and number rules.
 OVERLAP = 0.5
@@ -76,8 +78,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         (more_old, less_old), (more_new, less_new) = old.comparison, new.comparison
         if (more_old & less_new) or (less_old & more_new):
             return Suspicion(True, "the comparison is reversed")
-    if old.negations != new.negations and (
-        overlap >= NEGATION_OVERLAP or (shared_names and overlap >= WEAK_OVERLAP)
+    if (
+        old.negations != new.negations
+        and (overlap >= NEGATION_OVERLAP or (shared_names and overlap >= WEAK_OVERLAP))
+        and _negates_what_both_say(old, new)
     ):
         return Suspicion(True, "one negates the other")
     if (
@@ -103,13 +107,19 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         return Suspicion(True, f"both set {_slot_name(min(single))}")
     # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
     # not the person both are about: 莉莉最近迷上了… is no change to 莉莉上三年级.
-    shared_values = shared_names - _people(old) - _people(new)
+    # Neither the person both are about (王磊 in 王磊的火锅店… after 王磊开了一家火锅店) nor a
+    # title ("Mrs. Kim" / "is now Mrs. Grace Park") is what a change is to.
+    people = _people(old) | _people(new) | {_subject(old, new), _subject(new, old)}
+    shared_values = shared_names - people - TITLES
+    shared_things = shared - people
     if (
         _cues(new)
         and (
             old.slots & new.slots
             or shared_values
-            or len(shared) >= 2
+            or len(shared_things) >= 2
+            # … unless a number of theirs changed (身高138厘米 / 长了8厘米，现在146)
+            or (len(shared) >= 2 and new.numbers - old.numbers and old.numbers - new.numbers)
             or overlap >= OVERLAP
             or (
                 _shared_nouns(old, new) - names_old - names_new
@@ -121,12 +131,38 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             )
         )
         and not _tells_the_change_again(old, new)
+        and not _now_with_nothing_new(old, new)
     ):
         cue = min(_cues(new))
         return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+# How many words after a negation may still be what it negates ("don't really like coffee").
+_NEGATED_REACH = 3
+
+
+def _negates_what_both_say(old: Statement, new: Statement) -> bool:
+    """A negation the two texts do not share is about a word both say ("doesn't eat meat
+    anymore" / "eats meat again"), not about something only one of them tells ("still can't
+    believe it", 不再是寄养的 / 已经正式领养了)."""
+    for negating, other in ((old, new), (new, old)):
+        said = set(other.terms)
+        words = negating.words
+        for index, word in enumerate(words):
+            if word.norm not in NEGATIONS:
+                continue
+            following = [w.norm for w in words[index + 1 : index + 1 + _NEGATED_REACH]]
+            if any(norm in said or _glued_in(norm, said) for norm in following):
+                return True
+    return False
+
+
+def _glued_in(norm: str, said: set[str]) -> bool:
+    """A Chinese word the other text says glued to a character, or the other way round."""
+    return bool(_CJK.match(norm)) and any(_glued(norm, w) or _glued(w, norm) for w in said)
 
 
 def _across_languages(old: Statement, new: Statement) -> Suspicion:
@@ -259,6 +295,16 @@ def _tells_the_change_again(old: Statement, new: Statement) -> bool:
     )
 
 
+def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
+    """Only "now" marks a change, about no slot both set, and every name and number the new
+    text gives the older one gives too (安娜现在住在新加坡 after 安娜在新加坡养了一只猫): it says
+    when, and nothing that could have changed."""
+    if _strong_cues(new) or old.slots & new.slots:
+        return False
+    values_new = _flat(new.names) | new.numbers
+    return bool(values_new) and values_new <= _flat(old.names) | old.numbers
+
+
 def _people(statement: Statement) -> set[str]:
     """The names of people in it (汤姆, "Lily's", its subject)."""
     people = {word.norm for word in statement.words if word.person}
@@ -304,13 +350,20 @@ def _named_in(subject: str, other: Statement) -> bool:
     """A Chinese name the other text holds: a name jieba does not know is not among the
     other's names, and may be glued to a character that follows it (王磊调走了 after
     我的领导是王磊): its first two characters in the other text count."""
-    return len(subject) >= 2 and bool(_CJK.match(subject)) and subject[:2] in other.text
+    return (
+        len(subject) >= 2
+        and bool(_ALL_CJK.fullmatch(subject))  # not 汤姆's parents
+        and subject[:2] in other.text
+    )
 
 
 def _subject(statement: Statement, other: Statement) -> str:
     """Its subject; a first word the other text spells as a name is one here too ("Tom left
     Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
     first = statement.words[0].norm if statement.words else ""
+    relative = _relative_of_opening_name(statement)
+    if relative is not None:
+        return relative
     for name in _flat(other.names):
         # jieba glues a name it does not know to the next character (王磊调走了)
         if first == name or (statement.lang == "zh" and first.startswith(name)):
@@ -322,6 +375,20 @@ def _subject(statement: Statement, other: Statement) -> str:
     if norms & OTHER_WORDS and not norms & SELF_WORDS:
         return OTHER  # "Tom still eats meat; he grills …": about him, though it opens with "Tom"
     return SELF
+
+
+def _relative_of_opening_name(statement: Statement) -> str | None:
+    """A text that opens with someone's relative is about the relative: "Tom's parents are
+    moving to Tucson", 汤姆的父母要搬家 are about Tom's parents, not Tom."""
+    words = statement.words
+    if len(words) < 3 or not words[0].person or words[1].norm not in ("'s", "的"):
+        return None
+    relation = RELATIONS.get(words[2].norm) or RELATIONS.get(words[2].surface.lower())
+    return None if relation is None else f"{words[0].norm}'s {relation}"
+
+
+# Titles before a name: no value a change could be about.
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir"})
 
 
 # Adverbs a statement may open with before its subject ("Now my sister …", 现在我妈…).

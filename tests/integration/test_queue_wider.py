@@ -48,8 +48,24 @@ def test_an_update_the_queue_used_to_miss_waits_for_review(
         ("我们家住在武侯区，两室一厅。", "周涛搬家了，从武侯区搬到了高新区。"),
         # "now" in the other language says when, not that anything changed
         ("I keep my notes in Obsidian.", "我现在用Obsidian记笔记。"),
+        # round 5: a change only thought about, and a relative's change, are no change yet
+        (
+            "I drive a blue Toyota RAV4 Hybrid.",
+            "We're thinking about replacing the RAV4 with an electric car next year.",
+        ),
+        ("我开一辆蓝色的丰田RAV4。", "我们在考虑明年把RAV4换成电动车。"),
+        (
+            "We'll spend Christmas in Portland with Tom's parents.",
+            "Tom's parents are selling their Portland house and moving to Tucson.",
+        ),
     ],
-    ids=["someone-else", "now-across-languages"],
+    ids=[
+        "someone-else",
+        "now-across-languages",
+        "thought-about",
+        "thought-about-zh",
+        "a-relative",
+    ],
 )
 def test_a_compatible_fact_stays_out_of_the_queue(
     open_memory: Callable[..., Memory], old: str, new: str

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from localmind.statement import read
 from localmind.suspicion import suspect
 
 # Who a statement is about is whom it opens with: a person named later is an object, and a
@@ -138,3 +139,142 @@ def test_a_noun_jieba_tags_as_a_verb_is_still_what_both_speak_of() -> None:
     # jieba's dictionary tags 褪黑素 (melatonin) as a verb; CC-CEDICT names a thing.
     old = "上夜班白天睡不着，现在每天吃3毫克褪黑素。"
     assert suspect(old, "换了白班以后褪黑素停了，晚上倒头就睡。").contradicts
+
+
+# Round 5: causes of false "may contradict" on a second person's words.
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a change only thought about is none yet
+        (
+            "I drive a blue Toyota RAV4 Hybrid.",
+            "We're thinking about replacing the RAV4 with an electric car next year.",
+        ),
+        ("I'm with Rogers for my phone plan.", "We might switch from Rogers to Fido next year."),
+        ("我开一辆蓝色的丰田RAV4。", "我们在考虑明年把RAV4换成电动车。"),
+        ("我家的宽带是电信的。", "如果电信再涨价，可能换成联通。"),
+        # "back" as a noun, or home from a trip
+        (
+            "We're planning a family trip to Tokyo in April, when the cherry blossoms are out.",
+            "Back from Tokyo. Lily's favorite was the teamLab museum.",
+        ),
+        ("I do night shifts at the hospital.", "After the night shift my back hurts."),
+        # someone's relative is not that someone
+        (
+            "We'll spend Christmas in Portland with Tom's parents.",
+            "Tom's parents are selling their Portland house and moving to Tucson.",
+        ),
+        ("我们圣诞节去波特兰和汤姆的父母一起过。", "汤姆的父母要卖掉波特兰的房子，搬到图森。"),
+    ],
+)
+def test_a_change_only_thought_about_back_home_or_a_relatives_is_not_suspect(
+    old: str, new: str
+) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I drive a blue Toyota RAV4.", "I replaced the RAV4 with a Kia EV6."),
+        ("我开一辆蓝色的丰田RAV4。", "我把RAV4换成了起亚EV6。"),
+        ("I live in Lyon.", "We moved back to Munich."),
+        ("Tom's parents live in Portland.", "Tom's parents are moving to Tucson in the fall."),
+        ("汤姆的父母住在波特兰。", "汤姆的父母秋天搬到图森了。"),
+    ],
+)
+def test_a_change_told_outright_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a title is no value a change is to
+        (
+            "Emma takes violin lessons with Mrs. Novak.",
+            "Ms. Carter, Emma's old teacher, got married and is now Mrs. Carter-Hill.",
+        ),
+        # the person both are about is not one of the two things they share
+        ("王磊在春熙路开了一家火锅店。", "王磊现在每天早上跑步，跑完再去火锅店。"),
+    ],
+)
+def test_a_title_or_the_person_both_are_about_is_not_what_changed(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+def test_a_number_of_the_person_both_are_about_still_changes() -> None:
+    assert suspect("子轩的身高是138厘米。", "子轩长高了，现在146厘米。").contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "We got the keys to the Fremont house yesterday.",
+            "Now that we live in Fremont, I walk to the lake every morning.",
+        ),
+        ("我们在弗里蒙特买了房子。", "既然现在有了自己的房子，我们就养了一只狗。"),
+    ],
+)
+def test_now_that_gives_a_reason_not_a_change(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+def test_now_after_the_value_still_announces_the_change() -> None:
+    assert suspect("We live in Capitol Hill.", "We live in Ballard now.").contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Our offer on the Fremont house was accepted: $950,000.",
+            "The Fremont house cost us 950k. Still can't quite believe it.",
+        ),
+        ("Mochi正式成了我们家的猫，不再是寄养的。", "我们家的猫Mochi已经正式领养了。"),
+    ],
+)
+def test_a_negation_about_what_only_one_text_says_negates_nothing(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("I eat meat.", "I don't eat meat anymore."), ("我吃肉。", "我不吃肉了。")],
+)
+def test_a_negation_of_what_both_say_still_negates(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
+
+
+def test_changing_trains_is_no_change() -> None:
+    assert not suspect("我在养老院上班。", "去养老院上班要坐12路公交再转地铁。").contradicts
+    assert "转" not in read("走404转401，二十五分钟。").cues
+    assert read("我在星巴克转成全职了。").cues  # 转成: it did change
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "We got the keys to the Fremont house yesterday.",
+            "We live in Fremont now, in a house we own.",
+        ),
+        ("我们上周拿到了Fremont房子的钥匙。", "我们现在住在Fremont了。"),
+    ],
+)
+def test_now_with_only_the_older_texts_values_says_when_not_what_changed(
+    old: str, new: str
+) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("We live in Capitol Hill.", "We live in Fremont now."),
+        ("我的经理是Dave。", "我的经理现在是Rachel。"),
+    ],
+)
+def test_now_with_a_new_value_or_a_slot_both_set_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
