@@ -60,6 +60,15 @@ def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_da
     assert_error(cli("resolve", "#99", "keep-old"), "No pending conflict #99")
 
 
+def test_resolve_takes_the_beginning_of_a_memory_id_in_any_case(cli: Cli) -> None:
+    java, go = conflicted(cli)
+    # as for show, forget and feedback: a few characters of the id name the memory
+    assert cli.ok("resolve", go[:12].lower(), "take-new").stdout.startswith("Resolved #")
+    assert cli.contents() == ["I now prefer Go"]
+    assert cli.ok("conflicts").stdout.strip() == "No conflicts to review."
+    assert_error(cli("resolve", java[:12], "keep-old"), "No pending conflict involves")
+
+
 def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:
     ollama_server.when_schema_has("relation", {"relation": "contradicts"})
     java = cli.add("I like Java", OLLAMA_HOST=ollama_server.host)
