@@ -102,7 +102,8 @@ def maintain(obj: Context, purge_archived: bool, as_json: bool, trust_clock: boo
             "is right, run `localmind maintain --trust-clock`."
         )
     click.echo(
-        f"Maintenance done: {report.expired} expired, {report.archived} archived, "
+        f"Maintenance done: {report.expired} expired, "
+        f"{report.archived} archived (importance decayed), "
         f"{report.confidence_decayed} with less confidence, {report.purged + purged} purged."
     )
     if report.evicted:
