@@ -43,8 +43,11 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"capacity:   {figures['active']} of {capacity if capacity else 'unlimited'}")
     if over := figures["over_capacity"]:
         click.echo(
-            f"            {over} over (memories that arrive by sync are never archived on "
-            f"arrival): `localmind maintain` or the next write archives the {over} "
+            # two causes: sync never archives on arrival, and a capacity lowered in the
+            # config file archives nothing until the next write
+            f"            {over} over (memories that arrive by sync, or a capacity lowered in "
+            f"localmind.toml, archive nothing by themselves): `localmind maintain` or the next "
+            f"write archives the {over} "
             "lowest-valued (confidence × uses), unless you raise the capacity "
             "(localmind config capacity N)"
         )
