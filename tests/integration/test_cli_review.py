@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.cli_support import Cli, assert_error
 from tests.ollama_server import FakeOllama
 
@@ -67,6 +69,22 @@ def test_resolve_takes_the_beginning_of_a_memory_id_in_any_case(cli: Cli) -> Non
     assert cli.contents() == ["I now prefer Go"]
     assert cli.ok("conflicts").stdout.strip() == "No conflicts to review."
     assert_error(cli("resolve", java[:12], "keep-old"), "No pending conflict involves")
+
+
+@pytest.mark.parametrize(
+    ("resolution", "said"),
+    [
+        ("keep-both", "kept both {java} and {go}"),
+        ("keep-old", "kept {java} — I like Java; forgot {go}"),
+        ("TAKE-NEW", "{java} is now version 2 — I now prefer Go; {go} went into it"),
+        ("merge", "{java} is now version 2 — Java and Go; {go} went into it"),
+    ],
+)
+def test_resolve_says_what_became_of_both_memories(cli: Cli, resolution: str, said: str) -> None:
+    java, go = conflicted(cli)
+    text = ("--text", "Java and Go") if resolution == "merge" else ()
+    result = cli.ok("resolve", "1", resolution, *text)
+    assert result.stdout.strip() == "Resolved #1: " + said.format(java=java, go=go)
 
 
 def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:
