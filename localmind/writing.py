@@ -497,6 +497,9 @@ class Writer:
             record = self._store.replace_content(
                 existing, text, content_hash(text), vector, str(resolution), self._clock()
             )
+            if resolution is Resolution.TAKE_NEW:
+                # a merge's text is the person's, meant to cover both: it keeps them
+                record = self._lifecycle.drop_restatements(existing, str(resolution))
         return record
 
     def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:

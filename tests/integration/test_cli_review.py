@@ -87,12 +87,40 @@ def test_resolve_says_what_became_of_both_memories(cli: Cli, resolution: str, sa
     assert result.stdout.strip() == "Resolved #1: " + said.format(java=java, go=go)
 
 
+def test_take_new_drops_what_was_merged_into_the_old_text(cli: Cli) -> None:
+    berlin = cli.add("I live in Berlin")
+    assert f"Merged into {berlin}" in cli.ok("add", "我住在柏林").stdout
+    assert "may contradict" in cli.ok("add", "I moved to Munich last month").stdout
+
+    cli.ok("resolve", "1", "take-new")
+
+    shown = cli.json("show", berlin)
+    assert shown["content"] == "I moved to Munich last month"
+    assert shown["metadata"] == {}  # no "restatements": ["我住在柏林"], no mentions: 2
+    # nor is the memory found any more by the words of the text it no longer says
+    found = {r["id"]: r["breakdown"]["keyword_rank"] for r in cli.json("recall", "柏林")}
+    assert found.get(berlin) is None
+
+
 def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:
     ollama_server.when_schema_has("relation", {"relation": "contradicts"})
     java = cli.add("I like Java", OLLAMA_HOST=ollama_server.host)
     result = cli.ok("add", "I now prefer Go", OLLAMA_HOST=ollama_server.host)
     assert f"Updated {java} to version 2" in result.stdout
     assert cli.contents() == ["I now prefer Go"]
+
+
+def test_an_overwrite_by_the_model_drops_what_was_merged_into_the_old_text(
+    cli: Cli, ollama_server: FakeOllama
+) -> None:
+    berlin = cli.add("I live in Berlin")
+    assert f"Merged into {berlin}" in cli.ok("add", "我住在柏林").stdout
+    ollama_server.when_schema_has("relation", {"relation": "contradicts"})
+
+    moved = cli.ok("add", "I moved to Munich last month", OLLAMA_HOST=ollama_server.host)
+
+    assert f"Updated {berlin} to version 2" in moved.stdout
+    assert cli.json("show", berlin)["metadata"] == {}
 
 
 def test_no_llm_flag_never_calls_the_model(cli: Cli, ollama_server: FakeOllama) -> None:
