@@ -478,7 +478,17 @@ class Lifecycle:
         # update that travels to other devices says only what happened.
         reason = f"contradicted by a new memory (similarity {similarity:.2f})"
         self.store.record_event(record.namespace, record.id, "overwrite", {}, f"{reason}: {why}")
-        return self.store.update_fields(existing, reason, confidence=confidence)
+        return self.store.update_fields(
+            existing, reason, confidence=confidence, metadata=without_restatements(record)
+        )
+
+    def drop_restatements(self, existing: StoredMemory, reason: str) -> MemoryRecord:
+        """After a new text replaced a memory's because it contradicted it (take-new): see
+        :func:`without_restatements`."""
+        metadata = without_restatements(existing.record)
+        if metadata == existing.record.metadata:
+            return existing.record
+        return self.store.update_fields(existing, reason, metadata=metadata)
 
     def queue_conflict(
         self, existing: MemoryRecord, candidate: MemoryRecord, similarity: float, reason: str
@@ -536,6 +546,14 @@ class Lifecycle:
             if conflict.id == conflict_id:
                 return conflict
         raise InvalidInput(f"No pending conflict with id {conflict_id}.")
+
+
+def without_restatements(record: MemoryRecord) -> dict[str, Any]:
+    """``record``'s metadata without the restatements merged into its earlier text, nor their
+    count: once a contradiction replaced that text they restate what is no longer true, and
+    the keyword index, which holds them, would still find the memory by the old words (after
+    a take-new "I moved to Munich" was found by 柏林, from a merged "我住在柏林")."""
+    return {k: v for k, v in record.metadata.items() if k not in (RESTATEMENTS, "mentions")}
 
 
 def _mentions(metadata: dict[str, Any]) -> int:

@@ -425,7 +425,12 @@ class Memory:
                 if conflict.id == int(text):
                     return conflict
             raise InvalidInput(f"No pending conflict #{text} (see the list of conflicts).")
-        found = [c for c in pending if text in (c.existing.id, c.candidate.id)]
+        try:
+            # a beginning of an id, in any case, names a memory as everywhere else
+            memory_id = self.resolve_id(text)
+        except NotFound:
+            memory_id = text
+        found = [c for c in pending if memory_id in (c.existing.id, c.candidate.id)]
         if len(found) == 1:
             return found[0]
         if not found:

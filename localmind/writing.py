@@ -76,10 +76,12 @@ class Edit:
 @dataclass(frozen=True, slots=True)
 class Batch:
     """What :meth:`Memory.remember_many_explained` wrote: the memory holding each item, in
-    order, and the ids the capacity limit archived to make room."""
+    order, the ids the capacity limit archived to make room, and how many items only
+    reinforced an active memory with the same text (nothing new was stored for them)."""
 
     records: list[MemoryRecord]
     evicted: list[str]
+    reinforced: int = 0
 
 
 def by_agent(item: NewMemory) -> bool:
@@ -221,6 +223,7 @@ class Writer:
                 raise InvalidInput(f"item {position}: {error}") from None
         results: list[MemoryRecord] = []
         evicted: list[str] = []
+        reinforced = 0
         for start in range(0, len(validated), EMBED_BATCH):
             batch = validated[start : start + EMBED_BATCH]
             vectors = self.embed_documents([item.content for item in batch])
@@ -231,13 +234,14 @@ class Writer:
                         continue
                     hashed = content_hash(item.content)
                     twin = self._reinforce_twin(hashed, item)
+                    reinforced += twin is not None
                     results.append(twin.record if twin else self._insert(item, hashed, vector))
                 evicted += self._governance.enforce_capacity(
                     self.namespace, agent_write=any(by_agent(item) for item in batch)
                 )
             if progress:
                 progress(len(batch))
-        return Batch(results, evicted)
+        return Batch(results, evicted, reinforced)
 
     def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
         """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
@@ -493,6 +497,9 @@ class Writer:
             record = self._store.replace_content(
                 existing, text, content_hash(text), vector, str(resolution), self._clock()
             )
+            if resolution is Resolution.TAKE_NEW:
+                # a merge's text is the person's, meant to cover both: it keeps them
+                record = self._lifecycle.drop_restatements(existing, str(resolution))
         return record
 
     def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:

@@ -18,6 +18,7 @@ from localmind.config import FusionConfig, Limits
 from localmind.errors import NotFound
 from localmind.lifecycle import Decision, Outcome
 from localmind.memory import Memory
+from localmind.recall import PRESENT_RECENCY
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.terminal import printable
 
@@ -200,10 +201,14 @@ def format_result(result: RecallResult) -> str:
     dates = f"made {day(memory.created_at)}"
     if day(memory.updated_at) != day(memory.created_at):
         dates += f", changed {day(memory.updated_at)}"
+    recency = f"recency {b.recency:.2f}"
+    if b.recency_weight is not None and b.recency_weight >= PRESENT_RECENCY:
+        # says why a question about now scores above 1 (README, "How recall ranks")
+        recency += f" (weighed {b.recency_weight:g}: a question about now)"
     lines = [
         f"{b.score:.3f}  {memory.id}  {memory.type:<10}  {one_line(memory.content, 60)}",
         f"       {dates} · relevance {b.similarity:.2f} · importance {b.importance:.2f} · "
-        f"recency {b.recency:.2f} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}",
+        f"{recency} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}",
     ]
     if b.superseded_by:
         lines.append(f"       may be outdated: {b.superseded_by} is newer")

@@ -9,7 +9,8 @@ from localmind.cli.errors import friendly_errors
 from localmind.cli.memories import ID_HELP, not_forgotten
 from localmind.cli.output import echo_json, one_line, when
 from localmind.cli.root import cli
-from localmind.lifecycle import Feedback, Resolution
+from localmind.lifecycle import Conflict, Feedback, Resolution
+from localmind.records import MemoryRecord
 from localmind.terminal import printable
 
 
@@ -137,6 +138,19 @@ def resolve(obj: Context, conflict: str, resolution: str, text: str | None) -> N
     or merge (--text replaces both)."""
     with obj.open() as memory:
         found = memory.find_conflict(conflict)
-        record = memory.resolve_conflict(found.id, resolution, text)
+        settled = Resolution(resolution.lower().replace("-", "_"))
+        record = memory.resolve_conflict(found.id, settled, text)
     if record is not None:
-        click.echo(f"Resolved #{found.id}: {record.id} — {one_line(record.content)}")
+        click.echo(f"Resolved #{found.id}: {_settled(found, settled, record)}")
+
+
+def _settled(conflict: Conflict, resolution: Resolution, record: MemoryRecord) -> str:
+    """What became of both memories: the bare "Resolved #4: <old id> — <old text>" said the
+    same for keep-both as for keep-old, and nothing of the other memory."""
+    old, new = conflict.existing.id, conflict.candidate.id
+    text = one_line(record.content)
+    if resolution is Resolution.KEEP_BOTH:
+        return f"kept both {old} and {new}"
+    if resolution is Resolution.KEEP_OLD:
+        return f"kept {old} — {text}; forgot {new}"
+    return f"{record.id} is now version {record.version} — {text}; {new} went into it"

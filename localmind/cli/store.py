@@ -43,8 +43,11 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"capacity:   {figures['active']} of {capacity if capacity else 'unlimited'}")
     if over := figures["over_capacity"]:
         click.echo(
-            f"            {over} over (memories that arrive by sync are never archived on "
-            f"arrival): `localmind maintain` or the next write archives the {over} "
+            # two causes: sync never archives on arrival, and a capacity lowered in the
+            # config file archives nothing until the next write
+            f"            {over} over (memories that arrive by sync, or a capacity lowered in "
+            f"localmind.toml, archive nothing by themselves): `localmind maintain` or the next "
+            f"write archives the {over} "
             "lowest-valued (confidence × uses), unless you raise the capacity "
             "(localmind config capacity N)"
         )
@@ -102,7 +105,8 @@ def maintain(obj: Context, purge_archived: bool, as_json: bool, trust_clock: boo
             "is right, run `localmind maintain --trust-clock`."
         )
     click.echo(
-        f"Maintenance done: {report.expired} expired, {report.archived} archived, "
+        f"Maintenance done: {report.expired} expired, "
+        f"{report.archived} archived (importance decayed), "
         f"{report.confidence_decayed} with less confidence, {report.purged + purged} purged."
     )
     if report.evicted:

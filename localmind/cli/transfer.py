@@ -87,7 +87,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
         pending = next(batches, None)
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
-    imported = skipped = 0
+    imported = skipped = repeated = 0
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
@@ -96,7 +96,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
             while pending is not None:
                 added = memory.remember_many_explained(pending.new)
                 report = memory.restore(pending.restorable)
-                imported += len(pending.new) + report.restored
+                imported += len(pending.new) - added.reinforced + report.restored
+                repeated += added.reinforced
                 skipped += len(report.skipped)
                 evicted += added.evicted + report.evicted
                 bar.update(lines.consumed - bar.pos)
@@ -107,6 +108,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     summary = f"Imported {n_memories(imported)} in {elapsed:.1f} s"
     if skipped:
         summary += f"; {skipped} already present (same id), left as they are"
+    if repeated:
+        # a file imported twice must not look like twice the memories
+        summary += f"; {repeated} already present (same text): confidence raised, not added again"
     if evicted:
         summary += f"; {eviction_note(evicted, capacity)}"
     if bad:

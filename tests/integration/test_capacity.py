@@ -89,6 +89,23 @@ def test_lowering_the_capacity_archives_at_once_and_says_so(cli: Cli) -> None:
     assert cli.ok("config", "capacity").stdout == "capacity = unlimited\n"
 
 
+def test_a_capacity_lowered_in_the_config_file_is_said_and_maintain_archives_the_excess(
+    cli: Cli,
+) -> None:
+    for fact in FACTS[:4]:
+        cli.add(fact)
+    cli.ok("config", "set", "governance.capacity", "2")
+
+    stats = cli.ok("stats").stdout
+    maintained = cli.ok("maintain").stdout
+
+    assert "capacity:   4 of 2" in stats
+    # the cause is named: not only sync leaves a store over its capacity
+    assert "a capacity lowered in localmind.toml, archive nothing by themselves" in stats
+    assert "Over capacity: capacity 2 archived 2 memories" in maintained
+    assert len(cli.contents()) == 2 and len(archived_ids(cli)) == 2
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -236,11 +253,13 @@ def test_memories_arriving_by_sync_stay_over_capacity_until_maintain_archives_th
 
     stats = cli.ok("stats").stdout
     assert "capacity:   7 of 5" in stats
-    assert "2 over (memories that arrive by sync are never archived on arrival)" in stats
+    assert "2 over (memories that arrive by sync, or a capacity lowered in" in stats
     assert "`localmind maintain` or the next write archives the 2 lowest-valued" in stats
     assert cli.json("stats")["over_capacity"] == 2
 
     maintained = cli.ok("maintain").stdout
+    # the decay count is not read as "nothing was archived" next to the 2 over capacity
+    assert "0 archived (importance decayed)" in maintained
     assert "Over capacity: capacity 5 archived 2 memories (list them" in maintained
     assert len(archived_ids(cli)) == 2
     assert cli.json("stats")["over_capacity"] == 0

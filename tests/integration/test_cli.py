@@ -131,6 +131,16 @@ def test_recall_shows_when_each_memory_was_made(cli: Cli, seeded: dict[str, str]
     assert first["created_at"] > 0 and first["updated_at"] >= first["created_at"]
 
 
+def test_recall_says_why_a_question_about_now_scores_above_one(cli: Cli, seeded: dict[str, str]):
+    now = cli.ok("recall", "Do I still love hiking in the mountains now?", "--limit", "1").stdout
+    plain = cli.ok("recall", "Do I love hiking in the mountains?", "--limit", "1").stdout
+
+    assert HIKING in now and HIKING in plain
+    assert "(weighed 2: a question about now)" in now
+    assert float(now.split()[0]) > 1  # what the note explains
+    assert "question about now" not in plain
+
+
 def test_add_json_and_metadata(cli: Cli):
     record = cli.json("add", "Tea, not coffee", "--meta", "source=chat", "--meta", "lang=en")
 

@@ -90,6 +90,22 @@ def test_counts_of_one_are_singular(cli: Cli, tmp_path: Path):
     assert "Exported 1 memory to" in exported.stderr
 
 
+def test_importing_the_same_file_twice_says_nothing_new_was_added(cli: Cli, tmp_path: Path):
+    source = tmp_path / "chat.jsonl"
+    source.write_text(
+        '{"content": "User: I live in Porto", "created_at": "2026-11-20T19:00:00"}\n'
+        '{"content": "User: My dog is called Bruno", "created_at": "2026-11-20T19:00:00"}\n',
+        encoding="utf-8",
+    )
+    assert cli.ok("import", str(source)).stdout.startswith("Imported 2 memories in")
+
+    again = cli.ok("import", str(source)).stdout
+
+    assert again.startswith("Imported 0 memories in"), again
+    assert "2 already present (same text)" in again
+    assert len(cli.json("list")) == 2
+
+
 # --- adding from standard input or a file; importing a Markdown export ---------------------------
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.cli_support import Cli, assert_error
 from tests.ollama_server import FakeOllama
 
@@ -60,12 +62,65 @@ def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_da
     assert_error(cli("resolve", "#99", "keep-old"), "No pending conflict #99")
 
 
+def test_resolve_takes_the_beginning_of_a_memory_id_in_any_case(cli: Cli) -> None:
+    java, go = conflicted(cli)
+    # as for show, forget and feedback: a few characters of the id name the memory
+    assert cli.ok("resolve", go[:12].lower(), "take-new").stdout.startswith("Resolved #")
+    assert cli.contents() == ["I now prefer Go"]
+    assert cli.ok("conflicts").stdout.strip() == "No conflicts to review."
+    assert_error(cli("resolve", java[:12], "keep-old"), "No pending conflict involves")
+
+
+@pytest.mark.parametrize(
+    ("resolution", "said"),
+    [
+        ("keep-both", "kept both {java} and {go}"),
+        ("keep-old", "kept {java} — I like Java; forgot {go}"),
+        ("TAKE-NEW", "{java} is now version 2 — I now prefer Go; {go} went into it"),
+        ("merge", "{java} is now version 2 — Java and Go; {go} went into it"),
+    ],
+)
+def test_resolve_says_what_became_of_both_memories(cli: Cli, resolution: str, said: str) -> None:
+    java, go = conflicted(cli)
+    text = ("--text", "Java and Go") if resolution == "merge" else ()
+    result = cli.ok("resolve", "1", resolution, *text)
+    assert result.stdout.strip() == "Resolved #1: " + said.format(java=java, go=go)
+
+
+def test_take_new_drops_what_was_merged_into_the_old_text(cli: Cli) -> None:
+    berlin = cli.add("I live in Berlin")
+    assert f"Merged into {berlin}" in cli.ok("add", "我住在柏林").stdout
+    assert "may contradict" in cli.ok("add", "I moved to Munich last month").stdout
+
+    cli.ok("resolve", "1", "take-new")
+
+    shown = cli.json("show", berlin)
+    assert shown["content"] == "I moved to Munich last month"
+    assert shown["metadata"] == {}  # no "restatements": ["我住在柏林"], no mentions: 2
+    # nor is the memory found any more by the words of the text it no longer says
+    found = {r["id"]: r["breakdown"]["keyword_rank"] for r in cli.json("recall", "柏林")}
+    assert found.get(berlin) is None
+
+
 def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:
     ollama_server.when_schema_has("relation", {"relation": "contradicts"})
     java = cli.add("I like Java", OLLAMA_HOST=ollama_server.host)
     result = cli.ok("add", "I now prefer Go", OLLAMA_HOST=ollama_server.host)
     assert f"Updated {java} to version 2" in result.stdout
     assert cli.contents() == ["I now prefer Go"]
+
+
+def test_an_overwrite_by_the_model_drops_what_was_merged_into_the_old_text(
+    cli: Cli, ollama_server: FakeOllama
+) -> None:
+    berlin = cli.add("I live in Berlin")
+    assert f"Merged into {berlin}" in cli.ok("add", "我住在柏林").stdout
+    ollama_server.when_schema_has("relation", {"relation": "contradicts"})
+
+    moved = cli.ok("add", "I moved to Munich last month", OLLAMA_HOST=ollama_server.host)
+
+    assert f"Updated {berlin} to version 2" in moved.stdout
+    assert cli.json("show", berlin)["metadata"] == {}
 
 
 def test_no_llm_flag_never_calls_the_model(cli: Cli, ollama_server: FakeOllama) -> None:

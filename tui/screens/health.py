@@ -172,7 +172,8 @@ class HealthScreen(Page):
 
         def done(report: MaintenanceReport) -> None:
             self.notify(
-                f"Maintenance done: {report.expired} expired, {report.archived} archived, "
+                f"Maintenance done: {report.expired} expired, "
+                f"{report.archived} archived (importance decayed), "
                 f"{report.confidence_decayed} with less confidence, {report.purged} purged"
                 + (f"; {len(report.evicted)} over capacity archived." if report.evicted else ".")
             )
