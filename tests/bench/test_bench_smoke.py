@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.personal import SETS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -66,7 +68,7 @@ def test_retrieval_scores_the_held_out_set_when_named(
     report = out.read_text(encoding="utf-8").replace("**", "")
     assert f"`python -m bench retrieval --sets {named} --questions 6`" in report
     for system in ("BM25 only", "dense only", "localmind recall (as shipped)"):
-        assert f"| {named} (held out) | {system} | 6 |" in report, system
+        assert f"| {SETS[named].title} | {system} | 6 |" in report, system
     assert "personal (ours)" not in report
     assert other not in report, "naming one held-out set runs only that one"
 
