@@ -197,8 +197,9 @@ def score_personal(directory: Path, name: str = "personal") -> list[Score]:
     chosen = SETS[name]
     items = chosen.memories()
     language = {item.id: item.lang for item in items}
-    held_out = ", held out" if chosen.held_out else ""
-    score = Score(f"{name} set{held_out} (one by one)")
+    # the title says whether the set is held out or a dev set (personal2 became one)
+    role = chosen.title.partition("(")[2].rstrip(")")
+    score = Score(f"{name} set ({role}), one by one")
     same_language = Score(f"{name}: restatements in the same language")
     across = Score(f"{name}: restatements across languages")
     started = time.perf_counter()
