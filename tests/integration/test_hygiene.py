@@ -462,8 +462,11 @@ def test_a_change_cue_about_another_fact_of_the_same_person_is_not_queued(
     [
         ("I live in Berlin.", "我住在柏林。"),  # a name translated: 柏林 is Berlin
         ("我骑自行车上班。", "I ride my bike to work."),
+        # round 5 (hyg13e): names by their sound, the past of events
+        ("我的经理叫王建国。", "My manager is Wang Jianguo."),  # 王建国 read aloud
+        ("I bought a bike last week.", "上周我买了一辆自行车。"),  # bought / 了: one tense
     ],
-    ids=["name-en-zh", "words-zh-en"],
+    ids=["name-en-zh", "words-zh-en", "pinyin-name", "past-of-an-event"],
 )
 def test_a_translation_the_dictionary_accounts_for_merges_into_one_memory(
     open_memory: Callable[..., Memory], old: str, new: str
@@ -483,52 +486,12 @@ def test_a_translation_the_dictionary_accounts_for_merges_into_one_memory(
         ("Tom owes me $50.", "我欠汤姆50美元。"),  # 汤姆 is Tom: the roles are reversed
         ("I prefer dogs to cats.", "我喜欢猫胜过狗。"),
         ("I eat fish.", "我偶尔吃鱼。"),
+        ("我的经理叫王建国。", "My manager is Wang Jianhua."),  # another name (round 5)
+        ("I lived in Berlin.", "我住在柏林了。"),  # over, or just begun (round 5)
     ],
-    ids=["reversed-people", "reversed-comparison", "qualifier"],
+    ids=["reversed-people", "reversed-comparison", "qualifier", "other-name", "past-of-a-state"],
 )
 def test_a_near_translation_stays_two_memories(
-    open_memory: Callable[..., Memory], old: str, new: str
-) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
-    assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
-    assert outcome.decision is not Decision.MERGED, outcome.reason
-    assert_both_kept(memory, first.id, old)
-
-
-# --- round 5 (hyg13e): names by their sound, the past of events, numbers read alike ---------
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("我的经理叫王建国。", "My manager is Wang Jianguo."),  # 王建国 read aloud
-        ("I bought a bike last week.", "上周我买了一辆自行车。"),  # sold / 了: one tense
-    ],
-    ids=["pinyin-name", "past-of-an-event"],
-)
-def test_a_translation_read_the_new_ways_merges_into_one_memory(
-    open_memory: Callable[..., Memory], old: str, new: str
-) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
-    assert outcome.decision is Decision.MERGED, outcome.reason
-    assert "both languages" in outcome.reason
-    assert memory.count() == 1
-    assert memory.get(first.id).metadata["restatements"] == [new]
-
-
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("我的经理叫王建国。", "My manager is Wang Jianhua."),  # another name
-        ("I lived in Berlin.", "我住在柏林了。"),  # over, or just begun
-    ],
-    ids=["other-name", "past-of-a-state"],
-)
-def test_a_near_translation_read_the_new_ways_stays_two_memories(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
     memory = open_memory(llm=None)
