@@ -22,6 +22,12 @@ class Status(StrEnum):
     EXPIRED = "expired"
     DELETED = "deleted"
 
+    @property
+    def shown(self) -> str:
+        """The word people read: every command calls an expired memory "archived" (the stored
+        value, the JSON and the sync format keep "expired")."""
+        return "archived" if self is Status.EXPIRED else self.value
+
 
 class Travel(StrEnum):
     """How a field of a memory reaches another device (``localmind.replica``)."""
