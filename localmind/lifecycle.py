@@ -483,7 +483,8 @@ class Lifecycle:
         )
 
     def drop_restatements(self, existing: StoredMemory, reason: str) -> MemoryRecord:
-        """After a new text replaced a memory's because it contradicted it (take-new): see
+        """After a new text replaced a memory's because it contradicted it (take-new) or
+        corrected it (``feedback correct``, an ``update`` with new text): see
         :func:`without_restatements`."""
         metadata = without_restatements(existing.record)
         if metadata == existing.record.metadata:

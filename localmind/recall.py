@@ -155,6 +155,7 @@ class _Ranked:
     found: Relevance
     score: float
     superseded_by: str | None = None  # a newer memory in these results that may replace it
+    moved_above: str | None = None  # an earlier memory it was moved above (see _newer_first)
 
 
 class Recaller:
@@ -382,8 +383,10 @@ class Recaller:
 
     def _result(self, entry: _Ranked, now: float, weights: RankingWeights) -> RecallResult:
         breakdown = score(entry.memory, entry.found, now, weights, self.settings.decay)
-        if entry.superseded_by is not None:
-            breakdown = replace(breakdown, superseded_by=entry.superseded_by)
+        if entry.superseded_by is not None or entry.moved_above is not None:
+            breakdown = replace(
+                breakdown, superseded_by=entry.superseded_by, moved_above=entry.moved_above
+            )
         return RecallResult(entry.memory, breakdown)
 
     def _search_store(
@@ -588,6 +591,7 @@ class Recaller:
             return results
         successor = {old: new for old, new in conflicts if (old, new) in pairs}
         ordered = list(results)
+        moved_above: dict[str, str] = {}
         for _ in range(len(pairs)):  # a chain (A → B → C) settles in as many passes at most
             moved = False
             for old, new in pairs:
@@ -595,13 +599,22 @@ class Recaller:
                 i, j = positions[old], positions[new]
                 if i < j:
                     ordered.insert(i, ordered.pop(j))
+                    moved_above[new] = old
                     moved = True
             if not moved:
                 break
+        # a moved memory says so (its lower score is above a higher one), naming the earlier
+        # one only while that is still among the results returned above the cut
+        positions = {r.memory.id: i for i, r in enumerate(ordered)}
+        moved_above = {
+            new: old for new, old in moved_above.items() if positions[new] < positions[old] < limit
+        }
         return [
-            replace(r, superseded_by=successor[r.memory.id])
-            if r.memory.id in successor and r.superseded_by is None
-            else r
+            replace(
+                r,
+                superseded_by=r.superseded_by or successor.get(r.memory.id),
+                moved_above=moved_above.get(r.memory.id),
+            )
             for r in ordered
         ]
 

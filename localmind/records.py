@@ -22,6 +22,12 @@ class Status(StrEnum):
     EXPIRED = "expired"
     DELETED = "deleted"
 
+    @property
+    def shown(self) -> str:
+        """The word people read: every command calls an expired memory "archived" (the stored
+        value, the JSON and the sync format keep "expired")."""
+        return "archived" if self is Status.EXPIRED else self.value
+
 
 class Travel(StrEnum):
     """How a field of a memory reaches another device (``localmind.replica``)."""
@@ -185,7 +191,8 @@ class ScoreBreakdown:
     relevant to the query (``localmind.ranking.relevance``): comparable across queries, not 1
     for the best candidate by construction. ``from_vector`` and ``from_keywords`` are what the
     vector and the keyword search added to its logit; ``superseded_by`` names a newer memory
-    among the results that replaces this one (it then ranks below it).
+    among the results that replaces this one (it then ranks below it); ``moved_above`` names the
+    earlier memory this newer one was listed above despite a lower score.
     """
 
     score: float
@@ -207,6 +214,9 @@ class ScoreBreakdown:
     #: once) added to its logit: the best one's relevance × ``FusionConfig.context``
     from_context: float = 0.0
     superseded_by: str | None = None
+    #: an earlier memory this one was moved above although it scores lower: a newer version
+    #: of it (a pending conflict or a change ``remember`` noted), which may replace it
+    moved_above: str | None = None
     #: the ranking's recency weight it was scored with (higher for a question about now):
     #: rescoring after feedback keeps it, so the score moves only by what the feedback changed
     recency_weight: float | None = None

@@ -133,7 +133,7 @@ def markdown(records: Iterable[tuple[MemoryRecord, list[Version]]], title: str) 
             if record.pinned:
                 flags.append("pinned")
             if record.status is not Status.ACTIVE:
-                flags.append(str(record.status))
+                flags.append(record.status.shown)
             details = " · ".join([_date(record.created_at), *flags, f"`{record.id}`"])
             yield f"\n- {record.content}  \n  <sub>{details}</sub>\n"
             for version in history:

@@ -343,6 +343,9 @@ class Writer:
                 record = self._store.replace_content(
                     stored, new_content, content_hash(new_content), vector, reason, now
                 )
+                if edit.metadata is None:  # metadata the edit gives is the person's to keep
+                    # a new text (a correction) replaces what the old one said, restatements too
+                    record = self._lifecycle.drop_restatements(stored, reason)
             if fields:
                 record = self._store.update_fields(stored, reason, updated_at=now, **fields)
         return record

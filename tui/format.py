@@ -43,7 +43,7 @@ def archived_note(count: int) -> str:
     """How the app announces what the capacity limit archived (every front end says so)."""
     return (
         f"capacity archived {plural(count, 'memory')} to make room: "
-        "Memories, status expired (s); a brings one back"
+        "Memories, status archived (s); a brings one back"
     )
 
 

@@ -212,6 +212,8 @@ def format_result(result: RecallResult) -> str:
     ]
     if b.superseded_by:
         lines.append(f"       may be outdated: {b.superseded_by} is newer")
+    if b.moved_above:
+        lines.append(f"       newer than {b.moved_above}: listed above it")
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ from localmind.configuration import NEW_PASSPHRASE_ENV
 from localmind.errors import NotAStore
 from localmind.keys import key_file_for
 from localmind.memory import Memory
+from localmind.records import Status
 from localmind.swap import finish_interrupted
 
 
@@ -35,9 +36,10 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"store:      {figures['path']} ({figures['size_bytes'] / 1e6:.1f} MB)")
     click.echo(f"user:       {figures['namespace']}")
     click.echo(f"memories:   {figures['active']} active")
-    for label in ("by_type", "by_status"):
-        parts = ", ".join(f"{k} {v}" for k, v in sorted(figures[label].items()))
-        click.echo(f"{label.replace('_', ' '):<11} {parts or '-'}")
+    by_status = {Status(status).shown: n for status, n in figures["by_status"].items()}
+    for label, counts in (("by type", figures["by_type"]), ("by status", by_status)):
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        click.echo(f"{label:<11} {parts or '-'}")
     click.echo(f"embedder:   {figures['embedder']}")
     capacity = figures["capacity"]
     click.echo(f"capacity:   {figures['active']} of {capacity if capacity else 'unlimited'}")

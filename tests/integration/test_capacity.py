@@ -106,6 +106,25 @@ def test_a_capacity_lowered_in_the_config_file_is_said_and_maintain_archives_the
     assert len(cli.contents()) == 2 and len(archived_ids(cli)) == 2
 
 
+def test_stats_and_the_markdown_export_call_an_archived_memory_archived(
+    cli: Cli, tmp_path: Path
+) -> None:
+    cli.ok("config", "capacity", "2")
+    for fact in FACTS[:3]:
+        cli.add(fact)
+    [archived] = archived_ids(cli)
+    target = tmp_path / "memories.md"
+
+    stats = cli.ok("stats").stdout
+    cli.ok("export", "--format", "markdown", "--output", str(target))
+
+    # the word every other command uses (list --archived, unarchive, maintain)
+    assert "by status   active 2, archived 1" in stats and "expired" not in stats
+    [line] = [line for line in target.read_text(encoding="utf-8").splitlines() if archived in line]
+    assert "archived" in line and "expired" not in line
+    assert cli.json("stats")["by_status"] == {"active": 2, "expired": 1}  # the stored value
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

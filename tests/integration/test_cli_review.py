@@ -102,6 +102,19 @@ def test_take_new_drops_what_was_merged_into_the_old_text(cli: Cli) -> None:
     assert found.get(berlin) is None
 
 
+def test_a_correction_drops_what_was_merged_into_the_old_text(cli: Cli) -> None:
+    berlin = cli.add("I live in Berlin")
+    assert f"Merged into {berlin}" in cli.ok("add", "我住在柏林").stdout
+
+    cli.ok("feedback", berlin, "correct", "I live in Munich")
+
+    shown = cli.json("show", berlin)
+    assert shown["content"] == "I live in Munich"
+    assert "restatements" not in shown["metadata"] and "mentions" not in shown["metadata"]
+    found = {r["id"]: r["breakdown"]["keyword_rank"] for r in cli.json("recall", "柏林")}
+    assert found.get(berlin) is None
+
+
 def test_with_ollama_add_overwrites_a_contradiction(cli: Cli, ollama_server: FakeOllama) -> None:
     ollama_server.when_schema_has("relation", {"relation": "contradicts"})
     java = cli.add("I like Java", OLLAMA_HOST=ollama_server.host)

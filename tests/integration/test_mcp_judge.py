@@ -220,3 +220,24 @@ async def test_with_a_local_model_its_verdict_comes_back_with_the_old_text(
     assert "A local model (Ollama) is configured" in (instructions or "")
     async with Client(build_server(open_memory(path=with_model.path.parent / "b.db"))) as client:
         assert "No local model is configured" in (client.instructions or "")
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("update", {"content": "I live in Munich"}),
+        ("feedback", {"verdict": "correct", "new_content": "I live in Munich"}),
+    ],
+)
+async def test_a_new_text_from_the_assistant_drops_what_was_merged_into_the_old_one(
+    memory: Memory, tool: str, arguments: dict[str, str]
+):
+    berlin = memory.remember("I live in Berlin")
+    assert memory.remember_explained("我住在柏林").record.id == berlin.id  # merged into it
+
+    async with Client(build_server(memory)) as client:
+        await call(client, tool, id=berlin.id, **arguments)
+
+    assert memory.get(berlin.id).content == "I live in Munich"
+    assert memory.get(berlin.id).metadata == {}
+    assert berlin.id not in [r.memory.id for r in memory.recall("柏林") if r.breakdown.keyword_rank]

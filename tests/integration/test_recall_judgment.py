@@ -11,6 +11,7 @@ import pytest
 
 from localmind import Memory
 from localmind.cjk import mostly_cjk
+from localmind.cli.memories import format_result
 from tests.conftest import FakeClock
 
 #: One person's ordinary facts, English and Chinese.
@@ -315,9 +316,16 @@ def test_a_later_memory_that_answers_too_moves_up_only_for_that_question(
     by_id = {r.memory.id: r.breakdown for r in both}
     assert by_id[new.id].similarity < by_id[old.id].similarity  # moved up, not scored higher
     assert by_id[old.id].superseded_by is None  # only a conflict marks one as replaced
+    # ... but the moved one says why it is listed above a higher score, in every front end
+    assert (by_id[new.id].moved_above, by_id[old.id].moved_above) == (old.id, None)
+    [shown] = [format_result(r) for r in both if r.memory.id == new.id]
+    assert f"newer than {old.id}: listed above it" in shown
+    assert [r.breakdown.to_dict()["moved_above"] for r in both].count(old.id) == 1  # --json, MCP
 
-    ranked = [r.memory.id for r in memory.recall("my job at Northwind Logistics", 5, threshold=0)]
-    assert ranked[0] == old.id and new.id in ranked
+    old_job = memory.recall("my job at Northwind Logistics", 5, threshold=0)
+    assert old_job[0].memory.id == old.id and new.id in [r.memory.id for r in old_job]
+    assert all(r.breakdown.moved_above is None for r in old_job)  # nothing was moved
+    assert "listed above it" not in "\n".join(format_result(r) for r in old_job)
 
 
 @pytest.mark.parametrize(

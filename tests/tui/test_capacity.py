@@ -1,5 +1,5 @@
 """The app says when capacity archived memories (chat) and brings an archived one back
-(Memories page, status expired, a)."""
+(Memories page, status archived, a)."""
 
 from __future__ import annotations
 
@@ -52,11 +52,12 @@ async def test_an_archived_memory_comes_back_from_the_memories_page(
         await pilot.press("a")  # an active memory: nothing to bring back
         await settle(pilot)
         assert any("Only archived memories" in n.message for n in app._notifications)
-        await pilot.press("s", "s")  # active -> superseded -> expired
+        await pilot.press("s", "s")  # active -> superseded -> archived
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, MemoriesScreen)
         assert list(screen.rows) == [archived]
+        assert "status: archived (s)" in str(screen.query_one("#filters").render())
         assert "a brings it back" in str(screen.query_one("#detail").render())
         screen.query_one("#memories", DataTable).focus()
         await pilot.press("a")

@@ -253,6 +253,8 @@ class ChatScreen(Page):
             text.append(f", changed {day(memory.updated_at)}", style="dim")
         if b.superseded_by:
             text.append(f" · may be outdated: {b.superseded_by} is newer", style="yellow")
+        if b.moved_above:
+            text.append(f" · newer than {b.moved_above}: listed above it", style="dim")
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:

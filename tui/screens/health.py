@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
 from localmind.governance import MaintenanceReport
+from localmind.records import Status
 from sync.folder import device_label
 from sync.watch import SyncReport
 from tui.format import DAY, age, ago, plural
@@ -72,8 +73,9 @@ class HealthScreen(Page):
         now = self.lm.clock()
         counts = Text("Memories\n", style="bold")
         counts.append(f"{stats['active']} active, {stats['short_term']} in this session\n")
-        for title, key in (("by type", "by_type"), ("by status", "by_status")):
-            parts = ", ".join(f"{k} {v}" for k, v in sorted(stats[key].items()))
+        by_status = {Status(status).shown: n for status, n in stats["by_status"].items()}
+        for title, figures in (("by type", stats["by_type"]), ("by status", by_status)):
+            parts = ", ".join(f"{k} {v}" for k, v in sorted(figures.items()))
             counts.append(f"{title}: {parts or '-'}\n")
         counts.append(f"pending conflicts: {stats['pending_conflicts']}\n")
         counts.append(f"events: {stats['events']} · {stats['size_bytes'] / 1e6:.1f} MB\n")

@@ -69,7 +69,7 @@ class MemoriesScreen(Page):
         Binding("t", "cycle_type", "Type"),
         Binding("s", "cycle_status", "Status"),
         Binding("o", "cycle_sort", "Sort"),
-        # archived memories show with status expired (s); the footer has no room for it
+        # archived memories show with status archived (s); the footer has no room for it
         Binding("a", "unarchive", "Unarchive", show=False),
     ]
 
@@ -192,7 +192,7 @@ class MemoriesScreen(Page):
     def _show_filters(self) -> None:
         kind = str(self.type_filter) if self.type_filter else "all"
         sort = "relevance" if self.query_text and self.sort == "newest" else self.sort
-        scope = "search: active only" if self.query_text else f"status: {self.status_filter}"
+        scope = "search: active only" if self.query_text else f"status: {self.status_filter.shown}"
         self.query_one("#filters", Label).update(
             f"type: {kind} (t) · {scope} (s) · sort: {sort} (o) · {len(self.rows)} shown"
         )
@@ -363,7 +363,7 @@ class MemoriesScreen(Page):
         record = self.selected()
         if record is None or record.status is not Status.EXPIRED:
             self.notify(
-                "Only archived memories come back: show them with s (status expired).",
+                "Only archived memories come back: show them with s (status archived).",
                 severity="warning",
             )
             return
