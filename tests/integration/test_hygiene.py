@@ -13,8 +13,9 @@ import pytest
 
 from localmind import Memory
 from localmind.config import LifecycleConfig
-from localmind.lifecycle import Decision
+from localmind.lifecycle import Decision, Outcome
 from localmind.llm.ollama import OllamaLLM
+from localmind.records import MemoryRecord
 from tests.integration.test_forget_traces import tables_holding
 from tests.ollama_server import FakeOllama
 
@@ -48,6 +49,16 @@ def relation_events(memory: Memory) -> list[tuple[str, dict[str, Any], str]]:
     return [(memory_id, json.loads(payload), reason) for memory_id, payload, reason in rows]
 
 
+def told_after(
+    open_memory: Callable[..., Memory], old: str, new: str
+) -> tuple[Memory, MemoryRecord, Outcome]:
+    """A store without a model that was told ``old`` and then ``new``: the memory, the first
+    record and what remember() decided about the second."""
+    memory = open_memory(llm=None)
+    first = memory.remember(old)
+    return memory, first, memory.remember_explained(new)
+
+
 def assert_both_kept(memory: Memory, old_id: str, old: str) -> None:
     assert memory.count() == 2
     kept = memory.get(old_id)
@@ -59,9 +70,7 @@ def assert_both_kept(memory: Memory, old_id: str, old: str) -> None:
 def test_a_near_identical_text_that_means_something_else_is_never_merged(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, first, outcome = told_after(open_memory, old, new)
     # Close enough that similarity alone would have merged them.
     assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
     assert outcome.decision is not Decision.MERGED
@@ -110,9 +119,7 @@ def test_asking_the_model_never_settles_a_different_pair_as_the_same(
 def test_a_restatement_in_the_same_words_merges_without_a_model(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, first, outcome = told_after(open_memory, old, new)
     assert outcome.decision is Decision.MERGED
     assert memory.count() == 1
     assert memory.get(first.id).metadata["mentions"] == 2
@@ -131,9 +138,7 @@ def test_a_restatement_in_the_same_words_merges_without_a_model(
 def test_a_compatible_fact_is_stored_without_a_conflict(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, _, outcome = told_after(open_memory, old, new)
     # Similar enough to have been queued before: the filter, not the threshold, let it in.
     assert outcome.similarity is not None and outcome.similarity >= CONFIG.conflict_threshold
     assert outcome.decision is Decision.INSERTED
@@ -153,9 +158,7 @@ def test_a_compatible_fact_is_stored_without_a_conflict(
 def test_an_update_waits_for_review_with_the_reason(
     open_memory: Callable[..., Memory], old: str, new: str, why: str
 ) -> None:
-    memory = open_memory(llm=None)
-    memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, _, outcome = told_after(open_memory, old, new)
     assert outcome.decision is Decision.QUEUED
     [conflict] = memory.conflicts()
     assert (conflict.existing.content, conflict.candidate.content) == (old, new)
@@ -434,9 +437,7 @@ def test_a_telling_that_adds_a_detail_merges_and_the_memory_keeps_the_fuller_tex
 def test_a_word_that_qualifies_the_fact_is_never_merged_away(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, first, outcome = told_after(open_memory, old, new)
     assert outcome.decision is not Decision.MERGED, outcome.reason
     assert_both_kept(memory, first.id, old)
 
@@ -471,9 +472,7 @@ def test_a_change_cue_about_another_fact_of_the_same_person_is_not_queued(
 def test_a_translation_the_dictionary_accounts_for_merges_into_one_memory(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, first, outcome = told_after(open_memory, old, new)
     assert outcome.decision is Decision.MERGED, outcome.reason
     assert "both languages" in outcome.reason
     assert memory.count() == 1
@@ -494,9 +493,7 @@ def test_a_translation_the_dictionary_accounts_for_merges_into_one_memory(
 def test_a_near_translation_stays_two_memories(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    first = memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, first, outcome = told_after(open_memory, old, new)
     assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
     assert outcome.decision is not Decision.MERGED, outcome.reason
     assert_both_kept(memory, first.id, old)

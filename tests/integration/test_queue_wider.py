@@ -11,6 +11,7 @@ import pytest
 from localmind import Memory
 from localmind.config import LifecycleConfig
 from localmind.lifecycle import Decision
+from tests.integration.test_hygiene import told_after
 
 CONFIG = LifecycleConfig()
 
@@ -33,9 +34,7 @@ CONFIG = LifecycleConfig()
 def test_an_update_the_queue_used_to_miss_waits_for_review(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, _, outcome = told_after(open_memory, old, new)
     assert outcome.decision is Decision.QUEUED, outcome.reason
     [conflict] = memory.conflicts()
     assert (conflict.existing.content, conflict.candidate.content) == (old, new)
@@ -70,9 +69,7 @@ def test_an_update_the_queue_used_to_miss_waits_for_review(
 def test_a_compatible_fact_stays_out_of_the_queue(
     open_memory: Callable[..., Memory], old: str, new: str
 ) -> None:
-    memory = open_memory(llm=None)
-    memory.remember(old)
-    outcome = memory.remember_explained(new)
+    memory, _, outcome = told_after(open_memory, old, new)
     # Close enough to be compared: the filter, not the threshold, kept it out.
     assert outcome.similarity is not None and outcome.similarity >= CONFIG.conflict_threshold
     assert outcome.decision is Decision.INSERTED, outcome.reason
