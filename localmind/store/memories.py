@@ -371,8 +371,10 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         self, namespace: str, limit: int, *, source: str | None = None, keep: str | None = None
     ) -> list[str]:
         """Ids of up to ``limit`` active unpinned memories of least value (confidence times
-        uses, then importance, then age): what capacity archives first. ``source``: only those
-        whose metadata names it; ``keep``: never this one."""
+        uses, then importance, then age): what capacity archives first. A memory in a pending
+        conflict comes last: archiving it would settle the question silently, before the
+        person has read it. ``source``: only those whose metadata names it; ``keep``: never
+        this one."""
         sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
         params: list[Any] = [namespace]
         if source is not None:
@@ -381,7 +383,11 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         if keep is not None:
             sql += "AND id != ? "
             params.append(keep)
-        sql += "ORDER BY confidence * (access_count + 1), importance, created_at LIMIT ?"
+        sql += (
+            "ORDER BY EXISTS (SELECT 1 FROM conflicts k WHERE k.status = 'pending' AND "
+            "(k.existing_id = memories.id OR k.candidate_id = memories.id)), "
+            "confidence * (access_count + 1), importance, created_at LIMIT ?"
+        )
         rows: list[tuple[Any, ...]] = self.db.execute(sql, (*params, limit)).fetchall()
         return [str(memory_id) for (memory_id,) in rows]
 

@@ -308,3 +308,23 @@ def test_the_automatic_daily_maintenance_archives_nothing_over_capacity(
     assert memory.count() == 7
     assert len(memory.maintain().evicted) == 2  # asked for: archived, and said
     assert memory.count() == 5
+
+
+def test_capacity_archives_a_memory_awaiting_review_last(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    older = memory.remember("I live in Berlin")
+    clock.advance(days=1)
+    newer = memory.remember("We moved to Lisbon last month")
+    assert [(c.existing.id, c.candidate.id) for c in memory.conflicts()] == [(older.id, newer.id)]
+    memory.configure("capacity", "3")
+    for fact in ("My cat is called Mochi", "I play the cello"):
+        clock.advance(days=1)
+        memory.remember(fact)
+
+    # The oldest memory is the cheapest to archive, but the person has not yet said which of
+    # the two is true: archiving it would settle that silently. The next one goes instead.
+    [archived] = memory.list_memories(status="expired")
+    assert archived.content == "My cat is called Mochi"
+    assert [(c.existing.id, c.candidate.id) for c in memory.conflicts()] == [(older.id, newer.id)]
