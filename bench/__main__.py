@@ -153,6 +153,11 @@ def _add_import_rate(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.add_argument("--rounds", type=int, default=2, help="imports of each kind per size")
     parser.add_argument("--live", action="store_true", help="embed with the model each time")
     parser.add_argument(
+        "--personal",
+        action="store_true",
+        help="import the dev personal sets (realistic notes) instead of synthetic memories",
+    )
+    parser.add_argument(
         "--cache-dir",
         default="~/.cache/localmind-bench",
         help="where precomputed vectors are kept (bench perf's default)",

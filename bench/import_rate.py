@@ -13,6 +13,7 @@ second (the best round of each), wall seconds, and what the check decided.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import tempfile
 import time
 from collections import Counter
@@ -51,16 +52,33 @@ def _import(
         memory.close()
 
 
+def _pool(args: argparse.Namespace) -> tuple[list[int], list[NewMemory]]:
+    """The sizes to import and the memories they are prefixes of: synthetic ones, or the dev
+    personal sets (``--personal``: one person's realistic notes after another's, in date order;
+    never the held-out set)."""
+    if not args.personal:
+        sizes = [int(size) for size in args.sizes.split(",")]
+        made = synthetic.memories(max(sizes))
+        return sizes, [NewMemory(m.content, created_at=m.created_at) for m in made]
+    from bench.personal import SETS
+
+    told = []
+    for chosen in (SETS["personal"], SETS["personal2"]):  # personal2 is a dev set now
+        for item in sorted(chosen.memories(), key=lambda item: item.date):
+            noon = dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp()
+            told.append(NewMemory(item.text, created_at=noon))
+    return [len(told)], told
+
+
 def run(args: argparse.Namespace) -> int:
-    sizes = [int(size) for size in args.sizes.split(",")]
-    pool = synthetic.memories(max(sizes))
+    sizes, pool = _pool(args)
     texts = [m.content for m in pool]
     inner = _use_embedder()
     embedder = CachedEmbedder(inner)
     if args.live:
         embedder.live = True
     else:
-        path, _ = _embed_all(texts, inner, Path(args.cache_dir).expanduser(), 7)
+        path, _ = _embed_all(texts, inner, Path(args.cache_dir).expanduser(), 7 + args.personal)
         vectors = np.fromfile(path, dtype=np.float32).reshape(len(texts), DIM)
         embedder.vectors = dict(zip(texts, vectors, strict=True))
     lines = [
@@ -68,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for size in sizes:
-        items = [NewMemory(m.content, created_at=m.created_at) for m in pool[:size]]
+        items = pool[:size]
         best: dict[bool, tuple[float, float, Counter[str]]] = {}
         with tempfile.TemporaryDirectory(prefix="import-rate-") as tmp:
             for round_ in range(args.rounds):
@@ -87,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         ratio = best[True][0] / best[False][0]
         lines.append(f"| {size:,} | on ÷ off | {ratio:.2f}× | | | | |")
     how = "live embedding" if args.live else "vectors precomputed"
-    print(f"remember_many, {how}, best of {args.rounds} rounds, alternating:\n")
+    data = "the dev personal sets" if args.personal else "synthetic memories"
+    print(f"remember_many of {data}, {how}, best of {args.rounds} rounds, alternating:\n")
     print("\n".join(lines))
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from localmind.config import LifecycleConfig
@@ -25,7 +26,12 @@ from localmind.records import (
 from localmind.sameness import Sameness, compare
 from localmind.statement import read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import suspect
+from localmind.suspicion import Suspicion
+from localmind.suspicion import suspect as _suspect_uncached
+
+# propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
+# the two texts, answered once (an import of 10k memories asked ~12 per memory).
+suspect: Callable[[str, str], Suspicion] = lru_cache(maxsize=512)(_suspect_uncached)
 
 # How many of the nearest memories a new one is compared with: the one it restates or
 # contradicts is not always the nearest ("We moved to Lisbon" may sit closer to another move).
