@@ -240,10 +240,14 @@ def time_remember(directory: Path) -> dict[str, float]:
     pool = synthetic.memories(TIMING_STORE_SIZE + TIMING_SAMPLES)
     stored, new = pool[:TIMING_STORE_SIZE], pool[TIMING_STORE_SIZE:]
     with fresh_memory(directory, "timing", namespace="warm-up") as warm_up:
-        warm_up.remember_many(NewMemory(m.content) for m in new)
+        warm_up.remember_many((NewMemory(m.content) for m in new), check=False)
     with fresh_memory(directory, "timing") as memory:
-        memory.remember_many(
-            NewMemory(m.content, importance=m.importance, created_at=m.created_at) for m in stored
+        memory.remember_many(  # a store to time remember in: loaded as before, unjudged
+            (
+                NewMemory(m.content, importance=m.importance, created_at=m.created_at)
+                for m in stored
+            ),
+            check=False,
         )
         samples = []
         for item in new:
