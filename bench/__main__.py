@@ -29,6 +29,7 @@ def _retrieval(args: argparse.Namespace) -> int:
         tuple(s for s in (args.sets or "").split(",") if s),
         args.questions,
         args.second_embedder,
+        args.personal_imported,
     )
 
 
@@ -66,6 +67,12 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     parser.add_argument(
         "--dump", help="also write every question's candidates and scores (for `bench fit`)"
+    )
+    parser.add_argument(
+        "--personal-imported",
+        action="store_true",
+        help="also load each personal set in one remember_many (as `localmind import` adds a "
+        "file, judged) beside its one-by-one row",
     )
     parser.add_argument(
         "--locomo",
@@ -130,6 +137,34 @@ def _add_sync(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.set_defaults(handler=_sync)
 
 
+def _import_rate(args: argparse.Namespace) -> int:
+    from bench import import_rate
+
+    return import_rate.run(args)
+
+
+def _add_import_rate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "import-rate",
+        help="remember_many with and without remember's judgment (check), side by side",
+        description="Import speed with check on and off (see bench/import_rate.py).",
+    )
+    parser.add_argument("--sizes", default="1000,10000", help="memories per import")
+    parser.add_argument("--rounds", type=int, default=2, help="imports of each kind per size")
+    parser.add_argument("--live", action="store_true", help="embed with the model each time")
+    parser.add_argument(
+        "--personal",
+        action="store_true",
+        help="import the dev personal sets (realistic notes) instead of synthetic memories",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        default="~/.cache/localmind-bench",
+        help="where precomputed vectors are kept (bench perf's default)",
+    )
+    parser.set_defaults(handler=_import_rate)
+
+
 def _hygiene(args: argparse.Namespace) -> int:
     from bench import hygiene
 
@@ -160,6 +195,12 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="comma-separated personal sets to add one by one (e.g. personal,personal2; "
         "default: every one, or those not held out with --skip-held-out)",
     )
+    parser.add_argument(
+        "--imported",
+        action="store_true",
+        help="also score each personal set imported in one batch (remember_many, as "
+        "`localmind import` adds a file), in rows of its own beside the one-by-one rows",
+    )
     parser.set_defaults(handler=_hygiene)
 
 
@@ -171,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_perf(commands)
     _add_sync(commands)
     _add_hygiene(commands)
+    _add_import_rate(commands)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

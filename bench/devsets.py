@@ -65,6 +65,10 @@ class DevSet:
     #: told one by one through ``remember`` (hygiene and supersession apply) rather than bulk
     one_by_one: bool = False
     now: float = 0.0
+    #: bulk loads only: ``remember_many``'s judgment (``check``). Off for the conversation and
+    #: event logs (a raw import of transcripts: see docs/benchmarks.md, "Import with judgment")
+    check: bool = False
+    memory_type: str = "episodic"
 
     def __post_init__(self) -> None:
         if not self.now:
@@ -207,6 +211,14 @@ def personal_set(name: str = "personal") -> DevSet:
     return DevSet(chosen.title, items, questions, one_by_one=True, now=now)
 
 
+def imported(devset: DevSet) -> DevSet:
+    """``devset`` (a personal set) imported in one ``remember_many``, in date order, judged as
+    ``localmind import`` judges a file, instead of told one by one."""
+    items = sorted(devset.items, key=lambda item: item.created_at)
+    name = f"{devset.name}, imported in one batch"
+    return DevSet(name, items, devset.questions, False, devset.now, True, "semantic")
+
+
 def _day(day: dt.date | str) -> float:
     return dt.datetime.fromisoformat(str(day)).replace(tzinfo=dt.UTC).timestamp()
 
@@ -266,12 +278,11 @@ def build(devset: DevSet, directory: Path, embedder: Embedder, tag: str = "") ->
                     record = memory.remember(item.text, type="semantic", created_at=item.created_at)
                     built.memory_of[item.key] = record.id
             else:
-                records = memory.remember_many(
-                    [
-                        NewMemory(content=i.text, type="episodic", created_at=i.created_at)
-                        for i in items
-                    ]
-                )
+                told = [
+                    NewMemory(content=i.text, type=devset.memory_type, created_at=i.created_at)
+                    for i in items
+                ]
+                records = memory.remember_many(told, check=devset.check)
                 for item, record in zip(items, records, strict=True):
                     built.memory_of[item.key] = record.id
     built.load_seconds = time.perf_counter() - started

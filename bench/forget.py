@@ -74,7 +74,9 @@ def run(memories: int, forgets: int = 20) -> dict[str, list[float]]:
             settings=settings,
         )
         try:
-            memory.remember_many([NewMemory(m.content) for m in synthetic.memories(memories)])
+            memory.remember_many(
+                [NewMemory(m.content) for m in synthetic.memories(memories)], check=False
+            )
             SqliteStore.purge_forgotten = _timed(times["optimize"], optimize)  # type: ignore[method-assign]
             SqliteStore.truncate_log = _timed(times["checkpoint"], checkpoint)  # type: ignore[method-assign]
             for number, record in enumerate(memory.list_memories(limit=forgets)):

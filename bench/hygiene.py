@@ -187,11 +187,12 @@ def score_pairs(name: str, cases: Sequence[Case], directory: Path) -> Score:
     return score
 
 
-def score_personal(directory: Path, name: str = "personal") -> list[Score]:
+def score_personal(directory: Path, name: str = "personal", imported: bool = False) -> list[Score]:
     """A personal set (``bench.personal.SETS``) one by one, each memory dated: one labelled
     ``updates`` should be queued (there is no LLM), one labelled ``restates`` merged, any other
     must not be queued. Scored twice: all memories, and restatements split by language (most
-    restate a memory told in the other language)."""
+    restate a memory told in the other language). ``imported``: the whole set in one
+    ``remember_many`` instead, in date order (what ``localmind import`` of the list does)."""
     from bench.personal import SETS
 
     chosen = SETS[name]
@@ -199,19 +200,32 @@ def score_personal(directory: Path, name: str = "personal") -> list[Score]:
     language = {item.id: item.lang for item in items}
     # the title says whether the set is held out or a dev set (personal2 became one)
     role = chosen.title.partition("(")[2].rstrip(")")
-    score = Score(f"{name} set ({role}), one by one")
+    how = "imported in one batch" if imported else "one by one"
+    score = Score(f"{name} set ({role}), {how}")
     same_language = Score(f"{name}: restatements in the same language")
     across = Score(f"{name}: restatements across languages")
     started = time.perf_counter()
-    with fresh_memory(directory, name) as memory:
-        for item in items:
-            created = dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp()
-            outcome = memory.remember_explained(item.text, created_at=created)
+    with fresh_memory(directory, f"{name}-{'batch' if imported else 'single'}") as memory:
+        dated = [
+            (item, dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp())
+            for item in items
+        ]
+        if imported:
+            batch = memory.remember_many_explained(
+                NewMemory(item.text, created_at=created) for item, created in dated
+            )
+            decisions = batch.decisions
+        else:
+            decisions = [
+                memory.remember_explained(item.text, created_at=created).decision
+                for item, created in dated
+            ]
+        for item, decision in zip(items, decisions, strict=True):
             kind = UPDATE if item.updates else SAME if item.restates else COMPATIBLE
-            score.add(kind, outcome.decision, item.text)
+            score.add(kind, decision, item.text)
             if item.restates:
                 split = same_language if language[item.restates] == item.lang else across
-                split.add(kind, outcome.decision, item.text)
+                split.add(kind, decision, item.text)
         score.pending = memory.pending_conflicts()
     score.seconds = time.perf_counter() - started
     return [score, same_language, across]
@@ -226,10 +240,14 @@ def time_remember(directory: Path) -> dict[str, float]:
     pool = synthetic.memories(TIMING_STORE_SIZE + TIMING_SAMPLES)
     stored, new = pool[:TIMING_STORE_SIZE], pool[TIMING_STORE_SIZE:]
     with fresh_memory(directory, "timing", namespace="warm-up") as warm_up:
-        warm_up.remember_many(NewMemory(m.content) for m in new)
+        warm_up.remember_many((NewMemory(m.content) for m in new), check=False)
     with fresh_memory(directory, "timing") as memory:
-        memory.remember_many(
-            NewMemory(m.content, importance=m.importance, created_at=m.created_at) for m in stored
+        memory.remember_many(  # a store to time remember in: loaded as before, unjudged
+            (
+                NewMemory(m.content, importance=m.importance, created_at=m.created_at)
+                for m in stored
+            ),
+            check=False,
         )
         samples = []
         for item in new:
@@ -306,6 +324,8 @@ def run(args: argparse.Namespace) -> int:
             chosen = named
         for name in chosen:
             scores += score_personal(directory, name)
+            if getattr(args, "imported", False):
+                scores += score_personal(directory, name, imported=True)
         timing = None if args.skip_timing else time_remember(directory)
     text = report(args.label, scores, timing)
     print(text)

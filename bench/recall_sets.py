@@ -353,6 +353,7 @@ def run(
     only: Sequence[str] = (),
     questions: int | None = None,
     second_key: str | None = None,
+    personal_imported: bool = False,
 ) -> int:
     started = time.perf_counter()
     wanted = [o.lower() for o in only]
@@ -372,6 +373,8 @@ def run(
             f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2, "
             "personal3."
         )
+    if personal_imported:  # each beside its one-by-one row
+        sets = [x for s in sets for x in ([s, devsets.imported(s)] if s.one_by_one else [s])]
     if questions:
         for devset in sets:
             devset.questions = devset.questions[:questions]
@@ -409,7 +412,8 @@ def run(
         + (f" --embedder {embedder_key}" if embedder_key != "use" else "")
         + (f" --sets {','.join(only)}" if only else "")
         + (f" --questions {questions}" if questions else "")
-        + (f" --second-embedder {second_key}" if second_key else ""),
+        + (f" --second-embedder {second_key}" if second_key else "")
+        + (" --personal-imported" if personal_imported else ""),
         "machine": f"{platform.machine()}, {_cpus()} cores",
         "python": platform.python_version(),
         "embedder": CHOICES[embedder_key].label,

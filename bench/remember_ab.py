@@ -36,10 +36,16 @@ def build(directory: Path) -> None:
     stored, new = pool[:TIMING_STORE_SIZE], pool[TIMING_STORE_SIZE:]
     directory.mkdir(parents=True, exist_ok=True)
     with fresh_memory(directory, STORE, namespace="warm-up") as warm_up:
-        warm_up.remember_many(NewMemory(m.content) for m in new)  # caches their vectors
+        warm_up.remember_many(
+            (NewMemory(m.content) for m in new), check=False
+        )  # caches their vectors
     with fresh_memory(directory, STORE) as memory:
-        memory.remember_many(
-            NewMemory(m.content, importance=m.importance, created_at=m.created_at) for m in stored
+        memory.remember_many(  # a store to time remember in: loaded as before, unjudged
+            (
+                NewMemory(m.content, importance=m.importance, created_at=m.created_at)
+                for m in stored
+            ),
+            check=False,
         )
 
 

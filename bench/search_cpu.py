@@ -60,7 +60,7 @@ def _build(memory: Any, embedder: CachedEmbedder, args: argparse.Namespace) -> N
     if not cached:
         embedder.live = True
         made = [asdict(m) for m in synthetic.memories(size)]
-        memory.remember_many(_new_memories(_told_in_sessions(made, sessions)))
+        memory.remember_many(_new_memories(_told_in_sessions(made, sessions)), check=False)
         return
     items = [asdict(m) for m in synthetic.memories(CACHED_TEXTS, SEED)][:size]
     items = _told_in_sessions(items, sessions)
@@ -68,7 +68,7 @@ def _build(memory: Any, embedder: CachedEmbedder, args: argparse.Namespace) -> N
         stop = min(size, start + 4096)
         vectors = _read_vectors(cached[0], start, stop)
         embedder.vectors = {items[i]["content"]: vectors[i - start] for i in range(start, stop)}
-        memory.remember_many(_new_memories(items[start:stop]))
+        memory.remember_many(_new_memories(items[start:stop]), check=False)
 
 
 def main(args: argparse.Namespace) -> str:

@@ -88,7 +88,7 @@ def build_store(
                 )
                 for group in by_user[user]
             ]
-            store.memories += len(memory.remember_many(batch))
+            store.memories += len(memory.remember_many(batch, check=False))
     store.load_seconds = time.perf_counter() - started
     return store
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from localmind.config import LifecycleConfig
@@ -25,7 +26,12 @@ from localmind.records import (
 from localmind.sameness import Sameness, compare
 from localmind.statement import read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import suspect
+from localmind.suspicion import Suspicion
+from localmind.suspicion import suspect as _suspect_uncached
+
+# propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
+# the two texts, answered once (an import of 10k memories asked ~12 per memory).
+suspect: Callable[[str, str], Suspicion] = lru_cache(maxsize=512)(_suspect_uncached)
 
 # How many of the nearest memories a new one is compared with: the one it restates or
 # contradicts is not always the nearest ("We moved to Lisbon" may sit closer to another move).
@@ -240,12 +246,19 @@ class Lifecycle:
             if rowid in stored and 1.0 - distance >= self.config.conflict_threshold
         ]
 
-    def propose(self, content: str, neighbours: Sequence[tuple[StoredMemory, float]]) -> Proposal:
+    def propose(
+        self,
+        content: str,
+        neighbours: Sequence[tuple[StoredMemory, float]],
+        *,
+        ask_model: bool = True,
+    ) -> Proposal:
         """What to do with ``content`` given its neighbours (see docs/design.md, "What
         remember() decides"): merge a restatement the guard accepts
         (:func:`localmind.sameness.compare`); settle a plausible contradiction
         (:func:`localmind.suspicion.suspect`) with the model, or queue it; with a model, ask it
-        about the nearest rewording; else insert. The model is asked once at most."""
+        about the nearest rewording; else insert. The model is asked once at most, and never
+        with ``ask_model`` False (a batch: what the model would settle waits in the queue)."""
         if not neighbours:
             return Proposal(Relation.COMPATIBLE, None, None, "nothing similar stored")
         for stored, similarity in neighbours:
@@ -264,6 +277,9 @@ class Lifecycle:
             if change is not None:
                 waiting.append(change)
                 continue
+            if not ask_model:
+                why = f"{suspicion.why}; added in a batch, left for review"
+                return Proposal(None, stored, similarity, why)
             return self._settle(stored, similarity, content, suspicion.why)
         nearest, nearest_similarity = neighbours[0]
         if waiting:
@@ -273,7 +289,7 @@ class Lifecycle:
                 nearest_similarity,
                 "tells again a change already waiting for review against the older memory",
             )
-        if self.llm is not None:
+        if self.llm is not None and ask_model:
             for stored, similarity in neighbours:
                 if similarity < self.config.ask_threshold:
                     break

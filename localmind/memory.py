@@ -301,19 +301,34 @@ class Memory:
         return self._writer.remember(item)
 
     def remember_many(
-        self, items: Iterable[NewMemory], progress: Progress | None = None
+        self,
+        items: Iterable[NewMemory],
+        progress: Progress | None = None,
+        *,
+        check: bool = True,
     ) -> list[MemoryRecord]:
         """Add many memories fast: embedded in batches, written one transaction per batch.
         Every item is validated before anything is written; one bad item stops the whole call
-        with an :class:`InvalidInput` that names its position."""
-        return self.remember_many_explained(items, progress).records
+        with an :class:`InvalidInput` that names its position.
+
+        With ``check`` (the default) each item is judged as :meth:`remember` judges, against
+        the store and the items before it: a restatement is merged, a plausible contradiction
+        stored with a conflict queued, a later version noted; the model is never asked (what
+        it would settle waits in the queue: :meth:`ask_model_many`). ``check=False`` stores
+        every item as it is (a raw import of whole transcripts)."""
+        return self.remember_many_explained(items, progress, check=check).records
 
     def remember_many_explained(
-        self, items: Iterable[NewMemory], progress: Progress | None = None
+        self,
+        items: Iterable[NewMemory],
+        progress: Progress | None = None,
+        *,
+        check: bool = True,
     ) -> Batch:
-        """:meth:`remember_many`, also saying which memories the capacity limit archived."""
+        """:meth:`remember_many`, also saying what was decided for each item (merged, queued,
+        reinforced) and which memories the capacity limit archived."""
         self.reload_preferences()
-        return self._writer.remember_many(items, progress)
+        return self._writer.remember_many(items, progress, check=check)
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""

@@ -49,13 +49,24 @@ from localmind.transfer import (
     default="auto",
     show_default=True,
 )
+@click.option(
+    "--no-check",
+    "raw",
+    is_flag=True,
+    help="Store every line as it is: no merging of restatements, no review queue (for whole "
+    "transcripts, where turns that look alike are not the same fact).",
+)
 @click.pass_obj
 @friendly_errors
-def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
+def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
     "metadata": {...}, "created_at": ...}) or plain text, one memory a line; or a `localmind
     export` file, restored as it was (ids, versions, confidence). Bad lines are reported with
-    their numbers; the good ones are kept. Use - for standard input."""
+    their numbers; the good ones are kept. Use - for standard input.
+
+    Each new memory is judged as `add` judges it, against the store and the lines before it
+    (without asking a model): one that restates a memory is merged into it, one that may
+    change a memory is stored and queued for review (`localmind conflicts`)."""
     if file.seekable():
         # Refuse a file that is not UTF-8 whole, before anything is imported: one pass that
         # decodes and drops (memory stays bounded), then back to the start.
@@ -87,17 +98,19 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
         pending = next(batches, None)
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
-    imported = skipped = repeated = 0
+    imported = skipped = repeated = merged = queued = 0
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
         evicted: list[str] = []
         with click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr) as bar:
             while pending is not None:
-                added = memory.remember_many_explained(pending.new)
+                added = memory.remember_many_explained(pending.new, check=not raw)
                 report = memory.restore(pending.restorable)
-                imported += len(pending.new) - added.reinforced + report.restored
+                imported += len(pending.new) - added.reinforced - added.merged + report.restored
                 repeated += added.reinforced
+                merged += added.merged
+                queued += added.queued
                 skipped += len(report.skipped)
                 evicted += added.evicted + report.evicted
                 bar.update(lines.consumed - bar.pos)
@@ -111,6 +124,13 @@ def import_(obj: Context, file: Any, type_: str, fmt: str) -> None:
     if repeated:
         # a file imported twice must not look like twice the memories
         summary += f"; {repeated} already present (same text): confidence raised, not added again"
+    if merged:
+        summary += f"; {merged} restated a memory: merged into it"
+    if queued:
+        summary += (
+            f"; {n_memories(queued)} may change an earlier one: "
+            "queued for review (localmind conflicts)"
+        )
     if evicted:
         summary += f"; {eviction_note(evicted, capacity)}"
     if bad:

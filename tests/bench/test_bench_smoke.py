@@ -130,6 +130,36 @@ def test_perf_quick_measures_a_small_store(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_import_rate_times_both_kinds_of_import_side_by_side(tmp_path: Path) -> None:
+    result = run_bench(
+        "import-rate", "--sizes", "80", "--rounds", "1", "--cache-dir", str(tmp_path / "cache")
+    )
+    assert result.returncode == 0, result.stderr
+    assert "| 80 | off |" in result.stdout and "| 80 | on |" in result.stdout
+    assert "| 80 | on ÷ off |" in result.stdout
+
+
+@pytest.mark.slow
+def test_retrieval_scores_a_personal_set_imported_beside_told_one_by_one(tmp_path: Path) -> None:
+    out = tmp_path / "retrieval.md"
+    result = run_bench(
+        "retrieval",
+        "--sets",
+        "personal",
+        "--questions",
+        "6",
+        "--personal-imported",
+        "--out",
+        str(out),
+    )
+    assert result.returncode == 0, result.stderr
+    report = out.read_text(encoding="utf-8").replace("**", "")
+    assert "| personal (ours) | localmind recall (as shipped) | 6 |" in report
+    imported = "| personal (ours), imported in one batch | localmind recall (as shipped) | 6 |"
+    assert imported in report
+
+
+@pytest.mark.slow
 def test_perf_times_cold_starts_of_whole_processes(tmp_path: Path) -> None:
     result = run_bench(
         "perf", "--coldstart-only", "--coldstart-rounds", "5", "--out", str(tmp_path)

@@ -23,7 +23,10 @@ def _told(memory: Memory, clock: FakeClock) -> None:
             NewMemory(content="My sister Anna lives in Munich", created_at=start + 5 * 86_400),
             NewMemory(content=NEW_CAR, created_at=start + 300 * 86_400),
             NewMemory(content="我每周三晚上去游泳", created_at=start + 310 * 86_400),
-        ]
+        ],
+        # unjudged, so that nothing links the two cars (a judged import notes the new car as
+        # a later version of the first: test_import_judgment)
+        check=False,
     )
     clock.advance(days=400)
 

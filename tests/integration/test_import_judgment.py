@@ -1,0 +1,147 @@
+"""An import judges each memory as ``remember`` does (issue 13, import13): against the store and
+the memories before it in the file, a restatement is merged, a plausible contradiction is stored
+and queued for review, and recall puts the newer fact first. The real encrypted store and the
+bundled USE-m3 embedder; no model (a batch never asks one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from localmind import Memory, NewMemory
+from localmind.lifecycle import Decision
+from tests.cli_support import Cli
+
+DAY = 86_400.0
+START = 1_700_000_000.0
+
+UPDATES = [
+    ("I live in Berlin", "We moved to Lisbon", "Where do I live?"),
+    ("我住在北京。", "我搬到上海了。", "我住在哪里？"),
+]
+RESTATED = ("I take vitamin D every morning.", "Every morning I take a vitamin D supplement.")
+UNRELATED = [
+    "I grew up in Lyon",
+    "My sister lives in Munich",
+    "I am allergic to peanuts",
+    "My favourite film is Spirited Away",
+    "I play the cello in an amateur orchestra",
+    "我每天早上跑步五公里",
+    "我姐姐是一名护士。",
+    "I drink green tea every morning",
+]
+
+
+def dated(*texts: str) -> list[NewMemory]:
+    """The texts as memories told a day apart, in order."""
+    return [NewMemory(text, created_at=START + n * DAY) for n, text in enumerate(texts)]
+
+
+@pytest.fixture(params=["one embedding batch", "a batch per memory"])
+def batch_size(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways an earlier memory of the import is met: in the same embedding batch (compared
+    in memory) and in an earlier, committed one (found by the store's search)."""
+    if request.param == "a batch per memory":
+        monkeypatch.setattr("localmind.writing.EMBED_BATCH", 1)
+    return str(request.param)
+
+
+@pytest.mark.parametrize(("old", "new", "question"), UPDATES, ids=["en", "zh"])
+def test_an_imported_update_is_queued_and_recall_puts_the_newer_first(
+    open_memory: Callable[..., Memory], batch_size: str, old: str, new: str, question: str
+) -> None:
+    memory = open_memory(llm=None)
+    batch = memory.remember_many_explained(dated(old, UNRELATED[0], new))
+
+    assert batch.decisions == [Decision.INSERTED, Decision.INSERTED, Decision.QUEUED]
+    assert (batch.queued, batch.merged) == (1, 0)
+    [conflict] = memory.conflicts()
+    assert (conflict.existing.content, conflict.candidate.content) == (old, new)
+    assert "left for review" in conflict.reason
+    found = [result.memory.content for result in memory.recall(question, 3)]
+    assert found[0] == new and old in found
+
+
+def test_an_imported_update_of_a_memory_already_stored_is_queued(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember("My manager is Tom", created_at=START)
+    batch = memory.remember_many_explained(dated(*UNRELATED[:3], "My manager is now Priya"))
+
+    assert batch.decisions[-1] is Decision.QUEUED and batch.queued == 1
+    [conflict] = memory.conflicts()
+    assert conflict.existing.content == "My manager is Tom"
+
+
+def test_an_imported_restatement_keeps_one_memory_found_by_both_texts(
+    open_memory: Callable[..., Memory], batch_size: str
+) -> None:
+    memory = open_memory(llm=None)
+    batch = memory.remember_many_explained(dated(RESTATED[0], UNRELATED[1], RESTATED[1]))
+
+    assert batch.decisions == [Decision.INSERTED, Decision.INSERTED, Decision.MERGED]
+    assert batch.merged == 1 and batch.records[2].id == batch.records[0].id
+    assert memory.count() == 2
+    kept = memory.get(batch.records[0].id)
+    assert kept.metadata["restatements"] == [RESTATED[1]]
+    for words in ("supplement", "vitamin D every morning"):
+        assert memory.recall(words, 1, threshold=0)[0].memory.id == kept.id
+    assert memory.conflicts() == []
+
+
+def test_an_import_of_unrelated_memories_queues_and_merges_nothing(
+    open_memory: Callable[..., Memory], batch_size: str
+) -> None:
+    memory = open_memory(llm=None)
+    batch = memory.remember_many_explained(dated(*UNRELATED))
+
+    assert set(batch.decisions) == {Decision.INSERTED}
+    assert memory.count() == len(UNRELATED)
+    assert memory.conflicts() == []
+
+
+def test_an_import_without_the_check_stores_every_item_as_it_is(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    texts = [*UPDATES[0][:2], *RESTATED]
+    batch = memory.remember_many_explained(dated(*texts), check=False)
+
+    assert set(batch.decisions) == {Decision.INSERTED}
+    assert sorted(record.content for record in memory.iter_all()) == sorted(texts)
+    assert memory.conflicts() == []
+
+
+def test_import_says_what_it_merged_and_queued_and_conflicts_lists_them(
+    cli: Cli, tmp_path: Path
+) -> None:
+    source = tmp_path / "notes.txt"
+    source.write_text(
+        "\n".join([UPDATES[0][0], RESTATED[0], UNRELATED[2], UPDATES[0][1], RESTATED[1]]) + "\n",
+        encoding="utf-8",
+    )
+
+    result = cli.ok("import", str(source))
+
+    assert "Imported 4 memories" in result.stdout
+    assert "1 restated a memory: merged into it" in result.stdout
+    assert "1 memory may change an earlier one: queued for review" in result.stdout
+    listed = cli.ok("conflicts").stdout
+    assert "old  " in listed and UPDATES[0][0] in listed and UPDATES[0][1] in listed
+    assert len(cli.contents()) == 4
+
+
+def test_import_with_no_check_stores_every_line_and_queues_nothing(
+    cli: Cli, tmp_path: Path
+) -> None:
+    source = tmp_path / "transcript.txt"
+    source.write_text("\n".join([*UPDATES[0][:2], *RESTATED]) + "\n", encoding="utf-8")
+
+    result = cli.ok("import", str(source), "--no-check")
+
+    assert "Imported 4 memories in" in result.stdout
+    assert "merged" not in result.stdout and "queued" not in result.stdout
+    assert "No conflicts to review." in cli.ok("conflicts").stdout
