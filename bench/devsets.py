@@ -65,9 +65,8 @@ class DevSet:
     #: told one by one through ``remember`` (hygiene and supersession apply) rather than bulk
     one_by_one: bool = False
     now: float = 0.0
-    #: bulk loads only: ``remember_many``'s judgment (``check``). Off for the conversation and
-    #: event logs (a raw import of transcripts: see docs/benchmarks.md, "Import with judgment")
-    check: bool = False
+    #: bulk loads go through ``remember_many``'s default; the conversation and event logs are
+    #: episodic, which a batch never judges (docs/design.md, "Import with judgment")
     memory_type: str = "episodic"
 
     def __post_init__(self) -> None:
@@ -216,7 +215,7 @@ def imported(devset: DevSet) -> DevSet:
     ``localmind import`` judges a file, instead of told one by one."""
     items = sorted(devset.items, key=lambda item: item.created_at)
     name = f"{devset.name}, imported in one batch"
-    return DevSet(name, items, devset.questions, False, devset.now, True, "semantic")
+    return DevSet(name, items, devset.questions, False, devset.now, "semantic")
 
 
 def _day(day: dt.date | str) -> float:
@@ -282,7 +281,7 @@ def build(devset: DevSet, directory: Path, embedder: Embedder, tag: str = "") ->
                     NewMemory(content=i.text, type=devset.memory_type, created_at=i.created_at)
                     for i in items
                 ]
-                records = memory.remember_many(told, check=devset.check)
+                records = memory.remember_many(told)
                 for item, record in zip(items, records, strict=True):
                     built.memory_of[item.key] = record.id
     built.load_seconds = time.perf_counter() - started

@@ -53,8 +53,8 @@ from localmind.transfer import (
     "--no-check",
     "raw",
     is_flag=True,
-    help="Store every line as it is: no merging of restatements, no review queue (for whole "
-    "transcripts, where turns that look alike are not the same fact).",
+    help="Store every line as it is: no merging of restatements, no review queue. Events "
+    "(--type episodic, e.g. chat transcripts) are always stored as told.",
 )
 @click.pass_obj
 @friendly_errors

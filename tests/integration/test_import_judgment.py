@@ -145,3 +145,18 @@ def test_import_with_no_check_stores_every_line_and_queues_nothing(
     assert "Imported 4 memories in" in result.stdout
     assert "merged" not in result.stdout and "queued" not in result.stdout
     assert "No conflicts to review." in cli.ok("conflicts").stdout
+
+
+def test_an_import_of_events_is_stored_as_told(open_memory: Callable[..., Memory]) -> None:
+    """The turns of a conversation were each true when they were said: an import of them (type
+    episodic) links and queues nothing, while the same lines as facts would be judged."""
+    memory = open_memory(llm=None)
+    turns = [*UPDATES[0][:2], *RESTATED]
+    batch = memory.remember_many_explained(
+        [NewMemory(t, type="episodic", created_at=START + n * DAY) for n, t in enumerate(turns)]
+    )
+
+    assert set(batch.decisions) == {Decision.INSERTED}
+    assert memory.conflicts() == []
+    facts = open_memory(llm=None, path=memory.path.with_name("facts.db"))
+    assert Decision.QUEUED in facts.remember_many_explained(dated(*turns)).decisions

@@ -40,14 +40,13 @@ ANSWER = "Melanie: Wear old clothes, the clay gets everywhere."
 
 
 def _imported(memory: Memory, clock: FakeClock) -> None:
-    """Two chat sessions a week apart, each imported at once with its session's date: a raw
-    import of transcripts (``check=False``, as ``import --no-check``), where a turn such as
-    "What else is new with you?" is no later version of a fact."""
+    """Two chat sessions a week apart, each imported at once with its session's date: turns are
+    events, which an import stores as told ("What else is new with you?" is no later version
+    of a fact)."""
     first = clock()
     memory.remember_many(
         [NewMemory(content=t, type="episodic", created_at=first) for t in FIRST_CHAT]
-        + [NewMemory(content=t, type="episodic", created_at=first + 7 * DAY) for t in LATER_CHAT],
-        check=False,
+        + [NewMemory(content=t, type="episodic", created_at=first + 7 * DAY) for t in LATER_CHAT]
     )
     clock.advance(days=30)
 
