@@ -93,14 +93,30 @@ def compare(existing: str, candidate: str, similarity: float | None = None) -> S
     tells the other one word for word and adds a detail in a phrase of its own is the same
     too (:func:`_adds_detail`)."""
     verdict = _compare(existing, candidate, similarity)
-    if verdict.same or len(existing) == len(candidate):
+    if verdict.same:
         return verdict
-    longer_is_new = len(candidate) > len(existing)
-    shorter, longer = (existing, candidate) if longer_is_new else (candidate, existing)
-    detail = _adds_detail(shorter, longer)
-    if detail is None:
-        return verdict
-    return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", longer_is_new)
+    for shorter, longer, keeps_new in _fuller_first(existing, candidate, similarity):
+        detail = _adds_detail(shorter, longer, similarity)
+        if detail is not None:
+            return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", keeps_new)
+    return verdict
+
+
+def _fuller_first(
+    existing: str, candidate: str, similarity: float | None
+) -> list[tuple[str, str, bool]]:
+    """Which text may be the fuller telling of the other: (shorter, longer, the new one is
+    longer). In one language the longer; across languages either (lengths in characters
+    cannot be compared), when the pair is close enough for a translation to merge."""
+    if read(existing).lang != read(candidate).lang:
+        if similarity is None or similarity < CROSS_SIMILARITY:
+            return []
+        return [(existing, candidate, True), (candidate, existing, False)]
+    if len(existing) == len(candidate):
+        return []
+    if len(candidate) > len(existing):
+        return [(existing, candidate, True)]
+    return [(candidate, existing, False)]
 
 
 # Where a longer telling may add a phrase of its own: punctuation, or a word that opens one
@@ -111,29 +127,68 @@ _DETAIL_OPENS = re.compile(
 )
 
 
-def _adds_detail(shorter: str, longer: str) -> str | None:
+def _adds_detail(shorter: str, longer: str, similarity: float | None = None) -> str | None:
     """The detail ``longer`` adds when it says ``shorter`` (the same words, people, negation,
-    numbers, names, in the same roles) in one part and only adds a plain detail in the other:
-    no negation, change cue, tense, comparison, qualifier ("former", "only", "until", 但)
-    and no word opposite to one of ``shorter``'s. None when it does not."""
+    numbers, names, in the same roles) in a run of its clauses and only adds plain details in
+    the others: no negation, change cue, tense, comparison, qualifier ("former", "only",
+    "until", 但) and no word opposite to one of ``shorter``'s. Across languages the run must
+    be a translation of ``shorter`` (``similarity``, the whole pair's cosine, stands for the
+    run's, which is closer). None when it does not."""
     short, long = read(shorter), read(longer)
+    across = short.lang != long.lang
     if (
-        short.lang != long.lang
-        or short.negations != long.negations
+        short.negations != long.negations
         or not short.content
-        or not set(short.content) <= set(long.content)
         or not short.numbers <= long.numbers
-        or not _all_names(short, short) <= _all_names(long, long)
+        or not short.dates <= long.dates
     ):
         return None  # cheap: most pairs stop here, before any part is read
-    for opening in _DETAIL_OPENS.finditer(longer):
-        head, tail = longer[: opening.start()], longer[opening.end() :]
-        for told, added in ((head, tail), (tail, head)):
-            if not told.strip() or not added.strip(" ,;:，；：、—–"):
-                continue
-            if _compare(shorter, told).same and _plain_detail(read(added), short):
-                return added.strip(" ,;:，；：、—–.。")
+    if not across and (
+        not set(short.content) <= set(long.content)
+        or not _all_names(short, short) <= _all_names(long, long)
+    ):
+        return None
+    clauses = _clauses(longer)
+    for start, stop in _runs(len(clauses)):
+        told = longer[clauses[start][0] : clauses[stop - 1][1]]
+        added = [longer[a:b] for a, b in clauses[:start] + clauses[stop:]]
+        if _compare(shorter, told, similarity if across else None).same and all(
+            _plain_detail(read(part), short) for part in added
+        ):
+            return "; ".join(part.strip() for part in added)
     return None
+
+
+_PUNCTUATION = " ,;:，；：、—–"
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s phrases are (start, end): it is cut where a phrase may open
+    (:data:`_DETAIL_OPENS`: "a dog | Max") or a sentence ends, without the cut's words."""
+    spans, start = [], 0
+    for cut in sorted(
+        [*_DETAIL_OPENS.finditer(text), *_SENTENCE_END.finditer(text)], key=lambda m: m.start()
+    ):
+        if cut.start() >= start:
+            spans.append((start, cut.start()))
+            start = cut.end()
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip(_PUNCTUATION + ".。!?！？")]
+
+
+# A sentence ends at . ! ? followed by a space (not "4.39", nor "Dr." inside a name: a cut
+# there only gives a piece that tells nothing), or at 。！？
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？]")
+# More clauses than this are not tried as a telling plus details (a long text is no detail).
+_MOST_CLAUSES = 6
+
+
+def _runs(count: int) -> list[tuple[int, int]]:
+    """Every run of consecutive clauses (start, stop), the longest first, when there are few."""
+    if count < 2 or count > _MOST_CLAUSES:
+        return []
+    runs = [(a, b) for a in range(count) for b in range(a + 1, count + 1) if b - a < count]
+    return sorted(runs, key=lambda run: run[0] - run[1])
 
 
 def _plain_detail(detail: Statement, told: Statement) -> bool:
@@ -161,7 +216,7 @@ def _qualifiers(statement: Statement) -> frozenset[str]:
 def _compare(
     existing: str, candidate: str, similarity: float | None = None, *, swaps: int = 2
 ) -> Sameness:
-    old, new = read(existing), read(candidate)
+    old, new = _birthday(read(existing)), _birthday(read(candidate))
     for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
         if verdict is not None:
@@ -175,6 +230,16 @@ def _compare(
             close = _one_meaning_in_other_words(old, new, similarity, swaps)
         return close or verdict
     return verdict
+
+
+def _birthday(statement: Statement) -> Statement:
+    """ "Tom was born on July 15" says "Tom's birthday is July 15": "born" with a month or a
+    weekday is the birthday (English; across languages :func:`_translations` finds 生日 for
+    it). "Born in 1991" or "born in Berlin" are not: a year or a place is no birthday."""
+    if statement.lang != "en" or not statement.dates or "born" not in statement.content:
+        return statement
+    content = tuple("birthday" if word == "born" else word for word in statement.content)
+    return replace(statement, content=content)
 
 
 def _one_meaning_in_other_words(
@@ -230,8 +295,9 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if (
         {english.lang, chinese.lang} != {"en", "zh"}
         or old.persons != new.persons
-        or old.cues
-        or new.cues
+        # a change told on one side only ("now", 改成) is a change; told on both ("moved from
+        # Saturday to Sunday" / 从周六改到周日) it is the same change told twice
+        or bool(old.cues) != bool(new.cues)
         or (old.comparison is None) != (new.comparison is None)
         or (old.comparison is None and _gives_roles(old))
         or (new.comparison is None and _gives_roles(new))
@@ -249,6 +315,8 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if english.comparison is not None and chinese.comparison is not None:
         for side_en, side_zh in zip(english.comparison, chinese.comparison, strict=True):
             side = _translations(tuple(side_en), chinese)
+            verbs = {verb for verb in _EATING if any(span.endswith(verb) for span in said)}
+            side_zh = side_zh - verbs  # 更爱喝绿茶: 喝 was said with "prefer"
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
@@ -311,7 +379,15 @@ def _translations(
     spans = _spans(chinese.text)
     shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
     for word in dict.fromkeys(words):
-        found = {span for span in spans if word in meanings(span) or word in proper_names(span)}
+        senses = {word, *(_DATED_ALIKE.get(word, ()) if chinese.dates else ())}  # born: 生日
+        found = {span for span in spans if senses & meanings(span) or word in proper_names(span)}
+        # 爱喝 / 喜欢吃 say "love" / "like" (tea, Sichuan food): the verb names no more
+        found.update(
+            span + verb
+            for span in tuple(found)
+            for verb in _EATING
+            if span.endswith(_LIKING) and span + verb in chinese.text
+        )
         found.update(span for span, names in spelled if word in names)  # 刘洋: Liu Yang
         found.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
         found.update(zh for zh in _CHINESE_SYNONYMS.get(word, ()) if zh in chinese.text)
@@ -321,6 +397,13 @@ def _translations(
             return None
         said |= found
     return frozenset(said)
+
+
+# Said alike when the text gives a date: born on March 22 / 3月22号生日.
+_DATED_ALIKE = {"born": ("birthday",), "birthday": ("born",)}
+# A liking word and the verb of eating or drinking after it (爱喝茶: "love tea").
+_LIKING = ("爱", "喜欢")
+_EATING = ("吃", "喝")
 
 
 # A synonym head's Chinese words ("favourite" → 最喜欢): what the Chinese text says it with.
@@ -573,10 +656,18 @@ def _done_in_both(old: Statement, new: Statement) -> bool:
     verbs = past_verbs(english)
     return (
         english.tense == {"past"}
-        and chinese.tense == {"done"}
+        and (
+            chinese.tense == {"done"}
+            or (not chinese.tense and _TOLD_WHEN.search(chinese.text) is not None)
+        )
         and bool(verbs)
         and not verbs & _STATES
     )
+
+
+# 是…的 around a date tells when something happened: 我们是2015年10月8号结婚的 ("we got
+# married on October 8, 2015"), a past event without 了.
+_TOLD_WHEN = re.compile(r"是[^，。,;；]*\d[^，。,;；]*[\u4e00-\u9fff]的(?=[。！!.，,;；]|$)")
 
 
 def _actors(old: Statement, new: Statement) -> Sameness | None:
