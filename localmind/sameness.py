@@ -628,7 +628,7 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
 def _tense(old: Statement, new: Statement) -> Sameness | None:
     """ "I work at Northwind" / "I worked at Northwind", 我要戒咖啡 / 我戒了咖啡."""
     hard = {"past", "future"}
-    if old.lang != new.lang and _done_in_both(old, new):
+    if old.lang != new.lang and (_done_in_both(old, new) or _changed_in_both(old, new)):
         return None
     if old.tense & hard != new.tense & hard:
         return _different("the tense differs")
@@ -662,6 +662,20 @@ def _done_in_both(old: Statement, new: Statement) -> bool:
         )
         and bool(verbs)
         and not verbs & _STATES
+    )
+
+
+def _changed_in_both(old: Statement, new: Statement) -> bool:
+    """ "I drink green tea now" / 我现在改喝绿茶了: a change told in the present with a cue
+    (now, no longer, switched) and in Chinese with a cue and 了, the 了 of a new situation,
+    not of something past (过 says "have done once": not this)."""
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    return (
+        not english.tense
+        and bool(english.cues)
+        and chinese.tense == {"done"}
+        and bool(chinese.cues)
+        and not any(word.norm == "过" for word in chinese.words)
     )
 
 
