@@ -721,9 +721,39 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
         # (_same_actors_across) and word order that gives roles (from / to, 把) never merges.
         return None
     order_old, order_new = _name_order(old, every), _name_order(new, every)
-    if len(order_old) > 1 and order_old != order_new:
+    if len(order_old) > 1 and order_old != order_new and not _sides_swapped(old, new, every):
         return _different("the same names in other roles")
     return None
+
+
+def _sides_swapped(old: Statement, new: Statement, names: frozenset[str]) -> bool:
+    """ "Kenji Sato is my boss at Lumen" / "My manager at Lumen is Kenji Sato": "X is Y"
+    told as "Y is X", where X is a name alone on its side in both; "Tom is Anna's manager" /
+    "Anna is Tom's manager" name another one alone."""
+    sides_old, sides_new = _copula_sides(old, names), _copula_sides(new, names)
+    if sides_old is None or sides_new is None:
+        return False
+    (alone_old, rest_old), (alone_new, rest_new) = sides_old, sides_new
+    return alone_old == alone_new and rest_old == rest_new
+
+
+def _copula_sides(
+    statement: Statement, names: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(the names of the side that is only a name, the names of the other side) of "X is Y",
+    or None when it is no such sentence (one copula, one side a name alone)."""
+    words = [word for word in statement.words if word.norm != ","]
+    at = [index for index, word in enumerate(words) if word.norm in ("be", "是")]
+    if len(at) != 1:
+        return None
+    sides = (words[: at[0]], words[at[0] + 1 :])
+    found = [frozenset(word.norm for word in side if word.norm in names) for side in sides]
+    alone = [
+        bool(side) and all(word.norm in names or word.is_name for word in side) for side in sides
+    ]
+    if alone[0] == alone[1]:
+        return None
+    return (found[0], found[1]) if alone[0] else (found[1], found[0])
 
 
 def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:

@@ -719,3 +719,11 @@ def test_a_change_now_and_a_chinese_change_with_le_are_one_aspect() -> None:
     # 过 ("have done once") or an English past are not that
     assert not compare("I now drink green tea.", "我喝过绿茶。", 1.0).same
     assert "tense" in compare("I drank green tea.", "我现在改喝绿茶了。").why
+
+
+def test_the_sides_of_is_may_swap_when_one_is_a_name_alone() -> None:
+    assert compare("Kenji Sato is my boss at Lumen.", "My manager at Lumen is Kenji Sato.").same
+    # the name alone is someone else: other roles
+    assert compare("Tom is Anna's manager.", "Anna is Tom's manager.", 1.0).differs
+    fuller = "My manager at Lumen is Kenji Sato; he's an ex-Googler and very hands-off."
+    assert compare(fuller, "Kenji Sato is my boss at Lumen.", 0.8).same
