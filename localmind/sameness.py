@@ -876,8 +876,27 @@ def _wording(old: Statement, new: Statement) -> Sameness:
     if order_old != _order(new, names):
         if old.relational or new.relational:
             return _different("the same words in another order, where order gives the roles")
+        halves_old, halves_new = _halves(old), _halves(new)
+        if halves_old is not None and halves_new is not None and halves_old == halves_new[::-1]:
+            return Sameness(Likeness.SAME, "the same words, the sides of 'is' swapped")
         return _unsure("the same words in another order")
     return Sameness(Likeness.SAME, "same words, people, negation, numbers and names")
+
+
+def _halves(statement: Statement) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The content words before and after the one "is" / 是 of a statement ("Grace is my
+    closest friend" / "My closest friend is Grace": the same halves, swapped); None when it
+    has none or several."""
+    words = statement.words
+    at = [index for index, word in enumerate(words) if word.norm in ("be", "是")]
+    if len(at) != 1:
+        return None
+    content = set(statement.content)
+    halves = [
+        frozenset(part for word in side for part in content if _holds(word, part, statement.lang))
+        for side in (words[: at[0]], words[at[0] + 1 :])
+    ]
+    return (halves[0], halves[1]) if all(halves) else None
 
 
 def _first_person(statement: Statement) -> str:

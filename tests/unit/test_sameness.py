@@ -727,3 +727,12 @@ def test_the_sides_of_is_may_swap_when_one_is_a_name_alone() -> None:
     assert compare("Tom is Anna's manager.", "Anna is Tom's manager.", 1.0).differs
     fuller = "My manager at Lumen is Kenji Sato; he's an ex-Googler and very hands-off."
     assert compare(fuller, "Kenji Sato is my boss at Lumen.", 0.8).same
+
+
+def test_the_same_words_on_swapped_sides_of_is_are_the_same_and_other_owners_are_not() -> None:
+    assert compare(
+        "Grace is my closest friend at work.", "My closest friend at work is Grace."
+    ).same
+    assert compare("My dog is my best friend.", "My best friend is my dog.").same
+    assert not compare("My dog is my cat's best friend.", "My cat is my dog's best friend.").same
+    assert compare("My dog is older than my cat.", "My cat is older than my dog.").differs
