@@ -148,6 +148,8 @@ def _adds_detail(shorter: str, longer: str, similarity: float | None = None) -> 
         or not _all_names(short, short) <= _all_names(long, long)
     ):
         return None
+    if across and not _all_said(short, long):
+        return None
     clauses = _clauses(longer)
     for start, stop in _runs(len(clauses)):
         told = longer[clauses[start][0] : clauses[stop - 1][1]]
@@ -157,6 +159,21 @@ def _adds_detail(shorter: str, longer: str, similarity: float | None = None) -> 
         ):
             return "; ".join(part.strip() for part in added)
     return None
+
+
+def _all_said(short: Statement, long: Statement) -> bool:
+    """Across languages, whether ``long`` says everything ``short`` says, word by word
+    (:func:`_translations`): every English word of a shorter English text is in the Chinese
+    one, or every character of a shorter Chinese text is what an English word says. Cheap
+    beside reading each run of clauses, which only a pair that passes this needs."""
+    english, chinese = (short, long) if short.lang == "en" else (long, short)
+    words = [word for word in english.content if word not in DATE_WORDS]
+    spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
+    if short is english:
+        return _translations(words, chinese, spelled) is not None
+    spans = (_translations([word], chinese, spelled) for word in words)
+    said = frozenset(span for found in spans if found for span in found)
+    return _accounted_for(_undated(chinese), said | _letters_in(chinese, english))
 
 
 _PUNCTUATION = " ,;:，；：、—–"
