@@ -137,7 +137,7 @@ def _adds_detail(shorter: str, longer: str, similarity: float | None = None) -> 
     short, long = read(shorter), read(longer)
     across = short.lang != long.lang
     if (
-        short.negations != long.negations
+        _negated(short) != _negated(long)
         or not short.content
         or not short.numbers <= long.numbers
         or not short.dates <= long.dates
@@ -211,7 +211,7 @@ def _runs(count: int) -> list[tuple[int, int]]:
 def _plain_detail(detail: Statement, told: Statement) -> bool:
     if (
         not detail.content
-        or detail.negations
+        or _negated(detail)
         or detail.cues
         or detail.tense
         or detail.comparison
@@ -325,6 +325,9 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     # Weekdays and months were compared as dates above, whatever the words ("9月").
     spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
     said = _translations([w for w in english.content if w not in DATE_WORDS], chinese, spelled)
+    if said is not None and _negated(english):
+        # 戒 says the English "quit" / "no longer" (the negations were compared above)
+        said |= {word.surface for word in chinese.words if word.surface.startswith(_STOPPING_ZH)}
     if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
         return None
     if not _same_qualifiers_across(english, chinese):
@@ -627,9 +630,32 @@ def _who(statement: Statement) -> str:
 
 
 def _negation(old: Statement, new: Statement) -> Sameness | None:
-    if old.negations != new.negations:
+    if _negated(old) != _negated(new):
         return _different("one of them is negated")
     return None
+
+
+def _negated(statement: Statement) -> int:
+    """Negations, a verb of stopping counted as one: "I quit smoking" says "I don't smoke
+    (anymore)", 我戒咖啡了 says 我不喝咖啡了; it is not "I smoke"."""
+    words = statement.words
+    if statement.lang == "zh":
+        stops = sum(
+            word.surface.startswith(_STOPPING_ZH) and not word.surface.startswith("戒指")
+            for word in words
+        )
+    else:
+        stops = sum(
+            word.norm in _STOPPING
+            or (word.norm == "give" and index + 1 < len(words) and words[index + 1].norm == "up")
+            for index, word in enumerate(words)
+        )
+    return statement.negations + stops
+
+
+# Verbs that end what follows them ("quit smoking", 戒烟, 放弃): a negation in other words.
+_STOPPING = frozenset({"quit", "stop", "cease"})
+_STOPPING_ZH = ("戒", "放弃", "停止", "停掉")
 
 
 def _numbers(old: Statement, new: Statement) -> Sameness | None:

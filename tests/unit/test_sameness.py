@@ -736,3 +736,17 @@ def test_the_same_words_on_swapped_sides_of_is_are_the_same_and_other_owners_are
     assert compare("My dog is my best friend.", "My best friend is my dog.").same
     assert not compare("My dog is my cat's best friend.", "My cat is my dog's best friend.").same
     assert compare("My dog is older than my cat.", "My cat is older than my dog.").differs
+
+
+def test_a_verb_of_stopping_is_a_negation_in_other_words() -> None:
+    # was merged before: "quit" is a cue, not content, so both read "I smoke"
+    assert compare("I quit smoking.", "I smoke.", 1.0).differs
+    assert compare("I gave up coffee.", "I drink coffee.", 1.0).differs
+    assert compare("我戒烟了。", "我抽烟。", 1.0).differs
+    assert compare("I smoke.", "我戒烟了。", 1.0).differs
+    assert compare("我戒烟了。", "I smoked.", 1.0).differs
+    # the same stop, told again
+    assert compare("I quit smoking.", "I don't smoke anymore.").same
+    assert compare("I quit smoking.", "我戒烟了。", 0.8).same
+    assert not compare("I quit coffee.", "我戒茶了。", 1.0).same
+    assert "negated" not in compare("我买了一枚戒指。", "I bought a ring.").why  # 戒指: a ring
