@@ -316,8 +316,11 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
         # Saturday to Sunday" / 从周六改到周日) it is the same change told twice
         or bool(old.cues) != bool(new.cues)
         or (old.comparison is None) != (new.comparison is None)
-        or (old.comparison is None and _gives_roles(old))
-        or (new.comparison is None and _gives_roles(new))
+        or (
+            old.comparison is None
+            and (_gives_roles(old) or _gives_roles(new))
+            and not _same_roles_across(english, chinese)
+        )
     ):
         return None
     if not _same_actors_across(english, chinese):
@@ -366,6 +369,52 @@ def _gives_roles(statement: Statement) -> bool:
         (word.norm in RELATIONAL or word.surface in RELATIONAL) and word.norm != "to"
         for word in statement.words
     )
+
+
+def _same_roles_across(english: Statement, chinese: Statement) -> bool:
+    """ "moved from Saturday to Sunday" / 从周六改到周日: the same dates, numbers and Latin
+    names after from / 从 (where it was) and after to / into / 到 (where it went). Any other
+    role word (把, 给, over, instead), or a role whose words hold no such value ("from tea to
+    coffee": its words cannot be compared here), keeps the pair apart."""
+    roles_en, roles_zh = _roles_of(english), _roles_of(chinese)
+    return bool(roles_en) and roles_en == roles_zh
+
+
+_ROLE_WORDS = {"from": "source", "to": "goal", "into": "goal", "从": "source", "到": "goal"}
+_ROLE_EN = re.compile(r"\b(from|to|into)\s+(.*?)(?=\s+(?:from|to|into)\b|[,;:.!?—–]|$)", re.I)
+_ROLE_ZH = re.compile(r"(从|到)(.*?)(?=从|到|[，。,;；:：!！?？]|$)")
+
+
+def _roles_of(statement: Statement) -> dict[str, frozenset[str]] | None:
+    """What follows each role word (from / to / 从 / 到) as its values (dates, numbers,
+    Latin names), or None when another role word gives roles or a role has no value."""
+    other = {
+        word.norm
+        for word in statement.words
+        if (word.norm in RELATIONAL or word.surface in RELATIONAL) and word.norm not in _ROLE_WORDS
+    }
+    if other:
+        return None
+    pattern = _ROLE_ZH if statement.lang == "zh" else _ROLE_EN
+    roles: dict[str, set[str]] = {}
+    for match in pattern.finditer(statement.text):
+        told = read(match.group(2)) if match.group(2).strip() else None
+        values = (
+            set()
+            if told is None
+            else {
+                *told.dates,
+                *told.numbers,
+                *(n for n in _all_names(told, told) if _LATIN.match(n)),
+            }
+        )
+        role = _ROLE_WORDS[match.group(1).lower()]
+        if not values:
+            if role == "goal" and statement.lang == "en" and "source" not in roles:
+                continue  # "flying to Hangzhou to see my parents": "to" alone gives no role
+            return None
+        roles.setdefault(role, set()).update(values)
+    return {role: frozenset(values) for role, values in roles.items()}
 
 
 def _undated(chinese: Statement) -> list[str]:

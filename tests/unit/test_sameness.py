@@ -750,3 +750,14 @@ def test_a_verb_of_stopping_is_a_negation_in_other_words() -> None:
     assert compare("I quit smoking.", "我戒烟了。", 0.8).same
     assert not compare("I quit coffee.", "我戒茶了。", 1.0).same
     assert "negated" not in compare("我买了一枚戒指。", "I bought a ring.").why  # 戒指: a ring
+
+
+def test_from_and_to_across_languages_merge_only_with_the_same_values_in_the_same_roles() -> None:
+    told = "My swim lessons moved from Saturday afternoons to Sunday mornings."
+    assert compare(told, "我的游泳课从周六下午改到周日上午了。", 0.8).same
+    assert compare("The meeting moved to Friday.", "会议改到周五了。", 0.8).same
+    # the other way round, another day, or roles held by words that cannot be compared
+    assert not compare(told, "我的游泳课从周日下午改到周六上午了。", 1.0).same
+    assert not compare("The meeting moved to Friday.", "会议从周五改到周一了。", 1.0).same
+    assert not compare("I switched from coffee to tea.", "我从茶换成了咖啡。", 1.0).same
+    assert not compare("I switched from tea to coffee.", "我从茶换成了咖啡。", 1.0).same
