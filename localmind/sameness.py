@@ -686,7 +686,8 @@ def _negation(old: Statement, new: Statement) -> Sameness | None:
 
 def _negated(statement: Statement) -> int:
     """Negations, a verb of stopping counted as one: "I quit smoking" says "I don't smoke
-    (anymore)", 我戒咖啡了 says 我不喝咖啡了; it is not "I smoke"."""
+    (anymore)", 我戒咖啡了 says 我不喝咖啡了, "Tom dropped Duolingo" 汤姆不用Duolingo了; it is
+    not "I smoke". ("I dropped the kids at school" counts too: in doubt, never merged.)"""
     words = statement.words
     if statement.lang == "zh":
         stops = sum(
@@ -703,7 +704,7 @@ def _negated(statement: Statement) -> int:
 
 
 # Verbs that end what follows them ("quit smoking", 戒烟, 放弃): a negation in other words.
-_STOPPING = frozenset({"quit", "stop", "cease"})
+_STOPPING = frozenset({"quit", "stop", "cease", "drop"})
 _STOPPING_ZH = ("戒", "放弃", "停止", "停掉")
 
 

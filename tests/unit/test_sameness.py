@@ -742,6 +742,7 @@ def test_a_verb_of_stopping_is_a_negation_in_other_words() -> None:
     # was merged before: "quit" is a cue, not content, so both read "I smoke"
     assert compare("I quit smoking.", "I smoke.", 1.0).differs
     assert compare("I gave up coffee.", "I drink coffee.", 1.0).differs
+    assert compare("Tom dropped Duolingo.", "Tom uses Duolingo.", 1.0).differs
     assert compare("我戒烟了。", "我抽烟。", 1.0).differs
     assert compare("I smoke.", "我戒烟了。", 1.0).differs
     assert compare("我戒烟了。", "I smoked.", 1.0).differs
