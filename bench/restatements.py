@@ -7,9 +7,11 @@ neighbours remember() reads are the 5 nearest at ≥ 0.35; merges need ≥ 0.55,
 ≥ 0.6), then every check of the merge guard (:mod:`localmind.sameness`) on its own, not only
 the first that fails: people, negation, numbers, tense, names, antonyms, roles, actors; the
 wording (same language) or, across languages, English words the Chinese text does not say and
-Chinese characters no English word accounts for, and a change cue (never merged across
-languages). Prints, per check, how many pairs it stops first and how many it stops at all.
-Uses the guard's private checks: a diagnostic, not an API.
+Chinese characters no English word accounts for, and a change cue on one side only (the
+same change told in both merges). A pair the guard merges as a whole (a fuller telling: one
+text tells the other and adds a clause of its own) counts as merging. Prints, per check, how
+many pairs it stops first and how many it stops at all. Uses the guard's private checks: a
+diagnostic, not an API.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ def blockers(old: str, new: str, similarity: float, rank: int) -> list[str]:
         found.append("cosine below 0.55")
     elif first.lang != second.lang and similarity < CROSS:
         found.append("cosine below 0.6 (across languages)")
+    elif guard.compare(old, new, similarity).same:
+        return []  # the guard merges it (a fuller telling too), whatever one check says
     for name, check in CHECKS:
         verdict = check(first, second)
         if verdict is not None:
@@ -76,8 +80,8 @@ def _unsaid(first: Statement, second: Statement) -> list[str]:
     found = ["English words the Chinese does not say"] if missing else []
     if not guard._accounted_for(guard._undated(chinese), said):
         found.append("Chinese characters no English word accounts for")
-    if english.cues or chinese.cues:
-        found.append("a change cue")
+    if bool(english.cues) != bool(chinese.cues):
+        found.append("a change cue on one side only")
     return found
 
 

@@ -93,14 +93,30 @@ def compare(existing: str, candidate: str, similarity: float | None = None) -> S
     tells the other one word for word and adds a detail in a phrase of its own is the same
     too (:func:`_adds_detail`)."""
     verdict = _compare(existing, candidate, similarity)
-    if verdict.same or len(existing) == len(candidate):
+    if verdict.same:
         return verdict
-    longer_is_new = len(candidate) > len(existing)
-    shorter, longer = (existing, candidate) if longer_is_new else (candidate, existing)
-    detail = _adds_detail(shorter, longer)
-    if detail is None:
-        return verdict
-    return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", longer_is_new)
+    for shorter, longer, keeps_new in _fuller_first(existing, candidate, similarity):
+        detail = _adds_detail(shorter, longer, similarity)
+        if detail is not None:
+            return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", keeps_new)
+    return verdict
+
+
+def _fuller_first(
+    existing: str, candidate: str, similarity: float | None
+) -> list[tuple[str, str, bool]]:
+    """Which text may be the fuller telling of the other: (shorter, longer, the new one is
+    longer). In one language the longer; across languages either (lengths in characters
+    cannot be compared), when the pair is close enough for a translation to merge."""
+    if read(existing).lang != read(candidate).lang:
+        if similarity is None or similarity < CROSS_SIMILARITY:
+            return []
+        return [(existing, candidate, True), (candidate, existing, False)]
+    if len(existing) == len(candidate):
+        return []
+    if len(candidate) > len(existing):
+        return [(existing, candidate, True)]
+    return [(candidate, existing, False)]
 
 
 # Where a longer telling may add a phrase of its own: punctuation, or a word that opens one
@@ -111,35 +127,91 @@ _DETAIL_OPENS = re.compile(
 )
 
 
-def _adds_detail(shorter: str, longer: str) -> str | None:
+def _adds_detail(shorter: str, longer: str, similarity: float | None = None) -> str | None:
     """The detail ``longer`` adds when it says ``shorter`` (the same words, people, negation,
-    numbers, names, in the same roles) in one part and only adds a plain detail in the other:
-    no negation, change cue, tense, comparison, qualifier ("former", "only", "until", 但)
-    and no word opposite to one of ``shorter``'s. None when it does not."""
+    numbers, names, in the same roles) in a run of its clauses and only adds plain details in
+    the others: no negation, change cue, tense, comparison, qualifier ("former", "only",
+    "until", 但) and no word opposite to one of ``shorter``'s. Across languages the run must
+    be a translation of ``shorter`` (``similarity``, the whole pair's cosine, stands for the
+    run's, which is closer). None when it does not."""
     short, long = read(shorter), read(longer)
+    across = short.lang != long.lang
     if (
-        short.lang != long.lang
-        or short.negations != long.negations
+        _negated(short) != _negated(long)
         or not short.content
-        or not set(short.content) <= set(long.content)
         or not short.numbers <= long.numbers
-        or not _all_names(short, short) <= _all_names(long, long)
+        or not short.dates <= long.dates
     ):
         return None  # cheap: most pairs stop here, before any part is read
-    for opening in _DETAIL_OPENS.finditer(longer):
-        head, tail = longer[: opening.start()], longer[opening.end() :]
-        for told, added in ((head, tail), (tail, head)):
-            if not told.strip() or not added.strip(" ,;:，；：、—–"):
-                continue
-            if _compare(shorter, told).same and _plain_detail(read(added), short):
-                return added.strip(" ,;:，；：、—–.。")
+    if not across and (
+        not set(short.content) <= set(long.content)
+        or not _all_names(short, short) <= _all_names(long, long)
+    ):
+        return None
+    if across and not _all_said(short, long):
+        return None
+    clauses = _clauses(longer)
+    for start, stop in _runs(len(clauses)):
+        told = longer[clauses[start][0] : clauses[stop - 1][1]]
+        added = [longer[a:b] for a, b in clauses[:start] + clauses[stop:]]
+        if _compare(shorter, told, similarity if across else None).same and all(
+            _plain_detail(read(part), short) for part in added
+        ):
+            return "; ".join(part.strip() for part in added)
     return None
+
+
+def _all_said(short: Statement, long: Statement) -> bool:
+    """Across languages, whether ``long`` says everything ``short`` says, word by word
+    (:func:`_translations`): every English word of a shorter English text is in the Chinese
+    one, or every character of a shorter Chinese text is what an English word says. Cheap
+    beside reading each run of clauses, which only a pair that passes this needs."""
+    english, chinese = (short, long) if short.lang == "en" else (long, short)
+    words = [word for word in english.content if word not in DATE_WORDS]
+    spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
+    if short is english:
+        return _translations(words, chinese, spelled) is not None
+    spans = (_translations([word], chinese, spelled) for word in words)
+    said = frozenset(span for found in spans if found for span in found)
+    return _accounted_for(_undated(chinese), said | _letters_in(chinese, english))
+
+
+_PUNCTUATION = " ,;:，；：、—–"
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s phrases are (start, end): it is cut where a phrase may open
+    (:data:`_DETAIL_OPENS`: "a dog | Max") or a sentence ends, without the cut's words."""
+    spans, start = [], 0
+    for cut in sorted(
+        [*_DETAIL_OPENS.finditer(text), *_SENTENCE_END.finditer(text)], key=lambda m: m.start()
+    ):
+        if cut.start() >= start:
+            spans.append((start, cut.start()))
+            start = cut.end()
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip(_PUNCTUATION + ".。!?！？")]
+
+
+# A sentence ends at . ! ? followed by a space (not "4.39", nor "Dr." inside a name: a cut
+# there only gives a piece that tells nothing), or at 。！？
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？]")
+# More clauses than this are not tried as a telling plus details (a long text is no detail).
+_MOST_CLAUSES = 6
+
+
+def _runs(count: int) -> list[tuple[int, int]]:
+    """Every run of consecutive clauses (start, stop), the longest first, when there are few."""
+    if count < 2 or count > _MOST_CLAUSES:
+        return []
+    runs = [(a, b) for a in range(count) for b in range(a + 1, count + 1) if b - a < count]
+    return sorted(runs, key=lambda run: run[0] - run[1])
 
 
 def _plain_detail(detail: Statement, told: Statement) -> bool:
     if (
         not detail.content
-        or detail.negations
+        or _negated(detail)
         or detail.cues
         or detail.tense
         or detail.comparison
@@ -161,7 +233,7 @@ def _qualifiers(statement: Statement) -> frozenset[str]:
 def _compare(
     existing: str, candidate: str, similarity: float | None = None, *, swaps: int = 2
 ) -> Sameness:
-    old, new = read(existing), read(candidate)
+    old, new = _birthday(read(existing)), _birthday(read(candidate))
     for check in (_people, _negation, _numbers, _tense, _names, _antonyms, _roles, _actors):
         verdict = check(old, new)
         if verdict is not None:
@@ -175,6 +247,16 @@ def _compare(
             close = _one_meaning_in_other_words(old, new, similarity, swaps)
         return close or verdict
     return verdict
+
+
+def _birthday(statement: Statement) -> Statement:
+    """ "Tom was born on July 15" says "Tom's birthday is July 15": "born" with a month or a
+    weekday is the birthday (English; across languages :func:`_translations` finds 生日 for
+    it). "Born in 1991" or "born in Berlin" are not: a year or a place is no birthday."""
+    if statement.lang != "en" or not statement.dates or "born" not in statement.content:
+        return statement
+    content = tuple("birthday" if word == "born" else word for word in statement.content)
+    return replace(statement, content=content)
 
 
 def _one_meaning_in_other_words(
@@ -230,11 +312,15 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if (
         {english.lang, chinese.lang} != {"en", "zh"}
         or old.persons != new.persons
-        or old.cues
-        or new.cues
+        # a change told on one side only ("now", 改成) is a change; told on both ("moved from
+        # Saturday to Sunday" / 从周六改到周日) it is the same change told twice
+        or bool(old.cues) != bool(new.cues)
         or (old.comparison is None) != (new.comparison is None)
-        or (old.comparison is None and _gives_roles(old))
-        or (new.comparison is None and _gives_roles(new))
+        or (
+            old.comparison is None
+            and (_gives_roles(old) or _gives_roles(new))
+            and not _same_roles_across(english, chinese)
+        )
     ):
         return None
     if not _same_actors_across(english, chinese):
@@ -242,6 +328,9 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     # Weekdays and months were compared as dates above, whatever the words ("9月").
     spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
     said = _translations([w for w in english.content if w not in DATE_WORDS], chinese, spelled)
+    if said is not None and _negated(english):
+        # 戒 says the English "quit" / "no longer" (the negations were compared above)
+        said |= {word.surface for word in chinese.words if word.surface.startswith(_STOPPING_ZH)}
     if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
         return None
     if not _same_qualifiers_across(english, chinese):
@@ -249,6 +338,8 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if english.comparison is not None and chinese.comparison is not None:
         for side_en, side_zh in zip(english.comparison, chinese.comparison, strict=True):
             side = _translations(tuple(side_en), chinese)
+            verbs = {verb for verb in _EATING if any(span.endswith(verb) for span in said)}
+            side_zh = side_zh - verbs  # 更爱喝绿茶: 喝 was said with "prefer"
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
@@ -278,6 +369,52 @@ def _gives_roles(statement: Statement) -> bool:
         (word.norm in RELATIONAL or word.surface in RELATIONAL) and word.norm != "to"
         for word in statement.words
     )
+
+
+def _same_roles_across(english: Statement, chinese: Statement) -> bool:
+    """ "moved from Saturday to Sunday" / 从周六改到周日: the same dates, numbers and Latin
+    names after from / 从 (where it was) and after to / into / 到 (where it went). Any other
+    role word (把, 给, over, instead), or a role whose words hold no such value ("from tea to
+    coffee": its words cannot be compared here), keeps the pair apart."""
+    roles_en, roles_zh = _roles_of(english), _roles_of(chinese)
+    return bool(roles_en) and roles_en == roles_zh
+
+
+_ROLE_WORDS = {"from": "source", "to": "goal", "into": "goal", "从": "source", "到": "goal"}
+_ROLE_EN = re.compile(r"\b(from|to|into)\s+(.*?)(?=\s+(?:from|to|into)\b|[,;:.!?—–]|$)", re.I)
+_ROLE_ZH = re.compile(r"(从|到)(.*?)(?=从|到|[，。,;；:：!！?？]|$)")
+
+
+def _roles_of(statement: Statement) -> dict[str, frozenset[str]] | None:
+    """What follows each role word (from / to / 从 / 到) as its values (dates, numbers,
+    Latin names), or None when another role word gives roles or a role has no value."""
+    other = {
+        word.norm
+        for word in statement.words
+        if (word.norm in RELATIONAL or word.surface in RELATIONAL) and word.norm not in _ROLE_WORDS
+    }
+    if other:
+        return None
+    pattern = _ROLE_ZH if statement.lang == "zh" else _ROLE_EN
+    roles: dict[str, set[str]] = {}
+    for match in pattern.finditer(statement.text):
+        told = read(match.group(2)) if match.group(2).strip() else None
+        values = (
+            set()
+            if told is None
+            else {
+                *told.dates,
+                *told.numbers,
+                *(n for n in _all_names(told, told) if _LATIN.match(n)),
+            }
+        )
+        role = _ROLE_WORDS[match.group(1).lower()]
+        if not values:
+            if role == "goal" and statement.lang == "en" and "source" not in roles:
+                continue  # "flying to Hangzhou to see my parents": "to" alone gives no role
+            return None
+        roles.setdefault(role, set()).update(values)
+    return {role: frozenset(values) for role, values in roles.items()}
 
 
 def _undated(chinese: Statement) -> list[str]:
@@ -311,7 +448,15 @@ def _translations(
     spans = _spans(chinese.text)
     shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
     for word in dict.fromkeys(words):
-        found = {span for span in spans if word in meanings(span) or word in proper_names(span)}
+        senses = {word, *(_DATED_ALIKE.get(word, ()) if chinese.dates else ())}  # born: 生日
+        found = {span for span in spans if senses & meanings(span) or word in proper_names(span)}
+        # 爱喝 / 喜欢吃 say "love" / "like" (tea, Sichuan food): the verb names no more
+        found.update(
+            span + verb
+            for span in tuple(found)
+            for verb in _EATING
+            if span.endswith(_LIKING) and span + verb in chinese.text
+        )
         found.update(span for span, names in spelled if word in names)  # 刘洋: Liu Yang
         found.update(zh for zh in EN_ZH.get(word, ()) if zh in chinese.text)
         found.update(zh for zh in _CHINESE_SYNONYMS.get(word, ()) if zh in chinese.text)
@@ -321,6 +466,13 @@ def _translations(
             return None
         said |= found
     return frozenset(said)
+
+
+# Said alike when the text gives a date: born on March 22 / 3月22号生日.
+_DATED_ALIKE = {"born": ("birthday",), "birthday": ("born",)}
+# A liking word and the verb of eating or drinking after it (爱喝茶: "love tea").
+_LIKING = ("爱", "喜欢")
+_EATING = ("吃", "喝")
 
 
 # A synonym head's Chinese words ("favourite" → 最喜欢): what the Chinese text says it with.
@@ -527,9 +679,33 @@ def _who(statement: Statement) -> str:
 
 
 def _negation(old: Statement, new: Statement) -> Sameness | None:
-    if old.negations != new.negations:
+    if _negated(old) != _negated(new):
         return _different("one of them is negated")
     return None
+
+
+def _negated(statement: Statement) -> int:
+    """Negations, a verb of stopping counted as one: "I quit smoking" says "I don't smoke
+    (anymore)", 我戒咖啡了 says 我不喝咖啡了, "Tom dropped Duolingo" 汤姆不用Duolingo了; it is
+    not "I smoke". ("I dropped the kids at school" counts too: in doubt, never merged.)"""
+    words = statement.words
+    if statement.lang == "zh":
+        stops = sum(
+            word.surface.startswith(_STOPPING_ZH) and not word.surface.startswith("戒指")
+            for word in words
+        )
+    else:
+        stops = sum(
+            word.norm in _STOPPING
+            or (word.norm == "give" and index + 1 < len(words) and words[index + 1].norm == "up")
+            for index, word in enumerate(words)
+        )
+    return statement.negations + stops
+
+
+# Verbs that end what follows them ("quit smoking", 戒烟, 放弃): a negation in other words.
+_STOPPING = frozenset({"quit", "stop", "cease", "drop"})
+_STOPPING_ZH = ("戒", "放弃", "停止", "停掉")
 
 
 def _numbers(old: Statement, new: Statement) -> Sameness | None:
@@ -545,7 +721,7 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
 def _tense(old: Statement, new: Statement) -> Sameness | None:
     """ "I work at Northwind" / "I worked at Northwind", 我要戒咖啡 / 我戒了咖啡."""
     hard = {"past", "future"}
-    if old.lang != new.lang and _done_in_both(old, new):
+    if old.lang != new.lang and (_done_in_both(old, new) or _changed_in_both(old, new)):
         return None
     if old.tense & hard != new.tense & hard:
         return _different("the tense differs")
@@ -573,10 +749,32 @@ def _done_in_both(old: Statement, new: Statement) -> bool:
     verbs = past_verbs(english)
     return (
         english.tense == {"past"}
-        and chinese.tense == {"done"}
+        and (
+            chinese.tense == {"done"}
+            or (not chinese.tense and _TOLD_WHEN.search(chinese.text) is not None)
+        )
         and bool(verbs)
         and not verbs & _STATES
     )
+
+
+def _changed_in_both(old: Statement, new: Statement) -> bool:
+    """ "I drink green tea now" / 我现在改喝绿茶了: a change told in the present with a cue
+    (now, no longer, switched) and in Chinese with a cue and 了, the 了 of a new situation,
+    not of something past (过 says "have done once": not this)."""
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    return (
+        not english.tense
+        and bool(english.cues)
+        and chinese.tense == {"done"}
+        and bool(chinese.cues)
+        and not any(word.norm == "过" for word in chinese.words)
+    )
+
+
+# 是…的 around a date tells when something happened: 我们是2015年10月8号结婚的 ("we got
+# married on October 8, 2015"), a past event without 了.
+_TOLD_WHEN = re.compile(r"是[^，。,;；]*\d[^，。,;；]*[\u4e00-\u9fff]的(?=[。！!.，,;；]|$)")
 
 
 def _actors(old: Statement, new: Statement) -> Sameness | None:
@@ -616,9 +814,39 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
         # (_same_actors_across) and word order that gives roles (from / to, 把) never merges.
         return None
     order_old, order_new = _name_order(old, every), _name_order(new, every)
-    if len(order_old) > 1 and order_old != order_new:
+    if len(order_old) > 1 and order_old != order_new and not _sides_swapped(old, new, every):
         return _different("the same names in other roles")
     return None
+
+
+def _sides_swapped(old: Statement, new: Statement, names: frozenset[str]) -> bool:
+    """ "Kenji Sato is my boss at Lumen" / "My manager at Lumen is Kenji Sato": "X is Y"
+    told as "Y is X", where X is a name alone on its side in both; "Tom is Anna's manager" /
+    "Anna is Tom's manager" name another one alone."""
+    sides_old, sides_new = _copula_sides(old, names), _copula_sides(new, names)
+    if sides_old is None or sides_new is None:
+        return False
+    (alone_old, rest_old), (alone_new, rest_new) = sides_old, sides_new
+    return alone_old == alone_new and rest_old == rest_new
+
+
+def _copula_sides(
+    statement: Statement, names: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(the names of the side that is only a name, the names of the other side) of "X is Y",
+    or None when it is no such sentence (one copula, one side a name alone)."""
+    words = [word for word in statement.words if word.norm != ","]
+    at = [index for index, word in enumerate(words) if word.norm in ("be", "是")]
+    if len(at) != 1:
+        return None
+    sides = (words[: at[0]], words[at[0] + 1 :])
+    found = [frozenset(word.norm for word in side if word.norm in names) for side in sides]
+    alone = [
+        bool(side) and all(word.norm in names or word.is_name for word in side) for side in sides
+    ]
+    if alone[0] == alone[1]:
+        return None
+    return (found[0], found[1]) if alone[0] else (found[1], found[0])
 
 
 def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
@@ -741,8 +969,27 @@ def _wording(old: Statement, new: Statement) -> Sameness:
     if order_old != _order(new, names):
         if old.relational or new.relational:
             return _different("the same words in another order, where order gives the roles")
+        halves_old, halves_new = _halves(old), _halves(new)
+        if halves_old is not None and halves_new is not None and halves_old == halves_new[::-1]:
+            return Sameness(Likeness.SAME, "the same words, the sides of 'is' swapped")
         return _unsure("the same words in another order")
     return Sameness(Likeness.SAME, "same words, people, negation, numbers and names")
+
+
+def _halves(statement: Statement) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The content words before and after the one "is" / 是 of a statement ("Grace is my
+    closest friend" / "My closest friend is Grace": the same halves, swapped); None when it
+    has none or several."""
+    words = statement.words
+    at = [index for index, word in enumerate(words) if word.norm in ("be", "是")]
+    if len(at) != 1:
+        return None
+    content = set(statement.content)
+    halves = [
+        frozenset(part for word in side for part in content if _holds(word, part, statement.lang))
+        for side in (words[: at[0]], words[at[0] + 1 :])
+    ]
+    return (halves[0], halves[1]) if all(halves) else None
 
 
 def _first_person(statement: Statement) -> str:

@@ -618,3 +618,147 @@ def test_each_side_of_a_comparison_ends_with_its_clause() -> None:
         "比起绿茶，我更喜欢咖啡，早上尤其是。",
     )
     assert "reversed" in compare(zh_told, zh_reversed, 1.0).why
+
+
+# --- round 6 (merge13): fuller tellings across languages, changes told twice, readings --------
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("I have a cat.", "我有一只猫，叫Miso。"),
+        ("我在Lumen Health上班。", "I work at Lumen Health, close to home."),
+        ("I have two cats.", "我有两只猫，都是橘猫。"),
+    ],
+)
+def test_a_fuller_telling_in_the_other_language_merges_and_keeps_the_fuller_text(
+    shorter: str, fuller: str
+) -> None:
+    added = compare(shorter, fuller, 0.8)
+    assert added.same and added.keeps_new and "adds a detail" in added.why
+    dropped = compare(fuller, shorter, 0.8)
+    assert dropped.same and not dropped.keeps_new  # the memory already says more
+    assert not compare(shorter, fuller).same  # without the vectors: in doubt
+    assert not compare(shorter, fuller, 0.5).same  # too far apart for a translation
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("I have a cat.", "我妹妹有一只猫，叫Miso。"),  # someone else's cat
+        ("I have a cat.", "我有一只猫，以前还有一只狗。"),  # a past of its own
+        ("我在Lumen Health上班。", "I work at Lumen Health, but only until March."),
+        ("我在Lumen Health上班。", "I worked at Lumen Health, close to home."),
+        ("I have two cats.", "我有三只猫，都是橘猫。"),
+        ("I live in Berlin.", "我住在柏林，不过下个月就搬走。"),
+        ("I drink coffee.", "我喝咖啡，不加糖。"),
+    ],
+)
+def test_a_fuller_telling_across_languages_must_agree_on_what_both_say(
+    shorter: str, fuller: str
+) -> None:
+    for similarity in (None, 1.0):
+        assert not compare(shorter, fuller, similarity).same
+        assert not compare(fuller, shorter, similarity).same
+
+
+def test_a_change_told_in_both_languages_is_the_same_change_and_one_side_is_not() -> None:
+    assert compare("我写代码换成Neovim了。", "I switched to Neovim for coding.", 0.8).same
+    # the other name, or the other way round, is another change
+    assert not compare("I switched to Neovim for coding.", "我写代码换成VS Code了。", 1.0).same
+    assert not compare("I switched from tea to coffee.", "我从咖啡换成了茶。", 1.0).same
+    # a change on one side only: in doubt (is it the same fact, or has it just changed?)
+    assert not compare("I use Neovim for coding.", "我写代码换成Neovim了。", 1.0).same
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tom was born on July 15.", "Tom's birthday is July 15."),
+        ("Anna's birthday is in September.", "Anna was born in September."),
+        ("My birthday is on March 22.", "我是3月22号出生的。"),
+        ("I was born on March 22, 1991.", "我的生日是3月22号，1991年出生的。"),
+    ],
+)
+def test_born_on_a_date_is_the_birthday(old: str, new: str) -> None:
+    assert compare(old, new, 0.8).same
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tom was born on July 15.", "Tom's birthday is July 16."),
+        ("Tom was born on July 15.", "Anna's birthday is July 15."),
+        ("Tom's birthday is in May.", "Tom was born in Berlin."),  # a place is no birthday
+        ("I was born on March 22.", "我的生日是3月23号。"),
+    ],
+)
+def test_a_birthday_on_another_day_or_of_someone_else_differs(old: str, new: str) -> None:
+    assert not compare(old, new, 1.0).same
+    assert not compare(new, old, 1.0).same
+
+
+def test_a_past_event_told_with_shi_de_is_the_english_past() -> None:
+    told = "Tom and I got married on October 8, 2015."
+    assert compare("我和汤姆是2015年10月8号结婚的。", told, 0.8).same
+    # a future, a past state or another day stay apart
+    assert "tense" in compare("我们是10月8号结婚的。", "We will get married on October 8.").why
+    assert "tense" in compare("我是2015年住在柏林的。", "I lived in Berlin in 2015.").why
+    assert not compare("我和汤姆是2016年10月8号结婚的。", told, 1.0).same
+
+
+def test_a_liking_word_with_eat_or_drink_says_the_liking_and_no_more() -> None:
+    assert compare("I love green tea.", "我爱喝绿茶。", 0.8).same
+    assert not compare("I love green tea.", "我爱喝红茶。", 1.0).same
+    assert not compare("I like fish.", "我不喜欢吃鱼。", 1.0).same
+
+
+def test_a_change_now_and_a_chinese_change_with_le_are_one_aspect() -> None:
+    # 了 after a cue (现在…了) is a new situation, like the English "now"
+    assert "aspect" not in compare("I drink green tea now.", "我现在改喝绿茶了。").why
+    # 过 ("have done once") or an English past are not that
+    assert not compare("I now drink green tea.", "我喝过绿茶。", 1.0).same
+    assert "tense" in compare("I drank green tea.", "我现在改喝绿茶了。").why
+
+
+def test_the_sides_of_is_may_swap_when_one_is_a_name_alone() -> None:
+    assert compare("Kenji Sato is my boss at Lumen.", "My manager at Lumen is Kenji Sato.").same
+    # the name alone is someone else: other roles
+    assert compare("Tom is Anna's manager.", "Anna is Tom's manager.", 1.0).differs
+    fuller = "My manager at Lumen is Kenji Sato; he's an ex-Googler and very hands-off."
+    assert compare(fuller, "Kenji Sato is my boss at Lumen.", 0.8).same
+
+
+def test_the_same_words_on_swapped_sides_of_is_are_the_same_and_other_owners_are_not() -> None:
+    assert compare(
+        "Grace is my closest friend at work.", "My closest friend at work is Grace."
+    ).same
+    assert compare("My dog is my best friend.", "My best friend is my dog.").same
+    assert not compare("My dog is my cat's best friend.", "My cat is my dog's best friend.").same
+    assert compare("My dog is older than my cat.", "My cat is older than my dog.").differs
+
+
+def test_a_verb_of_stopping_is_a_negation_in_other_words() -> None:
+    # was merged before: "quit" is a cue, not content, so both read "I smoke"
+    assert compare("I quit smoking.", "I smoke.", 1.0).differs
+    assert compare("I gave up coffee.", "I drink coffee.", 1.0).differs
+    assert compare("Tom dropped Duolingo.", "Tom uses Duolingo.", 1.0).differs
+    assert compare("我戒烟了。", "我抽烟。", 1.0).differs
+    assert compare("I smoke.", "我戒烟了。", 1.0).differs
+    assert compare("我戒烟了。", "I smoked.", 1.0).differs
+    # the same stop, told again
+    assert compare("I quit smoking.", "I don't smoke anymore.").same
+    assert compare("I quit smoking.", "我戒烟了。", 0.8).same
+    assert not compare("I quit coffee.", "我戒茶了。", 1.0).same
+    assert "negated" not in compare("我买了一枚戒指。", "I bought a ring.").why  # 戒指: a ring
+
+
+def test_from_and_to_across_languages_merge_only_with_the_same_values_in_the_same_roles() -> None:
+    told = "My swim lessons moved from Saturday afternoons to Sunday mornings."
+    assert compare(told, "我的游泳课从周六下午改到周日上午了。", 0.8).same
+    assert compare("The meeting moved to Friday.", "会议改到周五了。", 0.8).same
+    # the other way round, another day, or roles held by words that cannot be compared
+    assert not compare(told, "我的游泳课从周日下午改到周六上午了。", 1.0).same
+    assert not compare("The meeting moved to Friday.", "会议从周五改到周一了。", 1.0).same
+    assert not compare("I switched from coffee to tea.", "我从茶换成了咖啡。", 1.0).same
+    assert not compare("I switched from tea to coffee.", "我从茶换成了咖啡。", 1.0).same
