@@ -215,6 +215,20 @@ def main_sense(chinese: str) -> tuple[str, ...]:
     return next(iter(_translations(chinese)), ())
 
 
+@lru_cache(maxsize=16_384)
+def compounds_with(chinese: str, word: str) -> frozenset[str]:
+    """The other lemmas of each short translation of ``chinese`` that says ``word`` among
+    other words: 奶茶 "milk tea" → {milk} for "tea"; empty when a translation is ``word``
+    alone (茶 "tea")."""
+    others: set[str] = set()
+    for part in _translations(chinese):
+        if word in part and len(part) <= _MOST_WORDS_IN_A_SENSE:
+            if len(part) == 1:
+                return frozenset()
+            others.update(token for token in part if token != word)
+    return frozenset(others)
+
+
 def _translations(chinese: str) -> list[tuple[str, ...]]:
     """Each translation CC-CEDICT gives ``chinese``, in its order, as English lemmas without
     the words glosses are built with; surnames, classifiers and pointers left out. "Berlin,

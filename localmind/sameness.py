@@ -21,6 +21,7 @@ from functools import lru_cache
 from localmind.bilingual import (
     EN_ZH,
     ZH_LIGHT,
+    compounds_with,
     main_sense,
     meanings,
     proper_names,
@@ -450,6 +451,7 @@ def _translations(
     for word in dict.fromkeys(words):
         senses = {word, *(_DATED_ALIKE.get(word, ()) if chinese.dates else ())}  # born: 生日
         found = {span for span in spans if senses & meanings(span) or word in proper_names(span)}
+        found -= {span for span in found if _names_a_kind_of(span, word, words)}
         # 爱喝 / 喜欢吃 say "love" / "like" (tea, Sichuan food): the verb names no more
         found.update(
             span + verb
@@ -466,6 +468,28 @@ def _translations(
             return None
         said |= found
     return frozenset(said)
+
+
+# A part that counts or points (每天 "every day", 这次 "this time") makes no kind of the word.
+_COUNTING = frozenset({"every", "each", "all", "this", "that", "one", "some", "whole", "same"})
+
+
+def _names_a_kind_of(span: str, word: str, english: Sequence[str]) -> bool:
+    """Whether ``span`` says ``word`` only as a kind of it, with a part the English does not
+    say: 奶茶 is "milk tea", and its 奶 says milk, so "I like tea" is not 我喜欢奶茶 (绿茶 is
+    "green tea" when the English says green). A part that also says ``word`` (早 of 早上,
+    "early morning") or nothing of the rest (赔 of 理赔, "settle a claim") takes nothing away."""
+    rest = compounds_with(span, word) - _COUNTING
+    if not rest or len(span) < 2:
+        return False
+    said = set(english)
+    for part in (span[i:j] for i in range(len(span)) for j in range(i + 1, len(span) + 1)):
+        if part == span:
+            continue
+        sense = meanings(part)
+        if sense & rest and word not in sense and not sense & said:
+            return True
+    return False
 
 
 # Said alike when the text gives a date: born on March 22 / 3月22号生日.
