@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from localmind import lemmas
+from localmind import bilingual, lemmas
 
 SELF = "self"
 OTHER = "other"
@@ -626,7 +626,8 @@ def _chinese_words(text: str) -> list[Word]:
         ):
             words += [Word(token[0], token), Word(token[1:], token)]
             continue
-        words.append(Word(norm, token, is_name, is_name and flag.startswith("nr")))
+        person = is_name and flag.startswith("nr") and not bilingual.names_a_thing(token)
+        words.append(Word(norm, token, is_name, person))
     return words
 
 

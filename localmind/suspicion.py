@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from localmind import bilingual
 from localmind.bilingual import DICTIONARY
 from localmind.statement import (
     ANTONYMS,
@@ -35,6 +36,7 @@ from localmind.statement import (
     STOP_WORDS,
     TIME_WORDS,
     Statement,
+    Word,
     nouns,
     read,
     unseen_opening_name,
@@ -175,10 +177,14 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
         return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
     # What both spell alike: names in Latin letters that are no person's, and numbers.
     shared = {name for name in names_old & names_new if _LATIN.match(name)}
+    shared |= _translated_names(old, new) | _translated_names(new, old)
     shared -= _people(old) | _people(new)
     new_numbers = _numbers_replaced(old, new)
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
+    topic = _opening_thing(old, new)
+    if topic and new_numbers:
+        return Suspicion(True, f"the numbers of {topic} changed")
     # A negation in one language is often a change word in the other (不用 / "stopped"):
     # either one marks a change. When both texts mark one, it is mostly the same change told
     # again, unless the numbers changed.
@@ -188,6 +194,48 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     if not _marks_a_change(new):
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+def _translated_names(chinese: Statement, english: Statement) -> set[str]:
+    """The names of things the English text gives that CC-CEDICT gives a word of the Chinese
+    one ("Huawei" / 华为, "IELTS" / 雅思): what both speak of, though spelled apart. Not
+    people's names (汤姆 / Tom: the subject rules see to them)."""
+    if chinese.lang != "zh" or english.lang == "zh":
+        return set()
+    latin = _flat(english.names)
+    return {
+        name
+        for word in chinese.words
+        if word.is_name and not word.person and _CJK.match(word.norm)
+        for name in bilingual.proper_names(word.norm) & latin
+    }
+
+
+def _opening_thing(old: Statement, new: Statement) -> str | None:
+    """The thing both texts open with, told in either language ("My IELTS overall was 6.5" /
+    雅思重考出分了：总分7.5): what their numbers are about. None when either opens with
+    something else (a person, a verb, another thing)."""
+    first_old, first_new = _first_content_word(old), _first_content_word(new)
+    if first_old is None or first_new is None or first_old.person or first_new.person:
+        return None
+    if not (first_old.is_name and first_new.is_name):
+        return None
+    names_old = _spelled_in_latin(first_old.norm)
+    return next(iter(sorted(names_old & _spelled_in_latin(first_new.norm))), None)
+
+
+def _spelled_in_latin(norm: str) -> set[str]:
+    """A name as Latin letters: itself, or CC-CEDICT's names for a Chinese one."""
+    return set(bilingual.proper_names(norm)) if _CJK.match(norm) else {norm}
+
+
+def _first_content_word(statement: Statement) -> Word | None:
+    for word in statement.words:
+        norm = word.norm
+        if norm in (",", "my") or norm in STOP_WORDS or norm in TIME_WORDS or norm in SELF_WORDS:
+            continue
+        return word
+    return None
 
 
 # "Now" and "recently" say when, not that anything changed: across languages, where the
@@ -364,7 +412,11 @@ def _subject(statement: Statement, other: Statement) -> str:
     relative = _relative_of_opening_name(statement)
     if relative is not None:
         return relative
-    for name in _flat(other.names):
+    # A thing's name first (比亚迪秦卖了, "Planet Fitness退了") is what the text is about, not
+    # who: the user's, as in :func:`_opening_subject`.
+    head = statement.words[0] if statement.words else None
+    thing_first = head is not None and head.is_name and not head.person
+    for name in () if thing_first else _flat(other.names):
         # jieba glues a name it does not know to the next character (王磊调走了)
         if first == name or (statement.lang == "zh" and first.startswith(name)):
             return name
