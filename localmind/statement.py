@@ -352,7 +352,7 @@ CUE_WORDS = _words(
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
-    改为 推迟 延期 退 退掉 退订 退出 停 放弃"""
+    改为 推迟 延期 退 退掉 退订 退出 停 放弃 finally 终于 lapse"""
 )
 
 # Past forms simplemma maps to their lemma; regular ones end in -ed.
@@ -528,6 +528,12 @@ def _lemma(word: str) -> str:
     if word in _LEMMA_FIXES:
         return _LEMMA_FIXES[word]
     lemma = lemmas.lemmatize(word)
+    if word.endswith("lled") and lemma == word[:-2]:
+        # British "cancelled", "labelled": simplemma keeps "cancell"; the American past
+        # ("canceled") names the verb. "installed" stays "install".
+        american = lemmas.lemmatize(word[:-3] + "ed")
+        if american == word[:-3]:
+            return american
     if lemma == word and word.endswith("ing") and len(word) > 5:
         stem = word[:-3]
         for candidate in (stem, stem + "e", stem[:-1]):
@@ -545,8 +551,10 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     lower, following = token.lower(), tokens[1].lower()
     if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS or lower in TIME_WORDS:
         return False
-    return following in ("is", "was", "has", "had", "does", "did") or (
-        following.isalpha() and following.endswith(("s", "ed")) and len(following) > 3
+    return (
+        following in ("is", "was", "has", "had", "does", "did")
+        or following in IRREGULAR_PAST  # "Tom left Roosevelt High"
+        or (following.isalpha() and following.endswith(("s", "ed")) and len(following) > 3)
     )
 
 
@@ -1373,12 +1381,17 @@ def nouns(statement: Statement) -> frozenset[str]:
     statement is about, wider than the slot words. Empty for English (no tagger here)."""
     if statement.lang != "zh":
         return frozenset()
+    return nouns_among(term for term in statement.terms if len(term) > 1)
+
+
+def nouns_among(terms: Iterable[str]) -> frozenset[str]:
+    """The Chinese ``terms`` jieba's dictionary tags as nouns or measure words, or does not
+    hold (not as people's names)."""
     tags = _jieba()[1]
     return frozenset(
         term
-        for term in statement.terms
-        if len(term) > 1
-        and _HAS_CJK.match(term)
+        for term in terms
+        if _HAS_CJK.match(term)
         and not (tags.get(term, "n").startswith("nr"))
         and tags.get(term, "n").startswith(_NOUN_TAGS)
     )

@@ -38,6 +38,7 @@ from localmind.statement import (
     Statement,
     Word,
     nouns,
+    nouns_among,
     read,
     unseen_opening_name,
 )
@@ -112,8 +113,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     # Neither the person both are about (王磊 in 王磊的火锅店… after 王磊开了一家火锅店) nor a
     # title ("Mrs. Kim" / "is now Mrs. Grace Park") is what a change is to.
     people = _people(old) | _people(new) | {_subject(old, new), _subject(new, old)}
-    shared_values = shared_names - people - TITLES
-    shared_things = shared - people
+    shared_values = _near_a_cue(new, shared_names - people - TITLES)
+    # A Chinese word of one character that is no noun (上, 下, 开: jieba's leftovers of 上夜班,
+    # 下雪) says too little to be what a change is to.
+    shared_things = {term for term in shared - people if not _a_bare_character(term)}
     if (
         _cues(new)
         and (
@@ -127,6 +130,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
                 _shared_nouns(old, new) - names_old - names_new
                 and (
                     _strong_cues(new)
+                    or bool(old.negations) != bool(new.negations)  # 不吃香菜 / 现在能接受香菜
                     or _numbers_replaced(old, new)
                     or _new_latin_names(old, names_new - names_old)
                 )
@@ -140,6 +144,35 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+_ONE_CHARACTER = re.compile(r"[\u3400-\u9fff]")
+
+
+_SENTENCE_ENDS = frozenset("。！？；!?;")
+
+
+def _a_bare_character(term: str) -> bool:
+    return bool(_ONE_CHARACTER.fullmatch(term)) and not nouns_among((term,))
+
+
+def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
+    """Of ``values``, those said in a clause with one of the statement's change words or a
+    negation: "quit" in "I took piano lessons in Hangzhou until I was twelve, then quit"
+    changes the lessons, not Hangzhou; 跟Northwind提离职 and "…, not United" are about them."""
+    cues = _cues(statement) | NEGATIONS
+    # Chinese strings short clauses with commas (比亚迪秦卖了，卖了六万八): a sentence is its unit.
+    ends = _SENTENCE_ENDS if statement.lang == "zh" else None
+    found: set[str] = set()
+    clause: set[str] = set()
+    for word in [*statement.words, None]:
+        if word is None or (word.norm == "," and (ends is None or word.surface in ends)):
+            if cues & clause:
+                found |= values & clause
+            clause = set()
+        else:
+            clause.add(word.norm)
+    return found
 
 
 # How many words after a negation may still be what it negates ("don't really like coffee").
