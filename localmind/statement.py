@@ -946,8 +946,10 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         # "my back is killing me" (a noun), "back from Tokyo" (home from a trip): no change,
         # unlike "moved back to Lyon" or "switched back".
         after = words[index + 1] if index + 1 < len(words) else None
+        # "she always backs her nurses": the verb (to support), not a way back.
         owned = before is not None and before.norm in _DETERMINERS
-        return not owned and not (after is not None and after.norm == "from")
+        verb = word.surface.lower() in ("backs", "backed", "backing")
+        return not owned and not verb and not (after is not None and after.norm == "from")
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
         return after is None or after.norm != "that"

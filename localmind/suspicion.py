@@ -330,9 +330,9 @@ def _numbers_replaced(old: Statement, new: Statement) -> bool:
     """Some number kept and another replaced (63 → 59 公斤, beside the goal 58), not only
     more numbers (a date read as numbers in one language: 2月20号 / February 20)."""
     numbers_old, numbers_new = _numbers(old), _numbers(new)
-    return bool(
-        numbers_old & numbers_new and numbers_new - numbers_old and numbers_old - numbers_new
-    )
+    # "one" kept says little: "first paycheque" / 第一次报税 (第一 is 1), 一个, "a".
+    kept = numbers_old & numbers_new - {"1"}
+    return bool(kept and numbers_new - numbers_old and numbers_old - numbers_new)
 
 
 def _numbers(statement: Statement) -> set[str]:

@@ -119,3 +119,19 @@ def test_british_doubled_l_and_a_name_before_an_irregular_past_read_right() -> N
     assert "install" in read("I installed the app.").terms
     assert read("Tom left Roosevelt High.").words[0].person
     assert not read("Yesterday left me tired.").words[0].person
+
+
+def test_backing_someone_is_no_way_back() -> None:
+    old = "I passed the exam: a Registered Nurse in Ontario now."
+    assert not suspect(old, "My unit manager is Kelly; she always backs her nurses.").contradicts
+    assert "back" in read("We moved back to Lyon.").cues
+
+
+def test_a_first_time_kept_is_no_number_kept() -> None:
+    # 第一次 / "first" read as 1 on both sides: the tax refund does not replace the pay.
+    old = "First paycheque in Canada: $1,460 for two weeks."
+    assert not suspect(old, "第一次报税，退了一千二百多。").contradicts
+    # a real number kept, another replaced, still is a change
+    assert suspect(
+        "My IELTS score was 6.5 overall and 6.0 in writing.", "雅思重考了：总分7分，写作6.5分。"
+    ).contradicts
