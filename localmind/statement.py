@@ -733,6 +733,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         slot = SINGLE_SLOTS.get(norm) or SINGLE_SLOTS.get(word.surface.lower())
         if not slot and lang == "zh" and len(norm) > 2:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
+        if slot == "job" and lang == "en" and word.surface.lower() in (norm + "s", norm + "es"):
+            slot = None  # "she backs her nurses", "the teachers": others who hold the job
         if slot:
             slots.add(slot)
         multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())

@@ -135,3 +135,9 @@ def test_a_first_time_kept_is_no_number_kept() -> None:
     assert suspect(
         "My IELTS score was 6.5 overall and 6.0 in writing.", "雅思重考了：总分7分，写作6.5分。"
     ).contradicts
+
+
+def test_a_job_word_in_the_plural_is_other_peoples_job() -> None:
+    old = "I'm a registered nurse in Ontario now."
+    assert not suspect(old, "My unit manager is Kelly; she always backs her nurses.").contradicts
+    assert suspect("I'm a nurse at the General.", "I'm a teacher now.").contradicts
