@@ -158,8 +158,9 @@ def _a_bare_character(term: str) -> bool:
 
 def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
     """Of ``values``, those said in a clause with one of the statement's change words or a
-    negation: "quit" in "I took piano lessons in Hangzhou until I was twelve, then quit"
-    changes the lessons, not Hangzhou; 跟Northwind提离职 and "…, not United" are about them."""
+    negation, or opening the statement: "quit" in "I took piano lessons in Hangzhou until I
+    was twelve, then quit" changes the lessons, not Hangzhou; 跟Northwind提离职 and "…, not
+    United" are about them."""
     cues = _cues(statement) | NEGATIONS
     # Chinese strings short clauses with commas (比亚迪秦卖了，卖了六万八): a sentence is its unit.
     ends = _SENTENCE_ENDS if statement.lang == "zh" else None
@@ -172,6 +173,11 @@ def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
             clause = set()
         else:
             clause.add(word.norm)
+    # … and the thing the text opens with, which a change later in it is about ("The iPhone 12
+    # died, so I switched to a Pixel").
+    opening = _first_content_word(statement)
+    if opening is not None and opening.is_name and opening.norm in values:
+        found.add(opening.norm)
     return found
 
 

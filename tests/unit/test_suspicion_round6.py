@@ -90,6 +90,8 @@ def test_a_name_both_share_outside_the_changes_clause_is_not_what_changed(
 
 
 SHARED_NAME_IN_THE_CHANGE = [
+    # the thing the text opens with is what a change later in it is about
+    ("My phone is an iPhone 12.", "The iPhone 12 died, so I switched to a Pixel."),
     ("I joined Crunch Fitness; it's $35 a month.", "Cancelled Crunch last week."),
     ("I'm a Chelsea fan.", "I support Arsenal now, not Chelsea."),
     ("我在Northwind当工程师，办公室在市中心。", "拿到了新公司的offer，下周跟Northwind提离职。"),
