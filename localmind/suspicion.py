@@ -173,11 +173,17 @@ def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
             clause = set()
         else:
             clause.add(word.norm)
-    # … and the thing the text opens with, which a change later in it is about ("The iPhone 12
-    # died, so I switched to a Pixel").
+    # … and the thing the text opens with, which a change later in its first sentence is about
+    # ("The iPhone 12 died, so I switched to a Pixel"; not Northwind裁员了。我也开始看新机会了).
     opening = _first_content_word(statement)
     if opening is not None and opening.is_name and opening.norm in values:
-        found.add(opening.norm)
+        first_sentence: set[str] = set()
+        for word in statement.words:
+            if word.norm == "," and word.surface in _SENTENCE_ENDS | {"."}:
+                break
+            first_sentence.add(word.norm)
+        if cues & first_sentence:
+            found.add(opening.norm)
     return found
 
 
