@@ -26,6 +26,8 @@ from localmind import bilingual
 from localmind.bilingual import DICTIONARY
 from localmind.statement import (
     ANTONYMS,
+    CUE_PREFIXES_ZH,
+    CUE_WORDS,
     NEGATIONS,
     OTHER,
     OTHER_WORDS,
@@ -117,8 +119,9 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     # A Chinese word of one character that is no noun (上, 下, 开: jieba's leftovers of 上夜班,
     # 下雪) says too little to be what a change is to.
     shared_things = {term for term in shared - people if not _a_bare_character(term)}
+    cues = _cues_about(old, new)
     if (
-        _cues(new)
+        cues
         and (
             old.slots & new.slots
             or shared_values
@@ -129,7 +132,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or (
                 _shared_nouns(old, new) - names_old - names_new
                 and (
-                    _strong_cues(new)
+                    cues - _WHEN_ONLY
                     or bool(old.negations) != bool(new.negations)  # 不吃香菜 / 现在能接受香菜
                     or _numbers_replaced(old, new)
                     or _new_latin_names(old, names_new - names_old)
@@ -139,8 +142,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
     ):
-        cue = min(_cues(new))
-        return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
+        return Suspicion(True, f"“{min(cues)}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
@@ -233,10 +235,11 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     # A negation in one language is often a change word in the other (不用 / "stopped"):
     # either one marks a change. When both texts mark one, it is mostly the same change told
     # again, unless the numbers changed.
-    if _marks_a_change(new) and (not _marks_a_change(old) or new_numbers):
-        marker = min(_strong_cues(new) or {"not"})
+    marks = bool(new.negations or _cues_about(old, new) - _WHEN_ONLY)
+    if marks and (not _marks_a_change(old) or new_numbers):
+        marker = min(_cues_about(old, new) - _WHEN_ONLY or {"not"})
         return Suspicion(True, f"“{marker}” announces a change to what both name")
-    if not _marks_a_change(new):
+    if not marks:
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
 
@@ -373,6 +376,33 @@ _ASPECT_ONLY = frozenset({"已经"})
 def _cues(statement: Statement) -> frozenset[str]:
     """The words by which it announces a change."""
     return statement.cues - _ASPECT_ONLY
+
+
+def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
+    """The new text's change words, less a Chinese change glued to a thing the older text never
+    mentions (换尿布 "change diapers", 停课 "classes off"): that changes the thing, not what the
+    older text says. 换工作 after a text about work, 转学 after 小学, 戒烟 after "I smoke" still
+    count."""
+    said = set(old.terms)
+    return frozenset(
+        cue
+        for cue in _cues(new)
+        if not (rest := _glued_object(cue))
+        or any(character in old.text for character in rest)
+        or bilingual.meanings(rest) & said  # 戒烟 after "I smoke"
+    )
+
+
+def _glued_object(cue: str) -> str:
+    """What a Chinese change word jieba glued to its object is about (尿布 of 换尿布); "" for a
+    change word of its own (换成, 搬到, 辞职)."""
+    if cue in CUE_WORDS or not _CJK.match(cue):
+        return ""
+    for prefix in CUE_PREFIXES_ZH:
+        rest = cue[len(prefix) :]
+        if cue.startswith(prefix) and rest and (nouns_among((rest,)) or _a_thing(rest)):
+            return rest
+    return ""
 
 
 def _tells_the_change_again(old: Statement, new: Statement) -> bool:

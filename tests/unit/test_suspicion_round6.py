@@ -143,3 +143,11 @@ def test_a_job_word_in_the_plural_is_other_peoples_job() -> None:
     old = "I'm a registered nurse in Ontario now."
     assert not suspect(old, "My unit manager is Kelly; she always backs her nurses.").contradicts
     assert suspect("I'm a nurse at the General.", "I'm a teacher now.").contradicts
+
+
+def test_a_change_glued_to_a_thing_the_older_text_never_mentions_is_not_its_change() -> None:
+    # 换尿布 "change diapers" changes the diapers, not the back both speak of
+    old = "我的腰是老毛病了，以前在ICU给病人翻身搬出来的。"
+    assert not suspect(old, "当护工第二周，一晚上要给十二个老人翻身换尿布，腰又疼了。").contradicts
+    # … but 停课 of the lessons the older text is about is a change to them
+    assert suspect("我每周二和周四在学校上钢琴课。", "钢琴课停课一周，老师生病了。").contradicts
