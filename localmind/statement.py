@@ -733,8 +733,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         slot = SINGLE_SLOTS.get(norm) or SINGLE_SLOTS.get(word.surface.lower())
         if not slot and lang == "zh" and len(norm) > 2:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
-        if slot == "job" and lang == "en" and word.surface.lower() in (norm + "s", norm + "es"):
-            slot = None  # "she backs her nurses", "the teachers": others who hold the job
+        if slot == "job" and lang == "en" and _others_job(words, index):
+            slot = None
         if slot:
             slots.add(slot)
         multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())
@@ -961,6 +961,22 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
         return before is None or before.norm != "既然"
     return True
+
+
+# Job words that name the one who holds the job ("a nurse"), not the job ("my job").
+_JOB_HOLDERS = _words("engineer developer designer nurse teacher")
+_POSSESSIVES = _words("my your his her our their 's")
+
+
+def _others_job(words: Sequence[Word], index: int) -> bool:
+    """The job word at ``index`` is someone else's: in the plural ("she backs her nurses",
+    "the teachers"), or one who holds it after a possessive ("her teacher is Ms. Ramirez",
+    "my teacher says"), not the subject's own job ("I'm a teacher")."""
+    word = words[index]
+    if word.surface.lower() in (word.norm + "s", word.norm + "es"):
+        return True
+    before = words[index - 1].norm if index else ""
+    return word.norm in _JOB_HOLDERS and before in _POSSESSIVES
 
 
 # Words before a noun: "my back", "the back".

@@ -151,3 +151,11 @@ def test_a_change_glued_to_a_thing_the_older_text_never_mentions_is_not_its_chan
     assert not suspect(old, "当护工第二周，一晚上要给十二个老人翻身换尿布，腰又疼了。").contradicts
     # … but 停课 of the lessons the older text is about is a change to them
     assert suspect("我每周二和周四在学校上钢琴课。", "钢琴课停课一周，老师生病了。").contradicts
+
+
+def test_a_teacher_after_a_possessive_is_someone_not_a_job() -> None:
+    old = "Lily goes to Lowell Elementary; her teacher is Ms. Ramirez."
+    new = "For Father's Day Lily drew Tom as a physics teacher."
+    assert not suspect(old, new).contradicts
+    assert "job" not in read("My teacher says I should practice more.").single_slots
+    assert "job" in read("I'm a teacher at Lincoln High.").single_slots
