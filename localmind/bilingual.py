@@ -304,5 +304,19 @@ def spellings(chinese: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# How CC-CEDICT marks a name that is a thing's, not a person's: "BYD Company (company name)",
+# "Huawei (brand)", or an acronym it opens with ("IELTS (International English …)").
+_A_THINGS_NAME = re.compile(r"\((?:[a-z ]*\b)?(?:company|brand|trademark)\b|^[A-Z]{2,}\b")
+
+
+@lru_cache(maxsize=16_384)
+def names_a_thing(chinese: str) -> bool:
+    """Whether CC-CEDICT calls ``chinese`` a company, a brand or an acronym: jieba's dictionary
+    tags 比亚迪 (BYD) and 雅思 (IELTS) as people's names."""
+    return any(
+        _A_THINGS_NAME.search(sense.strip()) for sense in DICTIONARY.senses(chinese).split("/")
+    )
+
+
 def known(chinese: str) -> bool:
     return bool(DICTIONARY.senses(chinese))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from localmind import lemmas
+from localmind import bilingual, lemmas
 
 SELF = "self"
 OTHER = "other"
@@ -352,7 +352,7 @@ CUE_WORDS = _words(
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
-    改为 推迟 延期 退 退掉 退订 退出 停 放弃"""
+    改为 推迟 延期 退 退掉 退订 退出 停 放弃 finally 终于 lapse"""
 )
 
 # Past forms simplemma maps to their lemma; regular ones end in -ed.
@@ -528,6 +528,12 @@ def _lemma(word: str) -> str:
     if word in _LEMMA_FIXES:
         return _LEMMA_FIXES[word]
     lemma = lemmas.lemmatize(word)
+    if word.endswith("lled") and lemma == word[:-2]:
+        # British "cancelled", "labelled": simplemma keeps "cancell"; the American past
+        # ("canceled") names the verb. "installed" stays "install".
+        american = lemmas.lemmatize(word[:-3] + "ed")
+        if american == word[:-3]:
+            return american
     if lemma == word and word.endswith("ing") and len(word) > 5:
         stem = word[:-3]
         for candidate in (stem, stem + "e", stem[:-1]):
@@ -545,8 +551,10 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     lower, following = token.lower(), tokens[1].lower()
     if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS or lower in TIME_WORDS:
         return False
-    return following in ("is", "was", "has", "had", "does", "did") or (
-        following.isalpha() and following.endswith(("s", "ed")) and len(following) > 3
+    return (
+        following in ("is", "was", "has", "had", "does", "did")
+        or following in IRREGULAR_PAST  # "Tom left Roosevelt High"
+        or (following.isalpha() and following.endswith(("s", "ed")) and len(following) > 3)
     )
 
 
@@ -626,7 +634,8 @@ def _chinese_words(text: str) -> list[Word]:
         ):
             words += [Word(token[0], token), Word(token[1:], token)]
             continue
-        words.append(Word(norm, token, is_name, is_name and flag.startswith("nr")))
+        person = is_name and flag.startswith("nr") and not bilingual.names_a_thing(token)
+        words.append(Word(norm, token, is_name, person))
     return words
 
 
@@ -724,6 +733,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         slot = SINGLE_SLOTS.get(norm) or SINGLE_SLOTS.get(word.surface.lower())
         if not slot and lang == "zh" and len(norm) > 2:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
+        if slot == "job" and lang == "en" and _others_job(words, index):
+            slot = None
         if slot:
             slots.add(slot)
         multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())
@@ -937,8 +948,10 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         # "my back is killing me" (a noun), "back from Tokyo" (home from a trip): no change,
         # unlike "moved back to Lyon" or "switched back".
         after = words[index + 1] if index + 1 < len(words) else None
+        # "she always backs her nurses": the verb (to support), not a way back.
         owned = before is not None and before.norm in _DETERMINERS
-        return not owned and not (after is not None and after.norm == "from")
+        verb = word.surface.lower() in ("backs", "backed", "backing")
+        return not owned and not verb and not (after is not None and after.norm == "from")
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
         return after is None or after.norm != "that"
@@ -948,6 +961,22 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
         return before is None or before.norm != "既然"
     return True
+
+
+# Job words that name the one who holds the job ("a nurse"), not the job ("my job").
+_JOB_HOLDERS = _words("engineer developer designer nurse teacher")
+_POSSESSIVES = _words("my your his her our their 's")
+
+
+def _others_job(words: Sequence[Word], index: int) -> bool:
+    """The job word at ``index`` is someone else's: in the plural ("she backs her nurses",
+    "the teachers"), or one who holds it after a possessive ("her teacher is Ms. Ramirez",
+    "my teacher says"), not the subject's own job ("I'm a teacher")."""
+    word = words[index]
+    if word.surface.lower() in (word.norm + "s", word.norm + "es"):
+        return True
+    before = words[index - 1].norm if index else ""
+    return word.norm in _JOB_HOLDERS and before in _POSSESSIVES
 
 
 # Words before a noun: "my back", "the back".
@@ -1372,12 +1401,17 @@ def nouns(statement: Statement) -> frozenset[str]:
     statement is about, wider than the slot words. Empty for English (no tagger here)."""
     if statement.lang != "zh":
         return frozenset()
+    return nouns_among(term for term in statement.terms if len(term) > 1)
+
+
+def nouns_among(terms: Iterable[str]) -> frozenset[str]:
+    """The Chinese ``terms`` jieba's dictionary tags as nouns or measure words, or does not
+    hold (not as people's names)."""
     tags = _jieba()[1]
     return frozenset(
         term
-        for term in statement.terms
-        if len(term) > 1
-        and _HAS_CJK.match(term)
+        for term in terms
+        if _HAS_CJK.match(term)
         and not (tags.get(term, "n").startswith("nr"))
         and tags.get(term, "n").startswith(_NOUN_TAGS)
     )

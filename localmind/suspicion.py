@@ -22,9 +22,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from localmind import bilingual
 from localmind.bilingual import DICTIONARY
 from localmind.statement import (
     ANTONYMS,
+    CUE_PREFIXES_ZH,
+    CUE_WORDS,
     NEGATIONS,
     OTHER,
     OTHER_WORDS,
@@ -35,7 +38,9 @@ from localmind.statement import (
     STOP_WORDS,
     TIME_WORDS,
     Statement,
+    Word,
     nouns,
+    nouns_among,
     read,
     unseen_opening_name,
 )
@@ -110,10 +115,13 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     # Neither the person both are about (王磊 in 王磊的火锅店… after 王磊开了一家火锅店) nor a
     # title ("Mrs. Kim" / "is now Mrs. Grace Park") is what a change is to.
     people = _people(old) | _people(new) | {_subject(old, new), _subject(new, old)}
-    shared_values = shared_names - people - TITLES
-    shared_things = shared - people
+    shared_values = _near_a_cue(new, shared_names - people - TITLES)
+    # A Chinese word of one character that is no noun (上, 下, 开: jieba's leftovers of 上夜班,
+    # 下雪) says too little to be what a change is to.
+    shared_things = {term for term in shared - people if not _a_bare_character(term)}
+    cues = _cues_about(old, new)
     if (
-        _cues(new)
+        cues
         and (
             old.slots & new.slots
             or shared_values
@@ -124,7 +132,8 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or (
                 _shared_nouns(old, new) - names_old - names_new
                 and (
-                    _strong_cues(new)
+                    cues - _WHEN_ONLY
+                    or bool(old.negations) != bool(new.negations)  # 不吃香菜 / 现在能接受香菜
                     or _numbers_replaced(old, new)
                     or _new_latin_names(old, names_new - names_old)
                 )
@@ -133,11 +142,51 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
     ):
-        cue = min(_cues(new))
-        return Suspicion(True, f"“{cue}” announces a change to what the older memory says")
+        return Suspicion(True, f"“{min(cues)}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+_ONE_CHARACTER = re.compile(r"[\u3400-\u9fff]")
+
+
+_SENTENCE_ENDS = frozenset("。！？；!?;")
+
+
+def _a_bare_character(term: str) -> bool:
+    return bool(_ONE_CHARACTER.fullmatch(term)) and not nouns_among((term,))
+
+
+def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
+    """Of ``values``, those said in a clause with one of the statement's change words or a
+    negation, or opening the statement: "quit" in "I took piano lessons in Hangzhou until I
+    was twelve, then quit" changes the lessons, not Hangzhou; 跟Northwind提离职 and "…, not
+    United" are about them."""
+    cues = _cues(statement) | NEGATIONS
+    # Chinese strings short clauses with commas (比亚迪秦卖了，卖了六万八): a sentence is its unit.
+    ends = _SENTENCE_ENDS if statement.lang == "zh" else None
+    found: set[str] = set()
+    clause: set[str] = set()
+    for word in [*statement.words, None]:
+        if word is None or (word.norm == "," and (ends is None or word.surface in ends)):
+            if cues & clause:
+                found |= values & clause
+            clause = set()
+        else:
+            clause.add(word.norm)
+    # … and the thing the text opens with, which a change later in its first sentence is about
+    # ("The iPhone 12 died, so I switched to a Pixel"; not Northwind裁员了。我也开始看新机会了).
+    opening = _first_content_word(statement)
+    if opening is not None and opening.is_name and opening.norm in values:
+        first_sentence: set[str] = set()
+        for word in statement.words:
+            if word.norm == "," and word.surface in _SENTENCE_ENDS | {"."}:
+                break
+            first_sentence.add(word.norm)
+        if cues & first_sentence:
+            found.add(opening.norm)
+    return found
 
 
 # How many words after a negation may still be what it negates ("don't really like coffee").
@@ -175,19 +224,66 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
         return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
     # What both spell alike: names in Latin letters that are no person's, and numbers.
     shared = {name for name in names_old & names_new if _LATIN.match(name)}
+    shared |= _translated_names(old, new) | _translated_names(new, old)
     shared -= _people(old) | _people(new)
     new_numbers = _numbers_replaced(old, new)
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
+    topic = _opening_thing(old, new)
+    if topic and new_numbers:
+        return Suspicion(True, f"the numbers of {topic} changed")
     # A negation in one language is often a change word in the other (不用 / "stopped"):
     # either one marks a change. When both texts mark one, it is mostly the same change told
     # again, unless the numbers changed.
-    if _marks_a_change(new) and (not _marks_a_change(old) or new_numbers):
-        marker = min(_strong_cues(new) or {"not"})
+    marks = bool(new.negations or _cues_about(old, new) - _WHEN_ONLY)
+    if marks and (not _marks_a_change(old) or new_numbers):
+        marker = min(_cues_about(old, new) - _WHEN_ONLY or {"not"})
         return Suspicion(True, f"“{marker}” announces a change to what both name")
-    if not _marks_a_change(new):
+    if not marks:
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+def _translated_names(chinese: Statement, english: Statement) -> set[str]:
+    """The names of things the English text gives that CC-CEDICT gives a word of the Chinese
+    one ("Huawei" / 华为, "IELTS" / 雅思): what both speak of, though spelled apart. Not
+    people's names (汤姆 / Tom: the subject rules see to them)."""
+    if chinese.lang != "zh" or english.lang == "zh":
+        return set()
+    latin = _flat(english.names)
+    return {
+        name
+        for word in chinese.words
+        if word.is_name and not word.person and _CJK.match(word.norm)
+        for name in bilingual.proper_names(word.norm) & latin
+    }
+
+
+def _opening_thing(old: Statement, new: Statement) -> str | None:
+    """The thing both texts open with, told in either language ("My IELTS overall was 6.5" /
+    雅思重考出分了：总分7.5): what their numbers are about. None when either opens with
+    something else (a person, a verb, another thing)."""
+    first_old, first_new = _first_content_word(old), _first_content_word(new)
+    if first_old is None or first_new is None or first_old.person or first_new.person:
+        return None
+    if not (first_old.is_name and first_new.is_name):
+        return None
+    names_old = _spelled_in_latin(first_old.norm)
+    return next(iter(sorted(names_old & _spelled_in_latin(first_new.norm))), None)
+
+
+def _spelled_in_latin(norm: str) -> set[str]:
+    """A name as Latin letters: itself, or CC-CEDICT's names for a Chinese one."""
+    return set(bilingual.proper_names(norm)) if _CJK.match(norm) else {norm}
+
+
+def _first_content_word(statement: Statement) -> Word | None:
+    for word in statement.words:
+        norm = word.norm
+        if norm in (",", "my") or norm in STOP_WORDS or norm in TIME_WORDS or norm in SELF_WORDS:
+            continue
+        return word
+    return None
 
 
 # "Now" and "recently" say when, not that anything changed: across languages, where the
@@ -249,9 +345,9 @@ def _numbers_replaced(old: Statement, new: Statement) -> bool:
     """Some number kept and another replaced (63 → 59 公斤, beside the goal 58), not only
     more numbers (a date read as numbers in one language: 2月20号 / February 20)."""
     numbers_old, numbers_new = _numbers(old), _numbers(new)
-    return bool(
-        numbers_old & numbers_new and numbers_new - numbers_old and numbers_old - numbers_new
-    )
+    # "one" kept says little: "first paycheque" / 第一次报税 (第一 is 1), 一个, "a".
+    kept = numbers_old & numbers_new - {"1"}
+    return bool(kept and numbers_new - numbers_old and numbers_old - numbers_new)
 
 
 def _numbers(statement: Statement) -> set[str]:
@@ -280,6 +376,33 @@ _ASPECT_ONLY = frozenset({"已经"})
 def _cues(statement: Statement) -> frozenset[str]:
     """The words by which it announces a change."""
     return statement.cues - _ASPECT_ONLY
+
+
+def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
+    """The new text's change words, less a Chinese change glued to a thing the older text never
+    mentions (换尿布 "change diapers", 停课 "classes off"): that changes the thing, not what the
+    older text says. 换工作 after a text about work, 转学 after 小学, 戒烟 after "I smoke" still
+    count."""
+    said = set(old.terms)
+    return frozenset(
+        cue
+        for cue in _cues(new)
+        if not (rest := _glued_object(cue))
+        or any(character in old.text for character in rest)
+        or bilingual.meanings(rest) & said  # 戒烟 after "I smoke"
+    )
+
+
+def _glued_object(cue: str) -> str:
+    """What a Chinese change word jieba glued to its object is about (尿布 of 换尿布); "" for a
+    change word of its own (换成, 搬到, 辞职)."""
+    if cue in CUE_WORDS or not _CJK.match(cue):
+        return ""
+    for prefix in CUE_PREFIXES_ZH:
+        rest = cue[len(prefix) :]
+        if cue.startswith(prefix) and rest and (nouns_among((rest,)) or _a_thing(rest)):
+            return rest
+    return ""
 
 
 def _tells_the_change_again(old: Statement, new: Statement) -> bool:
@@ -364,7 +487,11 @@ def _subject(statement: Statement, other: Statement) -> str:
     relative = _relative_of_opening_name(statement)
     if relative is not None:
         return relative
-    for name in _flat(other.names):
+    # A thing's name first (比亚迪秦卖了, "Planet Fitness退了") is what the text is about, not
+    # who: the user's, as in :func:`_opening_subject`.
+    head = statement.words[0] if statement.words else None
+    thing_first = head is not None and head.is_name and not head.person
+    for name in () if thing_first else _flat(other.names):
         # jieba glues a name it does not know to the next character (王磊调走了)
         if first == name or (statement.lang == "zh" and first.startswith(name)):
             return name

@@ -146,10 +146,11 @@ def test_the_newer_fact_ranks_above_the_one_it_replaced(
             "那只小狗现在还是寄养的吗？",
         ),
         # same language, but no rule calls it a contradiction: only the change cue (现在)
+        # (我不吃香菜 / 我现在能接受香菜了 is queued since queue13c: a negation flipped)
         (
-            "我不吃香菜，那个味道我实在受不了。",
-            "说来奇怪，我现在居然能接受香菜了，越南河粉里放一点还挺香。",
-            "我现在吃香菜吗？",
+            "妈妈有二型糖尿病，每天早上都要测血糖。",
+            "妈妈现在血糖控制得很稳定了，医生给她减了药。",
+            "妈妈的糖尿病怎么样了？",
         ),
     ],
 )
