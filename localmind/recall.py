@@ -76,9 +76,6 @@ PRESENT_RECENCY = 2.0
 #: outweigh it. On MADial's raw dialogue histories R@5 +0.02 in both languages; the chat query,
 #: which already repeats the last turn, moved by under a question (docs/benchmarks.md, "Round 7").
 LAST_LINE_WEIGHT = 0.2
-#: ... and, in the keyword coverage, the rarity of the terms its last line holds counts this
-#: many times more.
-LAST_LINE_TERMS = 0.0
 
 
 FITTED_EMBEDDER = (
@@ -152,8 +149,6 @@ class _QueryTerms:
     match: str | None  # the FTS5 MATCH expression, None without a searchable term
     index_terms: list[str]  # the words as the keyword index holds them (stems, bigrams), distinct
     cjk: bool = False  # written mostly in CJK characters (localmind.cjk.mostly_cjk)
-    #: the index terms of its last line (the question a dialogue asks), when it has several
-    last_terms: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,8 +498,7 @@ class Recaller:
         query terms it holds / Σ idf of all query terms (terms as the keyword index sees them;
         idf as BM25's). Unlike BM25 it does not grow with the query's length, so it says the
         same thing for a four-word question and a long dialogue."""
-        asked = self._terms_of_query(query)
-        terms = asked.index_terms
+        terms = self._terms_of_query(query).index_terms
         if not terms or not keys:
             return {}
         if found.idf is None:
@@ -515,11 +509,6 @@ class Recaller:
                 for term, n in documents.items()
             }
         idf = found.idf
-        if asked.last_terms and LAST_LINE_TERMS:
-            idf = {
-                term: weight * (1.0 + LAST_LINE_TERMS) if term in asked.last_terms else weight
-                for term, weight in idf.items()
-            }
         mass = sum(idf.values())
         if mass <= 0:
             return {}
@@ -535,15 +524,11 @@ class Recaller:
             self._query_terms.move_to_end(query)
             return cached
         words = query_terms(query)
-        last = _last_line(query)
         cached = self._query_terms[query] = _QueryTerms(
             words,
             match_expression(query),
             list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:])))),
             mostly_cjk(query),
-            frozenset(self._store.terms(" ".join(query_terms(last))))
-            if last != query.strip()
-            else frozenset(),
         )
         if len(self._query_terms) > _QUERY_CACHE_SIZE:
             self._query_terms.popitem(last=False)
