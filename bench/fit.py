@@ -99,7 +99,12 @@ def load(paths: Sequence[Path]) -> list[Question]:
                     np.array([float(c.get("in_period", False)) for c in candidates]),
                     (cos - cos.max()) * (1 - max(c.get("coverage", 0.0) for c in candidates)),
                     # as recall lifts them: the other-script memories nearest the question
-                    cos * across_scripts(cos, [c.get("other_script", False) for c in candidates]),
+                    cos
+                    * np.array(
+                        across_scripts(
+                            cos.tolist(), [c.get("other_script", False) for c in candidates]
+                        )
+                    ),
                     np.array([c.get("context", 0.0) for c in candidates]),
                 ],
                 axis=1,
