@@ -37,7 +37,7 @@ import numpy as np
 
 from localmind.cjk import mostly_cjk
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
-from localmind.ranking import relative_keyword_weight
+from localmind.ranking import across_scripts, relative_keyword_weight
 
 NAMES = (
     "cosine",
@@ -98,7 +98,13 @@ def load(paths: Sequence[Path]) -> list[Question]:
                     np.array([c.get("coverage", 0.0) for c in candidates]),
                     np.array([float(c.get("in_period", False)) for c in candidates]),
                     (cos - cos.max()) * (1 - max(c.get("coverage", 0.0) for c in candidates)),
-                    cos * [float(c.get("other_script", False)) for c in candidates],
+                    # as recall lifts them: the other-script memories nearest the question
+                    cos
+                    * np.array(
+                        across_scripts(
+                            cos.tolist(), [c.get("other_script", False) for c in candidates]
+                        )
+                    ),
                     np.array([c.get("context", 0.0) for c in candidates]),
                 ],
                 axis=1,

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ def dump(out: Path, only: Sequence[str] = ()) -> None:
                             {
                                 "set": devset.name,
                                 "kind": question.kind,
+                                "query": question.text,
                                 "space": space,
                                 "now": devset.now,
                                 "gold": sorted(built.gold(question)),
@@ -115,6 +116,7 @@ class Asked:
     query: np.ndarray
     space: Space
     gold: frozenset[str]
+    text: str = ""  # the question (dumps before round 7 did not keep it)
 
 
 def read(out: Path) -> list[Asked]:
@@ -145,6 +147,7 @@ def read(out: Path) -> list[Asked]:
                     arrays["queries"][n],
                     spaces[entry["space"]],
                     frozenset(entry["gold"]),
+                    entry.get("query", ""),
                 )
             )
     return asked
@@ -171,6 +174,15 @@ def leg_order(a: Asked, column: int) -> list[str]:
     return [a.candidate_ids[i] for i in keep]
 
 
+def _searched_again(a: Asked, vector: np.ndarray) -> tuple[np.ndarray, list[int], list[str]]:
+    """Every memory's cosine to ``vector`` (normalised here), the rows of the first 50 by it
+    that no search found, and the candidates' ids followed by theirs."""
+    every = a.space.vectors @ (vector / np.linalg.norm(vector))
+    known = set(a.candidate_ids)
+    fresh = [int(i) for i in np.argsort(-every)[:50] if str(a.space.ids[i]) not in known]
+    return every, fresh, a.candidate_ids + [str(a.space.ids[i]) for i in fresh]
+
+
 def feedback_order(
     a: Asked, config: FusionConfig, k: int, alpha: float, weight: float, replace: bool
 ) -> list[str]:
@@ -184,12 +196,7 @@ def feedback_order(
     rows = [a.space.index[key] for key in top if key in a.space.index]
     if not rows:
         return fused_order(a, config)
-    moved = a.query + alpha * a.space.vectors[rows].mean(axis=0)
-    moved = moved / np.linalg.norm(moved)
-    every = a.space.vectors @ moved
-    known = set(a.candidate_ids)
-    fresh = [int(i) for i in np.argsort(-every)[:50] if str(a.space.ids[i]) not in known]
-    ids = a.candidate_ids + [str(a.space.ids[i]) for i in fresh]
+    every, fresh, ids = _searched_again(a, a.query + alpha * a.space.vectors[rows].mean(axis=0))
     q = a.question
     x = q.x
     record = q.record
@@ -361,6 +368,76 @@ def keyword_shift_order(
     return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
 
 
+def script_order(
+    a: Asked, config: FusionConfig, mode: str, value: float, weight: float
+) -> list[str]:
+    """Round 7: which memories in the other script get the other-script term, and how much
+    (weight ``weight``). ``osramp``: by nearness to the best such memory's cosine, full at it,
+    none ``value`` below it (as shipped; a large value is the term before round 7);
+    ``osnear``: only those within ``value`` of it; ``osfloor``: ``weight``·max(0, cos − value);
+    ``ostop``: only the ``value`` best by cosine."""
+    if not a.candidate_ids:
+        return []
+    q = a.question
+    x = q.x.copy()
+    cos = x[:, 0]
+    other = np.array([bool(c.get("other_script")) for c in a.candidate_features])
+    best = cos[other].max() if other.any() else 0.0
+    if mode == "osramp":
+        x[:, 7] = np.where(other, cos * np.clip(1 - (best - cos) / value, 0, 1), 0.0)
+    elif mode == "osnear":
+        x[:, 7] = np.where(other & (cos >= best - value), cos, 0.0)
+    elif mode == "osfloor":
+        x[:, 7] = np.where(other, np.maximum(0.0, cos - value), 0.0)
+    else:  # ostop
+        order = np.argsort(-np.where(other, cos, -np.inf), kind="stable")[: int(value)]
+        x[:, 7] = 0.0
+        x[order, 7] = np.where(other[order], cos[order], 0.0)
+    trial = Question(q.set, q.kind, x, q.gold, q.gold_count, q.record)
+    score = shipped(replace(config, other_script_cosine=weight))(trial)
+    return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+class LastLine:
+    """Round 7: a query of several lines embedded whole plus ``weight`` × its last line (the
+    question a dialogue asks), every memory's cosine to that; memories the new vector finds
+    in its first 50 join with no keyword score. Needs dumps that keep the query's text."""
+
+    def __init__(self) -> None:
+        self.vectors: dict[str, np.ndarray] = {}
+        self.embedder: Any = None
+
+    def vector(self, text: str) -> np.ndarray:
+        if text not in self.vectors:
+            if self.embedder is None:
+                model = load("use", Path(tempfile.mkdtemp(prefix="localmind-legs-")))
+                assert not isinstance(model, str), model
+                self.embedder = model
+            self.vectors[text] = np.asarray(self.embedder.embed_query([text])[0])
+        return self.vectors[text]
+
+    def order(self, a: Asked, config: FusionConfig, weight: float) -> list[str]:
+        lines = [line for line in a.text.strip().splitlines() if line.strip()]
+        if len(lines) < 2 or not a.candidate_ids:
+            return fused_order(a, config)
+        # a.query is the vector the dump's recall searched with: the whole text for dumps made
+        # before round 7 (replay those; later dumps already hold the last line's share)
+        every, fresh, ids = _searched_again(a, a.query + weight * self.vector(lines[-1]))
+        q = a.question
+        assert q.record is not None
+        x = np.vstack([q.x, np.zeros((len(fresh), q.x.shape[1]))])
+        record = np.vstack([q.record, np.tile(np.median(q.record, axis=0), (len(fresh), 1))])
+        other = np.concatenate([q.x[:, 7] != 0, np.zeros(len(fresh), dtype=bool)])
+        cos = every[[a.space.index[key] for key in ids]]
+        x[:, 0] = cos
+        x[:, 1] = cos - cos.max()
+        x[:, 6] = x[:, 1] * (1 - x[:, 4].max())
+        x[:, 7] = np.where(other, cos, 0.0)
+        gold = np.array([key in a.gold for key in ids])
+        score = shipped(config)(Question(q.set, q.kind, x, gold, q.gold_count, record))
+        return [ids[i] for i in np.argsort(-score, kind="stable")]
+
+
 def table(asked: Sequence[Asked], systems: dict[str, Callable[[Asked], list[str]]]) -> str:
     sets = sorted({a.question.set for a in asked})
     lines = ["| set | n | " + " | ".join(systems) + " |", "|---|---:|" + "---:|" * len(systems)]
@@ -405,6 +482,11 @@ def replay(out: Path, variants: Sequence[str]) -> None:
             systems[variant] = lambda a, k=kind, v=values: keyword_shift_order(
                 a, config, k, v[0], v[1] if len(v) > 1 else 0
             )
+        elif kind in ("osramp", "osnear", "osfloor", "ostop"):  # KIND:value:weight
+            systems[variant] = lambda a, k=kind, v=values: script_order(a, config, k, v[0], v[1])
+        elif kind == "lastline":  # lastline:weight
+            last_line = LastLine()
+            systems[variant] = lambda a, v=values, f=last_line: f.order(a, config, v[0])
         elif kind == "adj":  # adj:seconds:turns:weight
             systems[variant] = lambda a, v=values: neighbour_order(a, config, v[0], v[2], int(v[1]))
     print(table(asked, systems))

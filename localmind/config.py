@@ -63,7 +63,8 @@ class FusionConfig:
     # the cosine again for a memory written in another script than the query (Chinese for an
     # English question, or the reverse): cosines across languages run lower, and the keywords
     # that lift a same-language memory cannot reach it, so for that pair meaning decides more
-    other_script_cosine: float = 3.0
+    # (in full for the best memory in that script, less below it: ranking.across_scripts)
+    other_script_cosine: float = 4.0
     # × the relevance of the most relevant memory told together with it (up to three turns away
     # in one conversation imported at once): the answer turn follows the question's turn, and
     # often shares no word with the question (docs/design.md, "Recall, round 5")

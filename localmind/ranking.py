@@ -96,6 +96,25 @@ def relative_keyword_weight(coverages: Sequence[float], weight: float) -> float:
     return weight
 
 
+#: The other-script term lifts the memories in the other script by how near they come to the
+#: best such memory: fully at its cosine, less and less below it, not at all this far below.
+#: Lifting every memory in the other script alike (a Chinese note on the same day, about the
+#: same person) put filler above answers told in the question's language: the personal sets'
+#: paraphrases lost to dense alone that way (docs/design.md, "Recall, round 7").
+OTHER_SCRIPT_RAMP = 0.25
+
+
+def across_scripts(cosines: Sequence[float], other_script: Sequence[bool]) -> list[float]:
+    """How much of the other-script term each candidate gets: 0 in the question's script, else
+    1 at the best cosine among the other-script candidates, falling to 0 at
+    ``OTHER_SCRIPT_RAMP`` below it."""
+    best = max((c for c, other in zip(cosines, other_script, strict=True) if other), default=0.0)
+    return [
+        min(1.0, max(0.0, 1.0 - (best - c) / OTHER_SCRIPT_RAMP)) if other else 0.0
+        for c, other in zip(cosines, other_script, strict=True)
+    ]
+
+
 def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Relevance]:
     """Each candidate's calibrated probability of being relevant, best first."""
     if not candidates:
@@ -106,10 +125,13 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
     unmatched = 1.0 - max(coverages)
     gap_weight = config.cosine_gap + config.cosine_gap_unmatched * unmatched
     keyword_weight = relative_keyword_weight(coverages, config.keyword)
+    share_across = across_scripts(
+        [c.cosine for c in candidates], [c.other_script for c in candidates]
+    )
     scored = []
-    for c in candidates:
+    for c, share in zip(candidates, share_across, strict=True):
         from_vector = config.cosine * c.cosine + gap_weight * (c.cosine - best_cosine)
-        across = config.other_script_cosine * c.cosine if c.other_script else 0.0
+        across = config.other_script_cosine * share * c.cosine
         from_vector += across
         from_keywords = config.coverage * c.coverage
         if c.bm25 is not None and best_bm25 > 0:

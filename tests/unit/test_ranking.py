@@ -5,6 +5,7 @@ import pytest
 from localmind.config import DecayConfig, FusionConfig, RankingWeights
 from localmind.ranking import (
     FEW_KEYWORD_MATCHES,
+    OTHER_SCRIPT_RAMP,
     Candidate,
     decayed_importance,
     frequency,
@@ -69,6 +70,28 @@ def test_a_memory_in_the_other_script_is_judged_more_by_its_meaning() -> None:
     assert by_key["other"].from_keywords == 0
     # ... but not for judging whether anything is relevant at all: without the term, the same
     assert by_key["other"].plain_probability == pytest.approx(by_key["same"].probability)
+
+
+def test_the_other_script_memories_nearest_the_question_are_lifted_most() -> None:
+    """A memory in the other script far below the best one in that script is filler there: it
+    gets no lift, and a same-language memory with a higher cosine stays above it; one between
+    gets part of it."""
+    best = Candidate("best", 0.5, None, None, None, 0.0, other_script=True)
+    near = Candidate("near", 0.5 - OTHER_SCRIPT_RAMP / 2, None, None, None, 0.0, other_script=True)
+    far = Candidate("far", 0.5 - 1.2 * OTHER_SCRIPT_RAMP, None, None, None, 0.0, other_script=True)
+    same = _candidate("same", 0.5 - 1.1 * OTHER_SCRIPT_RAMP)
+    by_key = {r.candidate.key: r for r in relevance([best, near, far, same], FusionConfig())}
+
+    def lift(key: str) -> float:
+        found = by_key[key]
+        assert found.plain_probability is not None
+        logit = math.log(found.plain_probability / (1 - found.plain_probability))
+        return found.logit - logit
+
+    assert lift("best") > lift("near") > 0
+    assert lift("near") == pytest.approx(lift("best") / 2 * (0.5 - OTHER_SCRIPT_RAMP / 2) / 0.5)
+    assert lift("far") == pytest.approx(0.0, abs=1e-9)
+    assert by_key["same"].probability > by_key["far"].probability
 
 
 def test_no_candidates_no_relevance() -> None:

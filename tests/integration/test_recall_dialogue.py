@@ -1,0 +1,51 @@
+"""A query of several lines (a conversation so far, ending with what the person asks now) is
+answered for its last line, not for the turns before it (docs/design.md, "Recall, round 7").
+Real encrypted store, sqlite-vec, FTS5 and the bundled USE-m3 model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from localmind import Memory, NewMemory
+
+HIKE = "We hiked up Mount Si last Saturday; the view from the top was worth the climb."
+TOOTH = "My daughter Lily lost her first tooth at breakfast on Sunday."
+MEMORIES = [
+    HIKE,
+    TOOTH,
+    "I am allergic to penicillin.",
+    "Our landlord raised the rent by five percent this year.",
+    "The team meeting moved to Thursday afternoons.",
+    "I started learning the cello in September.",
+]
+DIALOGUE = """The trail was steep and muddy after all that rain.
+We reached the summit around noon and ate sandwiches up there.
+The view over the valley was amazing, we could see the lake.
+By the way, did my kid lose a tooth recently?"""
+
+
+def test_the_last_line_of_a_dialogue_decides_what_it_asks(
+    open_memory: Callable[..., Memory], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = open_memory()
+    memory.remember_many([NewMemory(content=text) for text in MEMORIES])
+    found = memory.recall(DIALOGUE, 3)
+    assert [r.memory.content for r in found[:2]] == [TOOTH, HIKE]
+    # the earlier turns still count: the hike comes next, far above unrelated memories
+    assert found[1].breakdown.similarity > 10 * found[2].breakdown.similarity
+    # ... and it is the last line's weight that decides: embedded as a whole only, the three
+    # turns about the hike outweigh the question
+    monkeypatch.setattr("localmind.recall.LAST_LINE_WEIGHT", 0.0)
+    anew = open_memory()  # (its own cache of query vectors)
+    assert anew.recall(DIALOGUE, 3)[0].memory.content == HIKE
+
+
+def test_a_one_line_query_is_embedded_as_it_is(open_memory: Callable[..., Memory]) -> None:
+    memory = open_memory()
+    memory.remember_many([NewMemory(content=text) for text in MEMORIES])
+    question = "did my kid lose a tooth recently?"
+    assert memory.query_vector(question) == pytest.approx(
+        memory.embedder.embed_query([question])[0], abs=1e-6
+    )
