@@ -22,8 +22,10 @@ def test_capacity_keeps_the_limit_and_evicts_the_lowest_valued_never_pinned(
     open_memory: Callable[..., Memory],
 ) -> None:
     memory = open_memory()  # default capacity: 500
+    # Stored as told: numbered template lines would be judged as numbers changed, and what
+    # capacity does with memories awaiting review is test_capacity's.
     first = memory.remember_many(
-        [NewMemory(f"Routine note number {n}", importance=0.1) for n in range(489)]
+        [NewMemory(f"Routine note number {n}", importance=0.1) for n in range(489)], check=False
     )
     doubted = first[:10]
     for record in doubted:  # value 0.6 × 1: the lowest
@@ -35,7 +37,9 @@ def test_capacity_keeps_the_limit_and_evicts_the_lowest_valued_never_pinned(
     # Confirmed: a real use (being recalled is not one): 0.5 × 2 = 1.0, safe.
     assert memory.feedback(used.id, "confirm").access_count == 1
 
-    memory.remember_many([NewMemory(f"Fresh fact number {n}", importance=0.1) for n in range(20)])
+    memory.remember_many(
+        [NewMemory(f"Fresh fact number {n}", importance=0.1) for n in range(20)], check=False
+    )
 
     assert memory.count() == 500
     gone = {r.id for r in memory.list_memories(status="expired")}
