@@ -1,17 +1,19 @@
-"""The open namespace's vectors held in memory for search: their sign bits and an int8 copy.
+"""The open namespace's vectors held in memory for search: their sign bits, an int8 copy and the
+float32 vectors themselves.
 
 Pure numpy, no SQL: :class:`localmind.store.SqliteStore` fills it from ``memory_vec`` and keeps
 it in step with every write (see there). A search scans the sign bits by Hamming distance
 (``np.bitwise_count`` over 64-bit words), ranks the candidates by cosine on the int8 copy, and
-the store rescores the best of those exactly on their float32 vectors.
+rescores the best of those exactly on their float32 vectors (:meth:`SignIndex.search_exact`),
+kept here too so that a search reads nothing from the encrypted store.
 
 Each int8 vector also keeps a bound on how far its int8 cosine can be from the exact one (the
 rounding residual's norm over the vector's: Cauchy-Schwarz), so that only the candidates that can
 still be among the exact best need their float32 vectors read (:meth:`SignIndex.search`).
 
 Bytes per memory: 64 (sign bits of 512 dimensions) + 512 (int8 vector) + 4 (its scale) + 4 (its
-norm) + 4 (its error bound) + 8 (rowid) + 1 (type) = 597; the arrays grow by a quarter when
-full, so at most ~745.
+norm) + 4 (its error bound) + 8 (rowid) + 1 (type) + 2048 (float32 vector) = 2645; the arrays
+grow by a quarter when full, so at most ~3,300.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from localmind import blas
 from localmind.records import MemoryType
 
 _TYPE_CODES = {str(kind): code for code, kind in enumerate(MemoryType)}
@@ -28,6 +31,9 @@ _GROWTH = 1.25
 #: Added to each error bound: the float32 rounding of the cosines compared (~1e-6) and of the
 #: bound itself, so that a bound is never too tight.
 _BOUND_SLACK = 1e-4
+# Rows of a matrix-vector product computed alike (OpenBLAS's kernels take 4 or 8 at a time;
+# a multiple of both, with room).
+_BLAS_ROWS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,28 @@ class IndexRows:
             [kind for _, kind, _ in rows],
             vectors.reshape(len(rows), -1) if rows else vectors.reshape(0, 0),
         )
+
+
+def exact_nearest(
+    query: np.ndarray, rowids: np.ndarray, vectors: np.ndarray, k: int
+) -> list[tuple[int, float]]:
+    """(rowid, cosine distance) of the ``k`` of these rows nearest ``query`` by exact cosine on
+    their float32 ``vectors``; equal distances in rowid order (the same whichever path found
+    them: SQL, or the vectors held in memory)."""
+    count = len(rowids)
+    if not count:
+        return []
+    # Zero rows up to a whole number of BLAS blocks: OpenBLAS computes the last (rows mod 4)
+    # products with another kernel, whose sums differ in the last bit, so without them a
+    # memory's similarity would depend on how many candidates were rescored with it.
+    matrix = np.zeros((count + (-count % _BLAS_ROWS), len(query)), np.float32)
+    matrix[:count] = vectors
+    with blas.one_thread():
+        norms = np.linalg.norm(matrix[:count], axis=1) * float(np.linalg.norm(query))
+        products = (matrix @ query)[:count]
+        similarity = products / np.where(norms > 0, norms, 1.0)
+    best = np.lexsort((rowids, -similarity))[:k]
+    return [(int(rowids[i]), float(1.0 - similarity[i])) for i in best]
 
 
 def sign_words(vectors: np.ndarray) -> np.ndarray:
@@ -79,6 +107,7 @@ class SignIndex:
         self._scale = np.empty(0, np.float32)
         self._norm = np.empty(0, np.float32)
         self._error = np.empty(0, np.float32)  # |int8 cosine - exact cosine| <= this
+        self._float = np.empty((0, dim), np.float32)  # the exact stage's vectors
 
     def __len__(self) -> int:
         return self.size
@@ -119,6 +148,7 @@ class SignIndex:
         self._scale[at] = scale
         self._norm[at] = norm
         self._error[at] = residual / np.where(norm > 0, norm, 1.0) + _BOUND_SLACK
+        self._float[at] = vectors
         self.size += count
 
     def remove(self, rowids: Sequence[int] | np.ndarray) -> None:
@@ -152,6 +182,34 @@ class SignIndex:
         bound, stays below the ``best``-th highest cosine lowered by its bound. What the caller
         then finds is exactly what it would find among all ``keep`` rows (about half as many
         float32 vectors to read)."""
+        slots, cosine = self._search(query, pool, keep, types, exclude, best)
+        return self._rowids[slots], cosine
+
+    def search_exact(
+        self,
+        query: np.ndarray,
+        pool: int,
+        keep: int,
+        types: Sequence[str] | None,
+        exclude: Sequence[int] = (),
+        best: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`search`'s rows for the exact stage: (rowids in ascending order, their float32
+        vectors), which :func:`exact_nearest` ranks."""
+        slots, _ = self._search(query, pool, keep, types, exclude, best)
+        slots = slots[np.argsort(self._rowids[slots], kind="stable")]
+        return self._rowids[slots], self._float[slots]
+
+    def _search(
+        self,
+        query: np.ndarray,
+        pool: int,
+        keep: int,
+        types: Sequence[str] | None,
+        exclude: Sequence[int],
+        best: int | None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(slots, approximate cosines) of :meth:`search`'s rows."""
         n = self.size
         slots: np.ndarray | slice = slice(0, n)
         if types or len(exclude):
@@ -163,7 +221,7 @@ class SignIndex:
             slots = np.flatnonzero(live)
         count = n if isinstance(slots, slice) else len(slots)
         if not count:
-            return np.empty(0, np.int64), np.empty(0, np.float32)
+            return np.empty(0, np.intp), np.empty(0, np.float32)
         if count > pool:
             closest = self._closest(self._hamming(query, slots), pool)
             picked = closest if isinstance(slots, slice) else slots[closest]
@@ -177,7 +235,7 @@ class SignIndex:
             error = self._error[picked[order]]
             floor = np.partition(cosine[order] - error, len(order) - best)[len(order) - best]
             order = order[cosine[order] + error >= floor]
-        return self._rowids[picked[order]], cosine[order]
+        return picked[order], cosine[order]
 
     @staticmethod
     def _closest(distance: np.ndarray, pool: int) -> np.ndarray:
@@ -202,7 +260,15 @@ class SignIndex:
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays with one row per slot (the bits are word-major, apart)."""
-        return (self._rowids, self._types, self._int8, self._scale, self._norm, self._error)
+        return (
+            self._rowids,
+            self._types,
+            self._int8,
+            self._scale,
+            self._norm,
+            self._error,
+            self._float,
+        )
 
     def reserve(self, needed: int, *, dim: int | None = None) -> None:
         """Room for ``needed`` rows (growing by a quarter at least, so appends stay cheap)."""
@@ -218,9 +284,15 @@ class SignIndex:
             bigger[: self.size] = array[: self.size]
             return bigger
 
-        self._rowids, self._types, self._int8, self._scale, self._norm, self._error = (
-            grown(array) for array in self._arrays()
-        )
+        (
+            self._rowids,
+            self._types,
+            self._int8,
+            self._scale,
+            self._norm,
+            self._error,
+            self._float,
+        ) = (grown(array) for array in self._arrays())
         bits = np.empty((self._bits.shape[0], capacity), np.uint64)
         bits[:, : self.size] = self._bits[:, : self.size]
         self._bits = bits

@@ -26,7 +26,7 @@ from localmind import blas
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.records import MemoryRecord
-from localmind.sign_index import IndexRows, SignIndex
+from localmind.sign_index import IndexRows, SignIndex, exact_nearest
 from localmind.store.base import placeholders
 from localmind.store.meta import Meta
 from localmind.store.migrations import VECTOR_LOG_TABLE, VECTOR_LOG_TRIGGERS
@@ -61,11 +61,6 @@ INDEX_ROOM = 0.125
 INDEX_AFTER_SEARCHES = 2
 
 
-# Rows of a matrix-vector product computed alike (OpenBLAS's kernels take 4 or 8 at a time;
-# a multiple of both, with room).
-_BLAS_ROWS = 32
-
-
 def _pool(k: int, rows: int) -> int:
     return max(k * RESCORE_FACTOR, MIN_RESCORE, min(rows // ROWS_PER_CANDIDATE, MAX_RESCORE))
 
@@ -87,23 +82,10 @@ def _wanted(kind: str, types: Sequence[str] | None) -> bool:
 
 
 def _ranked(query: np.ndarray, rows: list[tuple[int, bytes]], k: int) -> list[tuple[int, float]]:
-    """(rowid, cosine distance) of the ``k`` of ``rows`` nearest ``query`` by exact cosine on
-    their float32 vectors; equal distances in rowid order (the same whichever path found them)."""
-    if not rows:
-        return []
+    """:func:`exact_nearest` over (rowid, float32 blob) rows as ``memory_vec`` holds them."""
     rowids = np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows))
-    # Zero rows up to a whole number of BLAS blocks: OpenBLAS computes the last (rows mod 4)
-    # products with another kernel, whose sums differ in the last bit, so without them a
-    # memory's similarity would depend on how many candidates were rescored with it.
-    padding = b"\0" * ((-len(rows) % _BLAS_ROWS) * len(query) * 4)
-    matrix = np.frombuffer(b"".join([*(bytes(blob) for _, blob in rows), padding]), np.float32)
-    matrix = matrix.reshape(-1, len(query))
-    with blas.one_thread():
-        norms = np.linalg.norm(matrix[: len(rows)], axis=1) * float(np.linalg.norm(query))
-        products = (matrix @ query)[: len(rows)]
-        similarity = products / np.where(norms > 0, norms, 1.0)
-    best = np.lexsort((rowids, -similarity))[:k]
-    return [(int(rowids[i]), float(1.0 - similarity[i])) for i in best]
+    vectors = np.frombuffer(b"".join(bytes(blob) for _, blob in rows), np.float32)
+    return exact_nearest(query, rowids, vectors.reshape(len(rows), len(query)), k)
 
 
 @dataclass(slots=True)
@@ -118,6 +100,17 @@ class _IndexState:
     changes: int = -1
     recheck: set[int] = field(default_factory=set)
     searches_before: int = 0  # searches answered through SQL before the index was built
+
+
+def read_change_log(db: Any, seen: int) -> tuple[set[int], int] | None:
+    """The rowids ``memory_vec_changes`` logged after change number ``seen``, and the newest
+    change's number; None when the log no longer reaches back that far."""
+    log: list[tuple[Any, ...]] = db.execute(
+        "SELECT seq, vec_rowid FROM memory_vec_changes WHERE seq > ? ORDER BY seq", (seen,)
+    ).fetchall()
+    if log and log[0][0] != seen + 1:
+        return None
+    return {int(rowid) for _, rowid in log}, int(log[-1][0]) if log else seen
 
 
 def _blob(vector: Vectors) -> bytes:
@@ -246,7 +239,7 @@ class VectorIndex(Meta):
             if view is not None:
                 index, overlay = view
                 with blas.one_thread():
-                    rowids, _ = index.search(
+                    rowids, vectors = index.search_exact(
                         query,
                         _index_pool(k, len(index)),
                         _exact_keep(k),
@@ -258,7 +251,9 @@ class VectorIndex(Meta):
             return self.nearest_through_sql(query, k, namespace, types)
         # Rows this transaction (or one the index has not read yet) changed: their state now.
         fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
-        return self._rescored(query, [*rowids.tolist(), *fresh], k)
+        if fresh:
+            return self._rescored(query, [*rowids.tolist(), *fresh], k)
+        return exact_nearest(query, rowids, vectors, k)
 
     def nearest_through_sql(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
@@ -330,16 +325,13 @@ class VectorIndex(Meta):
             index = self._load_index(namespace)
         if (data_version, changes) == (state.data_version, state.changes) and not state.recheck:
             return index, {}
-        log: list[tuple[Any, ...]] = db.execute(
-            "SELECT seq, vec_rowid FROM memory_vec_changes WHERE seq > ? ORDER BY seq",
-            (state.seen,),
-        ).fetchall()
-        if log and log[0][0] != state.seen + 1:  # the log no longer reaches back that far
+        log = read_change_log(db, state.seen)
+        if log is None:  # the log no longer reaches back that far
             if in_transaction:
                 return None
             index = self._load_index(namespace)
             return index, {}
-        changed = sorted({int(rowid) for _, rowid in log} | state.recheck)
+        changed = sorted(log[0] | state.recheck)
         now = self._vector_rows(namespace, changed)
         if in_transaction:
             overlay: dict[int, str | None] = dict.fromkeys(changed)
@@ -348,7 +340,7 @@ class VectorIndex(Meta):
         index.remove(changed)
         index.add(IndexRows.from_blobs(now))
         state.recheck.clear()
-        state.seen = int(log[-1][0]) if log else state.seen
+        state.seen = log[1]
         state.data_version, state.changes = data_version, changes
         return index, {}
 

@@ -83,7 +83,8 @@ def test_growth_keeps_every_row_and_the_memory_bound() -> None:
         index.add(_rows(list(range(start, start + 100)), rng.normal(size=(100, DIM)).astype("f4")))
 
     assert index.rowids() == set(range(3000))
-    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 4 + 8 + 1  # bits (padded to 2 words) + the rest
+    # bits (padded to 2 words), int8, scale, norm, error bound, rowid, type, float32
+    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 4 + 8 + 1 + 4 * DIM
     assert index.nbytes() <= 1.25 * 3000 * per_row + 256 * per_row
 
 
