@@ -185,18 +185,24 @@ print(target.apply_remote(source.events_since(0)))
 """
 
 
-@pytest.mark.slow
-def test_a_sync_import_by_another_process_is_searched_at_once(
-    live: Memory, store_path: Path, tmp_path: Path
-) -> None:
+def sync_import_in_another_process(store_path: Path, laptop: Path) -> None:
+    """Another process imports into the store a laptop's memory: "The piano tuner comes every
+    March"."""
     imported = subprocess.run(
-        [sys.executable, "-c", SYNC_IMPORT, str(store_path), str(tmp_path / "laptop.db")],
+        [sys.executable, "-c", SYNC_IMPORT, str(store_path), str(laptop)],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert imported.returncode == 0, imported.stderr
+
+
+@pytest.mark.slow
+def test_a_sync_import_by_another_process_is_searched_at_once(
+    live: Memory, store_path: Path, tmp_path: Path
+) -> None:
+    sync_import_in_another_process(store_path, tmp_path / "laptop.db")
 
     assert live.recall("when does the piano tuner come?", 1)[0].memory.content == (
         "The piano tuner comes every March"
