@@ -4,9 +4,9 @@ Vector search is two-stage. ``memory_vec`` holds each active memory's float32 em
 triggers keep ``memory_vec_bits`` in step with it (the sign bits, sqlite-vec's
 ``vec_quantize_binary``) and log each changed rowid in ``memory_vec_changes``. A process that
 searches more than once holds the namespace's sign bits and an int8 copy of its vectors in
-memory (:class:`localmind.sign_index.SignIndex`, ~600 bytes per memory), scans the bits with
-numpy, ranks the candidates on the int8 vectors and the best of those exactly on their float32
-vectors; it follows every writer through the change log (see ``_index_view``). The first
+memory (:class:`localmind.sign_index.SignIndex`, ~2,650 bytes per memory, the float32 vectors
+included), scans the bits with numpy, ranks the candidates on the int8 vectors and the best of
+those exactly on their float32 vectors; it follows every writer through the change log (see ``_index_view``). The first
 searches of a process, and searches inside a transaction before the index is built, run the
 same two stages in SQL (``nearest_through_sql``: ``ORDER BY`` Hamming distance ``LIMIT`` the
 pool, then exact cosine). sqlite-vec's own ``vec0`` KNN is slower here: its cost grows with
