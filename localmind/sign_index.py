@@ -99,6 +99,7 @@ class SignIndex:
         self.dim = dim
         words = (dim + 63) // 64
         self._rowids = np.empty(0, np.int64)
+        self._slot_of: dict[int, int] = {}  # rowid -> its slot in the arrays
         self._types = np.empty(0, np.uint8)
         # Word-major (one row per 64-bit word of every vector): the scan then runs over long
         # contiguous arrays, four times faster than summing 8 words per row.
@@ -113,7 +114,7 @@ class SignIndex:
         return self.size
 
     def __contains__(self, rowid: object) -> bool:
-        return bool(np.any(self._rowids[: self.size] == rowid))
+        return rowid in self._slot_of
 
     def rowids(self) -> set[int]:
         return set(self._rowids[: self.size].tolist())
@@ -136,6 +137,7 @@ class SignIndex:
         peak = np.abs(vectors).max(axis=1)
         scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
         self._rowids[at] = rows.rowids
+        self._slot_of.update(zip(rows.rowids.tolist(), range(at.start, at.stop), strict=True))
         self._types[at] = [_TYPE_CODES[kind] for kind in rows.types]
         self._bits[:, at] = sign_words(vectors).T
         scaled = vectors / scale[:, None]
@@ -155,14 +157,21 @@ class SignIndex:
         """Drop these rowids (absent ones are ignored); the last rows fill the gaps."""
         if not len(rowids) or not self.size:
             return
-        gone = np.flatnonzero(np.isin(self._rowids[: self.size], np.asarray(rowids, np.int64)))
-        for slot in gone[::-1]:  # from the end: a moved row never lands on a slot still to go
+        slots = (self._slot_of.pop(rowid, None) for rowid in np.asarray(rowids).tolist())
+        gone = sorted((slot for slot in slots if slot is not None), reverse=True)
+        for slot in gone:  # from the end: a moved row never lands on a slot still to go
             last = self.size - 1
             if slot != last:
                 for array in self._arrays():
                     array[slot] = array[last]
                 self._bits[:, slot] = self._bits[:, last]
+                self._slot_of[int(self._rowids[slot])] = slot
             self.size = last
+
+    def float_vectors(self, rowids: Sequence[int]) -> dict[int, np.ndarray]:
+        """The float32 vectors of those of ``rowids`` held here."""
+        slot_of, vectors = self._slot_of, self._float
+        return {rowid: vectors[slot_of[rowid]] for rowid in rowids if rowid in slot_of}
 
     def search(
         self,

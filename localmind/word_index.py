@@ -154,13 +154,15 @@ class WordIndex:
                 (counts * (_K1 + 1.0)) / (counts + _K1 * (1 - _B + _B * length / average))
             )
             matched[slots] = True
-        matched &= self._namespaces[: self._slots] == self._namespace_codes[namespace]
-        if types:
-            matched &= np.isin(
-                self._types[: self._slots], [_TYPE_CODES.get(kind, 255) for kind in types]
-            )
         found = np.flatnonzero(matched)
+        wanted = self._namespaces[found] == self._namespace_codes[namespace]
+        if types:
+            wanted &= np.isin(self._types[found], [_TYPE_CODES.get(kind, 255) for kind in types])
+        found = found[wanted]
         negated = -1.0 * score[found]
+        if len(found) > k:  # only the k best and those tied with the last need sorting
+            near = negated <= np.partition(negated, k - 1)[k - 1]
+            found, negated = found[near], negated[near]
         rowids = self._rowids[found]
         best = np.lexsort((rowids, negated))[:k]
         return [(int(rowids[i]), float(negated[i])) for i in best]

@@ -6,11 +6,11 @@ triggers keep ``memory_vec_bits`` in step with it (the sign bits, sqlite-vec's
 searches more than once holds the namespace's sign bits and an int8 copy of its vectors in
 memory (:class:`localmind.sign_index.SignIndex`, ~2,650 bytes per memory, the float32 vectors
 included), scans the bits with numpy, ranks the candidates on the int8 vectors and the best of
-those exactly on their float32 vectors; it follows every writer through the change log (see ``_index_view``). The first
-searches of a process, and searches inside a transaction before the index is built, run the
-same two stages in SQL (``nearest_through_sql``: ``ORDER BY`` Hamming distance ``LIMIT`` the
-pool, then exact cosine). sqlite-vec's own ``vec0`` KNN is slower here: its cost grows with
-rows × k, and rescoring needs a large k.
+those exactly on their float32 vectors; it follows every writer through the change log (see
+``_index_view``). The first searches of a process, and searches inside a transaction before
+the index is built, run the same two stages in SQL (``nearest_through_sql``: ``ORDER BY``
+Hamming distance ``LIMIT`` the pool, then exact cosine). sqlite-vec's own ``vec0`` KNN is
+slower here: its cost grows with rows × k, and rescoring needs a large k.
 """
 
 from __future__ import annotations
@@ -213,13 +213,26 @@ class VectorIndex(Meta):
         return row[0] if row else None
 
     def vectors_for(self, rowids: Sequence[int]) -> dict[int, bytes]:
+        """The stored float32 vectors of these rowids (those the in-memory index holds from
+        there, once it is built and up to date)."""
         if not rowids:
             return {}
-        rows = self.db.execute(
-            f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({placeholders(rowids)})",
-            tuple(rowids),
-        )
-        return {rowid: blob for rowid, blob in rows}
+        found: dict[int, bytes] = {}
+        with self._index_lock:
+            index = self._sign_index
+            view = self._index_view(index.namespace) if index is not None else None
+            if view is not None:
+                index, overlay = view
+                held = index.float_vectors([rowid for rowid in rowids if rowid not in overlay])
+                found = {rowid: vector.tobytes() for rowid, vector in held.items()}
+        rest = [rowid for rowid in rowids if rowid not in found]
+        if rest:
+            rows = self.db.execute(
+                f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({placeholders(rest)})",
+                tuple(rest),
+            )
+            found.update((rowid, blob) for rowid, blob in rows)
+        return found
 
     def nearest(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None

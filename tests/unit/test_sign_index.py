@@ -137,3 +137,18 @@ def test_rows_left_out_for_the_best_can_never_be_among_them() -> None:
         pruned.append(len(every) - len(some))
 
     assert sum(pruned) > sum(kept) / 4  # and many others were left out
+
+
+def test_the_float_vectors_follow_their_rows_through_removals() -> None:
+    rng = np.random.default_rng(12)
+    vectors = rng.normal(size=(50, DIM)).astype(np.float32)
+    index = SignIndex("me")
+    index.add(_rows(list(range(50)), vectors))
+
+    index.remove([0, 7, 49, 20, 21])  # the last rows fill the gaps
+
+    kept = [rowid for rowid in range(50) if rowid not in {0, 7, 49, 20, 21}]
+    held = index.float_vectors([*kept, 7, 999])
+    assert sorted(held) == kept
+    assert all(np.array_equal(held[rowid], vectors[rowid]) for rowid in kept)
+    assert 7 not in index and 8 in index
