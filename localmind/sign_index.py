@@ -12,8 +12,8 @@ rounding residual's norm over the vector's: Cauchy-Schwarz), so that only the ca
 still be among the exact best need their float32 vectors read (:meth:`SignIndex.search`).
 
 Bytes per memory: 64 (sign bits of 512 dimensions) + 512 (int8 vector) + 4 (its scale) + 4 (its
-norm) + 4 (its error bound) + 8 (rowid) + 1 (type) + 2048 (float32 vector) = 2645; the arrays
-grow by a quarter when full, so at most ~3,300.
+norm) + 4 (its error bound) + 8 (rowid) + 1 (type) = 597, and 2048 more (the float32 vector) up
+to ``max_float_bytes``; the arrays grow by a quarter when full.
 """
 
 from __future__ import annotations
@@ -89,8 +89,11 @@ def sign_words(vectors: np.ndarray) -> np.ndarray:
 class SignIndex:
     """Sign bits and int8 vectors of one namespace's active memories, by rowid."""
 
-    def __init__(self, namespace: str, dim: int = 0) -> None:
+    def __init__(self, namespace: str, dim: int = 0, *, max_float_bytes: int | None = None) -> None:
         self.namespace = namespace
+        #: When the float32 copy would take more, it is dropped (None: no bound): the exact
+        #: stage then reads the vectors from the store.
+        self.max_float_bytes = max_float_bytes
         self.size = 0
         self._allocate(dim)
 
@@ -108,7 +111,8 @@ class SignIndex:
         self._scale = np.empty(0, np.float32)
         self._norm = np.empty(0, np.float32)
         self._error = np.empty(0, np.float32)  # |int8 cosine - exact cosine| <= this
-        self._float = np.empty((0, dim), np.float32)  # the exact stage's vectors
+        # the exact stage's vectors (None: past max_float_bytes, not held)
+        self._float: np.ndarray | None = np.empty((0, dim), np.float32)
 
     def __len__(self) -> int:
         return self.size
@@ -150,7 +154,8 @@ class SignIndex:
         self._scale[at] = scale
         self._norm[at] = norm
         self._error[at] = residual / np.where(norm > 0, norm, 1.0) + _BOUND_SLACK
-        self._float[at] = vectors
+        if self._float is not None:
+            self._float[at] = vectors
         self.size += count
 
     def remove(self, rowids: Sequence[int] | np.ndarray) -> None:
@@ -171,6 +176,8 @@ class SignIndex:
     def float_vectors(self, rowids: Sequence[int]) -> dict[int, np.ndarray]:
         """The float32 vectors of those of ``rowids`` held here."""
         slot_of, vectors = self._slot_of, self._float
+        if vectors is None:
+            return {}
         return {rowid: vectors[slot_of[rowid]] for rowid in rowids if rowid in slot_of}
 
     def search(
@@ -202,12 +209,12 @@ class SignIndex:
         types: Sequence[str] | None,
         exclude: Sequence[int] = (),
         best: int | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """:meth:`search`'s rows for the exact stage: (rowids in ascending order, their float32
-        vectors), which :func:`exact_nearest` ranks."""
+        vectors, which :func:`exact_nearest` ranks; None when they are not held)."""
         slots, _ = self._search(query, pool, keep, types, exclude, best)
         slots = slots[np.argsort(self._rowids[slots], kind="stable")]
-        return self._rowids[slots], self._float[slots]
+        return self._rowids[slots], None if self._float is None else self._float[slots]
 
     def _search(
         self,
@@ -269,20 +276,16 @@ class SignIndex:
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays with one row per slot (the bits are word-major, apart)."""
-        return (
-            self._rowids,
-            self._types,
-            self._int8,
-            self._scale,
-            self._norm,
-            self._error,
-            self._float,
-        )
+        held = (self._rowids, self._types, self._int8, self._scale, self._norm, self._error)
+        return held if self._float is None else (*held, self._float)
 
     def reserve(self, needed: int, *, dim: int | None = None) -> None:
         """Room for ``needed`` rows (growing by a quarter at least, so appends stay cheap)."""
         if dim is not None and not self.size and dim != self.dim:
             self._allocate(dim)
+        bound = self.max_float_bytes
+        if self._float is not None and bound is not None and needed * self.dim * 4 > bound:
+            self._float = None  # the memory goes back now, before the other arrays grow
         capacity = len(self._rowids)
         if needed <= capacity:
             return
@@ -293,15 +296,11 @@ class SignIndex:
             bigger[: self.size] = array[: self.size]
             return bigger
 
-        (
-            self._rowids,
-            self._types,
-            self._int8,
-            self._scale,
-            self._norm,
-            self._error,
-            self._float,
-        ) = (grown(array) for array in self._arrays())
+        self._rowids, self._types, self._int8, self._scale, self._norm, self._error = (
+            grown(array) for array in self._arrays()[:6]
+        )
+        if self._float is not None:
+            self._float = grown(self._float)
         bits = np.empty((self._bits.shape[0], capacity), np.uint64)
         bits[:, : self.size] = self._bits[:, : self.size]
         self._bits = bits

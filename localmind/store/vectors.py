@@ -48,6 +48,10 @@ MAX_RESCORE = 1000
 # bound lets them still be among the ``k`` best (about half: the same results, fewer reads).
 INDEX_ROWS_PER_CANDIDATE = 50
 INDEX_MAX_POOL = 2000
+# The in-memory index holds the float32 vectors too (the exact stage then reads nothing from the
+# store) while they take at most this much: 64 MiB, 32,768 memories of 512 floats. Beyond, a
+# 100k store's search process would pass the peak RSS bound (docs/design.md, round 5).
+FLOAT_COPY_MAX_BYTES = 64 << 20
 # Rows read per statement when the index is (re)built: its float32 temporaries (~10 MB) are
 # what the build adds to the peak memory besides the index itself.
 INDEX_LOAD_CHUNK = 1024
@@ -264,7 +268,7 @@ class VectorIndex(Meta):
             return self.nearest_through_sql(query, k, namespace, types)
         # Rows this transaction (or one the index has not read yet) changed: their state now.
         fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
-        if fresh:
+        if fresh or vectors is None:
             return self._rescored(query, [*rowids.tolist(), *fresh], k)
         return exact_nearest(query, rowids, vectors, k)
 
@@ -381,8 +385,8 @@ class VectorIndex(Meta):
         self._sign_index = None  # the old one's memory goes before the new one's is taken
         # The narrow bits table counts without reading the float vectors.
         count = self.scalar("SELECT count(*) FROM memory_vec_bits WHERE namespace = ?", [namespace])
-        index = SignIndex(namespace)
         width = db.execute("SELECT length(embedding) FROM memory_vec LIMIT 1").fetchone()
+        index = SignIndex(namespace, max_float_bytes=FLOAT_COPY_MAX_BYTES)
         room = count + int(count * INDEX_ROOM) + 256
         index.reserve(room, dim=int(width[0]) // 4 if width else 0)
         last = -1

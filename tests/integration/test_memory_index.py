@@ -15,6 +15,7 @@ import pytest
 from localmind import Memory
 from localmind.keys import UNSAFE_TEST_KDF_ENV
 from localmind.store import INDEX_AFTER_SEARCHES, SqliteStore
+from localmind.store import vectors as vectors_module
 from localmind.store.connection import connect
 from localmind.store.migrations import MIGRATIONS
 from tests.conftest import FAST_KDF, PASSPHRASE
@@ -55,13 +56,20 @@ def _warm(store: SqliteStore, query: np.ndarray) -> None:
     assert store.memory_index is not None
 
 
-def test_results_are_those_of_the_sql_path(store: SqliteStore) -> None:
+@pytest.mark.parametrize("floats_held", [True, False])
+def test_results_are_those_of_the_sql_path(
+    store: SqliteStore, floats_held: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not floats_held:  # past the bound: the exact stage reads the vectors from the store
+        monkeypatch.setattr(vectors_module, "FLOAT_COPY_MAX_BYTES", 100 * DIM * 4)
     vectors = _vectors(350, seed=1)
     with store.db:
         for rowid, vector in enumerate(vectors, start=1):
             _add(store, rowid, vector, TYPES[rowid % 3])
     queries = _vectors(30, seed=2)
     _warm(store, queries[0])
+    assert store.memory_index is not None
+    assert bool(store.memory_index.float_vectors([1])) is floats_held
 
     for query in queries:
         for k, types in (

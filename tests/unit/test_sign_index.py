@@ -152,3 +152,18 @@ def test_the_float_vectors_follow_their_rows_through_removals() -> None:
     assert sorted(held) == kept
     assert all(np.array_equal(held[rowid], vectors[rowid]) for rowid in kept)
     assert 7 not in index and 8 in index
+
+
+def test_past_its_bound_the_float_copy_is_dropped_and_search_goes_on() -> None:
+    rng = np.random.default_rng(13)
+    vectors = rng.normal(size=(101, DIM)).astype(np.float32)
+    index = SignIndex("me", max_float_bytes=100 * DIM * 4)
+    index.add(_rows(list(range(100)), vectors[:100]))
+    assert set(index.float_vectors([5])) == {5}
+
+    index.add(_rows([100], vectors[100:]))
+
+    assert index.float_vectors([5]) == {}
+    rowids, held = index.search_exact(vectors[100], pool=200, keep=5, types=None)
+    assert held is None
+    assert 100 in rowids.tolist()
