@@ -114,6 +114,7 @@ def test_never_a_forgotten_archived_or_other_namespace_memory(
     for query in (*QUERIES, "cello", "Lisbon cats"):
         assert _keyword(held, query) == _keyword(fts5, query), query
         assert _counts(held, query) == _counts(fts5, query), query
+    assert held._store._word_index is not None  # rebuilt after the forget, and answering
 
 
 def test_a_restatement_merged_by_another_connection_is_found(
@@ -149,6 +150,7 @@ def test_a_cli_add_and_forget_in_another_process_are_found_and_gone(
     assert forgot.returncode == 0, forgot.stderr
     assert _keyword(held, "Okafor dentist") == []
     assert _counts(held, "Okafor") == {"okafor": 0}
+    assert held._store._word_index is built  # the forget elsewhere was read, not rebuilt
 
 
 @pytest.mark.slow
