@@ -120,7 +120,7 @@ class WordIndex:
             self.tokens -= int(self._lengths[slot])
             self._dead_documents += 1
         if self._dead_documents and self._dead_documents >= _DEAD_SHARE * max(self.documents, 1):
-            self._purge()
+            self.purge()
 
     def documents_with(self, terms: Sequence[str]) -> dict[str, int]:
         """How many memories (every namespace) hold each term; absent terms: 0."""
@@ -199,9 +199,9 @@ class WordIndex:
             counts = np.bincount(where, weights=counts, minlength=len(slots))
         return slots.astype(np.intp), counts.astype(np.float64)
 
-    def _purge(self) -> None:
+    def purge(self) -> None:
         """Drop the postings of memories no longer held, and terms no memory holds any more
-        (a forgotten memory's words do not stay in memory)."""
+        (a forgotten memory's words do not stay in memory): ~0.1 s at 100k memories."""
         live = self._live
         for term in list(self._postings):
             slots, counts = self._postings[term]

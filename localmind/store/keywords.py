@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import apsw
@@ -47,6 +47,7 @@ class WordIndexState:
     changes: int = -1
     searches_before: int = 0
     too_big: bool = False  # over WORD_INDEX_MAX_BYTES, or not what FTS5 holds: FTS5 answers
+    recheck: set[int] = field(default_factory=set)  # removed in a transaction: read again
 
 
 class KeywordIndex(Tables):
@@ -65,6 +66,13 @@ class KeywordIndex(Tables):
 
     def _unindex_words(self, rowid: int) -> None:
         self.db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+        with self._index_lock:
+            if self._word_index is not None:
+                # Out of memory at once (a forget's words must not linger: purge_forgotten
+                # drops its terms), and read again at the next search: the transaction may
+                # still roll back.
+                self._word_index.remove([rowid])
+                self._word_state.recheck.add(rowid)
 
     def _log_words_changed(self, rowid: int) -> None:
         """Log a change of a memory's words that leaves its vector as it is (a merged
@@ -145,8 +153,8 @@ class KeywordIndex(Tables):
         docs/design.md)."""
         self.db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
         with self._index_lock:
-            # the forgotten words leave memory too: the index is built again when next needed
-            self._word_index = None
+            if self._word_index is not None:
+                self._word_index.purge()  # the forgotten words leave memory too
 
     def _phrases_of(self, match: str) -> list[Phrase] | None:
         """The phrases of a MATCH expression as the keyword index's terms; None when one of
@@ -183,18 +191,19 @@ class KeywordIndex(Tables):
                 state.searches_before += 1
                 return None
             return self._load_words()
-        if (data_version, changes) == (state.data_version, state.changes):
+        if (data_version, changes) == (state.data_version, state.changes) and not state.recheck:
             return index
         log = read_change_log(db, state.seen)
         if log is None:  # the log no longer reaches back that far
             return self._load_words()
-        changed = sorted(log[0])
+        changed = sorted(log[0] | state.recheck)
         index.remove(changed)
         for start in range(0, len(changed), INDEX_LOAD_CHUNK):
             chunk = changed[start : start + INDEX_LOAD_CHUNK]
             index.add(self._indexed_texts(f"rowid IN ({placeholders(chunk)})", chunk))
         state.seen = log[1]
         state.data_version, state.changes = data_version, changes
+        state.recheck.clear()
         return index
 
     def _load_words(self) -> WordIndex | None:
@@ -205,6 +214,7 @@ class KeywordIndex(Tables):
         state.data_version = self.scalar("PRAGMA data_version")
         state.changes = db.total_changes()
         state.seen = self.scalar("SELECT coalesce(max(seq), 0) FROM memory_vec_changes")
+        state.recheck.clear()
         self._word_index = None
         index = WordIndex()
         last = -1

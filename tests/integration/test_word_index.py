@@ -103,7 +103,13 @@ def test_never_a_forgotten_archived_or_other_namespace_memory(
     lisbon_row = _rowid(held, lisbon.id)
     assert _rowid(held, cello.id) in {rowid for rowid, _ in _keyword(held, "cello")}
 
+    built = held._store._word_index
+    assert built is not None
+
     held.forget(cello.id)
+
+    # its words leave memory in the forget itself, and the index is not rebuilt for it
+    assert "cello" not in built._postings
     other = open_memory()  # archived by another connection of the store
     other._store.update_fields(other._store.get(lisbon.id), "test", status=Status.EXPIRED)
 
@@ -114,7 +120,19 @@ def test_never_a_forgotten_archived_or_other_namespace_memory(
     for query in (*QUERIES, "cello", "Lisbon cats"):
         assert _keyword(held, query) == _keyword(fts5, query), query
         assert _counts(held, query) == _counts(fts5, query), query
-    assert held._store._word_index is not None  # rebuilt after the forget, and answering
+    assert held._store._word_index is built  # answering, not FTS5 as a fallback
+
+
+def test_a_removal_rolled_back_is_found_again(held: Memory) -> None:
+    built = held._store._word_index
+    rowid = _rowid(held, held.recall("cello", 1)[0].memory.id)
+
+    with pytest.raises(RuntimeError), held._store.db:
+        held._store._unindex(rowid)  # what a forget or an archive does first
+        raise RuntimeError("the write fails after it")
+
+    assert [r for r, _ in _keyword(held, "cello")] == [rowid]
+    assert held._store._word_index is built
 
 
 def test_a_restatement_merged_by_another_connection_is_found(
