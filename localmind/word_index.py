@@ -201,7 +201,7 @@ class WordIndex:
 
     def purge(self) -> None:
         """Drop the postings of memories no longer held, and terms no memory holds any more
-        (a forgotten memory's words do not stay in memory): ~0.1 s at 100k memories."""
+        (a forgotten memory's words do not stay in memory): ~0.05 s at 100k memories."""
         live = self._live
         for term in list(self._postings):
             slots, counts = self._postings[term]
