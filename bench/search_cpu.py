@@ -12,6 +12,10 @@ two versions that print the same file return the same results. To compare two ve
 each from its own checkout on a copy of the same STORE, alternately, several times
 (docs/benchmarks.md).
 
+``--phases``: also the CPU time of each phase of recall (the store's vector and keyword
+searches, reading candidate rows and vectors, coverage, newer-first), by thread-CPU timers
+around those methods, in ms per recall.
+
 ``--sessions N``: the memories are told in conversations of N imported at once (each
 conversation's memories share one moment), so that every recall finds memories told together
 (``recall.CONTEXT_TURNS``): the dearest case for the context term.
@@ -20,6 +24,8 @@ conversation's memories share one moment), so that every recall finds memories t
 from __future__ import annotations
 
 import argparse
+import collections
+import functools
 import json
 import os
 import statistics
@@ -96,6 +102,7 @@ def main(args: argparse.Namespace) -> str:
             def one(query: str, _: Any) -> None:
                 memory.recall(query, args.limit, touch=args.touch)
 
+        spent = _timed_phases(memory) if args.phases else collections.Counter()
         rounds = []
         for _ in range(ROUNDS):
             started = time.thread_time()
@@ -105,7 +112,39 @@ def main(args: argparse.Namespace) -> str:
     finally:
         memory.close()
     what = "vector search" if args.knn else "recall"
-    return f"search CPU per {what}: {statistics.median(rounds):.2f} ms (median of {ROUNDS} rounds)"
+    line = f"search CPU per {what}: {statistics.median(rounds):.2f} ms (median of {ROUNDS} rounds)"
+    calls = ROUNDS * len(queries)
+    phases = [f"  {name}: {1000 * cpu / calls:.2f} ms" for name, cpu in spent.most_common()]
+    return "\n".join([line, *phases])
+
+
+# The phases of recall --phases times: (object, method) as in Memory's parts.
+_STORE_PHASES = ("nearest", "keyword", "get_by_rowids", "documents_with", "vectors_for")
+_RECALL_PHASES = ("_coverage", "_newer_first")
+
+
+def _timed_phases(memory: Any) -> collections.Counter[str]:
+    """Wrap each phase's method in a thread-CPU timer; the returned counter sums seconds."""
+    spent: collections.Counter[str] = collections.Counter()
+
+    def timed(owner: Any, name: str) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[name] += time.thread_time() - started
+
+        setattr(owner, name, wrapper)
+
+    for name in _STORE_PHASES:
+        timed(memory._store, name)
+    for name in _RECALL_PHASES:
+        timed(memory._recaller, name)
+    return spent
 
 
 def _dump(memory: Any, queries: list[str], args: argparse.Namespace) -> str:
@@ -134,6 +173,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--touch", action="store_true", help="note results as recalled")
     parser.add_argument("--knn", action="store_true", help="time the vector search alone")
     parser.add_argument("--dump", help="write every query's results here instead of timing")
+    parser.add_argument("--phases", action="store_true", help="also CPU per phase of recall")
     parser.add_argument("--sessions", type=int, default=0, help="memories told N at a time")
     return parser.parse_args(argv)
 

@@ -198,3 +198,16 @@ def match_expression(query: str) -> str | None:
             escaped += "*"
         quoted.append(escaped)
     return " OR ".join(quoted)
+
+
+_PHRASE = re.compile(r'"((?:[^"]|"")*)"(\*?)')
+
+
+def match_phrases(match: str) -> list[tuple[str, bool]] | None:
+    """The phrases of a MATCH expression :func:`match_expression` made, as (text, is a prefix)
+    each, in order; None for any other expression."""
+    phrases, pieces = [], []
+    for found in _PHRASE.finditer(match):
+        phrases.append((found.group(1).replace('""', '"'), bool(found.group(2))))
+        pieces.append(found.group())
+    return phrases if phrases and " OR ".join(pieces) == match else None

@@ -256,4 +256,9 @@ def restatements(metadata: dict[str, Any]) -> list[str]:
 
 def searchable_text(record: MemoryRecord) -> str:
     """What the keyword index holds for a memory: its text and its merged restatements."""
-    return "\n".join([record.content, *restatements(record.metadata)])
+    return text_with_restatements(record.content, record.metadata)
+
+
+def text_with_restatements(content: str, metadata: dict[str, Any]) -> str:
+    """:func:`searchable_text` of a memory with this content and metadata."""
+    return "\n".join([content, *restatements(metadata)])

@@ -1,17 +1,19 @@
-"""The open namespace's vectors held in memory for search: their sign bits and an int8 copy.
+"""The open namespace's vectors held in memory for search: their sign bits, an int8 copy and the
+float32 vectors themselves.
 
 Pure numpy, no SQL: :class:`localmind.store.SqliteStore` fills it from ``memory_vec`` and keeps
 it in step with every write (see there). A search scans the sign bits by Hamming distance
 (``np.bitwise_count`` over 64-bit words), ranks the candidates by cosine on the int8 copy, and
-the store rescores the best of those exactly on their float32 vectors.
+rescores the best of those exactly on their float32 vectors (:meth:`SignIndex.search_exact`),
+kept here too so that a search reads nothing from the encrypted store.
 
 Each int8 vector also keeps a bound on how far its int8 cosine can be from the exact one (the
 rounding residual's norm over the vector's: Cauchy-Schwarz), so that only the candidates that can
 still be among the exact best need their float32 vectors read (:meth:`SignIndex.search`).
 
 Bytes per memory: 64 (sign bits of 512 dimensions) + 512 (int8 vector) + 4 (its scale) + 4 (its
-norm) + 4 (its error bound) + 8 (rowid) + 1 (type) = 597; the arrays grow by a quarter when
-full, so at most ~745.
+norm) + 4 (its error bound) + 8 (rowid) + 1 (type) = 597, and 2048 more (the float32 vector) up
+to ``max_float_bytes``; the arrays grow by a quarter when full.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from localmind import blas
 from localmind.records import MemoryType
 
 _TYPE_CODES = {str(kind): code for code, kind in enumerate(MemoryType)}
@@ -28,6 +31,9 @@ _GROWTH = 1.25
 #: Added to each error bound: the float32 rounding of the cosines compared (~1e-6) and of the
 #: bound itself, so that a bound is never too tight.
 _BOUND_SLACK = 1e-4
+# Rows of a matrix-vector product computed alike (OpenBLAS's kernels take 4 or 8 at a time;
+# a multiple of both, with room).
+_BLAS_ROWS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +55,28 @@ class IndexRows:
         )
 
 
+def exact_nearest(
+    query: np.ndarray, rowids: np.ndarray, vectors: np.ndarray, k: int
+) -> list[tuple[int, float]]:
+    """(rowid, cosine distance) of the ``k`` of these rows nearest ``query`` by exact cosine on
+    their float32 ``vectors``; equal distances in rowid order (the same whichever path found
+    them: SQL, or the vectors held in memory)."""
+    count = len(rowids)
+    if not count:
+        return []
+    # Zero rows up to a whole number of BLAS blocks: OpenBLAS computes the last (rows mod 4)
+    # products with another kernel, whose sums differ in the last bit, so without them a
+    # memory's similarity would depend on how many candidates were rescored with it.
+    matrix = np.zeros((count + (-count % _BLAS_ROWS), len(query)), np.float32)
+    matrix[:count] = vectors
+    with blas.one_thread():
+        norms = np.linalg.norm(matrix[:count], axis=1) * float(np.linalg.norm(query))
+        products = (matrix @ query)[:count]
+        similarity = products / np.where(norms > 0, norms, 1.0)
+    best = np.lexsort((rowids, -similarity))[:k]
+    return [(int(rowids[i]), float(1.0 - similarity[i])) for i in best]
+
+
 def sign_words(vectors: np.ndarray) -> np.ndarray:
     """The sign bits of each vector (1 where > 0) packed into uint64 words, one row each."""
     bits = np.packbits(vectors > 0, axis=-1, bitorder="little")
@@ -61,8 +89,11 @@ def sign_words(vectors: np.ndarray) -> np.ndarray:
 class SignIndex:
     """Sign bits and int8 vectors of one namespace's active memories, by rowid."""
 
-    def __init__(self, namespace: str, dim: int = 0) -> None:
+    def __init__(self, namespace: str, dim: int = 0, *, max_float_bytes: int | None = None) -> None:
         self.namespace = namespace
+        #: When the float32 copy would take more, it is dropped (None: no bound): the exact
+        #: stage then reads the vectors from the store.
+        self.max_float_bytes = max_float_bytes
         self.size = 0
         self._allocate(dim)
 
@@ -71,6 +102,7 @@ class SignIndex:
         self.dim = dim
         words = (dim + 63) // 64
         self._rowids = np.empty(0, np.int64)
+        self._slot_of: dict[int, int] = {}  # rowid -> its slot in the arrays
         self._types = np.empty(0, np.uint8)
         # Word-major (one row per 64-bit word of every vector): the scan then runs over long
         # contiguous arrays, four times faster than summing 8 words per row.
@@ -79,12 +111,14 @@ class SignIndex:
         self._scale = np.empty(0, np.float32)
         self._norm = np.empty(0, np.float32)
         self._error = np.empty(0, np.float32)  # |int8 cosine - exact cosine| <= this
+        # the exact stage's vectors (None: past max_float_bytes, not held)
+        self._float: np.ndarray | None = np.empty((0, dim), np.float32)
 
     def __len__(self) -> int:
         return self.size
 
     def __contains__(self, rowid: object) -> bool:
-        return bool(np.any(self._rowids[: self.size] == rowid))
+        return rowid in self._slot_of
 
     def rowids(self) -> set[int]:
         return set(self._rowids[: self.size].tolist())
@@ -107,6 +141,7 @@ class SignIndex:
         peak = np.abs(vectors).max(axis=1)
         scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
         self._rowids[at] = rows.rowids
+        self._slot_of.update(zip(rows.rowids.tolist(), range(at.start, at.stop), strict=True))
         self._types[at] = [_TYPE_CODES[kind] for kind in rows.types]
         self._bits[:, at] = sign_words(vectors).T
         scaled = vectors / scale[:, None]
@@ -119,20 +154,31 @@ class SignIndex:
         self._scale[at] = scale
         self._norm[at] = norm
         self._error[at] = residual / np.where(norm > 0, norm, 1.0) + _BOUND_SLACK
+        if self._float is not None:
+            self._float[at] = vectors
         self.size += count
 
     def remove(self, rowids: Sequence[int] | np.ndarray) -> None:
         """Drop these rowids (absent ones are ignored); the last rows fill the gaps."""
         if not len(rowids) or not self.size:
             return
-        gone = np.flatnonzero(np.isin(self._rowids[: self.size], np.asarray(rowids, np.int64)))
-        for slot in gone[::-1]:  # from the end: a moved row never lands on a slot still to go
+        slots = (self._slot_of.pop(rowid, None) for rowid in np.asarray(rowids).tolist())
+        gone = sorted((slot for slot in slots if slot is not None), reverse=True)
+        for slot in gone:  # from the end: a moved row never lands on a slot still to go
             last = self.size - 1
             if slot != last:
                 for array in self._arrays():
                     array[slot] = array[last]
                 self._bits[:, slot] = self._bits[:, last]
+                self._slot_of[int(self._rowids[slot])] = slot
             self.size = last
+
+    def float_vectors(self, rowids: Sequence[int]) -> dict[int, np.ndarray]:
+        """The float32 vectors of those of ``rowids`` held here."""
+        slot_of, vectors = self._slot_of, self._float
+        if vectors is None:
+            return {}
+        return {rowid: vectors[slot_of[rowid]] for rowid in rowids if rowid in slot_of}
 
     def search(
         self,
@@ -152,6 +198,34 @@ class SignIndex:
         bound, stays below the ``best``-th highest cosine lowered by its bound. What the caller
         then finds is exactly what it would find among all ``keep`` rows (about half as many
         float32 vectors to read)."""
+        slots, cosine = self._search(query, pool, keep, types, exclude, best)
+        return self._rowids[slots], cosine
+
+    def search_exact(
+        self,
+        query: np.ndarray,
+        pool: int,
+        keep: int,
+        types: Sequence[str] | None,
+        exclude: Sequence[int] = (),
+        best: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`search`'s rows for the exact stage: (rowids in ascending order, their float32
+        vectors, which :func:`exact_nearest` ranks; None when they are not held)."""
+        slots, _ = self._search(query, pool, keep, types, exclude, best)
+        slots = slots[np.argsort(self._rowids[slots], kind="stable")]
+        return self._rowids[slots], None if self._float is None else self._float[slots]
+
+    def _search(
+        self,
+        query: np.ndarray,
+        pool: int,
+        keep: int,
+        types: Sequence[str] | None,
+        exclude: Sequence[int],
+        best: int | None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(slots, approximate cosines) of :meth:`search`'s rows."""
         n = self.size
         slots: np.ndarray | slice = slice(0, n)
         if types or len(exclude):
@@ -163,7 +237,7 @@ class SignIndex:
             slots = np.flatnonzero(live)
         count = n if isinstance(slots, slice) else len(slots)
         if not count:
-            return np.empty(0, np.int64), np.empty(0, np.float32)
+            return np.empty(0, np.intp), np.empty(0, np.float32)
         if count > pool:
             closest = self._closest(self._hamming(query, slots), pool)
             picked = closest if isinstance(slots, slice) else slots[closest]
@@ -177,7 +251,7 @@ class SignIndex:
             error = self._error[picked[order]]
             floor = np.partition(cosine[order] - error, len(order) - best)[len(order) - best]
             order = order[cosine[order] + error >= floor]
-        return self._rowids[picked[order]], cosine[order]
+        return picked[order], cosine[order]
 
     @staticmethod
     def _closest(distance: np.ndarray, pool: int) -> np.ndarray:
@@ -202,12 +276,16 @@ class SignIndex:
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays with one row per slot (the bits are word-major, apart)."""
-        return (self._rowids, self._types, self._int8, self._scale, self._norm, self._error)
+        held = (self._rowids, self._types, self._int8, self._scale, self._norm, self._error)
+        return held if self._float is None else (*held, self._float)
 
     def reserve(self, needed: int, *, dim: int | None = None) -> None:
         """Room for ``needed`` rows (growing by a quarter at least, so appends stay cheap)."""
         if dim is not None and not self.size and dim != self.dim:
             self._allocate(dim)
+        bound = self.max_float_bytes
+        if self._float is not None and bound is not None and needed * self.dim * 4 > bound:
+            self._float = None  # the memory goes back now, before the other arrays grow
         capacity = len(self._rowids)
         if needed <= capacity:
             return
@@ -219,8 +297,10 @@ class SignIndex:
             return bigger
 
         self._rowids, self._types, self._int8, self._scale, self._norm, self._error = (
-            grown(array) for array in self._arrays()
+            grown(array) for array in self._arrays()[:6]
         )
+        if self._float is not None:
+            self._float = grown(self._float)
         bits = np.empty((self._bits.shape[0], capacity), np.uint64)
         bits[:, : self.size] = self._bits[:, : self.size]
         self._bits = bits

@@ -153,6 +153,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             # a merge adds its restatement to the words the memory is found by
             self._unindex_words(stored.rowid)
             self._index_words(stored.rowid, record)
+            self._log_words_changed(stored.rowid)
         elif now_active and "type" in fields:
             self._retype_vector(stored.rowid, record)
         self.record_event(record.namespace, record.id, "update", columns, reason, record.hlc)

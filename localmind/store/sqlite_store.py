@@ -5,11 +5,13 @@ replication)."""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 import apsw
 
 from localmind.hlc import HybridLogicalClock
+from localmind.store.keywords import WordIndexState
 from localmind.store.latency import Latency
 from localmind.store.profiles import Profiles
 from localmind.store.replication import Replication
@@ -34,6 +36,9 @@ class SqliteStore(Replication, Latency, Profiles):
         self._tokenizer = None
         self._vocabulary = False
         self._sign_index = None
+        self._word_index = None
+        self._word_state = WordIndexState()
+        self._phrases = OrderedDict()
         self._index_state = _IndexState()
         # The app searches from worker threads while its main thread may write: the arrays
         # change under one thread at a time.

@@ -4,13 +4,13 @@ Vector search is two-stage. ``memory_vec`` holds each active memory's float32 em
 triggers keep ``memory_vec_bits`` in step with it (the sign bits, sqlite-vec's
 ``vec_quantize_binary``) and log each changed rowid in ``memory_vec_changes``. A process that
 searches more than once holds the namespace's sign bits and an int8 copy of its vectors in
-memory (:class:`localmind.sign_index.SignIndex`, ~600 bytes per memory), scans the bits with
-numpy, ranks the candidates on the int8 vectors and the best of those exactly on their float32
-vectors; it follows every writer through the change log (see ``_index_view``). The first
-searches of a process, and searches inside a transaction before the index is built, run the
-same two stages in SQL (``nearest_through_sql``: ``ORDER BY`` Hamming distance ``LIMIT`` the
-pool, then exact cosine). sqlite-vec's own ``vec0`` KNN is slower here: its cost grows with
-rows × k, and rescoring needs a large k.
+memory (:class:`localmind.sign_index.SignIndex`, ~2,650 bytes per memory, the float32 vectors
+included), scans the bits with numpy, ranks the candidates on the int8 vectors and the best of
+those exactly on their float32 vectors; it follows every writer through the change log (see
+``_index_view``). The first searches of a process, and searches inside a transaction before
+the index is built, run the same two stages in SQL (``nearest_through_sql``: ``ORDER BY``
+Hamming distance ``LIMIT`` the pool, then exact cosine). sqlite-vec's own ``vec0`` KNN is
+slower here: its cost grows with rows × k, and rescoring needs a large k.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from localmind import blas
 from localmind.embedders.base import Vectors
 from localmind.errors import EmbedderMismatch
 from localmind.records import MemoryRecord
-from localmind.sign_index import IndexRows, SignIndex
+from localmind.sign_index import IndexRows, SignIndex, exact_nearest
 from localmind.store.base import placeholders
 from localmind.store.meta import Meta
 from localmind.store.migrations import VECTOR_LOG_TABLE, VECTOR_LOG_TRIGGERS
@@ -48,6 +48,10 @@ MAX_RESCORE = 1000
 # bound lets them still be among the ``k`` best (about half: the same results, fewer reads).
 INDEX_ROWS_PER_CANDIDATE = 50
 INDEX_MAX_POOL = 2000
+# The in-memory index holds the float32 vectors too (the exact stage then reads nothing from the
+# store) while they take at most this much: 64 MiB, 32,768 memories of 512 floats. Beyond, a
+# 100k store's search process would pass the issue's peak RSS bound (docs/design.md, round 5).
+FLOAT_COPY_MAX_BYTES = 64 << 20
 # Rows read per statement when the index is (re)built: its float32 temporaries (~10 MB) are
 # what the build adds to the peak memory besides the index itself.
 INDEX_LOAD_CHUNK = 1024
@@ -59,11 +63,6 @@ INDEX_ROOM = 0.125
 # ``add``: one or two searches) would pay for nothing; a long-lived process (the MCP server, the
 # app, a script's loop) gets it from its third search on.
 INDEX_AFTER_SEARCHES = 2
-
-
-# Rows of a matrix-vector product computed alike (OpenBLAS's kernels take 4 or 8 at a time;
-# a multiple of both, with room).
-_BLAS_ROWS = 32
 
 
 def _pool(k: int, rows: int) -> int:
@@ -87,23 +86,10 @@ def _wanted(kind: str, types: Sequence[str] | None) -> bool:
 
 
 def _ranked(query: np.ndarray, rows: list[tuple[int, bytes]], k: int) -> list[tuple[int, float]]:
-    """(rowid, cosine distance) of the ``k`` of ``rows`` nearest ``query`` by exact cosine on
-    their float32 vectors; equal distances in rowid order (the same whichever path found them)."""
-    if not rows:
-        return []
+    """:func:`exact_nearest` over (rowid, float32 blob) rows as ``memory_vec`` holds them."""
     rowids = np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows))
-    # Zero rows up to a whole number of BLAS blocks: OpenBLAS computes the last (rows mod 4)
-    # products with another kernel, whose sums differ in the last bit, so without them a
-    # memory's similarity would depend on how many candidates were rescored with it.
-    padding = b"\0" * ((-len(rows) % _BLAS_ROWS) * len(query) * 4)
-    matrix = np.frombuffer(b"".join([*(bytes(blob) for _, blob in rows), padding]), np.float32)
-    matrix = matrix.reshape(-1, len(query))
-    with blas.one_thread():
-        norms = np.linalg.norm(matrix[: len(rows)], axis=1) * float(np.linalg.norm(query))
-        products = (matrix @ query)[: len(rows)]
-        similarity = products / np.where(norms > 0, norms, 1.0)
-    best = np.lexsort((rowids, -similarity))[:k]
-    return [(int(rowids[i]), float(1.0 - similarity[i])) for i in best]
+    vectors = np.frombuffer(b"".join(bytes(blob) for _, blob in rows), np.float32)
+    return exact_nearest(query, rowids, vectors.reshape(len(rows), len(query)), k)
 
 
 @dataclass(slots=True)
@@ -118,6 +104,17 @@ class _IndexState:
     changes: int = -1
     recheck: set[int] = field(default_factory=set)
     searches_before: int = 0  # searches answered through SQL before the index was built
+
+
+def read_change_log(db: Any, seen: int) -> tuple[set[int], int] | None:
+    """The rowids ``memory_vec_changes`` logged after change number ``seen``, and the newest
+    change's number; None when the log no longer reaches back that far."""
+    log: list[tuple[Any, ...]] = db.execute(
+        "SELECT seq, vec_rowid FROM memory_vec_changes WHERE seq > ? ORDER BY seq", (seen,)
+    ).fetchall()
+    if log and log[0][0] != seen + 1:
+        return None
+    return {int(rowid) for _, rowid in log}, int(log[-1][0]) if log else seen
 
 
 def _blob(vector: Vectors) -> bytes:
@@ -220,13 +217,26 @@ class VectorIndex(Meta):
         return row[0] if row else None
 
     def vectors_for(self, rowids: Sequence[int]) -> dict[int, bytes]:
+        """The stored float32 vectors of these rowids (those the in-memory index holds from
+        there, once it is built and up to date)."""
         if not rowids:
             return {}
-        rows = self.db.execute(
-            f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({placeholders(rowids)})",
-            tuple(rowids),
-        )
-        return {rowid: blob for rowid, blob in rows}
+        found: dict[int, bytes] = {}
+        with self._index_lock:
+            index = self._sign_index
+            view = self._index_view(index.namespace) if index is not None else None
+            if view is not None:
+                index, overlay = view
+                held = index.float_vectors([rowid for rowid in rowids if rowid not in overlay])
+                found = {rowid: vector.tobytes() for rowid, vector in held.items()}
+        rest = [rowid for rowid in rowids if rowid not in found]
+        if rest:
+            rows = self.db.execute(
+                f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({placeholders(rest)})",
+                tuple(rest),
+            )
+            found.update((rowid, blob) for rowid, blob in rows)
+        return found
 
     def nearest(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
@@ -246,7 +256,7 @@ class VectorIndex(Meta):
             if view is not None:
                 index, overlay = view
                 with blas.one_thread():
-                    rowids, _ = index.search(
+                    rowids, vectors = index.search_exact(
                         query,
                         _index_pool(k, len(index)),
                         _exact_keep(k),
@@ -258,7 +268,9 @@ class VectorIndex(Meta):
             return self.nearest_through_sql(query, k, namespace, types)
         # Rows this transaction (or one the index has not read yet) changed: their state now.
         fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
-        return self._rescored(query, [*rowids.tolist(), *fresh], k)
+        if fresh or vectors is None:
+            return self._rescored(query, [*rowids.tolist(), *fresh], k)
+        return exact_nearest(query, rowids, vectors, k)
 
     def nearest_through_sql(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
@@ -330,16 +342,13 @@ class VectorIndex(Meta):
             index = self._load_index(namespace)
         if (data_version, changes) == (state.data_version, state.changes) and not state.recheck:
             return index, {}
-        log: list[tuple[Any, ...]] = db.execute(
-            "SELECT seq, vec_rowid FROM memory_vec_changes WHERE seq > ? ORDER BY seq",
-            (state.seen,),
-        ).fetchall()
-        if log and log[0][0] != state.seen + 1:  # the log no longer reaches back that far
+        log = read_change_log(db, state.seen)
+        if log is None:  # the log no longer reaches back that far
             if in_transaction:
                 return None
             index = self._load_index(namespace)
             return index, {}
-        changed = sorted({int(rowid) for _, rowid in log} | state.recheck)
+        changed = sorted(log[0] | state.recheck)
         now = self._vector_rows(namespace, changed)
         if in_transaction:
             overlay: dict[int, str | None] = dict.fromkeys(changed)
@@ -348,7 +357,7 @@ class VectorIndex(Meta):
         index.remove(changed)
         index.add(IndexRows.from_blobs(now))
         state.recheck.clear()
-        state.seen = int(log[-1][0]) if log else state.seen
+        state.seen = log[1]
         state.data_version, state.changes = data_version, changes
         return index, {}
 
@@ -376,8 +385,8 @@ class VectorIndex(Meta):
         self._sign_index = None  # the old one's memory goes before the new one's is taken
         # The narrow bits table counts without reading the float vectors.
         count = self.scalar("SELECT count(*) FROM memory_vec_bits WHERE namespace = ?", [namespace])
-        index = SignIndex(namespace)
         width = db.execute("SELECT length(embedding) FROM memory_vec LIMIT 1").fetchone()
+        index = SignIndex(namespace, max_float_bytes=FLOAT_COPY_MAX_BYTES)
         room = count + int(count * INDEX_ROOM) + 256
         index.reserve(room, dim=int(width[0]) // 4 if width else 0)
         last = -1

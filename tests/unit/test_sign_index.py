@@ -83,7 +83,8 @@ def test_growth_keeps_every_row_and_the_memory_bound() -> None:
         index.add(_rows(list(range(start, start + 100)), rng.normal(size=(100, DIM)).astype("f4")))
 
     assert index.rowids() == set(range(3000))
-    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 4 + 8 + 1  # bits (padded to 2 words) + the rest
+    # bits (padded to 2 words), int8, scale, norm, error bound, rowid, type, float32
+    per_row = DIM // 8 + 8 + DIM + 4 + 4 + 4 + 8 + 1 + 4 * DIM
     assert index.nbytes() <= 1.25 * 3000 * per_row + 256 * per_row
 
 
@@ -136,3 +137,33 @@ def test_rows_left_out_for_the_best_can_never_be_among_them() -> None:
         pruned.append(len(every) - len(some))
 
     assert sum(pruned) > sum(kept) / 4  # and many others were left out
+
+
+def test_the_float_vectors_follow_their_rows_through_removals() -> None:
+    rng = np.random.default_rng(12)
+    vectors = rng.normal(size=(50, DIM)).astype(np.float32)
+    index = SignIndex("me")
+    index.add(_rows(list(range(50)), vectors))
+
+    index.remove([0, 7, 49, 20, 21])  # the last rows fill the gaps
+
+    kept = [rowid for rowid in range(50) if rowid not in {0, 7, 49, 20, 21}]
+    held = index.float_vectors([*kept, 7, 999])
+    assert sorted(held) == kept
+    assert all(np.array_equal(held[rowid], vectors[rowid]) for rowid in kept)
+    assert 7 not in index and 8 in index
+
+
+def test_past_its_bound_the_float_copy_is_dropped_and_search_goes_on() -> None:
+    rng = np.random.default_rng(13)
+    vectors = rng.normal(size=(101, DIM)).astype(np.float32)
+    index = SignIndex("me", max_float_bytes=100 * DIM * 4)
+    index.add(_rows(list(range(100)), vectors[:100]))
+    assert set(index.float_vectors([5])) == {5}
+
+    index.add(_rows([100], vectors[100:]))
+
+    assert index.float_vectors([5]) == {}
+    rowids, held = index.search_exact(vectors[100], pool=200, keep=5, types=None)
+    assert held is None
+    assert 100 in rowids.tolist()
