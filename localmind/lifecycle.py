@@ -44,6 +44,8 @@ SUCCESSOR_SIMILARITY = 0.45
 # Neighbours a new memory may be a later version of: more than it is compared with for merges
 # and the queue, as one fact told often ("the kitchen remodel …") fills the nearest five.
 SUCCESSOR_NEIGHBOURS = 10
+# The floor for a new memory that announces a change (Lifecycle.floor).
+CHANGE_FLOOR = 0.30
 
 RELATION_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -235,16 +237,27 @@ class Lifecycle:
     # --- what to do with a new memory ---------------------------------------------------------
 
     def neighbours(
-        self, namespace: str, vector: Vectors, count: int = NEIGHBOURS
+        self, namespace: str, vector: Vectors, count: int = NEIGHBOURS, content: str | None = None
     ) -> list[tuple[StoredMemory, float]]:
-        """The ``count`` nearest active memories at or above ``conflict_threshold``."""
+        """The ``count`` nearest active memories at or above :meth:`floor` for ``content``."""
         hits = self.store.nearest(vector, count, namespace, None)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
+        least = self.floor(content)
         return [
             (stored[rowid], 1.0 - distance)
             for rowid, distance in hits
-            if rowid in stored and 1.0 - distance >= self.config.conflict_threshold
+            if rowid in stored and 1.0 - distance >= least
         ]
+
+    def floor(self, content: str | None) -> float:
+        """How alike a neighbour must be to be compared at all: ``conflict_threshold``, or
+        ``CHANGE_FLOOR`` when ``content`` announces a change ("We moved to Lisbon in March" is
+        0.33 from "I live in Berlin" with USE-m3, "In March we moved to Lisbon" 0.30: the date
+        pulls it away from the fact it changes). The suspicion rules still decide what is
+        queued; docs/benchmarks.md, "A change told with its date", has what it costs."""
+        if content is not None and read(content).cues:
+            return min(CHANGE_FLOOR, self.config.conflict_threshold)
+        return self.config.conflict_threshold
 
     def propose(
         self,

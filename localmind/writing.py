@@ -169,7 +169,9 @@ class Writer:
             if twin is not None:
                 return twin
         vector = self.embed_documents([item.content])[0]
-        neighbours = self._lifecycle.neighbours(self.namespace, vector, SUCCESSOR_NEIGHBOURS)
+        neighbours = self._lifecycle.neighbours(
+            self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+        )
         # Decided outside the transaction: the model, when asked, may take seconds.
         proposal = self._lifecycle.propose(item.content, neighbours[:NEIGHBOURS])
         earlier = self._lifecycle.may_update(item.content, neighbours)
@@ -273,7 +275,7 @@ class Writer:
                     outcome = self._reinforce_twin(hashed, item)
                     if outcome is None and _judged(item, check):
                         neighbours = told.neighbours(
-                            position, stored[position], self._lifecycle.config.conflict_threshold
+                            position, stored[position], self._lifecycle.floor(item.content)
                         )
                         proposal = self._lifecycle.propose(
                             item.content, neighbours[:NEIGHBOURS], ask_model=False
@@ -298,7 +300,9 @@ class Writer:
         """The stored memories ``item`` is judged against in a batch (none without ``check``)."""
         if not _judged(item, check):
             return []
-        return self._lifecycle.neighbours(self.namespace, vector, SUCCESSOR_NEIGHBOURS)
+        return self._lifecycle.neighbours(
+            self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+        )
 
     def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
         """Vectors for ``contents``. The embedding cache is keyed by content hash: text already

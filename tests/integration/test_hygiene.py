@@ -165,6 +165,21 @@ def test_an_update_waits_for_review_with_the_reason(
     assert why in conflict.reason
 
 
+@pytest.mark.parametrize(
+    "new", ["We moved to Lisbon in March", "In March we moved to Lisbon"], ids=["after", "before"]
+)
+def test_an_update_that_tells_when_is_queued_though_the_date_pulls_it_away(
+    open_memory: Callable[..., Memory], new: str
+) -> None:
+    """USE-m3 puts these 0.30-0.33 from "I live in Berlin", below the 0.35 where neighbours are
+    compared; a text that announces a change is compared from 0.30, and recall lists it first."""
+    memory, _, outcome = told_after(open_memory, "I live in Berlin", new)
+    assert outcome.similarity is not None and outcome.similarity < CONFIG.conflict_threshold
+    assert outcome.decision is Decision.QUEUED
+    [first, second, *_] = memory.recall("Where do I live?", touch=False)
+    assert (first.memory.content, second.memory.content) == (new, "I live in Berlin")
+
+
 def test_the_update_is_queued_against_the_fact_it_changes_not_the_nearest(
     open_memory: Callable[..., Memory],
 ) -> None:
