@@ -736,10 +736,53 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
     if old.numbers != new.numbers:
         shown = (", ".join(sorted(n)) or "none" for n in (old.numbers, new.numbers))
         return _different("numbers differ ({} / {})".format(*shown))
+    if old.lang == new.lang and _numbers_moved(old.text, new.text):
+        return _different("the same numbers count other things")
     if old.dates != new.dates:
         shown = (", ".join(sorted(n)) or "none" for n in (old.dates, new.dates))
         return _different("dates differ ({} / {})".format(*shown))
     return None
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_WORD_OR_NUMBER = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)?")
+
+
+def _numbers_moved(old: str, new: str) -> bool:
+    """Whether a word next to a number in both texts has other numbers beside it: "2 cats and
+    3 dogs" / "3 cats and 2 dogs", "room 12 on floor 3" / "room 3 on floor 12", 2只猫和3只狗 /
+    3只猫和2只狗. The sets of numbers are the same; what they count is not."""
+    first, second = _numbers_by_neighbour(old), _numbers_by_neighbour(new)
+    return any(first[key] != second[key] for key in first.keys() & second.keys())
+
+
+def _numbers_by_neighbour(text: str) -> dict[tuple[str, str], frozenset[str]]:
+    """Each number's neighbours, ("before" or "after", a word; for Chinese the two characters
+    after it, past the classifier: 3只猫), with the numbers found beside each."""
+    found: dict[tuple[str, str], set[str]] = {}
+    if _HAS_CJK_ANYWHERE.search(text):
+        for match in _NUMBER.finditer(text):
+            before, after = text[max(0, match.start() - 1) : match.start()], text[match.end() :]
+            for side, word in (("before", before), ("after", after[:2])):
+                if word.strip():
+                    found.setdefault((side, word), set()).add(_number_value(match.group()))
+    else:
+        tokens = _WORD_OR_NUMBER.findall(text.lower())
+        for at, token in enumerate(tokens):
+            if not _NUMBER.fullmatch(token):
+                continue
+            for side, near in (("before", at - 1), ("after", at + 1)):
+                if 0 <= near < len(tokens) and not _NUMBER.fullmatch(tokens[near]):
+                    found.setdefault((side, tokens[near]), set()).add(_number_value(token))
+    return {key: frozenset(numbers) for key, numbers in found.items()}
+
+
+def _number_value(number: str) -> str:
+    """6.0 and 6 are one score, 2,850 and 2850 one rent."""
+    return f"{float(number.replace(',', '')):g}"
+
+
+_HAS_CJK_ANYWHERE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def _tense(old: Statement, new: Statement) -> Sameness | None:
