@@ -483,11 +483,16 @@ def _names_a_kind_of(span: str, word: str, english: Sequence[str]) -> bool:
     if not rest or len(span) < 2:
         return False
     said = set(english)
+    if rest & said == rest:
+        return False
     for part in (span[i:j] for i in range(len(span)) for j in range(i + 1, len(span) + 1)):
         if part == span:
             continue
         sense = meanings(part)
         if sense & rest and word not in sense and not sense & said:
+            return True
+        # 红茶 is "black tea" and its 茶 alone says tea: the rest is what makes it a kind
+        if word in sense and not rest <= sense:
             return True
     return False
 
@@ -593,7 +598,18 @@ def _said_by_two(compound: str, first: str, second: str) -> bool:
     meaning each of ``first`` and ``second`` (骑 "ride", 自行车 "bike"), and no more."""
     sense = set(main_sense(compound))
     of_first, of_second = sense & meanings(first), sense & meanings(second)
-    return len(sense) > 1 and bool(of_first) and bool(of_second) and of_first | of_second == sense
+    # 喝奶茶 is not 喝茶: 奶茶 is "milk tea", a kind of tea that says more than its share
+    says_more = any(
+        set(own) & sense and not set(own) <= sense
+        for own in (main_sense(first), main_sense(second))
+    )
+    return (
+        len(sense) > 1
+        and bool(of_first)
+        and bool(of_second)
+        and of_first | of_second == sense
+        and not says_more
+    )
 
 
 def _close_rewording(old: Statement, new: Statement, similarity: float) -> Sameness | None:
@@ -635,14 +651,20 @@ def _close_rewording(old: Statement, new: Statement, similarity: float) -> Samen
 
 def _modifies(statement: Statement, word: str, shared: set[str]) -> bool:
     """Whether ``word`` (a content word only ``statement`` has) qualifies one both texts
-    have: right before it ("hot dogs", 假猫, "slightly allergic") or after a possessive
-    ("a nurse's assistant"). Such a word changes what the shared one is."""
+    have: right before it ("hot dogs", 假猫, "slightly allergic"), after a possessive ("a
+    nurse's assistant") or, in English, right after it as a compound's head ("apple juice").
+    Such a word changes what the shared one is."""
     words = statement.words
     for index, item in enumerate(words):
         if not _holds(item, word, statement.lang):
             continue
         following = words[index + 1] if index + 1 < len(words) else None
-        inflected = statement.lang == "en" and item.surface.lower() != item.norm  # "plays"
+        # "plays tennis" is a verb and its object; "iced coffee", "smoked salmon" a kind
+        inflected = (
+            statement.lang == "en"
+            and item.surface.lower() != item.norm
+            and not item.surface.lower().endswith("ed")
+        )
         if (
             following is not None
             and not following.is_name
@@ -656,7 +678,26 @@ def _modifies(statement: Statement, word: str, shared: set[str]) -> bool:
                 return True  # 假猫 cut as one word: before a shared character of that word
         if index and words[index - 1].norm == "'s":
             return True
+        if (
+            statement.lang == "en"
+            and index
+            and not words[index - 1].is_name
+            and item.norm not in _DEGREE
+            and not item.surface.lower().endswith("ly")
+            and _ends_a_phrase(statement.text, item.surface)
+            and any(_holds(words[index - 1], other, statement.lang) for other in shared)
+        ):
+            return True  # "apple juice" is no apple: a noun phrase's last word is its head
     return False
+
+
+# Words that end a phrase without being its head ("… in the morning best").
+_DEGREE = frozenset({"best", "good", "most", "more", "less", "least", "well", "too", "also"})
+
+
+def _ends_a_phrase(text: str, surface: str) -> bool:
+    """Whether ``surface`` is followed in ``text`` by punctuation or the end."""
+    return re.search(rf"\b{re.escape(surface)}\s*(?:[,.;:!?，。；：！？)]|$)", text) is not None
 
 
 def _holds(word: Word, content: str, lang: str) -> bool:

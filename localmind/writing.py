@@ -534,7 +534,9 @@ class Writer:
             raise InvalidInput(f"Unknown resolution {resolution!r}; use one of: {known}.") from None
         if resolution is Resolution.MERGE:
             if merged_text is None:
-                raise InvalidInput("A merge needs the merged text.")
+                raise InvalidInput(
+                    "A merge needs the merged text (localmind resolve ID merge --text TEXT)."
+                )
             merged_text = validation.content(merged_text, self.settings.limits)
         elif merged_text is not None:
             raise InvalidInput("Only a merge takes a text.")

@@ -152,5 +152,5 @@ def _settled(conflict: Conflict, resolution: Resolution, record: MemoryRecord) -
     if resolution is Resolution.KEEP_BOTH:
         return f"kept both {old} and {new}"
     if resolution is Resolution.KEEP_OLD:
-        return f"kept {old} — {text}; forgot {new}"
-    return f"{record.id} is now version {record.version} — {text}; {new} went into it"
+        return f"kept {old} — {text} (forgot {new})"
+    return f"{record.id} is now version {record.version} — {text} ({new} went into it)"
