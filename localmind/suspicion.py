@@ -521,6 +521,8 @@ TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir"})
 # Adverbs a statement may open with before its subject ("Now my sister …", 现在我妈…).
 _OPENING_ADVERBS = frozenset(
     {"now", "currently", "nowadays", "recently", "lately", "finally", "also", "then", "so"}
+    # … and the words that open a time phrase before it ("Since June my manager is Priya")
+    | {"since", "from", "start", "starting", "until"}
     | {"现在", "如今", "目前", "最近", "终于", "后来", "已经", "本来", "其实"}
 )
 PEOPLE_WORDS = SELF_WORDS | OTHER_WORDS

@@ -159,3 +159,12 @@ def test_a_teacher_after_a_possessive_is_someone_not_a_job() -> None:
     assert not suspect(old, new).contradicts
     assert "job" not in read("My teacher says I should practice more.").single_slots
     assert "job" in read("I'm a teacher at Lincoln High.").single_slots
+
+
+def test_a_time_phrase_before_the_subject_is_no_subject() -> None:
+    # "Starting" / "Since" open a time phrase; the text is still about the user's manager.
+    assert suspect("My manager is Thomas", "Starting Monday my manager is Priya").contradicts
+    assert suspect("I live in Berlin", "From next week on I live in Lisbon").contradicts
+    # … and a time phrase does not make another person's fact the user's.
+    sisters = "Since June my sister's manager is Priya"
+    assert not suspect("My manager is Thomas", sisters).contradicts
