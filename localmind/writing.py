@@ -38,6 +38,9 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 
 _REINFORCE_CONFIDENCE = 0.05
+# How far apart two tellings of the same event may be and still be one telling (a repeat of the
+# same import line); further apart, it happened again ("Went running" on 05-01 and on 05-08).
+_SAME_MOMENT = 5.0
 
 
 def content_hash(text: str) -> str:
@@ -163,14 +166,22 @@ class Writer:
         if item.type is MemoryType.SHORT_TERM:
             return Outcome(self._push_short_term(item), Decision.INSERTED)
         hashed = content_hash(item.content)
+        another_time = False
         if self._store.find_active_by_hash(self.namespace, hashed) is not None:
             with self._store.db:
                 twin = self._reinforce_twin(hashed, item)
             if twin is not None:
                 return twin
+            # The same event told at another time happened again: its own memory, not merged
+            # into its twin (nor judged against it, which would call it a restatement).
+            another_time = item.type is MemoryType.EPISODIC
         vector = self.embed_documents([item.content])[0]
-        neighbours = self._lifecycle.neighbours(
-            self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+        neighbours = (
+            []
+            if another_time
+            else self._lifecycle.neighbours(
+                self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+            )
         )
         # Decided outside the transaction: the model, when asked, may take seconds.
         proposal = self._lifecycle.propose(item.content, neighbours[:NEIGHBOURS])
@@ -200,7 +211,15 @@ class Writer:
         (``earlier``), and log the model's verdict if it was asked: inside the transaction."""
         outcome = self._carry_out(proposal, item, hashed, vector)
         if outcome.decision in (Decision.INSERTED, Decision.QUEUED):
-            self._lifecycle.link_successor(outcome.record, earlier)
+            record = outcome.record
+            before = [(m, s) for m, s in earlier if not _made_later(item, record, m.record)]
+            self._lifecycle.link_successor(record, before)
+            # A dated item told after memories made later than it (an import, newest first)
+            # is their earlier version, not their successor.
+            for later, similarity in earlier:
+                if _made_later(item, record, later.record):
+                    told = StoredMemory(-1, record)  # only its id is read
+                    self._lifecycle.link_successor(later.record, [(told, similarity)])
         if proposal.verdict is not None and proposal.verdict.asked:
             assert proposal.neighbour is not None and proposal.similarity is not None
             self._lifecycle.log_verdict(
@@ -237,9 +256,15 @@ class Writer:
         record = self._insert(item, hashed, vector)
         if proposal.relation is Relation.COMPATIBLE:
             return Outcome(record, Decision.INSERTED, related, similarity, why)
-        # The conflict row links both memories; the reason says why it is queued.
-        reason = f"may contradict the older memory: {why}"
-        conflict_id = self._lifecycle.queue_conflict(fresh.record, record, similarity, reason)
+        # The conflict row links both memories, the earlier made as the existing one (take-new
+        # keeps the later, whatever order they were told in); the reason says why it is queued.
+        if _made_later(item, record, fresh.record):
+            reason = f"may be an earlier version of a memory made later: {why}"
+            older, newer = record, fresh.record
+        else:
+            reason = f"may contradict the older memory: {why}"
+            older, newer = fresh.record, record
+        conflict_id = self._lifecycle.queue_conflict(older, newer, similarity, reason)
         return Outcome(record, Decision.QUEUED, related, similarity, reason, conflict_id)
 
     def remember_many(
@@ -349,7 +374,7 @@ class Writer:
         """Reinforce the active memory with the same text, if there is one. Call it inside the
         write transaction: read before it, the memory may have changed or been forgotten by
         another process since."""
-        existing = self._store.find_active_by_hash(self.namespace, hashed)
+        existing = self._twin(hashed, item)
         if existing is None:
             return None
         record = existing.record
@@ -361,6 +386,22 @@ class Writer:
             updated_at=self._clock(),
         )
         return Outcome(reinforced, Decision.REINFORCED, existing.record, 1.0)
+
+    def _twin(self, hashed: str, item: NewMemory) -> StoredMemory | None:
+        """The active memory ``item`` repeats: the one with the same text; for a dated event,
+        the one made at the same moment (the same run on another day is another run). An
+        undated event reinforces its twin, as a fact does: an assistant saving it twice."""
+        if item.type is not MemoryType.EPISODIC or item.created_at is None:
+            return self._store.find_active_by_hash(self.namespace, hashed)
+        told = float(item.created_at)
+        return next(
+            (
+                twin
+                for twin in self._store.active_by_hash(self.namespace, hashed)
+                if abs(twin.record.created_at - told) <= _SAME_MOMENT
+            ),
+            None,
+        )
 
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
         record = self._new_record(item, content_hash(item.content))
@@ -635,6 +676,12 @@ class _Told:
         ]
         found.sort(key=lambda pair: pair[1], reverse=True)
         return found[:SUCCESSOR_NEIGHBOURS]
+
+
+def _made_later(item: NewMemory, record: MemoryRecord, other: MemoryRecord) -> bool:
+    """Whether ``other`` was made after ``record``, the memory just written for ``item``: only
+    a dated item can be older than what is stored (an undated one is told now, the newest)."""
+    return item.created_at is not None and other.created_at > record.created_at
 
 
 def _judged(item: NewMemory, check: bool) -> bool:

@@ -53,8 +53,10 @@ from localmind.transfer import (
     "--no-check",
     "raw",
     is_flag=True,
-    help="Store every line as it is: no merging of restatements, no review queue. Events "
-    "(--type episodic, e.g. chat transcripts) are always stored as told.",
+    help="Store every line unjudged: no merging of restatements, no review queue. A line "
+    "with exactly the text of a stored fact still only raises that fact's confidence. Events "
+    "(--type episodic, e.g. chat transcripts) are always stored as told; the same event on "
+    "another date is another memory.",
 )
 @click.pass_obj
 @friendly_errors

@@ -280,6 +280,15 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         ).fetchone()
         return _record(row) if row else None
 
+    def active_by_hash(self, namespace: str, content_hash: str) -> list[StoredMemory]:
+        """Every active memory with this text, oldest first (events told on several days)."""
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE namespace = ? AND content_hash = ? "
+            "AND status = 'active' ORDER BY created_at, rowid",
+            (namespace, content_hash),
+        )
+        return [_record(row) for row in rows]
+
     def created_between(
         self, start: float, end: float, k: int, namespace: str, types: Sequence[str] | None
     ) -> list[int]:

@@ -5,6 +5,7 @@ bundled USE-m3 embedder; no model (a batch never asks one)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -160,3 +161,80 @@ def test_an_import_of_events_is_stored_as_told(open_memory: Callable[..., Memory
     assert memory.conflicts() == []
     facts = open_memory(llm=None, path=memory.path.with_name("facts.db"))
     assert Decision.QUEUED in facts.remember_many_explained(dated(*turns)).decisions
+
+
+RENT_NEWEST_FIRST = [
+    {"content": "My rent is 1400 € a month", "created_at": "2026-04-01"},
+    {"content": "My rent is 950 € a month", "created_at": "2025-01-01"},
+]
+
+
+def test_a_newest_first_import_queues_the_older_dated_memory_as_old_and_take_new_keeps_the_newer(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Old and new follow the dates, not the order of the lines (fix6)."""
+    source = tmp_path / "rent.jsonl"
+    source.write_text("\n".join(json.dumps(line) for line in RENT_NEWEST_FIRST) + "\n", "utf-8")
+
+    assert "queued for review" in cli.ok("import", str(source)).stdout
+    [conflict] = cli.json("conflicts")
+    assert conflict["existing"]["content"] == "My rent is 950 € a month"
+    assert conflict["candidate"]["content"] == "My rent is 1400 € a month"
+
+    cli.ok("resolve", str(conflict["id"]), "take-new")
+    assert cli.contents() == ["My rent is 1400 € a month"]
+
+
+def test_a_memory_told_with_an_earlier_date_than_a_stored_one_is_its_earlier_version(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """remember of a dated memory older than its stored neighbour: the stored one stays the
+    newer, in the queue and in recall."""
+    memory = open_memory(llm=None)
+    newer, older = (line["content"] for line in RENT_NEWEST_FIRST)
+    memory.remember(newer, created_at=START + 400 * DAY)
+    outcome = memory.remember_explained(older, created_at=START)
+
+    assert outcome.decision is Decision.QUEUED
+    [conflict] = memory.conflicts()
+    assert (conflict.existing.content, conflict.candidate.content) == (older, newer)
+    found = [result.memory.content for result in memory.recall("How much is my rent?", 2)]
+    assert found[0] == newer
+
+
+def test_the_same_event_on_two_dates_is_two_memories_the_same_fact_one(
+    open_memory: Callable[..., Memory], batch_size: str
+) -> None:
+    """A run on 05-01 and another on 05-08 are two runs; a repeat of the same moment, or of a
+    fact, only raises the stored memory's confidence (fix6)."""
+    memory = open_memory(llm=None)
+    run = "Went running along the Tagus"
+    first, later = START, START + 7 * DAY
+    runs = [NewMemory(run, type="episodic", created_at=when) for when in (first, later, first)]
+    batch = memory.remember_many_explained(runs)
+
+    assert batch.decisions == [Decision.INSERTED, Decision.INSERTED, Decision.REINFORCED]
+    stored = sorted(memory.iter_all(), key=lambda record: record.created_at)
+    assert [(r.content, r.created_at) for r in stored] == [(run, first), (run, later)]
+    assert stored[0].confidence > stored[1].confidence
+
+    facts = open_memory(llm=None, path=memory.path.with_name("facts.db"))
+    fact = "My rent is 950 € a month"
+    told = facts.remember_many_explained([NewMemory(fact, created_at=w) for w in (first, later)])
+    assert told.decisions == [Decision.INSERTED, Decision.REINFORCED]
+    [kept] = facts.iter_all()
+    assert kept.created_at == first and kept.confidence > facts.settings.default_confidence
+
+
+def test_remember_of_the_same_event_on_another_date_stores_it(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    run = "Went running along the Tagus"
+    memory.remember(run, type="episodic", created_at=START)
+    again = memory.remember_explained(run, type="episodic", created_at=START + 7 * DAY)
+
+    assert again.decision is Decision.INSERTED
+    assert sorted(r.created_at for r in memory.iter_all()) == [START, START + 7 * DAY]
+    same = memory.remember_explained(run, type="episodic", created_at=START + 7 * DAY)
+    assert same.decision is Decision.REINFORCED and memory.count() == 2
