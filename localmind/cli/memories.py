@@ -35,8 +35,8 @@ SHORT_TERM_REFUSED = (
 F = TypeVar("F", bound=Callable[..., Any])
 TYPES_HELP = (
     'semantic: a fact about you ("I am a nurse", "I prefer tea"); episodic: something that '
-    'happened ("I moved to Porto in May"); long_term: anything else worth keeping '
-    "(short_term memories live only inside a chat)."
+    'happened ("We hiked the coast path on Sunday"; an import stores events as told); '
+    "long_term: anything else worth keeping (short_term memories live only inside a chat)."
 )
 
 
