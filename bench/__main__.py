@@ -2,15 +2,27 @@
 
 Each subcommand registers its arguments here and imports its module only when chosen, so
 ``python -m bench --help`` stays instant. To add one (``perf``, say), write an ``_add_perf``
-that builds its parser and sets ``handler`` to a function taking the parsed arguments.
+that builds its parser and sets ``handler`` to a function taking the parsed arguments
+(``_runs("perf", "main")`` for a module's own entry point).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+
+def _runs(module: str, function: str = "run") -> Callable[[argparse.Namespace], int]:
+    """A handler that imports ``bench.<module>`` only when its subcommand runs, then hands it
+    the parsed arguments."""
+
+    def handler(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(f"bench.{module}"), function)(args))
+
+    return handler
 
 
 def _retrieval(args: argparse.Namespace) -> int:
@@ -100,12 +112,6 @@ def _add_fit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=_fit)
 
 
-def _perf(args: argparse.Namespace) -> int:
-    from bench import perf
-
-    return perf.main(args)
-
-
 def _add_perf(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "perf",
@@ -116,13 +122,7 @@ def _add_perf(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     from bench.perf import add_arguments  # imports numpy: ~0.1 s
 
     add_arguments(parser)
-    parser.set_defaults(handler=_perf)
-
-
-def _sync(args: argparse.Namespace) -> int:
-    from bench import sync
-
-    return sync.run(args)
+    parser.set_defaults(handler=_runs("perf", "main"))
 
 
 def _add_sync(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -134,13 +134,7 @@ def _add_sync(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     from bench.sync import add_arguments
 
     add_arguments(parser)
-    parser.set_defaults(handler=_sync)
-
-
-def _import_rate(args: argparse.Namespace) -> int:
-    from bench import import_rate
-
-    return import_rate.run(args)
+    parser.set_defaults(handler=_runs("sync", "run"))
 
 
 def _add_import_rate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -162,13 +156,7 @@ def _add_import_rate(commands: argparse._SubParsersAction[argparse.ArgumentParse
         default="~/.cache/localmind-bench",
         help="where precomputed vectors are kept (bench perf's default)",
     )
-    parser.set_defaults(handler=_import_rate)
-
-
-def _hygiene(args: argparse.Namespace) -> int:
-    from bench import hygiene
-
-    return hygiene.run(args)
+    parser.set_defaults(handler=_runs("import_rate", "run"))
 
 
 def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -201,7 +189,7 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="also score each personal set imported in one batch (remember_many, as "
         "`localmind import` adds a file), in rows of its own beside the one-by-one rows",
     )
-    parser.set_defaults(handler=_hygiene)
+    parser.set_defaults(handler=_runs("hygiene", "run"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
