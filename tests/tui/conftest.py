@@ -4,6 +4,7 @@ the Ollama-speaking test server."""
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ def seeded(store_path: Path, clock: FakeClock) -> dict[str, str]:
     return seed(store_path, clock)
 
 
-__all__ = ["DAY", "PASSPHRASE", "make_app", "seed"]
+__all__ = ["DAY", "PASSPHRASE", "make_app", "seed", "settle", "until"]
 
 
 async def settle(pilot: object) -> None:
@@ -115,3 +116,13 @@ def words(text: str) -> str:
     several rows of a dialog reads as it was written."""
     kept = "".join(" " if "\u2500" <= ch <= "\u259f" else ch for ch in text)
     return " ".join(kept.split())
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Whether ``condition`` came true within ``seconds`` (the app's polls run meanwhile)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.1)
+    return True

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,7 @@ from textual.widgets import DataTable, Input, TextArea
 
 from localmind import Memory
 from tests.conftest import PASSPHRASE, FakeClock
-from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, screen_text, settle
+from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, screen_text, settle, until
 from tui.app import LocalmindApp
 from tui.screens.memories import SEARCH_LIMIT, MemoriesScreen
 from tui.widgets.editor import EditorModal
@@ -294,16 +292,6 @@ async def test_at_80x24_the_content_column_gets_the_room(app: LocalmindApp) -> N
         assert len(table.columns) == 8
         assert detail.region.x > table.region.x
         assert contents(app) == [TEA, RUST, ENGINEER, HIKING]
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 10.0) -> bool:
-    """Whether ``condition`` came true within ``seconds`` (the app's polls run meanwhile)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.1)
-    return True
 
 
 async def test_a_write_by_another_program_shows_without_leaving_the_page(
