@@ -68,8 +68,8 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument(
         "--sets",
         help="comma-separated parts of set names to run (e.g. personal,locomo); default: all "
-        "but the held-out personal2 and personal3, each run only when named; with this option "
-        "no report file unless --out is given",
+        "but the held-out personal2, personal3 and personal4, each run only when named; with this "
+        "option no report file unless --out is given",
     )
     parser.add_argument(
         "--out", help="Markdown report (default: bench/results/retrieval-<date>.md) and .json"
@@ -175,8 +175,8 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--skip-held-out",
         action="store_true",
-        help="leave out the held-out personal2 and personal3 sets (their rows are for reporting, "
-        "not tuning)",
+        help="leave out the held-out personal2, personal3 and personal4 sets (their rows are for "
+        "reporting, not tuning)",
     )
     parser.add_argument(
         "--sets",

@@ -10,8 +10,9 @@
 - The personal set (``bench/data/personal``, ours): one person's dated memories, en + zh, told
   one by one through ``remember`` (so updates meet what they update), and questions by kind.
 - The held-out personal sets (``bench/data/personal2``, another person, more Chinese;
-  ``bench/data/personal3``, a third, mostly English): the same format, each scored only when
-  asked for (``--sets personal2``, ``--sets personal3``) so no default run or fit sees it.
+  ``bench/data/personal3``, a third, mostly English; ``bench/data/personal4``, a fourth, mostly
+  Chinese): the same format, each scored only when asked for (``--sets personal2``,
+  ``--sets personal4``) so no default run or fit sees it.
 
 Each set is loaded into a fresh encrypted store (one namespace per user or conversation) through
 the public API; recall runs with ``touch=False`` and a clock fixed after the newest memory.

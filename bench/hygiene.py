@@ -9,7 +9,7 @@ Three kinds of input, all in the repository:
   then both are forgotten;
 - the personal set (``bench/data/personal``, see :mod:`bench.personal`), added one by one in
   date order into one store, with its ``updates`` / ``restates`` labels; the held-out personal
-  sets (``bench/data/personal2`` and ``bench/data/personal3``, other people) the same way, in
+  sets (``bench/data/personal2``, ``personal3`` and ``personal4``, other people) the same way, in
   rows of their own (report them, never tune on them; ``--skip-held-out`` leaves them out);
 - timing: ``remember`` of new memories into a store of 10,000 synthetic ones
   (:mod:`bench.synthetic`).

@@ -37,7 +37,7 @@ def dump(out: Path, only: Sequence[str] = ()) -> None:
     sets = devsets.all_sets(
         madial=not wanted or any("madial" in o for o in wanted),
         locomo_wanted=not wanted or any("locomo" in o for o in wanted),
-        # personal2 became a dev set (it was held out); personal3 is never dumped
+        # personal2 became a dev set (it was held out); personal3 and personal4 are never dumped
         held_out=[o for o in wanted if o == "personal2"],
     )
     if wanted:

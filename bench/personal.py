@@ -1,8 +1,10 @@
 """The bilingual personal-memory sets: one invented person's memories and the questions about them.
 
 ``bench/data/personal`` (Mia Chen, the dev set), ``bench/data/personal2`` (Wang Jing; a dev set
-since round 5, still run only when named) and ``bench/data/personal3`` (Hélène Moreau; held out:
-report figures on it, never tune on it) share one format; see their READMEs for the fields and
+since round 5, still run only when named), ``bench/data/personal3`` (Hélène Moreau) and
+``bench/data/personal4`` (Zhou Zihan, a young founder in Shenzhen, mostly Chinese; written in
+session 7 so the rules meet a set none of them has seen) are held out: report figures on them,
+never tune on them. All share one format; see their READMEs for the fields and
 the asking dates, and :data:`SETS` for how the benchmarks name them.
 Loading validates what the benchmarks rely on and stops with a clear message naming the file,
 the line and the problem, rather than scoring against a broken set: ids are unique, every
@@ -189,8 +191,9 @@ class PersonalSet:
     folder: Path
     asked_on: dt.date  # the day the questions' relative phrases count from
     #: run only when named, so the dumps ``bench fit`` reads by default leave it out. personal3
-    #: is never tuned on; personal2 was held out until the queue (queue13) and recall round 5
-    #: (rec12e) looked at its misses, and is a dev set since (its name no longer says "held out")
+    #: and personal4 are never tuned on; personal2 was held out until the queue (queue13) and
+    #: recall round 5 (rec12e) looked at its misses, and is a dev set since (its name no longer
+    #: says "held out")
     held_out: bool = False
 
     def memories(self) -> list[PersonalMemory]:
@@ -211,6 +214,12 @@ SETS = {
     "personal3": PersonalSet(
         "personal3 (held out)",
         DATA_DIR.parent / "personal3",
+        dt.date(2026, 12, 1),
+        held_out=True,
+    ),
+    "personal4": PersonalSet(
+        "personal4 (Zhou Zihan, held out)",
+        DATA_DIR.parent / "personal4",
         dt.date(2026, 12, 1),
         held_out=True,
     ),

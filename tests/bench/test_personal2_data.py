@@ -1,8 +1,8 @@
 """The held-out personal set (another person, more Chinese than English) has the size and the
 mix issue 12 asks for, its labels are consistent, and the benchmarks run it only when named,
 so no default run or fit tunes on it. (Its updates, restatements and distractors are counted
-beside the first set's in test_personal_data.py.) The question checks hold for the third set
-(personal3, test_personal3_data.py) too."""
+beside the first set's in test_personal_data.py.) The question checks hold for the third and fourth
+sets (personal3, personal4: test_personal3_data.py, test_personal4_data.py) too."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from bench.personal import QUESTION_KINDS, SETS, PersonalMemory, PersonalSet
 
 HELD_OUT = SETS["personal2"]
 #: The question checks below hold for every held-out set.
-every_held_out = pytest.mark.parametrize("chosen", [SETS["personal2"], SETS["personal3"]], ids=str)
+every_held_out = pytest.mark.parametrize(
+    "chosen", [SETS["personal2"], SETS["personal3"], SETS["personal4"]], ids=str
+)
 # Words a paraphrase may share with its answer: they carry no content.
 _FUNCTION_WORDS = (
     "the and for our you your was were are has have had did does what which who whom how when "
@@ -96,10 +98,15 @@ def test_the_benchmarks_run_it_only_when_named() -> None:
     default = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False)]
     named = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False, held_out=True)]
     assert default == ["personal (ours)"]
-    assert named == ["personal (ours)", "personal2 (Wang Jing, dev)", "personal3 (held out)"]
+    assert named == [
+        "personal (ours)",
+        "personal2 (Wang Jing, dev)",
+        "personal3 (held out)",
+        "personal4 (Zhou Zihan, held out)",
+    ]
 
 
-@pytest.mark.parametrize("name", ["personal2", "personal3"])
+@pytest.mark.parametrize("name", ["personal2", "personal3", "personal4"])
 def test_it_is_asked_on_its_own_day(name: str) -> None:
     devset = devsets.personal_set(name)
     asked = dt.datetime.fromtimestamp(devset.now, dt.UTC).date()

@@ -1,9 +1,9 @@
 """The third personal set (Hélène Moreau, a retired teacher in Lyon whose daughter lives in
 Taipei: mostly English, about a third Chinese, a few traditional characters) is the final
 held-out check: it has the size and mix issue 12 asks for, consistent labels, and the benchmarks
-run it only when it is named. (Its updates, restatements and distractors are counted beside the
-other sets' in test_personal_data.py, its questions are checked with personal2's in
-test_personal2_data.py.)"""
+run it only when it is named (checked here for the fourth set, personal4, too). (Its updates,
+restatements and distractors are counted beside the other sets' in test_personal_data.py, its
+questions are checked with personal2's in test_personal2_data.py.)"""
 
 from __future__ import annotations
 
@@ -44,30 +44,39 @@ def test_restatements_are_mostly_translations_but_not_only(memories: list[Person
     assert len(restated) >= 50 and same >= 15, (len(restated), same)
 
 
+#: The never-tuned-on sets: this one and the fourth (personal4, test_personal4_data.py).
+never_tuned_on = pytest.mark.parametrize("name", ["personal3", "personal4"])
+
+
 @pytest.mark.parametrize(
     ("sets", "named"),
     [
         ("personal", set()),  # a plain "personal" never runs a held-out set by accident
         ("personal3", {"personal3"}),
+        ("personal4", {"personal4"}),
         ("personal,personal2", {"personal2"}),
-        ("held", {"personal2", "personal3"}),
+        ("personal3,personal4", {"personal3", "personal4"}),
+        ("held", {"personal2", "personal3", "personal4"}),
     ],
 )
 def test_retrieval_runs_only_the_held_out_sets_named(sets: str, named: set[str]) -> None:
     held = {name for name, chosen in SETS.items() if chosen.held_out}
-    assert "personal3" in held
+    assert {"personal3", "personal4"} <= held
     assert held_out_named(sets.split(",")) == named & held
 
 
-def test_the_benchmarks_leave_it_out_unless_named() -> None:
+@never_tuned_on
+def test_the_benchmarks_leave_it_out_unless_named(name: str) -> None:
+    title = SETS[name].title
     default = [s.name for s in devsets.all_sets(madial=False, locomo_wanted=False)]
-    only = devsets.all_sets(madial=False, locomo_wanted=False, held_out={"personal3"})
+    only = devsets.all_sets(madial=False, locomo_wanted=False, held_out={name})
     assert "personal (ours)" in default
-    assert "personal3 (held out)" not in default
-    assert [s.name for s in only] == [*default, "personal3 (held out)"]
+    assert title not in default
+    assert [s.name for s in only] == [*default, title]
 
 
-def test_hygiene_scores_it_in_rows_of_its_own_unless_skipped() -> None:
-    assert personal_sets(skip_held_out=False)[-1] == "personal3"
-    assert "personal3" not in personal_sets(skip_held_out=True)
+@never_tuned_on
+def test_hygiene_scores_it_in_rows_of_its_own_unless_skipped(name: str) -> None:
+    assert name in personal_sets(skip_held_out=False)
+    assert name not in personal_sets(skip_held_out=True)
     assert "personal" in personal_sets(skip_held_out=True)
