@@ -95,6 +95,9 @@ class Decision(StrEnum):
     MERGED = "merged"  # a restatement of an existing memory
     OVERWRITTEN = "overwritten"  # contradicted an existing memory: it became a new version of it
     QUEUED = "queued"  # may contradict one; stored, and a conflict waits for review
+    # a batch's item whose text a memory replaced (an earlier version of it, or a text a person
+    # resolved away): not stored again, the current text is kept
+    OUTDATED = "outdated"
 
 
 @dataclass(frozen=True, slots=True)
