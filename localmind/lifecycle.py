@@ -153,6 +153,18 @@ class Resolution(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Settlement:
+    """What resolving a conflict did. ``record`` holds the fact now. A resolution that drops a
+    memory (keep-old, take-new, merge) would end its other pending conflicts silently (a chain:
+    950 → 1100 → 1400 rent): ``repointed`` are those that now ask about ``record`` in its
+    place, ``closed`` those that ended with it, each with why."""
+
+    record: MemoryRecord
+    repointed: tuple[int, ...] = ()
+    closed: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Conflict:
     id: int
     existing: MemoryRecord

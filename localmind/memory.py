@@ -30,6 +30,7 @@ from localmind.lifecycle import (
     Outcome,
     Relation,
     Resolution,
+    Settlement,
     Version,
 )
 from localmind.llm.base import LLM
@@ -395,6 +396,14 @@ class Memory:
         keep_old: forget the new memory · take_new: the new text becomes the old memory's next
         version and the new memory goes · keep_both: both stay · merge: ``merged_text``
         becomes the old memory's next version and the new memory goes."""
+        return self.resolve_conflict_explained(conflict_id, resolution, merged_text).record
+
+    def resolve_conflict_explained(
+        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None = None
+    ) -> Settlement:
+        """:meth:`resolve_conflict`, also saying what became of the other pending conflicts of
+        the memory it dropped: re-pointed to the memory that took its place, or closed (and
+        why)."""
         return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
 
     def ask_model(self, conflict: Conflict) -> tuple[Resolution, str] | None:

@@ -30,6 +30,7 @@ from localmind.lifecycle import (
     Proposal,
     Relation,
     Resolution,
+    Settlement,
 )
 from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
 from localmind.ringbuffer import RingBuffer, ShortTerm
@@ -640,7 +641,7 @@ class Writer:
 
     def resolve_conflict(
         self, conflict_id: int, resolution: Resolution | str, merged_text: str | None
-    ) -> MemoryRecord | None:
+    ) -> Settlement:
         try:
             resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
         except ValueError:
@@ -659,20 +660,22 @@ class Writer:
         if resolution is Resolution.KEEP_BOTH:
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
-            return self.get(existing_id)
+            return Settlement(self.get(existing_id))
         if resolution is Resolution.KEEP_OLD:
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
+                repointed, closed = self._carry_over(candidate_id, existing_id, resolution)
                 self._set_aside(existing_id, self._get_active(candidate_id), resolution)
                 self._store.purge_forgotten()
             self._store.truncate_log()
-            return self.get(existing_id)
+            return Settlement(self.get(existing_id), repointed, closed)
         text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
         assert text is not None
         vector = self.embed_documents([text])[0]
         with self._store.db:
             self._close_conflict(conflict_id, resolution)
             candidate = self._get_active(candidate_id)
+            repointed, closed = self._carry_over(candidate_id, existing_id, resolution)
             if resolution is Resolution.MERGE:
                 self._set_aside(existing_id, candidate, resolution)
             else:  # take-new: its text lives on as the existing memory's
@@ -684,7 +687,41 @@ class Writer:
             if resolution is Resolution.TAKE_NEW:
                 # a merge's text is the person's, meant to cover both: it keeps them
                 record = self._lifecycle.drop_restatements(existing, str(resolution))
-        return record
+        return Settlement(record, repointed, closed)
+
+    def _carry_over(
+        self, dropped_id: str, kept_id: str, resolution: Resolution
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...]]:
+        """The other pending conflicts of ``dropped_id``, which a resolution is about to drop
+        for ``kept_id`` (call it after closing the conflict resolved): each now asks about the
+        kept memory, which took the dropped one's place (after take-new or a merge it holds
+        that text; after keep-old it is the fact the person kept), so a chain 950 → 1100 → 1400
+        goes on as 950's memory → 1400. Ended instead, and said so: one whose newer side was
+        set aside by keep-old (the change it asked about is rejected), and one that would ask
+        what another pending conflict asks, or compare the kept memory with itself."""
+        asked = {
+            frozenset((c.existing_id, c.candidate_id))
+            for c in self._store.pending_conflicts(self.namespace)
+        }
+        repointed: list[int] = []
+        closed: list[tuple[int, str]] = []
+        for other in self._store.pending_conflicts_of(dropped_id):
+            pair = frozenset(
+                kept_id if side == dropped_id else side
+                for side in (other.existing_id, other.candidate_id)
+            )
+            if resolution is Resolution.KEEP_OLD and other.candidate_id == dropped_id:
+                closed.append((other.id, f"its newer memory {dropped_id} was set aside"))
+            elif len(pair) == 1:
+                closed.append((other.id, "it asked about the same two memories"))
+            elif pair in asked:
+                closed.append((other.id, "it now asks what another pending conflict asks"))
+            else:
+                self._store.repoint_conflict(other.id, dropped_id, kept_id)
+                asked.add(pair)
+                repointed.append(other.id)
+        # the closed ones end with the dropped memory ("gone"), as before
+        return tuple(repointed), tuple(closed)
 
     def _set_aside(self, kept_id: str, dropped: StoredMemory, resolution: Resolution) -> None:
         """A person's resolution drops ``dropped`` for ``kept_id``: it is forgotten, and its

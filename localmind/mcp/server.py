@@ -92,11 +92,19 @@ class Pending(TypedDict):
     new: Candidate
 
 
+class Closed(TypedDict):
+    conflict_id: int
+    why: str
+
+
 class Resolved(TypedDict):
     conflict_id: int
     resolution: str
     id: str | None  # the memory that holds the fact now
     content: str | None
+    # other pending conflicts of the memory the resolution dropped: now about ``id`` instead
+    repointed: list[int]
+    also_closed: list[Closed]  # or ended with it, and why
 
 
 class Recalled(TypedDict):
@@ -235,15 +243,19 @@ class MemoryTools:
         ],
         text: Annotated[str | None, Field(description="For merge: the one text.")] = None,
     ) -> Resolved:
-        """Settle a possible contradiction that `remember` or `conflicts` returned."""
+        """Settle a possible contradiction that `remember` or `conflicts` returned. When it
+        drops a memory that other pending conflicts involve, those now ask about the memory
+        kept (`repointed`) or ended with it (`also_closed`, with why)."""
         with self._using() as memory:
             found = memory.find_conflict(conflict)
-            record = memory.resolve_conflict(found.id, resolution, text)
+            settlement = memory.resolve_conflict_explained(found.id, resolution, text)
         return Resolved(
             conflict_id=found.id,
             resolution=str(Resolution(resolution.strip().lower().replace("-", "_"))),
-            id=record.id if record else None,
-            content=record.content if record else None,
+            id=settlement.record.id,
+            content=settlement.record.content,
+            repointed=list(settlement.repointed),
+            also_closed=[Closed(conflict_id=c, why=why) for c, why in settlement.closed],
         )
 
     def recall(

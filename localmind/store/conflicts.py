@@ -47,6 +47,26 @@ class Conflicts(Tables):
         ).fetchall()
         return [StoredConflict(*row) for row in rows]
 
+    def pending_conflicts_of(self, memory_id: str) -> list[StoredConflict]:
+        """The pending conflicts ``memory_id`` is in (either side), oldest first."""
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT id, existing_id, candidate_id, similarity, reason, created_at FROM conflicts "
+            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?) ORDER BY id",
+            (memory_id, memory_id),
+        ).fetchall()
+        return [StoredConflict(*row) for row in rows]
+
+    def repoint_conflict(self, conflict_id: int, old_id: str, new_id: str) -> None:
+        """A pending conflict asks about ``new_id`` where it asked about ``old_id`` (a
+        resolution dropped that memory for this one)."""
+        self.db.execute(
+            "UPDATE conflicts SET "
+            "existing_id = CASE WHEN existing_id = ? THEN ? ELSE existing_id END, "
+            "candidate_id = CASE WHEN candidate_id = ? THEN ? ELSE candidate_id END "
+            "WHERE id = ? AND status = 'pending'",
+            (old_id, new_id, old_id, new_id, conflict_id),
+        )
+
     def count_pending(self, namespace: str) -> int:
         return self.scalar(
             "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",
