@@ -458,6 +458,9 @@ class Memory:
         if len(found) == 1:
             return found[0]
         if not found:
+            gone = self.gone(memory_id)
+            if gone is not None:  # settled already: say how
+                raise InvalidInput(f"Memory {memory_id} {gone}; no pending conflict involves it.")
             raise InvalidInput(f"No pending conflict involves a memory with id {text!r}.")
         numbers = ", ".join(f"#{c.id}" for c in found)
         raise InvalidInput(
@@ -509,6 +512,12 @@ class Memory:
 
     def get(self, memory_id: str) -> MemoryRecord:
         return self._writer.get(memory_id)
+
+    def gone(self, memory_id: str) -> str | None:
+        """What became of a forgotten memory a conflict's resolution dropped, to follow its id
+        in a sentence: "was merged into memory 01H… (a conflict resolved merge)"; None when it
+        was simply forgotten."""
+        return self._writer.gone(memory_id)
 
     def resolve_id(self, reference: str) -> str:
         """The id of the memory ``reference`` names: its whole id or a beginning of it that only

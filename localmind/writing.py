@@ -529,8 +529,31 @@ class Writer:
     def _get_changeable(self, memory_id: str) -> StoredMemory:
         stored = self.get_stored(memory_id)
         if stored.record.status is Status.DELETED:
-            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
+            gone = self.gone(memory_id) or "was forgotten"
+            raise InvalidInput(f"Memory {memory_id} {gone}; it cannot be changed.")
         return stored
+
+    def gone(self, memory_id: str) -> str | None:
+        """What became of a forgotten memory that a person's resolution dropped, in words to
+        follow its id: "was merged into memory 01H… (a conflict resolved merge)"; None when it
+        was simply forgotten. The store knows which resolution dropped it and for which memory
+        (the conflict row stays)."""
+        dropped = self._store.dropped_by(memory_id)
+        if dropped is None:
+            return None
+        resolution, kept_id = dropped
+        kept = self._store.get(kept_id)
+        since = "" if kept and kept.record.status is Status.ACTIVE else ", since forgotten too"
+        how = {
+            str(
+                Resolution.MERGE
+            ): "was merged into memory {kept} (a conflict resolved merge{since})",
+            str(Resolution.TAKE_NEW): "was merged into memory {kept}: its text became that "
+            "memory's current version (a conflict resolved take-new{since})",
+            str(Resolution.KEEP_OLD): "was set aside for memory {kept} and forgotten (a conflict "
+            "resolved keep-old{since})",
+        }[resolution]
+        return how.format(kept=kept_id, since=since)
 
     def forget(self, memory_id: str) -> None:
         if self._short_term.remove_if(lambda item: item.record.id == memory_id):
@@ -756,6 +779,9 @@ class Writer:
 
     def _get_active(self, memory_id: str) -> StoredMemory:
         stored = self.get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            gone = self.gone(memory_id) or "was forgotten"
+            raise InvalidInput(f"Memory {memory_id} {gone}; it cannot change.")
         if stored.record.status is not Status.ACTIVE:
             raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
         return stored

@@ -289,6 +289,9 @@ def not_forgotten(memory: Memory, reference: str, *, again: bool = False) -> Mem
     a forgotten one is refused, saying so (``again``: the command was to forget it)."""
     record = memory.get(memory.resolve_id(reference))
     if record.status is Status.DELETED:
+        gone = memory.gone(record.id)
+        if gone is not None:  # a resolution dropped it: say for which memory
+            raise NotFound(f"Memory {record.id} {gone}" + ("; nothing changed." if again else "."))
         raise NotFound(
             f"Memory {record.id} was already forgotten (its text and history are erased); "
             "nothing changed."

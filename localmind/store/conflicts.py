@@ -67,6 +67,17 @@ class Conflicts(Tables):
             (old_id, new_id, old_id, new_id, conflict_id),
         )
 
+    def dropped_by(self, memory_id: str) -> tuple[str, str] | None:
+        """(resolution, id of the memory kept) when a person's resolution dropped ``memory_id``
+        (the newer side of a conflict settled keep_old, take_new or merge); None otherwise."""
+        row = self.db.execute(
+            "SELECT resolution, existing_id FROM conflicts WHERE candidate_id = ? "
+            "AND status = 'resolved' AND resolution IN ('keep_old', 'take_new', 'merge') "
+            "ORDER BY resolved_at DESC, id DESC LIMIT 1",
+            (memory_id,),
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
     def count_pending(self, namespace: str) -> int:
         return self.scalar(
             "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",

@@ -13,9 +13,9 @@ from mcp import Client
 
 from localmind import Memory
 from localmind.mcp.server import build_server
-from tests.cli_support import Cli
+from tests.cli_support import Cli, assert_error
 from tests.integration.test_import_judgment import dated
-from tests.integration.test_mcp import call
+from tests.integration.test_mcp import call, refused
 
 CHAINS = [
     ("My rent is 950 euros", "My rent is 1100 euros", "My rent is 1400 euros", "How much rent?"),
@@ -129,3 +129,67 @@ async def test_mcp_resolve_returns_the_conflicts_it_repointed(
     assert (settled["repointed"], settled["also_closed"]) == ([two], [])
     [still] = pending
     assert (still["old"]["id"], still["new"]["content"]) == (settled["id"], third)
+
+
+# --- fix7 item 4: a memory a resolution dropped says where its text went ---------------------
+
+
+@pytest.mark.parametrize(
+    ("resolution", "said"),
+    [
+        ("merge", "was merged into memory {kept} (a conflict resolved merge)"),
+        ("take-new", "was merged into memory {kept}: its text became that memory's current "),
+        (
+            "keep-old",
+            "was set aside for memory {kept} and forgotten (a conflict resolved keep-old)",
+        ),
+    ],
+)
+def test_show_of_a_memory_a_resolution_dropped_names_the_memory_kept(
+    cli: Cli, tmp_path: Path, resolution: str, said: str
+) -> None:
+    first, second, _, _ = CHAINS[0]
+    notes = tmp_path / "rent.txt"
+    notes.write_text(f"{first}\n{second}\n", encoding="utf-8")
+    cli.ok("import", str(notes))
+    [pair] = cli.json("conflicts")
+    kept, dropped = pair["existing"]["id"], pair["candidate"]["id"]
+    cli.ok(
+        "resolve",
+        "1",
+        resolution,
+        *(["--text", "Rent: 1100 euros"] if resolution == "merge" else []),
+    )
+
+    shown = cli("show", dropped)
+
+    assert_error(shown, f"Memory {dropped} {said.format(kept=kept)}")
+    assert "it was forgotten" not in shown.stderr
+
+
+async def test_mcp_names_the_memory_a_merged_one_went_into(
+    open_memory: Callable[..., Memory],
+) -> None:
+    first, second, _, _ = CHAINS[0]
+    memory = open_memory(llm=None)
+    memory.remember_many(dated(first, second))
+    [conflict] = memory.conflicts()
+    memory.resolve_conflict(conflict.id, "merge", "Rent: 1100 euros since May")
+    dropped, kept = conflict.candidate.id, conflict.existing.id
+
+    async with Client(build_server(memory)) as client:
+        update = await refused(client, "update", id=dropped, content="Rent: 1200 euros")
+        resolve = await refused(client, "resolve", conflict=dropped, resolution="keep_both")
+
+    for message in (update, resolve):
+        assert f"Memory {dropped} was merged into memory {kept} (a conflict resolved merge)" in (
+            message
+        )
+    assert memory.get(kept).content == "Rent: 1100 euros since May"
+
+
+def test_a_memory_simply_forgotten_still_says_forgotten(cli: Cli) -> None:
+    memory_id = cli.add("My rent is 950 euros")
+    cli.ok("forget", memory_id)
+
+    assert_error(cli("show", memory_id), "it was forgotten (its text and history are erased)")
