@@ -293,7 +293,10 @@ class Memory:
           history), a compatible fact is inserted;
         - without a usable LLM a near-identical text (at or above the merge threshold, same
           numbers) is merged, anything else in the band inserted with a conflict queued;
-        - anything else is inserted.
+        - anything else is inserted;
+        - a text a memory replaced (an earlier version of it, or one a person resolved away)
+          is inserted with a conflict queued against the current memory: the person may have
+          changed back, but it must not become current silently.
 
         ``source``: where it comes from, when not this ``Memory``'s :attr:`source`.
         """
@@ -315,7 +318,9 @@ class Memory:
         With ``check`` (the default) each item is judged as :meth:`remember` judges, against
         the store and the items before it: a restatement is merged, a plausible contradiction
         stored with a conflict queued, a later version noted; the model is never asked (what
-        it would settle waits in the queue: :meth:`ask_model_many`). ``check=False`` stores
+        it would settle waits in the queue: :meth:`ask_model_many`), a text a memory replaced
+        is not stored again (``Decision.OUTDATED``: a file imported again after a review must
+        not bring back what the person replaced). ``check=False`` stores
         every item as it is (a raw import of whole transcripts)."""
         return self.remember_many_explained(items, progress, check=check).records
 

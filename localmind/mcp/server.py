@@ -196,9 +196,11 @@ class MemoryTools:
         may contradict an existing memory is stored, queued, and returned in `candidates` (id,
         text, dates, similarity) with a `question`: settle it with `resolve` (keep_old,
         take_new, keep_both, or merge with a text) or `update`. A merge also returns the memory
-        it went into, so you can check it. `evicted` lists memories archived by the store's
-        capacity to make room; an assistant's memory never displaces one the user wrote, and
-        writes beyond the store's per-minute limit are refused."""
+        it went into, so you can check it. A text the user had replaced (an earlier version of
+        a memory, or one set aside in a review) is stored and queued against the current
+        memory, whatever the model says: ask the user which holds. `evicted` lists memories
+        archived by the store's capacity to make room; an assistant's memory never displaces
+        one the user wrote, and writes beyond the store's per-minute limit are refused."""
         with self._using() as memory:
             self._count_write()
             outcome = memory.remember_explained(

@@ -18,6 +18,7 @@ from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_forget_traces import tables_holding
 from tests.integration.test_import_judgment import UNRELATED, UPDATES, dated
+from tests.integration.test_replica import devices, exchange
 from tests.ollama_server import FakeOllama
 
 MERGED_TEXT = "I lived in Berlin until March; now I live in Lisbon"
@@ -236,3 +237,19 @@ def test_an_older_dated_contradiction_does_not_overwrite_the_newer_memory(
     # the newer memory is noted as its successor (what puts it first in recall)
     [(earlier, later, _)] = memory._store.later_versions(memory.namespace, [told.record.id])
     assert (earlier, later) == (told.record.id, current.id)
+
+
+def test_another_device_recognises_an_earlier_version_it_received() -> None:
+    old, new, _ = UPDATES[0]
+    with devices((0.0, 0.0)) as (laptop, phone):
+        kept = laptop.memory.resolve_conflict(
+            imported_and_queued(laptop.memory, old, new), "take-new"
+        )
+        assert kept is not None
+        exchange(laptop, phone)
+
+        again = phone.memory.remember_many_explained(dated(old))
+
+        # the history the phone rebuilt from the laptop's events carries the texts' hashes
+        assert again.decisions == [Decision.OUTDATED] and again.records[0].id == kept.id
+        assert [r.content for r in phone.memory.list_memories() if r.content in (old, new)] == [new]
