@@ -56,9 +56,9 @@ class History(Tables):
         )
 
     def replaced_by(self, namespace: str, hashed: str) -> Replaced | None:
-        """The active memory of ``namespace`` that replaced the text with this hash (an earlier
-        version of it, or a text a person set aside for it), the latest changed first; None
-        when no active memory did."""
+        """The active memory of ``namespace`` that replaced the text with this hash: one it is
+        an earlier version of before one a person set it aside for, the newest made first;
+        None when no active memory did."""
         row = self.db.execute(
             "SELECT m.id, v.reason, 0 FROM memory_versions AS v "
             "JOIN memories AS m ON m.id = v.memory_id "

@@ -253,3 +253,18 @@ def test_another_device_recognises_an_earlier_version_it_received() -> None:
         # the history the phone rebuilt from the laptop's events carries the texts' hashes
         assert again.decisions == [Decision.OUTDATED] and again.records[0].id == kept.id
         assert [r.content for r in phone.memory.list_memories() if r.content in (old, new)] == [new]
+
+
+def test_an_import_after_the_model_overwrote_a_memory_keeps_the_new_text(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved"})
+    memory = open_memory(llm=llm)
+    first = memory.remember("I live in Berlin")
+    assert memory.remember_explained("I live in Lisbon").decision is Decision.OVERWRITTEN
+
+    again = memory.remember_many_explained(dated("I live in Berlin"))
+
+    assert again.decisions == [Decision.OUTDATED] and again.records[0].id == first.id
+    assert "(overwrite)" in again.reasons[0]
+    assert [r.content for r in memory.list_memories()] == ["I live in Lisbon"]
