@@ -302,7 +302,7 @@ async def test_settling_a_link_of_a_chain_says_the_next_one_now_asks_about_the_k
         await settle(pilot)
         assert selected(app) == first
         await pilot.press("n")
-        await pilot.pause(0.5)
+        note = f"Conflict #{second} now asks about"
+        assert await until(pilot, lambda: any(note in n.message for n in app._notifications))
         await settle(pilot)
-        assert any(f"Conflict #{second} now asks about" in n.message for n in app._notifications)
         assert shown(app) == [second]
