@@ -224,7 +224,7 @@ class Writer:
             return None
         if any(content_hash(text) == hashed for text in restatements(current.record.metadata)):
             return None
-        return _Replaced(current, found.how, found.set_aside)
+        return _Replaced(current, found.how, found.set_aside, found.at)
 
     def _queue_told_again(
         self,
@@ -245,9 +245,10 @@ class Writer:
 
     def _known_earlier(self, item: NewMemory, hashed: str) -> Outcome | None:
         """In a batch, a text a memory replaced is not stored again (a file imported again after
-        its facts were resolved would bring them back, newer than their replacements)."""
+        its facts were resolved would bring them back, newer than their replacements). Not one
+        dated after it was replaced: told again since, it is news, judged as any item."""
         replaced = self._replaced(item, hashed)
-        if replaced is None:
+        if replaced is None or (item.created_at is not None and item.created_at > replaced.at):
             return None
         current = replaced.current.record
         reason = f"{replaced.said(current.id, again=False)}; kept the current text"
@@ -794,6 +795,7 @@ class _Replaced:
     current: StoredMemory
     how: str  # the version's reason (take_new, overwrite, correct …) or the resolution
     set_aside: bool  # a person's resolution dropped the text (keep-old, a merge)
+    at: float  # when
 
     def said(self, memory_id: str, *, again: bool) -> str:
         """How the text was replaced, in words: ``again``, to the person who told it again."""

@@ -19,6 +19,7 @@ class Replaced:
     memory_id: str
     how: str
     set_aside: bool  # a person's resolution dropped it (it was never this memory's text)
+    at: float  # when it was replaced or set aside
 
 
 class History(Tables):
@@ -60,16 +61,18 @@ class History(Tables):
         an earlier version of before one a person set it aside for, the newest made first;
         None when no active memory did."""
         row = self.db.execute(
-            "SELECT m.id, v.reason, 0 FROM memory_versions AS v "
+            "SELECT m.id, v.reason, 0, v.at FROM memory_versions AS v "
             "JOIN memories AS m ON m.id = v.memory_id "
             "WHERE v.content_hash = ? AND m.namespace = ? AND m.status = 'active' "
-            "UNION ALL SELECT m.id, s.resolution, 1 FROM set_aside AS s "
+            "UNION ALL SELECT m.id, s.resolution, 1, s.at FROM set_aside AS s "
             "JOIN memories AS m ON m.id = s.memory_id "
             "WHERE s.content_hash = ? AND m.namespace = ? AND m.status = 'active' "
             "ORDER BY 3, 1 DESC LIMIT 1",
             (hashed, namespace, hashed, namespace),
         ).fetchone()
-        return None if row is None else Replaced(str(row[0]), str(row[1]), bool(row[2]))
+        if row is None:
+            return None
+        return Replaced(str(row[0]), str(row[1]), bool(row[2]), float(row[3]))
 
     def forget_history(self, memory_id: str) -> None:
         """A forgotten memory's earlier texts and what was set aside for it: neither may be

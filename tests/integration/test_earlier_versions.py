@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from localmind import Memory
+from localmind import Memory, NewMemory
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
 from localmind.store.migrations import MIGRATIONS
 from tests.cli_support import Cli
-from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.integration.test_forget_traces import tables_holding
 from tests.integration.test_import_judgment import UNRELATED, UPDATES, dated
 from tests.integration.test_replica import devices, exchange
@@ -268,3 +268,18 @@ def test_an_import_after_the_model_overwrote_a_memory_keeps_the_new_text(
     assert again.decisions == [Decision.OUTDATED] and again.records[0].id == first.id
     assert "(overwrite)" in again.reasons[0]
     assert [r.content for r in memory.list_memories()] == ["I live in Lisbon"]
+
+
+def test_a_line_dated_after_the_replacement_is_news_not_an_earlier_version(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    old, new, _ = UPDATES[0]
+    memory = open_memory(llm=None)
+    memory.resolve_conflict(imported_and_queued(memory, old, new), "take-new")
+    clock.advance(days=200)
+
+    # a journal line written after the review: the person moved back
+    again = memory.remember_many_explained([NewMemory(old, created_at=clock())])
+
+    assert again.decisions != [Decision.OUTDATED]
+    assert old in [r.content for r in memory.list_memories()]
