@@ -686,9 +686,10 @@ class Writer:
                 self._close_conflict(conflict_id, resolution)
             return Settlement(self.get(existing_id))
         if resolution is Resolution.KEEP_OLD:
+            kept = self.embed_documents([conflict.existing.content])[0]  # cached: it is stored
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
-                repointed, closed = self._carry_over(candidate_id, existing_id, resolution)
+                repointed, closed = self._carry_over(candidate_id, existing_id, resolution, kept)
                 self._set_aside(existing_id, self._get_active(candidate_id), resolution)
                 self._store.purge_forgotten()
             self._store.truncate_log()
@@ -699,7 +700,7 @@ class Writer:
         with self._store.db:
             self._close_conflict(conflict_id, resolution)
             candidate = self._get_active(candidate_id)
-            repointed, closed = self._carry_over(candidate_id, existing_id, resolution)
+            repointed, closed = self._carry_over(candidate_id, existing_id, resolution, vector)
             if resolution is Resolution.MERGE:
                 self._set_aside(existing_id, candidate, resolution)
             else:  # take-new: its text lives on as the existing memory's
@@ -714,7 +715,7 @@ class Writer:
         return Settlement(record, repointed, closed)
 
     def _carry_over(
-        self, dropped_id: str, kept_id: str, resolution: Resolution
+        self, dropped_id: str, kept_id: str, resolution: Resolution, kept: Vectors
     ) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...]]:
         """The other pending conflicts of ``dropped_id``, which a resolution is about to drop
         for ``kept_id`` (call it after closing the conflict resolved): each now asks about the
@@ -722,7 +723,9 @@ class Writer:
         that text; after keep-old it is the fact the person kept), so a chain 950 → 1100 → 1400
         goes on as 950's memory → 1400. Ended instead, and said so: one whose newer side was
         set aside by keep-old (the change it asked about is rejected), and one that would ask
-        what another pending conflict asks, or compare the kept memory with itself."""
+        what another pending conflict asks, or compare the kept memory with itself. ``kept``:
+        the kept memory's vector once resolved (a re-pointed conflict shows how alike the two
+        it now compares are)."""
         asked = {
             frozenset((c.existing_id, c.candidate_id))
             for c in self._store.pending_conflicts(self.namespace)
@@ -741,11 +744,22 @@ class Writer:
             elif pair in asked:
                 closed.append((other.id, "it now asks what another pending conflict asks"))
             else:
-                self._store.repoint_conflict(other.id, dropped_id, kept_id)
+                [side] = pair - {kept_id}
+                similarity = self._similarity_to(kept, side, other.similarity)
+                self._store.repoint_conflict(other.id, dropped_id, kept_id, similarity)
                 asked.add(pair)
                 repointed.append(other.id)
         # the closed ones end with the dropped memory ("gone"), as before
         return tuple(repointed), tuple(closed)
+
+    def _similarity_to(self, vector: Vectors, memory_id: str, otherwise: float) -> float:
+        """The cosine of ``vector`` and the stored vector of ``memory_id``; ``otherwise`` when
+        it has none (not active)."""
+        stored = self._store.get(memory_id)
+        blob = None if stored is None else self._store.vectors_for([stored.rowid]).get(stored.rowid)
+        if blob is None:
+            return otherwise
+        return _cosine(vector, np.frombuffer(blob, dtype=np.float32))
 
     def _set_aside(self, kept_id: str, dropped: StoredMemory, resolution: Resolution) -> None:
         """A person's resolution drops ``dropped`` for ``kept_id``: it is forgotten, and its

@@ -56,15 +56,17 @@ class Conflicts(Tables):
         ).fetchall()
         return [StoredConflict(*row) for row in rows]
 
-    def repoint_conflict(self, conflict_id: int, old_id: str, new_id: str) -> None:
+    def repoint_conflict(
+        self, conflict_id: int, old_id: str, new_id: str, similarity: float
+    ) -> None:
         """A pending conflict asks about ``new_id`` where it asked about ``old_id`` (a
-        resolution dropped that memory for this one)."""
+        resolution dropped that memory for this one), ``similarity`` apart."""
         self.db.execute(
             "UPDATE conflicts SET "
             "existing_id = CASE WHEN existing_id = ? THEN ? ELSE existing_id END, "
-            "candidate_id = CASE WHEN candidate_id = ? THEN ? ELSE candidate_id END "
-            "WHERE id = ? AND status = 'pending'",
-            (old_id, new_id, old_id, new_id, conflict_id),
+            "candidate_id = CASE WHEN candidate_id = ? THEN ? ELSE candidate_id END, "
+            "similarity = ? WHERE id = ? AND status = 'pending'",
+            (old_id, new_id, old_id, new_id, similarity, conflict_id),
         )
 
     def dropped_by(self, memory_id: str) -> tuple[str, str] | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from mcp import Client
 
@@ -66,6 +67,12 @@ def test_keep_old_on_the_first_link_asks_whether_the_third_changes_the_kept_one(
     assert (settled.record.content, settled.repointed, settled.closed) == (first, (two,), ())
     [still] = memory.conflicts()
     assert (still.existing.content, still.candidate.content) == (first, third)
+    # the similarity shown is that of the two it now compares, not of 1100 and 1400
+    vectors = memory._writer.embed_documents([first, third])
+    a, b = (np.asarray(v, dtype=np.float64) for v in vectors)
+    assert still.similarity == pytest.approx(
+        a @ b / np.linalg.norm(a) / np.linalg.norm(b), abs=1e-4
+    )
 
 
 def test_settling_the_last_link_leaves_the_first_as_it_was(
