@@ -37,6 +37,8 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 
 _REINFORCE_CONFIDENCE = 0.05
+# How the reason of a replaced text told again begins (front ends say it as it is).
+TOLD_AGAIN = "you said this before"
 # How far apart two tellings of the same event may be and still be one telling (a repeat of the
 # same import line); further apart, it happened again ("Went running" on 05-01 and on 05-08).
 _SAME_MOMENT = 5.0
@@ -239,7 +241,7 @@ class Writer:
         asks them (take-new makes it current again; keep-old drops it)."""
         current = replaced.current.record
         record = self._insert(item, hashed, vector)
-        reason = f"you said this before; {replaced.said(current.id, again=True)}"
+        reason = f"{TOLD_AGAIN}; {replaced.said(current.id, again=True)}"
         conflict_id = self._lifecycle.queue_conflict(current, record, similarity, reason)
         return Outcome(record, Decision.QUEUED, current, similarity, reason, conflict_id)
 

@@ -283,3 +283,17 @@ def test_a_line_dated_after_the_replacement_is_news_not_an_earlier_version(
 
     assert again.decisions != [Decision.OUTDATED]
     assert old in [r.content for r in memory.list_memories()]
+
+
+def test_add_of_a_replaced_text_says_it_was_not_made_current(cli: Cli, tmp_path: Path) -> None:
+    old, new, _ = UPDATES[0]
+    notes = tmp_path / "notes.txt"
+    notes.write_text(f"{old}\n{new}\n", encoding="utf-8")
+    cli.ok("import", str(notes))
+    cli.ok("resolve", "1", "take-new")
+
+    said = cli.ok("add", old).stdout
+
+    assert "not as the current fact: you said this before; it was replaced by memory" in said
+    assert "(take_new); review with `localmind conflicts`" in said
+    assert new in cli.ok("conflicts").stdout
