@@ -156,12 +156,18 @@ def test_after_forget_a_replaced_text_is_no_longer_recognised(
     assert {r.content for r in memory.list_memories()} >= {old, new}
 
 
-def test_import_says_how_many_lines_were_earlier_versions(cli: Cli, tmp_path: Path) -> None:
-    old, new, _ = UPDATES[0]
+def imported_and_taken(cli: Cli, tmp_path: Path, *lines: str) -> Path:
+    """The notes file imported with the CLI and its one conflict settled take-new."""
     notes = tmp_path / "notes.txt"
-    notes.write_text(f"{old}\n{UNRELATED[1]}\n{new}\n", encoding="utf-8")
+    notes.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     cli.ok("import", str(notes))
     cli.ok("resolve", "1", "take-new")
+    return notes
+
+
+def test_import_says_how_many_lines_were_earlier_versions(cli: Cli, tmp_path: Path) -> None:
+    old, new, _ = UPDATES[0]
+    notes = imported_and_taken(cli, tmp_path, old, UNRELATED[1], new)
 
     result = cli.ok("import", str(notes))
 
@@ -287,10 +293,7 @@ def test_a_line_dated_after_the_replacement_is_news_not_an_earlier_version(
 
 def test_add_of_a_replaced_text_says_it_was_not_made_current(cli: Cli, tmp_path: Path) -> None:
     old, new, _ = UPDATES[0]
-    notes = tmp_path / "notes.txt"
-    notes.write_text(f"{old}\n{new}\n", encoding="utf-8")
-    cli.ok("import", str(notes))
-    cli.ok("resolve", "1", "take-new")
+    imported_and_taken(cli, tmp_path, old, new)
 
     said = cli.ok("add", old).stdout
 
