@@ -95,6 +95,9 @@ class Decision(StrEnum):
     MERGED = "merged"  # a restatement of an existing memory
     OVERWRITTEN = "overwritten"  # contradicted an existing memory: it became a new version of it
     QUEUED = "queued"  # may contradict one; stored, and a conflict waits for review
+    # a batch's item whose text a memory replaced (an earlier version of it, or a text a person
+    # resolved away): not stored again, the current text is kept
+    OUTDATED = "outdated"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,18 @@ class Resolution(StrEnum):
     TAKE_NEW = "take_new"  # the new one replaces the old (a new version of the old)
     KEEP_BOTH = "keep_both"  # both are true
     MERGE = "merge"  # one text, written by the person, replaces both
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What resolving a conflict did. ``record`` holds the fact now. A resolution that drops a
+    memory (keep-old, take-new, merge) would end its other pending conflicts silently (a chain:
+    950 → 1100 → 1400 rent): ``repointed`` are those that now ask about ``record`` in its
+    place, ``closed`` those that ended with it, each with why."""
+
+    record: MemoryRecord
+    repointed: tuple[int, ...] = ()
+    closed: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

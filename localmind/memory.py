@@ -30,6 +30,7 @@ from localmind.lifecycle import (
     Outcome,
     Relation,
     Resolution,
+    Settlement,
     Version,
 )
 from localmind.llm.base import LLM
@@ -292,7 +293,10 @@ class Memory:
           history), a compatible fact is inserted;
         - without a usable LLM a near-identical text (at or above the merge threshold, same
           numbers) is merged, anything else in the band inserted with a conflict queued;
-        - anything else is inserted.
+        - anything else is inserted;
+        - a text a memory replaced (an earlier version of it, or one a person resolved away)
+          is inserted with a conflict queued against the current memory: the person may have
+          changed back, but it must not become current silently.
 
         ``source``: where it comes from, when not this ``Memory``'s :attr:`source`.
         """
@@ -314,7 +318,9 @@ class Memory:
         With ``check`` (the default) each item is judged as :meth:`remember` judges, against
         the store and the items before it: a restatement is merged, a plausible contradiction
         stored with a conflict queued, a later version noted; the model is never asked (what
-        it would settle waits in the queue: :meth:`ask_model_many`). ``check=False`` stores
+        it would settle waits in the queue: :meth:`ask_model_many`), a text a memory replaced
+        is not stored again (``Decision.OUTDATED``: a file imported again after a review must
+        not bring back what the person replaced). ``check=False`` stores
         every item as it is (a raw import of whole transcripts)."""
         return self.remember_many_explained(items, progress, check=check).records
 
@@ -395,6 +401,14 @@ class Memory:
         keep_old: forget the new memory · take_new: the new text becomes the old memory's next
         version and the new memory goes · keep_both: both stay · merge: ``merged_text``
         becomes the old memory's next version and the new memory goes."""
+        return self.resolve_conflict_explained(conflict_id, resolution, merged_text).record
+
+    def resolve_conflict_explained(
+        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None = None
+    ) -> Settlement:
+        """:meth:`resolve_conflict`, also saying what became of the other pending conflicts of
+        the memory it dropped: re-pointed to the memory that took its place, or closed (and
+        why)."""
         return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
 
     def ask_model(self, conflict: Conflict) -> tuple[Resolution, str] | None:
@@ -449,6 +463,9 @@ class Memory:
         if len(found) == 1:
             return found[0]
         if not found:
+            gone = self.gone(memory_id)
+            if gone is not None:  # settled already: say how
+                raise InvalidInput(f"Memory {memory_id} {gone}; no pending conflict involves it.")
             raise InvalidInput(f"No pending conflict involves a memory with id {text!r}.")
         numbers = ", ".join(f"#{c.id}" for c in found)
         raise InvalidInput(
@@ -500,6 +517,12 @@ class Memory:
 
     def get(self, memory_id: str) -> MemoryRecord:
         return self._writer.get(memory_id)
+
+    def gone(self, memory_id: str) -> str | None:
+        """What became of a forgotten memory a conflict's resolution dropped, to follow its id
+        in a sentence: "was merged into memory 01H… (a conflict resolved merge)"; None when it
+        was simply forgotten."""
+        return self._writer.gone(memory_id)
 
     def resolve_id(self, reference: str) -> str:
         """The id of the memory ``reference`` names: its whole id or a beginning of it that only

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
+
+
+def content_hash(text: str) -> str:
+    """Equal for texts that differ only in case, spacing, width or punctuation: the same
+    memory for the exact-duplicate check, the embedding cache and the earlier texts a memory
+    replaced (``memory_versions``: a file imported again is recognised)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
+    return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
 
 
 class MemoryType(StrEnum):

@@ -8,8 +8,6 @@ crash safety").
 
 from __future__ import annotations
 
-import hashlib
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -32,23 +30,18 @@ from localmind.lifecycle import (
     Proposal,
     Relation,
     Resolution,
+    Settlement,
 )
-from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 
 _REINFORCE_CONFIDENCE = 0.05
+# How the reason of a replaced text told again begins (front ends say it as it is).
+TOLD_AGAIN = "you said this before"
 # How far apart two tellings of the same event may be and still be one telling (a repeat of the
 # same import line); further apart, it happened again ("Went running" on 05-01 and on 05-08).
 _SAME_MOMENT = 5.0
-
-
-def content_hash(text: str) -> str:
-    """Equal for texts that differ only in case, spacing, width or punctuation: the same
-    memory for the exact-duplicate check and the embedding cache."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
-    return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +77,7 @@ class Batch:
     records: list[MemoryRecord]
     evicted: list[str]
     decisions: list[Decision] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)  # why, for each item ("" if nothing to say)
 
     def count(self, decision: Decision) -> int:
         return sum(1 for made in self.decisions if made is decision)
@@ -102,6 +96,12 @@ class Batch:
     def queued(self) -> int:
         """Items stored with a conflict queued for review (they may change a memory)."""
         return self.count(Decision.QUEUED)
+
+    @property
+    def outdated(self) -> int:
+        """Items a memory already replaced (its earlier version, or a text a person resolved
+        away): not stored again."""
+        return self.count(Decision.OUTDATED)
 
 
 def by_agent(item: NewMemory) -> bool:
@@ -175,14 +175,23 @@ class Writer:
             # The same event told at another time happened again: its own memory, not merged
             # into its twin (nor judged against it, which would call it a restatement).
             another_time = item.type is MemoryType.EPISODIC
-        vector = self.embed_documents([item.content])[0]
-        neighbours = (
-            []
-            if another_time
-            else self._lifecycle.neighbours(
-                self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+        replaced = None if another_time else self._replaced(item, hashed)
+        if replaced is not None:
+            # (the current text's vector comes from the cache: it is stored)
+            vector, current_vector = self.embed_documents(
+                [item.content, replaced.current.record.content]
             )
-        )
+            similarity = _cosine(vector, current_vector)
+            neighbours = []
+        else:
+            vector = self.embed_documents([item.content])[0]
+            neighbours = (
+                []
+                if another_time
+                else self._lifecycle.neighbours(
+                    self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+                )
+            )
         # Decided outside the transaction: the model, when asked, may take seconds.
         proposal = self._lifecycle.propose(item.content, neighbours[:NEIGHBOURS])
         earlier = self._lifecycle.may_update(item.content, neighbours)
@@ -191,13 +200,61 @@ class Writer:
             twin = self._reinforce_twin(hashed, item)
             if twin is not None:
                 return twin
-            outcome = self._apply(proposal, earlier, item, hashed, vector)
+            # Read again under the lock (the current memory may have been forgotten).
+            replaced = None if replaced is None else self._replaced(item, hashed)
+            if replaced is not None:
+                outcome = self._queue_told_again(item, hashed, vector, replaced, similarity)
+            else:
+                outcome = self._apply(proposal, earlier, item, hashed, vector)
             # Never the memory just written: a write that archives itself would say "remembered"
             # and keep nothing (an assistant's, when only the person's are left, is refused).
             evicted = self._governance.enforce_capacity(
                 self.namespace, agent_write=by_agent(item), keep=outcome.record.id
             )
         return replace(outcome, evicted=tuple(evicted)) if evicted else outcome
+
+    def _replaced(self, item: NewMemory, hashed: str) -> _Replaced | None:
+        """The active memory that replaced ``item``'s text: the text is an earlier version of
+        it, or a person resolved it away for it (keep-old, a merge). None when none did, for an
+        event (told as it happened), and when the memory still holds the text among its
+        restatements (a fuller telling took its place: the same fact, merged as usual)."""
+        if item.type in (MemoryType.SHORT_TERM, MemoryType.EPISODIC):
+            return None
+        found = self._store.replaced_by(self.namespace, hashed)
+        current = None if found is None else self._store.get(found.memory_id)
+        if found is None or current is None or current.record.status is not Status.ACTIVE:
+            return None
+        if any(content_hash(text) == hashed for text in restatements(current.record.metadata)):
+            return None
+        return _Replaced(current, found.how, found.set_aside, found.at)
+
+    def _queue_told_again(
+        self,
+        item: NewMemory,
+        hashed: str,
+        vector: Vectors,
+        replaced: _Replaced,
+        similarity: float,
+    ) -> Outcome:
+        """A text a memory replaced, told again one at a time: a person may really have changed
+        back, so it is stored, but not silently made current: a conflict with the current memory
+        asks them (take-new makes it current again; keep-old drops it)."""
+        current = replaced.current.record
+        record = self._insert(item, hashed, vector)
+        reason = f"{TOLD_AGAIN}; {replaced.said(current.id, again=True)}"
+        conflict_id = self._lifecycle.queue_conflict(current, record, similarity, reason)
+        return Outcome(record, Decision.QUEUED, current, similarity, reason, conflict_id)
+
+    def _known_earlier(self, item: NewMemory, hashed: str) -> Outcome | None:
+        """In a batch, a text a memory replaced is not stored again (a file imported again after
+        its facts were resolved would bring them back, newer than their replacements). Not one
+        dated after it was replaced: told again since, it is news, judged as any item."""
+        replaced = self._replaced(item, hashed)
+        if replaced is None or (item.created_at is not None and item.created_at > replaced.at):
+            return None
+        current = replaced.current.record
+        reason = f"{replaced.said(current.id, again=False)}; kept the current text"
+        return Outcome(current, Decision.OUTDATED, current, 1.0, reason)
 
     def _apply(
         self,
@@ -212,14 +269,21 @@ class Writer:
         outcome = self._carry_out(proposal, item, hashed, vector)
         if outcome.decision in (Decision.INSERTED, Decision.QUEUED):
             record = outcome.record
-            before = [(m, s) for m, s in earlier if not _made_later(item, record, m.record)]
+            before = [(m, s) for m, s in earlier if not _made_later(item, m.record)]
             self._lifecycle.link_successor(record, before)
             # A dated item told after memories made later than it (an import, newest first)
-            # is their earlier version, not their successor.
-            for later, similarity in earlier:
-                if _made_later(item, record, later.record):
-                    told = StoredMemory(-1, record)  # only its id is read
-                    self._lifecycle.link_successor(later.record, [(told, similarity)])
+            # is their earlier version, not their successor; so is one the model found to
+            # contradict a memory made later (_carry_out stored it instead of overwriting).
+            later = [(m, s) for m, s in earlier if _made_later(item, m.record)]
+            contradicted = proposal.neighbour if proposal.relation is Relation.CONTRADICTS else None
+            if contradicted is not None and all(
+                m.record.id != contradicted.record.id for m, _ in later
+            ):
+                assert proposal.similarity is not None
+                later.append((contradicted, proposal.similarity))
+            told = StoredMemory(-1, record)  # only its id is read
+            for newer, similarity in later:
+                self._lifecycle.link_successor(newer.record, [(told, similarity)])
         if proposal.verdict is not None and proposal.verdict.asked:
             assert proposal.neighbour is not None and proposal.similarity is not None
             self._lifecycle.log_verdict(
@@ -242,6 +306,14 @@ class Writer:
             fuller = (hashed, vector) if proposal.keeps_new_text else None
             merged = self._lifecycle.merge(fresh, item.content, similarity, fuller)
             return Outcome(merged, Decision.MERGED, related, similarity, why)
+        if proposal.relation is Relation.CONTRADICTS and _made_later(item, fresh.record):
+            # Told with a date before the memory it contradicts was made (an import of old
+            # notes): the older fact must not replace the newer one. Stored as its earlier
+            # version: _apply notes the newer one as its successor, so recall answers with the
+            # newer, and a question about that time still finds the older (docs/design.md).
+            record = self._insert(item, hashed, vector)
+            reason = f"an earlier version of a memory made later (it contradicts it: {why})"
+            return Outcome(record, Decision.INSERTED, related, similarity, reason)
         if proposal.relation is Relation.CONTRADICTS:
             record = self._lifecycle.overwrite(
                 fresh,
@@ -258,7 +330,7 @@ class Writer:
             return Outcome(record, Decision.INSERTED, related, similarity, why)
         # The conflict row links both memories, the earlier made as the existing one (take-new
         # keeps the later, whatever order they were told in); the reason says why it is queued.
-        if _made_later(item, record, fresh.record):
+        if _made_later(item, fresh.record):
             reason = f"may be an earlier version of a memory made later: {why}"
             older, newer = record, fresh.record
         else:
@@ -279,6 +351,7 @@ class Writer:
                 raise InvalidInput(f"item {position}: {error}") from None
         results: list[MemoryRecord] = []
         decisions: list[Decision] = []
+        reasons: list[str] = []
         evicted: list[str] = []
         for start in range(0, len(validated), EMBED_BATCH):
             batch = validated[start : start + EMBED_BATCH]
@@ -295,9 +368,12 @@ class Writer:
                     if item.type is MemoryType.SHORT_TERM:
                         results.append(self._push_short_term(item, vector))
                         decisions.append(Decision.INSERTED)
+                        reasons.append("")
                         continue
                     hashed = content_hash(item.content)
                     outcome = self._reinforce_twin(hashed, item)
+                    if outcome is None and _judged(item, check):
+                        outcome = self._known_earlier(item, hashed)
                     if outcome is None and _judged(item, check):
                         neighbours = told.neighbours(
                             position, stored[position], self._lifecycle.floor(item.content)
@@ -312,12 +388,13 @@ class Writer:
                     told.note(position, outcome)
                     results.append(outcome.record)
                     decisions.append(outcome.decision)
+                    reasons.append(outcome.reason)
                 evicted += self._governance.enforce_capacity(
                     self.namespace, agent_write=any(by_agent(item) for item in batch)
                 )
             if progress:
                 progress(len(batch))
-        return Batch(results, evicted, decisions)
+        return Batch(results, evicted, decisions, reasons)
 
     def _stored_neighbours(
         self, item: NewMemory, vector: Vectors, check: bool
@@ -455,8 +532,31 @@ class Writer:
     def _get_changeable(self, memory_id: str) -> StoredMemory:
         stored = self.get_stored(memory_id)
         if stored.record.status is Status.DELETED:
-            raise InvalidInput(f"Memory {memory_id} was forgotten; it cannot be changed.")
+            gone = self.gone(memory_id) or "was forgotten"
+            raise InvalidInput(f"Memory {memory_id} {gone}; it cannot be changed.")
         return stored
+
+    def gone(self, memory_id: str) -> str | None:
+        """What became of a forgotten memory that a person's resolution dropped, in words to
+        follow its id: "was merged into memory 01H… (a conflict resolved merge)"; None when it
+        was simply forgotten. The store knows which resolution dropped it and for which memory
+        (the conflict row stays)."""
+        dropped = self._store.dropped_by(memory_id)
+        if dropped is None:
+            return None
+        resolution, kept_id = dropped
+        kept = self._store.get(kept_id)
+        since = "" if kept and kept.record.status is Status.ACTIVE else ", since forgotten too"
+        how = {
+            str(
+                Resolution.MERGE
+            ): "was merged into memory {kept} (a conflict resolved merge{since})",
+            str(Resolution.TAKE_NEW): "was merged into memory {kept}: its text became that "
+            "memory's current version (a conflict resolved take-new{since})",
+            str(Resolution.KEEP_OLD): "was set aside for memory {kept} and forgotten (a conflict "
+            "resolved keep-old{since})",
+        }[resolution]
+        return how.format(kept=kept_id, since=since)
 
     def forget(self, memory_id: str) -> None:
         if self._short_term.remove_if(lambda item: item.record.id == memory_id):
@@ -567,7 +667,7 @@ class Writer:
 
     def resolve_conflict(
         self, conflict_id: int, resolution: Resolution | str, merged_text: str | None
-    ) -> MemoryRecord | None:
+    ) -> Settlement:
         try:
             resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
         except ValueError:
@@ -586,20 +686,27 @@ class Writer:
         if resolution is Resolution.KEEP_BOTH:
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
-            return self.get(existing_id)
+            return Settlement(self.get(existing_id))
         if resolution is Resolution.KEEP_OLD:
+            kept = self.embed_documents([conflict.existing.content])[0]  # cached: it is stored
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
-                self._forget_stored(self._get_active(candidate_id))
+                repointed, closed = self._carry_over(candidate_id, existing_id, resolution, kept)
+                self._set_aside(existing_id, self._get_active(candidate_id), resolution)
                 self._store.purge_forgotten()
             self._store.truncate_log()
-            return self.get(existing_id)
+            return Settlement(self.get(existing_id), repointed, closed)
         text = conflict.candidate.content if resolution is Resolution.TAKE_NEW else merged_text
         assert text is not None
         vector = self.embed_documents([text])[0]
         with self._store.db:
             self._close_conflict(conflict_id, resolution)
-            self._forget_stored(self._get_active(candidate_id))
+            candidate = self._get_active(candidate_id)
+            repointed, closed = self._carry_over(candidate_id, existing_id, resolution, vector)
+            if resolution is Resolution.MERGE:
+                self._set_aside(existing_id, candidate, resolution)
+            else:  # take-new: its text lives on as the existing memory's
+                self._forget_stored(candidate)
             existing = self._get_active(existing_id)
             record = self._store.replace_content(
                 existing, text, content_hash(text), vector, str(resolution), self._clock()
@@ -607,7 +714,62 @@ class Writer:
             if resolution is Resolution.TAKE_NEW:
                 # a merge's text is the person's, meant to cover both: it keeps them
                 record = self._lifecycle.drop_restatements(existing, str(resolution))
-        return record
+        return Settlement(record, repointed, closed)
+
+    def _carry_over(
+        self, dropped_id: str, kept_id: str, resolution: Resolution, kept: Vectors
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...]]:
+        """The other pending conflicts of ``dropped_id``, which a resolution is about to drop
+        for ``kept_id`` (call it after closing the conflict resolved): each now asks about the
+        kept memory, which took the dropped one's place (after take-new or a merge it holds
+        that text; after keep-old it is the fact the person kept), so a chain 950 → 1100 → 1400
+        goes on as 950's memory → 1400. Ended instead, and said so: one whose newer side was
+        set aside by keep-old (the change it asked about is rejected), and one that would ask
+        what another pending conflict asks, or compare the kept memory with itself. ``kept``:
+        the kept memory's vector once resolved (a re-pointed conflict shows how alike the two
+        it now compares are)."""
+        asked = {
+            frozenset((c.existing_id, c.candidate_id))
+            for c in self._store.pending_conflicts(self.namespace)
+        }
+        repointed: list[int] = []
+        closed: list[tuple[int, str]] = []
+        for other in self._store.pending_conflicts_of(dropped_id):
+            pair = frozenset(
+                kept_id if side == dropped_id else side
+                for side in (other.existing_id, other.candidate_id)
+            )
+            if resolution is Resolution.KEEP_OLD and other.candidate_id == dropped_id:
+                closed.append((other.id, f"its newer memory {dropped_id} was set aside"))
+            elif len(pair) == 1:
+                closed.append((other.id, "it asked about the same two memories"))
+            elif pair in asked:
+                closed.append((other.id, "it now asks what another pending conflict asks"))
+            else:
+                [side] = pair - {kept_id}
+                similarity = self._similarity_to(kept, side, other.similarity)
+                self._store.repoint_conflict(other.id, dropped_id, kept_id, similarity)
+                asked.add(pair)
+                repointed.append(other.id)
+        # the closed ones end with the dropped memory ("gone"), as before
+        return tuple(repointed), tuple(closed)
+
+    def _similarity_to(self, vector: Vectors, memory_id: str, otherwise: float) -> float:
+        """The cosine of ``vector`` and the stored vector of ``memory_id``; ``otherwise`` when
+        it has none (not active)."""
+        stored = self._store.get(memory_id)
+        blob = None if stored is None else self._store.vectors_for([stored.rowid]).get(stored.rowid)
+        if blob is None:
+            return otherwise
+        return _cosine(vector, np.frombuffer(blob, dtype=np.float32))
+
+    def _set_aside(self, kept_id: str, dropped: StoredMemory, resolution: Resolution) -> None:
+        """A person's resolution drops ``dropped`` for ``kept_id``: it is forgotten, and its
+        text's hash noted on the kept memory, so telling it again is recognised (see
+        ``_replaced``) until the kept memory is forgotten too."""
+        hashed = dropped.record.content_hash
+        self._forget_stored(dropped)
+        self._store.set_aside(kept_id, hashed, str(resolution), self._clock())
 
     def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:
         # Checked again under the write lock: another process may have settled it meanwhile.
@@ -634,9 +796,30 @@ class Writer:
 
     def _get_active(self, memory_id: str) -> StoredMemory:
         stored = self.get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            gone = self.gone(memory_id) or "was forgotten"
+            raise InvalidInput(f"Memory {memory_id} {gone}; it cannot change.")
         if stored.record.status is not Status.ACTIVE:
             raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
         return stored
+
+
+@dataclass(frozen=True, slots=True)
+class _Replaced:
+    """The active memory that replaced a text told again, and how (see ``Writer._replaced``)."""
+
+    current: StoredMemory
+    how: str  # the version's reason (take_new, overwrite, correct …) or the resolution
+    set_aside: bool  # a person's resolution dropped the text (keep-old, a merge)
+    at: float  # when
+
+    def said(self, memory_id: str, *, again: bool) -> str:
+        """How the text was replaced, in words: ``again``, to the person who told it again."""
+        if self.set_aside:
+            told = "it was set aside for" if again else "already set aside for"
+        else:
+            told = "it was replaced by" if again else "already known as an earlier version of"
+        return f"{told} memory {memory_id} ({self.how})"
 
 
 class _Told:
@@ -678,10 +861,17 @@ class _Told:
         return found[:SUCCESSOR_NEIGHBOURS]
 
 
-def _made_later(item: NewMemory, record: MemoryRecord, other: MemoryRecord) -> bool:
-    """Whether ``other`` was made after ``record``, the memory just written for ``item``: only
-    a dated item can be older than what is stored (an undated one is told now, the newest)."""
-    return item.created_at is not None and other.created_at > record.created_at
+def _made_later(item: NewMemory, other: MemoryRecord) -> bool:
+    """Whether ``other`` was made after ``item`` (the memory written for it is made when the
+    item is dated): only a dated item can be older than what is stored (an undated one is
+    told now, the newest)."""
+    return item.created_at is not None and other.created_at > float(item.created_at)
+
+
+def _cosine(a: Vectors, b: Vectors) -> float:
+    left, right = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
+    norms = float(np.linalg.norm(left) * np.linalg.norm(right))
+    return float(left @ right) / norms if norms > 0 else 0.0
 
 
 def _judged(item: NewMemory, check: bool) -> bool:

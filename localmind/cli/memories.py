@@ -21,6 +21,7 @@ from localmind.memory import Memory
 from localmind.recall import PRESENT_RECENCY
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.terminal import printable
+from localmind.writing import TOLD_AGAIN
 
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
 # short_term memories live in a running session's ring buffer (chat, TUI); a one-shot command
@@ -139,6 +140,11 @@ def describe_outcome(outcome: Outcome) -> str:
         return f"Merged into {record.id} (said the same); confidence now {record.confidence:.2f}"
     if outcome.decision is Decision.OVERWRITTEN:
         return f"Updated {record.id} to version {record.version} (it contradicted the old text)"
+    if outcome.decision is Decision.QUEUED and outcome.reason.startswith(TOLD_AGAIN):
+        return (
+            f"Remembered {record.id} ({record.type}), not as the current fact: "
+            f"{outcome.reason}; review with `localmind conflicts`"
+        )
     if outcome.decision is Decision.QUEUED and related is not None:
         return (
             f"Remembered {record.id} ({record.type}); it may contradict {related.id}: "
@@ -289,6 +295,9 @@ def not_forgotten(memory: Memory, reference: str, *, again: bool = False) -> Mem
     a forgotten one is refused, saying so (``again``: the command was to forget it)."""
     record = memory.get(memory.resolve_id(reference))
     if record.status is Status.DELETED:
+        gone = memory.gone(record.id)
+        if gone is not None:  # a resolution dropped it: say for which memory
+            raise NotFound(f"Memory {record.id} {gone}" + ("; nothing changed." if again else "."))
         raise NotFound(
             f"Memory {record.id} was already forgotten (its text and history are erased); "
             "nothing changed."

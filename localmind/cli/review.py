@@ -139,9 +139,15 @@ def resolve(obj: Context, conflict: str, resolution: str, text: str | None) -> N
     with obj.open() as memory:
         found = memory.find_conflict(conflict)
         settled = Resolution(resolution.lower().replace("-", "_"))
-        record = memory.resolve_conflict(found.id, settled, text)
-    if record is not None:
-        click.echo(f"Resolved #{found.id}: {_settled(found, settled, record)}")
+        settlement = memory.resolve_conflict_explained(found.id, settled, text)
+    record = settlement.record
+    click.echo(f"Resolved #{found.id}: {_settled(found, settled, record)}")
+    for other in settlement.repointed:
+        click.echo(
+            f"Also: conflict #{other} now asks about {record.id} in place of {found.candidate.id}."
+        )
+    for other, why in settlement.closed:
+        click.echo(f"Also closed conflict #{other}: {why}.")
 
 
 def _settled(conflict: Conflict, resolution: Resolution, record: MemoryRecord) -> str:

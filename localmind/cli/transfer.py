@@ -68,7 +68,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
 
     Each new memory is judged as `add` judges it, against the store and the lines before it
     (without asking a model): one that restates a memory is merged into it, one that may
-    change a memory is stored and queued for review (`localmind conflicts`)."""
+    change a memory is stored and queued for review (`localmind conflicts`), and one whose
+    text a memory replaced (an earlier version, or one set aside in a review) is not added
+    again."""
     if file.seekable():
         # Refuse a file that is not UTF-8 whole, before anything is imported: one pass that
         # decodes and drops (memory stays bounded), then back to the start.
@@ -100,7 +102,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
         pending = next(batches, None)
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
-    imported = skipped = repeated = merged = queued = 0
+    imported = skipped = repeated = merged = queued = outdated = 0
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
@@ -109,8 +111,10 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
             while pending is not None:
                 added = memory.remember_many_explained(pending.new, check=not raw)
                 report = memory.restore(pending.restorable)
-                imported += len(pending.new) - added.reinforced - added.merged + report.restored
+                imported += len(pending.new) - added.reinforced - added.merged - added.outdated
+                imported += report.restored
                 repeated += added.reinforced
+                outdated += added.outdated
                 merged += added.merged
                 queued += added.queued
                 skipped += len(report.skipped)
@@ -126,6 +130,12 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     if repeated:
         # a file imported twice must not look like twice the memories
         summary += f"; {repeated} already present (same text): confidence raised, not added again"
+    if outdated:
+        # a file imported again after its facts were resolved must not bring them back
+        summary += (
+            f"; {outdated} already known as an earlier version of a memory (or set aside in "
+            "a review): kept the current text, not added again"
+        )
     if merged:
         summary += f"; {merged} restated a memory: merged into it"
     if queued:

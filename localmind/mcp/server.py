@@ -92,11 +92,19 @@ class Pending(TypedDict):
     new: Candidate
 
 
+class Closed(TypedDict):
+    conflict_id: int
+    why: str
+
+
 class Resolved(TypedDict):
     conflict_id: int
     resolution: str
     id: str | None  # the memory that holds the fact now
     content: str | None
+    # other pending conflicts of the memory the resolution dropped: now about ``id`` instead
+    repointed: list[int]
+    also_closed: list[Closed]  # or ended with it, and why
 
 
 class Recalled(TypedDict):
@@ -188,9 +196,11 @@ class MemoryTools:
         may contradict an existing memory is stored, queued, and returned in `candidates` (id,
         text, dates, similarity) with a `question`: settle it with `resolve` (keep_old,
         take_new, keep_both, or merge with a text) or `update`. A merge also returns the memory
-        it went into, so you can check it. `evicted` lists memories archived by the store's
-        capacity to make room; an assistant's memory never displaces one the user wrote, and
-        writes beyond the store's per-minute limit are refused."""
+        it went into, so you can check it. A text the user had replaced (an earlier version of
+        a memory, or one set aside in a review) is stored and queued against the current
+        memory, whatever the model says: ask the user which holds. `evicted` lists memories
+        archived by the store's capacity to make room; an assistant's memory never displaces
+        one the user wrote, and writes beyond the store's per-minute limit are refused."""
         with self._using() as memory:
             self._count_write()
             outcome = memory.remember_explained(
@@ -235,15 +245,19 @@ class MemoryTools:
         ],
         text: Annotated[str | None, Field(description="For merge: the one text.")] = None,
     ) -> Resolved:
-        """Settle a possible contradiction that `remember` or `conflicts` returned."""
+        """Settle a possible contradiction that `remember` or `conflicts` returned. When it
+        drops a memory that other pending conflicts involve, those now ask about the memory
+        kept (`repointed`) or ended with it (`also_closed`, with why)."""
         with self._using() as memory:
             found = memory.find_conflict(conflict)
-            record = memory.resolve_conflict(found.id, resolution, text)
+            settlement = memory.resolve_conflict_explained(found.id, resolution, text)
         return Resolved(
             conflict_id=found.id,
             resolution=str(Resolution(resolution.strip().lower().replace("-", "_"))),
-            id=record.id if record else None,
-            content=record.content if record else None,
+            id=settlement.record.id,
+            content=settlement.record.content,
+            repointed=list(settlement.repointed),
+            also_closed=[Closed(conflict_id=c, why=why) for c, why in settlement.closed],
         )
 
     def recall(

@@ -47,6 +47,39 @@ class Conflicts(Tables):
         ).fetchall()
         return [StoredConflict(*row) for row in rows]
 
+    def pending_conflicts_of(self, memory_id: str) -> list[StoredConflict]:
+        """The pending conflicts ``memory_id`` is in (either side), oldest first."""
+        rows: list[tuple[Any, ...]] = self.db.execute(
+            "SELECT id, existing_id, candidate_id, similarity, reason, created_at FROM conflicts "
+            "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?) ORDER BY id",
+            (memory_id, memory_id),
+        ).fetchall()
+        return [StoredConflict(*row) for row in rows]
+
+    def repoint_conflict(
+        self, conflict_id: int, old_id: str, new_id: str, similarity: float
+    ) -> None:
+        """A pending conflict asks about ``new_id`` where it asked about ``old_id`` (a
+        resolution dropped that memory for this one), ``similarity`` apart."""
+        self.db.execute(
+            "UPDATE conflicts SET "
+            "existing_id = CASE WHEN existing_id = ? THEN ? ELSE existing_id END, "
+            "candidate_id = CASE WHEN candidate_id = ? THEN ? ELSE candidate_id END, "
+            "similarity = ? WHERE id = ? AND status = 'pending'",
+            (old_id, new_id, old_id, new_id, similarity, conflict_id),
+        )
+
+    def dropped_by(self, memory_id: str) -> tuple[str, str] | None:
+        """(resolution, id of the memory kept) when a person's resolution dropped ``memory_id``
+        (the newer side of a conflict settled keep_old, take_new or merge); None otherwise."""
+        row = self.db.execute(
+            "SELECT resolution, existing_id FROM conflicts WHERE candidate_id = ? "
+            "AND status = 'resolved' AND resolution IN ('keep_old', 'take_new', 'merge') "
+            "ORDER BY resolved_at DESC, id DESC LIMIT 1",
+            (memory_id,),
+        ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
     def count_pending(self, namespace: str) -> int:
         return self.scalar(
             "SELECT count(*) FROM conflicts WHERE namespace = ? AND status = 'pending'",

@@ -176,9 +176,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         entries take the new content."""
         record = stored.record
         self.db.execute(
-            "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (record.id, record.version, record.content, reason, at),
+            "INSERT INTO memory_versions (memory_id, version, content, reason, at, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (record.id, record.version, record.content, reason, at, record.content_hash),
         )
         record.content, record.content_hash = content, content_hash
         record.version += 1

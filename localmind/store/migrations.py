@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import apsw
 
 from localmind.errors import StoreError
+from localmind.records import content_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,12 +167,39 @@ def _memory_source(db: apsw.Connection) -> None:
     db.execute("CREATE INDEX memories_by_source ON memories (namespace, source, status)")
 
 
+def _earlier_texts(db: apsw.Connection) -> None:
+    # A text a memory replaced (its history) or a person resolved away (keep-old, the other
+    # side of a merge) is recognised when it is told again: a file imported again must not
+    # bring back what a person replaced (docs/design.md, "Earlier versions"). By hash only:
+    # the set-aside text itself was forgotten. Both go when the memory is forgotten.
+    db.execute("ALTER TABLE memory_versions ADD COLUMN content_hash TEXT NOT NULL DEFAULT ''")
+    rows = db.execute("SELECT rowid, content FROM memory_versions").fetchall()
+    db.executemany(
+        "UPDATE memory_versions SET content_hash = ? WHERE rowid = ?",
+        [(content_hash(str(content)), rowid) for rowid, content in rows],
+    )
+    db.execute("CREATE INDEX memory_versions_by_hash ON memory_versions (content_hash)")
+    db.execute(
+        """
+        CREATE TABLE set_aside (
+            memory_id    TEXT NOT NULL REFERENCES memories (id) ON DELETE CASCADE,  -- kept
+            content_hash TEXT NOT NULL,  -- of the text a person resolved away
+            resolution   TEXT NOT NULL,
+            at           REAL NOT NULL,
+            PRIMARY KEY (memory_id, content_hash)
+        )
+        """
+    )
+    db.execute("CREATE INDEX set_aside_by_hash ON set_aside (content_hash)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
     Migration(3, "recall load time", _recall_load_time),
     Migration(4, "vector change log", _vector_change_log),
     Migration(5, "memory source", _memory_source),
+    Migration(6, "earlier texts", _earlier_texts),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -85,7 +85,7 @@ class Redaction(History, Meta):
         text. Call it inside the forget's transaction; :meth:`purge_forgotten` follows."""
         texts = [t for t in texts if t] + [t for _, t, _, _ in self.versions(memory_id) if t]
         texts += self._merged_restatements(memory_id)
-        self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
+        self.forget_history(memory_id)
         rows: list[tuple[Any, ...]] = self.db.execute(
             "SELECT seq, reason FROM events WHERE memory_id = ? AND op != 'forget' UNION "
             "SELECT seq, reason FROM events WHERE op = 'conflict' "

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from localmind.records import MemoryRecord, Status, restatements
+from localmind.records import MemoryRecord, Status, content_hash, restatements
 from localmind.store.base import placeholders
 from localmind.store.memories import Memories
 
@@ -146,7 +146,7 @@ class Replication(Memories):
 
     def _write_history(self, memory_id: str, folded: Folded) -> None:
         if folded.deleted:
-            self.db.execute("DELETE FROM memory_versions WHERE memory_id = ?", (memory_id,))
+            self.forget_history(memory_id)
             return
         # Versions the fold knows replace what is here; older ones (restored from an export,
         # which records no events for them) stay. Nothing at or past the current version is
@@ -156,11 +156,12 @@ class Replication(Memories):
             (memory_id, folded.values["version"]),
         )
         self.db.executemany(
-            "INSERT INTO memory_versions (memory_id, version, content, reason, at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (memory_id, version) DO UPDATE SET "
-            "content = excluded.content, reason = excluded.reason, at = excluded.at",
+            "INSERT INTO memory_versions (memory_id, version, content, reason, at, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (memory_id, version) DO UPDATE SET "
+            "content = excluded.content, reason = excluded.reason, at = excluded.at, "
+            "content_hash = excluded.content_hash",
             [
-                (memory_id, version, content, reason, at)
+                (memory_id, version, content, reason, at, content_hash(content))
                 for version, (content, reason, at) in sorted(folded.history.items())
             ],
         )

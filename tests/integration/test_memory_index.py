@@ -246,6 +246,9 @@ def test_an_old_store_gets_the_change_log(tmp_path: Path) -> None:
     memory = Memory.open(tmp_path / "old.db", PASSPHRASE, kdf=FAST_KDF)
     db = memory._store.db
     with db:
+        db.execute("DROP INDEX memory_versions_by_hash")
+        db.execute("ALTER TABLE memory_versions DROP COLUMN content_hash")
+        db.execute("DROP TABLE set_aside")
         db.execute("DROP INDEX memories_by_source")
         db.execute("ALTER TABLE memories DROP COLUMN source")
         for trigger in ("insert", "update", "delete"):

@@ -283,3 +283,26 @@ async def test_when_the_model_gives_no_usable_answer_nothing_is_settled(
         await settle(pilot)
         assert any("Nothing to undo" in n.message for n in app._notifications)
     assert stored_conflicts(store_path, clock) == [c for c, _, _ in queued]
+
+
+async def test_settling_a_link_of_a_chain_says_the_next_one_now_asks_about_the_kept_memory(
+    store_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rent 950 → 1100 → 1400: take-new on the first link used to end the second silently
+    monkeypatch.setattr(conflicts_page, "UNDO_WINDOW_S", 0.2)
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        for rent in (950, 1100, 1400):
+            memory.remember(f"My rent is {rent} euros")
+            clock.advance(days=30)
+        first, second = (c.id for c in memory.conflicts())
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        assert selected(app) == first
+        await pilot.press("n")
+        note = f"Conflict #{second} now asks about"
+        assert await until(pilot, lambda: any(note in n.message for n in app._notifications))
+        await settle(pilot)
+        assert shown(app) == [second]

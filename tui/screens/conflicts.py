@@ -46,17 +46,34 @@ class Waiting:
     done: bool = field(default=False)
 
 
-def settle_all(memory: Memory, waiting: list[Waiting]) -> list[str]:
-    """Carry out waiting resolutions; returns the errors (a conflict another program settled
-    meanwhile, a memory forgotten since), one line each."""
-    errors = []
+@dataclass
+class Settled:
+    """What carrying out waiting resolutions said: errors (a conflict another program settled
+    meanwhile, a memory forgotten since) and notes (another conflict a resolution re-pointed
+    or closed: a chain's link must not end silently), one line each."""
+
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def settle_all(memory: Memory, waiting: list[Waiting]) -> Settled:
+    """Carry out waiting resolutions."""
+    settled, ended = Settled(), set[int]()
     for batch in waiting:
         for conflict_id, (resolution, text) in batch.settles.items():
+            if conflict_id in ended:  # closed by one settled before it: its note says why
+                continue
             try:
-                memory.resolve_conflict(conflict_id, resolution, text)
+                done = memory.resolve_conflict_explained(conflict_id, resolution, text)
             except LocalmindError as error:
-                errors.append(str(error))
-    return errors
+                settled.errors.append(str(error))
+                continue
+            settled.notes += [
+                f"Conflict #{c} now asks about {done.record.id}." for c in done.repointed
+            ]
+            settled.notes += [f"Also closed conflict #{c}: {why}." for c, why in done.closed]
+            ended.update(c for c, _ in done.closed)
+    return settled
 
 
 def _date(timestamp: float) -> str:
@@ -305,12 +322,14 @@ class ConflictsScreen(Page):
             return
         memory = self.memory
 
-        def written(errors: list[str]) -> None:
+        def written(settled: Settled) -> None:
             for batch in due:
                 if batch in self.waiting:
                     self.waiting.remove(batch)
-            for error in errors:
+            for error in settled.errors:
                 self.notify(error, severity="error", markup=False)
+            for note in settled.notes:
+                self.notify(note, markup=False)
             if self.is_current:
                 self.reload()
 
