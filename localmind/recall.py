@@ -56,6 +56,14 @@ NEWER_FIRST_RELEVANCE = 0.0125
 #: single questions 0.03 of R@5 (docs/design.md, "Recall, round 3").
 NEWER_FIRST_SIMILARITY = 0.44
 NEWER_FIRST_SHARE = 0.5
+#: A newer memory lifted into the first ``limit`` from below them pushes the last one there out:
+#: only when it is itself at least this share as relevant as that one. remember() notes later
+#: versions between memories that merely concern the same thing ("I'm okay with cilantro now"
+#: after "my favourite dish is mapo tofu"); lifted in over a right answer four times as relevant
+#: they cost the personal sets' single and cross-lingual questions more of R@5 than the lift won
+#: elsewhere. 0.25-0.3 keep every update question's gain; 0.35 lost some (docs/benchmarks.md,
+#: "Recall, round 8").
+NEWER_FIRST_PUSH_OUT = 0.25
 #: Memories told together: stored within this many places of each other and made at the same
 #: moment, i.e. turns of one conversation imported at once (a chat log, LoCoMo's sessions).
 #: Each candidate's logit gains ``FusionConfig.context`` × the relevance of the most relevant
@@ -552,7 +560,10 @@ class Recaller:
         (``SqliteStore.later_versions``) between two memories at least ``NEWER_FIRST_SIMILARITY``
         alike or with the newer one about as relevant to the query as the older.
         Not when the query names the period the earlier one
-        was made in and not the newer one's ("where did I live in 2024?"). Only pairs whose
+        was made in and not the newer one's ("where did I live in 2024?"). A newer one from
+        below the first ``limit`` comes into them only if it is at least
+        ``NEWER_FIRST_PUSH_OUT`` as relevant as the one it pushes out; else, for a pending
+        conflict, the earlier one drops to just below the newer instead. Only pairs whose
         earlier memory is in the first ``limit`` can change what is returned: only those are
         looked up."""
         stored = self._stored_ids(results)
@@ -602,6 +613,17 @@ class Recaller:
             for old, new in pairs:
                 positions = {r.memory.id: i for i, r in enumerate(ordered)}
                 i, j = positions[old], positions[new]
+                if i < limit <= j:
+                    # lifted into the first `limit` from below them, the newer one would push
+                    # the last one there out: only if it is about as relevant
+                    pushed_out = ordered[limit - 1].memory.id
+                    if relevance[new] < NEWER_FIRST_PUSH_OUT * relevance[pushed_out]:
+                        if successor.get(old) == new:
+                            # a pending conflict's earlier memory still never ranks above the
+                            # newer one: it drops to just below it instead, out of the results
+                            ordered.insert(j, ordered.pop(i))
+                            moved = True
+                        continue
                 if i < j:
                     ordered.insert(i, ordered.pop(j))
                     moved_above[new] = old
