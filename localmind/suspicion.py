@@ -460,11 +460,19 @@ def _values_differ(old: Statement, new: Statement) -> bool:
     title, the attribute's own name or when it began: :func:`_values`): a restatement that
     leaves a detail out changes nothing. Else, any other content word."""
     values_old, values_new = _values(old), _values(new)
+    if _chinese_value_told_again(values_old, new):
+        return False  # 王磊是我的领导，他是山东人 after 我的领导是王磊
     if values_old and values_new:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
         # means the same value told again, with other details.
         return bool(values_new - values_old) and not values_old & values_new
     return _frame(old, values_old) != _frame(new, values_new)
+
+
+def _chinese_value_told_again(values: set[str], other: Statement) -> bool:
+    """A Chinese value of one text the other holds, however jieba cut it (a name it does not
+    know is glued to what follows: 王磊是 …)."""
+    return any(len(value) >= 2 and _CJK.match(value) and value in other.text for value in values)
 
 
 def _same_subject(old: Statement, new: Statement) -> bool:
@@ -542,6 +550,7 @@ _OPENING_ADVERBS = frozenset(
     | {"现在", "如今", "目前", "最近", "终于", "后来", "已经", "本来", "其实"}
 )
 PEOPLE_WORDS = SELF_WORDS | OTHER_WORDS
+_A_DATE_ZH = re.compile(r"^[\d零〇一二两三四五六七八九十]+[月号日年]")
 
 
 def _opening_subject(statement: Statement) -> str | None:
@@ -562,6 +571,7 @@ def _opening_subject(statement: Statement) -> str | None:
             or norm in TIME_WORDS
             or norm in NEGATIONS
             or norm in _OPENING_ADVERBS
+            or _A_DATE_ZH.match(norm)  # 从六月起…
         ):
             continue
         if word.person:
@@ -587,6 +597,8 @@ def _slot_name(slot: str) -> str:
 # Words that open a duration of the value told, not another value: "vegetarian since 2015",
 # "since June my manager is Priya" (the date says from when, the name is the value).
 _SINCE = frozenset({"since"})
+_SINCE_ZH = frozenset({"从", "自从", "自"})
+_SINCE_ZH_END = frozenset({"起", "开始", "以来"})
 # Words a duration may hold after "since": "since last year", "since the spring".
 _SINCE_REACH = 3
 # Words that open a number's label in a heading ("Routine note number 5", "No. 12").
@@ -607,6 +619,13 @@ def _duration_words(statement: Statement) -> set[int]:
     found: set[int] = set()
     words = statement.words
     for index, word in enumerate(words):
+        if statement.lang == "zh" and word.norm in _SINCE_ZH:
+            end = next(
+                (i for i in range(index + 1, len(words)) if words[i].norm in _SINCE_ZH_END), None
+            )
+            if end is not None and end - index <= _SINCE_REACH:
+                found |= set(range(index, end + 1))
+            continue
         if word.norm not in _SINCE:
             continue
         found.add(index)
@@ -681,7 +700,24 @@ def _values(statement: Statement) -> set[str]:
         if _digit(words[index]):
             numbers -= read(words[index].surface).numbers
     dates = {word.norm for word in kept if word.norm in WEEKDAYS or word.norm in MONTHS}
-    return names | numbers | dates
+    return names | numbers | dates | _copula_values(statement) - _WHEN_ONLY
+
+
+def _copula_values(statement: Statement) -> set[str]:
+    """What "is" gives a one-value attribute: "Priya" of "my manager is Priya", 王磊 of
+    我的领导是王磊 (a name jieba does not know is no name to the reader)."""
+    words = statement.words
+    found: set[str] = set()
+    for index, word in enumerate(words[1:], start=1):
+        before = words[index - 1]
+        if word.norm not in ("be", "是") or not SINGLE_SLOTS.get(before.norm):
+            continue
+        for following in words[index + 1 :]:
+            if following.norm == ",":
+                break
+            if following.norm not in STOP_WORDS and following.norm not in TIME_WORDS:
+                found.add(following.norm)
+    return found
 
 
 def _frame(statement: Statement, values: set[str]) -> set[str]:
@@ -708,6 +744,8 @@ def _same_frame_other_value(old: Statement, new: Statement) -> bool:
         return False
     values_old, values_new = _values(old), _values(new)
     if not (values_old - values_new and values_new - values_old):
+        return False
+    if _chinese_value_told_again(values_old, new):
         return False
     frame_old, frame_new = _frame(old, values_old), _frame(new, values_new)
     if not frame_old and not frame_new:
