@@ -750,8 +750,10 @@ def _same_frame_other_value(old: Statement, new: Statement) -> bool:
     frame_old, frame_new = _frame(old, values_old), _frame(new, values_new)
     if not frame_old and not frame_new:
         # nothing but the attribute and its value: "My manager is Tom" / "Since June my
-        # manager is Priya"
-        return bool(old.single_slots & new.single_slots)
+        # manager is Priya", "My son is 7" / "My son is 8"
+        return bool(old.single_slots & new.single_slots) or bool(
+            (values_old - values_new) & old.numbers and (values_new - values_old) & new.numbers
+        )
     if not frame_old or not frame_new:
         return False
     shared = frame_old & frame_new
