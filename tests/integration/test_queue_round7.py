@@ -23,7 +23,7 @@ from tests.integration.test_hygiene import told_after
         ("I take the 8:10 train to work.", "I take the 8:40 train to work."),
         ("I run 5 km every morning.", "I run 10 km every morning."),
         ("I live in Berlin.", "I used to live in Berlin."),
-        ("My Spotify plan costs 10 € a month.", "Spotify raised my plan to 12 €."),
+        ("I pay 9.99 a month for Netflix.", "Netflix raised my subscription to 13.99 a month."),
     ],
     ids=["since-new-manager", "get-up", "train", "distance", "used-to", "brand"],
 )
@@ -67,4 +67,37 @@ def test_an_imported_notes_file_with_numbered_entries_queues_nothing(
     ]
     memory.remember_many([NewMemory(note) for note in notes])
     assert memory.count() == len(notes)
+    assert memory.conflicts() == []
+
+
+def test_a_short_update_finds_the_long_memory_that_sets_the_same_attribute(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # USE-m3 puts the two at cosine ~0.2, below any floor: the keyword index finds the older
+    # memory by the attribute's words ("live", "flat") that the update's "moved" sets.
+    memory = open_memory(llm=None)
+    long = (
+        "We live in Berlin, Kreuzberg, in a flat on the 3rd floor with a balcony, two cats "
+        "and a view of the canal."
+    )
+    first = memory.remember(long)
+    for other in ("I like green tea.", "My sister works as a nurse in Munich."):
+        memory.remember(other)
+    outcome = memory.remember_explained("Update: we moved to Lisbon in March 2026.")
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    [conflict] = memory.conflicts()
+    assert conflict.existing.id == first.id
+    assert conflict.similarity < 0.3  # found by its words, not by its vector
+
+
+def test_a_change_to_another_attribute_is_not_queued_against_the_long_memory(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(
+        "We live in Berlin, Kreuzberg, in a flat on the 3rd floor with a balcony, two cats "
+        "and a view of the canal."
+    )
+    outcome = memory.remember_explained("My sister moved to Munich last year.")
+    assert outcome.decision is not Decision.QUEUED, outcome.reason
     assert memory.conflicts() == []
