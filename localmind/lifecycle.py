@@ -16,6 +16,7 @@ import numpy as np
 from localmind.config import LifecycleConfig
 from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
+from localmind.fts_terms import match_expression
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
 from localmind.records import (
@@ -26,7 +27,6 @@ from localmind.records import (
     restatements,
 )
 from localmind.sameness import Sameness, compare
-from localmind.fts_terms import match_expression
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import Suspicion
