@@ -37,6 +37,7 @@ from localmind.statement import (
     SELF,
     SELF_WORDS,
     SINGLE_SLOTS,
+    SLOT_ADJECTIVES,
     STOP_WORDS,
     TIME_WORDS,
     USED_TO_ZH,
@@ -116,6 +117,9 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and _values_differ(old, new)
         and (
             overlap >= WEAK_OVERLAP
+            # "my manager …" in both, each with its own names: "… so my new manager is Rachel
+            # Ng" / "My manager at Lumen is Kenji Sato"
+            or (single & _owned_slots(old) & _owned_slots(new) and _values(old) and _values(new))
             or _cues(new)
             or any(s.startswith("my ") for s in single)
             or _slot_values_differ(old, new, single & VALUE_SLOTS)
@@ -488,7 +492,27 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or subject_new in _flat(old.names)
         or _named_in(subject_old, new)
         or _named_in(subject_new, old)
+        or bool(_owned_slots(old) & _owned_slots(new))
     )
+
+
+def _owned_slots(statement: Statement) -> set[str]:
+    """The one-value attributes it gives the user's possessive ("my manager", "our landlord",
+    我的领导): whoever else the text opens with ("Dave moved to the platform org, so my new
+    manager is Rachel Ng"), that attribute is the user's."""
+    words = statement.words
+    owned: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        if word.norm not in POSSESSIVE_SELF:
+            continue
+        ahead = index + 1
+        if statement.lang == "zh" and words[ahead].norm == "的":
+            ahead += 1
+        while ahead < len(words) - 1 and words[ahead].norm in SLOT_ADJECTIVES:
+            ahead += 1
+        if ahead < len(words) and (slot := SINGLE_SLOTS.get(words[ahead].norm)):
+            owned.add(slot)
+    return owned
 
 
 def _named_in(subject: str, other: Statement) -> bool:

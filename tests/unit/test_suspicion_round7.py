@@ -143,3 +143,19 @@ def test_the_labelled_pairs_are_queued_and_kept_apart_as_the_targets_ask() -> No
     assert len(updates) >= 30 and len(compatible) >= 30
     assert queued / len(updates) >= 0.85
     assert false / len(compatible) <= 0.05
+
+
+def test_the_users_one_value_attribute_is_the_users_whoever_the_text_opens_with() -> None:
+    assert suspect(
+        "Dana retired, so my new manager is Luis Ortega.",
+        "My manager at Acme is Wei Zhang; he is very hands-on.",
+    ).contradicts
+    # the same value with a detail, and another holder's manager, are no change
+    assert not suspect(
+        "Dana retired, so my new manager is Luis Ortega.",
+        "My manager Luis Ortega grew up in Seville.",
+    ).contradicts
+    assert not suspect(
+        "My manager is Luis Ortega.", "My sister's manager is Wei Zhang."
+    ).contradicts
+    assert not suspect("我的领导是王磊。", "我老公的领导是陈静。").contradicts
