@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from localmind import bilingual
 from localmind.bilingual import DICTIONARY
@@ -668,7 +669,7 @@ def _duration_words(statement: Statement) -> set[int]:
 
 
 def _digit(word: Word) -> bool:
-    return bool(re.match(r"\d", word.norm))
+    return word.norm[:1].isdigit()
 
 
 def _label_positions(statement: Statement) -> set[int]:
@@ -678,6 +679,8 @@ def _label_positions(statement: Statement) -> set[int]:
     notes file is no list of changed values."""
     words = statement.words
     found: set[int] = set()
+    if not statement.numbers:
+        return found
     for index, word in enumerate(words):
         if not _digit(word) and _number_of(word, statement) is None:
             continue
@@ -709,9 +712,17 @@ def _number_of(word: Word, statement: Statement) -> str | None:
 
 
 def _values(statement: Statement) -> set[str]:
-    """What a statement sets its attribute to: its names, numbers and days, less a title
+    """:func:`_values_of` its text (a copy: callers may change it)."""
+    return set(_values_of(statement.text))
+
+
+@lru_cache(maxsize=4096)
+def _values_of(text: str) -> frozenset[str]:
+    """What a statement sets its attribute to (cached like :func:`read`: every new memory is
+    compared with the same neighbours again and again): its names, numbers and days, less a title
     ("Dr."), the attribute's own name ("GP" of "my GP is …"), a label ("note number 5") and
     when the value began ("since 2015")."""
+    statement = read(text)
     words = statement.words
     skipped = _duration_words(statement) | _label_positions(statement)
     kept = [word for index, word in enumerate(words) if index not in skipped]
@@ -724,7 +735,7 @@ def _values(statement: Statement) -> set[str]:
         if _digit(words[index]):
             numbers -= read(words[index].surface).numbers
     dates = {word.norm for word in kept if word.norm in WEEKDAYS or word.norm in MONTHS}
-    return names | numbers | dates | _copula_values(statement) - _WHEN_ONLY
+    return frozenset(names | numbers | dates | _copula_values(statement) - _WHEN_ONLY)
 
 
 def _copula_values(statement: Statement) -> set[str]:
