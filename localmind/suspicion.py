@@ -765,6 +765,7 @@ def _frame(statement: Statement, values: set[str]) -> set[str]:
         and term not in skipped
         and term not in _WHEN_ONLY
         and term not in TIME_WORDS
+        and term != "time"  # "four times a week": how often, as "twice" is
         and not _NUMERAL_FIRST.match(term)  # 六点半: a value jieba kept as a word
         and term not in _flat(statement.names)
     }

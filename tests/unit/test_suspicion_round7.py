@@ -19,6 +19,7 @@ ANOTHER_VALUE_IN_THE_SAME_FRAME = [
     ("I get up at 6:30 on weekdays.", "I get up at 7:30 on weekdays."),
     ("I take the 8:10 train to work.", "I take the 8:40 train to work."),
     ("I run 5 km every morning.", "I run 10 km every morning."),
+    ("I swim twice a week at the Nordbad.", "I swim four times a week at the Nordbad."),
     ("My yoga class is on Tuesdays at 7 pm.", "My yoga class is on Thursdays at 7 pm."),
     ("Our daughter's piano lesson is at 4:30.", "Our daughter's piano lesson is at 5:15."),
     ("我每天早上六点半起床。", "我每天早上七点半起床。"),
