@@ -43,6 +43,8 @@ MEMORY_PAIRS = ROOT / "tests" / "data" / "memory_pairs.jsonl"
 HYGIENE_PAIRS = ROOT / "tests" / "data" / "hygiene_pairs.jsonl"
 # The same kinds of pair told in the other language (en → zh, zh → en).
 CROSS_PAIRS = ROOT / "tests" / "data" / "hygiene_pairs_cross.jsonl"
+# Updates and compatible facts that share words, by the structure of a change (queue13d).
+QUEUE_PAIRS = ROOT / "tests" / "data" / "queue_pairs.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
 PASSPHRASE = "hygiene-bench"
 TIMING_STORE_SIZE = 10_000
@@ -310,6 +312,9 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="hygiene-") as tmp:
         directory = Path(tmp)
         scores.append(score_pairs("memory_pairs.jsonl", memory_pairs(), directory))
+        if QUEUE_PAIRS.exists():
+            queue = memory_pairs(QUEUE_PAIRS)
+            scores.append(score_pairs("queue_pairs.jsonl", queue, directory))
         if HYGIENE_PAIRS.exists():
             scores.append(score_pairs("hygiene_pairs.jsonl", hygiene_pairs(), directory))
         if CROSS_PAIRS.exists():

@@ -35,6 +35,7 @@ from localmind.suspicion import suspect
 
 PAIR_FILES = {
     "memory_pairs": hygiene.MEMORY_PAIRS,
+    "queue_pairs": hygiene.QUEUE_PAIRS,
     "hygiene_pairs": hygiene.HYGIENE_PAIRS,
     "hygiene_pairs_cross": hygiene.CROSS_PAIRS,
 }
@@ -56,7 +57,8 @@ def dump(out: Path) -> None:
     for name, path in PAIR_FILES.items():
         if not path.exists():
             continue
-        read_pairs = hygiene.memory_pairs if name == "memory_pairs" else hygiene.hygiene_pairs
+        labelled = name in ("memory_pairs", "queue_pairs")
+        read_pairs = hygiene.memory_pairs if labelled else hygiene.hygiene_pairs
         cases = read_pairs(path)
         old = _embed([case.old for case in cases])
         new = _embed([case.new for case in cases])

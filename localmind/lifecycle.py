@@ -11,9 +11,12 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from localmind.config import LifecycleConfig
 from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
+from localmind.fts_terms import match_expression
 from localmind.llm.base import LLM, LLMBadReply, LLMError
 from localmind.prompts import render
 from localmind.records import (
@@ -24,7 +27,7 @@ from localmind.records import (
     restatements,
 )
 from localmind.sameness import Sameness, compare
-from localmind.statement import read
+from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import Suspicion
 from localmind.suspicion import suspect as _suspect_uncached
@@ -46,6 +49,17 @@ SUCCESSOR_SIMILARITY = 0.45
 SUCCESSOR_NEIGHBOURS = 10
 # The floor for a new memory that announces a change (Lifecycle.floor).
 CHANGE_FLOOR = 0.30
+# A new memory that announces a change to a one-value attribute ("Update: we moved to Lisbon")
+# is also compared with the memories the keyword index finds by that attribute's words ("live",
+# "flat", 住): a long memory that sets it ("We live in Berlin, Kreuzberg, in a flat on the 3rd
+# floor with …") sits far from a short update in embedding space (cosine 0.14 with USE-m3),
+# below any floor. This many, in the last places of the nearest five (see docs/design.md,
+# "The review queue, round 7").
+SLOT_NEIGHBOURS = 2
+# The words that set each one-value attribute, for that keyword search.
+SLOT_WORDS: dict[str, tuple[str, ...]] = {}
+for _word, _slot in sorted(SINGLE_SLOTS.items()):
+    SLOT_WORDS[_slot] = (*SLOT_WORDS.get(_slot, ()), _word)
 
 RELATION_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -258,10 +272,42 @@ class Lifecycle:
         hits = self.store.nearest(vector, count, namespace, None)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
         least = self.floor(content)
-        return [
-            (stored[rowid], 1.0 - distance)
+        kept = [
+            (rowid, 1.0 - distance)
             for rowid, distance in hits
             if rowid in stored and 1.0 - distance >= least
+        ]
+        found = [(stored[rowid], similarity) for rowid, similarity in kept]
+        if content is None:
+            return found
+        by_slot = self._slot_neighbours(namespace, vector, content, {rowid for rowid, _ in kept})
+        if not by_slot:
+            return found
+        place = max(0, min(len(found), NEIGHBOURS - len(by_slot)))
+        return [*found[:place], *by_slot, *found[place:]]
+
+    def _slot_neighbours(
+        self, namespace: str, vector: Vectors, content: str, seen: set[int]
+    ) -> list[tuple[StoredMemory, float]]:
+        """Memories the keyword index finds by the words of the one-value attribute
+        ``content`` announces a change to, not among ``seen``: up to ``SLOT_NEIGHBOURS``, with
+        their cosine similarity. None when it announces no change to one."""
+        statement = read(content)
+        slots = sorted(slot for slot in statement.single_slots if slot in SLOT_WORDS)
+        if not statement.cues or not slots:
+            return []
+        match = match_expression(" ".join(word for slot in slots for word in SLOT_WORDS[slot]))
+        if match is None:
+            return []
+        hits = self.store.keyword(match, SLOT_NEIGHBOURS + len(seen), namespace, None)
+        rowids = [rowid for rowid, _ in hits if rowid not in seen][:SLOT_NEIGHBOURS]
+        stored = self.store.get_by_rowids(rowids)
+        vectors = self.store.vectors_for(rowids)
+        query = np.asarray(vector, dtype=np.float32).reshape(-1)
+        return [
+            (stored[rowid], float(np.frombuffer(vectors[rowid], dtype=np.float32) @ query))
+            for rowid in rowids
+            if rowid in stored and rowid in vectors
         ]
 
     def floor(self, content: str | None) -> float:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from localmind import bilingual
 from localmind.bilingual import DICTIONARY
@@ -28,19 +29,25 @@ from localmind.statement import (
     ANTONYMS,
     CUE_PREFIXES_ZH,
     CUE_WORDS,
+    MONTHS,
     NEGATIONS,
     OTHER,
     OTHER_WORDS,
+    POSSESSIVE_SELF,
     RELATIONS,
     SELF,
     SELF_WORDS,
     SINGLE_SLOTS,
+    SLOT_ADJECTIVES,
     STOP_WORDS,
     TIME_WORDS,
+    USED_TO_ZH,
+    WEEKDAYS,
     Statement,
     Word,
     nouns,
     nouns_among,
+    past_verbs,
     read,
     unseen_opening_name,
 )
@@ -79,6 +86,12 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     overlap = len(shared) / max(1, min(len(terms_old), len(terms_new)))
     overlap_all = len(shared) / max(1, len(terms_old), len(terms_new))
     single = old.single_slots & new.single_slots
+    told_over = _told_as_over(old, new)
+    if told_over is not None:
+        return told_over
+    if _same_frame_other_value(old, new):
+        what = f"both set {_slot_name(min(single))}" if single else "the same thing is told"
+        return Suspicion(True, f"{what}, with another value")
     if old.comparison and new.comparison:
         (more_old, less_old), (more_new, less_new) = old.comparison, new.comparison
         if (more_old & less_new) or (less_old & more_new):
@@ -89,21 +102,25 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and _negates_what_both_say(old, new)
     ):
         return Suspicion(True, "one negates the other")
+    numbers_old, numbers_new = _value_numbers(old), _value_numbers(new)
     if (
-        old.numbers
-        and new.numbers
-        and old.numbers != new.numbers
+        numbers_old
+        and numbers_new
+        and numbers_old != numbers_new
         and not new.event
         and old.slots & new.slots
-        and (overlap_all >= OVERLAP or (_cues(new) and old.numbers & new.numbers))
+        and (overlap_all >= OVERLAP or (_cues(new) and numbers_old & numbers_new))
     ):
         return Suspicion(True, "the numbers changed")
     if (
         single
         and not new.event
-        and _values_differ(old, new, terms_old, terms_new)
+        and _values_differ(old, new)
         and (
             overlap >= WEAK_OVERLAP
+            # "my manager …" in both, each with its own names: "… so my new manager is Rachel
+            # Ng" / "My manager at Lumen is Kenji Sato"
+            or (single & _owned_slots(old) & _owned_slots(new) and _values(old) and _values(new))
             or _cues(new)
             or any(s.startswith("my ") for s in single)
             or _slot_values_differ(old, new, single & VALUE_SLOTS)
@@ -431,26 +448,36 @@ def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
 def _people(statement: Statement) -> set[str]:
     """The names of people in it (汤姆, "Lily's", its subject)."""
     people = {word.norm for word in statement.words if word.person}
-    return people | {statement.subject} if statement.subject else people
+    if statement.subject:
+        people.add(statement.subject)
+    if _acts_on_the_users(statement):
+        people.discard(statement.words[0].norm)  # a brand: "Spotify raised my plan"
+    return people
 
 
 def _flat(groups: tuple[frozenset[str], ...]) -> set[str]:
     return {name for group in groups for name in group}
 
 
-def _values_differ(
-    old: Statement, new: Statement, terms_old: set[str], terms_new: set[str]
-) -> bool:
+def _values_differ(old: Statement, new: Statement) -> bool:
     """Whether the new statement gives the attribute a value the old one does not. Values are
-    names and numbers when both have some ("Berlin" / "Lisbon", "$2,850" / "$3,050"): a
-    restatement that leaves a detail out changes nothing. Else, any other content word."""
-    values_old = {name for group in old.names for name in group} | old.numbers
-    values_new = {name for group in new.names for name in group} | new.numbers
+    names and numbers when both have some ("Berlin" / "Lisbon", "$2,850" / "$3,050"; not a
+    title, the attribute's own name or when it began: :func:`_values`): a restatement that
+    leaves a detail out changes nothing. Else, any other content word."""
+    values_old, values_new = _values(old), _values(new)
+    if _chinese_value_told_again(values_old, new):
+        return False  # 王磊是我的领导，他是山东人 after 我的领导是王磊
     if values_old and values_new:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
         # means the same value told again, with other details.
         return bool(values_new - values_old) and not values_old & values_new
-    return terms_old != terms_new
+    return _frame(old, values_old) != _frame(new, values_new)
+
+
+def _chinese_value_told_again(values: set[str], other: Statement) -> bool:
+    """A Chinese value of one text the other holds, however jieba cut it (a name it does not
+    know is glued to what follows: 王磊是 …)."""
+    return any(len(value) >= 2 and _CJK.match(value) and value in other.text for value in values)
 
 
 def _same_subject(old: Statement, new: Statement) -> bool:
@@ -466,7 +493,27 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or subject_new in _flat(old.names)
         or _named_in(subject_old, new)
         or _named_in(subject_new, old)
+        or bool(_owned_slots(old) & _owned_slots(new))
     )
+
+
+def _owned_slots(statement: Statement) -> set[str]:
+    """The one-value attributes it gives the user's possessive ("my manager", "our landlord",
+    我的领导): whoever else the text opens with ("Dave moved to the platform org, so my new
+    manager is Rachel Ng"), that attribute is the user's."""
+    words = statement.words
+    owned: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        if word.norm not in POSSESSIVE_SELF:
+            continue
+        ahead = index + 1
+        if statement.lang == "zh" and words[ahead].norm == "的":
+            ahead += 1
+        while ahead < len(words) - 1 and words[ahead].norm in SLOT_ADJECTIVES:
+            ahead += 1
+        if ahead < len(words) and (slot := SINGLE_SLOTS.get(words[ahead].norm)):
+            owned.add(slot)
+    return owned
 
 
 def _named_in(subject: str, other: Statement) -> bool:
@@ -484,6 +531,8 @@ def _subject(statement: Statement, other: Statement) -> str:
     """Its subject; a first word the other text spells as a name is one here too ("Tom left
     Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
     first = statement.words[0].norm if statement.words else ""
+    if _acts_on_the_users(statement):
+        return SELF
     relative = _relative_of_opening_name(statement)
     if relative is not None:
         return relative
@@ -522,10 +571,11 @@ TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "sir"})
 _OPENING_ADVERBS = frozenset(
     {"now", "currently", "nowadays", "recently", "lately", "finally", "also", "then", "so"}
     # … and the words that open a time phrase before it ("Since June my manager is Priya")
-    | {"since", "from", "start", "starting", "until"}
+    | {"since", "from", "start", "starting", "until", "从", "自从", "起", "自"}
     | {"现在", "如今", "目前", "最近", "终于", "后来", "已经", "本来", "其实"}
 )
 PEOPLE_WORDS = SELF_WORDS | OTHER_WORDS
+_A_DATE_ZH = re.compile(r"^[\d零〇一二两三四五六七八九十]+[月号日年]")
 
 
 def _opening_subject(statement: Statement) -> str | None:
@@ -546,6 +596,7 @@ def _opening_subject(statement: Statement) -> str | None:
             or norm in TIME_WORDS
             or norm in NEGATIONS
             or norm in _OPENING_ADVERBS
+            or _A_DATE_ZH.match(norm)  # 从六月起…
         ):
             continue
         if word.person:
@@ -564,3 +615,238 @@ def _opposed(only_old: set[str], only_new: set[str]) -> bool:
 
 def _slot_name(slot: str) -> str:
     return slot if slot.startswith(("my ", "favourite ")) else f"the {slot}"
+
+
+# --- round 7: the structure of a change (docs/design.md, "The review queue, round 7") ---------
+
+# Words that open a duration of the value told, not another value: "vegetarian since 2015",
+# "since June my manager is Priya" (the date says from when, the name is the value).
+_SINCE = frozenset({"since"})
+_SINCE_ZH = frozenset({"从", "自从", "自"})
+_SINCE_ZH_END = frozenset({"起", "开始", "以来"})
+# Words a duration may hold after "since": "since last year", "since the spring".
+_SINCE_REACH = 3
+# Words that open a number's label in a heading ("Routine note number 5", "No. 12").
+_LABEL_WORDS = frozenset({"number", "no", "#", "nr"})
+# How far into a text a heading's label may sit ("Weekly routine note number 5:").
+_HEADING_REACH = 5
+# 第5条, 第三章: an ordinal is a label.
+_ZH_ORDINAL = "第"
+_NUMERAL_FIRST = re.compile(r"^[\d零〇一二两三四五六七八九十百千万半]")
+# The share of the frame (the words beside the values) two texts must hold in common to tell
+# the same thing: "I take the 8:10 train to work" / "I take the 8:40 train to work".
+FRAME_OVERLAP = 0.75
+
+
+def _duration_words(statement: Statement) -> set[int]:
+    """The positions of a "since …" phrase's words ("since 2015", "since last June"): when the
+    value began, not the value."""
+    found: set[int] = set()
+    words = statement.words
+    for index, word in enumerate(words):
+        if statement.lang == "zh" and word.norm in _SINCE_ZH:
+            end = next(
+                (i for i in range(index + 1, len(words)) if words[i].norm in _SINCE_ZH_END), None
+            )
+            if end is not None and end - index <= _SINCE_REACH:
+                found |= set(range(index, end + 1))
+            continue
+        if word.norm not in _SINCE:
+            continue
+        found.add(index)
+        for ahead in range(index + 1, min(len(words), index + 1 + _SINCE_REACH)):
+            following = words[ahead]
+            if following.norm == ",":
+                break
+            if following.norm in STOP_WORDS or following.norm in TIME_WORDS or _digit(following):
+                found.add(ahead)
+                continue
+            if following.norm in ("last", "early", "late"):
+                found.add(ahead)
+                continue
+            break
+    return found
+
+
+def _digit(word: Word) -> bool:
+    return word.norm[:1].isdigit()
+
+
+def _label_positions(statement: Statement) -> set[int]:
+    """The positions of numbers that label an entry rather than give a value: a number in a
+    text's heading, after words that name the entry ("Routine note number 5:", "Day 3 of the
+    trip:", "Recipe 12:") with no person or verb of the user before it, and 第5条. A numbered
+    notes file is no list of changed values."""
+    words = statement.words
+    found: set[int] = set()
+    if not statement.numbers:
+        return found
+    for index, word in enumerate(words):
+        if not _digit(word) and _number_of(word, statement) is None:
+            continue
+        if statement.lang == "zh":
+            if index and words[index - 1].norm == _ZH_ORDINAL:
+                found.add(index)
+            continue
+        if not 0 < index <= _HEADING_REACH:
+            continue
+        before = words[:index]
+        after = words[index + 1].norm if index + 1 < len(words) else ","
+        heading = all(
+            w.norm not in STOP_WORDS
+            and w.norm not in PEOPLE_WORDS
+            and w.norm not in POSSESSIVE_SELF
+            and w.norm != ","
+            and not w.person
+            and not past_verbs(read(w.surface))
+            for w in before
+        )
+        if heading and (after in (",", "of") or before[-1].norm in _LABEL_WORDS):
+            found.add(index)
+    return found
+
+
+def _number_of(word: Word, statement: Statement) -> str | None:
+    """The number a word gives, as :attr:`Statement.numbers` holds it, or None."""
+    return word.norm if word.norm in statement.numbers else None
+
+
+def _values(statement: Statement) -> set[str]:
+    """:func:`_values_of` its text (a copy: callers may change it)."""
+    return set(_values_of(statement.text))
+
+
+@lru_cache(maxsize=4096)
+def _values_of(text: str) -> frozenset[str]:
+    """What a statement sets its attribute to (cached like :func:`read`: every new memory is
+    compared with the same neighbours again and again): its names, numbers and days, less a title
+    ("Dr."), the attribute's own name ("GP" of "my GP is …"), a label ("note number 5") and
+    when the value began ("since 2015")."""
+    statement = read(text)
+    words = statement.words
+    skipped = _duration_words(statement) | _label_positions(statement)
+    kept = [word for index, word in enumerate(words) if index not in skipped]
+    skipped_norms = {words[index].norm for index in skipped}
+    owned = {slot.removeprefix("~").removeprefix("my ") for slot in statement.slots}
+    names = _flat(statement.names) | {word.norm for word in words if word.person}
+    names -= TITLES | owned | skipped_norms
+    numbers = set(statement.numbers)
+    for index in skipped:
+        if _digit(words[index]):
+            numbers -= read(words[index].surface).numbers
+    dates = {word.norm for word in kept if word.norm in WEEKDAYS or word.norm in MONTHS}
+    return frozenset(names | numbers | dates | _copula_values(statement) - _WHEN_ONLY)
+
+
+def _copula_values(statement: Statement) -> set[str]:
+    """What "is" gives a one-value attribute: "Priya" of "my manager is Priya", 王磊 of
+    我的领导是王磊 (a name jieba does not know is no name to the reader)."""
+    words = statement.words
+    found: set[str] = set()
+    for index, word in enumerate(words[1:], start=1):
+        before = words[index - 1]
+        if word.norm not in ("be", "是") or not SINGLE_SLOTS.get(before.norm):
+            continue
+        for following in words[index + 1 :]:
+            if following.norm == ",":
+                break
+            if following.norm not in STOP_WORDS and following.norm not in TIME_WORDS:
+                found.add(following.norm)
+    return found
+
+
+def _frame(statement: Statement, values: set[str]) -> set[str]:
+    """The words beside the values: what is told ("take … train … work"), less when."""
+    skipped = {statement.words[index].norm for index in _duration_words(statement)}
+    return {
+        term
+        for term in statement.terms
+        if term not in values
+        and term not in skipped
+        and term not in _WHEN_ONLY
+        and term not in TIME_WORDS
+        and term != "time"  # "four times a week": how often, as "twice" is
+        and not _NUMERAL_FIRST.match(term)  # 六点半: a value jieba kept as a word
+        and term not in _flat(statement.names)
+    }
+
+
+def _same_frame_other_value(old: Statement, new: Statement) -> bool:
+    """The same holder tells the same thing with another value in its place, and no value of
+    the old one kept: "I get up at 6:30" / "I get up at 7:30", "My GP is Dr. Hoffmann" /
+    "My GP is Dr. Okafor these days", 我每天跑5公里 / 我每天跑10公里. Not a single occurrence
+    told in the past ("I ran 10 km on Sunday" after "I run 5 km every morning")."""
+    if new.event or ("past" in new.tense and "past" not in old.tense and not _cues(new)):
+        return False
+    values_old, values_new = _values(old), _values(new)
+    if not (values_old - values_new and values_new - values_old):
+        return False
+    if _chinese_value_told_again(values_old, new):
+        return False
+    frame_old, frame_new = _frame(old, values_old), _frame(new, values_new)
+    if not frame_old and not frame_new:
+        # nothing but the attribute and its value: "My manager is Tom" / "Since June my
+        # manager is Priya", "My son is 7" / "My son is 8"
+        return bool(old.single_slots & new.single_slots) or bool(
+            (values_old - values_new) & old.numbers and (values_new - values_old) & new.numbers
+        )
+    if not frame_old or not frame_new:
+        return False
+    shared = frame_old & frame_new
+    return len(shared) / max(len(frame_old), len(frame_new)) >= FRAME_OVERLAP
+
+
+def _value_numbers(statement: Statement) -> set[str]:
+    """Its numbers that are values: not a label ("note number 5"), not when a value began."""
+    return _values(statement) & statement.numbers
+
+
+def _used_to(statement: Statement) -> bool:
+    """It tells a habit or state as over: "I used to live in Berlin", 我以前住在杭州."""
+    words = statement.words
+    if statement.lang == "zh":
+        return "past" in statement.tense and any(w.norm in USED_TO_ZH for w in words)
+    return any(
+        word.surface.lower() == "used" and index + 1 < len(words) and words[index + 1].norm == "to"
+        for index, word in enumerate(words)
+    )
+
+
+def _told_as_over(old: Statement, new: Statement) -> Suspicion | None:
+    """The new text tells as over ("used to", 以前) what the old one tells as current: with the
+    same values, the old fact ended (queue it); with other values, it is history beside the
+    current fact ("I used to live in Hamburg" after "I live in Berlin"), no change. None when
+    the new text tells nothing as over, or the old one does too."""
+    if not _used_to(new) or _used_to(old) or _cues(new) - _WHEN_ONLY:
+        return None
+    values_old, values_new = _values(old), _values(new)
+    if values_new - values_old:
+        return Suspicion(False, "an earlier value, told as history beside the current one")
+    frame_old = _frame(old, values_old)
+    frame_new = _frame(new, values_new) - _USED_TO_WORDS
+    if not frame_old or not frame_new:
+        return None
+    shared = frame_old & frame_new
+    if len(shared) / max(len(frame_old), len(frame_new)) >= FRAME_OVERLAP:
+        return Suspicion(True, "it tells the older memory as over (“used to”)")
+    return None
+
+
+_USED_TO_WORDS = frozenset({"use"}) | USED_TO_ZH
+
+
+# How far after the name that opens a text its object may sit: "Spotify raised my plan".
+_OBJECT_REACH = 3
+
+
+def _acts_on_the_users(statement: Statement) -> bool:
+    """An English text that opens with a name, then a verb, then the user's thing ("Spotify
+    raised my plan to 12 €", "Netflix cancelled our account") is about that thing, the user's:
+    the name is a brand or someone acting on it, not the holder of the attribute. The reader
+    takes any capitalized word that opens a text before a verb as a person."""
+    words = statement.words
+    if statement.lang != "en" or len(words) < 3 or not words[0].person:
+        return False
+    if words[1].norm in ("be", "'s", ",") or words[1].norm in STOP_WORDS:
+        return False  # "Tom is my manager", "Tom's parents": about Tom
+    return any(word.norm in POSSESSIVE_SELF for word in words[2 : 2 + _OBJECT_REACH])
