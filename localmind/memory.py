@@ -44,6 +44,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
 from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
+from localmind.secrets_check import OVERRIDE
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
@@ -484,7 +485,21 @@ class Memory:
             built = self._profiles.build(self.namespace)
             if built is not None:
                 return built
-        return self._profiles.current(self.namespace)
+        current = self._profiles.current(self.namespace)
+        if current is not None and self._store.any_secret(current.built_from):
+            return None  # every memory it was built from is now secret: nothing to say
+        return current
+
+    def mark_secret(self, memory_id: str, secret: bool) -> MemoryRecord:
+        """The person's verdict on whether a memory is a secret, kept in its metadata
+        (``localmind.secrets_check.OVERRIDE``), over what the recogniser thought: a secret is
+        never sent to an assistant (``context``, MCP), and the profile is rebuilt without
+        it."""
+        record = self.get(self.resolve_id(memory_id))
+        metadata = {**record.metadata, OVERRIDE: bool(secret)}
+        return self.update(
+            record.id, metadata=metadata, reason="marked secret" if secret else "marked not secret"
+        )
 
     def profile_history(self) -> list[Profile]:
         return self._profiles.history(self.namespace)
