@@ -784,7 +784,7 @@ class Memory:
         timestamps). An id already in the store is skipped."""
         self._check_ready()
         self.reload_preferences()
-        restored, skipped, evicted = 0, [], []
+        restored, skipped, evicted, secret = 0, [], [], []
         for start in range(0, len(items), EMBED_BATCH):
             batch = list(items[start : start + EMBED_BATCH])
             vectors = self._writer.embed_documents([item.record.content for item in batch])
@@ -795,13 +795,15 @@ class Memory:
                         continue
                     record = replace(item.record, content_hash=content_hash(item.record.content))
                     self._store.insert(record, vector)
+                    if record.secret:
+                        secret.append(record.id)
                     for version in item.history:
                         self._store.add_version(record.id, version)
                     restored += 1
                 evicted += self._governance.enforce_capacity(self.namespace)
             if progress:
                 progress(len(batch))
-        return Restored(restored, skipped, evicted)
+        return Restored(restored, skipped, evicted, secret)
 
     # --- replication (localmind.replica; the sync package carries the events) ---------------
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +114,20 @@ class Finding:
     """Why a text looks like a secret (the kind only: the value itself is never kept)."""
 
     kind: str
+
+
+def told_to_person(memory_ids: Sequence[str]) -> str:
+    """What a front end tells the person when what they added looks like a secret (every
+    front end says the same: the CLI's add and import, the TUI)."""
+    if len(memory_ids) == 1:
+        what, one = f"{memory_ids[0]} looks like a secret", memory_ids[0]
+    else:
+        shown = ", ".join(memory_ids[:5]) + (" and more" if len(memory_ids) > 5 else "")
+        what, one = f"{len(memory_ids)} memories look like secrets ({shown})", "ID"
+    return (
+        f"{what} (a password, PIN, key or code): kept here, but never sent to an assistant "
+        f"(`context`, MCP). Not a secret? localmind update {one} --not-secret"
+    )
 
 
 def find_secret(text: str) -> Finding | None:
@@ -215,8 +229,9 @@ def _format_plugins() -> tuple[tuple[str, Analyze], ...]:
     localmind starts (the package takes ~0.1 s to import)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
+    plugins: dict[str, Any] = get_mapping_from_secret_type_to_class()
     return tuple(
         (kind, plugin_class().analyze_string)
-        for kind, plugin_class in get_mapping_from_secret_type_to_class().items()
+        for kind, plugin_class in plugins.items()
         if plugin_class.__name__ not in _NOT_USED
     )
