@@ -52,11 +52,18 @@ _HEX_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{24,}(?![0-9A-Za-z])")
 
 # --- plain words ------------------------------------------------------------------------------
 
-_EN_NAMES = (
-    r"pass(?:word|wd|code|phrase)|pwd|pin(?:\s*(?:code|number|no\.?))?"
-    r"|security\s+(?:answer|code|question)|secret\s+(?:answer|question|key|phrase|word)"
+# Names whose value may be words ("my wifi password is sunflower") ...
+_EN_WORDY = (
+    r"pass(?:word|wd|phrase)|pwd"
+    r"|security\s+(?:answer|question)|secret\s+(?:answer|question|phrase|word)"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question"
-    r"|recovery\s+(?:code|phrase|key)s?|backup\s+codes?|seed\s+phrase|mnemonic(?:\s+phrase)?"
+    r"|recovery\s+phrase|seed\s+phrase|mnemonic(?:\s+phrase)?"
+)
+# ... and names that also mean other things ("the pin is broken", "the token was a coin"): their
+# value must hold a digit.
+_EN_CODED = (
+    r"passcode|pin(?:\s*(?:code|number|no\.?))?|security\s+code|secret\s+key"
+    r"|recovery\s+(?:code|key)s?|backup\s+codes?"
     r"|api[\s_-]?key|access\s+(?:key|token|code)|auth(?:entication)?\s+(?:token|code)"
     r"|(?:bearer|personal\s+access)\s+token|token"
     r"|2fa\s+code|otp|one[\s-]time\s+(?:code|password)|verification\s+code|cvv|cvc"
@@ -64,6 +71,7 @@ _EN_NAMES = (
     r"(?:code|combination|combo)"
 )
 # "<name> is <value>", "<name> for Gmail: <value>", "<name>=<value>"
+_EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
 _EN_SAID = re.compile(
     rf"\b(?:{_EN_NAMES})\b(?:\s+(?:for|to|of|on|at)\s+(?:[\w'.&-]+\s+){{0,3}}?[\w'.&-]+)?"
     r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|'s\b|:|=|\bchanged\s+to\b|\bset\s+to\b)"
@@ -72,7 +80,7 @@ _EN_SAID = re.compile(
 )
 # "<name> 4821", "<name>: hunter2" right after it: a value holding a digit
 _EN_NEXT = re.compile(
-    rf"\b(?:{_EN_NAMES})\b\s*[:=#]?\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
+    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
     re.IGNORECASE,
 )
 # What follows "my password is" when no password does ("… is weak", "… is in 1Password").
@@ -87,6 +95,8 @@ _NOT_A_VALUE = frozenset(
     terrible there here one two three four five six seven eight nine ten mine yours""",
     )
 )
+
+_DESCRIBING = ("ed", "ing", "ly", "able", "ible", "ful", "less", "ive", "ous")
 
 _ZH_NAMES = (
     r"(?:支付|取款|登录|开机|锁屏|邮箱|银行卡?|网银|无线|wifi|WiFi|WIFI|门锁|门禁|保险柜|账户|账号)?"
@@ -166,7 +176,7 @@ def withheld(content: str, metadata: dict[str, Any]) -> bool:
 def _in_plain_words(text: str) -> Finding | None:
     for match in _EN_SAID.finditer(text):
         value = match.group("value").strip(".,;:!?)(").lower()
-        if value and value not in _NOT_A_VALUE:
+        if any(c.isdigit() for c in value) or (match.group("wordy") and _a_value(value)):
             return Finding("a password, PIN or code told in words")
     for match in _EN_NEXT.finditer(text):
         if len(match.group("value").strip(".,;:!?)(")) >= 3:
@@ -177,6 +187,16 @@ def _in_plain_words(text: str) -> Finding | None:
         if not _ZH_NOT_A_VALUE.match(match.group("value")):
             return Finding("密码、PIN 码或验证码")
     return None
+
+
+def _a_value(word: str) -> bool:
+    """Whether a word after "password is" can be the password: not a common word, nor one that
+    reads as a description ("accepted", "expiring", "easily", "unbreakable")."""
+    return (
+        bool(word)
+        and word not in _NOT_A_VALUE
+        and not (word.isalpha() and word.endswith(_DESCRIBING))
+    )
 
 
 def _card_number(text: str) -> Finding | None:
