@@ -48,6 +48,7 @@ _NOT_USED = frozenset(
 # detect-secrets' default limits; a word shorter than these cannot reach them anyway.
 _BASE64_LIMIT, _HEX_LIMIT = 4.5, 3.0
 _BASE64_WORD = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+_LINK_PATH = re.compile(r"\bhttps?://[^\s?#]+", re.IGNORECASE)
 _HEX_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{24,}(?![0-9A-Za-z])")
 
 # --- plain words ------------------------------------------------------------------------------
@@ -224,6 +225,9 @@ def _key_format(text: str) -> Finding | None:
 
 
 def _high_entropy(text: str) -> Finding | None:
+    # A link's address and path name a page (a shared document's id is random too); a key in a
+    # link sits in its query ("?token=…"), which stays.
+    text = _LINK_PATH.sub(" ", text)
     for word in _BASE64_WORD.findall(text):
         mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
         if mixed and _entropy(word) > _BASE64_LIMIT:

@@ -26,6 +26,7 @@ SECRETS = [
     "Slack bot: xoxb-123456789012-1234567890123-abcdefghijABCDEFGHIJklmn",
     "-----BEGIN RSA PRIVATE KEY-----",
     "home server key 3f9a1c7e5b2d8046af13c9e7d5b4a2f1",
+    "the camera feed https://cam.example.net/live?auth=Zk3q9XvB2mLp7RtY4wHs8NcJ6dFa",
     # plain words
     "My wifi password is sunflower",
     "My password for Gmail is Tr0ub4dor&3",
@@ -59,6 +60,7 @@ NOT_SECRETS = [
     "The token of appreciation was a mug",
     "My phone number is 13812345678",
     "Order number 20240312-8841",
+    "My thesis draft: https://docs.google.com/document/d/1aBcD3fGhIjKlMnOpQrStUvWxYz0123456789/edit",
     "I paid 4111 1111 1111 1112 yen in total",  # 16 digits that fail the Luhn check
     "我忘了密码",
     "密码是什么来着",
