@@ -48,6 +48,7 @@ _NOT_USED = frozenset(
 # detect-secrets' default limits; a word shorter than these cannot reach them anyway.
 _BASE64_LIMIT, _HEX_LIMIT = 4.5, 3.0
 _BASE64_WORD = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+_KEYLIKE_WORD = re.compile(r"[A-Za-z0-9_.+/=-]{11,}")
 _LINK_PATH = re.compile(r"\bhttps?://[^\s?#]+", re.IGNORECASE)
 _HEX_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{24,}(?![0-9A-Za-z])")
 
@@ -234,8 +235,8 @@ def _may_hold_a_key(text: str) -> bool:
     if "://" in text or "PRIVATE KEY" in text:
         return True
     return any(
-        len(word) >= 11 and any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
-        for word in text.split()
+        any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+        for word in _KEYLIKE_WORD.findall(text)
     )
 
 
