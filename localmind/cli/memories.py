@@ -326,7 +326,7 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         record = not_forgotten(memory, memory_id)
         history = memory.history(record.id) if record.type is not MemoryType.SHORT_TERM else []
     if as_json:
-        document = record.to_dict()
+        document = {**record.to_dict(), "secret": record.secret}
         document["history"] = [
             {"version": v.version, "content": v.content, "reason": v.reason, "at": v.replaced_at}
             for v in history

@@ -66,6 +66,8 @@ def test_a_false_positive_is_marked_not_secret_and_a_missed_one_secret(cli: Cli)
     cli.ok("update", hiking, "--secret")
     assert "hiking" not in cli.ok("context", "suggest a weekend hike").stdout
     assert "secret: yes" in cli.ok("show", hiking).stdout
+    assert cli.json("show", hiking)["secret"] is True
+    assert cli.json("show", locker)["secret"] is False
 
     refused = cli("update", hiking)
     assert refused.exit_code != 0 and "--secret or --not-secret" in refused.output
