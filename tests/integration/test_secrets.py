@@ -91,9 +91,9 @@ def test_a_store_made_before_the_mark_is_protected_on_upgrade(tmp_path: Path) ->
     memory.remember(PIN, "semantic", importance=0.9)
     memory.profile(rebuild=True)  # a profile built before the mark existed names the PIN
     db = memory._store.db
-    with db:  # as the store was before migration 6
+    with db:  # as the store was before migration 7 (the secret mark)
         db.execute("ALTER TABLE memories DROP COLUMN secret")
-        db.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+        db.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     memory.close()
 
     with Memory.open(path, PASSPHRASE, kdf=FAST_KDF) as memory:
