@@ -129,7 +129,7 @@ def test_a_secret_merged_into_a_memory_marks_it(memory: Memory) -> None:
 @pytest.mark.slow
 async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> None:
     with Memory.open(store, PASSPHRASE, kdf=FAST_KDF) as memory:
-        for text in (HIKING, "I live in Lisbon", WIFI, PIN, AWS):
+        for text in (HIKING, "I live in Lisbon", WIFI, "My bank card PIN is 4821", AWS):
             memory.remember(text, "semantic", importance=0.9)
 
     async with served(store) as session:
@@ -139,9 +139,16 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
         told = await call(session, "remember", content="My Netflix password is Popcorn!2024")
         confirmed = await call(session, "feedback", id=recalled[0]["id"], verdict="confirm")
         profile = await call(session, "profile", rebuild=True)
+        changed = await call(session, "remember", content="My bank card PIN is 1234")
+        pending = await call(session, "conflicts")
+        settled = await call(
+            session, "resolve", conflict=changed["conflict_id"], resolution="keep_both"
+        )
 
-    for text in (context, where, json.dumps(recalled), json.dumps(confirmed), profile["text"]):
-        for secret in ("sunflower77", "4821", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):
+    assert changed["decision"] == "queued" and "withheld" in changed["candidates"][0]["content"]
+    answers = [context, where, recalled, confirmed, profile["text"], changed, pending, settled]
+    for text in map(json.dumps, answers):
+        for secret in ("sunflower77", "4821", "1234", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):
             assert secret not in text
     assert "Lisbon" in where
     pin = next(r for r in recalled if "withheld" in r["content"])
