@@ -44,6 +44,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
 from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
+from localmind.secrets_check import OVERRIDE
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
@@ -484,7 +485,21 @@ class Memory:
             built = self._profiles.build(self.namespace)
             if built is not None:
                 return built
-        return self._profiles.current(self.namespace)
+        current = self._profiles.current(self.namespace)
+        if current is not None and self._store.any_secret(current.built_from):
+            return None  # every memory it was built from is now secret: nothing to say
+        return current
+
+    def mark_secret(self, memory_id: str, secret: bool) -> MemoryRecord:
+        """The person's verdict on whether a memory is a secret, kept in its metadata
+        (``localmind.secrets_check.OVERRIDE``), over what the recogniser thought: a secret is
+        never sent to an assistant (``context``, MCP), and the profile is rebuilt without
+        it."""
+        record = self.get(self.resolve_id(memory_id))
+        metadata = {**record.metadata, OVERRIDE: bool(secret)}
+        return self.update(
+            record.id, metadata=metadata, reason="marked secret" if secret else "marked not secret"
+        )
 
     def profile_history(self) -> list[Profile]:
         return self._profiles.history(self.namespace)
@@ -769,7 +784,7 @@ class Memory:
         timestamps). An id already in the store is skipped."""
         self._check_ready()
         self.reload_preferences()
-        restored, skipped, evicted = 0, [], []
+        restored, skipped, evicted, secret = 0, [], [], []
         for start in range(0, len(items), EMBED_BATCH):
             batch = list(items[start : start + EMBED_BATCH])
             vectors = self._writer.embed_documents([item.record.content for item in batch])
@@ -780,13 +795,15 @@ class Memory:
                         continue
                     record = replace(item.record, content_hash=content_hash(item.record.content))
                     self._store.insert(record, vector)
+                    if record.secret:
+                        secret.append(record.id)
                     for version in item.history:
                         self._store.add_version(record.id, version)
                     restored += 1
                 evicted += self._governance.enforce_capacity(self.namespace)
             if progress:
                 progress(len(batch))
-        return Restored(restored, skipped, evicted)
+        return Restored(restored, skipped, evicted, secret)
 
     # --- replication (localmind.replica; the sync package carries the events) ---------------
 

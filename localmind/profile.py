@@ -72,7 +72,9 @@ def context_block(
     memory_tokens: int,
 ) -> str:
     """Profile (≤ ``profile_tokens``) then memories, best first (≤ ``memory_tokens`` in all),
-    every word of them quoted (see ``PREAMBLE``)."""
+    every word of them quoted (see ``PREAMBLE``). A memory marked secret is never part of it:
+    the block goes to assistants, some of them in the cloud."""
+    memories = [memory for memory in memories if not memory.secret]
     chinese = (
         tokens.share_of_cjk(([profile.text] if profile else []) + [m.content for m in memories])
         > 0.3
@@ -143,9 +145,11 @@ class ProfileEngine:
         current = self.current(namespace)
         if current is None:
             return self.store.count(namespace) > 0
-        # A forget rebuilds at once: the profile may name what was forgotten.
+        # A forget rebuilds at once: the profile may name what was forgotten; so does a memory
+        # read for it that is now marked secret (or was stored before the mark existed).
         return (
             self._forgotten_since(namespace, current.seq)
+            or self.store.any_secret(current.built_from)
             or self.changes_since(namespace, current.seq) >= self.config.rebuild_after_changes
         )
 
@@ -163,6 +167,8 @@ class ProfileEngine:
                 previous is not None
                 and previous.method.startswith("llm")
                 and not self._forgotten_since(namespace, previous.seq)
+                # a text built from a secret is not built on: it may quote it
+                and not self.store.any_secret(previous.built_from)
             )
             changed = (
                 self._changed_since(namespace, previous.seq) if previous and incremental else []
@@ -187,7 +193,11 @@ class ProfileEngine:
 
     def _changed_since(self, namespace: str, seq: int) -> list[MemoryRecord]:
         ids = self.store.changed_since(namespace, seq)
-        changed = [s.record for s in self.store.iter_memories(namespace) if s.record.id in ids]
+        changed = [
+            s.record
+            for s in self.store.iter_memories(namespace)
+            if s.record.id in ids and not s.record.secret
+        ]
         changed.sort(key=value, reverse=True)
         return changed[: self.config.source_limit]
 
@@ -196,7 +206,8 @@ class ProfileEngine:
         return bool(self.store.changed_since(namespace, seq, ("forget",)))
 
     def _sources(self, namespace: str) -> list[MemoryRecord]:
-        records = [s.record for s in self.store.iter_memories(namespace)]
+        # a secret never goes into the profile, which every `context` answer starts with
+        records = [s.record for s in self.store.iter_memories(namespace) if not s.record.secret]
         records.sort(key=lambda r: (value(r), r.last_touched), reverse=True)
         return records[: self.config.source_limit]
 

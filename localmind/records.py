@@ -102,6 +102,10 @@ class MemoryRecord:
     source: str = field(default="", metadata=_declare("source", Travel.FIELD, tombstone=True))
     content_hash: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
     hlc: str = field(default="", metadata=_declare("text", Travel.DERIVED, exported=False))
+    #: looks like a password, PIN, key or token (``localmind.secrets_check``), or the person
+    #: said so: never sent to an assistant. Derived from the text and the person's verdict in
+    #: the metadata wherever a row is written, so every device computes the same.
+    secret: bool = field(default=False, metadata=_declare("flag", Travel.DERIVED, exported=False))
 
     @property
     def last_touched(self) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import MISSING, dataclass
+from dataclasses import MISSING, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,11 +43,13 @@ class Restorable:
 @dataclass(frozen=True, slots=True)
 class Restored:
     """What :meth:`Memory.restore` did: how many were written back, the ids already present
-    (left as they were) and the ids the capacity limit archived to make room."""
+    (left as they were), the ids the capacity limit archived to make room, and the ids of
+    those written back that are marked secret (kept from assistants)."""
 
     restored: int
     skipped: list[str]
     evicted: list[str]
+    secret: list[str] = field(default_factory=list)
 
 
 def to_document(record: MemoryRecord, history: Iterable[Version]) -> dict[str, Any]:

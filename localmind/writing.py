@@ -34,6 +34,7 @@ from localmind.lifecycle import (
 )
 from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
 from localmind.ringbuffer import RingBuffer, ShortTerm
+from localmind.secrets_check import withheld
 from localmind.store import SqliteStore, StoredMemory
 
 _REINFORCE_CONFIDENCE = 0.05
@@ -482,6 +483,7 @@ class Writer:
 
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
         record = self._new_record(item, content_hash(item.content))
+        record.secret = withheld(record.content, record.metadata)  # the store marks the rest
         if vector is None:
             vector = self.embed_documents([record.content])[0]
         self._short_term.push(ShortTerm(record, vector))

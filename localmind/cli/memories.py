@@ -20,6 +20,7 @@ from localmind.lifecycle import Decision, Outcome
 from localmind.memory import Memory
 from localmind.recall import PRESENT_RECENCY
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from localmind.writing import TOLD_AGAIN
 
@@ -112,6 +113,7 @@ def add(
         echo_json(
             {
                 **record.to_dict(),
+                "secret": record.secret,
                 "decision": str(outcome.decision),
                 "reason": outcome.reason,
                 "evicted": list(outcome.evicted),
@@ -119,6 +121,8 @@ def add(
         )
         return
     click.echo(describe_outcome(outcome))
+    if record.secret:
+        click.echo(told_to_person([record.id]), err=True)
     if outcome.evicted:
         click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
 
@@ -322,7 +326,7 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         record = not_forgotten(memory, memory_id)
         history = memory.history(record.id) if record.type is not MemoryType.SHORT_TERM else []
     if as_json:
-        document = record.to_dict()
+        document = {**record.to_dict(), "secret": record.secret}
         document["history"] = [
             {"version": v.version, "content": v.content, "reason": v.reason, "at": v.replaced_at}
             for v in history
@@ -341,6 +345,7 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         ("version", record.version),
         ("pinned", "yes" if record.pinned else "no"),
         ("source", record.source or "unknown (made before sources were kept)"),
+        ("secret", "yes: never sent to assistants" if record.secret else "no"),
         ("metadata", json.dumps(record.metadata, ensure_ascii=False)),
     ):
         click.echo(f"{name:>10}: {printable(str(value), newlines=False)}")
@@ -352,6 +357,30 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
             f"--- version {version} ({printable(reason, newlines=False)}, replaced {when(at)})"
         )
         click.echo(f"\n{heading}\n{printable(content)}")
+
+
+@cli.command(epilog=ID_HELP)
+@click.argument("memory_id", metavar="ID")
+@click.option(
+    "--secret/--not-secret",
+    "secret",
+    default=None,
+    help="--not-secret: it was taken for a secret (a password, PIN, key or code) but is not, so "
+    "it may be sent to assistants again; --secret: keep it from them.",
+)
+@click.pass_obj
+@friendly_errors
+def update(obj: Context, memory_id: str, secret: bool | None) -> None:
+    """Change how a memory is treated. Secrets are never sent to an assistant (`context`, MCP);
+    you still see them in recall, list and show."""
+    if secret is None:
+        raise click.UsageError("Say --secret or --not-secret; nothing was changed.")
+    with obj.open() as memory:
+        record = memory.mark_secret(not_forgotten(memory, memory_id).id, secret)
+    if record.secret:
+        click.echo(f"{record.id} is a secret: never sent to assistants.")
+    else:
+        click.echo(f"{record.id} is not a secret: assistants may be sent it.")
 
 
 @cli.command(epilog=ID_HELP)

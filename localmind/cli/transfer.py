@@ -29,6 +29,7 @@ from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
 from localmind.records import MemoryType
+from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from localmind.transfer import (
     PLAINTEXT_WARNING,
@@ -103,6 +104,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
     imported = skipped = repeated = merged = queued = outdated = 0
+    secret: dict[str, None] = {}  # ids of those that look like secrets, in order
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
@@ -119,6 +121,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
                 queued += added.queued
                 skipped += len(report.skipped)
                 evicted += added.evicted + report.evicted
+                secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
+                secret.update(dict.fromkeys(report.secret))
                 bar.update(lines.consumed - bar.pos)
                 pending = next(batches, None)
             bad = reader.bad
@@ -148,6 +152,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     if bad:
         summary += f"; skipped {plural(bad, 'bad line')}"
     click.echo(summary + ".")
+    if secret:
+        click.echo(told_to_person(list(secret)), err=True)
 
 
 #: Lines turned into memories, embedded and written at a time: memory use is bounded by one

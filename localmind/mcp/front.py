@@ -35,6 +35,8 @@ Use `recall` to look things up. When a remembered fact turns out right or wrong,
 (confirm, deny, or correct with the right text); call `forget` when the user asks you to.
 When `remember` returns a `question`, you are the judge: settle it in the same turn with
 `resolve` (or `update`), asking the user only when the conversation does not tell you.
+Passwords, PINs, keys and codes the user keeps here are never sent to you: they are left out of
+`context` and shown as withheld elsewhere.
 """
 
 WITH_MODEL = (

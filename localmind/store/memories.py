@@ -7,6 +7,7 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from localmind.records import (
     to_column,
     to_json,
 )
+from localmind.secrets_check import withheld
 from localmind.store.base import placeholders
 from localmind.store.conflicts import Conflicts
 from localmind.store.events import Events
@@ -93,9 +95,22 @@ def _row_values(record: MemoryRecord) -> dict[str, Any]:
     return {name: to_column(name, getattr(record, name)) for name in DECLARED if name != "id"}
 
 
+def secret_column(content: str, metadata: dict[str, Any] | str) -> int:
+    """The ``secret`` column of a row with this text and metadata (a dict, or its JSON as the
+    column and events hold it): derived wherever a row is written, like ``content_hash``, so
+    no write path (a merge, an edit, a restore, another device's change) can skip it."""
+    if isinstance(metadata, str):
+        try:
+            metadata = json.loads(metadata)
+        except ValueError:
+            metadata = {}
+    return int(bool(content) and withheld(content, metadata if isinstance(metadata, dict) else {}))
+
+
 class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
     def insert(self, record: MemoryRecord, vector: Vectors) -> int:
         record.hlc = self.stamp()
+        record.secret = bool(secret_column(record.content, record.metadata))
         rowid = self._insert_row(record.id, _row_values(record))
         if record.status is Status.ACTIVE:
             self._index(rowid, record, vector)
@@ -145,7 +160,11 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             setattr(record, name, value)
         record.hlc = self.stamp()
         columns = {name: to_column(name, value) for name, value in fields.items()}
-        self._set_columns(stored.rowid, {**columns, "hlc": record.hlc})
+        derived: dict[str, Any] = {"hlc": record.hlc}
+        if "metadata" in fields:  # a merged restatement, or the person's verdict on it
+            record.secret = bool(secret_column(record.content, record.metadata))
+            derived["secret"] = int(record.secret)
+        self._set_columns(stored.rowid, {**columns, **derived})
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
             self._leave_active(stored.rowid, record.id, self._clock())
@@ -184,10 +203,11 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         record.version += 1
         record.updated_at = at
         record.hlc = self.stamp()
+        record.secret = bool(secret_column(content, record.metadata))
         self.db.execute(
             "UPDATE memories SET content = ?, content_hash = ?, version = ?, updated_at = ?, "
-            "hlc = ? WHERE rowid = ?",
-            (content, content_hash, record.version, at, record.hlc, stored.rowid),
+            "hlc = ?, secret = ? WHERE rowid = ?",
+            (content, content_hash, record.version, at, record.hlc, record.secret, stored.rowid),
         )
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
@@ -214,7 +234,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         self._redact_forgotten(record)
         self.db.execute(
             "UPDATE memories SET status = 'deleted', content = '', metadata = '{}', "
-            "content_hash = '', updated_at = ?, hlc = ? WHERE rowid = ?",
+            "content_hash = '', secret = 0, updated_at = ?, hlc = ? WHERE rowid = ?",
             (at, record.hlc, stored.rowid),
         )
         # The tombstone travels whole: a device that never saw the memory (or whose copy of its
@@ -271,6 +291,17 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             tuple(rowids),
         )
         return {row[0]: _record(row) for row in rows}
+
+    def any_secret(self, memory_ids: Sequence[str]) -> bool:
+        """Whether one of these memories is marked secret (a profile built from it is stale)."""
+        if not memory_ids:
+            return False
+        row = self.db.execute(
+            f"SELECT 1 FROM memories WHERE secret = 1 AND id IN ({placeholders(memory_ids)}) "
+            "LIMIT 1",
+            tuple(memory_ids),
+        ).fetchone()
+        return row is not None
 
     def find_active_by_hash(self, namespace: str, content_hash: str) -> StoredMemory | None:
         row = self.db.execute(

@@ -193,6 +193,18 @@ def _earlier_texts(db: apsw.Connection) -> None:
     db.execute("CREATE INDEX set_aside_by_hash ON set_aside (content_hash)")
 
 
+def _secret_mark(db: apsw.Connection) -> None:
+    # Whether a memory looks like a password, PIN, key or token (localmind.secrets_check):
+    # kept from assistants. Computed here for the memories stored before the mark existed, so
+    # a person who upgrades is protected from the first `context` on.
+    from localmind.store.memories import secret_column
+
+    db.execute("ALTER TABLE memories ADD COLUMN secret INTEGER NOT NULL DEFAULT 0")
+    rows = db.execute("SELECT rowid, content, metadata FROM memories WHERE content != ''")
+    marked = [(rowid,) for rowid, content, metadata in rows if secret_column(content, metadata)]
+    db.executemany("UPDATE memories SET secret = 1 WHERE rowid = ?", marked)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
@@ -200,6 +212,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "vector change log", _vector_change_log),
     Migration(5, "memory source", _memory_source),
     Migration(6, "earlier texts", _earlier_texts),
+    Migration(7, "secret mark", _secret_mark),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

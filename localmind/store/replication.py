@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from localmind.records import MemoryRecord, Status, content_hash, restatements
 from localmind.store.base import placeholders
-from localmind.store.memories import Memories
+from localmind.store.memories import Memories, secret_column
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +110,11 @@ class Replication(Memories):
         """Write a memory's fold over its row and history, through the writes a local change
         uses. Returns the rowid when its index entries must be rebuilt (it is active and its
         text, type, namespace or restatements changed); they were removed already."""
-        values = folded.values
+        # derived here, as every local write derives it: the events never carry it
+        values = {
+            **folded.values,
+            "secret": secret_column(folded.values["content"], folded.values["metadata"]),
+        }
         current = self.get(memory_id)
         before: MemoryRecord | None = None
         if current is None:

@@ -251,6 +251,7 @@ def test_an_old_store_gets_the_change_log(tmp_path: Path) -> None:
         db.execute("DROP TABLE set_aside")
         db.execute("DROP INDEX memories_by_source")
         db.execute("ALTER TABLE memories DROP COLUMN source")
+        db.execute("ALTER TABLE memories DROP COLUMN secret")
         for trigger in ("insert", "update", "delete"):
             db.execute(f"DROP TRIGGER memory_vec_log_{trigger}")
         db.execute("DROP TABLE memory_vec_changes")

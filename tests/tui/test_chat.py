@@ -152,3 +152,23 @@ async def test_at_80x24_the_offline_banner_leaves_the_message_field_in_view(
         recalled = app.screen.query_one("#recalled", DataTable)
         assert [str(key.value) for key in recalled.columns] == ["content", "score", "conf"]
         assert "I prefer green tea" in screen_text(app)  # the figures are in the score line
+
+
+async def test_a_secret_told_in_the_chat_is_said_to_stay_out_of_the_models_prompt(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str], ollama_server: FakeOllama
+) -> None:
+    secret = "The user's wifi password is sunflower77"
+    ollama_server.when_schema_has("facts", {"facts": [{"content": secret, "type": "semantic"}]})
+    ollama_server.when_schema_has("relation", {"relation": "compatible", "reason": "both true"})
+    ollama_server.default_reply = REPLY
+    app = make_app(store_path, clock, llm=OllamaLLM(host=ollama_server.host, timeout_s=5.0))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await say(pilot, app, "Remember my wifi password, it is sunflower77")
+        remembered = str(app.screen.query_one("#remembered").render())
+        assert "looks like a secret" in remembered and "never sent to an assistant" in remembered
+
+        await say(pilot, app, "What is the wifi password at home?")
+    replies = [r.body for r in ollama_server.requests if r.path == "/api/chat" and r.body["stream"]]
+    system = replies[-1]["messages"][0]
+    assert system["role"] == "system" and "sunflower77" not in system["content"]

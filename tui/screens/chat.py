@@ -17,6 +17,7 @@ from localmind.chat import Turn
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Decision, Outcome
 from localmind.records import MemoryRecord, RecallResult
+from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from tui.format import archived_note, day, one_line, shown
 from tui.screens.base import Columns, Page
@@ -57,6 +58,8 @@ def describe(outcome: Outcome) -> Text:
         text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
     if outcome.evicted:
         text.append(f"\n{'':>11}{archived_note(len(outcome.evicted))}", style="yellow")
+    if outcome.record.secret:
+        text.append(f"\n{'':>11}{told_to_person([outcome.record.id])}", style="yellow")
     return text
 
 

@@ -1,0 +1,277 @@
+"""Whether a memory's text looks like a secret: a password, PIN, API key, token, card number,
+one-time or security code, in English or Chinese.
+
+localmind is the person's private memory, but its ``context`` answer (and MCP's ``recall``)
+goes to whatever assistant asks, often a cloud one. A memory that looks like a secret is
+marked when it is written (``MemoryRecord.secret``, a column the store derives from the text)
+and kept out of everything sent to an assistant; the person still reads it in their own
+commands. Two kinds of evidence:
+
+- key and token formats (AWS, GitHub, Slack, Stripe, OpenAI, JWT, private keys, …) and long
+  high-entropy strings: Yelp's ``detect-secrets`` plugins, asked about the text directly
+  (never its network verification);
+- what people say in plain words, which those plugins (made for code) miss: "my password is
+  …", "bank PIN 4821", "the door code is 1234#", "security answer: …", a card number that
+  passes the Luhn check, 密码/口令/PIN码/验证码/银行卡号 followed by a value.
+
+The person has the last word: ``metadata["secret"]`` true or false (``localmind update ID
+--not-secret``) overrides the recogniser.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from localmind.records import text_with_restatements
+
+#: The metadata key holding the person's own verdict (true or false), which wins.
+OVERRIDE = "secret"
+_SAID = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+#: detect-secrets plugins left out: IP addresses are not secrets, the keyword plugin reads
+#: code ("password = ..."; the plain-words rules below read sentences), and the entropy
+#: plugins need quotes around a string (the same entropy test runs on each word below).
+_NOT_USED = frozenset(
+    {
+        "IPPublicDetector",
+        "KeywordDetector",
+        "Base64HighEntropyString",
+        "HexHighEntropyString",
+    }
+)
+
+# detect-secrets' default limits; a word shorter than these cannot reach them anyway.
+_BASE64_LIMIT, _HEX_LIMIT = 4.5, 3.0
+_BASE64_WORD = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+_KEYLIKE_WORD = re.compile(r"[A-Za-z0-9_.+/=-]{11,}")
+_LINK_PATH = re.compile(r"\bhttps?://[^\s?#]+", re.IGNORECASE)
+_HEX_WORD = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{24,}(?![0-9A-Za-z])")
+
+# --- plain words ------------------------------------------------------------------------------
+
+# Names whose value may be words ("my wifi password is sunflower") ...
+_EN_WORDY = (
+    r"pass(?:word|wd|phrase)|pwd"
+    r"|security\s+(?:answer|question)|secret\s+(?:answer|question|phrase|word)"
+    r"|answer\s+to\s+(?:my|the)\s+security\s+question"
+    r"|recovery\s+phrase|seed\s+phrase|mnemonic(?:\s+phrase)?"
+)
+# ... and names that also mean other things ("the pin is broken", "the token was a coin"): their
+# value must hold a digit.
+_EN_CODED = (
+    r"passcode|pin(?:\s*(?:code|number|no\.?))?|security\s+code|secret\s+key"
+    r"|recovery\s+(?:code|key)s?|backup\s+codes?"
+    r"|api[\s_-]?key|access\s+(?:key|token|code)|auth(?:entication)?\s+(?:token|code)"
+    r"|(?:bearer|personal\s+access)\s+token|token"
+    r"|2fa\s+code|otp|one[\s-]time\s+(?:code|password)|verification\s+code|cvv|cvc"
+    r"|(?:door|gate|alarm|garage|entry|building|safe|locker|lock|padlock)\s+"
+    r"(?:code|combination|combo)"
+)
+# "<name> is <value>", "<name> for Gmail: <value>", "<name>=<value>"
+_EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
+_EN_SAID = re.compile(
+    rf"\b(?:{_EN_NAMES})\b(?:\s+(?:for|to|of|on|at)\s+(?:[\w'.&-]+\s+){{0,3}}?[\w'.&-]+)?"
+    r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|'s\b|:|=|\bchanged\s+to\b|\bset\s+to\b)"
+    r"\s*[\"'“‘]?(?P<value>[^\s\"'”’]+)",
+    re.IGNORECASE,
+)
+# "<name> 4821", "<name>: hunter2" right after it: a value holding a digit
+_EN_NEXT = re.compile(
+    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
+    re.IGNORECASE,
+)
+# What follows "my password is" when no password does ("… is weak", "… is in 1Password").
+_NOT_A_VALUE = frozenset(
+    re.split(
+        r"\s+",
+        """a an the my your his her their our its this that same weak strong too very not still
+    now expired wrong correct right long short easy hard simple secure safe changed different
+    saved stored written kept hidden in on at under with by for from of to and or but also
+    just so really something what which where who how why when required needed needs set
+    reset locked blocked forgotten lost new old been being done fine ok okay good bad great
+    terrible there here one two three four five six seven eight nine ten mine yours""",
+    )
+)
+
+_DESCRIBING = ("ed", "ing", "ly", "able", "ible", "ful", "less", "ive", "ous")
+
+_ZH_NAMES = (
+    r"(?:支付|取款|登录|开机|锁屏|邮箱|银行卡?|网银|无线|wifi|WiFi|WIFI|门锁|门禁|保险柜|账户|账号)?"
+    r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|[Pp][Ii][Nn]\s*码|"
+    r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌)"
+)
+_ZH_SAID = re.compile(
+    _ZH_NAMES
+    + r"\s*(?:是|为|：|:|=|改成了?|改为|换成了?|设成了?|设为|叫)?\s*[「“\"']?"
+    + r"(?P<value>[A-Za-z0-9!@#$%^&*()_+\-=.,?~]{3,})"
+)
+# A value in Chinese words only after an explicit "是/为/：" ("密码是芝麻开门"), and not a
+# question or a hint about where it is ("密码是什么", "密码是我的生日", "密码在本子上").
+_ZH_WORDS = re.compile(_ZH_NAMES + r"\s*(?:是|为|：|:)\s*[「“\"']?(?P<value>[\u4e00-\u9fff]{2,8})")
+_ZH_NOT_A_VALUE = re.compile(
+    r"^(?:什么|多少|哪|啥|怎|我|你|他|她|它|不|没|很|太|在|一样|同|对|错|这|那)"
+)
+
+# A card number: 13 to 19 digits, in groups or not, passing the Luhn check.
+_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """Why a text looks like a secret (the kind only: the value itself is never kept)."""
+
+    kind: str
+
+
+def told_to_person(memory_ids: Sequence[str]) -> str:
+    """What a front end tells the person when what they added looks like a secret (every
+    front end says the same: the CLI's add and import, the TUI)."""
+    if len(memory_ids) == 1:
+        what, one = f"{memory_ids[0]} looks like a secret", memory_ids[0]
+    else:
+        shown = ", ".join(memory_ids[:5]) + (" and more" if len(memory_ids) > 5 else "")
+        what, one = f"{len(memory_ids)} memories look like secrets ({shown})", "ID"
+    return (
+        f"{what} (a password, PIN, key or code): kept here, but never sent to an assistant "
+        f"(`context`, MCP). Not a secret? localmind update {one} --not-secret"
+    )
+
+
+def find_secret(text: str) -> Finding | None:
+    """The first reason ``text`` looks like a secret, or None."""
+    for check in (_in_plain_words, _card_number, _key_format, _high_entropy):
+        found = check(text)
+        if found is not None:
+            return found
+    return None
+
+
+def looks_secret(text: str) -> bool:
+    return find_secret(text) is not None
+
+
+def person_said(metadata: dict[str, Any]) -> bool | None:
+    """The person's own verdict in ``metadata`` (true, false), or None when they gave none."""
+    said = metadata.get(OVERRIDE)
+    if isinstance(said, bool):
+        return said
+    if isinstance(said, str):
+        return _SAID.get(said.strip().lower())
+    return None
+
+
+def withheld(content: str, metadata: dict[str, Any]) -> bool:
+    """Whether a memory with this text and metadata is kept from assistants: the person's
+    verdict when they gave one, else whether its text (or a restatement merged into it) looks
+    like a secret."""
+    said = person_said(metadata)
+    if said is not None:
+        return said
+    return looks_secret(text_with_restatements(content, metadata))
+
+
+def _in_plain_words(text: str) -> Finding | None:
+    for match in _EN_SAID.finditer(text):
+        value = match.group("value").strip(".,;:!?)(").lower()
+        if any(c.isdigit() for c in value) or (match.group("wordy") and _a_value(value)):
+            return Finding("a password, PIN or code told in words")
+    for match in _EN_NEXT.finditer(text):
+        if len(match.group("value").strip(".,;:!?)(")) >= 3:
+            return Finding("a password, PIN or code told in words")
+    if _ZH_SAID.search(text):
+        return Finding("密码、PIN 码或验证码")
+    for match in _ZH_WORDS.finditer(text):
+        if not _ZH_NOT_A_VALUE.match(match.group("value")):
+            return Finding("密码、PIN 码或验证码")
+    return None
+
+
+def _a_value(word: str) -> bool:
+    """Whether a word after "password is" can be the password: not a common word, nor one that
+    reads as a description ("accepted", "expiring", "easily", "unbreakable")."""
+    return (
+        bool(word)
+        and word not in _NOT_A_VALUE
+        and not (word.isalpha() and word.endswith(_DESCRIBING))
+    )
+
+
+def _card_number(text: str) -> Finding | None:
+    for match in _CARD.finditer(text):
+        digits = [int(c) for c in match.group() if c.isdigit()]
+        if len(set(digits)) > 1 and _luhn(digits):
+            return Finding("a card number")
+    return None
+
+
+def _luhn(digits: list[int]) -> bool:
+    total = 0
+    for position, digit in enumerate(reversed(digits)):
+        if position % 2:
+            digit = digit * 2 - 9 if digit > 4 else digit * 2
+        total += digit
+    return total % 10 == 0
+
+
+def _key_format(text: str) -> Finding | None:
+    if not _may_hold_a_key(text):
+        return None
+    for kind, analyze in _format_plugins():
+        if next(iter(analyze(text)), None) is not None:
+            return Finding(kind)
+    return None
+
+
+def _may_hold_a_key(text: str) -> bool:
+    """Whether any detect-secrets format could match: every one needs a word of 11 or more
+    characters mixing letters and digits, a link with a password in it or a private key's
+    header. Most memories have none, so remember never imports the package for them (importing
+    it takes 0.1 to 0.4 s, most of it the ``requests`` it brings)."""
+    if "://" in text or "PRIVATE KEY" in text:
+        return True
+    return any(
+        any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+        for word in _KEYLIKE_WORD.findall(text)
+    )
+
+
+def _high_entropy(text: str) -> Finding | None:
+    # A link's address and path name a page (a shared document's id is random too); a key in a
+    # link sits in its query ("?token=…"), which stays.
+    text = _LINK_PATH.sub(" ", text)
+    for word in _BASE64_WORD.findall(text):
+        mixed = any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+        if mixed and _entropy(word) > _BASE64_LIMIT:
+            return Finding("a long random-looking string (a key or token)")
+    for word in _HEX_WORD.findall(text):
+        if any(c.isalpha() for c in word) and _entropy(word) > _HEX_LIMIT:
+            return Finding("a long random-looking hexadecimal string (a key or token)")
+    return None
+
+
+def _entropy(word: str) -> float:
+    """Shannon entropy in bits per character, as detect-secrets computes it."""
+    counts = {c: word.count(c) for c in set(word)}
+    return -sum(n / len(word) * math.log2(n / len(word)) for n in counts.values())
+
+
+Analyze = Callable[[str], Iterator[str]]
+
+
+@functools.cache
+def _format_plugins() -> tuple[tuple[str, Analyze], ...]:
+    """detect-secrets' format plugins (kind, analyze): imported on the first check, not when
+    localmind starts (the package takes ~0.1 s to import)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    plugins: dict[str, Any] = get_mapping_from_secret_type_to_class()
+    return tuple(
+        (kind, plugin_class().analyze_string)
+        for kind, plugin_class in plugins.items()
+        if plugin_class.__name__ not in _NOT_USED
+    )

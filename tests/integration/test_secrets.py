@@ -1,0 +1,157 @@
+"""Secrets stay out of what an assistant is sent (review7, finding 1): a password, PIN, key or
+token told to localmind is marked when written and never part of the profile, the ``context``
+block or MCP's answers, while the person's own commands show it. Real store, real model, the
+real MCP client over stdio."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from localmind import Memory
+from tests.cli_support import Cli
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+from tests.integration.test_mcp import call, served
+
+TOKEN = "My GitHub token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+PASSWORD = "email password: Tr0ub4dor&3"
+PIN = "bank PIN 4821"
+WIFI = "wifi 密码是 sunflower77"
+AWS = "My AWS access key is AKIAIOSFODNN7EXAMPLE"
+HIKING = "I like hiking"
+
+
+def added(cli: Cli, text: str, *options: str) -> tuple[str, str]:
+    """Add a memory through the CLI; its id and what was said on stderr."""
+    result = cli.ok("add", text, *options)
+    return result.stdout.split()[1], result.stderr
+
+
+@pytest.mark.slow
+def test_the_reviews_commands_keep_the_password_and_token_out_of_context(cli: Cli) -> None:
+    _, said = added(cli, HIKING, "--type", "semantic")
+    assert "secret" not in said
+    token, said = added(cli, TOKEN, "--type", "semantic", "--importance", "0.9")
+    assert "looks like a secret" in said and f"localmind update {token} --not-secret" in said
+    password, said = added(cli, PASSWORD, "--importance", "0.9")
+    assert f"{password} looks like a secret" in said and "never sent to an assistant" in said
+
+    context = cli.ok("context", "suggest a weekend hike").stdout
+    assert "hiking" in context
+    assert "ghp_" not in context and "Tr0ub4dor" not in context
+    assert "token" not in context.lower() and "password" not in context.lower()
+
+    # they are the person's: their own commands show them
+    listed = cli.contents()
+    assert TOKEN in listed and PASSWORD in listed
+    shown = cli.ok("show", token).stdout
+    assert TOKEN in shown and "secret: yes" in shown
+    assert "Tr0ub4dor&3" in cli.ok("recall", "what is my email password?").stdout
+    # and their backup keeps them
+    assert "Tr0ub4dor&3" in cli.ok("export").stdout
+
+
+@pytest.mark.slow
+def test_a_false_positive_is_marked_not_secret_and_a_missed_one_secret(cli: Cli) -> None:
+    locker, said = added(cli, "My gym locker code is 4471, top row")
+    assert "looks like a secret" in said
+    assert "4471" not in cli.ok("context", "where is my gym locker?").stdout
+
+    assert "is not a secret" in cli.ok("update", locker, "--not-secret").stdout
+    assert "4471" in cli.ok("context", "where is my gym locker?").stdout
+
+    hiking, _ = added(cli, HIKING)
+    cli.ok("update", hiking, "--secret")
+    assert "hiking" not in cli.ok("context", "suggest a weekend hike").stdout
+    assert "secret: yes" in cli.ok("show", hiking).stdout
+    assert cli.json("show", hiking)["secret"] is True
+    assert cli.json("show", locker)["secret"] is False
+
+    refused = cli("update", hiking)
+    assert refused.exit_code != 0 and "--secret or --not-secret" in refused.output
+
+
+@pytest.mark.slow
+def test_import_says_which_lines_look_like_secrets(cli: Cli, tmp_path: Path) -> None:
+    lines = tmp_path / "notes.txt"
+    lines.write_text(f"{HIKING}\n{PIN}\n{WIFI}\nI live in Lisbon\n", encoding="utf-8")
+    result = cli.ok("import", str(lines))
+    assert "2 memories look like secrets" in result.stderr
+    context = cli.ok("context", "where do I live and what do I like?").stdout
+    assert "4821" not in context and "sunflower77" not in context
+    assert "Lisbon" in context
+
+
+def test_a_store_made_before_the_mark_is_protected_on_upgrade(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    memory = Memory.open(path, PASSPHRASE, kdf=FAST_KDF)
+    memory.remember(HIKING, "semantic")
+    memory.remember(PIN, "semantic", importance=0.9)
+    memory.profile(rebuild=True)  # a profile built before the mark existed names the PIN
+    db = memory._store.db
+    with db:  # as the store was before migration 7 (the secret mark)
+        db.execute("ALTER TABLE memories DROP COLUMN secret")
+        db.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    memory.close()
+
+    with Memory.open(path, PASSPHRASE, kdf=FAST_KDF) as memory:
+        context = memory.context("suggest a weekend hike")
+        assert "hiking" in context and "4821" not in context
+        profile = memory.profile()
+        assert profile is not None and "4821" not in profile.text
+        assert [r.secret for r in memory.list_memories(newest_first=False)] == [False, True]
+
+
+def test_the_mark_travels_to_another_device(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with (
+        Memory.open(tmp_path / "a.db", PASSPHRASE, kdf=FAST_KDF, clock=clock) as laptop,
+        Memory.open(tmp_path / "b.db", PASSPHRASE, kdf=FAST_KDF, clock=clock) as phone,
+    ):
+        pin = laptop.remember(PIN)
+        locker = laptop.remember("My locker combination is 12-34-56")
+        laptop.mark_secret(locker.id, False)
+        phone.apply_remote(laptop.events_since(0))
+        assert phone.get(pin.id).secret is True
+        assert phone.get(locker.id).secret is False
+        assert "4821" not in phone.context("what do I keep at the bank?")
+
+
+def test_a_secret_merged_into_a_memory_marks_it(memory: Memory) -> None:
+    kept = memory.remember("My bank card PIN is 4821")
+    assert kept.secret
+    again = memory.remember("my bank card pin is 4821!")
+    assert again.id == kept.id and again.secret
+
+
+@pytest.mark.slow
+async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> None:
+    with Memory.open(store, PASSPHRASE, kdf=FAST_KDF) as memory:
+        for text in (HIKING, "I live in Lisbon", WIFI, "My bank card PIN is 4821", AWS):
+            memory.remember(text, "semantic", importance=0.9)
+
+    async with served(store) as session:
+        context = await call(session, "context", query="Can you recommend a book for my trip?")
+        where = await call(session, "context", query="where do I live?")
+        recalled = await call(session, "recall", query="what is my bank PIN?", limit=5)
+        told = await call(session, "remember", content="My Netflix password is Popcorn!2024")
+        confirmed = await call(session, "feedback", id=recalled[0]["id"], verdict="confirm")
+        profile = await call(session, "profile", rebuild=True)
+        changed = await call(session, "remember", content="My bank card PIN is 1234")
+        pending = await call(session, "conflicts")
+        settled = await call(
+            session, "resolve", conflict=changed["conflict_id"], resolution="keep_both"
+        )
+
+    assert changed["decision"] == "queued" and "withheld" in changed["candidates"][0]["content"]
+    answers = [context, where, recalled, confirmed, profile["text"], changed, pending, settled]
+    for text in map(json.dumps, answers):
+        for secret in ("sunflower77", "4821", "1234", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):
+            assert secret not in text
+    assert "Lisbon" in where
+    pin = next(r for r in recalled if "withheld" in r["content"])
+    assert f"localmind show {pin['id']}" in pin["content"]
+    assert "withheld" in confirmed["content"]
+    assert "looks like a secret" in told["reason"] and "withheld" in told["content"]

@@ -1,0 +1,113 @@
+"""The recogniser of secret-looking text (localmind.secrets_check), English and Chinese, and
+its false positives on the dev sets' own texts (none may be taken for a secret)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import madial
+from localmind.records import RESTATEMENTS
+from localmind.secrets_check import find_secret, person_said, withheld
+
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+
+SECRETS = [
+    # the review's (finding 1)
+    "My GitHub token is ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    "email password: Tr0ub4dor&3",
+    "bank PIN 4821",
+    "wifi 密码是 sunflower77",
+    "AWS access key AKIAIOSFODNN7EXAMPLE",
+    # formats detect-secrets knows, and long random strings
+    "my aws secret is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "Slack bot: xoxb-123456789012-1234567890123-abcdefghijABCDEFGHIJklmn",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "home server key 3f9a1c7e5b2d8046af13c9e7d5b4a2f1",
+    "the camera feed https://cam.example.net/live?auth=Zk3q9XvB2mLp7RtY4wHs8NcJ6dFa",
+    # plain words
+    "My wifi password is sunflower",
+    "My password for Gmail is Tr0ub4dor&3",
+    "The garage door code is 1234#",
+    "passcode 0000 for the phone",
+    "security answer: Fluffy",
+    "the answer to my security question is Rex",
+    "my card 4111 1111 1111 1111",
+    # 中文
+    "我的银行卡密码是 482193",
+    "支付密码：135790",
+    "PIN码 4821",
+    "验证码是 839201",
+    "银行卡号 6222021234567890128",
+    "密码是芝麻开门",
+    "wifi密码sunflower77",
+    "门禁码是 2580#",
+]
+
+NOT_SECRETS = [
+    "I like hiking",
+    "I forgot my password again",
+    "My password is weak, I should change it",
+    "I reset my email password yesterday",
+    "I keep my passwords in 1Password",
+    "my password is in the notebook",
+    "I pinned the photo to the fridge",
+    "The password was accepted after the reset",
+    "The pin is broken on my badge",
+    "The token was a small brass coin",
+    "The token of appreciation was a mug",
+    "My phone number is 13812345678",
+    "Order number 20240312-8841",
+    "My thesis draft: https://docs.google.com/document/d/1aBcD3fGhIjKlMnOpQrStUvWxYz0123456789/edit",
+    "I paid 4111 1111 1111 1112 yen in total",  # 16 digits that fail the Luhn check
+    "我忘了密码",
+    "密码是什么来着",
+    "密码是我的生日",
+    "我搬到了里斯本",
+]
+
+
+@pytest.mark.parametrize("text", SECRETS)
+def test_a_secret_is_recognised(text: str) -> None:
+    assert find_secret(text) is not None
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_talk_about_secrets_without_one_is_not_a_secret(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def test_the_persons_verdict_wins_over_the_recogniser() -> None:
+    assert withheld("bank PIN 4821", {}) is True
+    assert withheld("bank PIN 4821", {"secret": False}) is False
+    assert withheld("I like hiking", {"secret": True}) is True
+    # as `--meta secret=false` gives it
+    assert person_said({"secret": "false"}) is False
+    assert person_said({"secret": "maybe"}) is None
+
+
+def test_a_secret_merged_in_as_a_restatement_marks_the_memory() -> None:
+    assert withheld("My bank card", {RESTATEMENTS: ["bank card PIN 4821"]}) is True
+
+
+def _dev_texts() -> list[str]:
+    texts = []
+    for name in ("personal", "personal2"):  # personal3 and personal4 are held out: never read
+        with (DATA / name / "memories.jsonl").open(encoding="utf-8") as lines:
+            texts += [json.loads(line)["text"] for line in lines if line.strip()]
+        with (DATA / name / "questions.jsonl").open(encoding="utf-8") as lines:
+            texts += [json.loads(line)["question"] for line in lines if line.strip()]
+    for language in madial.LANGUAGES:
+        texts += [item.event for item in madial.load_memories(madial.VENDORED, language)]
+        for dialogue in madial.load_dialogues(madial.VENDORED, language):
+            texts += [turn.text for turn in dialogue.turns]
+    return texts
+
+
+def test_no_memory_or_question_of_the_dev_sets_is_taken_for_a_secret() -> None:
+    texts = _dev_texts()
+    assert len(texts) > 3000
+    flagged = [text for text in texts if find_secret(text) is not None]
+    assert flagged == []
