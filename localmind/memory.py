@@ -700,7 +700,7 @@ class Memory:
         self.needs_reindex = False
         self._recaller.clear_cache()
         for item in self._short_term:
-            item.vector = self.embedder.embed_documents([item.record.content])[0]
+            item.vector = self._writer.embed_documents([item.record.content])[0]
         return reembedded
 
     def unarchive(self, memory_id: str) -> tuple[MemoryRecord, list[str]]:

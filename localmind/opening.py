@@ -23,6 +23,7 @@ from localmind.embedders import default_embedder, embedder_from_spec
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
 from localmind.errors import EmbedderMismatch, NotAStore, StoreError, WrongPassphrase
 from localmind.files import sidecars
+from localmind.first_person import as_told
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
 from localmind.locks import key_file_lock
@@ -199,7 +200,7 @@ def reembed(
     vectors: list[Vectors] = []
     for start in range(0, len(rows), EMBED_BATCH):
         batch = rows[start : start + EMBED_BATCH]
-        vectors.extend(embedder.embed_documents([record.content for _, record in batch]))
+        vectors.extend(embedder.embed_documents([as_told(record.content) for _, record in batch]))
         if progress:
             progress(len(batch))
     embedded = {record.content: v for (_, record), v in zip(rows, vectors, strict=True)}
@@ -212,7 +213,9 @@ def reembed(
         ]
         late = list({r.content: None for _, r in rows if r.content not in embedded})
         if late:
-            embedded.update(zip(late, embedder.embed_documents(late), strict=True))
+            embedded.update(
+                zip(late, embedder.embed_documents([as_told(t) for t in late]), strict=True)
+            )
         store.create_vector_table(embedder.dim)
         store.put_vectors((rowid, record, embedded[record.content]) for rowid, record in rows)
         record_embedder(store, embedder, create_table=False)

@@ -19,6 +19,7 @@ from localmind import blas, validation
 from localmind.config import Settings
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
 from localmind.errors import InvalidInput, NotFound
+from localmind.first_person import as_told
 from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
     NEIGHBOURS,
@@ -422,7 +423,7 @@ class Writer:
             if hashed not in found:
                 missing.setdefault(hashed, text)
         if missing:
-            fresh = self.embedder.embed_documents(list(missing.values()))
+            fresh = self.embedder.embed_documents([as_told(text) for text in missing.values()])
             found.update(zip(missing, fresh, strict=True))
         return [found[hashed] for hashed in hashes]
 
