@@ -44,6 +44,10 @@ TOLD_AGAIN = "you said this before"
 # How far apart two tellings of the same event may be and still be one telling (a repeat of the
 # same import line); further apart, it happened again ("Went running" on 05-01 and on 05-08).
 _SAME_MOMENT = 5.0
+# An undated event is told now: told again within this many seconds it is the same occasion (an
+# assistant saving it twice in one conversation); later, it happened again ("Went for a run
+# along the Tagus" today and next week are two runs, not one run told twice).
+_SAME_OCCASION = 12 * 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +175,7 @@ class Writer:
         another_time = False
         if self._store.find_active_by_hash(self.namespace, hashed) is not None:
             with self._store.db:
-                twin = self._reinforce_twin(hashed, item)
+                twin = self._reinforce_twin(hashed, item, alone=True)
             if twin is not None:
                 return twin
             # The same event told at another time happened again: its own memory, not merged
@@ -195,11 +199,12 @@ class Writer:
                 )
             )
         # Decided outside the transaction: the model, when asked, may take seconds.
-        proposal = self._lifecycle.propose(item.content, neighbours[:NEIGHBOURS])
+        judged = self._another_occasion(item, neighbours)
+        proposal = self._lifecycle.propose(item.content, judged[:NEIGHBOURS])
         earlier = self._lifecycle.may_update(item.content, neighbours)
         with self._store.db:
             # Another process may have stored the same text while this one embedded it.
-            twin = self._reinforce_twin(hashed, item)
+            twin = self._reinforce_twin(hashed, item, alone=True)
             if twin is not None:
                 return twin
             # Read again under the lock (the current memory may have been forgotten).
@@ -449,11 +454,13 @@ class Writer:
         self._store.insert(record, vector)
         return record
 
-    def _reinforce_twin(self, hashed: str, item: NewMemory) -> Outcome | None:
+    def _reinforce_twin(
+        self, hashed: str, item: NewMemory, *, alone: bool = False
+    ) -> Outcome | None:
         """Reinforce the active memory with the same text, if there is one. Call it inside the
         write transaction: read before it, the memory may have changed or been forgotten by
         another process since."""
-        existing = self._twin(hashed, item)
+        existing = self._twin(hashed, item, alone)
         if existing is None:
             return None
         record = existing.record
@@ -466,21 +473,43 @@ class Writer:
         )
         return Outcome(reinforced, Decision.REINFORCED, existing.record, 1.0)
 
-    def _twin(self, hashed: str, item: NewMemory) -> StoredMemory | None:
-        """The active memory ``item`` repeats: the one with the same text; for a dated event,
-        the one made at the same moment (the same run on another day is another run). An
-        undated event reinforces its twin, as a fact does: an assistant saving it twice."""
-        if item.type is not MemoryType.EPISODIC or item.created_at is None:
+    def _twin(self, hashed: str, item: NewMemory, alone: bool) -> StoredMemory | None:
+        """The active memory ``item`` repeats: the one with the same text; for an event, the
+        one told on the same occasion (the same run on another day is another run). ``alone``:
+        told by itself (remember), not as a line of an import."""
+        if item.type is not MemoryType.EPISODIC:
             return self._store.find_active_by_hash(self.namespace, hashed)
-        told = float(item.created_at)
         return next(
             (
                 twin
                 for twin in self._store.active_by_hash(self.namespace, hashed)
-                if abs(twin.record.created_at - told) <= _SAME_MOMENT
+                if self._same_occasion(item, twin.record, alone)
             ),
             None,
         )
+
+    def _same_occasion(self, item: NewMemory, other: MemoryRecord, alone: bool) -> bool:
+        """Whether the event ``item`` and the memory ``other`` were told on one occasion: a
+        dated item at the same moment; an undated one told by itself (now) within half a day;
+        an undated line of an import always (the same file imported again)."""
+        if item.created_at is not None:
+            return abs(other.created_at - float(item.created_at)) <= _SAME_MOMENT
+        return not alone or abs(other.created_at - self._clock()) <= _SAME_OCCASION
+
+    def _another_occasion(
+        self, item: NewMemory, neighbours: list[tuple[StoredMemory, float]]
+    ) -> list[tuple[StoredMemory, float]]:
+        """``neighbours`` without the events told on another occasion than the event
+        ``item``: "Went for a run along the Tagus" next week is no restatement of this week's
+        run, and merging it would lose the second run."""
+        if item.type is not MemoryType.EPISODIC:
+            return neighbours
+        return [
+            (stored, similarity)
+            for stored, similarity in neighbours
+            if stored.record.type is not MemoryType.EPISODIC
+            or self._same_occasion(item, stored.record, alone=True)
+        ]
 
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
         record = self._new_record(item, content_hash(item.content))

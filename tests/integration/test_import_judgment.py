@@ -14,6 +14,7 @@ import pytest
 from localmind import Memory, NewMemory
 from localmind.lifecycle import Decision
 from tests.cli_support import Cli
+from tests.conftest import FakeClock
 
 DAY = 86_400.0
 START = 1_700_000_000.0
@@ -238,3 +239,41 @@ def test_remember_of_the_same_event_on_another_date_stores_it(
     assert sorted(r.created_at for r in memory.iter_all()) == [START, START + 7 * DAY]
     same = memory.remember_explained(run, type="episodic", created_at=START + 7 * DAY)
     assert same.decision is Decision.REINFORCED and memory.count() == 2
+
+
+def test_an_event_told_again_a_week_later_is_another_event(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """Told by itself, an undated event is told now: the same run told again (in the same or
+    other words) a week later is another run, not a restatement of the first; within the same
+    conversation it is the same run told twice."""
+    memory = open_memory(llm=None)
+    first = memory.remember("Went running along the Tagus this morning", type="episodic")
+    clock.advance(seconds=3600)
+    again = memory.remember_explained(
+        "Went for a run along the Tagus this morning", type="episodic"
+    )
+    assert again.decision is Decision.MERGED and again.record.id == first.id
+
+    clock.advance(days=7)
+    reworded = memory.remember_explained(
+        "Went for a run along the Tagus this morning", type="episodic"
+    )
+    repeated = memory.remember_explained(  # told twice in this week's conversation
+        "Went for a run along the Tagus this morning", type="episodic"
+    )
+    assert reworded.decision is Decision.INSERTED
+    assert repeated.decision is Decision.REINFORCED and repeated.record.id == reworded.record.id
+    assert memory.count() == 2
+
+
+def test_an_import_of_the_same_undated_events_again_adds_nothing(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory(llm=None)
+    turns = [NewMemory(t, type="episodic") for t in ("We hiked the coast path", "Ate sardines")]
+    memory.remember_many(turns)
+    clock.advance(days=7)
+    batch = memory.remember_many_explained(turns)
+    assert batch.decisions == [Decision.REINFORCED, Decision.REINFORCED]
+    assert memory.count() == 2
