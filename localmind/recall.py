@@ -24,6 +24,7 @@ from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.embedders.use import UseEmbedder
 from localmind.errors import InvalidInput
+from localmind.first_person import as_asked, as_told
 from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
@@ -684,11 +685,12 @@ class Recaller:
         except LLMError:
             return None
         answer = answer.strip()[: self.settings.limits.max_content_chars]
-        return self.embedder.embed_documents([answer])[0] if answer else None
+        return self.embedder.embed_documents([as_told(answer)])[0] if answer else None
 
     def _embedded(self, query: str) -> Vectors:
         """The query's embedding; a query of several lines gets ``LAST_LINE_WEIGHT`` of its last
         line's added (one batch of two: about a query's cost again, only for such queries)."""
+        query = as_asked(query)  # an assistant's question about "the user", as the person asks
         last = _last_line(query)
         if last == query.strip():
             return self.embedder.embed_query([query])[0]

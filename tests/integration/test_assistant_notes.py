@@ -12,6 +12,7 @@ import pytest
 from localmind import Memory
 from localmind.lifecycle import Decision
 from tests.conftest import FakeClock
+from tests.integration.test_recall_judgment import _filled
 
 
 @pytest.mark.parametrize(
@@ -50,3 +51,16 @@ def test_the_note_is_stored_as_told(open_memory: Callable[..., Memory]) -> None:
     memory = open_memory()
     stored = memory.remember("The user's sister lives in Munich")
     assert memory.get(stored.id).content == "The user's sister lives in Munich"
+
+
+def test_an_assistants_question_about_the_user_finds_the_persons_own_memory(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """Asked about "the user", recall answers with what the person said about themselves, as
+    for the question in their own words: without the first-person reading "What is the user's
+    job?" met every memory under the relevance threshold and got nothing."""
+    memory = open_memory()
+    _filled(memory)
+    job = next(r.id for r in memory.list_memories() if r.content.startswith("I work as"))
+    assert job in [r.memory.id for r in memory.recall("What is the user's job?", 3)]
+    assert job in [r.memory.id for r in memory.recall("What is my job?", 3)]

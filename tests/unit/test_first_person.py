@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from localmind.first_person import as_told
+from localmind.first_person import as_asked, as_told
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,30 @@ def test_a_note_about_the_user_reads_in_the_first_person(note: str, told: str) -
 )
 def test_anything_else_is_left_as_told(text: str) -> None:
     assert as_told(text) == text
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Where does the user live?", "Where do I live?"),
+        ("What is the user's job?", "What is my job?"),
+        ("Is the user allergic to anything?", "Am I allergic to anything?"),
+        ("When did the user move to Lisbon?", "When did I move to Lisbon?"),
+        ("Has the user been to Japan?", "Have I been to Japan?"),
+        ("What pets does the user have?", "What pets do I have?"),
+        ("What does the user's sister do?", "What does my sister do?"),
+        ("用户住在哪里？", "我住在哪里？"),
+        ("用户的工作是什么？", "我的工作是什么？"),
+    ],
+)
+def test_an_assistants_question_about_the_user_is_asked_as_the_person_asks(
+    question: str, asked: str
+) -> None:
+    assert as_asked(question) == asked
+
+
+@pytest.mark.parametrize(
+    "question", ["Where do I live?", "User interface settings?", "我住在哪里？", "用户界面在哪里？"]
+)
+def test_a_question_in_the_persons_words_is_left_as_asked(question: str) -> None:
+    assert as_asked(question) == question
