@@ -269,11 +269,35 @@ def restatements(metadata: dict[str, Any]) -> list[str]:
     return [text for text in kept if isinstance(text, str) and text]
 
 
+#: ``metadata`` key listing the earlier texts a newer fact replaced (take-new, a merge, a
+#: model's overwrite; up to ``REPLACED_KEPT``, newest last). The keyword index holds them with
+#: the memory, so the question asked in the old fact's words ("where do I live?" after "I live
+#: in Berlin" became "I moved to Lisbon") still finds the memory, which answers with its
+#: current text. Restatements are dropped on such a change; these are what was replaced.
+REPLACED = "replaced"
+REPLACED_KEPT = 4
+
+
+def replaced_texts(metadata: dict[str, Any]) -> list[str]:
+    """The earlier texts noted under ``replaced`` (anything else there counts as none)."""
+    kept = metadata.get(REPLACED)
+    if not isinstance(kept, list):
+        return []
+    return [text for text in kept if isinstance(text, str) and text]
+
+
+def with_replaced(metadata: dict[str, Any], earlier: str, current: str) -> dict[str, Any]:
+    """``metadata`` noting ``earlier`` as a text the memory (now ``current``) replaced."""
+    kept = [t for t in replaced_texts(metadata) if t not in (earlier, current)] + [earlier]
+    return {**metadata, REPLACED: kept[-REPLACED_KEPT:]}
+
+
 def searchable_text(record: MemoryRecord) -> str:
-    """What the keyword index holds for a memory: its text and its merged restatements."""
+    """What the keyword index holds for a memory: its text, its merged restatements and the
+    earlier texts it replaced."""
     return text_with_restatements(record.content, record.metadata)
 
 
 def text_with_restatements(content: str, metadata: dict[str, Any]) -> str:
     """:func:`searchable_text` of a memory with this content and metadata."""
-    return "\n".join([content, *restatements(metadata)])
+    return "\n".join([content, *restatements(metadata), *replaced_texts(metadata)])

@@ -145,6 +145,14 @@ class Changed(TypedDict):
     updated_at: str
 
 
+class Updated(Changed):
+    # pending conflicts the new text answered (it says what their other memory says): closed
+    # as a merge with this text, the other memory set aside
+    settled_conflicts: list[int]
+    repointed: list[int]  # other conflicts of a memory set aside: now about ``id``
+    also_closed: list[Closed]
+
+
 class Forgotten(TypedDict):
     id: str
     forgotten: bool
@@ -230,13 +238,24 @@ class MemoryTools:
         self,
         id: Annotated[str, Field(description="The memory's id.")],
         content: Annotated[str, Field(description="The memory's new, complete text.")],
-    ) -> Changed:
+    ) -> Updated:
         """Replace a memory's text (a new version; the old text stays in its history and can
-        be brought back). Use it to fix a memory `remember` merged into or judged against."""
+        be brought back). Use it to fix a memory `remember` merged into or judged against.
+        When the memory waits in a pending conflict and the new text says what the other
+        memory says (e.g. "I live in Lisbon" for "I live in Berlin" against "I moved to
+        Lisbon"), that settles the conflict: `settled_conflicts` lists it, the other memory is
+        set aside (its date kept: the memory is dated by the newer of the two)."""
         with self._using() as memory:
             self._count_write()
-            record = memory.update(id, content=content, reason="update by the assistant")
-        return _changed(record)
+            settlement = memory.update_explained(
+                id, content=content, reason="update by the assistant"
+            )
+        return Updated(
+            **_changed(settlement.record),
+            settled_conflicts=list(settlement.settled),
+            repointed=list(settlement.repointed),
+            also_closed=[Closed(conflict_id=c, why=why) for c, why in settlement.closed],
+        )
 
     def conflicts(self) -> list[Pending]:
         """Memories that may contradict each other and wait for a decision, oldest first: each
