@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from mcp import Client
 
 from localmind import Memory, NewMemory
+from localmind.mcp.server import build_server
+from tests.cli_support import Cli
+from tests.integration.test_mcp import call
 
 BERLIN = datetime(2025, 1, 10, 9, tzinfo=UTC).timestamp()
 LISBON = datetime(2026, 3, 20, 9, tzinfo=UTC).timestamp()
@@ -20,6 +25,8 @@ MOVES = [
     ("I live in Berlin", "I moved to Lisbon", "Where do I live?", "My sister Anna lives in Munich"),
     ("我住在柏林", "我搬到了里斯本", "我住在哪里？", "我姐姐安娜住在慕尼黑"),
 ]
+OLD_VALUE = {"I live in Berlin": "Berlin", "我住在柏林": "柏林"}
+QUESTION = {move[0]: move[2] for move in MOVES}
 
 
 def moved(memory: Memory, old: str, new: str, sister: str) -> int:
@@ -55,3 +62,115 @@ def test_take_new_dates_the_memory_by_the_move_and_the_question_still_finds_it(
     assert found, f"nothing found for {question!r}"
     assert found[0].memory.id == kept.id
     assert found[0].memory.content == new
+    # the old value itself finds it first too, answered with what holds now (Berlin is history)
+    by_old_value = memory.recall(OLD_VALUE[old], 3)[0]
+    assert (by_old_value.memory.id, by_old_value.memory.content) == (kept.id, new)
+
+
+def test_another_device_gets_the_newer_date_and_finds_it_by_the_old_words(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    old, new, question, sister = MOVES[0]
+    here = open_memory(llm=None)
+    kept = here.resolve_conflict(moved(here, old, new, sister), "take-new")
+    there = open_memory(llm=None, path=tmp_path / "laptop.db")
+
+    there.apply_remote(here.events_since(0))
+
+    copy = there.get(kept.id)
+    assert (copy.content, copy.created_at) == (new, LISBON)
+    assert [v.content for v in there.history(kept.id)] == [old]
+    assert there.recall(question, 1)[0].memory.id == kept.id
+
+
+def test_a_merge_is_dated_by_the_later_of_the_two(open_memory: Callable[..., Memory]) -> None:
+    old, new, _, sister = MOVES[0]
+    memory = open_memory(llm=None)
+    conflict = moved(memory, old, new, sister)
+
+    kept = memory.resolve_conflict(conflict, "merge", "I moved from Berlin to Lisbon")
+
+    assert (kept.content, kept.created_at) == ("I moved from Berlin to Lisbon", LISBON)
+
+
+# --- review7 finding 8: settling with update settles the question -----------------------------
+
+SETTLED_BY = [
+    ("I live in Berlin", "I moved to Lisbon", "I live in Lisbon"),
+    ("我住在柏林", "我搬到了里斯本", "我住在里斯本"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "settled_text"), SETTLED_BY, ids=["en", "zh"])
+def test_updating_the_old_memory_to_the_change_settles_the_conflict(
+    open_memory: Callable[..., Memory], old: str, new: str, settled_text: str
+) -> None:
+    memory = open_memory(llm=None)
+    conflict = moved(memory, old, new, MOVES[0][3])
+    old_id = memory.conflicts()[0].existing.id
+
+    settlement = memory.update_explained(old_id, content=settled_text)
+
+    assert settlement.settled == (conflict,)
+    assert memory.conflicts() == []
+    record = memory.get(old_id)
+    assert (record.content, record.created_at) == (settled_text, LISBON)
+    # one memory says where the person lives; the move is set aside for it, nothing supersedes it
+    assert [r.content for r in memory.list_memories() if r.content in (old, new)] == []
+    found = memory.recall(QUESTION[old], 3)[0]
+    assert (found.memory.id, found.breakdown.superseded_by) == (old_id, None)
+
+
+def test_an_update_that_does_not_take_the_change_leaves_the_conflict_pending(
+    open_memory: Callable[..., Memory],
+) -> None:
+    old, new, _, sister = MOVES[0]
+    memory = open_memory(llm=None)
+    conflict = moved(memory, old, new, sister)
+    old_id = memory.conflicts()[0].existing.id
+
+    settlement = memory.update_explained(old_id, content="I live in Berlin-Mitte")
+
+    assert settlement.settled == ()
+    [still] = memory.conflicts()
+    assert (still.id, still.existing.content, still.candidate.content) == (
+        conflict,
+        "I live in Berlin-Mitte",
+        new,
+    )
+
+
+async def test_mcp_update_settles_the_conflict_and_says_so(
+    open_memory: Callable[..., Memory],
+) -> None:
+    old, new, question, sister = MOVES[0]
+    memory = open_memory(llm=None)
+    conflict = moved(memory, old, new, sister)
+    old_id = memory.conflicts()[0].existing.id
+
+    async with Client(build_server(memory)) as client:
+        updated = await call(client, "update", id=old_id, content="I live in Lisbon")
+        pending = await call(client, "conflicts")
+        found = await call(client, "recall", query=question)
+
+    assert (updated["settled_conflicts"], updated["repointed"], updated["also_closed"]) == (
+        [conflict],
+        [],
+        [],
+    )
+    assert updated["created_at"].startswith("2026-03-20")
+    assert pending == []
+    assert found[0]["id"] == old_id and found[0]["superseded_by"] is None
+
+
+def test_cli_correct_settles_the_conflict_and_says_so(cli: Cli, tmp_path: Path) -> None:
+    old, new, _, _ = MOVES[0]
+    notes = tmp_path / "home.txt"
+    notes.write_text(f"{old}\n{new}\n", encoding="utf-8")
+    cli.ok("import", str(notes))
+    [pending] = cli.json("conflicts")
+
+    result = cli.ok("feedback", pending["existing"]["id"], "correct", "I live in Lisbon")
+
+    assert f"Settled conflict #{pending['id']}: " in result.stdout
+    assert cli.json("conflicts") == []
