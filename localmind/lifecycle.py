@@ -568,7 +568,7 @@ class Lifecycle:
         """The model called the new text a contradiction: it becomes the memory's current
         version, dated ``created_at`` (when it was told), the old text its earlier version and
         among the words it is found by (see ``records.REPLACED``)."""
-        earlier = existing.record.content
+        earlier = [existing.record.content, *restatements(existing.record.metadata)]
         record = self.store.replace_content(
             existing, content, content_hash, vector, "overwrite", self._clock(), created_at
         )
@@ -588,7 +588,9 @@ class Lifecycle:
         kept among the words the memory is found by (``records.REPLACED``)."""
         metadata = without_restatements(existing.record)
         if replaced is not None:
-            metadata = with_replaced(metadata, replaced, existing.record.content)
+            # the replaced text and what restated it: their words still find the memory
+            earlier = [replaced, *restatements(existing.record.metadata)]
+            metadata = with_replaced(metadata, earlier, existing.record.content)
         if metadata == existing.record.metadata:
             return existing.record
         return self.store.update_fields(existing, reason, metadata=metadata)

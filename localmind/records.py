@@ -286,9 +286,11 @@ def replaced_texts(metadata: dict[str, Any]) -> list[str]:
     return [text for text in kept if isinstance(text, str) and text]
 
 
-def with_replaced(metadata: dict[str, Any], earlier: str, current: str) -> dict[str, Any]:
-    """``metadata`` noting ``earlier`` as a text the memory (now ``current``) replaced."""
-    kept = [t for t in replaced_texts(metadata) if t not in (earlier, current)] + [earlier]
+def with_replaced(metadata: dict[str, Any], earlier: list[str], current: str) -> dict[str, Any]:
+    """``metadata`` noting the ``earlier`` texts (the replaced one and its restatements) as
+    texts the memory (now ``current``) replaced; the newest ``REPLACED_KEPT`` are kept."""
+    noted = [t for t in replaced_texts(metadata) if t not in earlier]
+    kept = [t for t in dict.fromkeys([*noted, *earlier]) if t != current]
     return {**metadata, REPLACED: kept[-REPLACED_KEPT:]}
 
 

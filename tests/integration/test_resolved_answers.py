@@ -13,9 +13,12 @@ import pytest
 from mcp import Client
 
 from localmind import Memory, NewMemory
+from localmind.lifecycle import Decision
+from localmind.llm.ollama import OllamaLLM
 from localmind.mcp.server import build_server
 from tests.cli_support import Cli
 from tests.integration.test_mcp import call
+from tests.ollama_server import FakeOllama
 
 BERLIN = datetime(2025, 1, 10, 9, tzinfo=UTC).timestamp()
 LISBON = datetime(2026, 3, 20, 9, tzinfo=UTC).timestamp()
@@ -91,6 +94,21 @@ def test_a_merge_is_dated_by_the_later_of_the_two(open_memory: Callable[..., Mem
     kept = memory.resolve_conflict(conflict, "merge", "I moved from Berlin to Lisbon")
 
     assert (kept.content, kept.created_at) == ("I moved from Berlin to Lisbon", LISBON)
+
+
+def test_a_models_overwrite_is_dated_by_the_new_text_and_found_by_the_old_words(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "moved"})
+    old, new, question, _ = MOVES[0]
+    memory = open_memory(llm=llm)
+    first = memory.remember(old, created_at=BERLIN)
+
+    outcome = memory.remember_explained(new, created_at=LISBON)
+
+    assert (outcome.decision, outcome.record.id) == (Decision.OVERWRITTEN, first.id)
+    assert memory.get(first.id).created_at == LISBON
+    assert memory.recall(question, 1)[0].memory.content == new
 
 
 # --- review7 finding 8: settling with update settles the question -----------------------------
