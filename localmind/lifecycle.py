@@ -569,6 +569,7 @@ class Lifecycle:
         version, dated ``created_at`` (when it was told), the old text its earlier version and
         among the words it is found by (see ``records.REPLACED``)."""
         earlier = [existing.record.content, *restatements(existing.record.metadata)]
+        made = existing.record.created_at
         record = self.store.replace_content(
             existing, content, content_hash, vector, "overwrite", self._clock(), created_at
         )
@@ -576,21 +577,23 @@ class Lifecycle:
         # update that travels to other devices says only what happened.
         reason = f"contradicted by a new memory (similarity {similarity:.2f})"
         self.store.record_event(record.namespace, record.id, "overwrite", {}, f"{reason}: {why}")
-        metadata = with_replaced(without_restatements(record), earlier, content)
+        metadata = with_replaced(without_restatements(record), earlier, made, content)
         return self.store.update_fields(existing, reason, confidence=confidence, metadata=metadata)
 
     def drop_restatements(
-        self, existing: StoredMemory, reason: str, replaced: str | None = None
+        self, existing: StoredMemory, reason: str, replaced: tuple[str, float] | None = None
     ) -> MemoryRecord:
         """After a new text replaced a memory's because it contradicted it (take-new) or
         corrected it (``feedback correct``, an ``update`` with new text): see
-        :func:`without_restatements`. ``replaced``: the text a newer fact replaced (take-new),
-        kept among the words the memory is found by (``records.REPLACED``)."""
+        :func:`without_restatements`. ``replaced``: the text a newer fact replaced and its
+        date (take-new, an update that settled a conflict), kept among the words the memory
+        is found by (``records.REPLACED``)."""
         metadata = without_restatements(existing.record)
         if replaced is not None:
             # the replaced text and what restated it: their words still find the memory
-            earlier = [replaced, *restatements(existing.record.metadata)]
-            metadata = with_replaced(metadata, earlier, existing.record.content)
+            text, made = replaced
+            earlier = [text, *restatements(existing.record.metadata)]
+            metadata = with_replaced(metadata, earlier, made, existing.record.content)
         if metadata == existing.record.metadata:
             return existing.record
         return self.store.update_fields(existing, reason, metadata=metadata)

@@ -561,7 +561,7 @@ class Writer:
             repointed: tuple[int, ...] = ()
             closed: tuple[tuple[int, str], ...] = ()
             if vector is not None and new_content is not None and new_content != record.content:
-                before = record.content
+                before = (record.content, record.created_at)
                 settled = self._settled_by(stored, new_content)
                 made = max([record.created_at] + [o.record.created_at for _, o in settled])
                 for conflict_id, other in settled:
@@ -801,7 +801,7 @@ class Writer:
             else:  # take-new: its text lives on as the existing memory's
                 self._forget_stored(candidate)
             existing = self._get_active(existing_id)
-            earlier = existing.record.content
+            earlier = (existing.record.content, existing.record.created_at)
             if resolution is Resolution.MERGE:
                 made = max(made, existing.record.created_at)
             record = self._store.replace_content(

@@ -16,6 +16,7 @@ from localmind import Memory, NewMemory
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
 from localmind.mcp.server import build_server
+from localmind.records import replaced
 from tests.cli_support import Cli
 from tests.integration.test_mcp import call
 from tests.ollama_server import FakeOllama
@@ -60,6 +61,7 @@ def test_take_new_dates_the_memory_by_the_move_and_the_question_still_finds_it(
     assert memory.get(kept.id).created_at == LISBON
     [earlier] = memory.history(kept.id)
     assert earlier.content == old
+    assert replaced(memory.get(kept.id).metadata) == [(old, BERLIN)]  # told 2025-01-10
     # the question asked as the old fact was worded finds the move first, shown as it is now
     found = memory.recall(question, 3)
     assert found, f"nothing found for {question!r}"
@@ -187,8 +189,13 @@ def test_cli_correct_settles_the_conflict_and_says_so(cli: Cli, tmp_path: Path) 
     notes.write_text(f"{old}\n{new}\n", encoding="utf-8")
     cli.ok("import", str(notes))
     [pending] = cli.json("conflicts")
+    old_id = pending["existing"]["id"]
 
-    result = cli.ok("feedback", pending["existing"]["id"], "correct", "I live in Lisbon")
+    result = cli.ok("feedback", old_id, "correct", "I live in Lisbon")
 
     assert f"Settled conflict #{pending['id']}: " in result.stdout
     assert cli.json("conflicts") == []
+    # show gives the earlier fact with the day it was told and the day it was replaced
+    shown = cli.ok("show", old_id).stdout
+    heading = next(line for line in shown.splitlines() if line.startswith("--- version 1"))
+    assert "(correct, told " in heading and ", replaced " in heading
