@@ -160,8 +160,15 @@ def test_an_update_that_does_not_take_the_change_leaves_the_conflict_pending(
     )
 
 
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("update", {"content": "I live in Lisbon"}),
+        ("feedback", {"verdict": "correct", "new_content": "I live in Lisbon"}),
+    ],
+)
 async def test_mcp_update_settles_the_conflict_and_says_so(
-    open_memory: Callable[..., Memory],
+    open_memory: Callable[..., Memory], tool: str, arguments: dict[str, str]
 ) -> None:
     old, new, question, sister = MOVES[0]
     memory = open_memory(llm=None)
@@ -169,7 +176,7 @@ async def test_mcp_update_settles_the_conflict_and_says_so(
     old_id = memory.conflicts()[0].existing.id
 
     async with Client(build_server(memory)) as client:
-        updated = await call(client, "update", id=old_id, content="I live in Lisbon")
+        updated = await call(client, tool, id=old_id, **arguments)
         pending = await call(client, "conflicts")
         found = await call(client, "recall", query=question)
 
