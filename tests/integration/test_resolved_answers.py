@@ -30,6 +30,7 @@ MOVES = [
     ("我住在柏林", "我搬到了里斯本", "我住在哪里？", "我姐姐安娜住在慕尼黑"),
 ]
 OLD_VALUE = {"I live in Berlin": "Berlin", "我住在柏林": "柏林"}
+ASKED_NOW = {"I live in Berlin": "Where do I live now?", "我住在柏林": "我现在住在哪里？"}
 QUESTION = {move[0]: move[2] for move in MOVES}
 
 
@@ -67,6 +68,8 @@ def test_take_new_dates_the_memory_by_the_move_and_the_question_still_finds_it(
     assert found, f"nothing found for {question!r}"
     assert found[0].memory.id == kept.id
     assert found[0].memory.content == new
+    # asked about now (the review's MCP case: the sister's "lives in Munich" came first)
+    assert memory.recall(ASKED_NOW[old], 3)[0].memory.id == kept.id
     # the old value itself finds it first too, answered with what holds now (Berlin is history)
     by_old_value = memory.recall(OLD_VALUE[old], 3)[0]
     assert (by_old_value.memory.id, by_old_value.memory.content) == (kept.id, new)
