@@ -63,6 +63,8 @@ def test_take_new_dates_the_memory_by_the_move_and_the_question_still_finds_it(
     [earlier] = memory.history(kept.id)
     assert earlier.content == old
     assert replaced(memory.get(kept.id).metadata) == [(old, BERLIN)]  # told 2025-01-10
+    [exported] = [r for r, _ in memory.export() if r.id == kept.id]
+    assert exported.created_at == LISBON
     # the question asked as the old fact was worded finds the move first, shown as it is now
     found = memory.recall(question, 3)
     assert found, f"nothing found for {question!r}"
