@@ -25,6 +25,7 @@ from localmind.records import (
     MemoryRecord,
     Version,
     restatements,
+    with_replaced,
 )
 from localmind.sameness import Sameness, compare
 from localmind.statement import SINGLE_SLOTS, read
@@ -171,11 +172,13 @@ class Settlement:
     """What resolving a conflict did. ``record`` holds the fact now. A resolution that drops a
     memory (keep-old, take-new, merge) would end its other pending conflicts silently (a chain:
     950 → 1100 → 1400 rent): ``repointed`` are those that now ask about ``record`` in its
-    place, ``closed`` those that ended with it, each with why."""
+    place, ``closed`` those that ended with it, each with why. ``settled``: the conflicts an
+    update settled (its new text says what their other side says)."""
 
     record: MemoryRecord
     repointed: tuple[int, ...] = ()
     closed: tuple[tuple[int, str], ...] = ()
+    settled: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,23 +563,37 @@ class Lifecycle:
         similarity: float,
         why: str,
         confidence: float,
+        created_at: float,
     ) -> MemoryRecord:
+        """The model called the new text a contradiction: it becomes the memory's current
+        version, dated ``created_at`` (when it was told), the old text its earlier version and
+        among the words it is found by (see ``records.REPLACED``)."""
+        earlier = [existing.record.content, *restatements(existing.record.metadata)]
+        made = existing.record.created_at
         record = self.store.replace_content(
-            existing, content, content_hash, vector, "overwrite", self._clock()
+            existing, content, content_hash, vector, "overwrite", self._clock(), created_at
         )
         # The model's own words (which may quote either memory) stay in the local note; the
         # update that travels to other devices says only what happened.
         reason = f"contradicted by a new memory (similarity {similarity:.2f})"
         self.store.record_event(record.namespace, record.id, "overwrite", {}, f"{reason}: {why}")
-        return self.store.update_fields(
-            existing, reason, confidence=confidence, metadata=without_restatements(record)
-        )
+        metadata = with_replaced(without_restatements(record), earlier, made, content)
+        return self.store.update_fields(existing, reason, confidence=confidence, metadata=metadata)
 
-    def drop_restatements(self, existing: StoredMemory, reason: str) -> MemoryRecord:
+    def drop_restatements(
+        self, existing: StoredMemory, reason: str, replaced: tuple[str, float] | None = None
+    ) -> MemoryRecord:
         """After a new text replaced a memory's because it contradicted it (take-new) or
         corrected it (``feedback correct``, an ``update`` with new text): see
-        :func:`without_restatements`."""
+        :func:`without_restatements`. ``replaced``: the text a newer fact replaced and its
+        date (take-new, an update that settled a conflict), kept among the words the memory
+        is found by (``records.REPLACED``)."""
         metadata = without_restatements(existing.record)
+        if replaced is not None:
+            # the replaced text and what restated it: their words still find the memory
+            text, made = replaced
+            earlier = [text, *restatements(existing.record.metadata)]
+            metadata = with_replaced(metadata, earlier, made, existing.record.content)
         if metadata == existing.record.metadata:
             return existing.record
         return self.store.update_fields(existing, reason, metadata=metadata)

@@ -359,6 +359,16 @@ class Memory:
         edit = Edit(content, type, importance, confidence, metadata, pinned, expires_at)
         return self._writer.update(memory_id, edit, reason)
 
+    def update_explained(
+        self, memory_id: str, *, content: str, reason: str = "update"
+    ) -> Settlement:
+        """:meth:`update` of the text, also saying which pending conflicts it settled: a new
+        text that says what the other side of a conflict says ("I live in Lisbon" for "I live
+        in Berlin" while "I moved to Lisbon" waits) answers it, as a merge with that text
+        would (``Settlement.settled``; the other memory is set aside, its other conflicts
+        re-pointed or closed as a resolution does)."""
+        return self._writer.update_explained(memory_id, Edit(content=content), reason)
+
     def forget(self, memory_id: str) -> None:
         """Remove a memory: its content and history are erased at once; a tombstone remains so
         the deletion can replicate. Every other trace of its text goes in the same
@@ -376,6 +386,13 @@ class Memory:
         ``correct`` with ``new_content`` (a new version, re-embedded, confidence 0.9).
         Confidence stays within [0, 1]."""
         return self._writer.feedback(memory_id, kind, new_content)
+
+    def feedback_explained(
+        self, memory_id: str, kind: Feedback | str, new_content: str | None = None
+    ) -> Settlement:
+        """:meth:`feedback`, also saying which pending conflicts a correction settled (see
+        :meth:`update_explained`)."""
+        return self._writer.feedback_explained(memory_id, kind, new_content)
 
     def nudge_confidence(
         self, memory_id: str, delta: float, reason: str, *, used: bool = False

@@ -30,7 +30,13 @@ from localmind.governance import Governance
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.ranking import Candidate, Relevance, lifted, relevance, score, score_value
-from localmind.records import MemoryRecord, MemoryType, RecallResult, from_source
+from localmind.records import (
+    MemoryRecord,
+    MemoryType,
+    RecallResult,
+    from_source,
+    replaced_texts,
+)
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
@@ -545,7 +551,12 @@ class Recaller:
 
     def _terms_of(self, record: MemoryRecord) -> frozenset[str]:
         """A memory's index terms, from a cache keyed by its text's hash: tokenizing every
-        candidate on every recall was a third of the search's CPU time at 10k memories."""
+        candidate on every recall was a third of the search's CPU time at 10k memories. The
+        texts a newer fact replaced count as its own (``records.REPLACED``): the question asked
+        in the old fact's words is answered by the memory that holds the new one."""
+        earlier = replaced_texts(record.metadata)
+        if earlier:  # rare (a resolved change): not worth a cache entry
+            return frozenset(self._store.terms("\n".join([record.content, *earlier])))
         return _cached(self._terms, record, lambda text: frozenset(self._store.terms(text)))
 
     def _in_cjk(self, record: MemoryRecord) -> bool:

@@ -269,11 +269,57 @@ def restatements(metadata: dict[str, Any]) -> list[str]:
     return [text for text in kept if isinstance(text, str) and text]
 
 
+#: ``metadata`` key listing the earlier texts a newer fact replaced (take-new, a model's
+#: overwrite, an update that settled a conflict; up to ``REPLACED_KEPT``, newest last), each as
+#: {"text": …, "created_at": …}: the date the old fact was told, which the memory's own
+#: ``created_at`` (now the newer fact's) no longer says. The keyword index holds the texts with
+#: the memory, so the question asked in the old fact's words ("where do I live?" after "I live
+#: in Berlin" became "I moved to Lisbon") still finds it, answered with its current text.
+REPLACED = "replaced"
+REPLACED_KEPT = 4
+
+
+def replaced(metadata: dict[str, Any]) -> list[tuple[str, float | None]]:
+    """The earlier texts noted under ``replaced``, each with its date when known (a value
+    written as anything else counts as none; a bare text has no date)."""
+    kept = metadata.get(REPLACED)
+    if not isinstance(kept, list):
+        return []
+    found: list[tuple[str, float | None]] = []
+    for entry in kept:
+        text: Any = entry
+        made: Any = None
+        if isinstance(entry, dict):
+            text, made = entry.get("text"), entry.get("created_at")
+        if isinstance(text, str) and text:
+            dated = isinstance(made, int | float) and not isinstance(made, bool)
+            found.append((text, float(made) if dated else None))
+    return found
+
+
+def replaced_texts(metadata: dict[str, Any]) -> list[str]:
+    """The texts of :func:`replaced`."""
+    return [text for text, _ in replaced(metadata)]
+
+
+def with_replaced(
+    metadata: dict[str, Any], earlier: list[str], made: float, current: str
+) -> dict[str, Any]:
+    """``metadata`` noting the ``earlier`` texts (the replaced one and its restatements), told
+    at ``made``, as texts the memory (now ``current``) replaced; the newest few are kept."""
+    entries = {text: when for text, when in replaced(metadata) if text not in earlier}
+    entries.update({text: made for text in earlier})
+    entries.pop(current, None)
+    kept = [{"text": text, "created_at": when} for text, when in entries.items()]
+    return {**metadata, REPLACED: kept[-REPLACED_KEPT:]}
+
+
 def searchable_text(record: MemoryRecord) -> str:
-    """What the keyword index holds for a memory: its text and its merged restatements."""
+    """What the keyword index holds for a memory: its text, its merged restatements and the
+    earlier texts it replaced."""
     return text_with_restatements(record.content, record.metadata)
 
 
 def text_with_restatements(content: str, metadata: dict[str, Any]) -> str:
     """:func:`searchable_text` of a memory with this content and metadata."""
-    return "\n".join([content, *restatements(metadata)])
+    return "\n".join([content, *restatements(metadata), *replaced_texts(metadata)])

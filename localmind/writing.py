@@ -36,6 +36,7 @@ from localmind.lifecycle import (
 from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import withheld
+from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
 
 _REINFORCE_CONFIDENCE = 0.05
@@ -330,6 +331,7 @@ class Writer:
                 similarity,
                 why,
                 self.settings.default_confidence,
+                self._clock() if item.created_at is None else float(item.created_at),
             )
             return Outcome(record, Decision.OVERWRITTEN, related, similarity, why)
         record = self._insert(item, hashed, vector)
@@ -522,6 +524,11 @@ class Writer:
     # --- changing and forgetting --------------------------------------------------------------
 
     def update(self, memory_id: str, edit: Edit, reason: str) -> MemoryRecord:
+        return self.update_explained(memory_id, edit, reason).record
+
+    def update_explained(self, memory_id: str, edit: Edit, reason: str) -> Settlement:
+        """:meth:`update`; a new text that says what the other side of a pending conflict says
+        settles that conflict (``Settlement.settled``: see :meth:`_settled_by`)."""
         self._check_ready()
         limits = self.settings.limits
         fields: dict[str, Any] = {}
@@ -550,16 +557,59 @@ class Writer:
             stored = self._get_changeable(memory_id)
             now = self._clock()
             record = stored.record
+            settled: list[tuple[int, StoredMemory]] = []
+            repointed: tuple[int, ...] = ()
+            closed: tuple[tuple[int, str], ...] = ()
             if vector is not None and new_content is not None and new_content != record.content:
+                before = (record.content, record.created_at)
+                settled = self._settled_by(stored, new_content)
+                made = max([record.created_at] + [o.record.created_at for _, o in settled])
+                for conflict_id, other in settled:
+                    self._close_conflict(conflict_id, Resolution.MERGE)
+                    more = self._carry_over(other.record.id, record.id, Resolution.MERGE, vector)
+                    repointed, closed = repointed + more[0], closed + more[1]
+                    self._set_aside(record.id, other, Resolution.MERGE)
                 record = self._store.replace_content(
-                    stored, new_content, content_hash(new_content), vector, reason, now
+                    stored,
+                    new_content,
+                    content_hash(new_content),
+                    vector,
+                    reason,
+                    now,
+                    made if settled else None,
                 )
                 if edit.metadata is None:  # metadata the edit gives is the person's to keep
-                    # a new text (a correction) replaces what the old one said, restatements too
-                    record = self._lifecycle.drop_restatements(stored, reason)
+                    # a new text (a correction) replaces what the old one said, restatements
+                    # too; one that settled a change keeps the old words to be found by
+                    record = self._lifecycle.drop_restatements(
+                        stored, reason, before if settled else None
+                    )
             if fields:
                 record = self._store.update_fields(stored, reason, updated_at=now, **fields)
-        return record
+        return Settlement(record, repointed, closed, tuple(c for c, _ in settled))
+
+    def _settled_by(self, updated: StoredMemory, text: str) -> list[tuple[int, StoredMemory]]:
+        """The pending conflicts of ``updated`` that its new ``text`` settles, each with its
+        other memory: the person wrote down what the other side says (its very text, or the
+        same fact in other words: "I live in Lisbon" for "I moved to Lisbon"), so the question
+        is answered. Settled as a merge with the person's text: the other memory is set aside
+        for this one (told again, it is recognised). A text that says something else leaves
+        the conflict pending (fixing a typo in the old fact answers nothing)."""
+        hashed = content_hash(text)
+        found: list[tuple[int, StoredMemory]] = []
+        for conflict in self._store.pending_conflicts_of(updated.record.id):
+            other_id = (
+                conflict.candidate_id
+                if conflict.existing_id == updated.record.id
+                else conflict.existing_id
+            )
+            other = self._store.get(other_id)
+            if other is None or other.record.status is not Status.ACTIVE:
+                continue
+            before, said = updated.record.content, other.record.content
+            if other.record.content_hash == hashed or _takes_side(text, said, before):
+                found.append((conflict.id, other))
+        return found
 
     def _get_changeable(self, memory_id: str) -> StoredMemory:
         stored = self.get_stored(memory_id)
@@ -650,6 +700,13 @@ class Writer:
     def feedback(
         self, memory_id: str, kind: Feedback | str, new_content: str | None
     ) -> MemoryRecord:
+        return self.feedback_explained(memory_id, kind, new_content).record
+
+    def feedback_explained(
+        self, memory_id: str, kind: Feedback | str, new_content: str | None
+    ) -> Settlement:
+        """:meth:`feedback`; a correction that settles a pending conflict says so (see
+        :meth:`update_explained`)."""
         try:
             kind = Feedback(str(kind).strip().lower())
         except ValueError:
@@ -661,12 +718,13 @@ class Writer:
             if new_content is None:
                 raise InvalidInput("A correction needs the corrected text.")
             edit = Edit(content=new_content, confidence=config.corrected_confidence)
-            record = self.update(memory_id, edit, reason="correct")
-            return self._used(record)
+            settlement = self.update_explained(memory_id, edit, reason="correct")
+            return replace(settlement, record=self._used(settlement.record))
         if new_content is not None:
             raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
         delta = config.confirm_delta if kind is Feedback.CONFIRM else config.deny_delta
-        return self.nudge_confidence(memory_id, delta, str(kind), used=kind is Feedback.CONFIRM)
+        used = kind is Feedback.CONFIRM
+        return Settlement(self.nudge_confidence(memory_id, delta, str(kind), used=used))
 
     def nudge_confidence(
         self, memory_id: str, delta: float, reason: str, *, used: bool = False
@@ -734,18 +792,24 @@ class Writer:
         with self._store.db:
             self._close_conflict(conflict_id, resolution)
             candidate = self._get_active(candidate_id)
+            # The memory is now the newer fact, dated when that was told (a merge covers both:
+            # the later of the two), so "when did I move?" and "newer than" read its date.
+            made = candidate.record.created_at
             repointed, closed = self._carry_over(candidate_id, existing_id, resolution, vector)
             if resolution is Resolution.MERGE:
                 self._set_aside(existing_id, candidate, resolution)
             else:  # take-new: its text lives on as the existing memory's
                 self._forget_stored(candidate)
             existing = self._get_active(existing_id)
+            earlier = (existing.record.content, existing.record.created_at)
+            if resolution is Resolution.MERGE:
+                made = max(made, existing.record.created_at)
             record = self._store.replace_content(
-                existing, text, content_hash(text), vector, str(resolution), self._clock()
+                existing, text, content_hash(text), vector, str(resolution), self._clock(), made
             )
             if resolution is Resolution.TAKE_NEW:
                 # a merge's text is the person's, meant to cover both: it keeps them
-                record = self._lifecycle.drop_restatements(existing, str(resolution))
+                record = self._lifecycle.drop_restatements(existing, str(resolution), earlier)
         return Settlement(record, repointed, closed)
 
     def _carry_over(
@@ -891,6 +955,21 @@ class _Told:
         ]
         found.sort(key=lambda pair: pair[1], reverse=True)
         return found[:SUCCESSOR_NEIGHBOURS]
+
+
+def _takes_side(text: str, side: str, against: str) -> bool:
+    """Whether ``text`` says what ``side`` says where it differs from ``against`` (the two
+    sides of a conflict): it holds the names and numbers only ``side`` has and none only
+    ``against`` has ("I live in Lisbon" takes "I moved to Lisbon"'s side against "I live in
+    Berlin"); when the two differ in none, it is negated as ``side`` is ("I don't eat meat"
+    against "I eat meat"). Sameness (:mod:`localmind.sameness`) is too strict for this: "I
+    live in Lisbon" and "I moved to Lisbon" differ in tense, yet settle the same question."""
+    said, other, new = read(side), read(against), read(text)
+    marks = [frozenset().union(*s.names, s.numbers) for s in (said, other, new)]
+    own, theirs = marks[0] - marks[1], marks[1] - marks[0]
+    if own or theirs:
+        return own <= marks[2] and not theirs & marks[2]
+    return said.negations % 2 != other.negations % 2 and new.negations % 2 == said.negations % 2
 
 
 def _made_later(item: NewMemory, other: MemoryRecord) -> bool:

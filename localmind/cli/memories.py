@@ -19,7 +19,7 @@ from localmind.errors import NotFound
 from localmind.lifecycle import Decision, Outcome
 from localmind.memory import Memory
 from localmind.recall import PRESENT_RECENCY
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status, replaced
 from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from localmind.writing import TOLD_AGAIN
@@ -351,10 +351,14 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
         click.echo(f"{name:>10}: {printable(str(value), newlines=False)}")
     click.echo()
     click.echo(printable(record.content))
+    made = {text: at for text, at in replaced(record.metadata) if at is not None}
     for v in history:
         version, content, reason, at = v.version, v.content, v.reason, v.replaced_at
+        # an earlier fact a newer one replaced keeps the date it was told (records.REPLACED)
+        told = f"told {when(made[content])}, " if content in made else ""
         heading = (
-            f"--- version {version} ({printable(reason, newlines=False)}, replaced {when(at)})"
+            f"--- version {version} ({printable(reason, newlines=False)}, {told}"
+            f"replaced {when(at)})"
         )
         click.echo(f"\n{heading}\n{printable(content)}")
 

@@ -75,11 +75,21 @@ def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> No
     """Tell the memory it is right (confirm, +0.1 confidence), wrong (deny, -0.2), or how it is
     wrong (correct TEXT: a new version at confidence 0.9)."""
     with obj.open() as memory:
-        record = memory.feedback(not_forgotten(memory, memory_id).id, verdict, text)
+        settlement = memory.feedback_explained(not_forgotten(memory, memory_id).id, verdict, text)
+    record = settlement.record
     click.echo(
         f"{record.id}: confidence {record.confidence:.2f}, version {record.version}: "
         f"{one_line(record.content)}"
     )
+    for settled in settlement.settled:
+        click.echo(
+            f"Settled conflict #{settled}: the new text says what its other memory said, "
+            f"which is set aside for {record.id}."
+        )
+    for other in settlement.repointed:
+        click.echo(f"Also: conflict #{other} now asks about {record.id}.")
+    for other, why in settlement.closed:
+        click.echo(f"Also closed conflict #{other}: {why}.")
 
 
 @cli.command()

@@ -36,7 +36,7 @@ from typing_extensions import TypedDict
 from localmind import __version__, validation
 from localmind.errors import LocalmindError, TooManyWrites
 from localmind.governance import AGENT_SOURCE
-from localmind.lifecycle import Conflict, Decision, Outcome, Resolution
+from localmind.lifecycle import Conflict, Decision, Outcome, Resolution, Settlement
 from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
 from localmind.mcp.handover import serve_stdio
 from localmind.memory import Memory
@@ -145,6 +145,14 @@ class Changed(TypedDict):
     updated_at: str
 
 
+class Updated(Changed):
+    # pending conflicts the new text answered (it says what their other memory says): closed
+    # as a merge with this text, the other memory set aside
+    settled_conflicts: list[int]
+    repointed: list[int]  # other conflicts of a memory set aside: now about ``id``
+    also_closed: list[Closed]
+
+
 class Forgotten(TypedDict):
     id: str
     forgotten: bool
@@ -230,13 +238,19 @@ class MemoryTools:
         self,
         id: Annotated[str, Field(description="The memory's id.")],
         content: Annotated[str, Field(description="The memory's new, complete text.")],
-    ) -> Changed:
+    ) -> Updated:
         """Replace a memory's text (a new version; the old text stays in its history and can
-        be brought back). Use it to fix a memory `remember` merged into or judged against."""
+        be brought back). Use it to fix a memory `remember` merged into or judged against.
+        When the memory waits in a pending conflict and the new text says what the other
+        memory says (e.g. "I live in Lisbon" for "I live in Berlin" against "I moved to
+        Lisbon"), that settles the conflict: `settled_conflicts` lists it, the other memory is
+        set aside (its date kept: the memory is dated by the newer of the two)."""
         with self._using() as memory:
             self._count_write()
-            record = memory.update(id, content=content, reason="update by the assistant")
-        return _changed(record)
+            settlement = memory.update_explained(
+                id, content=content, reason="update by the assistant"
+            )
+        return _updated(settlement)
 
     def conflicts(self) -> list[Pending]:
         """Memories that may contradict each other and wait for a decision, oldest first: each
@@ -330,12 +344,13 @@ class MemoryTools:
         new_content: Annotated[
             str | None, Field(description="For correct: the right text.")
         ] = None,
-    ) -> Changed:
+    ) -> Updated:
         """Tell the memory it is right (confirm: confidence +0.1), wrong (deny: -0.2), or how it
-        is wrong (correct with new_content: a new version at confidence 0.9)."""
+        is wrong (correct with new_content: a new version at confidence 0.9; a correction that
+        says what the other memory of a pending conflict says settles it, as `update` does)."""
         with self._using() as memory:
-            record = memory.feedback(id, verdict, new_content)
-        return _changed(record)
+            settlement = memory.feedback_explained(id, verdict, new_content)
+        return _updated(settlement)
 
     def forget(self, id: Annotated[str, Field(description="The memory's id.")]) -> Forgotten:
         """Forget a memory for good: its text and its history are erased."""
@@ -425,6 +440,15 @@ def _changed(record: MemoryRecord) -> Changed:
         version=record.version,
         created_at=_iso(record.created_at),
         updated_at=_iso(record.updated_at),
+    )
+
+
+def _updated(settlement: Settlement) -> Updated:
+    return Updated(
+        **_changed(settlement.record),
+        settled_conflicts=list(settlement.settled),
+        repointed=list(settlement.repointed),
+        also_closed=[Closed(conflict_id=c, why=why) for c, why in settlement.closed],
     )
 
 

@@ -190,9 +190,12 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         vector: Vectors,
         reason: str,
         at: float,
+        created_at: float | None = None,
     ) -> MemoryRecord:
         """A new version: the old content goes to ``memory_versions``, the row and its index
-        entries take the new content."""
+        entries take the new content. ``created_at``: the new text's own date (a newer fact
+        that took the old one's place is dated when it was told, not when the old one was);
+        it travels with the update, so every device dates the memory alike."""
         record = stored.record
         self.db.execute(
             "INSERT INTO memory_versions (memory_id, version, content, reason, at, content_hash) "
@@ -202,12 +205,23 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         record.content, record.content_hash = content, content_hash
         record.version += 1
         record.updated_at = at
+        if created_at is not None:
+            record.created_at = created_at
         record.hlc = self.stamp()
         record.secret = bool(secret_column(content, record.metadata))
         self.db.execute(
             "UPDATE memories SET content = ?, content_hash = ?, version = ?, updated_at = ?, "
-            "hlc = ?, secret = ? WHERE rowid = ?",
-            (content, content_hash, record.version, at, record.hlc, record.secret, stored.rowid),
+            "created_at = ?, hlc = ?, secret = ? WHERE rowid = ?",
+            (
+                content,
+                content_hash,
+                record.version,
+                at,
+                record.created_at,
+                record.hlc,
+                record.secret,
+                stored.rowid,
+            ),
         )
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
@@ -216,7 +230,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             record.namespace,
             record.id,
             "update",
-            {"content": content, "version": record.version},
+            {"content": content, "version": record.version}
+            | ({} if created_at is None else {"created_at": created_at}),
             reason,
             record.hlc,
         )
