@@ -143,7 +143,7 @@ class Session:
         config = self.memory.settings.profile
         context = context_block(
             self.memory.profile(),
-            [r.memory for r in recalled],
+            self.memory.given(recalled),
             profile_tokens=config.budget_tokens,
             memory_tokens=config.context_memory_tokens,
         )
