@@ -35,7 +35,7 @@ from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
 from localmind import __version__, validation
-from localmind.errors import LocalmindError, TooManyWrites
+from localmind.errors import LocalmindError, NotFound, TooManyWrites
 from localmind.governance import AGENT_SOURCE
 from localmind.lifecycle import Conflict, Decision, Outcome, Resolution, Settlement
 from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
@@ -257,7 +257,7 @@ class MemoryTools:
         with self._using() as memory:
             self._count_write()
             settlement = memory.update_explained(
-                memory.resolve_id(id), content=content, reason="update by the assistant"
+                _whole_id(memory, id), content=content, reason="update by the assistant"
             )
         return _updated(settlement)
 
@@ -348,13 +348,13 @@ class MemoryTools:
         is wrong (correct with new_content: a new version at confidence 0.9; a correction that
         says what the other memory of a pending conflict says settles it, as `update` does)."""
         with self._using() as memory:
-            settlement = memory.feedback_explained(memory.resolve_id(id), verdict, new_content)
+            settlement = memory.feedback_explained(_whole_id(memory, id), verdict, new_content)
         return _updated(settlement)
 
     def forget(self, id: Annotated[str, Field(description=ID)]) -> Forgotten:
         """Forget a memory for good: its text and its history are erased."""
         with self._using() as memory:
-            whole = memory.resolve_id(id)
+            whole = _whole_id(memory, id)
             memory.forget(whole)
         return Forgotten(id=whole, forgotten=True)
 
@@ -432,6 +432,16 @@ def _question(outcome: Outcome) -> str | None:
             f"`update` with id {related.id} and the right text."
         )
     return None
+
+
+def _whole_id(memory: Memory, reference: str) -> str:
+    """The id a beginning of one names, in any case, as the CLI reads it; one that names none
+    is passed on as it is, so the library's own checks answer in their order (an unknown
+    verdict before an unknown id)."""
+    try:
+        return memory.resolve_id(reference)
+    except NotFound:
+        return reference
 
 
 def _pending_of(memory: Memory, outcome: Outcome) -> list[Conflict]:
