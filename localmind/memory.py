@@ -534,9 +534,21 @@ class Memory:
         (no filler: ``ProfileConfig.context_relative_relevance``), each with the day it was
         told and, when a newer memory may replace it, that one; each part within its token
         budget (defaults 200 and 300). The profile does not repeat the memories listed."""
+        return self.context_of(
+            self.recall(query, limit), profile_tokens=profile_tokens, memory_tokens=memory_tokens
+        )
+
+    def context_of(
+        self,
+        results: Sequence[RecallResult],
+        *,
+        profile_tokens: int | None = None,
+        memory_tokens: int | None = None,
+    ) -> str:
+        """The context block for memories already recalled (the chat's turn shows them too):
+        see :meth:`context`."""
         config = self.settings.profile
-        recalled = worth_giving(self.recall(query, limit), config.context_relative_relevance)
-        memories = self.given(recalled)
+        memories = self.given(worth_giving(results, config.context_relative_relevance))
         profile = self.profile()
         if profile is not None:
             profile = self._profiles.for_context(profile, {m.record.id for m in memories})
