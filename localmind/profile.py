@@ -100,7 +100,7 @@ def context_block(
     lines: list[str] = []
     left = memory_tokens
     for memory in memories:
-        line = f"- {quoted(memory.record.content)} {_dated(memory, chinese)}"
+        line = f"- {quoted(memory.record.content)}{'' if chinese else ' '}{_dated(memory, chinese)}"
         cost = tokens.estimate(line) + 1  # the line break
         if cost > left:
             if not lines and left > 8:  # a long first memory: show as much as fits

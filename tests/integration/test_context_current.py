@@ -142,3 +142,23 @@ def test_without_a_model_the_profile_is_a_few_settled_facts(
     assert profile is not None and profile.method == "extractive"
     assert profile.text.count("; ") == 4  # five facts, not every memory joined by ";"
     assert "dentist" not in profile.text
+
+
+def test_in_chinese_the_older_memory_names_the_newer_even_when_only_it_is_relevant(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """ "我现在住在哪里？" matches 我住在柏林 far better than 我上个月搬到了里斯本: the old memory
+    alone is relevant enough to be given, and it carries the newer one with its date."""
+    memory = offline(open_memory)
+    memory.remember("我住在柏林")
+    berlin = clock.now
+    clock.advance(days=30)
+    assert memory.remember_explained("我上个月搬到了里斯本").decision == "queued"
+
+    context = memory.context("我现在住在哪里？")
+    _, _, listed = context.partition("相关记忆：\n")
+    berlin_line = line_of(listed.splitlines(), "我住在柏林")
+    assert berlin_line.endswith(
+        f'（{day(berlin)}；可能已过时：较新的是 "我上个月搬到了里斯本"（{day(clock.now)}））'
+    )
+    assert "里斯本" not in context.partition("相关记忆：")[0]  # nor given as a fact above it
