@@ -199,7 +199,9 @@ class ProfileEngine:
                 and not self.store.any_secret(previous.built_from)
             )
             changed = (
-                self._changed_since(namespace, previous.seq) if previous and incremental else []
+                self._without_outdated(namespace, self._changed_since(namespace, previous.seq))
+                if previous and incremental
+                else []
             )
             try:
                 if previous is not None and changed:
