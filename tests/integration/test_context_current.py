@@ -134,12 +134,22 @@ def test_without_a_model_the_profile_is_a_few_settled_facts(
     open_memory: Callable[..., Memory], clock: FakeClock
 ) -> None:
     memory = offline(open_memory)
-    facts = [f"I collect stamps from country number {n}" for n in range(8)]
+    facts = [
+        "I have two cats",
+        "I play the piano",
+        "I work as a nurse",
+        "I like jazz",
+        "I speak Portuguese",
+        "I am a vegetarian",
+        "I drive a blue Volvo",
+        "My favourite season is autumn",
+    ]
     for text in [*facts, "Went to the dentist on Monday"]:
         clock.advance(seconds=DAY / 24)
         memory.remember(text, type="episodic" if "dentist" in text else "semantic")
     profile = memory.profile(rebuild=True)
     assert profile is not None and profile.method == "extractive"
+    assert memory.pending_conflicts() == 0
     assert profile.text.count("; ") == 4  # five facts, not every memory joined by ";"
     assert "dentist" not in profile.text
 
