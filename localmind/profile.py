@@ -280,7 +280,8 @@ class ProfileEngine:
             return profile
         wanted = [memory_id for memory_id in profile.facts if memory_id not in shown]
         records = [s.record for s in map(self.store.get, wanted) if s is not None]
-        active = [r for r in records if r.status is Status.ACTIVE]
+        # a memory marked secret since is never given (it goes to assistants)
+        active = [r for r in records if r.status is Status.ACTIVE and not r.secret]
         facts = self._stable_facts(profile.namespace, active)
         return replace(profile, text=self._extractive(facts) if facts else "")
 
