@@ -137,6 +137,12 @@ class ProfileConfig:
     rebuild_after_changes: int = 5
     # how many of the highest-value memories a full build reads
     source_limit: int = 40
+    # without a model, the profile is this many of the most valuable settled facts (not every
+    # memory joined by ";": a small store would be given twice, once here and once as context)
+    profile_facts: int = 5
+    # the context block gives a recalled memory only when it is at least this share of the best
+    # one's relevance (recall's own bar keeps a tail a person scans; in a prompt it is filler)
+    context_relative_relevance: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from localmind import preferences, ranking, validation
 from localmind.config import GovernanceConfig, Settings
+from localmind.currency import Given, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
@@ -529,16 +530,41 @@ class Memory:
         memory_tokens: int | None = None,
         limit: int = 10,
     ) -> str:
-        """Text for a system prompt: the profile, then the memories most relevant to ``query``,
-        each part within its token budget (defaults 200 and 300)."""
+        """Text for a system prompt: the profile, then the memories relevant to ``query``
+        (no filler: ``ProfileConfig.context_relative_relevance``), each with the day it was
+        told and, when a newer memory may replace it, that one; each part within its token
+        budget (defaults 200 and 300). The profile does not repeat the memories listed."""
+        return self.context_of(
+            self.recall(query, limit), profile_tokens=profile_tokens, memory_tokens=memory_tokens
+        )
+
+    def context_of(
+        self,
+        results: Sequence[RecallResult],
+        *,
+        profile_tokens: int | None = None,
+        memory_tokens: int | None = None,
+    ) -> str:
+        """The context block for memories already recalled (the chat's turn shows them too):
+        see :meth:`context`."""
         config = self.settings.profile
-        recalled = [r.memory for r in self.recall(query, limit)]
+        memories = self.given(worth_giving(results, config.context_relative_relevance))
+        profile = self.profile()
+        if profile is not None:
+            profile = self._profiles.for_context(profile, {m.record.id for m in memories})
         return context_block(
-            self.profile(),
-            recalled,
+            profile,
+            memories,
             profile_tokens=config.budget_tokens if profile_tokens is None else profile_tokens,
             memory_tokens=config.context_memory_tokens if memory_tokens is None else memory_tokens,
         )
+
+    def given(self, results: Sequence[RecallResult]) -> list[Given]:
+        """``results`` as an assistant is given them (``localmind.currency``): a memory a newer
+        one may replace names it (a pending conflict, wherever the newer one is, or one recall
+        moved above it) and follows it."""
+        stored = [r.memory.id for r in results if r.memory.type is not MemoryType.SHORT_TERM]
+        return given(results, newer_versions(self._store, self.namespace, stored))
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""

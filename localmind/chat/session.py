@@ -19,7 +19,6 @@ from localmind.chat.query import dialogue_query
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM, LLMError, Message
 from localmind.memory import Memory
-from localmind.profile import context_block
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, RecallResult
 
@@ -140,13 +139,7 @@ class Session:
         return "".join(pieces), ""
 
     def _messages(self, message: str, recalled: Sequence[RecallResult]) -> list[Message]:
-        config = self.memory.settings.profile
-        context = context_block(
-            self.memory.profile(),
-            [r.memory for r in recalled],
-            profile_tokens=config.budget_tokens,
-            memory_tokens=config.context_memory_tokens,
-        )
+        context = self.memory.context_of(recalled)
         system = render("chat_system", context=context)
         messages: list[Message] = [{"role": "system", "content": system.strip()}]
         for earlier in self.turns[-HISTORY_TURNS:]:

@@ -49,8 +49,9 @@ def profile(obj: Context, rebuild: bool, as_json: bool) -> None:
 @click.pass_obj
 @friendly_errors
 def context(obj: Context, query: str) -> None:
-    """The background an assistant gets for QUERY: your profile, then the memories most
-    relevant to it, each quoted (the text MCP's `context` tool returns)."""
+    """The background an assistant gets for QUERY: your profile, then the memories relevant to
+    it, each quoted with the day it was told; one a newer memory may replace is marked "may be
+    outdated", naming the newer one (the text MCP's `context` tool returns)."""
     validation.content(query, Limits(), what="The query")
     with obj.open(llm=True) as memory:
         text = memory.context(query)

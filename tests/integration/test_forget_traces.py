@@ -345,11 +345,15 @@ async def test_the_mcp_context_tool_forgets_at_once_what_the_cli_forgot(store: P
         secret = await call(session, "remember", content=SECRET, importance=0.9)
         await call(session, "remember", content="I live in Porto")
         before = await call(session, "context", query="gym locker")
+        # a question it is not relevant to: in the profile (said once, not under both headings)
+        profiled = await call(session, "context", query="which city do I live in?")
         Cli(store).ok("forget", secret["id"])
         after = await call(session, "context", query="gym locker")
-    assert CODE_WORD in before.split("Relevant memories:")[0]  # in the profile, too
-    assert CODE_WORD not in after
-    assert "Porto" in after
+        after_profiled = await call(session, "context", query="which city do I live in?")
+    assert CODE_WORD in before.split("Relevant memories:")[1]
+    assert CODE_WORD in profiled.split("Relevant memories:")[0]
+    assert CODE_WORD not in after and CODE_WORD not in after_profiled
+    assert "Porto" in after_profiled
 
 
 def test_text_relayed_into_a_new_folder_leaves_it_too(tmp_path: Path) -> None:

@@ -140,8 +140,10 @@ async def test_what_is_remembered_is_recalled_in_english_and_chinese(store: Path
     assert drinks[0]["content"] == TEA
     assert drinks[0]["type"] == "semantic"
     assert drinks[0]["score"] > 0
-    assert "score" not in drinks[0]["breakdown"]  # said once, beside it
-    assert {"similarity", "importance", "recency", "frequency", "confidence"} <= set(
+    assert 0 < drinks[0]["relevance"] <= 1
+    # said once, beside it; one name for one thing (the breakdown's cosine is the embeddings')
+    assert not {"score", "relevance", "similarity"} & set(drinks[0]["breakdown"])
+    assert {"cosine", "importance", "recency", "frequency", "confidence"} <= set(
         drinks[0]["breakdown"]
     )
     assert [(hit["id"], hit["content"]) for hit in coding] == [(rust["id"], RUST)]

@@ -67,10 +67,10 @@ async def test_a_possible_contradiction_comes_back_with_candidates_and_is_resolv
     assert go["decision"] == "queued"
     [candidate] = go["candidates"]
     assert (candidate["id"], candidate["content"]) == (java["id"], JAVA)
-    assert datetime.fromisoformat(candidate["created"]) <= datetime.fromisoformat(
-        candidate["updated"]
+    assert datetime.fromisoformat(candidate["created_at"]) <= datetime.fromisoformat(
+        candidate["updated_at"]
     )
-    assert 0.35 <= candidate["similarity"] < 1
+    assert 0.35 <= candidate["cosine"] < 1
     assert go["conflict_id"] is not None and f"conflict {go['conflict_id']}" in go["question"]
     assert "resolve" in go["question"]
     [conflict] = pending

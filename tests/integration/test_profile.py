@@ -10,6 +10,7 @@ from localmind.config import ProfileConfig, Settings
 from localmind.llm.ollama import OllamaLLM
 from localmind.profile import PREAMBLE
 from localmind.token_budget import estimate
+from tests.conftest import FakeClock
 from tests.ollama_server import FakeOllama, unused_port_host
 
 EN = [
@@ -153,3 +154,25 @@ def test_an_extractive_profile_ends_its_last_sentence_whatever_its_budget(
         assert profile is not None and profile.method == "extractive"
         assert profile.text.endswith("tea."), (budget, profile.text[-30:])
         assert estimate(profile.text) <= budget
+
+
+def test_the_model_is_never_given_both_sides_of_a_pending_change(
+    open_memory: Callable[..., Memory],
+    llm: OllamaLLM,
+    ollama_server: FakeOllama,
+    clock: FakeClock,
+) -> None:
+    """It would write both into the profile as facts: it gets the newer one (taken as current
+    until the person answers), as recall and the context block do."""
+    offline = open_memory(llm=OllamaLLM(host=unused_port_host()))
+    offline.remember("I live in Berlin")
+    clock.advance(days=30)
+    assert offline.remember_explained("I moved to Lisbon last month").decision == "queued"
+    offline.remember("I have two cats")
+    offline.close()
+    ollama_server.default_reply = "A cat owner."
+    profile = open_memory(llm=llm).profile(rebuild=True)
+    assert profile is not None and profile.method == "llm"
+    [prompt] = profile_requests(ollama_server)
+    assert "I moved to Lisbon last month" in prompt and "I have two cats" in prompt
+    assert "I live in Berlin" not in prompt

@@ -1,0 +1,101 @@
+"""What is current among the memories an assistant is given (``Memory.context``): each with the
+day it was told, the ones a newer memory may replace marked so, naming that newer memory and its
+day, and no filler below the relevant ones.
+
+An assistant reading two memories side by side ("I live in Berlin", "I moved to Lisbon") has no
+way to tell which holds now unless it is told; recall already orders them newer first, but a
+system prompt is read as a whole, not in order (docs/design.md, "What an assistant is given").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from localmind.records import MemoryRecord, RecallResult, Status
+from localmind.store import SqliteStore
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """One memory as the context block shows it: its text, the day it was told, and the newer
+    memory that may replace it (None: nothing newer is known to)."""
+
+    record: MemoryRecord
+    newer: MemoryRecord | None = None
+
+
+def told_on(record: MemoryRecord) -> str:
+    """The day a memory was told (this machine's time zone, as the periods recall reads in a
+    question are), and the day its text last changed when it did."""
+    told = _day(record.created_at)
+    changed = _day(record.updated_at)
+    if record.version > 1 and changed != told:
+        return f"{told}, changed {changed}"
+    return told
+
+
+def _day(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).astimezone().date().isoformat()
+
+
+def worth_giving(results: Sequence[RecallResult], share: float) -> list[RecallResult]:
+    """The results an assistant should be given: each at least ``share`` of the best one's
+    relevance (recall's own bar keeps a long tail, right for a list a person scans, filler in a
+    system prompt), plus the newer version recall moved above a kept one, which is what the
+    question is about now although it may share fewer of its words ("where do I live?" — "I
+    moved to Lisbon")."""
+    if not results:
+        return []
+    best = max(r.breakdown.similarity for r in results)
+    kept = {r.memory.id for r in results if r.breakdown.similarity >= share * best}
+    kept |= {r.memory.id for r in results if r.breakdown.moved_above in kept}
+    kept |= {r.breakdown.superseded_by or "" for r in results if r.memory.id in kept}
+    return [r for r in results if r.memory.id in kept]
+
+
+def newer_versions(
+    store: SqliteStore, namespace: str, ids: Sequence[str]
+) -> dict[str, MemoryRecord]:
+    """For each of ``ids`` that is the earlier of the two memories of a pending conflict, the
+    later one (made later: an import may add an older fact after a newer one), wherever it is.
+    Until the person answers, the newer one is taken as current, as recall does."""
+    records: dict[str, MemoryRecord] = {}
+    pairs = store.conflicts_involving(namespace, ids)
+    for memory_id in {memory_id for pair in pairs for memory_id in pair}:
+        stored = store.get(memory_id)
+        if stored is not None and stored.record.status is Status.ACTIVE:
+            records[memory_id] = stored.record
+    wanted = set(ids)
+    newer: dict[str, MemoryRecord] = {}
+    for a, b in pairs:
+        if a not in records or b not in records:
+            continue
+        old, new = (a, b) if records[a].created_at <= records[b].created_at else (b, a)
+        if old in wanted and old not in newer:
+            newer[old] = records[new]
+    return newer
+
+
+def given(results: Sequence[RecallResult], newer: dict[str, MemoryRecord]) -> list[Given]:
+    """``results`` as the block shows them: a memory recall moved a newer one above, or in a
+    pending conflict with a newer one, names it; an outdated memory follows its newer one."""
+    by_id = {r.memory.id: r.memory for r in results}
+    moved = {
+        r.breakdown.moved_above: r.memory for r in results if r.breakdown.moved_above is not None
+    }
+    shown = [Given(r.memory, newer.get(r.memory.id) or moved.get(r.memory.id)) for r in results]
+    # an outdated memory goes right after the newer one when both are shown, so the two are read
+    # together, never as two equal facts far apart
+    ordered: list[Given] = []
+    for item in shown:
+        if item.newer is not None and item.newer.id in by_id:
+            continue
+        ordered.append(item)
+        ordered += [
+            other for other in shown if other.newer is not None and other.newer.id == item.record.id
+        ]
+    placed = {item.record.id for item in ordered}
+    ordered += [item for item in shown if item.record.id not in placed]  # a cycle: as recalled
+    return ordered

@@ -1,0 +1,48 @@
+"""The context block's marks (pure logic; the real store's scenarios are in
+tests/integration/test_context_current.py): a day on every memory, "may be outdated" naming the
+newer memory, and never a secret's text, even as the newer one."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from localmind.currency import Given
+from localmind.profile import context_block
+from localmind.records import MemoryRecord, MemoryType
+
+MARCH = dt.datetime(2026, 3, 20, 12).timestamp()
+JANUARY = dt.datetime(2025, 1, 10, 12).timestamp()
+
+
+def record(content: str, at: float, *, secret: bool = False) -> MemoryRecord:
+    return MemoryRecord(
+        id=f"id-{abs(hash(content))}",
+        content=content,
+        type=MemoryType.SEMANTIC,
+        created_at=at,
+        updated_at=at,
+        secret=secret,
+    )
+
+
+def block(memories: list[Given]) -> list[str]:
+    text = context_block(None, memories, profile_tokens=200, memory_tokens=300)
+    return [line for line in text.splitlines() if line.startswith('- "')]
+
+
+def test_the_older_memory_names_the_newer_with_both_days() -> None:
+    lisbon = record("I moved to Lisbon", MARCH)
+    berlin = record("I live in Berlin", JANUARY)
+    assert block([Given(lisbon), Given(berlin, lisbon)]) == [
+        '- "I moved to Lisbon" (told 2026-03-20)',
+        '- "I live in Berlin" (told 2025-01-10; may be outdated: "I moved to Lisbon", told '
+        "2026-03-20, is newer)",
+    ]
+
+
+def test_a_secret_newer_memory_is_named_but_never_quoted() -> None:
+    new_pin = record("My bank PIN is now 4821", MARCH, secret=True)
+    hint = record("My bank PIN is my birth year", JANUARY)
+    [line] = block([Given(new_pin), Given(hint, new_pin)])
+    assert "4821" not in line
+    assert line.endswith("may be outdated: a memory kept secret, told 2026-03-20, is newer)")
