@@ -69,12 +69,15 @@ class RowCache(Generic[_Row]):
                 else:
                     self._rows.move_to_end(rowid)
                     found[rowid] = row
+            # kept only if no transaction was open while it was read (another thread's may
+            # still roll back) and no write came in between
+            keep = not db.in_transaction
             generation = self._generation
         if not missing:
             return found
         fresh = read(missing)
         with self._lock:
-            if generation == self._generation and not db.in_transaction:
+            if keep and generation == self._generation and not db.in_transaction:
                 self._rows.update(fresh)
                 while len(self._rows) > self.size:
                     self._rows.popitem(last=False)
