@@ -88,3 +88,21 @@ def test_the_caller_gets_its_own_copy(cached: Memory) -> None:
 
     again = _recalled(cached)
     assert (again.id, again.content, again.metadata) == (tea.id, told, {})
+
+
+def test_a_forgotten_memory_s_text_leaves_the_cache(
+    cached: Memory, open_memory: Callable[..., Memory]
+) -> None:
+    tea, cello = _recalled(cached), _recalled(cached, "cello on Sunday")
+    _recalled(cached, "tea every morning")
+
+    def held() -> set[str]:
+        return {row.record.content for row in cached._store._row_cache._rows.values()}
+
+    assert {tea.content, cello.content} <= held()
+    cached.forget(tea.id)
+    assert tea.content not in held()  # at once, in this process
+
+    open_memory().forget(cello.id)
+    cached.recall("tea", 3, touch=False)
+    assert cello.content not in held()  # at the next recall, forgotten by another connection
