@@ -14,7 +14,8 @@ each from its own checkout on a copy of the same STORE, alternately, several tim
 
 ``--phases``: also the CPU time of each phase of recall (the store's vector and keyword
 searches, reading candidate rows and vectors, coverage, newer-first), by thread-CPU timers
-around those methods, in ms per recall.
+around those methods, in ms per recall (``get_by_rowids`` within ``recall_rows``: the rows it
+had to read).
 
 ``--sessions N``: the memories are told in conversations of N imported at once (each
 conversation's memories share one moment), so that every recall finds memories told together
@@ -119,7 +120,14 @@ def main(args: argparse.Namespace) -> str:
 
 
 # The phases of recall --phases times: (object, method) as in Memory's parts.
-_STORE_PHASES = ("nearest", "keyword", "get_by_rowids", "documents_with", "vectors_for")
+_STORE_PHASES = (
+    "nearest",
+    "keyword",
+    "recall_rows",
+    "get_by_rowids",
+    "documents_with",
+    "vectors_for",
+)
 _RECALL_PHASES = ("_coverage", "_newer_first")
 
 
@@ -128,7 +136,9 @@ def _timed_phases(memory: Any) -> collections.Counter[str]:
     spent: collections.Counter[str] = collections.Counter()
 
     def timed(owner: Any, name: str) -> None:
-        original = getattr(owner, name)
+        original = getattr(owner, name, None)
+        if original is None:  # an older version without this phase
+            return
 
         @functools.wraps(original)
         def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -8,6 +8,7 @@ optionally rescored by a cross-encoder, then are ranked by the multi-factor form
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections import OrderedDict
@@ -375,7 +376,7 @@ class Recaller:
             if rowid not in known
         ]
         if fresh:
-            rows = self._store.get_by_rowids(fresh)
+            rows = self._store.recall_rows(fresh)
             vectors = self._store.vectors_for(fresh)
             added = []
             for rowid, row in rows.items():
@@ -407,7 +408,10 @@ class Recaller:
             breakdown = replace(
                 breakdown, superseded_by=entry.superseded_by, moved_above=entry.moved_above
             )
-        return RecallResult(entry.memory, breakdown)
+        # the store's cached row is shared (SqliteStore.recall_rows): the caller gets its own
+        return RecallResult(
+            replace(entry.memory, metadata=copy.deepcopy(entry.memory.metadata)), breakdown
+        )
 
     def _search_store(
         self,
@@ -425,7 +429,7 @@ class Recaller:
             )
         match = self._terms_of_query(query).match
         keyword = self._store.keyword(match, depth, self.namespace, types or None) if match else []
-        rows = self._store.get_by_rowids(
+        rows = self._store.recall_rows(
             list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
         )
         found.stored.update((row.record.id, row) for row in rows.values())
@@ -500,7 +504,7 @@ class Recaller:
         fresh = [rowid for rowid in rowids if rowid not in known]
         if not fresh:
             return
-        rows = self._store.get_by_rowids(fresh)
+        rows = self._store.recall_rows(fresh)
         vectors = self._store.vectors_for(fresh)
         for rowid, row in rows.items():
             if rowid in vectors:

@@ -29,6 +29,7 @@ from localmind.store.conflicts import Conflicts
 from localmind.store.events import Events
 from localmind.store.keywords import KeywordIndex
 from localmind.store.redaction import Redaction
+from localmind.store.row_cache import RowCache
 from localmind.store.vectors import VectorIndex
 
 # The columns of ``memories`` are the declared fields of a memory (``localmind.records``).
@@ -108,6 +109,8 @@ def secret_column(content: str, metadata: dict[str, Any] | str) -> int:
 
 
 class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
+    _row_cache: RowCache[StoredMemory]
+
     def insert(self, record: MemoryRecord, vector: Vectors) -> int:
         record.hlc = self.stamp()
         record.secret = bool(secret_column(record.content, record.metadata))
@@ -317,6 +320,16 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             tuple(memory_ids),
         ).fetchone()
         return row is not None
+
+    def recall_rows(self, rowids: Sequence[int]) -> dict[int, StoredMemory]:
+        """:meth:`get_by_rowids` for recall's candidates, from a cache of rows read lately that
+        follows every write (``localmind.store.row_cache``). The records are shared: read them,
+        never change them."""
+        if not rowids:
+            return {}
+        return self._row_cache.rows(
+            self.db, rowids, lambda: self.scalar("PRAGMA data_version"), self.get_by_rowids
+        )
 
     def find_active_by_hash(self, namespace: str, content_hash: str) -> StoredMemory | None:
         row = self.db.execute(

@@ -15,6 +15,7 @@ from localmind.store.keywords import WordIndexState
 from localmind.store.latency import Latency
 from localmind.store.profiles import Profiles
 from localmind.store.replication import Replication
+from localmind.store.row_cache import RowCache
 from localmind.store.vectors import _IndexState
 
 
@@ -40,6 +41,7 @@ class SqliteStore(Replication, Latency, Profiles):
         self._word_state = WordIndexState()
         self._phrases = OrderedDict()
         self._index_state = _IndexState()
+        self._row_cache = RowCache()  # recall's candidate rows (Memories.recall_rows)
         # The app searches from worker threads while its main thread may write: the arrays
         # change under one thread at a time.
         self._index_lock = threading.Lock()

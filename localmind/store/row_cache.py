@@ -1,0 +1,92 @@
+"""Decoded ``memories`` rows that recall read lately, kept while they cannot have changed.
+
+Recall reads ~70 candidate rows per query, and a person's memories recur from one query to the
+next; decoding them (SQL, then a ``MemoryRecord`` each) was a fifth of a recall's CPU time. The
+cache follows every writer as the in-memory indexes do, but row by row:
+
+- this connection's writes: SQLite's update hook names each ``memories`` row inserted or
+  changed, which leaves the cache at once (whatever the change: a recall's ``last_accessed``
+  too, so what a recall returns is what SQL would read now);
+- other connections' commits: ``PRAGMA data_version`` moved, and the whole cache goes;
+- inside a transaction nothing read is kept (it may roll back), and a read that a write
+  overtook is not kept either (a generation count the hook bumps).
+
+``memories`` rows are never deleted (a forget keeps a tombstone), so inserts and updates are all
+the hook has to see. The hook is the connection's only one (SQLite keeps one per connection;
+nothing else in localmind sets it). The cached records are shared: callers must not change them
+(recall hands out copies of what it returns).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, TypeVar
+
+_Row = TypeVar("_Row")
+
+#: Rows kept (least recently used out first): ~1 KB each, so ~20 MB at most, the size of the
+#: recall's own cache of memories' terms.
+ROW_CACHE_SIZE = 20_000
+
+
+class RowCache(Generic[_Row]):
+    """Rows by rowid, valid for one connection while its ``data_version`` stays the same."""
+
+    def __init__(self, size: int = ROW_CACHE_SIZE) -> None:
+        self.size = size
+        self._rows: OrderedDict[int, _Row] = OrderedDict()
+        self._lock = threading.Lock()
+        self._db: Any = None  # the connection whose update hook feeds this cache
+        self._data_version = -1
+        self._generation = 0  # this connection's changes to memories seen so far
+
+    def rows(
+        self,
+        db: Any,
+        rowids: Iterable[int],
+        data_version: Callable[[], int],
+        read: Callable[[list[int]], dict[int, _Row]],
+    ) -> dict[int, _Row]:
+        """The rows of ``rowids`` that exist, in rowid order (as SQL's ``rowid IN`` returns
+        them): from the cache, and through ``read`` for the others (kept for next time)."""
+        wanted = sorted(set(rowids))
+        with self._lock:
+            if db is not self._db:
+                db.set_update_hook(self._changed)
+                self._db, self._data_version = db, -1
+            version = data_version()
+            if version != self._data_version:  # another connection committed
+                self._rows.clear()
+                self._data_version = version
+            found: dict[int, _Row] = {}
+            missing = []
+            for rowid in wanted:
+                row = self._rows.get(rowid)
+                if row is None:
+                    missing.append(rowid)
+                else:
+                    self._rows.move_to_end(rowid)
+                    found[rowid] = row
+            # kept only if no transaction was open while it was read (another thread's may
+            # still roll back) and no write came in between
+            keep = not db.in_transaction
+            generation = self._generation
+        if not missing:
+            return found
+        fresh = read(missing)
+        with self._lock:
+            if keep and generation == self._generation and not db.in_transaction:
+                self._rows.update(fresh)
+                while len(self._rows) > self.size:
+                    self._rows.popitem(last=False)
+        found.update(fresh)
+        return {rowid: found[rowid] for rowid in wanted if rowid in found}
+
+    def _changed(self, _op: int, _database: str, table: str, rowid: int) -> None:
+        """SQLite's update hook: a row of ``table`` was inserted, updated or deleted on this
+        connection (any thread, committed or not yet)."""
+        if table == "memories":
+            self._generation += 1
+            self._rows.pop(rowid, None)

@@ -1,0 +1,64 @@
+"""The row cache's rules on a real SQLite connection (no store): a read that a write overtook
+is not kept, and the cache holds at most its size."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import apsw
+
+from localmind.store.row_cache import RowCache
+
+
+def _connection() -> apsw.Connection:
+    db = apsw.Connection(":memory:")
+    db.execute("CREATE TABLE memories (content TEXT)")
+    db.executemany("INSERT INTO memories (content) VALUES (?)", [("a",), ("b",), ("c",)])
+    return db
+
+
+def _reader(db: apsw.Connection, reads: list[list[int]]) -> Callable[[list[int]], dict[int, str]]:
+    def read(rowids: list[int]) -> dict[int, str]:
+        reads.append(rowids)
+        marks = ", ".join("?" for _ in rowids)
+        rows = db.execute(f"SELECT rowid, content FROM memories WHERE rowid IN ({marks})", rowids)
+        return {int(rowid): str(content) for rowid, content in rows}
+
+    return read
+
+
+def test_rows_are_read_once_and_a_write_here_reads_them_again() -> None:
+    db, cache, reads = _connection(), RowCache[str](), list[list[int]]()
+    read = _reader(db, reads)
+
+    assert cache.rows(db, [3, 1, 9], lambda: 1, read) == {1: "a", 3: "c"}
+    assert cache.rows(db, [1, 3], lambda: 1, read) == {1: "a", 3: "c"}
+    db.execute("UPDATE memories SET content = 'A' WHERE rowid = 1")
+    assert cache.rows(db, [1, 3], lambda: 1, read) == {1: "A", 3: "c"}
+
+    assert reads == [[1, 3, 9], [1]]
+
+
+def test_a_read_overtaken_by_a_write_is_not_kept() -> None:
+    db, cache, reads = _connection(), RowCache[str](), list[list[int]]()
+    plain = _reader(db, reads)
+
+    def overtaken(rowids: list[int]) -> dict[int, str]:
+        found = plain(rowids)
+        db.execute("UPDATE memories SET content = 'B' WHERE rowid = 2")  # another thread's
+        return found
+
+    assert cache.rows(db, [2], lambda: 1, overtaken) == {2: "b"}
+    assert cache.rows(db, [2], lambda: 1, plain) == {2: "B"}
+
+
+def test_another_connection_s_commit_empties_it_and_it_keeps_its_size() -> None:
+    db, cache, reads = _connection(), RowCache[str](size=2), list[list[int]]()
+    read = _reader(db, reads)
+
+    cache.rows(db, [1, 2, 3], lambda: 1, read)
+    cache.rows(db, [2, 3], lambda: 1, read)
+    cache.rows(db, [2, 3], lambda: 2, read)
+
+    assert reads == [[1, 2, 3], [2, 3]]
+    assert len(cache._rows) == 2
