@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import apsw
 
@@ -45,3 +46,24 @@ class SqliteStore(Replication, Latency, Profiles):
         # The app searches from worker threads while its main thread may write: the arrays
         # change under one thread at a time.
         self._index_lock = threading.Lock()
+
+    @contextmanager
+    def all_or_nothing(self) -> Iterator[None]:
+        """One write transaction around many changes (nested ``with db`` blocks inside it are
+        savepoints): every one of them is kept, or, if anything raises (Ctrl-C included) or the
+        process dies first, none. The in-memory vector index follows the uncommitted writes
+        and is dropped, to be built again, when they roll back. Holds the write lock
+        throughout: other processes' writes wait (up to the busy timeout) meanwhile."""
+        state = self._index_state
+        outermost = not self.db.in_transaction
+        try:
+            with self.db:
+                state.follows_uncommitted = outermost or state.follows_uncommitted
+                yield
+        except BaseException:
+            with self._index_lock:
+                self._sign_index = None  # it may hold rows that were never committed
+            raise
+        finally:
+            if outermost:
+                state.follows_uncommitted = False
