@@ -64,3 +64,8 @@ class CapacityFull(LocalmindError):
 
 class TooManyWrites(LocalmindError):
     """An assistant wrote faster than the configured rate. Nothing was written."""
+
+
+class InterruptedAfterSaving(KeyboardInterrupt):
+    """Ctrl-C came while a long change was being committed: it was kept whole (the signal
+    waited for the commit), and the program stops now."""

@@ -25,7 +25,7 @@ from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_typ
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
-from localmind.errors import InvalidInput, LocalmindError
+from localmind.errors import InterruptedAfterSaving, InvalidInput, LocalmindError
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
@@ -166,6 +166,9 @@ def _nothing_left_if_stopped() -> Iterator[None]:
     transaction (``Memory.all_or_nothing``), which rolled back."""
     try:
         yield
+    except InterruptedAfterSaving:
+        click.echo("\nInterrupted as the import was being saved: it was saved whole.", err=True)
+        sys.exit(130)
     except KeyboardInterrupt:
         click.echo(f"\nInterrupted: {NOTHING_IMPORTED}", err=True)
         sys.exit(130)
