@@ -11,6 +11,10 @@ class InvalidInput(LocalmindError, ValueError):
     """Bad content, type, limit or option. Nothing was written."""
 
 
+class InFuture(InvalidInput):
+    """A memory dated after now (beyond a day's slack): a wrong date, never a memory."""
+
+
 class StoreError(LocalmindError):
     """The store cannot be opened or used as asked."""
 

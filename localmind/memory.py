@@ -24,7 +24,7 @@ from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
-from localmind.keys import KdfParams, KeyFile, key_file_for
+from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
     Conflict,
     Feedback,
@@ -232,6 +232,7 @@ class Memory:
             raise NotAStore(f"No localmind key file at {key_path}.")
         # Held from reading the key file to writing it: two at once would each rewrap the key
         # file they read, both report success, and only the last passphrase would work.
+        check_new_passphrase(new)
         with key_file_lock(path, wait=False, doing="the passphrase was not changed"):
             KeyFile.load(key_path).rewrap(old, new).save(key_path)
 
@@ -351,7 +352,7 @@ class Memory:
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""
-        return validate_new(item, self.settings)
+        return validate_new(item, self.settings, self._clock())
 
     def update(
         self,

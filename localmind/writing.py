@@ -8,6 +8,7 @@ crash safety").
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -117,9 +118,10 @@ def by_agent(item: NewMemory) -> bool:
     return (item.metadata or {}).get("source") == AGENT_SOURCE
 
 
-def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
+def validate_new(item: NewMemory, settings: Settings, now: float | None = None) -> NewMemory:
     """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
-    wrong. Needs no open store, so callers can check input before touching one."""
+    wrong (:class:`InFuture` for a date after ``now``, the wall clock by default). Needs no
+    open store, so callers can check input before touching one."""
     limits = settings.limits
     importance = (
         settings.default_importance
@@ -128,6 +130,7 @@ def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
     )
     if item.created_at is not None:
         validation.timestamp(item.created_at, "created_at")
+        validation.not_in_future(item.created_at, "created_at", time.time() if now is None else now)
     return replace(
         item,
         content=validation.content(item.content, limits),
@@ -199,7 +202,7 @@ class Writer:
 
     def remember(self, new: NewMemory) -> Outcome:
         self._check_ready()
-        item = validate_new(new, self.settings)
+        item = validate_new(new, self.settings, self._clock())
         if item.type is MemoryType.SHORT_TERM:
             return Outcome(self._push_short_term(item), Decision.INSERTED)
         hashed = content_hash(item.content)
@@ -399,7 +402,7 @@ class Writer:
         validated = []
         for position, item in enumerate(items, start=1):
             try:
-                validated.append(validate_new(item, self.settings))
+                validated.append(validate_new(item, self.settings, self._clock()))
             except InvalidInput as error:
                 raise InvalidInput(f"item {position}: {error}") from None
         results: list[MemoryRecord] = []

@@ -25,7 +25,7 @@ from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_typ
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
-from localmind.errors import InterruptedAfterSaving, InvalidInput, LocalmindError
+from localmind.errors import InFuture, InterruptedAfterSaving, InvalidInput, LocalmindError
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
@@ -248,6 +248,12 @@ class _Batches:
             else:
                 try:
                     checked = validate_new(item, Settings())
+                except InFuture as error:
+                    # Not one bad line to skip: a file's dates are usually all off alike (a
+                    # time zone, milliseconds for seconds), and the rest would be kept wrong.
+                    raise click.ClickException(
+                        f"{printable(self._name)}:{number}: {error} Nothing was imported."
+                    ) from None
                 except InvalidInput as error:
                     self._report(BadLine(number, str(error)))
                     continue
