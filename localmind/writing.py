@@ -404,7 +404,7 @@ class Writer:
             try:
                 validated.append(validate_new(item, self.settings, self._clock()))
             except InvalidInput as error:
-                raise InvalidInput(f"item {position}: {error}") from None
+                raise type(error)(f"item {position}: {error}") from None  # (InFuture stays)
         results: list[MemoryRecord] = []
         decisions: list[Decision] = []
         reasons: list[str] = []
