@@ -164,3 +164,22 @@ def test_ctrl_c_in_the_middle_of_an_import_leaves_the_store_as_it_was(
     done = cli.ok("import", str(source)).stdout
     kept = len(KNOWN) + len(TOUCHING) + 4000 - 2  # (one merged, one reinforced)
     assert f"capacity 50 archived {kept - 50} memories" in done, done
+
+
+@pytest.mark.slow  # the refused write waits out the 10 s busy timeout
+def test_while_an_import_runs_others_open_the_store_and_recall_and_a_write_says_busy(
+    cli: Cli, store: Path
+) -> None:
+    cli.add("I drink green tea every morning")
+    with Memory.open(store, PASSPHRASE) as importer, importer.all_or_nothing():
+        importer.remember_many([NewMemory(text) for text in fillers(20, "imported")])
+        # Another program opens the store (no write needed to open it) and recalls, seeing
+        # what was there before; the import's memories are not there until it commits.
+        found = cli.json("recall", "green tea")
+        assert [r["content"] for r in found][:1] == ["I drink green tea every morning"]
+        assert not [c for c in cli.contents() if c.startswith("imported")]
+        refused = cli("add", "I like coffee")
+        assert refused.exit_code == 1
+        assert "is busy: another program has been writing to it" in refused.stderr
+        assert "Nothing was changed" in refused.stderr
+    assert len(cli.contents()) == 21
