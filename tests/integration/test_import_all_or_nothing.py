@@ -20,6 +20,7 @@ import apsw
 import pytest
 
 from localmind import Memory, NewMemory
+from localmind.lifecycle import Decision
 from localmind.store import SqliteStore
 from tests.cli_support import Cli
 from tests.conftest import PASSPHRASE
@@ -95,7 +96,8 @@ def test_an_error_in_the_middle_of_remember_many_leaves_the_store_as_it_was(
     assert memory.count() == len(KNOWN)
     # ... and the same import then goes through whole, archiving once at the end.
     written = memory.remember_many_explained(items)
-    assert (written.queued, written.merged, written.reinforced) == (1, 1, 1)
+    assert (written.merged, written.reinforced) == (1, 1)
+    assert written.decisions[0] is Decision.QUEUED  # "We moved to Lisbon"
     assert memory.count() == 20
     assert len(written.evicted) == len(KNOWN) + len(items) - 2 - 20
 
