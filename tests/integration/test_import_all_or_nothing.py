@@ -185,3 +185,25 @@ def test_while_an_import_runs_others_open_the_store_and_recall_and_a_write_says_
         assert "is busy: another program has been writing to it" in refused.stderr
         assert "Nothing was changed" in refused.stderr
     assert len(cli.contents()) == 21
+
+
+@pytest.mark.slow  # the refused write waits out the 10 s busy timeout
+async def test_while_an_import_runs_an_assistant_recalls_and_its_write_is_a_clear_tool_error(
+    store: Path,
+) -> None:
+    from mcp import Client
+
+    from localmind.mcp.server import build_server
+    from tests.integration.test_mcp import call, refused
+
+    with Memory.open(store, PASSPHRASE) as assistant, Memory.open(store, PASSPHRASE) as importer:
+        assistant.remember("I drink green tea every morning")
+        async with Client(build_server(assistant)) as client:
+            with importer.all_or_nothing():
+                importer.remember_many([NewMemory(text) for text in fillers(10, "imported")])
+                found = await call(client, "recall", query="green tea")
+                assert found and found[0]["content"] == "I drink green tea every morning"
+                message = await refused(client, "remember", content="I like coffee")
+                assert "The memory store is busy" in message
+                assert "Nothing was changed" in message
+            assert assistant.count() == 11
