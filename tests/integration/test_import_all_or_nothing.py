@@ -207,3 +207,26 @@ async def test_while_an_import_runs_an_assistant_recalls_and_its_write_is_a_clea
                 assert "The memory store is busy" in message
                 assert "Nothing was changed" in message
             assert assistant.count() == 11
+
+
+def test_ctrl_c_while_an_import_commits_waits_for_the_commit_and_says_it_was_saved(
+    open_memory: Callable[..., Memory], store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from localmind.errors import InterruptedAfterSaving
+    from localmind.store.connection import StoreConnection
+
+    memory = open_memory()
+    real_execute = StoreConnection.execute
+
+    def interrupted_during_commit(db: StoreConnection, sql: str, *args: Any, **kw: Any) -> Any:
+        if sql == "COMMIT":
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, as COMMIT runs
+        return real_execute(db, sql, *args, **kw)
+
+    handler = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(StoreConnection, "execute", interrupted_during_commit)
+    with pytest.raises(InterruptedAfterSaving):
+        memory.remember_many([NewMemory(text) for text in fillers(5)])
+    monkeypatch.undo()
+    assert memory.count() == 5  # saved whole, and said so (not "nothing imported")
+    assert signal.getsignal(signal.SIGINT) is handler  # Ctrl-C works as before again
