@@ -68,7 +68,7 @@ def run(memories: int, forgets: int = 20) -> dict[str, list[float]]:
     with tempfile.TemporaryDirectory() as folder:
         memory = Memory.open(
             Path(folder) / "forget.db",
-            "bench",
+            "bench forget passphrase",
             kdf=KdfParams(memory_cost_kib=8192, iterations=1, lanes=1),
             embedder=HashingEmbedder(),
             settings=settings,

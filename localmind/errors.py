@@ -11,6 +11,10 @@ class InvalidInput(LocalmindError, ValueError):
     """Bad content, type, limit or option. Nothing was written."""
 
 
+class InFuture(InvalidInput):
+    """A memory dated after now (beyond a day's slack): a wrong date, never a memory."""
+
+
 class StoreError(LocalmindError):
     """The store cannot be opened or used as asked."""
 
@@ -64,3 +68,8 @@ class CapacityFull(LocalmindError):
 
 class TooManyWrites(LocalmindError):
     """An assistant wrote faster than the configured rate. Nothing was written."""
+
+
+class InterruptedAfterSaving(KeyboardInterrupt):
+    """Ctrl-C came while a long change was being committed: it was kept whole (the signal
+    waited for the commit), and the program stops now."""

@@ -144,6 +144,24 @@ def check_passphrase(passphrase: str) -> None:
         raise InvalidInput("The passphrase must not be empty.")
 
 
+#: The fewest characters a passphrase chosen now may have (a new store, ``passwd``). Only the
+#: KDF stands between a stolen key file and the memories: "a" falls at once, whatever it
+#: costs. Stores made before keep opening with theirs.
+MIN_NEW_PASSPHRASE = 8
+
+
+def check_new_passphrase(passphrase: str) -> None:
+    """Refuse a passphrase being chosen (for a new store or by ``passwd``) that is empty or
+    shorter than :data:`MIN_NEW_PASSPHRASE` characters; nothing is created or changed."""
+    check_passphrase(passphrase)
+    if len(passphrase.strip()) < MIN_NEW_PASSPHRASE:
+        raise InvalidInput(
+            f"The passphrase is too short: choose one of at least {MIN_NEW_PASSPHRASE} "
+            "characters (a few words are easy to remember and hard to guess). Nothing was "
+            "created or changed."
+        )
+
+
 def check_kdf(kdf: KdfParams, source: object) -> None:
     """Refuse a key derivation below :func:`kdf_floor`, before any passphrase goes into it."""
     floor = kdf_floor()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
-from localmind.keys import KdfParams, KeyFile, key_file_for
+from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
     Conflict,
     Feedback,
@@ -231,6 +232,7 @@ class Memory:
             raise NotAStore(f"No localmind key file at {key_path}.")
         # Held from reading the key file to writing it: two at once would each rewrap the key
         # file they read, both report success, and only the last passphrase would work.
+        check_new_passphrase(new)
         with key_file_lock(path, wait=False, doing="the passphrase was not changed"):
             KeyFile.load(key_path).rewrap(old, new).save(key_path)
 
@@ -326,6 +328,16 @@ class Memory:
         every item as it is (a raw import of whole transcripts)."""
         return self.remember_many_explained(items, progress, check=check).records
 
+    def all_or_nothing(self) -> AbstractContextManager[list[str]]:
+        """Many :meth:`remember_many` / :meth:`restore` calls as one change (``localmind
+        import`` reads a file in parts): inside it every write is kept, or none if anything
+        stops it (an error, Ctrl-C, a killed process). It holds the store's write lock
+        throughout, so other programs' writes wait (up to 10 s each) until it ends. The
+        capacity limit is checked once, at the end; the list it gives holds then the ids that
+        check archived."""
+        self.reload_preferences()
+        return self._writer.all_or_nothing()
+
     def remember_many_explained(
         self,
         items: Iterable[NewMemory],
@@ -340,7 +352,7 @@ class Memory:
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""
-        return validate_new(item, self.settings)
+        return validate_new(item, self.settings, self._clock())
 
     def update(
         self,
@@ -827,25 +839,27 @@ class Memory:
         timestamps). An id already in the store is skipped."""
         self._check_ready()
         self.reload_preferences()
-        restored, skipped, evicted, secret = 0, [], [], []
-        for start in range(0, len(items), EMBED_BATCH):
-            batch = list(items[start : start + EMBED_BATCH])
-            vectors = self._writer.embed_documents([item.record.content for item in batch])
-            with self._store.db:
-                for item, vector in zip(batch, vectors, strict=True):
-                    if self._store.get(item.record.id) is not None:
-                        skipped.append(item.record.id)
-                        continue
-                    record = replace(item.record, content_hash=content_hash(item.record.content))
-                    self._store.insert(record, vector)
-                    if record.secret:
-                        secret.append(record.id)
-                    for version in item.history:
-                        self._store.add_version(record.id, version)
-                    restored += 1
-                evicted += self._governance.enforce_capacity(self.namespace)
-            if progress:
-                progress(len(batch))
+        restored, skipped, secret = 0, [], []
+        with self._writer.all_or_nothing() as evicted:  # all of them or, stopped, none
+            for start in range(0, len(items), EMBED_BATCH):
+                batch = list(items[start : start + EMBED_BATCH])
+                vectors = self._writer.embed_documents([item.record.content for item in batch])
+                with self._store.db:
+                    for item, vector in zip(batch, vectors, strict=True):
+                        if self._store.get(item.record.id) is not None:
+                            skipped.append(item.record.id)
+                            continue
+                        record = replace(
+                            item.record, content_hash=content_hash(item.record.content)
+                        )
+                        self._store.insert(record, vector)
+                        if record.secret:
+                            secret.append(record.id)
+                        for version in item.history:
+                            self._store.add_version(record.id, version)
+                        restored += 1
+                if progress:
+                    progress(len(batch))
         return Restored(restored, skipped, evicted, secret)
 
     # --- replication (localmind.replica; the sync package carries the events) ---------------

@@ -25,7 +25,7 @@ from localmind.errors import EmbedderMismatch, NotAStore, StoreError, WrongPassp
 from localmind.files import sidecars
 from localmind.first_person import as_told
 from localmind.hlc import HybridLogicalClock, Stamp
-from localmind.keys import KdfParams, KeyFile, key_file_for, seen_mac_key
+from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for, seen_mac_key
 from localmind.locks import key_file_lock
 from localmind.remembered_key import forget_stale_entry
 from localmind.rollback import SeenRecord, check_not_rolled_back
@@ -93,6 +93,7 @@ def unlocked(
     if creating:
         if not create:
             raise NotAStore(f"No localmind store at {path}.")
+        check_new_passphrase(passphrase)
         forget_stale_entry(path)
         key_file, data_key = KeyFile.create(passphrase, kdf, AEGIS_256.name)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -322,7 +322,8 @@ class Recaller:
                 found.stored[r.memory.id].rowid for r in results if r.memory.id in found.stored
             ]
             finished = time.perf_counter()
-            with self._store.db:
+
+            def note_use() -> None:
                 self._store.mark_recalled(recalled, now)
                 self._governance.record_latency(
                     (embedded - started - loaded) * 1000,
@@ -330,6 +331,10 @@ class Recaller:
                     now,
                     load_ms=loaded * 1000,
                 )
+
+            # Skipped while another program writes for long (an import): an answer matters
+            # more than one use count.
+            self._store.write_unless_busy(note_use)
         return results
 
     def _describe(

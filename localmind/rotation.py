@@ -24,7 +24,13 @@ from localmind.backup import (
     _Unlocked,
 )
 from localmind.errors import NotAStore, StoreInUse
-from localmind.keys import DEFAULT_KDF, KeyFile, check_passphrase, key_file_for, seen_mac_key
+from localmind.keys import (
+    DEFAULT_KDF,
+    KeyFile,
+    check_new_passphrase,
+    key_file_for,
+    seen_mac_key,
+)
 from localmind.locks import key_file_lock
 from localmind.store import newest_change
 from localmind.store.connection import connect
@@ -54,7 +60,7 @@ def rotate_data_key(
     key_path = key_file_for(path)
     if not path.is_file() or not key_path.is_file():
         raise NotAStore(f"No localmind store at {path}.")
-    check_passphrase(new_passphrase)
+    check_new_passphrase(new_passphrase)
     with key_file_lock(path, wait=False, doing="nothing was changed"):
         if _open_elsewhere(path):
             raise StoreInUse(

@@ -7,10 +7,11 @@ import json
 import math
 import re
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from localmind.config import Limits
-from localmind.errors import InvalidInput
+from localmind.errors import InFuture, InvalidInput
 from localmind.records import DECLARED, MemoryType, Status
 
 _NAMESPACE = re.compile(r"^[^\s/\\\x00-\x1f\ud800-\udfff]{1,64}$")
@@ -166,6 +167,24 @@ def timestamp(value: object, name: str) -> float:
             f"{name} must be a Unix time in seconds (years 1 to 9999), not {_short(value)}."
         )
     return number
+
+
+#: How far past this computer's clock a memory's date may be: a date written without a time
+#: zone is read as UTC, up to 14 h ahead of the local time meant, and clocks drift. Beyond
+#: it, a date is wrong (a typo, milliseconds read as seconds): a memory told "in 2030" would
+#: rank as the newest of all, and count as recent for years.
+FUTURE_SLACK = 86_400.0
+
+
+def not_in_future(when: float, name: str, now: float) -> float:
+    if when > now + FUTURE_SLACK:
+        shown = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        today = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+        raise InFuture(
+            f"{name} {shown} is in the future (today is {today}): a memory is dated when it "
+            "was told or happened."
+        )
+    return when
 
 
 # SQLite keeps integers in 64 bits; no version or access count comes near this.

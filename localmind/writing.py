@@ -8,7 +8,9 @@ crash safety").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -116,9 +118,10 @@ def by_agent(item: NewMemory) -> bool:
     return (item.metadata or {}).get("source") == AGENT_SOURCE
 
 
-def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
+def validate_new(item: NewMemory, settings: Settings, now: float | None = None) -> NewMemory:
     """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
-    wrong. Needs no open store, so callers can check input before touching one."""
+    wrong (:class:`InFuture` for a date after ``now``, the wall clock by default). Needs no
+    open store, so callers can check input before touching one."""
     limits = settings.limits
     importance = (
         settings.default_importance
@@ -127,6 +130,7 @@ def validate_new(item: NewMemory, settings: Settings) -> NewMemory:
     )
     if item.created_at is not None:
         validation.timestamp(item.created_at, "created_at")
+        validation.not_in_future(item.created_at, "created_at", time.time() if now is None else now)
     return replace(
         item,
         content=validation.content(item.content, limits),
@@ -164,12 +168,41 @@ class Writer:
         self._clock = clock
         self._check_ready = check_ready  # raises while the store awaits reindexing
         self.source = ""  # where what this writer adds comes from (Memory.source)
+        self._deferred: _DeferredCapacity | None = None  # inside all_or_nothing
+
+    @contextmanager
+    def all_or_nothing(self) -> Iterator[list[str]]:
+        """The batch writes made inside are all kept or none: one write transaction
+        (``SqliteStore.all_or_nothing``), so Ctrl-C, an error or a killed process leaves the
+        store as it was. The capacity limit is enforced once, when the outermost one ends (a
+        large import no longer archives its own first lines as it goes): the list yielded
+        then holds the ids it archived (empty for an inner one: the outer one reports)."""
+        if self._deferred is not None:
+            with self._store.all_or_nothing():
+                yield []
+            return
+        deferred = self._deferred = _DeferredCapacity()
+        try:
+            with self._store.all_or_nothing():
+                yield deferred.evicted
+                deferred.evicted += self._governance.enforce_capacity(
+                    self.namespace, agent_write=deferred.agent_write
+                )
+        finally:
+            self._deferred = None
+
+    def _evict_at_end(self, items: Iterable[NewMemory]) -> None:
+        """Note that ``items`` were written inside :meth:`all_or_nothing`: its capacity check
+        at the end is an assistant's (which may only displace an assistant's memories) if any
+        of them was."""
+        assert self._deferred is not None, "only inside all_or_nothing"
+        self._deferred.agent_write = self._deferred.agent_write or any(map(by_agent, items))
 
     # --- remembering --------------------------------------------------------------------------
 
     def remember(self, new: NewMemory) -> Outcome:
         self._check_ready()
-        item = validate_new(new, self.settings)
+        item = validate_new(new, self.settings, self._clock())
         if item.type is MemoryType.SHORT_TERM:
             return Outcome(self._push_short_term(item), Decision.INSERTED)
         hashed = content_hash(item.content)
@@ -351,22 +384,35 @@ class Writer:
     def remember_many(
         self, items: Iterable[NewMemory], progress: Progress | None, *, check: bool = True
     ) -> Batch:
+        """All of ``items`` or, if anything stops it (an error, Ctrl-C, a killed process),
+        none: the store and the session's buffer stay as they were (:meth:`all_or_nothing`)."""
+        buffered = {kept.record.id for kept in self._short_term}
+        try:
+            with self.all_or_nothing() as evicted:
+                written = self._remember_many(items, progress, check)
+        except BaseException:
+            self._short_term.remove_if(lambda kept: kept.record.id not in buffered)
+            raise
+        return replace(written, evicted=evicted)
+
+    def _remember_many(
+        self, items: Iterable[NewMemory], progress: Progress | None, check: bool
+    ) -> Batch:
         self._check_ready()
         validated = []
         for position, item in enumerate(items, start=1):
             try:
-                validated.append(validate_new(item, self.settings))
+                validated.append(validate_new(item, self.settings, self._clock()))
             except InvalidInput as error:
-                raise InvalidInput(f"item {position}: {error}") from None
+                raise type(error)(f"item {position}: {error}") from None  # (InFuture stays)
         results: list[MemoryRecord] = []
         decisions: list[Decision] = []
         reasons: list[str] = []
-        evicted: list[str] = []
         for start in range(0, len(validated), EMBED_BATCH):
             batch = validated[start : start + EMBED_BATCH]
             vectors = self.embed_documents([item.content for item in batch])
-            # Searched before the write lock, as remember does (the in-memory index serves
-            # searches outside a transaction); the batch's own items are compared in memory.
+            # Searched before this batch's writes (the in-memory index follows the import's
+            # transaction); the batch's own items are compared in memory.
             stored = [
                 self._stored_neighbours(item, vector, check)
                 for item, vector in zip(batch, vectors, strict=True)
@@ -398,12 +444,10 @@ class Writer:
                     results.append(outcome.record)
                     decisions.append(outcome.decision)
                     reasons.append(outcome.reason)
-                evicted += self._governance.enforce_capacity(
-                    self.namespace, agent_write=any(by_agent(item) for item in batch)
-                )
+                self._evict_at_end(batch)  # once, when the outermost all_or_nothing ends
             if progress:
                 progress(len(batch))
-        return Batch(results, evicted, decisions, reasons)
+        return Batch(results, [], decisions, reasons)
 
     def _stored_neighbours(
         self, item: NewMemory, vector: Vectors, check: bool
@@ -916,6 +960,14 @@ class _Replaced:
         else:
             told = "it was replaced by" if again else "already known as an earlier version of"
         return f"{told} memory {memory_id} ({self.how})"
+
+
+@dataclass(slots=True)
+class _DeferredCapacity:
+    """What :meth:`Writer.all_or_nothing` checks at its end: whether an assistant wrote."""
+
+    agent_write: bool = False
+    evicted: list[str] = field(default_factory=list)
 
 
 class _Told:

@@ -16,6 +16,7 @@ from localmind.configuration import PASSPHRASE_ENV
 from localmind.errors import NotAStore, StoreError, WrongPassphrase
 from localmind.keys import key_file_for
 from localmind.memory import Memory
+from localmind.paths import default_db_path
 from localmind.swap import finish_interrupted
 from localmind.terminal import printable
 
@@ -77,6 +78,8 @@ class Context:
             else:
                 self.require_store()
             creating = not self.db.exists() and not key_file_for(self.db).exists()
+            if creating:
+                check_folder(self.db)
             options: dict[str, Any] = {
                 "accept_new_embedder": accept_new_embedder,
                 "llm": composition.make_llm(self.configuration) if llm else None,
@@ -136,6 +139,19 @@ def open_remembered(
             ) from None
         click.echo(f"{error} (`localmind unlock --remember` remembers the new key)", err=True)
         return None
+
+
+def check_folder(db: Path) -> None:
+    """Refuse to create a store named (--db, LOCALMIND_DB, the config file) in a folder that
+    does not exist: a typo in the path would otherwise grow a tree of new folders holding a
+    new, empty store. The default location's folder is made as needed."""
+    if db.parent.is_dir() or db == default_db_path():
+        return
+    where = printable(str(db.parent), newlines=False)
+    raise NotAStore(
+        f"No folder {where}: check --db / LOCALMIND_DB, or create the folder first (mkdir -p "
+        f"{where}). Nothing was created."
+    )
 
 
 def no_store_message(db: Path) -> str:

@@ -14,7 +14,13 @@ import click
 
 from localmind.cli.context import Context
 from localmind.errors import LocalmindError
-from localmind.store.connection import DAMAGE_ERRORS, DISK_ERRORS, damaged, disk_full
+from localmind.store.connection import (
+    BUSY_ERRORS,
+    DAMAGE_ERRORS,
+    DISK_ERRORS,
+    damaged,
+    disk_full,
+)
 from localmind.terminal import printable
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +38,8 @@ def friendly_errors(function: F) -> F:
             raise click.ClickException(printable(str(error))) from None
         except DAMAGE_ERRORS:  # a damaged page met outside a query (e.g. while committing)
             raise click.ClickException(str(damaged(_store_shown() or "The store"))) from None
+        except BUSY_ERRORS:
+            raise click.ClickException(_busy()) from None
         except DISK_ERRORS as error:  # disk full; or I/O failed (often: full)
             raise click.ClickException(_disk_problem(error)) from None
         except OSError as error:
@@ -51,6 +59,14 @@ def _store_shown() -> Path | None:
     context = click.get_current_context(silent=True)
     store = context.find_object(Context) if context else None
     return store.known_db() if store else None
+
+
+def _busy() -> str:
+    store = _store_shown() or "The store"
+    return (
+        f"{store} is busy: another program has been writing to it for over 10 s (an import "
+        "holds it until it ends). Nothing was changed; try again when it is done."
+    )
 
 
 def _disk_problem(error: BaseException) -> str:

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_typ
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
-from localmind.errors import InvalidInput
+from localmind.errors import InFuture, InterruptedAfterSaving, InvalidInput, LocalmindError
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
@@ -108,23 +109,23 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
-        evicted: list[str] = []
-        with click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr) as bar:
-            while pending is not None:
-                added = memory.remember_many_explained(pending.new, check=not raw)
-                report = memory.restore(pending.restorable)
-                imported += len(pending.new) - added.reinforced - added.merged - added.outdated
-                imported += report.restored
-                repeated += added.reinforced
-                outdated += added.outdated
-                merged += added.merged
-                queued += added.queued
-                skipped += len(report.skipped)
-                evicted += added.evicted + report.evicted
-                secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
-                secret.update(dict.fromkeys(report.secret))
-                bar.update(lines.consumed - bar.pos)
-                pending = next(batches, None)
+        with _nothing_left_if_stopped(), memory.all_or_nothing() as evicted:
+            bar = click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr)
+            with bar:
+                while pending is not None:
+                    added = memory.remember_many_explained(pending.new, check=not raw)
+                    report = memory.restore(pending.restorable)
+                    imported += len(pending.new) - added.reinforced - added.merged - added.outdated
+                    imported += report.restored
+                    repeated += added.reinforced
+                    outdated += added.outdated
+                    merged += added.merged
+                    queued += added.queued
+                    skipped += len(report.skipped)
+                    secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
+                    secret.update(dict.fromkeys(report.secret))
+                    bar.update(lines.consumed - bar.pos)
+                    pending = next(batches, None)
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
@@ -154,6 +155,27 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     click.echo(summary + ".")
     if secret:
         click.echo(told_to_person(list(secret)), err=True)
+
+
+NOTHING_IMPORTED = "nothing imported; the store is as it was."
+
+
+@contextmanager
+def _nothing_left_if_stopped() -> Iterator[None]:
+    """Say that an import stopped part way (Ctrl-C, an error) left nothing behind: it is one
+    transaction (``Memory.all_or_nothing``), which rolled back."""
+    try:
+        yield
+    except InterruptedAfterSaving:
+        click.echo("\nInterrupted as the import was being saved: it was saved whole.", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo(f"\nInterrupted: {NOTHING_IMPORTED}", err=True)
+        sys.exit(130)
+    except LocalmindError as error:
+        raise click.ClickException(
+            f"{printable(str(error))} The import stopped: {NOTHING_IMPORTED}"
+        ) from None
 
 
 #: Lines turned into memories, embedded and written at a time: memory use is bounded by one
@@ -226,6 +248,12 @@ class _Batches:
             else:
                 try:
                     checked = validate_new(item, Settings())
+                except InFuture as error:
+                    # Not one bad line to skip: a file's dates are usually all off alike (a
+                    # time zone, milliseconds for seconds), and the rest would be kept wrong.
+                    raise click.ClickException(
+                        f"{printable(self._name)}:{number}: {error} Nothing was imported."
+                    ) from None
                 except InvalidInput as error:
                     self._report(BadLine(number, str(error)))
                     continue

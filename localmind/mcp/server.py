@@ -43,6 +43,7 @@ from localmind.mcp.handover import serve_stdio
 from localmind.memory import Memory
 from localmind.profile import quoted
 from localmind.records import MemoryRecord, MemoryType, RecallResult
+from localmind.store.connection import BUSY_ERRORS
 
 TYPE_NAMES = ", ".join(t.value for t in MemoryType)
 ID = "The memory's id, or a beginning of it only that memory has (any case)."
@@ -207,6 +208,12 @@ class MemoryTools:
                 yield self.memory
             except LocalmindError as error:
                 raise ToolError(str(error)) from None
+            except BUSY_ERRORS:
+                raise ToolError(
+                    "The memory store is busy: another program (an import, most likely) has "
+                    "been writing to it for over 10 s. Nothing was changed; try again in a "
+                    "minute, and tell the user if it keeps failing."
+                ) from None
 
     def remember(
         self,

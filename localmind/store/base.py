@@ -3,7 +3,7 @@ checkpoints, and the ``?`` placeholders of an ``IN (...)`` list."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import apsw
@@ -11,6 +11,7 @@ import apsw
 from localmind.store.connection import BUSY_TIMEOUT_MS
 
 CHECKPOINT_WAIT_MS = 1000
+BOOKKEEPING_WAIT_MS = 500
 
 
 def placeholders(values: Sequence[Any]) -> str:
@@ -48,6 +49,30 @@ class Tables:
         finally:
             self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         return bool(frames == 0)
+
+    def write_unless_busy(self, write: Callable[[], None]) -> bool:
+        """Run ``write`` in a write transaction if the write lock comes within
+        ``BOOKKEEPING_WAIT_MS``; False, and nothing written, when another program holds it
+        longer (an import holds it throughout). For what may be skipped: recall's use counts
+        and timings must not make a search wait, or fail, behind an import."""
+        if self.db.in_transaction:  # this connection holds the lock already: a savepoint
+            with self.db:
+                write()
+            return True
+        self.db.set_busy_timeout(BOOKKEEPING_WAIT_MS)
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except apsw.BusyError:
+            return False
+        finally:
+            self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        try:
+            write()
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return True
 
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> int:
         """The integer result of an aggregate query (count, max, ...)."""

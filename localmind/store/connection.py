@@ -183,6 +183,8 @@ DATABASE_ERRORS = (apsw.Error,)
 #: The disk refused a write: it is full, or an I/O error (SQLite reports some "full" as I/O
 #: errors, e.g. growing its shared-memory index). SQLite has rolled the transaction back.
 DISK_ERRORS = (apsw.FullError, apsw.IOError)
+#: Another program held the write lock past the busy timeout (a long import holds it).
+BUSY_ERRORS = (apsw.BusyError,)
 #: An open database, as the store's functions take it: modules outside the store name its type
 #: by this and never import apsw (a contract in pyproject.toml).
 Connection = apsw.Connection

@@ -228,7 +228,12 @@ def schema_version(db: apsw.Connection) -> int:
 
 
 def migrate(db: apsw.Connection) -> int:
-    """Apply every pending migration in order; return the schema version reached."""
+    """Apply every pending migration in order; return the schema version reached. A store
+    already up to date is only read: opening it never waits for another program's write lock
+    (a long import holds it throughout)."""
+    current = schema_version(db)
+    if current == LATEST_VERSION:
+        return current
     with db:
         db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     current = schema_version(db)

@@ -104,6 +104,10 @@ class _IndexState:
     changes: int = -1
     recheck: set[int] = field(default_factory=set)
     searches_before: int = 0  # searches answered through SQL before the index was built
+    # Inside ``SqliteStore.all_or_nothing``: the index takes in the transaction's own writes as
+    # if committed (a long import searches among its earlier items without rereading them all
+    # at each search), and is dropped, to be built again, if the transaction rolls back.
+    follows_uncommitted: bool = False
 
 
 def read_change_log(db: Any, seen: int) -> tuple[set[int], int] | None:
@@ -322,10 +326,11 @@ class VectorIndex(Meta):
         Changes come from ``memory_vec_changes`` (filled by triggers, so every writer's changes
         are there). ``PRAGMA data_version`` (other connections' commits) and this connection's
         change count say when to look. Inside a transaction what is read may still roll back:
-        it is only overlaid on the index, never folded in. None: use SQL (the index is not
+        it is only overlaid on the index, never folded in (except in ``all_or_nothing``,
+        which drops the index if it rolls back). None: use SQL (the index is not
         built yet: see INDEX_AFTER_SEARCHES, and never inside a transaction)."""
         db, state = self.db, self._index_state
-        in_transaction = db.in_transaction
+        in_transaction = db.in_transaction and not state.follows_uncommitted
         data_version = self.scalar("PRAGMA data_version")
         changes = db.total_changes()
         index = self._sign_index

@@ -553,14 +553,18 @@ def test_reindex_reports_how_many_memories_and_recall_still_works(cli: Cli, seed
 
 
 def test_the_first_add_creates_the_store_and_home_says_how_many_memories(tmp_path: Path):
-    fresh = Cli(tmp_path / "data" / "memory.db")
+    # The default location (the user data directory), whose folder is made as needed.
+    data = tmp_path / "xdg" / "localmind"
+    fresh = Cli(data / "memory.db")
 
-    first = fresh.ok("add", "I prefer tea over coffee")
+    first = fresh.ok(
+        "add", "I prefer tea over coffee", LOCALMIND_DB=None, XDG_DATA_HOME=str(tmp_path / "xdg")
+    )
 
     assert "Created a new encrypted store" in first.stderr
-    assert (tmp_path / "data" / "memory.db").is_file()
-    assert (tmp_path / "data" / "memory.db.key").is_file()
-    assert b"SQLite format" not in (tmp_path / "data" / "memory.db").read_bytes()[:100]
+    assert (data / "memory.db").is_file()
+    assert (data / "memory.db.key").is_file()
+    assert b"SQLite format" not in (data / "memory.db").read_bytes()[:100]
 
     second = fresh.ok()
     assert "1 memory in" in second.stdout

@@ -240,7 +240,7 @@ def test_killing_a_large_import_loses_nothing_it_committed_and_leaves_no_half_me
     assert tally.kills >= REMEMBER_KILLS // 2, f"seed {SEED}: too few runs were cut short"
 
 
-def test_killing_the_cli_import_leaves_whole_batches(store: Path, tmp_path: Path) -> None:
+def test_killing_the_cli_import_leaves_all_of_it_or_nothing(store: Path, tmp_path: Path) -> None:
     rng = random.Random(SEED + 1)
     tally = Tally(window=4.0)  # the model loads inside the import
     env = {
@@ -267,8 +267,9 @@ def test_killing_the_cli_import_leaves_whole_batches(store: Path, tmp_path: Path
             summary = check_store(store)
             reopens(store, summary)
             present = contents_like(store, f"cli{number} item %")
-            assert present in batch_prefixes(lines), (
-                f"{len(present)} lines of the file are present: not a whole number of batches"
+            # One transaction (Memory.all_or_nothing): the whole file or none of it.
+            assert present in (set(), set(lines)), (
+                f"{len(present)} of the file's {len(set(lines))} lines are present"
             )
         tally.count(child, killed)
     print(

@@ -44,11 +44,12 @@ def _imported(memory: Memory, clock: FakeClock) -> None:
     events, which an import stores as told ("What else is new with you?" is no later version
     of a fact)."""
     first = clock()
+    clock.advance(days=7)  # imported once both happened (a date after now is refused)
     memory.remember_many(
         [NewMemory(content=t, type="episodic", created_at=first) for t in FIRST_CHAT]
         + [NewMemory(content=t, type="episodic", created_at=first + 7 * DAY) for t in LATER_CHAT]
     )
-    clock.advance(days=30)
+    clock.advance(days=23)
 
 
 def test_the_turn_after_the_questions_turn_is_found_through_it(

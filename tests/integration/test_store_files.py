@@ -233,7 +233,7 @@ def test_change_passphrase_with_the_wrong_old_one_changes_nothing(
     open_memory().close()
     before = snapshot(store_path.parent)
     with pytest.raises(WrongPassphrase):
-        Memory.change_passphrase(store_path, "guess", "new")
+        Memory.change_passphrase(store_path, "guess", "a brand new passphrase")
     assert snapshot(store_path.parent) == before
 
 
