@@ -51,6 +51,11 @@ _SAME_MOMENT = 5.0
 # assistant saving it twice in one conversation); later, it happened again ("Went for a run
 # along the Tagus" today and next week are two runs, not one run told twice).
 _SAME_OCCASION = 12 * 3600.0
+# How near an edit's new text must be to the other side of a pending conflict to settle it,
+# beside holding what only that side says: "I live in Lisbon" is 0.87 from "I moved to Lisbon",
+# "My rent is 1400 euros" 0.78 from "Rent went up to 1400 €"; a text that merely shares the
+# other side's number ("shared fact, as I put it at 1" / "shared fact number 1") 0.62.
+SETTLE_COSINE = 0.7
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,7 +611,7 @@ class Writer:
             closed: tuple[tuple[int, str], ...] = ()
             if vector is not None and new_content is not None and new_content != record.content:
                 before = (record.content, record.created_at)
-                settled = self._settled_by(stored, new_content)
+                settled = self._settled_by(stored, new_content, vector)
                 made = max([record.created_at] + [o.record.created_at for _, o in settled])
                 for conflict_id, other in settled:
                     self._close_conflict(conflict_id, Resolution.MERGE)
@@ -632,13 +637,17 @@ class Writer:
                 record = self._store.update_fields(stored, reason, updated_at=now, **fields)
         return Settlement(record, repointed, closed, tuple(c for c, _ in settled))
 
-    def _settled_by(self, updated: StoredMemory, text: str) -> list[tuple[int, StoredMemory]]:
+    def _settled_by(
+        self, updated: StoredMemory, text: str, vector: Vectors
+    ) -> list[tuple[int, StoredMemory]]:
         """The pending conflicts of ``updated`` that its new ``text`` settles, each with its
         other memory: the person wrote down what the other side says (its very text, or the
         same fact in other words: "I live in Lisbon" for "I moved to Lisbon"), so the question
         is answered. Settled as a merge with the person's text: the other memory is set aside
         for this one (told again, it is recognised). A text that says something else leaves
-        the conflict pending (fixing a typo in the old fact answers nothing)."""
+        the conflict pending (fixing a typo in the old fact answers nothing), and so does one
+        that only shares a name or number with the other side without saying what it says
+        (``SETTLE_COSINE``)."""
         hashed = content_hash(text)
         found: list[tuple[int, StoredMemory]] = []
         for conflict in self._store.pending_conflicts_of(updated.record.id):
@@ -651,7 +660,11 @@ class Writer:
             if other is None or other.record.status is not Status.ACTIVE:
                 continue
             before, said = updated.record.content, other.record.content
-            if other.record.content_hash == hashed or _takes_side(text, said, before):
+            if other.record.content_hash == hashed or (
+                _takes_side(text, said, before)
+                # (the other side's vector comes from the cache: it is stored)
+                and _cosine(vector, self.embed_documents([said])[0]) >= SETTLE_COSINE
+            ):
                 found.append((conflict.id, other))
         return found
 

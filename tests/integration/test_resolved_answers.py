@@ -165,6 +165,23 @@ def test_an_update_that_does_not_take_the_change_leaves_the_conflict_pending(
     )
 
 
+def test_an_update_that_only_names_the_changes_place_leaves_the_conflict_pending(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """Holding the other side's name is not saying what it says: "Flights to Lisbon are cheap
+    this month" settles nothing (it is far from "I moved to Lisbon": SETTLE_COSINE)."""
+    old, new, _, sister = MOVES[0]
+    memory = open_memory(llm=None)
+    conflict = moved(memory, old, new, sister)
+    old_id = memory.conflicts()[0].existing.id
+
+    settlement = memory.update_explained(old_id, content="Flights to Lisbon are cheap this month")
+
+    assert settlement.settled == ()
+    assert [c.id for c in memory.conflicts()] == [conflict]
+    assert memory.get(memory.conflicts()[0].candidate.id).content == new
+
+
 @pytest.mark.parametrize(
     ("tool", "arguments"),
     [
