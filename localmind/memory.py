@@ -547,7 +547,10 @@ class Memory:
         told and, when a newer memory may replace it, that one; each part within its token
         budget (defaults 200 and 300). The profile does not repeat the memories listed."""
         return self.context_of(
-            self.recall(query, limit), profile_tokens=profile_tokens, memory_tokens=memory_tokens
+            self.recall(query, limit),
+            profile_tokens=profile_tokens,
+            memory_tokens=memory_tokens,
+            asked=query,
         )
 
     def context_of(
@@ -556,9 +559,10 @@ class Memory:
         *,
         profile_tokens: int | None = None,
         memory_tokens: int | None = None,
+        asked: str | None = None,
     ) -> str:
         """The context block for memories already recalled (the chat's turn shows them too):
-        see :meth:`context`."""
+        see :meth:`context`; ``asked``, the question, chooses the block's language."""
         config = self.settings.profile
         memories = self.given(worth_giving(results, config.context_relative_relevance))
         profile = self.profile()
@@ -569,6 +573,7 @@ class Memory:
             memories,
             profile_tokens=config.budget_tokens if profile_tokens is None else profile_tokens,
             memory_tokens=config.context_memory_tokens if memory_tokens is None else memory_tokens,
+            asked=asked,
         )
 
     def given(self, results: Sequence[RecallResult]) -> list[Given]:

@@ -78,16 +78,21 @@ def context_block(
     *,
     profile_tokens: int,
     memory_tokens: int,
+    asked: str | None = None,
 ) -> str:
     """Profile (≤ ``profile_tokens``) then memories, best first (≤ ``memory_tokens`` in all),
-    every word of them quoted (see ``PREAMBLE``), each with the day it was told and, when a
-    newer memory may replace it, that memory and its day (``localmind.currency``). A memory
+    headed in the language of the question ``asked`` when given, every word of them quoted
+    (see ``PREAMBLE``), each with the day it was told and, when a newer memory may replace it,
+    that memory and its day (``localmind.currency``). A memory
     marked secret is never part of it, nor quoted as the newer one: the block goes to
     assistants, some of them in the cloud."""
     memories = [memory for memory in memories if not memory.record.secret]
+    # The block speaks the language of the question it answers (an English question over
+    # mostly Chinese memories gets English headings), else that of what it holds.
+    question = [asked] if asked and asked.strip() else None
     chinese = (
         tokens.share_of_cjk(
-            ([profile.text] if profile else []) + [m.record.content for m in memories]
+            question or ([profile.text] if profile else []) + [m.record.content for m in memories]
         )
         > 0.3
     )

@@ -139,7 +139,7 @@ class Session:
         return "".join(pieces), ""
 
     def _messages(self, message: str, recalled: Sequence[RecallResult]) -> list[Message]:
-        context = self.memory.context_of(recalled)
+        context = self.memory.context_of(recalled, asked=message)
         system = render("chat_system", context=context)
         messages: list[Message] = [{"role": "system", "content": system.strip()}]
         for earlier in self.turns[-HISTORY_TURNS:]:

@@ -46,3 +46,14 @@ def test_a_secret_newer_memory_is_named_but_never_quoted() -> None:
     [line] = block([Given(new_pin), Given(hint, new_pin)])
     assert "4821" not in line
     assert line.endswith("may be outdated: a memory kept secret, told 2026-03-20, is newer)")
+
+
+def test_the_block_speaks_the_language_of_the_question() -> None:
+    """An English question over Chinese memories gets English headings and days (the
+    assistant is talking English), a Chinese one Chinese; without a question, the memories'."""
+    flight = [Given(record("我的航班号是 CA1234，3月5日出发", MARCH))]
+    english = context_block(None, flight, profile_tokens=200, memory_tokens=300, asked="When?")
+    chinese = context_block(None, flight, profile_tokens=200, memory_tokens=300, asked="什么时候？")
+    unasked = context_block(None, flight, profile_tokens=200, memory_tokens=300)
+    assert "Relevant memories:" in english and "(told 2026-03-20)" in english
+    assert "相关记忆：" in chinese and "相关记忆：" in unasked
