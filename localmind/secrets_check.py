@@ -69,13 +69,14 @@ _EN_CODED = (
     r"|api[\s_-]?key|access\s+(?:key|token|code)|auth(?:entication)?\s+(?:token|code)"
     r"|(?:bearer|personal\s+access)\s+token|token"
     r"|2fa\s+code|otp|one[\s-]time\s+(?:code|password)|verification\s+code|cvv|cvc"
-    r"|(?:door|gate|alarm|garage|entry|building|safe|locker|lock|padlock)\s+"
+    r"|(?:door|gate|alarm|garage|entry|building|safe|locker|lock|padlock|bike\s+lock)\s+"
     r"(?:code|combination|combo)"
+    r"|ssn|social\s+security\s+(?:number|no\.?)|sin\s+number"
 )
 # "<name> is <value>", "<name> for Gmail: <value>", "<name>=<value>"
 _EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
 _EN_SAID = re.compile(
-    rf"\b(?:{_EN_NAMES})\b(?:\s+(?:for|to|of|on|at)\s+(?:[\w'.&-]+\s+){{0,3}}?[\w'.&-]+)?"
+    rf"\b(?:{_EN_NAMES})\b(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?[\w'.&-]+)?"
     r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|'s\b|:|=|\bchanged\s+to\b|\bset\s+to\b)"
     r"\s*[\"'“‘]?(?P<value>[^\s\"'”’]+)",
     re.IGNORECASE,

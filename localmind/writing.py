@@ -348,6 +348,15 @@ class Writer:
             return Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
         assert similarity is not None
         related, why = neighbour.record, proposal.why
+        if proposal.relation is Relation.SAME and fresh.record.secret != withheld(
+            item.content, dict(item.metadata or {})
+        ):
+            # A secret told with a plain fact ("I like hiking, my Strava password is …") merged
+            # into "I like hiking" would withhold the plain fact from assistants too (and a
+            # plain text merged into a secret would be withheld): each stays its own memory.
+            return Outcome(
+                self._insert(item, hashed, vector), Decision.INSERTED, related, similarity
+            )
         if proposal.relation is Relation.SAME:
             fuller = (hashed, vector) if proposal.keeps_new_text else None
             merged = self._lifecycle.merge(fresh, item.content, similarity, fuller)

@@ -13,7 +13,7 @@ import pytest
 from localmind import Memory
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
-from tests.integration.test_mcp import call, served
+from tests.integration.test_mcp import call, refused, served
 
 TOKEN = "My GitHub token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"
 PASSWORD = "email password: Tr0ub4dor&3"
@@ -119,6 +119,15 @@ def test_the_mark_travels_to_another_device(tmp_path: Path) -> None:
         assert "4821" not in phone.context("what do I keep at the bank?")
 
 
+def test_a_secret_told_with_a_plain_fact_is_not_merged_into_it(memory: Memory) -> None:
+    """Merged into "I like hiking", the password would withhold the hiking fact from every
+    assistant; they stay two memories and the plain one is still given."""
+    hiking = memory.remember("I like hiking")
+    told = memory.remember("I like hiking, my Strava password is Trail!Run2024")
+    assert told.id != hiking.id and told.secret and not memory.get(hiking.id).secret
+    assert "I like hiking" in memory.context("what do I like?")
+
+
 def test_a_secret_merged_into_a_memory_marks_it(memory: Memory) -> None:
     kept = memory.remember("My bank card PIN is 4821")
     assert kept.secret
@@ -141,11 +150,15 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
         profile = await call(session, "profile", rebuild=True)
         changed = await call(session, "remember", content="My bank card PIN is 1234")
         pending = await call(session, "conflicts")
+        blind = await refused(
+            session, "resolve", conflict=changed["conflict_id"], resolution="take_new"
+        )
         settled = await call(
             session, "resolve", conflict=changed["conflict_id"], resolution="keep_both"
         )
 
     assert changed["decision"] == "queued" and "withheld" in changed["candidates"][0]["content"]
+    assert "only they can settle it" in blind  # and keep_both, which drops nothing, settled it
     answers = [context, where, recalled, confirmed, profile["text"], changed, pending, settled]
     for text in map(json.dumps, answers):
         for secret in ("sunflower77", "4821", "1234", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):

@@ -19,6 +19,10 @@ SECRETS = [
     "My GitHub token is ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     "email password: Tr0ub4dor&3",
     "bank PIN 4821",
+    "my SSN is 123-45-6789",
+    "My social security number is 078-05-1120",
+    "my bike lock combination is 12-34-56",
+    "Verification code from the bank was 482193, it expired",
     "wifi 密码是 sunflower77",
     "AWS access key AKIAIOSFODNN7EXAMPLE",
     # formats detect-secrets knows, and long random strings
@@ -47,6 +51,9 @@ SECRETS = [
 ]
 
 NOT_SECRETS = [
+    "a combination of tea and coffee is 2 parts to 1",
+    "I flew from SIN to HKG",
+    "I forgot my SSN",
     "I like hiking",
     "I forgot my password again",
     "My password is weak, I should change it",
