@@ -23,6 +23,9 @@ from localmind.keys import UNSAFE_TEST_KDF_ENV
 from tests.conftest import PASSPHRASE
 from tests.ollama_server import unused_port_host
 
+# Each test loads the real model from scratch (seconds each): the full run's, not the quick loop's.
+pytestmark = pytest.mark.slow
+
 TEXTS = ["I prefer green tea over coffee", "用户喜欢 Rust 编程语言", "Ça coûte 12,50 € !"]
 
 
@@ -145,7 +148,6 @@ DAMAGE: dict[str, Callable[[Path], None]] = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
 def test_a_damaged_or_mismatched_cache_is_never_used_and_is_rebuilt(
     cache: Path,
@@ -214,7 +216,6 @@ def test_a_cache_that_cannot_be_written_costs_speed_not_the_model(
     assert blocked.read_text() == "a file where the cache directory would go"
 
 
-@pytest.mark.slow
 def test_the_cache_holds_no_memory_text(tmp_path: Path) -> None:
     """Real processes with the default cache location (the user cache directory): after adding
     and recalling memories, no byte of their text is in the cache."""
