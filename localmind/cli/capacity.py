@@ -15,7 +15,8 @@ from localmind.cli.output import echo_json, one_line
 from localmind.cli.root import cli
 
 
-@config_group.command(STORE_COMMAND, hidden=True)
+# "-5" is a value (refused with the allowed range), not an unknown option.
+@config_group.command(STORE_COMMAND, hidden=True, context_settings={"ignore_unknown_options": True})
 @click.argument("name", required=False)
 @click.argument("value", required=False)
 @click.option("--json", "as_json", is_flag=True)

@@ -130,6 +130,8 @@ def test_stats_and_the_markdown_export_call_an_archived_memory_archived(
     [
         (("capacity", "0"), "capacity must be a whole number from 1"),
         (("capacity", "lots"), "not 'lots'"),
+        # a negative number is a value out of range, not an unknown option of a hidden command
+        (("capacity", "-5"), "capacity must be a whole number from 1 to 1000000000"),
         (("archive-retention-days", "unlimited"), "or 'never'"),
         (("colour", "blue"), "Unknown setting 'colour'; the settings are: capacity"),
     ],
