@@ -306,3 +306,38 @@ async def test_settling_a_link_of_a_chain_says_the_next_one_now_asks_about_the_k
         assert await until(pilot, lambda: any(note in n.message for n in app._notifications))
         await settle(pilot)
         assert shown(app) == [second]
+
+
+ROUTINE = (
+    "My morning routine: I wake up at 6:30, do twenty minutes of yoga, make a pour-over coffee "
+    "with beans from the roastery on Kastanienallee, read the news for fifteen minutes, then "
+    "cycle to the office along the canal, arriving around 8:15 before the team stand-up at 9",
+    "My morning routine changed: I now wake up at 7:30, skip yoga, drink green tea instead of "
+    "coffee, and take the U-Bahn to the new office in Mitte, arriving around 9:00 just in time "
+    "for the stand-up, which moved to 9:15",
+)
+
+
+async def test_long_texts_scroll_below_a_list_that_stays_in_view_at_80x24(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember(ROUTINE[0], "semantic")
+        clock.advance(days=30)
+        assert memory.remember_explained(ROUTINE[1], "semantic").conflict_id is not None
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        rows = table(app).row_count
+        assert rows == len(PAIRS) + 1
+        for _ in range(rows):  # whichever pair is selected, long or short
+            # the header and every row fit (the long pair once squeezed the list to one cell)
+            assert table(app).region.height >= rows + 1
+            detail = app.screen.query_one("#conflict-detail")
+            why = app.screen.query_one("#why")
+            assert detail.region.bottom <= app.screen.region.bottom
+            assert "Why it is here" in str(why.render())
+            await pilot.press("down")
+            await settle(pilot)

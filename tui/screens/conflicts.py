@@ -13,7 +13,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import DataTable, Label, Static
 
@@ -104,14 +104,16 @@ class ConflictsScreen(Page):
         with Vertical(id="conflicts-page"):
             yield Label("", id="conflicts-count", classes="heading")
             yield Table(id="conflicts", cursor_type="row", zebra_stripes=True)
-            with Horizontal(id="pair"):
-                with Vertical(classes="side"):
-                    yield Label("Old  (o keeps it)", id="old-heading", classes="heading")
-                    yield Static(id="old")
-                with Vertical(classes="side"):
-                    yield Label("New  (n takes it)", id="new-heading", classes="heading")
-                    yield Static(id="new")
-            yield Static(id="why")
+            # Long texts scroll under the list instead of squeezing it out of an 80x24 terminal.
+            with VerticalScroll(id="conflict-detail", can_focus=False):
+                with Horizontal(id="pair"):
+                    with Vertical(classes="side"):
+                        yield Label("Old  (o keeps it)", id="old-heading", classes="heading")
+                        yield Static(id="old")
+                    with Vertical(classes="side"):
+                        yield Label("New  (n takes it)", id="new-heading", classes="heading")
+                        yield Static(id="new")
+                yield Static(id="why")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
