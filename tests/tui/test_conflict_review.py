@@ -106,6 +106,7 @@ async def test_undo_brings_a_keep_old_back_and_nothing_was_forgotten(
         await pilot.press("u")
         await settle(pilot)
         assert first in shown(app)
+        assert selected(app) == first  # the cursor is back on it, not on the next one
         await pilot.press("f3")
         await settle(pilot)
         assert app.memory is not None

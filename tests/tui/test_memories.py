@@ -175,6 +175,9 @@ async def test_forget_then_undo_keeps_the_memory_as_it_was(
         await pilot.press("u")
         await settle(pilot)
         assert RUST in contents(app)
+        screen = app.screen
+        assert isinstance(screen, MemoriesScreen)
+        assert screen.selected_id() == rust  # the cursor is back on it, not on its neighbour
         back = app.memory.get(rust)  # the same memory: same id, history untouched
         assert back.status == "active" and back.pinned
         assert back.confidence == pytest.approx(0.9)

@@ -99,6 +99,8 @@ class ConflictsScreen(Page):
         super().__init__()
         self.pending: dict[str, Conflict] = {}
         self.marked: set[int] = set()
+        # the row the next reload selects: an undone conflict is back where the person was
+        self.reselect: int | None = None
 
     def body(self) -> ComposeResult:
         with Vertical(id="conflicts-page"):
@@ -154,7 +156,10 @@ class ConflictsScreen(Page):
         self.marked &= {c.id for c in shown}
         for c in shown:
             table.add_row(*self._cells(c), key=str(c.id))
-        if selected is not None and str(selected.id) in self.pending:
+        wanted, self.reselect = self.reselect, None
+        if wanted is not None and str(wanted) in self.pending:
+            table.move_cursor(row=table.get_row_index(str(wanted)))
+        elif selected is not None and str(selected.id) in self.pending:
             table.move_cursor(row=table.get_row_index(str(selected.id)))
         elif shown:
             table.move_cursor(row=min(max(row, 0), len(shown) - 1))
@@ -345,6 +350,7 @@ class ConflictsScreen(Page):
         if batch.timer is not None:
             batch.timer.stop()
         self.waiting.remove(batch)
+        self.reselect = min(batch.settles)
         self.notify(f"Undone: {plural(len(batch.settles), 'conflict')} pending again.")
         self.reload()
 

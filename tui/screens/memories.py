@@ -80,6 +80,7 @@ class MemoriesScreen(Page):
         self.sort = "newest"
         self.rows: dict[str, Row] = {}
         self.forgotten: list[MemoryRecord] = []  # most recent last: what undo brings back
+        self.reselect: str | None = None  # the row the next reload selects (an undone forget)
         self._generation = 0
         self.columns = COLUMNS
 
@@ -171,7 +172,10 @@ class MemoriesScreen(Page):
             self.rows[row.record.id] = row
             cells = self._cells(row.record)
             table.add_row(*(cells[key] for key, _ in self.columns), key=row.record.id)
-        if selected in self.rows:
+        wanted, self.reselect = self.reselect, None
+        if wanted in self.rows:
+            table.move_cursor(row=table.get_row_index(wanted))
+        elif selected in self.rows:
             table.move_cursor(row=table.get_row_index(selected))
         self._show_filters()
         self._show_detail()
@@ -326,6 +330,7 @@ class MemoriesScreen(Page):
             return
         record = self.forgotten.pop()
         if self.lm.cancel_forget(record.id):  # still in its window: nothing was erased
+            self.reselect = record.id
             self.notify(f"Kept “{one_line(record.content, 40)}”.", markup=False)
             self.reload()
             return
