@@ -27,6 +27,7 @@ from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
     Conflict,
+    Decision,
     Feedback,
     Lifecycle,
     Outcome,
@@ -422,6 +423,15 @@ class Memory:
     def conflicts(self) -> list[Conflict]:
         """Pending conflicts of this namespace, oldest first."""
         return self._lifecycle.pending(self.namespace)
+
+    def still_pending(self, outcome: Outcome) -> list[Conflict]:
+        """The pending conflicts of the memory ``remember`` reinforced or merged into: telling
+        the old fact again while a change of it waits does not settle that change, and whoever
+        told it (a person at the CLI, an assistant over MCP) should hear so."""
+        if outcome.decision not in (Decision.REINFORCED, Decision.MERGED):
+            return []
+        memory_id = outcome.record.id
+        return [c for c in self.conflicts() if memory_id in (c.existing.id, c.candidate.id)]
 
     def resolve_conflict(
         self, conflict_id: int, resolution: Resolution | str, merged_text: str | None = None

@@ -108,6 +108,7 @@ def add(
             text, type=type_, importance=importance, metadata=metadata
         )
         capacity = memory.settings.governance.capacity
+        pending = memory.still_pending(outcome)
     record = outcome.record
     if as_json:
         echo_json(
@@ -121,6 +122,13 @@ def add(
         )
         return
     click.echo(describe_outcome(outcome))
+    for waiting in pending[:1]:
+        other = waiting.candidate if waiting.existing.id == record.id else waiting.existing
+        click.echo(
+            f"It is in pending conflict #{waiting.id} with {other.id} "
+            f"(“{one_line(other.content, 60)}”): telling it again does not settle that; "
+            "review with `localmind conflicts`"
+        )
     if record.secret:
         click.echo(told_to_person([record.id]), err=True)
     if outcome.evicted:

@@ -247,7 +247,7 @@ class MemoryTools:
             outcome = memory.remember_explained(
                 content, type=type, importance=importance, metadata={"source": AGENT_SOURCE}
             )
-            pending = _pending_of(memory, outcome)
+            pending = memory.still_pending(outcome)
         return _remembered(outcome, pending)
 
     def update(
@@ -460,15 +460,6 @@ def _whole_id(memory: Memory, reference: str) -> str:
         return memory.resolve_id(reference)
     except NotFound:
         return reference
-
-
-def _pending_of(memory: Memory, outcome: Outcome) -> list[Conflict]:
-    """The pending conflicts of a memory ``remember`` reinforced or merged into: telling the
-    old fact again while a change waits does not settle it, and the assistant should know."""
-    if outcome.decision not in (Decision.REINFORCED, Decision.MERGED):
-        return []
-    memory_id = outcome.record.id
-    return [c for c in memory.conflicts() if memory_id in (c.existing.id, c.candidate.id)]
 
 
 def _remembered(outcome: Outcome, pending: list[Conflict] | None = None) -> Remembered:

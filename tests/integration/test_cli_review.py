@@ -183,3 +183,19 @@ def test_chat_without_ollama_explains_how_to_start_it(cli: Cli) -> None:
     result = cli.ok("chat", input="Hello\n")
     assert "ollama serve" in result.stderr
     assert "ollama pull qwen2.5:3b" in result.stderr
+
+
+@pytest.mark.parametrize("again", ["I live in Berlin", "我住在柏林"], ids=["same text", "zh"])
+def test_telling_the_old_side_of_a_pending_change_again_says_it_is_pending(
+    cli: Cli, again: str
+) -> None:
+    cli.add("I live in Berlin")
+    queued = cli.ok("add", "The user moved to Lisbon").stdout
+    assert "review with `localmind conflicts`" in queued
+
+    said = cli.ok("add", again).stdout
+
+    # the old fact is merged or reinforced, but the change still waits: the person hears so
+    assert "It is in pending conflict #1 with" in said
+    assert "“The user moved to Lisbon”" in said and "does not settle that" in said
+    assert "The user moved to Lisbon" in cli.ok("conflicts").stdout
