@@ -14,9 +14,11 @@ from typing import Any
 from localmind import token_budget as tokens
 from localmind.config import ProfileConfig
 from localmind.currency import Given, newer_versions, told_on
+from localmind.first_person import as_told
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, Status
+from localmind.statement import SELF, read
 from localmind.store import SqliteStore
 from localmind.terminal import printable
 
@@ -43,6 +45,25 @@ def value(record: MemoryRecord) -> float:
     """How much a memory is worth to a profile: trusted, important facts first."""
     kind = 1.0 if record.type in (MemoryType.SEMANTIC, MemoryType.LONG_TERM) else 0.6
     return record.confidence * record.importance * kind
+
+
+# A few facts are all an assistant gets without a model: who the person is comes before what
+# they happen to like (a new user's profile once gave an allergy, a cat and a pottery class,
+# but not the person's name, city or job).
+_NAMED = re.compile(r"\b(my name is|my name's|call me|i'?m called)\b|我叫|我的名字", re.IGNORECASE)
+_IDENTITY_SLOTS = frozenset({"residence", "job", "employer", "partner", "origin", "diet"})
+
+
+def _who_first(record: MemoryRecord) -> int:
+    """0: the person's name; 1: where they live, their work, partner, origin or diet, said of
+    themselves; 2: anything else."""
+    told = as_told(record.content)
+    if _NAMED.search(told):
+        return 0
+    statement = read(told)
+    if statement.subject in (SELF, None) and statement.single_slots & _IDENTITY_SLOTS:
+        return 1
+    return 2
 
 
 # The block goes into system prompts, where a heading or an instruction carries weight. Memory
@@ -275,6 +296,7 @@ class ProfileEngine:
             for r in records
             if r.type in (MemoryType.SEMANTIC, MemoryType.LONG_TERM) and r.id not in disputed
         ]
+        stable.sort(key=_who_first)  # a stable sort: by value within each tier, as before
         return stable[: self.config.profile_facts]
 
     def for_context(self, profile: Profile, shown: set[str]) -> Profile:

@@ -176,3 +176,30 @@ def test_the_model_is_never_given_both_sides_of_a_pending_change(
     [prompt] = profile_requests(ollama_server)
     assert "I moved to Lisbon last month" in prompt and "I have two cats" in prompt
     assert "I live in Berlin" not in prompt
+
+
+def test_without_a_model_the_profile_says_who_the_person_is_first(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
+    # the valuable-but-incidental facts come first in the store's own order (importance)
+    memory.remember_many(
+        [
+            NewMemory("The user is allergic to penicillin", "semantic", importance=0.9),
+            NewMemory("用户的猫叫豆豆", "semantic", importance=0.8),
+            NewMemory("The user dislikes early morning meetings", "semantic", importance=0.8),
+            NewMemory("用户每周三晚上上陶艺课", "semantic", importance=0.8),
+            NewMemory("The user likes oolong tea", "semantic", importance=0.8),
+            NewMemory("The user works as a data engineer at Zalando", "semantic", importance=0.5),
+            NewMemory("我住在柏林", "semantic", importance=0.5),
+            NewMemory("The user's name is Lena Fischer", "semantic", importance=0.5),
+            NewMemory("My sister lives in Munich", "semantic", importance=0.5),
+        ]
+    )
+    profile = memory.profile()
+    assert profile is not None and profile.method == "extractive"
+    said = profile.text
+    assert said.startswith("The user's name is Lena Fischer")
+    assert "Zalando" in said and "柏林" in said
+    assert "Munich" not in said  # the sister's city is not who the person is
+    assert "penicillin" in said  # then the most valuable of the rest
