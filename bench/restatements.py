@@ -85,11 +85,77 @@ def _unsaid(first: Statement, second: Statement) -> list[str]:
     return found
 
 
+def one_by_one(name: str, listing: bool) -> None:
+    """Each restatement's fate when the set is remembered one by one, dated, with no LLM (as
+    ``bench hygiene`` adds it): the decision, the memory it was decided against (its
+    original, or another: the nearest, or the one a suspicion rule queued it against) and,
+    for one queued against another memory, whether its original already waits in a conflict
+    with that memory (the change queued twice) or was never queued."""
+    import datetime as dt
+    import tempfile
+    from pathlib import Path
+
+    from bench.hygiene import fresh_memory
+
+    items = SETS[name].memories()
+    text = {item.id: item.text for item in items}
+    holder: dict[str, str] = {}  # item id -> the memory that holds it
+    fates: Counter[str] = Counter()
+    with (
+        tempfile.TemporaryDirectory(prefix="restatements-") as tmp,
+        fresh_memory(Path(tmp), name) as memory,
+    ):
+        for item in items:
+            created = dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp()
+            outcome = memory.remember_explained(item.text, created_at=created)
+            holder[item.id] = outcome.record.id
+            if not item.restates:
+                continue
+            original = holder[item.restates]
+            related = outcome.related.id if outcome.related else None
+            against = (
+                "its original"
+                if related == original
+                else "another memory"
+                if related
+                else "nothing near"
+            )
+            fate = f"{outcome.decision.value}, against {against}"
+            if outcome.decision.value == "queued" and related != original:
+                waiting = {
+                    (c.existing.id, c.candidate.id)
+                    for c in memory.conflicts()
+                    if c.candidate.id != outcome.record.id
+                }
+                fate += (
+                    ": its original already waits against it"
+                    if (related, original) in waiting or (original, related) in waiting
+                    else ": its original was not queued against it"
+                )
+            if memory.get(original).content != text[item.restates]:
+                fate += " (the original's text was replaced)"
+            fates[fate] += 1
+            if listing:
+                print(f"{item.id} {fate}: {outcome.reason}")
+    print(f"\n{name} one by one\n\n| what it got | restatements |\n|---|---:|")
+    for fate, count in fates.most_common():
+        print(f"| {fate} | {count} |")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.restatements", description=__doc__)
     parser.add_argument("set", choices=sorted(SETS))
     parser.add_argument("--list", action="store_true", help="also print every pair")
+    parser.add_argument(
+        "--one-by-one",
+        action="store_true",
+        help="also add the set one by one (as bench hygiene does) and count what each "
+        "restatement got: the decision, whether it was compared with its original, and what "
+        "had become of the original by then",
+    )
     args = parser.parse_args(argv)
+    if args.one_by_one:
+        one_by_one(args.set, args.list)
     items = SETS[args.set].memories()
     vectors = np.asarray(default_embedder().embed_documents([item.text for item in items]))
     position = {item.id: index for index, item in enumerate(items)}
