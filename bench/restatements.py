@@ -39,6 +39,7 @@ CHECKS = (
     ("actors", guard._actors),
 )
 NEIGHBOURS, SHORTLIST, MERGE, CROSS = 5, 0.35, 0.55, guard.CROSS_SIMILARITY
+ASK = 0.6  # LifecycleConfig.ask_threshold
 
 
 def blockers(old: str, new: str, similarity: float, rank: int) -> list[str]:
@@ -160,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     vectors = np.asarray(default_embedder().embed_documents([item.text for item in items]))
     position = {item.id: index for index, item in enumerate(items)}
     first, anywhere, total = Counter[str](), Counter[str](), 0
+    with_model = Counter[str]()
     for index, item in enumerate(items):
         if not item.restates:
             continue
@@ -171,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         total += 1
         first[found[0] if found else "nothing: merges"] += 1
         anywhere.update(set(found))
+        with_model[_with_a_model(items, index, earlier, similarities, bool(found))] += 1
         if args.list:
             print(f"{item.id} {similarity:.2f} #{rank}: {'; '.join(found) or 'merges'}")
             print(f"    {items[earlier].text}\n    {item.text}")
@@ -182,7 +185,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     for reason, count in anywhere.most_common():
         if reason not in first:
             print(f"| {reason} | 0 | {count} |")
+    print("\n| with a local model (the most it could merge) | restatements |\n|---|---:|")
+    for reason, count in with_model.most_common():
+        print(f"| {reason} | {count} |")
     return 0
+
+
+def _with_a_model(
+    items: Sequence[Any], index: int, earlier: int, similarities: Any, blocked: bool
+) -> str:
+    """Whether a local model would even be asked about a restatement the guard does not
+    merge: remember() asks about the nearest neighbour at or above ``ask_threshold`` (0.6)
+    the guard does not call DIFFERENT (``Lifecycle.propose``), so a pair the guard calls
+    different, or one further apart, stays two memories whatever a model would say. (A pair
+    a suspicion rule flags is put to the model too, and merged only if the guard does not
+    call it different: counted here the same way.)"""
+    if not blocked:
+        return "merges without a model"
+    nearest = [int(j) for j in np.argsort(-similarities)[:NEIGHBOURS]]
+    for j in nearest:
+        if similarities[j] < ASK:
+            break
+        if not guard.compare(items[j].text, items[index].text).differs:
+            return "a model is asked about " + ("its original" if j == earlier else "another")
+    if similarities[earlier] < ASK:
+        return "never asked: its original is below 0.6"
+    return "never asked: the guard calls it different"
 
 
 if __name__ == "__main__":
