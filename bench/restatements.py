@@ -122,6 +122,8 @@ def one_by_one(name: str, listing: bool) -> None:
                 else "nothing near"
             )
             fate = f"{outcome.decision.value}, against {against}"
+            if outcome.may_restate:
+                fate += " (may restate it: put to an assistant)"
             if outcome.decision.value == "queued" and related != original:
                 waiting = {
                     (c.existing.id, c.candidate.id)
