@@ -537,3 +537,18 @@ def test_a_fact_told_again_with_a_negated_detail_merges_while_its_change_waits(
     # a denial of the fact told the same way is never merged
     denial = memory.remember_explained("The user is a vegetarian, well, not really.")
     assert denial.decision is not Decision.MERGED, denial.reason
+
+
+def test_a_retelling_no_model_judged_is_stored_and_names_the_memory_it_may_restate(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    hiking = memory.remember("I like hiking.")
+    retold = memory.remember_explained("Hiking is something I enjoy.")
+    assert retold.decision is Decision.INSERTED and retold.may_restate
+    assert retold.related is not None and retold.related.id == hiking.id
+    assert "may restate it" in retold.reason and memory.pending_conflicts() == 0
+    # what the guard calls different, or nothing near, is no possible restatement
+    denied = memory.remember_explained("I do not like hiking.")
+    assert not denied.may_restate
+    assert not memory.remember_explained("My passport expires in March 2029.").may_restate
