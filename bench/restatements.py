@@ -39,6 +39,7 @@ CHECKS = (
     ("actors", guard._actors),
 )
 NEIGHBOURS, SHORTLIST, MERGE, CROSS = 5, 0.35, 0.55, guard.CROSS_SIMILARITY
+ASK = 0.6  # LifecycleConfig.ask_threshold
 
 
 def blockers(old: str, new: str, similarity: float, rank: int) -> list[str]:
@@ -85,15 +86,84 @@ def _unsaid(first: Statement, second: Statement) -> list[str]:
     return found
 
 
+def one_by_one(name: str, listing: bool) -> None:
+    """Each restatement's fate when the set is remembered one by one, dated, with no LLM (as
+    ``bench hygiene`` adds it): the decision, the memory it was decided against (its
+    original, or another: the nearest, or the one a suspicion rule queued it against) and,
+    for one queued against another memory, whether its original already waits in a conflict
+    with that memory (the change queued twice) or was never queued."""
+    import datetime as dt
+    import tempfile
+    from pathlib import Path
+
+    from bench.hygiene import fresh_memory
+
+    items = SETS[name].memories()
+    text = {item.id: item.text for item in items}
+    holder: dict[str, str] = {}  # item id -> the memory that holds it
+    fates: Counter[str] = Counter()
+    with (
+        tempfile.TemporaryDirectory(prefix="restatements-") as tmp,
+        fresh_memory(Path(tmp), name) as memory,
+    ):
+        for item in items:
+            created = dt.datetime.combine(item.date, dt.time(12), dt.UTC).timestamp()
+            outcome = memory.remember_explained(item.text, created_at=created)
+            holder[item.id] = outcome.record.id
+            if not item.restates:
+                continue
+            original = holder[item.restates]
+            related = outcome.related.id if outcome.related else None
+            against = (
+                "its original"
+                if related == original
+                else "another memory"
+                if related
+                else "nothing near"
+            )
+            fate = f"{outcome.decision.value}, against {against}"
+            if outcome.may_restate:
+                fate += " (may restate it: put to an assistant)"
+            if outcome.decision.value == "queued" and related != original:
+                waiting = {
+                    (c.existing.id, c.candidate.id)
+                    for c in memory.conflicts()
+                    if c.candidate.id != outcome.record.id
+                }
+                fate += (
+                    ": its original already waits against it"
+                    if (related, original) in waiting or (original, related) in waiting
+                    else ": its original was not queued against it"
+                )
+            if memory.get(original).content != text[item.restates]:
+                fate += " (the original's text was replaced)"
+            fates[fate] += 1
+            if listing:
+                print(f"{item.id} {fate}: {outcome.reason}")
+    print(f"\n{name} one by one\n\n| what it got | restatements |\n|---|---:|")
+    for fate, count in fates.most_common():
+        print(f"| {fate} | {count} |")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.restatements", description=__doc__)
     parser.add_argument("set", choices=sorted(SETS))
     parser.add_argument("--list", action="store_true", help="also print every pair")
+    parser.add_argument(
+        "--one-by-one",
+        action="store_true",
+        help="also add the set one by one (as bench hygiene does) and count what each "
+        "restatement got: the decision, whether it was compared with its original, and what "
+        "had become of the original by then",
+    )
     args = parser.parse_args(argv)
+    if args.one_by_one:
+        one_by_one(args.set, args.list)
     items = SETS[args.set].memories()
     vectors = np.asarray(default_embedder().embed_documents([item.text for item in items]))
     position = {item.id: index for index, item in enumerate(items)}
     first, anywhere, total = Counter[str](), Counter[str](), 0
+    with_model = Counter[str]()
     for index, item in enumerate(items):
         if not item.restates:
             continue
@@ -105,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         total += 1
         first[found[0] if found else "nothing: merges"] += 1
         anywhere.update(set(found))
+        with_model[_with_a_model(items, index, earlier, similarities, bool(found))] += 1
         if args.list:
             print(f"{item.id} {similarity:.2f} #{rank}: {'; '.join(found) or 'merges'}")
             print(f"    {items[earlier].text}\n    {item.text}")
@@ -116,7 +187,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     for reason, count in anywhere.most_common():
         if reason not in first:
             print(f"| {reason} | 0 | {count} |")
+    print("\n| with a local model (the most it could merge) | restatements |\n|---|---:|")
+    for reason, count in with_model.most_common():
+        print(f"| {reason} | {count} |")
     return 0
+
+
+def _with_a_model(
+    items: Sequence[Any], index: int, earlier: int, similarities: Any, blocked: bool
+) -> str:
+    """Whether a local model would even be asked about a restatement the guard does not
+    merge: remember() asks about the nearest neighbour at or above ``ask_threshold`` (0.6)
+    the guard does not call DIFFERENT (``Lifecycle.propose``), so a pair the guard calls
+    different, or one further apart, stays two memories whatever a model would say. (A pair
+    a suspicion rule flags is put to the model too, and merged only if the guard does not
+    call it different: counted here the same way.)"""
+    if not blocked:
+        return "merges without a model"
+    nearest = [int(j) for j in np.argsort(-similarities)[:NEIGHBOURS]]
+    for j in nearest:
+        if similarities[j] < ASK:
+            break
+        if not guard.compare(items[j].text, items[index].text).differs:
+            return "a model is asked about " + ("its original" if j == earlier else "another")
+    if similarities[earlier] < ASK:
+        return "never asked: its original is below 0.6"
+    return "never asked: the guard calls it different"
 
 
 if __name__ == "__main__":

@@ -127,6 +127,9 @@ class Outcome:
     conflict_id: int | None = None
     # memories archived by the capacity limit to make room for this one (every one announced)
     evicted: tuple[str, ...] = ()
+    # stored, though ``related`` may say the same in other words (no model judged it): what an
+    # assistant is asked to settle (MCP ``remember``)
+    may_restate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,8 @@ class Proposal:
     verdict: Verdict | None = None
     # SAME, and the new text is the fuller telling: the merged memory takes it.
     keeps_new_text: bool = False
+    # COMPATIBLE, but ``neighbour`` may be the same fact in other words: no model judged it.
+    may_restate: bool = False
 
 
 class Feedback(StrEnum):
@@ -373,12 +378,33 @@ class Lifecycle:
                 sameness = compare(stored.record.content, content)
                 if not sameness.differs:
                     return self._ask_about_rewording(stored, similarity, content, sameness)
+        elif ask_model and (rewording := self._may_restate(neighbours, content)) is not None:
+            return rewording
         return Proposal(
             Relation.COMPATIBLE,
             nearest,
             nearest_similarity,
             "compatible: no similar memory says something it changes",
         )
+
+    def _may_restate(
+        self, neighbours: Sequence[tuple[StoredMemory, float]], content: str
+    ) -> Proposal | None:
+        """Without a model: the neighbour a model would be asked about (the nearest at or above
+        ``ask_threshold`` the guard does not call different: a retelling, a translation in
+        other words). The new memory is stored as compatible, and the outcome says which
+        memory it may restate, so an assistant (the MCP client, an LLM) can judge it; nothing
+        is queued for a person. None when there is none."""
+        for stored, similarity in neighbours:
+            if similarity < self.config.ask_threshold:
+                break
+            sameness = compare(stored.record.content, content)
+            if not sameness.differs:
+                why = f"may restate it ({sameness.why}); no model judged it"
+                return Proposal(
+                    Relation.COMPATIBLE, stored, similarity, why, None, may_restate=True
+                )
+        return None
 
     def _change_waiting(
         self,
@@ -458,7 +484,9 @@ class Lifecycle:
         verdict = self.llm_verdict(stored.record.content, content)
         relation = verdict.relation or Relation.COMPATIBLE
         why = verdict.reason if verdict.relation else f"{sameness.why}; {verdict.reason}"
-        return Proposal(relation, stored, similarity, why, verdict)
+        # the model could not answer: stored, and the assistant may judge it (_may_restate)
+        unjudged = verdict.relation is None
+        return Proposal(relation, stored, similarity, why, verdict, may_restate=unjudged)
 
     def llm_verdict(self, existing: str, candidate: str) -> Verdict:
         """The LLM's answer, or Verdict(None, why not) when there is no usable LLM now."""

@@ -138,7 +138,9 @@ def _adds_detail(shorter: str, longer: str, similarity: float | None = None) -> 
     short, long = read(shorter), read(longer)
     across = short.lang != long.lang
     if (
-        _negated(short) != _negated(long)
+        # the longer may add a negated detail of its own ("… and eats no meat"): the run that
+        # tells the shorter is compared with it, negations too, below
+        _negated(short) > _negated(long)
         or not short.content
         or not short.numbers <= long.numbers
         or not short.dates <= long.dates
@@ -212,7 +214,7 @@ def _runs(count: int) -> list[tuple[int, int]]:
 def _plain_detail(detail: Statement, told: Statement) -> bool:
     if (
         not detail.content
-        or _negated(detail)
+        or (_negated(detail) and not _negated_aside(detail, told))
         or detail.cues
         or detail.tense
         or detail.comparison
@@ -221,6 +223,28 @@ def _plain_detail(detail: Statement, told: Statement) -> bool:
         return False
     pairs = ((word, other) for word in detail.content for other in told.content)
     return not any(tuple(sorted(pair)) in ANTONYMS for pair in pairs)
+
+
+# A negated detail names at least this many content words of its own ("eats no meat", "don't
+# own a car"): "not really", "not a dog" say too little to be told apart from a denial.
+_NEGATED_DETAIL_WORDS = 2
+
+
+def _negated_aside(detail: Statement, told: Statement) -> bool:
+    """Whether a negated ``detail`` says something else than ``told`` ("The user is a
+    vegetarian and eats no meat", "I live in Berlin and don't own a car"): no content word in
+    common with it, enough of its own, and no time, date or number. A negation that touches
+    what is told ("I smoke, not really", "I live in Berlin, I don't live there") is a denial,
+    and one about when ("I drink coffee, never after noon") a limit: neither is a detail.
+    Limits told with but / except / 不过 are qualifiers (:func:`_plain_detail`)."""
+    own = set(detail.content)
+    return (
+        len(own) >= _NEGATED_DETAIL_WORDS
+        and not own & set(told.content)
+        and not own & TIME_WORDS
+        and not detail.dates
+        and not detail.numbers
+    )
 
 
 def _qualifiers(statement: Statement) -> frozenset[str]:

@@ -383,7 +383,14 @@ class Writer:
             return Outcome(record, Decision.OVERWRITTEN, related, similarity, why)
         record = self._insert(item, hashed, vector)
         if proposal.relation is Relation.COMPATIBLE:
-            return Outcome(record, Decision.INSERTED, related, similarity, why)
+            return Outcome(
+                record,
+                Decision.INSERTED,
+                related,
+                similarity,
+                why,
+                may_restate=proposal.may_restate,
+            )
         # The conflict row links both memories, the earlier made as the existing one (take-new
         # keeps the later, whatever order they were told in); the reason says why it is queued.
         if _made_later(item, fresh.record):

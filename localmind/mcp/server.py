@@ -236,7 +236,9 @@ class MemoryTools:
         text, dates, cosine: how alike in meaning) with a `question`: settle it with `resolve`
         (keep_old, take_new, keep_both, or merge with a text) or `update`. Telling a fact
         again while a change of it is pending names that conflict the same way. A merge also
-        returns the memory it went into, so you can check it. A text the user had replaced (an
+        returns the memory it went into, so you can check it; a memory stored beside one it
+        may restate in other words or another language (what a local model would judge)
+        returns that one in `candidates` with a `question` too. A text the user had replaced (an
         earlier version of a memory, or one set aside in a review) is stored and queued against
         the current memory, whatever the model says: ask the user which holds. `evicted` lists
         memories archived by the store's capacity to make room; an assistant's memory never
@@ -449,6 +451,14 @@ def _question(outcome: Outcome) -> str | None:
             "it (that memory's text was kept). If your statement changes the fact, call "
             f"`update` with id {related.id} and the right text."
         )
+    if outcome.may_restate:
+        # what a local model would be asked; without one, the assistant is the judge
+        return (
+            f"The new memory {record.id} was stored, but it may say the same as memory "
+            f"{related.id} in other words or another language (see candidates). If it does, "
+            f"call `forget` with id {record.id} (or first `update` memory {related.id} with "
+            "one text that says both); if it says something else, nothing is needed."
+        )
     return None
 
 
@@ -470,7 +480,11 @@ def _remembered(outcome: Outcome, pending: list[Conflict] | None = None) -> Reme
     if record.secret:
         reason += SECRET_NOTE.format(id=record.id)
     related = outcome.related
-    judged = outcome.decision in (Decision.QUEUED, Decision.MERGED, Decision.OVERWRITTEN)
+    judged = outcome.may_restate or outcome.decision in (
+        Decision.QUEUED,
+        Decision.MERGED,
+        Decision.OVERWRITTEN,
+    )
     candidates = [_candidate(related, outcome.similarity or 0.0)] if related and judged else []
     question, conflict_id = _question(outcome), outcome.conflict_id
     if pending:

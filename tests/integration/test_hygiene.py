@@ -512,3 +512,43 @@ def test_a_near_translation_stays_two_memories(
     assert outcome.similarity is not None and outcome.similarity >= CONFIG.merge_threshold
     assert outcome.decision is not Decision.MERGED, outcome.reason
     assert_both_kept(memory, first.id, old)
+
+
+# --- session 8 (rest9): a restatement with a negated detail of its own -------------------------
+
+
+def test_a_fact_told_again_with_a_negated_detail_merges_while_its_change_waits(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # review9 M4: told again with "and eats no meat" while a change of it waited for review,
+    # the fact was queued as a second conflict; now it is the same fact, told more fully
+    memory = open_memory(llm=None)
+    fact = memory.remember("The user is vegetarian.")
+    change = memory.remember_explained("用户不再吃素了，现在也吃鱼。")
+    assert change.decision is Decision.QUEUED
+    again = memory.remember_explained("The user is a vegetarian and eats no meat.")
+    assert again.decision is Decision.MERGED, again.reason
+    assert again.record.id == fact.id and "adds a detail (eats no meat" in again.reason
+    kept = memory.get(fact.id)
+    assert kept.content == "The user is a vegetarian and eats no meat."
+    assert kept.metadata["restatements"] == ["The user is vegetarian."]
+    [waiting] = memory.conflicts()  # the change still waits, once, against the same memory
+    assert {waiting.existing.id, waiting.candidate.id} == {fact.id, change.record.id}
+    # a denial of the fact told the same way is never merged
+    denial = memory.remember_explained("The user is a vegetarian, well, not really.")
+    assert denial.decision is not Decision.MERGED, denial.reason
+
+
+def test_a_retelling_no_model_judged_is_stored_and_names_the_memory_it_may_restate(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    hiking = memory.remember("I like hiking.")
+    retold = memory.remember_explained("Hiking is something I enjoy.")
+    assert retold.decision is Decision.INSERTED and retold.may_restate
+    assert retold.related is not None and retold.related.id == hiking.id
+    assert "may restate it" in retold.reason and memory.pending_conflicts() == 0
+    # what the guard calls different, or nothing near, is no possible restatement
+    denied = memory.remember_explained("I do not like hiking.")
+    assert not denied.may_restate
+    assert not memory.remember_explained("My passport expires in March 2029.").may_restate

@@ -241,3 +241,27 @@ async def test_a_new_text_from_the_assistant_drops_what_was_merged_into_the_old_
     assert memory.get(berlin.id).content == "I live in Munich"
     assert memory.get(berlin.id).metadata == {}
     assert berlin.id not in [r.memory.id for r in memory.recall("柏林") if r.breakdown.keyword_rank]
+
+
+@pytest.mark.slow
+async def test_a_retelling_no_model_judged_comes_back_for_the_assistant_to_settle(store: Path):
+    # issue 13 item 3: the MCP client is an LLM; what a local model would be asked about (a
+    # retelling the guard cannot call the same or different) is put to it
+    async with served(store) as session:
+        hiking = await call(session, "remember", content="I like hiking.")
+        retold = await call(session, "remember", content="Hiking is something I enjoy.")
+        other = await call(session, "remember", content="My passport expires in March 2029.")
+        settled = await call(session, "forget", id=retold["id"])
+        hits = await call(session, "recall", query="hiking", limit=5)
+        pending = await call(session, "conflicts")
+
+    assert retold["decision"] == "inserted"
+    [candidate] = retold["candidates"]
+    assert (candidate["id"], candidate["content"]) == (hiking["id"], "I like hiking.")
+    assert candidate["cosine"] >= 0.6
+    assert retold["conflict_id"] is None and pending == []  # nothing waits for the person
+    assert f"`forget` with id {retold['id']}" in retold["question"]
+    assert hiking["id"] in retold["question"]
+    assert other["candidates"] == [] and other["question"] is None
+    assert settled["id"] == retold["id"]
+    assert [hit["id"] for hit in hits] == [hiking["id"]]

@@ -762,3 +762,47 @@ def test_from_and_to_across_languages_merge_only_with_the_same_values_in_the_sam
     assert not compare("The meeting moved to Friday.", "会议从周五改到周一了。", 1.0).same
     assert not compare("I switched from coffee to tea.", "我从茶换成了咖啡。", 1.0).same
     assert not compare("I switched from tea to coffee.", "我从茶换成了咖啡。", 1.0).same
+
+
+# --- session 8 (rest9): a negated detail of its own ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("The user is vegetarian.", "The user is a vegetarian and eats no meat."),
+        ("I live in Berlin.", "I live in Berlin and don't own a car."),
+        ("我住在柏林。", "我住在柏林，没有买车。"),
+        ("我们家养了一只狗。", "我们家养了一只狗，没有别的宠物。"),
+    ],
+)
+def test_a_negated_detail_about_something_else_is_a_fuller_telling(
+    shorter: str, fuller: str
+) -> None:
+    # told again with a negated fact of its own, the memory takes the fuller text either way
+    added = compare(shorter, fuller)
+    assert added.same and added.keeps_new and "adds a detail" in added.why
+    dropped = compare(fuller, shorter)
+    assert dropped.same and not dropped.keeps_new
+
+
+@pytest.mark.parametrize(
+    ("shorter", "fuller"),
+    [
+        ("I smoke.", "I smoke, well, not really."),  # denies what is told
+        ("I live in Berlin.", "I live in Berlin, I don't live there."),  # the same words
+        ("I drink coffee.", "I drink coffee, never after noon."),  # a limit in time
+        ("I drink coffee.", "I drink coffee, never on Sundays."),  # a limit by a date
+        ("I eat fish.", "I eat fish, but not raw salmon."),  # a limit told with but
+        ("I have a cat.", "I have a cat, not a dog."),  # too little to be another fact
+        ("我喝咖啡。", "我喝咖啡，但是下午不喝。"),
+        ("我吃素。", "我吃素，不吃肉。"),  # 吃 in both: in doubt
+        ("I eat meat.", "I do not eat meat, I eat fish."),  # the told part is negated
+    ],
+)
+def test_a_negated_detail_that_denies_or_limits_the_fact_is_not_the_same(
+    shorter: str, fuller: str
+) -> None:
+    for similarity in (None, 1.0):
+        assert not compare(shorter, fuller, similarity).same
+        assert not compare(fuller, shorter, similarity).same
