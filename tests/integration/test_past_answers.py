@@ -184,3 +184,20 @@ async def test_mcp_recall_gives_the_earlier_text_with_its_days(
     assert found[0]["earlier"] == [
         {"text": old, "told_at": "2025-01-10T09:00:00+00:00", "until": "2026-03-20T09:00:00+00:00"}
     ]
+
+
+# --- fix9 item 3: "may be outdated" names the newer memory and its day ---------------------------
+
+
+def test_cli_recall_says_which_memory_is_newer_and_from_when(
+    open_memory: Callable[..., Memory], cli: Cli
+) -> None:
+    old, new, question, sister = MOVES[0]
+    memory = open_memory(llm=None)  # the CLI's store
+    moved(memory, old, new, sister)  # pending: the move may replace Berlin
+    newer = next(r.id for r in memory.list_memories() if r.content == new)
+    memory.close()
+
+    shown = cli.ok("recall", question, "--threshold", "0").stdout
+
+    assert f"may be outdated: #{newer} from 2026-03-20 is newer" in shown, shown
