@@ -24,6 +24,13 @@ from localmind import bilingual, lemmas
 SELF = "self"
 OTHER = "other"
 
+
+def said_person(person: str) -> str:
+    """A person as a reason shown to the user names them: "you" for the user themself,
+    "someone else" for a he or she; a relation or a name as it is."""
+    return {SELF: "you", OTHER: "someone else"}.get(person, person)
+
+
 # --- lexicon ----------------------------------------------------------------------------------
 # Small on purpose: each entry decides merges (a word outside these lists counts as content and
 # must be the same in both texts) or queues (slots and cue words). Tuned on
@@ -350,7 +357,7 @@ ENDINGS = _words(
     退休 被裁 倒闭 关门"""
 )
 # Of those, the ones that end a job: they set the job as "quit my job" does ("I got fired",
-# "I was laid off", 被裁了, after "I work at Acme").
+# "I was laid off", 被裁了, after "I work at Acme"); a breakup sets the partner.
 JOB_ENDINGS = _words("retire fire lay 退休 被裁 辞职")
 # Of those, the ones that end a relationship: about the person and their partner at once
 # ("We broke up" after "My boyfriend is Tom").
@@ -746,6 +753,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             cues.add(norm)
             if norm in JOB_ENDINGS:
                 slots.add("job")
+            elif norm in BREAKUPS:
+                slots.add("partner")  # "we broke up": the partner memory is what it changes
         if lang == "zh" and _VEHICLE_CLASSIFIER in norm:
             slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
         if norm in NEGATIONS:

@@ -32,6 +32,7 @@ from localmind.statement import (
     CUE_PREFIXES_ZH,
     CUE_WORDS,
     ENDINGS,
+    JOB_ENDINGS,
     MONTHS,
     NEGATIONS,
     OTHER,
@@ -52,6 +53,7 @@ from localmind.statement import (
     nouns_among,
     past_verbs,
     read,
+    said_person,
     unseen_opening_name,
 )
 
@@ -80,7 +82,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     if ended is not None:
         return ended
     if not _same_subject(old, new):
-        subjects = f"{_subject(old, new)} / {_subject(new, old)}"
+        subjects = f"{said_person(_subject(old, new))} / {said_person(_subject(new, old))}"
         return Suspicion(False, f"about someone else ({subjects})")
     if old.lang != new.lang:
         return _across_languages(old, new)
@@ -165,7 +167,8 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
     ):
-        return Suspicion(True, f"“{min(cues)}” announces a change to what the older memory says")
+        said = _said(new, min(cues))
+        return Suspicion(True, f"“{said}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
@@ -189,10 +192,12 @@ def _ended(old: Statement, new: Statement) -> Suspicion | None:
     ):
         said = _said(new, min(breakups))
         return Suspicion(True, f"“{said}”: the relationship the older memory tells of ended")
-    ended = _near_a_cue(new, _flat(old.names) & _unowned_names(new))
+    lives = endings - JOB_ENDINGS  # "fired from Acme" ends a job (the slot rules), not Acme
+    ended = _near_a_cue(new, _flat(old.names) & _unowned_names(new)) if lives else set()
     if ended:
         name = next(w.surface for w in new.words if w.norm == min(ended))
-        return Suspicion(True, f"{name}, named in the older memory, {_said(new, min(endings))}")
+        said = _said(new, min(lives))
+        return Suspicion(True, f"it tells an end of {name}, named in the older memory (“{said}”)")
     return None
 
 
