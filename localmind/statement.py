@@ -315,8 +315,8 @@ SINGLE_SLOTS = _groups(
         "residence": "live reside base move relocate apartment flat 住 居住 定居 搬 搬到 搬家 住址",
         "origin": "grow born hometown 出生 长大 老家 家乡",
         "job": "job profession occupation career engineer developer designer nurse teacher "
-        "position role hire employ retire 工作 上班 职业 职位 入职 离职 辞职 退休 跳槽 转岗 "
-        "工程师 程序员 岗位",
+        "position role hire employ 工作 上班 职业 职位 入职 离职 辞职 跳槽 转岗 工程师 程序员 "
+        "岗位",
         "employer": "employer company startup firm 公司",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "partner": "wife husband girlfriend boyfriend partner spouse married marry engaged "
@@ -353,12 +353,12 @@ MULTI_SLOTS = _groups(
 # "My dog Rex died last year"). "pass" counts only in "pass away", "break" and "split" only with
 # "up", "fire" and "lay" only in "got fired", "was laid off" (see ``_is_cue``).
 ENDINGS = _words(
-    """die pass break broke split divorce retire fire lay 去世 过世 病逝 死 死了 离世 分手 离婚
-    退休 被裁 倒闭 关门"""
+    """die pass break broke split divorce fire lay 去世 过世 病逝 死 死了 离世 分手 离婚 被裁 倒闭
+    关门"""
 )
 # Of those, the ones that end a job: they set the job as "quit my job" does ("I got fired",
 # "I was laid off", 被裁了, after "I work at Acme"); a breakup sets the partner.
-JOB_ENDINGS = _words("retire fire lay 退休 被裁 辞职")
+JOB_ENDINGS = _words("fire lay 被裁 辞职")
 # Of those, the ones that end a relationship: about the person and their partner at once
 # ("We broke up" after "My boyfriend is Tom").
 BREAKUPS = _words("break broke split divorce 分手 离婚")
