@@ -259,6 +259,9 @@ class ChatScreen(Page):
             text.append(f" · may be outdated: {newer_named(b)} is newer", style="yellow")
         if b.moved_above:
             text.append(f" · newer than {b.moved_above}: listed above it", style="dim")
+        for earlier in result.earlier:  # what it said in the period the message names
+            text.append(f"\nearlier (told {day(earlier.told_at)}, until {day(earlier.until)}): ")
+            text.append_text(shown(earlier.text))
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:
