@@ -375,21 +375,27 @@ class Recaller:
                 for key in keys
                 if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
             )
-            self._held_then(frame, query_vector, found, keys)
+            self._held_then(query, frame, query_vector, found, keys)
 
     def _held_then(
-        self, frame: TimeFrame, query_vector: Vectors, found: _Found, keys: list[str]
+        self, query: str, frame: TimeFrame, query_vector: Vectors, found: _Found, keys: list[str]
     ) -> None:
         """Candidates whose earlier text held in the period the query names ("where did I
         live in 2024?" — the memory now says "We moved to Lisbon", its earlier text "I live in
         Berlin" held from 2024 until the move) count as made in it, and as near the query as
-        that text is: the answer is what it said then. Rare (a resolved change), so the earlier
-        text is embedded when asked, and cached."""
+        that text is: the answer is what it said then, in the question's language when it was
+        told in both. Rare (a resolved change), so the earlier text is embedded when asked, and
+        cached."""
+        asked_in_cjk = self._terms_of_query(query).cjk
+
+        def in_its_script(text: str) -> bool:  # of a fact told in two languages, the asked one
+            return mostly_cjk(text) == asked_in_cjk
+
         for key in keys:
             record = found.record(key)
             if not record.metadata:
                 continue
-            held = held_during(record, frame.start, frame.end + PERIOD_TOLD_AFTER)
+            held = held_during(record, frame.start, frame.end + PERIOD_TOLD_AFTER, in_its_script)
             if not held:
                 continue
             found.earlier[key] = held

@@ -321,21 +321,33 @@ def replaced(metadata: dict[str, Any]) -> list[tuple[str, float | None]]:
     return found
 
 
-def held_during(record: MemoryRecord, start: float, end: float) -> tuple[EarlierText, ...]:
+def held_during(
+    record: MemoryRecord,
+    start: float,
+    end: float,
+    preferred: Callable[[str], bool] | None = None,
+) -> tuple[EarlierText, ...]:
     """The earlier texts of ``record`` (``REPLACED``, dated ones) that were current at some time
     in ``[start, end)``, oldest first: each held from the day it was told until the next text
     was told (a later earlier text, else the memory's own ``created_at``). Of texts told at one
-    moment (a fact and the restatements merged into it) the first stands for them."""
-    told: dict[float, str] = {}
+    moment (a fact and the restatements merged into it) one stands for them: the first that is
+    ``preferred`` (say, in the question's language), else the first."""
+    told: dict[float, list[str]] = {}
     for text, made in replaced(record.metadata):
         if made is not None and made < record.created_at:
-            told.setdefault(made, text)
+            told.setdefault(made, []).append(text)
     moments = [*sorted(told), record.created_at]
     return tuple(
-        EarlierText(told[made], made, until)
+        EarlierText(_first_preferred(told[made], preferred), made, until)
         for made, until in pairwise(moments)
         if made < end and until > start
     )
+
+
+def _first_preferred(texts: list[str], preferred: Callable[[str], bool] | None) -> str:
+    if preferred is not None:
+        return next((text for text in texts if preferred(text)), texts[0])
+    return texts[0]
 
 
 def replaced_texts(metadata: dict[str, Any]) -> list[str]:

@@ -63,3 +63,13 @@ def test_undated_and_later_entries_and_odd_values_hold_nothing() -> None:
     assert (
         held_in(MemoryRecord(id="m1", content="x", metadata={"replaced": "oops"}), 0, T2026) == ()
     )
+
+
+def test_of_a_fact_told_in_two_languages_the_preferred_one_stands_for_it() -> None:
+    lisbon = memory("I moved to Lisbon", T2026, (["I live in Berlin", "我住在柏林"], T2024))
+
+    chinese = held_during(lisbon, T2025, T2026, preferred=lambda text: "柏林" in text)
+    nothing_preferred = held_during(lisbon, T2025, T2026, preferred=lambda text: False)
+
+    assert [e.text for e in chinese] == ["我住在柏林"]
+    assert [e.text for e in nothing_preferred] == ["I live in Berlin"]
