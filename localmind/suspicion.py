@@ -671,8 +671,21 @@ def _opposed(only_old: set[str], only_new: set[str]) -> bool:
     return any(tuple(sorted((a, b))) in ANTONYMS for a in only_old for b in only_new)
 
 
+# One-value attributes whose inner names are no words a person would use in a reason.
+_SLOT_SAID = {
+    "os": "the operating system",
+    "answers": "how answers are given",
+    "money": "an amount of money",
+    "contact": "the contact details",
+    "office": "where the work is done",
+    "origin": "where someone comes from",
+}
+
+
 def _slot_name(slot: str) -> str:
-    return slot if slot.startswith(("my ", "favourite ")) else f"the {slot}"
+    if slot.startswith(("my ", "favourite ")):
+        return slot
+    return _SLOT_SAID.get(slot, f"the {slot}")
 
 
 # --- round 7: the structure of a change (docs/design.md, "The review queue, round 7") ---------
