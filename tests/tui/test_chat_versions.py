@@ -15,7 +15,7 @@ from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FakeClock
 from tests.integration.test_resolved_answers import MOVES, moved
 from tests.ollama_server import FakeOllama
-from tests.tui.conftest import make_app, settle
+from tests.tui.conftest import make_app, settle, until
 from tests.tui.test_chat import say
 from tui.screens.chat import ChatScreen
 
@@ -39,20 +39,23 @@ async def test_the_breakdown_names_the_newer_memory_and_the_earlier_text(
         await settle(pilot)
         await say(pilot, app, question)
         screen = app.screen
-        assert isinstance(screen, ChatScreen) and berlin in screen.recalled
+        assert isinstance(screen, ChatScreen)
+        assert await until(pilot, lambda: berlin in screen.recalled)
         table = screen.query_one("#recalled", DataTable)
-        table.focus()
-        table.move_cursor(row=table.get_row_index(berlin))
-        await pilot.pause()
-        shown = str(screen.query_one("#breakdown").render())
-        assert f"may be outdated: #{lisbon} from 2026-03-20 is newer" in shown, shown
+
+        def breakdown_of(memory_id: str) -> str:
+            table.focus()
+            table.move_cursor(row=table.get_row_index(memory_id))
+            return str(screen.query_one("#breakdown").render())
+
+        newer = f"may be outdated: #{lisbon} from 2026-03-20 is newer"
+        assert await until(pilot, lambda: newer in breakdown_of(berlin)), breakdown_of(berlin)
 
         assert app.memory is not None
         app.memory.resolve_conflict(conflict, "take-new")
         screen.query_one("#message", Input).focus()
         await say(pilot, app, "Where did I live last year?")
-        table.focus()
-        table.move_cursor(row=table.get_row_index(berlin))  # the kept memory is Berlin's
-        await pilot.pause()
-        shown = str(screen.query_one("#breakdown").render())
-        assert "earlier (told 2025-01-10, until 2026-03-20): I live in Berlin" in shown, shown
+        # the kept memory is Berlin's, which now holds the move
+        assert await until(pilot, lambda: bool(getattr(screen.recalled.get(berlin), "earlier", ())))
+        earlier = "earlier (told 2025-01-10, until 2026-03-20): I live in Berlin"
+        assert await until(pilot, lambda: earlier in breakdown_of(berlin)), breakdown_of(berlin)
