@@ -13,30 +13,40 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from localmind.records import MemoryRecord, RecallResult, Status
+from localmind.records import EarlierText, MemoryRecord, RecallResult, ScoreBreakdown, Status
 from localmind.store import SqliteStore
 
 
 @dataclass(frozen=True, slots=True)
 class Given:
     """One memory as the context block shows it: its text, the day it was told, and the newer
-    memory that may replace it (None: nothing newer is known to)."""
+    memory that may replace it (None: nothing newer is known to), and its earlier texts that held
+    in the period the question names (``RecallResult.earlier``)."""
 
     record: MemoryRecord
     newer: MemoryRecord | None = None
+    earlier: tuple[EarlierText, ...] = ()
 
 
 def told_on(record: MemoryRecord) -> str:
     """The day a memory was told (this machine's time zone, as the periods recall reads in a
     question are), and the day its text last changed when it did."""
-    told = _day(record.created_at)
-    changed = _day(record.updated_at)
+    told = day_of(record.created_at)
+    changed = day_of(record.updated_at)
     if record.version > 1 and changed != told:
         return f"{told}, changed {changed}"
     return told
 
 
-def _day(timestamp: float) -> str:
+def newer_named(breakdown: ScoreBreakdown) -> str:
+    """The newer memory that may replace a recalled one, as a person reads it: ``#id from
+    2026-03-20`` (the id alone when its date is not known)."""
+    if breakdown.superseded_at is None:
+        return f"#{breakdown.superseded_by}"
+    return f"#{breakdown.superseded_by} from {day_of(breakdown.superseded_at)}"
+
+
+def day_of(timestamp: float) -> str:
     return dt.datetime.fromtimestamp(timestamp).astimezone().date().isoformat()
 
 
@@ -85,7 +95,10 @@ def given(results: Sequence[RecallResult], newer: dict[str, MemoryRecord]) -> li
     moved = {
         r.breakdown.moved_above: r.memory for r in results if r.breakdown.moved_above is not None
     }
-    shown = [Given(r.memory, newer.get(r.memory.id) or moved.get(r.memory.id)) for r in results]
+    shown = [
+        Given(r.memory, newer.get(r.memory.id) or moved.get(r.memory.id), r.earlier)
+        for r in results
+    ]
     # an outdated memory goes right after the newer one when both are shown, so the two are read
     # together, never as two equal facts far apart
     ordered: list[Given] = []

@@ -755,7 +755,8 @@ class Memory:
         breakdown = ranking.rescored(
             record, result.breakdown, self._clock(), self.settings.ranking, self.settings.decay
         )
-        return RecallResult(record, breakdown)
+        # the earlier texts it was recalled with held then, whatever feedback says of it now
+        return RecallResult(record, breakdown, result.earlier)
 
     def query_vector(self, query: str) -> Vectors:
         """The query's embedding, from a small in-process cache when it was asked before."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from localmind import token_budget as tokens
 from localmind.config import ProfileConfig
-from localmind.currency import Given, newer_versions, told_on
+from localmind.currency import Given, day_of, newer_versions, told_on
 from localmind.first_person import as_told
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
@@ -126,7 +126,8 @@ def context_block(
     lines: list[str] = []
     left = memory_tokens
     for memory in memories:
-        line = f"- {quoted(memory.record.content)}{'' if chinese else ' '}{_dated(memory, chinese)}"
+        said = f"{quoted(memory.record.content)}{'' if chinese else ' '}{_dated(memory, chinese)}"
+        line = f"- {_held_then(memory, chinese)}{said}"
         cost = tokens.estimate(line) + 1  # the line break
         if cost > left:
             if not lines and left > 8:  # a long first memory: show as much as fits
@@ -140,6 +141,26 @@ def context_block(
     if not parts:
         return ""
     return "\n\n".join([PREAMBLE["zh" if chinese else "en"], *parts])
+
+
+def _held_then(memory: Given, chinese: bool) -> str:
+    """What the memory said in the period the question names, before what it says now
+    (``Given.earlier``): ``earlier (told 2024-03-01, until 2026-03-20): "I live in Berlin";
+    now: ``. Shown first and dated, an assistant asked "where did I live in 2024?" answers from
+    the earlier text; the memory's own text alone gave it the newer city."""
+    if not memory.earlier:
+        return ""
+    if chinese:
+        parts = [
+            f"之前（{day_of(e.told_at)} 记录，到 {day_of(e.until)} 为止）：{quoted(e.text)}；"
+            for e in memory.earlier
+        ]
+        return "".join(parts) + "现在："
+    parts = [
+        f"earlier (told {day_of(e.told_at)}, until {day_of(e.until)}): {quoted(e.text)}; "
+        for e in memory.earlier
+    ]
+    return "".join(parts) + "now: "
 
 
 def _dated(memory: Given, chinese: bool) -> str:

@@ -32,10 +32,13 @@ from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.ranking import Candidate, Relevance, lifted, relevance, score, score_value
 from localmind.records import (
+    EarlierText,
     MemoryRecord,
     MemoryType,
     RecallResult,
+    content_hash,
     from_source,
+    held_during,
     replaced_texts,
 )
 from localmind.ringbuffer import RingBuffer, ShortTerm
@@ -111,6 +114,8 @@ class _Found:
     keyword_ranks: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
+    #: earlier texts of a candidate that held in the period the query names (records.REPLACED)
+    earlier: dict[str, tuple[EarlierText, ...]] = field(default_factory=dict)
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
     #: the relevance of the most relevant memory told together with it (``CONTEXT_TURNS``)
     context: dict[str, float] = field(default_factory=dict)
@@ -177,6 +182,8 @@ class _Ranked:
     score: float
     superseded_by: str | None = None  # a newer memory in these results that may replace it
     moved_above: str | None = None  # an earlier memory it was moved above (see _newer_first)
+    superseded_at: float | None = None  # when the newer memory of ``superseded_by`` was made
+    earlier: tuple[EarlierText, ...] = ()  # its earlier texts that held in the period asked
 
 
 class Recaller:
@@ -210,6 +217,7 @@ class Recaller:
         # above the answer: it is off until it is fitted for that model.
         self._fitted_embedder = embedder.identity == FITTED_EMBEDDER
         self._query_vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._earlier_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._scripts: OrderedDict[str, bool] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
@@ -218,6 +226,7 @@ class Recaller:
     def clear_cache(self) -> None:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
         self._query_vectors.clear()
+        self._earlier_vectors.clear()
         self._terms.clear()
         self._scripts.clear()
         self._query_terms.clear()
@@ -292,7 +301,7 @@ class Recaller:
         if search_buffer and len(self._short_term):
             self._search_buffer(query, query_vector, hyde_vector, found)
 
-        self._describe(query, frame, found, list(found.cosines))
+        self._describe(query, query_vector, frame, found, list(found.cosines))
         relevant = relevance(found.candidates(), fusion)
         if search_store and fusion.context:
             relevant = self._with_context(query, query_vector, frame, stored_types, relevant, found)
@@ -311,7 +320,14 @@ class Recaller:
                 continue
             if source is not None and not from_source(record.source, source):
                 continue
-            ranked.append(_Ranked(record, item, score_value(record, item, now, weights, decay)))
+            ranked.append(
+                _Ranked(
+                    record,
+                    item,
+                    score_value(record, item, now, weights, decay),
+                    earlier=found.earlier.get(record.id, ()),
+                )
+            )
         ranked.sort(key=lambda entry: entry.score, reverse=True)
         # the full breakdown only for what is returned: the same figures, built a few times
         results = [
@@ -338,7 +354,12 @@ class Recaller:
         return results
 
     def _describe(
-        self, query: str, frame: TimeFrame | None, found: _Found, keys: list[str]
+        self,
+        query: str,
+        query_vector: Vectors,
+        frame: TimeFrame | None,
+        found: _Found,
+        keys: list[str],
     ) -> None:
         """What the fusion reads of the candidates ``keys`` besides the searches' scores: their
         keyword coverage, script and whether they were made in the period the query names."""
@@ -354,6 +375,42 @@ class Recaller:
                 for key in keys
                 if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
             )
+            self._held_then(query, frame, query_vector, found, keys)
+
+    def _held_then(
+        self, query: str, frame: TimeFrame, query_vector: Vectors, found: _Found, keys: list[str]
+    ) -> None:
+        """Candidates whose earlier text held in the period the query names ("where did I
+        live in 2024?" — the memory now says "We moved to Lisbon", its earlier text "I live in
+        Berlin" held from 2024 until the move) count as made in it, and as near the query as
+        that text is: the answer is what it said then, in the question's language when it was
+        told in both. Rare (a resolved change), so the earlier text is embedded when asked, and
+        cached."""
+        asked_in_cjk = self._terms_of_query(query).cjk
+
+        def in_its_script(text: str) -> bool:  # of a fact told in two languages, the asked one
+            return mostly_cjk(text) == asked_in_cjk
+
+        for key in keys:
+            record = found.record(key)
+            if not record.metadata:
+                continue
+            held = held_during(record, frame.start, frame.end + PERIOD_TOLD_AFTER, in_its_script)
+            if not held:
+                continue
+            found.earlier[key] = held
+            found.in_period.add(key)
+            cosines = [float(self._earlier_vector(e.text) @ query_vector) for e in held]
+            found.cosines[key] = max([found.cosines[key], *cosines])
+
+    def _earlier_vector(self, text: str) -> Vectors:
+        key = content_hash(text)
+        cached = self._earlier_vectors.get(key)
+        if cached is None:
+            cached = self._earlier_vectors[key] = self.embedder.embed_documents([as_told(text)])[0]
+            if len(self._earlier_vectors) > _QUERY_CACHE_SIZE:
+                self._earlier_vectors.popitem(last=False)
+        return cached
 
     def _with_context(
         self,
@@ -392,7 +449,7 @@ class Recaller:
                         np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector
                     )
                     added.append(key)
-            self._describe(query, frame, found, added)
+            self._describe(query, query_vector, frame, found, added)
             relevant = relevance(found.candidates(), fusion)
         elif len({row.record.created_at for row in found.stored.values()}) == len(found.stored):
             return relevant  # no two candidates made at one moment: none told together (cheap)
@@ -411,11 +468,16 @@ class Recaller:
         breakdown = score(entry.memory, entry.found, now, weights, self.settings.decay)
         if entry.superseded_by is not None or entry.moved_above is not None:
             breakdown = replace(
-                breakdown, superseded_by=entry.superseded_by, moved_above=entry.moved_above
+                breakdown,
+                superseded_by=entry.superseded_by,
+                superseded_at=entry.superseded_at,
+                moved_above=entry.moved_above,
             )
         # the store's cached row is shared (SqliteStore.recall_rows): the caller gets its own
         return RecallResult(
-            replace(entry.memory, metadata=copy.deepcopy(entry.memory.metadata)), breakdown
+            replace(entry.memory, metadata=copy.deepcopy(entry.memory.metadata)),
+            breakdown,
+            entry.earlier,
         )
 
     def _search_store(
@@ -657,14 +719,18 @@ class Recaller:
         moved_above = {
             new: old for new, old in moved_above.items() if positions[new] < positions[old] < limit
         }
-        return [
-            replace(
-                r,
-                superseded_by=r.superseded_by or successor.get(r.memory.id),
-                moved_above=moved_above.get(r.memory.id),
+        reordered = []
+        for r in ordered:
+            newer = r.superseded_by or successor.get(r.memory.id)
+            reordered.append(
+                replace(
+                    r,
+                    superseded_by=newer,
+                    superseded_at=None if newer is None else created.get(newer),
+                    moved_above=moved_above.get(r.memory.id),
+                )
             )
-            for r in ordered
-        ]
+        return reordered
 
     @staticmethod
     def _stored_ids(results: list[_Ranked]) -> set[str]:

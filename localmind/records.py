@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 
@@ -235,22 +236,45 @@ class ScoreBreakdown:
     #: the ranking's recency weight it was scored with (higher for a question about now):
     #: rescoring after feedback keeps it, so the score moves only by what the feedback changed
     recency_weight: float | None = None
+    #: when the newer memory of ``superseded_by`` was made (it need not be among the results)
+    superseded_at: float | None = None
 
     def to_dict(self) -> dict[str, float | int | str | None]:
         return {name: getattr(self, name) for name in self.__slots__}
 
 
 @dataclass(frozen=True, slots=True)
+class EarlierText:
+    """An earlier text of a memory (``REPLACED``) that held during a period a question names:
+    told at ``told_at``, current until ``until``, when the next text was told."""
+
+    text: str
+    told_at: float
+    until: float
+
+    def to_dict(self) -> dict[str, str | float]:
+        return {"text": self.text, "told_at": self.told_at, "until": self.until}
+
+
+@dataclass(frozen=True, slots=True)
 class RecallResult:
     memory: MemoryRecord
     breakdown: ScoreBreakdown
+    #: earlier texts of the memory that held during the period the query names ("where did I
+    #: live in 2024?" after "I live in Berlin" became "We moved to Lisbon"), oldest first
+    earlier: tuple[EarlierText, ...] = ()
 
     @property
     def score(self) -> float:
         return self.breakdown.score
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.memory.to_dict(), "score": self.score, "breakdown": self.breakdown.to_dict()}
+        return {
+            **self.memory.to_dict(),
+            "score": self.score,
+            "breakdown": self.breakdown.to_dict(),
+            "earlier": [text.to_dict() for text in self.earlier],
+        }
 
 
 #: ``metadata`` key listing the restatements merged into a memory, in their own words (up to
@@ -295,6 +319,35 @@ def replaced(metadata: dict[str, Any]) -> list[tuple[str, float | None]]:
             dated = isinstance(made, int | float) and not isinstance(made, bool)
             found.append((text, float(made) if dated else None))
     return found
+
+
+def held_during(
+    record: MemoryRecord,
+    start: float,
+    end: float,
+    preferred: Callable[[str], bool] | None = None,
+) -> tuple[EarlierText, ...]:
+    """The earlier texts of ``record`` (``REPLACED``, dated ones) that were current at some time
+    in ``[start, end)``, oldest first: each held from the day it was told until the next text
+    was told (a later earlier text, else the memory's own ``created_at``). Of texts told at one
+    moment (a fact and the restatements merged into it) one stands for them: the first that is
+    ``preferred`` (say, in the question's language), else the first."""
+    told: dict[float, list[str]] = {}
+    for text, made in replaced(record.metadata):
+        if made is not None and made < record.created_at:
+            told.setdefault(made, []).append(text)
+    moments = [*sorted(told), record.created_at]
+    return tuple(
+        EarlierText(_first_preferred(told[made], preferred), made, until)
+        for made, until in pairwise(moments)
+        if made < end and until > start
+    )
+
+
+def _first_preferred(texts: list[str], preferred: Callable[[str], bool] | None) -> str:
+    if preferred is not None:
+        return next((text for text in texts if preferred(text)), texts[0])
+    return texts[0]
 
 
 def replaced_texts(metadata: dict[str, Any]) -> list[str]:

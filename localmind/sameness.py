@@ -44,6 +44,7 @@ from localmind.statement import (
     introduced_relation,
     past_verbs,
     read,
+    said_person,
 )
 
 _LATIN = re.compile(r"^[a-z0-9]")
@@ -321,7 +322,9 @@ def _one_meaning_in_other_words(
     verdict = _compare(old.text, text, similarity, swaps=swaps - 1)
     if not verdict.same:
         return None
-    return Sameness(Likeness.SAME, f"{verdict.why}; one meaning ({', '.join(swapped)})")
+    return Sameness(
+        Likeness.SAME, f"{verdict.why}; the same words said two ways ({', '.join(swapped)})"
+    )
 
 
 def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -> Sameness | None:
@@ -367,7 +370,7 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             side_zh = side_zh - verbs  # 更爱喝绿茶: 喝 was said with "prefer"
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
-    return Sameness(Likeness.SAME, f"the same in both languages ({similarity:.2f})")
+    return Sameness(Likeness.SAME, f"the same in both languages (similarity {similarity:.2f})")
 
 
 def _letters_in(chinese: Statement, english: Statement) -> frozenset[str]:
@@ -652,7 +655,9 @@ def _close_rewording(old: Statement, new: Statement, similarity: float) -> Samen
     gone, added = sorted(words_old - words_new), sorted(words_new - words_old)
     if not gone and not added:
         if similarity >= REORDERING_SIMILARITY and _rotated(old.content, new.content):
-            return Sameness(Likeness.SAME, f"a phrase moved ({similarity:.2f})")
+            return Sameness(
+                Likeness.SAME, f"the same words, a phrase moved (similarity {similarity:.2f})"
+            )
         return None
     allowed = max((words for least, words in REWORDING_STEPS if similarity >= least), default=0)
     if old.lang == "zh":
@@ -668,8 +673,7 @@ def _close_rewording(old: Statement, new: Statement, similarity: float) -> Samen
         return None  # "I like hot dogs", "I drink decaf coffee", "I'm a nurse's assistant"
     return Sameness(
         Likeness.SAME,
-        f"reworded (−{' '.join(gone) or '∅'} +{' '.join(added) or '∅'}), "
-        f"close in meaning ({similarity:.2f})",
+        f"reworded ({_words_changed(gone, added)}), close in meaning (similarity {similarity:.2f})",
     )
 
 
@@ -764,7 +768,16 @@ def _others(statement: Statement) -> set[str]:
 
 
 def _who(statement: Statement) -> str:
-    return ", ".join(statement.persons) or "nobody named"
+    return ", ".join(said_person(person) for person in statement.persons) or "nobody named"
+
+
+def _words_changed(gone: Sequence[str], added: Sequence[str]) -> str:
+    """``without “a b”, with “c”``: what one wording has that the other has not."""
+    parts = [
+        f"without “{' '.join(gone)}”" if gone else "",
+        f"with “{' '.join(added)}”" if added else "",
+    ]
+    return ", ".join(part for part in parts if part)
 
 
 def _negation(old: Statement, new: Statement) -> Sameness | None:
@@ -856,9 +869,9 @@ def _tense(old: Statement, new: Statement) -> Sameness | None:
     if old.lang != new.lang and (_done_in_both(old, new) or _changed_in_both(old, new)):
         return None
     if old.tense & hard != new.tense & hard:
-        return _different("the tense differs")
+        return _different("the tense differs: one tells it as past or to come, the other not")
     if old.tense != new.tense:
-        return _unsure("the aspect may differ (了, 过)")
+        return _unsure("one may say it has already happened, the other not")
     return None
 
 
@@ -1088,11 +1101,13 @@ def _wording(old: Statement, new: Statement) -> Sameness:
         return _unsure("different languages")
     first_old, first_new = _first_person(old), _first_person(new)
     if first_old != first_new:
-        return _unsure(f"told from another side ({first_old} / {first_new})")
+        return _unsure(
+            f"about another person first ({said_person(first_old)} / {said_person(first_new)})"
+        )
     words_old, words_new = set(old.content), set(new.content)
     if words_old != words_new:
         gone, added = sorted(words_old - words_new), sorted(words_new - words_old)
-        return _unsure(f"worded differently (−{' '.join(gone) or '∅'} +{' '.join(added) or '∅'})")
+        return _unsure(f"worded differently ({_words_changed(gone, added)})")
     if old.comparison is not None and old.comparison == new.comparison:
         # 比起咖啡我更爱喝茶 / 我喜欢喝茶胜过咖啡: the roles agree, whatever the order.
         return Sameness(Likeness.SAME, "the same comparison, in other words")
@@ -1100,10 +1115,10 @@ def _wording(old: Statement, new: Statement) -> Sameness:
     order_old = _order(old, names)
     if order_old != _order(new, names):
         if old.relational or new.relational:
-            return _different("the same words in another order, where order gives the roles")
+            return _different("the same words in another order, which changes who does what")
         halves_old, halves_new = _halves(old), _halves(new)
         if halves_old is not None and halves_new is not None and halves_old == halves_new[::-1]:
-            return Sameness(Likeness.SAME, "the same words, the sides of 'is' swapped")
+            return Sameness(Likeness.SAME, "the same words, the two sides of “is” swapped")
         return _unsure("the same words in another order")
     return Sameness(Likeness.SAME, "same words, people, negation, numbers and names")
 

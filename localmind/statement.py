@@ -24,6 +24,13 @@ from localmind import bilingual, lemmas
 SELF = "self"
 OTHER = "other"
 
+
+def said_person(person: str) -> str:
+    """A person as a reason shown to the user names them: "you" for the user themself,
+    "someone else" for a he or she; a relation or a name as it is."""
+    return {SELF: "you", OTHER: "someone else"}.get(person, person)
+
+
 # --- lexicon ----------------------------------------------------------------------------------
 # Small on purpose: each entry decides merges (a word outside these lists counts as content and
 # must be the same in both texts) or queues (slots and cue words). Tuned on
@@ -308,7 +315,8 @@ SINGLE_SLOTS = _groups(
         "residence": "live reside base move relocate apartment flat 住 居住 定居 搬 搬到 搬家 住址",
         "origin": "grow born hometown 出生 长大 老家 家乡",
         "job": "job profession occupation career engineer developer designer nurse teacher "
-        "position role hire employ 工作 上班 职业 职位 入职 离职 跳槽 转岗 工程师 程序员 岗位",
+        "position role hire employ 工作 上班 职业 职位 入职 离职 辞职 跳槽 转岗 工程师 程序员 "
+        "岗位",
         "employer": "employer company startup firm 公司",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "partner": "wife husband girlfriend boyfriend partner spouse married marry engaged "
@@ -340,20 +348,43 @@ MULTI_SLOTS = _groups(
         "tool": "use 用",
     }
 )
+# Words that tell of an end: a pet or a person died, a relationship ended, a job was left.
+# What ended is a change to what an earlier memory says of it ("I have a dog named Rex" /
+# "My dog Rex died last year"). "pass" counts only in "pass away", "break" and "split" only with
+# "up", "fire" and "lay" only in "got fired", "was laid off" (see ``_is_cue``).
+ENDINGS = _words(
+    """die pass break broke split divorce fire lay 去世 过世 病逝 死 死了 离世 分手 离婚 被裁 倒闭
+    关门"""
+)
+# Of those, the ones that end a job: they set the job as "quit my job" does ("I got fired",
+# "I was laid off", 被裁了, after "I work at Acme"); a breakup sets the partner.
+JOB_ENDINGS = _words("fire lay 被裁 辞职")
+# Of those, the ones that end a relationship: about the person and their partner at once
+# ("We broke up" after "My boyfriend is Tom").
+BREAKUPS = _words("break broke split divorce 分手 离婚")
+# What tells of a relationship in an older memory besides a partner word ("I'm dating Tom").
+COURTING = _words("date dating 交往 约会 在一起 恋爱 谈恋爱")
+
+_VEHICLE_CLASSIFIER = "辆"
+
 # Words that announce that something changed.
 # Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走, 涨到, 停掉.
 CUE_PREFIXES_ZH = (
     *("搬", "换", "转", "改", "戒", "辞", "调", "离职", "不再"),
     *("放弃", "停", "涨", "降"),
 )
-CUE_WORDS = _words(
-    """now currently nowadays anymore longer move switch change replace new leave quit stop
+CUE_WORDS = (
+    _words(
+        """now currently nowadays anymore longer move switch change replace new leave quit stop
     start become instead sell cancel migrate raise transfer convert recently lately back push
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
     改为 推迟 延期 退 退掉 退订 退出 停 放弃 finally 终于 lapse"""
+    )
+    | ENDINGS
 )
+
 
 # Past forms simplemma maps to their lemma; regular ones end in -ed.
 IRREGULAR_PAST = _words(
@@ -720,6 +751,12 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
         ) and not _hedged(words, index):
             cues.add(norm)
+            if norm in JOB_ENDINGS:
+                slots.add("job")
+            elif norm in BREAKUPS:
+                slots.add("partner")  # "we broke up": the partner memory is what it changes
+        if lang == "zh" and _VEHICLE_CLASSIFIER in norm:
+            slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
         if norm in NEGATIONS:
             negations += 1
             continue
@@ -955,6 +992,15 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
         return after is None or after.norm != "that"
+    after = words[index + 1] if index + 1 < len(words) else None
+    if word.norm == "pass":  # "passed away", not "passed the exam"
+        return after is not None and after.norm == "away"
+    if word.norm in ("break", "broke", "split"):  # "broke up", not "broke my leg", "split it"
+        return after is not None and after.norm == "up"
+    if word.norm == "fire":  # "I got fired", not "a fire in the kitchen"
+        return word.surface.lower() == "fired"
+    if word.norm == "lay":  # "I was laid off"
+        return after is not None and after.norm == "off"
     if word.norm == "转":  # 转成全职 is a change; 再转地铁, 走404转401 change trains
         after = words[index + 1] if index + 1 < len(words) else None
         return after is not None and after.norm in ("成", "为", "到", "去", "回")

@@ -27,8 +27,12 @@ from localmind import bilingual
 from localmind.bilingual import DICTIONARY
 from localmind.statement import (
     ANTONYMS,
+    BREAKUPS,
+    COURTING,
     CUE_PREFIXES_ZH,
     CUE_WORDS,
+    ENDINGS,
+    JOB_ENDINGS,
     MONTHS,
     NEGATIONS,
     OTHER,
@@ -49,6 +53,7 @@ from localmind.statement import (
     nouns_among,
     past_verbs,
     read,
+    said_person,
     unseen_opening_name,
 )
 
@@ -73,8 +78,11 @@ class Suspicion:
 
 def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
+    ended = _ended(old, new)
+    if ended is not None:
+        return ended
     if not _same_subject(old, new):
-        subjects = f"{_subject(old, new)} / {_subject(new, old)}"
+        subjects = f"{said_person(_subject(old, new))} / {said_person(_subject(new, old))}"
         return Suspicion(False, f"about someone else ({subjects})")
     if old.lang != new.lang:
         return _across_languages(old, new)
@@ -159,10 +167,60 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
     ):
-        return Suspicion(True, f"“{min(cues)}” announces a change to what the older memory says")
+        said = _said(new, min(cues))
+        return Suspicion(True, f"“{said}” announces a change to what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+def _ended(old: Statement, new: Statement) -> Suspicion | None:
+    """The new text tells of the end of what the older one says is, in either language: the
+    person's relationship ("We broke up", 我们分手了 after "My boyfriend is Tom" or "I'm dating
+    Tom"), or a pet or a person the older text names ("My dog Rex died last year" after "I have
+    a dog named Rex"; not "Tom's father died": the name owns what ended). A job's end is a job
+    word of its own (``statement.JOB_ENDINGS``), left to the slot rules."""
+    endings = _cues(new) & ENDINGS
+    if not endings:
+        return None
+    breakups = endings & BREAKUPS
+    subject = _subject(new, old)
+    if (
+        breakups
+        and (subject == SELF or subject in _flat(old.names))
+        and ("partner" in old.slots or any(word.norm in COURTING for word in old.words))
+    ):
+        said = _said(new, min(breakups))
+        return Suspicion(True, f"“{said}”: the relationship the older memory tells of ended")
+    lives = endings - JOB_ENDINGS  # "fired from Acme" ends a job (the slot rules), not Acme
+    ended = _near_a_cue(new, _flat(old.names) & _unowned_names(new)) if lives else set()
+    if ended:
+        name = next(w.surface for w in new.words if w.norm == min(ended))
+        said = _said(new, min(lives))
+        return Suspicion(True, f"it tells an end of {name}, named in the older memory (“{said}”)")
+    return None
+
+
+def _said(statement: Statement, cue: str) -> str:
+    """A change word as the text says it, with the word that makes it one ("broke up",
+    "passed away")."""
+    words = statement.words
+    for index, word in enumerate(words):
+        if word.norm == cue:
+            after = words[index + 1].surface if index + 1 < len(words) else ""
+            joined = after.lower() in ("up", "away", "off")
+            return f"{word.surface} {after}" if joined else word.surface
+    return cue
+
+
+def _unowned_names(statement: Statement) -> set[str]:
+    """The names a text gives that own nothing after them ("Tom's father", 汤姆的爸爸)."""
+    words = statement.words
+    return {
+        word.norm
+        for index, word in enumerate(words)
+        if word.is_name and (index + 1 == len(words) or words[index + 1].norm not in ("'s", "的"))
+    }
 
 
 _ONE_CHARACTER = re.compile(r"[\u3400-\u9fff]")
@@ -613,8 +671,21 @@ def _opposed(only_old: set[str], only_new: set[str]) -> bool:
     return any(tuple(sorted((a, b))) in ANTONYMS for a in only_old for b in only_new)
 
 
+# One-value attributes whose inner names are no words a person would use in a reason.
+_SLOT_SAID = {
+    "os": "the operating system",
+    "answers": "how answers are given",
+    "money": "an amount of money",
+    "contact": "the contact details",
+    "office": "where the work is done",
+    "origin": "where someone comes from",
+}
+
+
 def _slot_name(slot: str) -> str:
-    return slot if slot.startswith(("my ", "favourite ")) else f"the {slot}"
+    if slot.startswith(("my ", "favourite ")):
+        return slot
+    return _SLOT_SAID.get(slot, f"the {slot}")
 
 
 # --- round 7: the structure of a change (docs/design.md, "The review queue, round 7") ---------

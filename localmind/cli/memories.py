@@ -15,11 +15,18 @@ from localmind.cli.errors import friendly_errors
 from localmind.cli.output import day, echo_json, n_memories, one_line, plural, when
 from localmind.cli.root import cli
 from localmind.config import FusionConfig, Limits
+from localmind.currency import newer_named
 from localmind.errors import NotFound
 from localmind.lifecycle import Decision, Outcome
 from localmind.memory import Memory
 from localmind.recall import PRESENT_RECENCY
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status, replaced
+from localmind.records import (
+    MemoryRecord,
+    MemoryType,
+    RecallResult,
+    Status,
+    replaced,
+)
 from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from localmind.writing import TOLD_AGAIN
@@ -228,8 +235,13 @@ def format_result(result: RecallResult) -> str:
         f"       {dates} · relevance {b.similarity:.2f} · importance {b.importance:.2f} · "
         f"{recency} · frequency {b.frequency:.2f} · confidence {b.confidence:.2f}",
     ]
+    for earlier in result.earlier:
+        lines.append(
+            f"       earlier (told {day(earlier.told_at)}, until {day(earlier.until)}): "
+            f"{one_line(earlier.text, 60)}"
+        )
     if b.superseded_by:
-        lines.append(f"       may be outdated: {b.superseded_by} is newer")
+        lines.append(f"       may be outdated: {newer_named(b)} is newer")
     if b.moved_above:
         lines.append(f"       newer than {b.moved_above}: listed above it")
     return "\n".join(lines)

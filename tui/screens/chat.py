@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
 from localmind.chat import Turn
+from localmind.currency import newer_named
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Decision, Outcome
 from localmind.records import MemoryRecord, RecallResult
@@ -255,9 +256,12 @@ class ChatScreen(Page):
         if day(memory.updated_at) != day(memory.created_at):
             text.append(f", changed {day(memory.updated_at)}", style="dim")
         if b.superseded_by:
-            text.append(f" · may be outdated: {b.superseded_by} is newer", style="yellow")
+            text.append(f" · may be outdated: {newer_named(b)} is newer", style="yellow")
         if b.moved_above:
             text.append(f" · newer than {b.moved_above}: listed above it", style="dim")
+        for earlier in result.earlier:  # what it said in the period the message names
+            text.append(f"\nearlier (told {day(earlier.told_at)}, until {day(earlier.until)}): ")
+            text.append_text(shown(earlier.text))
         panel.update(text)
 
     def _replace(self, record: MemoryRecord) -> None:
