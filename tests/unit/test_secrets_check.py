@@ -4,6 +4,7 @@ its false positives on the dev sets' own texts (none may be taken for a secret).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,17 @@ from localmind.records import RESTATEMENTS
 from localmind.secrets_check import find_secret, person_said, withheld
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+#: Texts labelled secret or not (English and Chinese), most with no word saying "password": a
+#: service or account followed by a password-like word, a door's code; and ordinary facts of the
+#: same shape ("Flight: LH 1234", "Room: 4B", a friend's phone number, "Favourite band: Blink-182").
+LABELLED = Path(__file__).resolve().parents[1] / "data" / "secret_texts.jsonl"
+
+
+def _labelled() -> list[tuple[str, bool]]:
+    with LABELLED.open(encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    return [(row["text"], row["secret"]) for row in rows]
+
 
 SECRETS = [
     # the review's (finding 1)
@@ -84,6 +96,20 @@ def test_a_secret_is_recognised(text: str) -> None:
 @pytest.mark.parametrize("text", NOT_SECRETS)
 def test_talk_about_secrets_without_one_is_not_a_secret(text: str) -> None:
     assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(("text", "secret"), _labelled())
+def test_a_labelled_text_is_told_apart(text: str, secret: bool) -> None:
+    assert (find_secret(text) is not None) is secret
+
+
+def test_the_labelled_list_covers_both_languages_and_both_answers() -> None:
+    with LABELLED.open(encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    counts = Counter((row["language"], row["secret"]) for row in rows)
+    assert counts[("en", True)] + counts[("zh", True)] >= 40
+    assert counts[("en", False)] + counts[("zh", False)] >= 60
+    assert min(counts.values()) >= 10 and len(counts) == 4
 
 
 def test_the_persons_verdict_wins_over_the_recogniser() -> None:
