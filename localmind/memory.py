@@ -556,8 +556,9 @@ class Memory:
         (no filler: ``ProfileConfig.context_relative_relevance``), each with the day it was
         told and, when a newer memory may replace it, that one; each part within its token
         budget (defaults 200 and 300). The profile does not repeat the memories listed."""
+        # for an assistant: secrets are not searched, so what it gets cannot confirm a guess
         return self.context_of(
-            self.recall(query, limit),
+            self.recall(query, limit, secrets=False),
             profile_tokens=profile_tokens,
             memory_tokens=memory_tokens,
             asked=query,
@@ -722,11 +723,13 @@ class Memory:
         hyde: bool = False,
         rerank: bool | None = None,
         source: str | None = None,
+        secrets: bool = True,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown
         (see :meth:`localmind.recall.Recaller.recall`). ``threshold`` is the least calibrated
         relevance (0–1) a result may have; None: the configured default, 0: everything.
-        ``source``: only memories from it (``mcp`` is every ``mcp:<client>``)."""
+        ``source``: only memories from it (``mcp`` is every ``mcp:<client>``). ``secrets=False``:
+        for an assistant, searched as if the memories marked secret were not stored."""
         self._check_ready()
         return self._recaller.recall(
             query,
@@ -737,6 +740,7 @@ class Memory:
             hyde=hyde,
             rerank=rerank,
             source=source,
+            secrets=secrets,
         )
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
@@ -121,6 +121,8 @@ class _Found:
     context: dict[str, float] = field(default_factory=dict)
     #: the query's index terms and their rarity (BM25's idf) in this store, read once per recall
     idf: dict[str, float] | None = None
+    #: memories marked secret are not searched (an answer for an assistant): see Recaller.recall
+    without_secrets: bool = False
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
         self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
@@ -242,6 +244,7 @@ class Recaller:
         hyde: bool = False,
         rerank: bool | None = None,
         source: str | None = None,
+        secrets: bool = True,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown.
 
@@ -267,6 +270,11 @@ class Recaller:
         ``source``: only memories from it (``records.from_source``), among the candidates the
         searches found (not searched for apart: a source with few memories among many may
         return fewer).
+
+        ``secrets=False`` (an answer for an assistant): memories marked secret are searched as if
+        they were not stored — not candidates, not counted in the other candidates' ranks, nor in
+        the rarity of the query's words — so what is returned, and its scores, cannot tell an
+        assistant whether a guess ("is my PIN 4821?") matches a secret.
         """
         started = time.perf_counter()
         query = validation.content(query, self.settings.limits, what="The query")
@@ -291,7 +299,7 @@ class Recaller:
         # that is reported apart, so the embedding figure describes embedding a query
         loaded = min(model_loads.seconds - loading_before, embedded - started)
 
-        found = _Found()
+        found = _Found(without_secrets=not secrets)
         hyde_vector = self._hyde_vector(query) if hyde else None
         frame = self._time_frame(query)
         if search_store:
@@ -442,7 +450,7 @@ class Recaller:
             vectors = self._store.vectors_for(fresh)
             added = []
             for rowid, row in rows.items():
-                if rowid in vectors:
+                if rowid in vectors and not (found.without_secrets and row.record.secret):
                     key = row.record.id
                     found.stored[key] = row
                     found.cosines[key] = float(
@@ -499,6 +507,10 @@ class Recaller:
         rows = self._store.recall_rows(
             list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
         )
+        if found.without_secrets:
+            rows = {rowid: row for rowid, row in rows.items() if not row.record.secret}
+            nearest = [(rowid, distance) for rowid, distance in nearest if rowid in rows]
+            keyword = [(rowid, bm25) for rowid, bm25 in keyword if rowid in rows]
         found.stored.update((row.record.id, row) for row in rows.values())
         for rank, (rowid, distance) in enumerate(nearest, start=1):
             if rowid in rows:
@@ -523,6 +535,8 @@ class Recaller:
         probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
         terms = self._terms_of_query(query).words
         for item in self._short_term:
+            if found.without_secrets and item.record.secret:
+                continue
             key = item.record.id
             found.buffered[key] = item
             found.cosines[key] = max(float(item.vector @ probe) for probe in probes)
@@ -574,7 +588,7 @@ class Recaller:
         rows = self._store.recall_rows(fresh)
         vectors = self._store.vectors_for(fresh)
         for rowid, row in rows.items():
-            if rowid in vectors:
+            if rowid in vectors and not (found.without_secrets and row.record.secret):
                 found.stored[row.record.id] = row
                 cosine = float(np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector)
                 found.cosines[row.record.id] = cosine
@@ -589,6 +603,8 @@ class Recaller:
             return {}
         if found.idf is None:
             documents = self._store.documents_with(terms)
+            if found.without_secrets:
+                documents = self._not_counting_secrets(documents)
             total_documents = max(self._store.size_estimate(), 1)
             found.idf = {
                 term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
@@ -603,6 +619,17 @@ class Recaller:
             held = self._terms_of(found.record(key))
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
+
+    def _not_counting_secrets(self, documents: dict[str, int]) -> dict[str, int]:
+        """How many memories hold each term, the secret ones left out: a rare word of the query
+        is rarer still when only a secret holds it, which would lift the others' coverage."""
+        held = Counter(
+            term
+            for record in self._store.secret_memories()
+            for term in self._terms_of(record)
+            if term in documents
+        )
+        return {term: max(n - held[term], 0) for term, n in documents.items()}
 
     def _terms_of_query(self, query: str) -> _QueryTerms:
         cached = self._query_terms.get(query)

@@ -349,10 +349,12 @@ class MemoryTools:
         then, `earlier` gives that text with the days it held: it answers for that period.
         `relevance` is the calibrated probability (0 to 1) that the memory is relevant to the
         query, comparable across queries; `created_at` / `updated_at` are UTC; `breakdown` has
-        the ranking's parts (`cosine`: the embeddings' cosine with the query). A secret the
-        user keeps (a password, PIN, key or code) shows as withheld."""
+        the ranking's parts (`cosine`: the embeddings' cosine with the query). The user's
+        secrets (passwords, PINs, keys, codes) are never part of it."""
         with self._using() as memory:
-            results = memory.recall(query, limit, types=types)
+            # searched as if no secret were stored: neither the results nor their scores can
+            # confirm an assistant's guess ("is my PIN 4821?")
+            results = memory.recall(query, limit, types=types, secrets=False)
         return [_recalled(result) for result in results]
 
     def context(

@@ -310,6 +310,14 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         )
         return {row[0]: _record(row) for row in rows}
 
+    def secret_memories(self) -> list[MemoryRecord]:
+        """The active memories marked secret, in every namespace (as the keyword index counts
+        documents): few, read when a recall for an assistant leaves them out."""
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM memories WHERE secret = 1 AND status = 'active'"
+        )
+        return [_record(row).record for row in rows]
+
     def any_secret(self, memory_ids: Sequence[str]) -> bool:
         """Whether one of these memories is marked secret (a profile built from it is stale)."""
         if not memory_ids:

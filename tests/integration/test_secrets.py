@@ -6,11 +6,14 @@ real MCP client over stdio."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mcp import Client
 
 from localmind import Memory
+from localmind.mcp.server import build_server
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.integration.test_mcp import call, refused, served
@@ -168,3 +171,44 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
     assert f"localmind show {pin['id']}" in pin["content"]
     assert "withheld" in confirmed["content"]
     assert "looks like a secret" in told["reason"] and "withheld" in told["content"]
+
+
+PLAIN = [
+    "I changed my bank PIN last week",
+    "My bank is the Sparkasse on Kastanienallee",
+    "I like hiking",
+    "My phone's lock screen shows the kids at the beach",
+]
+GUESSES = ["is my bank PIN 4821?", "my bank PIN is 4821", "4821"]
+
+
+async def _answers(memory: Memory) -> list[object]:
+    """What an assistant gets for each guess, through the real MCP client: each memory's text,
+    relevance and score as recall gives them (ids differ between stores), and the context."""
+    answers: list[object] = []
+    async with Client(build_server(memory)) as client:
+        for guess in GUESSES:
+            recalled = await call(client, "recall", query=guess, limit=5)
+            answers.append([(r["content"], r["relevance"], r["score"]) for r in recalled])
+            answers.append(await call(client, "context", query=guess))
+    return answers
+
+
+async def test_an_assistant_cannot_confirm_a_guess_by_searching_for_it(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """An assistant asking "is my PIN 4821?" gets exactly the same answers from a store whose
+    PIN is 4821 as from one whose PIN is 7193: nothing returned, scored or left out tells it
+    whether it guessed right."""
+    right, wrong = open_memory(), open_memory(path=tmp_path / "other.db")
+    for memory, pin in ((right, "4821"), (wrong, "7193")):
+        for text in PLAIN:
+            memory.remember(text, "semantic")
+        assert memory.remember(f"bank PIN {pin}", "semantic", importance=0.9).secret
+
+    answers = await _answers(right)
+    assert answers == await _answers(wrong)
+    assert "4821" not in json.dumps(answers) and "withheld" not in json.dumps(answers)
+    assert any("I changed my bank PIN last week" in str(answer) for answer in answers)
+    # the person's own recall still finds it
+    assert right.recall("is my bank PIN 4821?")[0].memory.content == "bank PIN 4821"
