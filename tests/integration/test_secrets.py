@@ -149,7 +149,7 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
         where = await call(session, "context", query="where do I live?")
         recalled = await call(session, "recall", query="what is my bank PIN?", limit=5)
         told = await call(session, "remember", content="My Netflix password is Popcorn!2024")
-        confirmed = await call(session, "feedback", id=recalled[0]["id"], verdict="confirm")
+        confirmed = await call(session, "feedback", id=told["id"], verdict="confirm")
         profile = await call(session, "profile", rebuild=True)
         changed = await call(session, "remember", content="My bank card PIN is 1234")
         pending = await call(session, "conflicts")
@@ -167,9 +167,8 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
         for secret in ("sunflower77", "4821", "1234", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):
             assert secret not in text
     assert "Lisbon" in where
-    pin = next(r for r in recalled if "withheld" in r["content"])
-    assert f"localmind show {pin['id']}" in pin["content"]
-    assert "withheld" in confirmed["content"]
+    assert all("withheld" not in r["content"] for r in recalled)  # not searched at all
+    assert f"localmind show {told['id']}" in confirmed["content"]
     assert "looks like a secret" in told["reason"] and "withheld" in told["content"]
 
 
