@@ -26,6 +26,7 @@ from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
+    NOT_SENT,
     Conflict,
     Decision,
     Feedback,
@@ -34,6 +35,7 @@ from localmind.lifecycle import (
     Relation,
     Resolution,
     Settlement,
+    Verdict,
     Version,
 )
 from localmind.llm.base import LLM
@@ -463,9 +465,14 @@ class Memory:
         """:meth:`ask_model` for several conflicts, several pairs per request to the model
         (``localmind.lifecycle.BATCH_PAIRS``); each verdict is logged as an event (``relation``)
         on the older memory, as remember() logs its own."""
-        verdicts = self._lifecycle.llm_verdicts(
-            [(c.existing.content, c.candidate.content) for c in conflicts]
+        # a secret's text never goes to the model: its conflict waits for the person
+        kept = {c.id for c in conflicts if c.existing.secret or c.candidate.secret}
+        answered = iter(
+            self._lifecycle.llm_verdicts(
+                [(c.existing.content, c.candidate.content) for c in conflicts if c.id not in kept]
+            )
         )
+        verdicts = [Verdict(None, NOT_SENT) if c.id in kept else next(answered) for c in conflicts]
         asked = [(c, v) for c, v in zip(conflicts, verdicts, strict=True) if v.asked]
         if asked:
             with self._store.db:

@@ -12,7 +12,7 @@ import copy
 import math
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -42,6 +42,7 @@ from localmind.records import (
     replaced_texts,
 )
 from localmind.ringbuffer import RingBuffer, ShortTerm
+from localmind.secrets_check import looks_secret
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
@@ -623,13 +624,23 @@ class Recaller:
     def _not_counting_secrets(self, documents: dict[str, int]) -> dict[str, int]:
         """How many memories hold each term, the secret ones left out: a rare word of the query
         is rarer still when only a secret holds it, which would lift the others' coverage."""
-        held = Counter(
+        held = self._held_by_secrets(documents)
+        return {term: max(n - held[term], 0) for term, n in documents.items()}
+
+    def _names_a_secret(self, query: str) -> bool:
+        """Whether the query holds a word that only memories marked secret hold."""
+        documents = self._store.documents_with(self._terms_of_query(query).index_terms)
+        held = self._held_by_secrets(documents)
+        return any(held[term] >= n > 0 for term, n in documents.items())
+
+    def _held_by_secrets(self, terms: Collection[str]) -> Counter[str]:
+        """How many memories marked secret hold each of ``terms`` (secrets are few)."""
+        return Counter(
             term
             for record in self._store.secret_memories()
             for term in self._terms_of(record)
-            if term in documents
+            if term in terms
         )
-        return {term: max(n - held[term], 0) for term, n in documents.items()}
 
     def _terms_of_query(self, query: str) -> _QueryTerms:
         cached = self._query_terms.get(query)
@@ -788,8 +799,12 @@ class Recaller:
         return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
     def _hyde_vector(self, query: str) -> Vectors | None:
-        """The embedding of an answer the LLM imagines for ``query``, or None without one."""
-        if self.llm is None or not self.llm.available():
+        """The embedding of an answer the LLM imagines for ``query``, or None without one, or
+        when the query looks like a secret or holds a word only secrets hold (a search for
+        "sunflower77"): a secret never goes to a model, which may not run on this laptop."""
+        if self.llm is None or looks_secret(query) or self._names_a_secret(query):
+            return None
+        if not self.llm.available():
             return None
         try:
             answer = self.llm.complete(

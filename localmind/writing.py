@@ -239,7 +239,9 @@ class Writer:
             )
         # Decided outside the transaction: the model, when asked, may take seconds.
         judged = self._another_occasion(item, neighbours)
-        proposal = self._lifecycle.propose(item.content, judged[:NEIGHBOURS])
+        proposal = self._lifecycle.propose(
+            item.content, judged[:NEIGHBOURS], secret=withheld(item.content, item.metadata or {})
+        )
         earlier = self._lifecycle.may_update(item.content, neighbours)
         with self._store.db:
             # Another process may have stored the same text while this one embedded it.

@@ -13,10 +13,13 @@ import pytest
 from mcp import Client
 
 from localmind import Memory
+from localmind.lifecycle import Decision
+from localmind.llm.ollama import OllamaLLM
 from localmind.mcp.server import build_server
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.integration.test_mcp import call, refused, served
+from tests.ollama_server import FakeOllama
 
 TOKEN = "My GitHub token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"
 PASSWORD = "email password: Tr0ub4dor&3"
@@ -211,3 +214,36 @@ async def test_an_assistant_cannot_confirm_a_guess_by_searching_for_it(
     assert any("I changed my bank PIN last week" in str(answer) for answer in answers)
     # the person's own recall still finds it
     assert right.recall("is my bank PIN 4821?")[0].memory.content == "bank PIN 4821"
+
+
+SECRET_TEXTS = ("4821", "1234", "sunflower77", "Tulip!2025")
+
+
+def test_no_secret_text_reaches_the_local_model(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    """The model may not run on this laptop (``OLLAMA_HOST``): judging a change, settling the
+    queue, HyDE and the profile never send it a secret's text; a change of a secret waits
+    for the person. A plain change is still put to it."""
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "changed"})
+    ollama_server.reply(*["I keep a few notes."] * 5)
+    memory = open_memory(llm=llm)
+    memory.remember("I like programming in Java")
+    plain = memory.remember_explained("I now prefer programming in Go")
+    memory.remember("My bank card PIN is 4821")
+    pin = memory.remember_explained("My bank card PIN is 1234")
+    memory.remember("My wifi password is sunflower77")
+    wifi = memory.remember_explained("My wifi password is now Tulip!2025")
+    settled = memory.ask_model_many(memory.conflicts())
+    memory.recall("sunflower77", hyde=True, touch=False)
+    memory.recall("what do I program in?", hyde=True, touch=False)
+    memory.profile(rebuild=True)
+
+    asked = json.dumps([request.body for request in ollama_server.chat_requests()])
+    assert "Java" in asked and "what do I program in?" in asked  # the model was asked
+    assert [secret for secret in SECRET_TEXTS if secret in asked] == []
+    assert plain.decision is Decision.OVERWRITTEN
+    for outcome in (pin, wifi):
+        assert outcome.decision is Decision.QUEUED
+        assert "a secret is never sent to the model" in outcome.reason
+    assert settled == [None] * len(settled) and len(settled) == 2
