@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Annotated, Any
 
 import anyio
@@ -57,16 +58,28 @@ _DEFAULT_REASONS = {
 }
 
 
+#: ``remember``'s reason for a text queued against a memory the person keeps secret.
+SECRET_CHANGE = (
+    "stored; it may change a memory the person keeps secret: only they can settle that "
+    "(`localmind conflicts`)"
+)
+#: What ``remember`` shows in place of a new text that looks like a secret.
+WITHHELD_NEW = "(withheld: it looks like a secret; the person can look it up with `localmind list`)"
 #: What an assistant reads in place of a memory marked secret (``MemoryRecord.secret``).
 WITHHELD = (
     "(withheld: a secret the person keeps in localmind, such as a password, PIN, key or code; "
     "ask them to look it up with `localmind show {id}`)"
 )
-#: What ``remember`` adds to its reason when the text looks like a secret.
+#: ``remember``'s decision for a text that looks like a secret, whatever was done with it.
+KEPT_SECRET = "kept"
+#: ``remember``'s reason for it: the same answer whether it matched a stored secret or not, or
+#: an assistant could confirm a guess ("my bank PIN is 4821") by remembering it.
 SECRET_NOTE = (
-    "; it looks like a secret (a password, PIN, key or code): localmind keeps it but never "
-    "sends its text to an assistant. If it is not a secret, the person can say so with "
-    "`localmind update {id} --not-secret`"
+    "stored; it looks like a secret (a password, PIN, key or code): localmind keeps it but "
+    "never sends its text to an assistant, nor says what it was judged against (whether it "
+    "repeats or changes a memory is the person's to see with `localmind list` and "
+    "`localmind conflicts`). If it is not a secret, the person can say so with "
+    "`localmind update ID --not-secret`"
 )
 
 
@@ -88,16 +101,17 @@ class Candidate(TypedDict):
 
 
 class Remembered(TypedDict):
-    """What ``remember`` decided, and about which memory."""
+    """What ``remember`` decided, and about which memory (for a text that looks like a secret,
+    only that it was kept: see ``KEPT_SECRET``)."""
 
-    id: str
+    id: str | None
     decision: str
     reason: str
     type: str
     content: str
-    confidence: float
-    created_at: str  # ISO 8601, UTC: an older memory reinforced or merged into keeps its date
-    updated_at: str
+    confidence: float | None
+    created_at: str | None  # ISO 8601, UTC: a memory reinforced or merged into keeps its date
+    updated_at: str | None
     related_id: str | None
     # the memories to judge against (empty when nothing similar was found) and what to settle
     candidates: list[Candidate]
@@ -259,6 +273,8 @@ class MemoryTools:
             outcome = memory.remember_explained(
                 content, type=type, importance=importance, metadata={"source": AGENT_SOURCE}
             )
+            if outcome.record.secret:
+                return _kept_secret(outcome, type)
             pending = memory.still_pending(outcome)
         return _remembered(outcome, pending)
 
@@ -286,7 +302,13 @@ class MemoryTools:
         `resolve`."""
         with self._using() as memory:
             pending = memory.conflicts()
-        return [_pending(conflict) for conflict in pending]
+        # one with a secret side is the person's alone to settle (`resolve` refuses all but
+        # keep_both), and listing it would tell whether a remembered guess matched
+        return [
+            _pending(conflict)
+            for conflict in pending
+            if not (conflict.existing.secret or conflict.candidate.secret)
+        ]
 
     def resolve(
         self,
@@ -496,14 +518,40 @@ def _whole_id(memory: Memory, reference: str) -> str:
         return reference
 
 
+def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:
+    """``remember``'s answer for a text that looks like a secret: the same whether it was new,
+    repeated a stored secret or changed one — no id (a ULID dates the memory it names), no
+    dates, confidence, candidates or conflict, the type as told."""
+    return Remembered(
+        id=None,
+        decision=KEPT_SECRET,
+        reason=SECRET_NOTE,
+        type=str(validation.memory_type(told_type)),
+        content=WITHHELD_NEW,
+        confidence=None,
+        created_at=None,
+        updated_at=None,
+        related_id=None,
+        candidates=[],
+        question=None,
+        conflict_id=None,
+        evicted=list(outcome.evicted),
+    )
+
+
 def _remembered(outcome: Outcome, pending: list[Conflict] | None = None) -> Remembered:
     record = outcome.record
     reason = without_setup(outcome.reason or _DEFAULT_REASONS.get(outcome.decision, ""))
     if record.type is MemoryType.SHORT_TERM:
         reason = "kept in this session's short-term memory only"
-    if record.secret:
-        reason += SECRET_NOTE.format(id=record.id)
     related = outcome.related
+    if related is not None and related.secret:
+        # judged against a secret: the assistant is not told which, nor how alike, nor why
+        if outcome.decision is Decision.QUEUED:
+            reason = SECRET_CHANGE
+        related, outcome = None, replace(outcome, related=None, conflict_id=None)
+    if pending and any(c.existing.secret or c.candidate.secret for c in pending):
+        pending = [c for c in pending if not (c.existing.secret or c.candidate.secret)]
     judged = outcome.may_restate or outcome.decision in (
         Decision.QUEUED,
         Decision.MERGED,

@@ -144,26 +144,27 @@ def test_a_secret_merged_into_a_memory_marks_it(memory: Memory) -> None:
 @pytest.mark.slow
 async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> None:
     with Memory.open(store, PASSPHRASE, kdf=FAST_KDF) as memory:
-        for text in (HIKING, "I live in Lisbon", WIFI, "My bank card PIN is 4821", AWS):
+        for text in (HIKING, "I live in Lisbon", WIFI, AWS):
             memory.remember(text, "semantic", importance=0.9)
+        pin = memory.remember("My bank card PIN is 4821", "semantic", importance=0.9).id
 
     async with served(store) as session:
         context = await call(session, "context", query="Can you recommend a book for my trip?")
         where = await call(session, "context", query="where do I live?")
         recalled = await call(session, "recall", query="what is my bank PIN?", limit=5)
         told = await call(session, "remember", content="My Netflix password is Popcorn!2024")
-        confirmed = await call(session, "feedback", id=told["id"], verdict="confirm")
+        confirmed = await call(session, "feedback", id=pin, verdict="confirm")
         profile = await call(session, "profile", rebuild=True)
         changed = await call(session, "remember", content="My bank card PIN is 1234")
         pending = await call(session, "conflicts")
-        blind = await refused(
-            session, "resolve", conflict=changed["conflict_id"], resolution="take_new"
-        )
-        settled = await call(
-            session, "resolve", conflict=changed["conflict_id"], resolution="keep_both"
-        )
+        # the conflict's number can be guessed: settling it blind is still refused
+        blind = await refused(session, "resolve", conflict=1, resolution="take_new")
+        settled = await call(session, "resolve", conflict=1, resolution="keep_both")
 
-    assert changed["decision"] == "queued" and "withheld" in changed["candidates"][0]["content"]
+    # a changed PIN is kept and queued for the person, and the assistant is told only that
+    assert changed["decision"] == told["decision"] == "kept"
+    assert changed["id"] is None and changed["candidates"] == [] and changed["conflict_id"] is None
+    assert pending == []  # a conflict with a secret side is the person's alone
     assert "only they can settle it" in blind  # and keep_both, which drops nothing, settled it
     answers = [context, where, recalled, confirmed, profile["text"], changed, pending, settled]
     for text in map(json.dumps, answers):
@@ -171,8 +172,9 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
             assert secret not in text
     assert "Lisbon" in where
     assert all("withheld" not in r["content"] for r in recalled)  # not searched at all
-    assert f"localmind show {told['id']}" in confirmed["content"]
+    assert f"localmind show {pin}" in confirmed["content"]
     assert "looks like a secret" in told["reason"] and "withheld" in told["content"]
+    assert "Popcorn" not in json.dumps(told)
 
 
 PLAIN = [
@@ -247,3 +249,41 @@ def test_no_secret_text_reaches_the_local_model(
         assert outcome.decision is Decision.QUEUED
         assert "a secret is never sent to the model" in outcome.reason
     assert settled == [None] * len(settled) and len(settled) == 2
+
+
+async def test_an_assistant_cannot_confirm_a_guess_by_remembering_it(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """Remembering "my bank PIN is 4821" answers the same whether the PIN is 4821 (a repeat),
+    7193 (a change, queued for the person) or unknown: no id, date, confidence, candidate or
+    conflict; and a plain text judged against the secret does not name it."""
+    stores = {pin: open_memory(path=tmp_path / f"{pin}.db") for pin in ("4821", "7193", "none")}
+    for pin, memory in stores.items():
+        for text in PLAIN:
+            memory.remember(text, "semantic")
+        if pin != "none":
+            memory.remember(f"My bank PIN is {pin}", "semantic")
+
+    answers = {}
+    for pin, memory in stores.items():
+        async with Client(build_server(memory)) as client:
+            guess = await call(client, "remember", content="My bank PIN is 4821")
+            conflicts = await call(client, "conflicts")
+            answers[pin] = (guess, conflicts)
+    assert answers["4821"] == answers["7193"] == answers["none"]
+    guess, conflicts = answers["4821"]
+    assert guess["decision"] == "kept" and guess["id"] is None and conflicts == []
+    # what each store did is the person's to see
+    assert stores["4821"].count() == len(PLAIN) + 1  # a repeat: the same memory
+    [change] = [c for c in stores["7193"].conflicts() if c.existing.secret]
+    assert change.candidate.content == "My bank PIN is 4821"  # a change: queued for the person
+
+    alone = open_memory(path=tmp_path / "alone.db")
+    secret = alone.remember("My bank PIN is 7193", "semantic")
+    async with Client(build_server(alone)) as client:
+        plain = await call(client, "remember", content="I changed my bank PIN yesterday")
+    [queued] = alone.conflicts()
+    assert queued.existing.id == secret.id  # judged against the secret, as the person sees
+    assert plain["decision"] == "queued" and "keeps secret" in plain["reason"]
+    assert plain["candidates"] == [] and plain["related_id"] is None
+    assert secret.id not in json.dumps(plain) and "7193" not in json.dumps(plain)
