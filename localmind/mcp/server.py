@@ -267,7 +267,9 @@ class MemoryTools:
         the current memory, whatever the model says: ask the user which holds. `evicted` lists
         memories archived by the store's capacity to make room; an assistant's memory never
         displaces one the user wrote, and writes beyond the store's per-minute limit are
-        refused."""
+        refused. A text that looks like a secret (a password, PIN, key or code) is kept and
+        the answer says only that (`decision` "kept", no id): what it repeats or changes is the
+        user's to see."""
         with self._using() as memory:
             self._count_write()
             outcome = memory.remember_explained(
@@ -299,7 +301,7 @@ class MemoryTools:
     def conflicts(self) -> list[Pending]:
         """Memories that may contradict each other and wait for a decision, oldest first: each
         with both texts, their dates and cosine (how alike in meaning). Settle each with
-        `resolve`."""
+        `resolve`. One involving a secret the user keeps is theirs to settle and not listed."""
         with self._using() as memory:
             pending = memory.conflicts()
         # one with a secret side is the person's alone to settle (`resolve` refuses all but
