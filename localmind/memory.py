@@ -49,7 +49,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
 from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
-from localmind.secrets_check import OVERRIDE
+from localmind.secrets_check import with_verdict
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
@@ -541,9 +541,10 @@ class Memory:
         """The person's verdict on whether a memory is a secret, kept in its metadata
         (``localmind.secrets_check.OVERRIDE``), over what the recogniser thought: a secret is
         never sent to an assistant (``context``, MCP), and the profile is rebuilt without
-        it."""
+        it. "Not a secret" holds for the memory's current text only: a new text is checked
+        again."""
         record = self.get(self.resolve_id(memory_id))
-        metadata = {**record.metadata, OVERRIDE: bool(secret)}
+        metadata = with_verdict(record.content, record.metadata, bool(secret))
         return self.update(
             record.id, metadata=metadata, reason="marked secret" if secret else "marked not secret"
         )

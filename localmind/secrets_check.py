@@ -15,12 +15,15 @@ commands. Two kinds of evidence:
   passes the Luhn check, 密码/口令/PIN码/验证码/银行卡号 followed by a value.
 
 The person has the last word: ``metadata["secret"]`` true or false (``localmind update ID
---not-secret``) overrides the recogniser.
+--not-secret``) overrides the recogniser. "Not a secret" covers only the text it was given for
+(``metadata["secret_for"]``, that text's hash): a corrected text, a restatement merged in or
+another device's text paired with the verdict by sync is checked again. "A secret" stays.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +34,8 @@ from localmind.records import text_with_restatements
 
 #: The metadata key holding the person's own verdict (true or false), which wins.
 OVERRIDE = "secret"
+#: The metadata key holding the hash of the text a "not a secret" verdict was given for.
+VERDICT_FOR = "secret_for"
 _SAID = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
 #: detect-secrets plugins left out: IP addresses are not secrets, the keyword plugin reads
@@ -246,14 +251,27 @@ def person_said(metadata: dict[str, Any]) -> bool | None:
     return None
 
 
+def with_verdict(content: str, metadata: dict[str, Any], secret: bool) -> dict[str, Any]:
+    """``metadata`` with the person's verdict on a memory of this text, tied to the text."""
+    return {**metadata, OVERRIDE: secret, VERDICT_FOR: _verdict_hash(content, metadata)}
+
+
 def withheld(content: str, metadata: dict[str, Any]) -> bool:
     """Whether a memory with this text and metadata is kept from assistants: the person's
-    verdict when they gave one, else whether its text (or a restatement merged into it) looks
-    like a secret."""
+    verdict when they gave one ("not a secret" only for the very text it was given for), else
+    whether its text (or a restatement merged into it) looks like a secret."""
     said = person_said(metadata)
-    if said is not None:
-        return said
+    if said is True:
+        return True
+    if said is False and metadata.get(VERDICT_FOR) == _verdict_hash(content, metadata):
+        return False
     return looks_secret(text_with_restatements(content, metadata))
+
+
+def _verdict_hash(content: str, metadata: dict[str, Any]) -> str:
+    # exact, not records.content_hash: "hunter2!" is not "hunter2?"
+    text = text_with_restatements(content, metadata)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def _in_plain_words(text: str) -> Finding | None:

@@ -37,7 +37,7 @@ from localmind.lifecycle import (
 )
 from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
 from localmind.ringbuffer import RingBuffer, ShortTerm
-from localmind.secrets_check import withheld
+from localmind.secrets_check import VERDICT_FOR, person_said, with_verdict, withheld
 from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
 
@@ -509,7 +509,7 @@ class Writer:
             content=item.content,
             type=MemoryType(item.type),
             namespace=self.namespace,
-            metadata=dict(item.metadata or {}),
+            metadata=_verdict_tied(item.content, dict(item.metadata or {})),
             importance=float(item.importance if item.importance is not None else 0.5),
             confidence=self.settings.default_confidence,
             created_at=created,
@@ -1060,6 +1060,16 @@ def _made_later(item: NewMemory, other: MemoryRecord) -> bool:
     item is dated): only a dated item can be older than what is stored (an undated one is
     told now, the newest)."""
     return item.created_at is not None and other.created_at > float(item.created_at)
+
+
+def _verdict_tied(content: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """A new memory's metadata with the person's verdict on secrecy (``add --meta
+    secret=false``), if they gave one with it, tied to its text (``secrets_check.with_verdict``):
+    given with the text, it is about that text."""
+    said = person_said(metadata)
+    if said is None or VERDICT_FOR in metadata:
+        return metadata
+    return with_verdict(content, metadata, said)
 
 
 def _cosine(a: Vectors, b: Vectors) -> float:

@@ -16,6 +16,7 @@ from localmind import Memory
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
 from localmind.mcp.server import build_server
+from sync import export_pending, import_new, init_folder, join_folder
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.integration.test_mcp import call, refused, served
@@ -287,3 +288,59 @@ async def test_an_assistant_cannot_confirm_a_guess_by_remembering_it(
     assert plain["decision"] == "queued" and "keeps secret" in plain["reason"]
     assert plain["candidates"] == [] and plain["related_id"] is None
     assert secret.id not in json.dumps(plain) and "7193" not in json.dumps(plain)
+
+
+LOCKER = "My gym locker code is 1234"
+LOCKER_AND_PASSWORD = "My gym locker code is 1234; my email password is hunter2hunter"
+
+
+@pytest.mark.slow
+def test_not_a_secret_does_not_cover_a_corrected_text(cli: Cli) -> None:
+    """review9 L1: --not-secret was about the text it was given for; a correction that adds a
+    password is checked again (CLI)."""
+    locker, _ = added(cli, LOCKER)
+    cli.ok("update", locker, "--not-secret")
+    assert "1234" in cli.ok("context", "where is my gym locker?").stdout
+    cli.ok("feedback", locker, "correct", LOCKER_AND_PASSWORD)
+    assert "hunter2hunter" not in cli.ok("context", "where is my gym locker?").stdout
+    assert cli.json("show", locker)["secret"] is True
+
+
+async def test_an_assistants_update_of_a_memory_cleared_as_not_secret_is_checked_again(
+    memory: Memory,
+) -> None:
+    locker = memory.mark_secret(memory.remember(LOCKER).id, False)
+    assert not locker.secret
+    async with Client(build_server(memory)) as client:
+        updated = await call(client, "update", id=locker.id, content=LOCKER_AND_PASSWORD)
+        context = await call(client, "context", query="where is my gym locker?")
+    assert memory.get(locker.id).secret
+    assert "hunter2hunter" not in json.dumps(updated) + context
+
+
+def test_sync_never_pairs_not_a_secret_with_a_text_it_was_not_given_for(tmp_path: Path) -> None:
+    """Device b corrects the text (a password joins it); a second later device a, which has not
+    seen that yet, says the old text is not a secret. Sync takes each field's latest write —
+    b's text, a's verdict — and the text is still withheld on both."""
+    clocks = FakeClock(), FakeClock()
+    shared = tmp_path / "Sync" / "localmind"
+    with (
+        Memory.open(tmp_path / "a.db", PASSPHRASE, kdf=FAST_KDF, clock=clocks[0]) as a,
+        Memory.open(tmp_path / "b.db", PASSPHRASE, kdf=FAST_KDF, clock=clocks[1]) as b,
+    ):
+        init_folder(a, shared, PASSPHRASE, FAST_KDF)
+        join_folder(b, shared, PASSPHRASE)
+        locker = a.remember(LOCKER)
+        export_pending(a, shared)
+        import_new(b, shared)
+        b.feedback(locker.id, "correct", LOCKER_AND_PASSWORD)
+        clocks[0].advance(seconds=1)
+        a.mark_secret(locker.id, False)
+        for device in (a, b, a, b):
+            export_pending(device, shared)
+            import_new(device, shared)
+        for device in (a, b):
+            record = device.get(locker.id)
+            assert record.content == LOCKER_AND_PASSWORD and record.metadata["secret"] is False
+            assert record.secret
+            assert "hunter2hunter" not in device.context("where is my gym locker?")

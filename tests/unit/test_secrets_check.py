@@ -11,7 +11,7 @@ import pytest
 
 from bench import madial
 from localmind.records import RESTATEMENTS
-from localmind.secrets_check import find_secret, person_said, withheld
+from localmind.secrets_check import find_secret, person_said, with_verdict, withheld
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 #: Texts labelled secret or not (English and Chinese), most with no word saying "password": a
@@ -114,11 +114,28 @@ def test_the_labelled_list_covers_both_languages_and_both_answers() -> None:
 
 def test_the_persons_verdict_wins_over_the_recogniser() -> None:
     assert withheld("bank PIN 4821", {}) is True
-    assert withheld("bank PIN 4821", {"secret": False}) is False
+    assert withheld("bank PIN 4821", with_verdict("bank PIN 4821", {}, False)) is False
     assert withheld("I like hiking", {"secret": True}) is True
     # as `--meta secret=false` gives it
     assert person_said({"secret": "false"}) is False
     assert person_said({"secret": "maybe"}) is None
+
+
+LOCKER = "my gym locker code is 1234"
+LOCKER_AND_PASSWORD = "my gym locker code is 1234; my email password is hunter2hunter"
+
+
+def test_not_a_secret_holds_only_for_the_text_it_was_given_for() -> None:
+    """A correction, a restatement merged in or sync pairing the verdict with another text:
+    the new text is checked again (review9 L1)."""
+    cleared = with_verdict(LOCKER, {"source": "cli"}, False)
+    assert withheld(LOCKER, cleared) is False
+    assert withheld(LOCKER_AND_PASSWORD, cleared) is True
+    assert withheld(LOCKER + "!", cleared) is True  # exact: not content_hash's folding
+    assert withheld(LOCKER, {**cleared, RESTATEMENTS: ["email password: hunter2hunter"]})
+    assert withheld(LOCKER, {"secret": False}) is True  # a verdict tied to no text
+    # "a secret" stays with the memory whatever its text becomes
+    assert withheld("I like hiking", with_verdict("the key is under the pot", {}, True))
 
 
 def test_a_secret_merged_in_as_a_restatement_marks_the_memory() -> None:
