@@ -290,11 +290,14 @@ class MemoryTools:
         When the memory waits in a pending conflict and the new text says what the other
         memory says (e.g. "I live in Lisbon" for "I live in Berlin" against "I moved to
         Lisbon"), that settles the conflict: `settled_conflicts` lists it, the other memory is
-        set aside (its date kept: the memory is dated by the newer of the two)."""
+        set aside (its date kept: the memory is dated by the newer of the two). A memory the
+        user keeps secret cannot be rewritten: you cannot read it."""
         with self._using() as memory:
+            whole = _whole_id(memory, id)
+            _refuse_rewriting_a_secret(memory, whole)
             self._count_write()
             settlement = memory.update_explained(
-                _whole_id(memory, id), content=content, reason="update by the assistant"
+                whole, content=content, reason="update by the assistant"
             )
         return _updated(settlement)
 
@@ -406,13 +409,19 @@ class MemoryTools:
     ) -> Updated:
         """Tell the memory it is right (confirm: confidence +0.1), wrong (deny: -0.2), or how it
         is wrong (correct with new_content: a new version at confidence 0.9; a correction that
-        says what the other memory of a pending conflict says settles it, as `update` does)."""
+        says what the other memory of a pending conflict says settles it, as `update` does).
+        A memory the user keeps secret cannot be corrected: you cannot read it."""
         with self._using() as memory:
-            settlement = memory.feedback_explained(_whole_id(memory, id), verdict, new_content)
+            whole = _whole_id(memory, id)
+            if verdict.strip().lower() == "correct":
+                _refuse_rewriting_a_secret(memory, whole)
+            settlement = memory.feedback_explained(whole, verdict, new_content)
         return _updated(settlement)
 
     def forget(self, id: Annotated[str, Field(description=ID)]) -> Forgotten:
-        """Forget a memory for good: its text and its history are erased."""
+        """Forget a memory for good: its text and its history are erased. This includes a
+        memory the user keeps secret, when they ask you to forget it (its id is theirs to
+        give: `localmind list`)."""
         with self._using() as memory:
             whole = _whole_id(memory, id)
             memory.forget(whole)
@@ -508,6 +517,22 @@ def _question(outcome: Outcome) -> str | None:
             "one text that says both); if it says something else, nothing is needed."
         )
     return None
+
+
+def _refuse_rewriting_a_secret(memory: Memory, memory_id: str) -> None:
+    """An assistant never reads a secret's text (review9 D1: one replaced "my bank PIN is 4821"
+    by a fact of its own, the PIN left only in the history, then forgot it): rewriting it
+    would be blind. An unknown id is left to the library's own error."""
+    try:
+        record = memory.get(memory_id)
+    except NotFound:
+        return
+    if record.secret:
+        raise ToolError(
+            f"Memory {memory_id} is one the person keeps secret: an assistant cannot read it, "
+            "so it cannot rewrite it. The person can change it themselves "
+            f'(`localmind feedback {memory_id} correct "…"`, or e in the app).'
+        )
 
 
 def _whole_id(memory: Memory, reference: str) -> str:

@@ -344,3 +344,23 @@ def test_sync_never_pairs_not_a_secret_with_a_text_it_was_not_given_for(tmp_path
             assert record.content == LOCKER_AND_PASSWORD and record.metadata["secret"] is False
             assert record.secret
             assert "hunter2hunter" not in device.context("where is my gym locker?")
+
+
+async def test_an_assistant_cannot_rewrite_a_secret_it_cannot_read(memory: Memory) -> None:
+    """review9 D1: an assistant replaced a withheld PIN by a fact of its own (the PIN left only
+    in the history), then forgot it. Rewriting is refused; confirming and, when the person asks
+    for it, forgetting are not."""
+    pin = memory.remember("My bank PIN is 4821", "semantic")
+    async with Client(build_server(memory)) as client:
+        updated = await refused(client, "update", id=pin.id, content="The user banks with ING")
+        corrected = await refused(
+            client, "feedback", id=pin.id, verdict="correct", new_content="The user uses ING"
+        )
+        confirmed = await call(client, "feedback", id=pin.id, verdict="confirm")
+        kept = memory.get(pin.id)
+        forgotten = await call(client, "forget", id=pin.id)
+    for message in (updated, corrected):
+        assert "keeps secret" in message and f"localmind feedback {pin.id} correct" in message
+    assert kept.content == "My bank PIN is 4821" and kept.version == 1 and kept.secret
+    )
+    assert "4821" not in confirmed["content"] and forgotten["forgotten"] is True
