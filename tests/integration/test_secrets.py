@@ -362,5 +362,4 @@ async def test_an_assistant_cannot_rewrite_a_secret_it_cannot_read(memory: Memor
     for message in (updated, corrected):
         assert "keeps secret" in message and f"localmind feedback {pin.id} correct" in message
     assert kept.content == "My bank PIN is 4821" and kept.version == 1 and kept.secret
-    )
     assert "4821" not in confirmed["content"] and forgotten["forgotten"] is True
