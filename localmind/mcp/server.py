@@ -338,14 +338,13 @@ class MemoryTools:
         kept (`repointed`) or ended with it (`also_closed`, with why)."""
         with self._using() as memory:
             found = memory.find_conflict(conflict)
-            blind = resolution.strip().lower().replace("-", "_") != "keep_both"
-            if blind and (found.existing.secret or found.candidate.secret):
-                # The assistant sees no secret's text: settling it would be blind, and take_new,
-                # keep_old or merge drops a secret the person may still need (keep_both keeps).
+            if found.existing.secret or found.candidate.secret:
+                # The assistant sees no secret's text, nor such a conflict (`conflicts` leaves it
+                # out): settling it would be blind, and take_new, keep_old or merge drops a
+                # secret the person may still need; even keep_both would answer with its id.
                 raise ToolError(
                     f"Conflict #{found.id} involves a memory the person keeps secret: only they "
-                    "can settle it (`localmind conflicts`, then `localmind resolve`); keep_both "
-                    "is the one resolution an assistant may choose."
+                    "can settle it (`localmind conflicts`, then `localmind resolve`)."
                 )
             settlement = memory.resolve_conflict_explained(found.id, resolution, text)
         return Resolved(

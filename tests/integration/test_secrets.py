@@ -158,16 +158,16 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
         profile = await call(session, "profile", rebuild=True)
         changed = await call(session, "remember", content="My bank card PIN is 1234")
         pending = await call(session, "conflicts")
-        # the conflict's number can be guessed: settling it blind is still refused
+        # the conflict's number can be guessed: settling it is still refused, even keep_both
         blind = await refused(session, "resolve", conflict=1, resolution="take_new")
-        settled = await call(session, "resolve", conflict=1, resolution="keep_both")
+        kept = await refused(session, "resolve", conflict=1, resolution="keep_both")
 
     # a changed PIN is kept and queued for the person, and the assistant is told only that
     assert changed["decision"] == told["decision"] == "kept"
     assert changed["id"] is None and changed["candidates"] == [] and changed["conflict_id"] is None
     assert pending == []  # a conflict with a secret side is the person's alone
-    assert "only they can settle it" in blind  # and keep_both, which drops nothing, settled it
-    answers = [context, where, recalled, confirmed, profile["text"], changed, pending, settled]
+    assert "only they can settle it" in blind and "only they can settle it" in kept
+    answers = [context, where, recalled, confirmed, profile["text"], changed, pending, kept]
     for text in map(json.dumps, answers):
         for secret in ("sunflower77", "4821", "1234", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):
             assert secret not in text
@@ -252,6 +252,7 @@ def test_no_secret_text_reaches_the_local_model(
     assert settled == [None] * len(settled) and len(settled) == 2
 
 
+@pytest.mark.slow  # four stores
 async def test_an_assistant_cannot_confirm_a_guess_by_remembering_it(
     open_memory: Callable[..., Memory], tmp_path: Path
 ) -> None:
