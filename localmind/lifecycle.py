@@ -201,6 +201,15 @@ class Conflict:
 NOT_SENT = "a secret is never sent to the model"
 
 
+def _alike_in_secrecy(
+    neighbours: Sequence[tuple[StoredMemory, float]], content: str, secret: bool | None
+) -> Sequence[tuple[StoredMemory, float]]:
+    """The neighbours marked secret as ``content`` is (``secret``; None: whether it looks
+    like one)."""
+    told = looks_secret(content) if secret is None else secret
+    return [(stored, alike) for stored, alike in neighbours if stored.record.secret == told]
+
+
 def _kept_from_model(stored: StoredMemory, content: str, secret: bool | None) -> bool:
     """Whether the pair of ``stored`` and the new ``content`` must not reach the model."""
     return stored.record.secret or (looks_secret(content) if secret is None else secret)
@@ -354,7 +363,10 @@ class Lifecycle:
         with ``ask_model`` False (a batch: what the model would settle waits in the queue).
         Nor about a secret (``secret``: whether ``content`` is withheld, None: whether it looks
         like one; a neighbour marked secret): its text never goes to a model, which may not run
-        on this laptop; a contradiction waits for the person instead."""
+        on this laptop; a contradiction waits for the person instead. A secret and a plain
+        memory are never paired (review9 M7: a login and its password do not replace each
+        other), as they are never merged (``Writer._carry_out``)."""
+        neighbours = _alike_in_secrecy(neighbours, content, secret)
         if not neighbours:
             return Proposal(Relation.COMPATIBLE, None, None, "nothing similar stored")
         for stored, similarity in neighbours:
@@ -450,12 +462,18 @@ class Lifecycle:
         return None
 
     def may_update(
-        self, content: str, neighbours: Sequence[tuple[StoredMemory, float]]
+        self,
+        content: str,
+        neighbours: Sequence[tuple[StoredMemory, float]],
+        *,
+        secret: bool | None = None,
     ) -> list[tuple[StoredMemory, float]]:
         """The neighbours ``content`` may be a later version of: every one the suspicion rules
         flag (not only the first, which alone may be queued), and, when ``content`` announces a
         change, every one at or above ``SUCCESSOR_SIMILARITY``. Recall ranks the new memory
-        above them (``link_successor``); nothing is queued or changed for these."""
+        above them (``link_successor``); nothing is queued or changed for these. Never a
+        secret for a plain text nor the other way round (see :meth:`propose`)."""
+        neighbours = _alike_in_secrecy(neighbours, content, secret)
         cues = bool(read(content).cues) if neighbours else False
         return [
             (stored, similarity)

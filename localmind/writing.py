@@ -239,10 +239,9 @@ class Writer:
             )
         # Decided outside the transaction: the model, when asked, may take seconds.
         judged = self._another_occasion(item, neighbours)
-        proposal = self._lifecycle.propose(
-            item.content, judged[:NEIGHBOURS], secret=withheld(item.content, item.metadata or {})
-        )
-        earlier = self._lifecycle.may_update(item.content, neighbours)
+        secret = withheld(item.content, item.metadata or {})
+        proposal = self._lifecycle.propose(item.content, judged[:NEIGHBOURS], secret=secret)
+        earlier = self._lifecycle.may_update(item.content, neighbours, secret=secret)
         with self._store.db:
             # Another process may have stored the same text while this one embedded it.
             twin = self._reinforce_twin(hashed, item, alone=True)
@@ -456,10 +455,13 @@ class Writer:
                         neighbours = told.neighbours(
                             position, stored[position], self._lifecycle.floor(item.content)
                         )
+                        secret = withheld(item.content, item.metadata or {})
                         proposal = self._lifecycle.propose(
-                            item.content, neighbours[:NEIGHBOURS], ask_model=False
+                            item.content, neighbours[:NEIGHBOURS], ask_model=False, secret=secret
                         )
-                        earlier = self._lifecycle.may_update(item.content, neighbours)
+                        earlier = self._lifecycle.may_update(
+                            item.content, neighbours, secret=secret
+                        )
                         outcome = self._apply(proposal, earlier, item, hashed, vector)
                     elif outcome is None:
                         outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)

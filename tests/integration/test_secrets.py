@@ -284,9 +284,7 @@ async def test_an_assistant_cannot_confirm_a_guess_by_remembering_it(
     secret = alone.remember("My bank PIN is 7193", "semantic")
     async with Client(build_server(alone)) as client:
         plain = await call(client, "remember", content="I changed my bank PIN yesterday")
-    [queued] = alone.conflicts()
-    assert queued.existing.id == secret.id  # judged against the secret, as the person sees
-    assert plain["decision"] == "queued" and "keeps secret" in plain["reason"]
+    assert alone.conflicts() == []  # a plain text is never paired with a secret (review9 M7)
     assert plain["candidates"] == [] and plain["related_id"] is None
     assert secret.id not in json.dumps(plain) and "7193" not in json.dumps(plain)
 
@@ -364,3 +362,17 @@ async def test_an_assistant_cannot_rewrite_a_secret_it_cannot_read(memory: Memor
         assert "keeps secret" in message and f"localmind feedback {pin.id} correct" in message
     assert kept.content == "My bank PIN is 4821" and kept.version == 1 and kept.secret
     assert "4821" not in confirmed["content"] and forgotten["forgotten"] is True
+
+
+def test_a_login_and_its_password_do_not_replace_each_other(memory: Memory) -> None:
+    """review9 M7: the password was queued as a change of the login ("both set the contact")
+    and the login shown as "may be outdated" by a secret. A secret and a plain memory are never
+    paired as a change, as they are never merged."""
+    login = memory.remember("My email login is lena.f@example.com")
+    password = memory.remember_explained("My email password is now CorrectHorse99")
+    assert password.record.secret and password.decision is not Decision.QUEUED
+    assert memory.conflicts() == []
+    [line] = [
+        line for line in memory.context("what is my email login?").splitlines() if "@" in line
+    ]
+    assert login.content in line and "outdated" not in line
