@@ -225,6 +225,8 @@ class Recaller:
         self._scripts: OrderedDict[str, bool] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
+        # how many secret memories hold each term, for the store's list of them it was built from
+        self._secret_terms: tuple[list[MemoryRecord], Counter[str]] | None = None
 
     def clear_cache(self) -> None:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
@@ -233,6 +235,7 @@ class Recaller:
         self._terms.clear()
         self._scripts.clear()
         self._query_terms.clear()
+        self._secret_terms = None
 
     def recall(
         self,
@@ -634,13 +637,15 @@ class Recaller:
         return any(held[term] >= n > 0 for term, n in documents.items())
 
     def _held_by_secrets(self, terms: Collection[str]) -> Counter[str]:
-        """How many memories marked secret hold each of ``terms`` (secrets are few)."""
-        return Counter(
-            term
-            for record in self._store.secret_memories()
-            for term in self._terms_of(record)
-            if term in terms
-        )
+        """How many memories marked secret hold each of ``terms``: counted once per state of
+        the store (the store keeps its list of secrets while none changed; a synthetic store
+        of 10k memories has 556)."""
+        secrets = self._store.secret_memories()
+        counted = self._secret_terms
+        if counted is None or counted[0] is not secrets:
+            held = Counter(term for record in secrets for term in self._terms_of(record))
+            counted = self._secret_terms = (secrets, held)
+        return Counter({term: counted[1][term] for term in terms if term in counted[1]})
 
     def _terms_of_query(self, query: str) -> _QueryTerms:
         cached = self._query_terms.get(query)
