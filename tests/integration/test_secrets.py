@@ -376,3 +376,11 @@ def test_a_login_and_its_password_do_not_replace_each_other(memory: Memory) -> N
         line for line in memory.context("what is my email login?").splitlines() if "@" in line
     ]
     assert login.content in line and "outdated" not in line
+
+
+def test_not_a_secret_given_with_the_text_holds_for_that_text_only(memory: Memory) -> None:
+    """`add --meta secret=false`: the verdict came with the text, so it is about that text."""
+    locker = memory.remember(LOCKER, metadata={"secret": "false"})
+    assert not locker.secret
+    corrected = memory.feedback(locker.id, "correct", LOCKER_AND_PASSWORD)
+    assert corrected.secret
