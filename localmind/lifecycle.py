@@ -28,6 +28,7 @@ from localmind.records import (
     with_replaced,
 )
 from localmind.sameness import Sameness, compare
+from localmind.secrets_check import looks_secret
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import Suspicion
@@ -196,6 +197,24 @@ class Conflict:
     created_at: float
 
 
+#: Why a pair was not put to the model.
+NOT_SENT = "a secret is never sent to the model"
+
+
+def _alike_in_secrecy(
+    neighbours: Sequence[tuple[StoredMemory, float]], content: str, secret: bool | None
+) -> Sequence[tuple[StoredMemory, float]]:
+    """The neighbours marked secret as ``content`` is (``secret``; None: whether it looks
+    like one)."""
+    told = looks_secret(content) if secret is None else secret
+    return [(stored, alike) for stored, alike in neighbours if stored.record.secret == told]
+
+
+def _kept_from_model(stored: StoredMemory, content: str, secret: bool | None) -> bool:
+    """Whether the pair of ``stored`` and the new ``content`` must not reach the model."""
+    return stored.record.secret or (looks_secret(content) if secret is None else secret)
+
+
 def clamp(value: float) -> float:
     return min(1.0, max(0.0, value))
 
@@ -334,13 +353,20 @@ class Lifecycle:
         neighbours: Sequence[tuple[StoredMemory, float]],
         *,
         ask_model: bool = True,
+        secret: bool | None = None,
     ) -> Proposal:
         """What to do with ``content`` given its neighbours (see docs/design.md, "What
         remember() decides"): merge a restatement the guard accepts
         (:func:`localmind.sameness.compare`); settle a plausible contradiction
         (:func:`localmind.suspicion.suspect`) with the model, or queue it; with a model, ask it
         about the nearest rewording; else insert. The model is asked once at most, and never
-        with ``ask_model`` False (a batch: what the model would settle waits in the queue)."""
+        with ``ask_model`` False (a batch: what the model would settle waits in the queue).
+        Nor about a secret (``secret``: whether ``content`` is withheld, None: whether it looks
+        like one; a neighbour marked secret): its text never goes to a model, which may not run
+        on this laptop; a contradiction waits for the person instead. A secret and a plain
+        memory are never paired (review9 M7: a login and its password do not replace each
+        other), as they are never merged (``Writer._carry_out``)."""
+        neighbours = _alike_in_secrecy(neighbours, content, secret)
         if not neighbours:
             return Proposal(Relation.COMPATIBLE, None, None, "nothing similar stored")
         for stored, similarity in neighbours:
@@ -362,6 +388,9 @@ class Lifecycle:
             if not ask_model:
                 why = f"{suspicion.why}; added in a batch, left for review"
                 return Proposal(None, stored, similarity, why)
+            if _kept_from_model(stored, content, secret):
+                why = f"{suspicion.why}; {NOT_SENT}, left for review"
+                return Proposal(None, stored, similarity, why)
             return self._settle(stored, similarity, content, suspicion.why)
         nearest, nearest_similarity = neighbours[0]
         if waiting:
@@ -376,7 +405,7 @@ class Lifecycle:
                 if similarity < self.config.ask_threshold:
                     break
                 sameness = compare(stored.record.content, content)
-                if not sameness.differs:
+                if not sameness.differs and not _kept_from_model(stored, content, secret):
                     return self._ask_about_rewording(stored, similarity, content, sameness)
         elif ask_model and (rewording := self._may_restate(neighbours, content)) is not None:
             return rewording
@@ -433,12 +462,18 @@ class Lifecycle:
         return None
 
     def may_update(
-        self, content: str, neighbours: Sequence[tuple[StoredMemory, float]]
+        self,
+        content: str,
+        neighbours: Sequence[tuple[StoredMemory, float]],
+        *,
+        secret: bool | None = None,
     ) -> list[tuple[StoredMemory, float]]:
         """The neighbours ``content`` may be a later version of: every one the suspicion rules
         flag (not only the first, which alone may be queued), and, when ``content`` announces a
         change, every one at or above ``SUCCESSOR_SIMILARITY``. Recall ranks the new memory
-        above them (``link_successor``); nothing is queued or changed for these."""
+        above them (``link_successor``); nothing is queued or changed for these. Never a
+        secret for a plain text nor the other way round (see :meth:`propose`)."""
+        neighbours = _alike_in_secrecy(neighbours, content, secret)
         cues = bool(read(content).cues) if neighbours else False
         return [
             (stored, similarity)

@@ -26,6 +26,7 @@ from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
+    NOT_SENT,
     Conflict,
     Decision,
     Feedback,
@@ -34,6 +35,7 @@ from localmind.lifecycle import (
     Relation,
     Resolution,
     Settlement,
+    Verdict,
     Version,
 )
 from localmind.llm.base import LLM
@@ -47,7 +49,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
 from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
-from localmind.secrets_check import OVERRIDE
+from localmind.secrets_check import with_verdict
 from localmind.store import SqliteStore
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
@@ -463,9 +465,14 @@ class Memory:
         """:meth:`ask_model` for several conflicts, several pairs per request to the model
         (``localmind.lifecycle.BATCH_PAIRS``); each verdict is logged as an event (``relation``)
         on the older memory, as remember() logs its own."""
-        verdicts = self._lifecycle.llm_verdicts(
-            [(c.existing.content, c.candidate.content) for c in conflicts]
+        # a secret's text never goes to the model: its conflict waits for the person
+        kept = {c.id for c in conflicts if c.existing.secret or c.candidate.secret}
+        answered = iter(
+            self._lifecycle.llm_verdicts(
+                [(c.existing.content, c.candidate.content) for c in conflicts if c.id not in kept]
+            )
         )
+        verdicts = [Verdict(None, NOT_SENT) if c.id in kept else next(answered) for c in conflicts]
         asked = [(c, v) for c, v in zip(conflicts, verdicts, strict=True) if v.asked]
         if asked:
             with self._store.db:
@@ -534,9 +541,10 @@ class Memory:
         """The person's verdict on whether a memory is a secret, kept in its metadata
         (``localmind.secrets_check.OVERRIDE``), over what the recogniser thought: a secret is
         never sent to an assistant (``context``, MCP), and the profile is rebuilt without
-        it."""
+        it. "Not a secret" holds for the memory's current text only: a new text is checked
+        again."""
         record = self.get(self.resolve_id(memory_id))
-        metadata = {**record.metadata, OVERRIDE: bool(secret)}
+        metadata = with_verdict(record.content, record.metadata, bool(secret))
         return self.update(
             record.id, metadata=metadata, reason="marked secret" if secret else "marked not secret"
         )
@@ -556,8 +564,9 @@ class Memory:
         (no filler: ``ProfileConfig.context_relative_relevance``), each with the day it was
         told and, when a newer memory may replace it, that one; each part within its token
         budget (defaults 200 and 300). The profile does not repeat the memories listed."""
+        # for an assistant: secrets are not searched, so what it gets cannot confirm a guess
         return self.context_of(
-            self.recall(query, limit),
+            self.recall(query, limit, secrets=False),
             profile_tokens=profile_tokens,
             memory_tokens=memory_tokens,
             asked=query,
@@ -722,11 +731,13 @@ class Memory:
         hyde: bool = False,
         rerank: bool | None = None,
         source: str | None = None,
+        secrets: bool = True,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown
         (see :meth:`localmind.recall.Recaller.recall`). ``threshold`` is the least calibrated
         relevance (0–1) a result may have; None: the configured default, 0: everything.
-        ``source``: only memories from it (``mcp`` is every ``mcp:<client>``)."""
+        ``source``: only memories from it (``mcp`` is every ``mcp:<client>``). ``secrets=False``:
+        for an assistant, searched as if the memories marked secret were not stored."""
         self._check_ready()
         return self._recaller.recall(
             query,
@@ -737,6 +748,7 @@ class Memory:
             hyde=hyde,
             rerank=rerank,
             source=source,
+            secrets=secrets,
         )
 
     @property

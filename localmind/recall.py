@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 import math
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -42,6 +42,7 @@ from localmind.records import (
     replaced_texts,
 )
 from localmind.ringbuffer import RingBuffer, ShortTerm
+from localmind.secrets_check import looks_secret
 from localmind.store import SqliteStore, StoredMemory
 from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
@@ -121,6 +122,8 @@ class _Found:
     context: dict[str, float] = field(default_factory=dict)
     #: the query's index terms and their rarity (BM25's idf) in this store, read once per recall
     idf: dict[str, float] | None = None
+    #: memories marked secret are not searched (an answer for an assistant): see Recaller.recall
+    without_secrets: bool = False
 
     def add_vector(self, key: str, cosine: float, rank: int) -> None:
         self.cosines[key] = max(cosine, self.cosines.get(key, cosine))
@@ -222,6 +225,8 @@ class Recaller:
         self._scripts: OrderedDict[str, bool] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
+        # how many secret memories hold each term, for the store's list of them it was built from
+        self._secret_terms: tuple[list[MemoryRecord], Counter[str]] | None = None
 
     def clear_cache(self) -> None:
         """Forget cached query vectors and memory terms (after a forget, or a re-embedding)."""
@@ -230,6 +235,7 @@ class Recaller:
         self._terms.clear()
         self._scripts.clear()
         self._query_terms.clear()
+        self._secret_terms = None
 
     def recall(
         self,
@@ -242,6 +248,7 @@ class Recaller:
         hyde: bool = False,
         rerank: bool | None = None,
         source: str | None = None,
+        secrets: bool = True,
     ) -> list[RecallResult]:
         """The memories most relevant to ``query``, best first, each with its score breakdown.
 
@@ -267,6 +274,11 @@ class Recaller:
         ``source``: only memories from it (``records.from_source``), among the candidates the
         searches found (not searched for apart: a source with few memories among many may
         return fewer).
+
+        ``secrets=False`` (an answer for an assistant): memories marked secret are searched as if
+        they were not stored — not candidates, not counted in the other candidates' ranks, nor in
+        the rarity of the query's words — so what is returned, and its scores, cannot tell an
+        assistant whether a guess ("is my PIN 4821?") matches a secret.
         """
         started = time.perf_counter()
         query = validation.content(query, self.settings.limits, what="The query")
@@ -291,7 +303,7 @@ class Recaller:
         # that is reported apart, so the embedding figure describes embedding a query
         loaded = min(model_loads.seconds - loading_before, embedded - started)
 
-        found = _Found()
+        found = _Found(without_secrets=not secrets)
         hyde_vector = self._hyde_vector(query) if hyde else None
         frame = self._time_frame(query)
         if search_store:
@@ -442,7 +454,7 @@ class Recaller:
             vectors = self._store.vectors_for(fresh)
             added = []
             for rowid, row in rows.items():
-                if rowid in vectors:
+                if rowid in vectors and not (found.without_secrets and row.record.secret):
                     key = row.record.id
                     found.stored[key] = row
                     found.cosines[key] = float(
@@ -499,6 +511,10 @@ class Recaller:
         rows = self._store.recall_rows(
             list(dict.fromkeys([r for r, _ in nearest] + [r for r, _ in keyword]))
         )
+        if found.without_secrets:
+            rows = {rowid: row for rowid, row in rows.items() if not row.record.secret}
+            nearest = [(rowid, distance) for rowid, distance in nearest if rowid in rows]
+            keyword = [(rowid, bm25) for rowid, bm25 in keyword if rowid in rows]
         found.stored.update((row.record.id, row) for row in rows.values())
         for rank, (rowid, distance) in enumerate(nearest, start=1):
             if rowid in rows:
@@ -523,6 +539,8 @@ class Recaller:
         probes = [query_vector] if hyde_vector is None else [query_vector, hyde_vector]
         terms = self._terms_of_query(query).words
         for item in self._short_term:
+            if found.without_secrets and item.record.secret:
+                continue
             key = item.record.id
             found.buffered[key] = item
             found.cosines[key] = max(float(item.vector @ probe) for probe in probes)
@@ -574,7 +592,7 @@ class Recaller:
         rows = self._store.recall_rows(fresh)
         vectors = self._store.vectors_for(fresh)
         for rowid, row in rows.items():
-            if rowid in vectors:
+            if rowid in vectors and not (found.without_secrets and row.record.secret):
                 found.stored[row.record.id] = row
                 cosine = float(np.frombuffer(vectors[rowid], dtype=np.float32) @ query_vector)
                 found.cosines[row.record.id] = cosine
@@ -589,6 +607,8 @@ class Recaller:
             return {}
         if found.idf is None:
             documents = self._store.documents_with(terms)
+            if found.without_secrets:
+                documents = self._not_counting_secrets(documents)
             total_documents = max(self._store.size_estimate(), 1)
             found.idf = {
                 term: math.log1p((total_documents - n + 0.5) / (n + 0.5))
@@ -603,6 +623,29 @@ class Recaller:
             held = self._terms_of(found.record(key))
             coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
         return coverage
+
+    def _not_counting_secrets(self, documents: dict[str, int]) -> dict[str, int]:
+        """How many memories hold each term, the secret ones left out: a rare word of the query
+        is rarer still when only a secret holds it, which would lift the others' coverage."""
+        held = self._held_by_secrets(documents)
+        return {term: max(n - held[term], 0) for term, n in documents.items()}
+
+    def _names_a_secret(self, query: str) -> bool:
+        """Whether the query holds a word that only memories marked secret hold."""
+        documents = self._store.documents_with(self._terms_of_query(query).index_terms)
+        held = self._held_by_secrets(documents)
+        return any(held[term] >= n > 0 for term, n in documents.items())
+
+    def _held_by_secrets(self, terms: Collection[str]) -> Counter[str]:
+        """How many memories marked secret hold each of ``terms``: counted once per state of
+        the store (the store keeps its list of secrets while none changed; a synthetic store
+        of 10k memories has 556)."""
+        secrets = self._store.secret_memories()
+        counted = self._secret_terms
+        if counted is None or counted[0] is not secrets:
+            held = Counter(term for record in secrets for term in self._terms_of(record))
+            counted = self._secret_terms = (secrets, held)
+        return Counter({term: counted[1][term] for term in terms if term in counted[1]})
 
     def _terms_of_query(self, query: str) -> _QueryTerms:
         cached = self._query_terms.get(query)
@@ -761,8 +804,12 @@ class Recaller:
         return sorted(reranked, key=lambda r: r.probability, reverse=True) + rest
 
     def _hyde_vector(self, query: str) -> Vectors | None:
-        """The embedding of an answer the LLM imagines for ``query``, or None without one."""
-        if self.llm is None or not self.llm.available():
+        """The embedding of an answer the LLM imagines for ``query``, or None without one, or
+        when the query looks like a secret or holds a word only secrets hold (a search for
+        "sunflower77"): a secret never goes to a model, which may not run on this laptop."""
+        if self.llm is None or looks_secret(query) or self._names_a_secret(query):
+            return None
+        if not self.llm.available():
             return None
         try:
             answer = self.llm.complete(

@@ -15,12 +15,15 @@ commands. Two kinds of evidence:
   passes the Luhn check, 密码/口令/PIN码/验证码/银行卡号 followed by a value.
 
 The person has the last word: ``metadata["secret"]`` true or false (``localmind update ID
---not-secret``) overrides the recogniser.
+--not-secret``) overrides the recogniser. "Not a secret" covers only the text it was given for
+(``metadata["secret_for"]``, that text's hash): a corrected text, a restatement merged in or
+another device's text paired with the verdict by sync is checked again. "A secret" stays.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +34,8 @@ from localmind.records import text_with_restatements
 
 #: The metadata key holding the person's own verdict (true or false), which wins.
 OVERRIDE = "secret"
+#: The metadata key holding the hash of the text a "not a secret" verdict was given for.
+VERDICT_FOR = "secret_for"
 _SAID = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
 #: detect-secrets plugins left out: IP addresses are not secrets, the keyword plugin reads
@@ -69,7 +74,7 @@ _EN_CODED = (
     r"|api[\s_-]?key|access\s+(?:key|token|code)|auth(?:entication)?\s+(?:token|code)"
     r"|(?:bearer|personal\s+access)\s+token|token"
     r"|2fa\s+code|otp|one[\s-]time\s+(?:code|password)|verification\s+code|cvv|cvc"
-    r"|(?:door|gate|alarm|garage|entry|building|safe|locker|lock|padlock|bike\s+lock)\s+"
+    r"|(?:door|gate|alarm|garage|entry|building|safe|locker|lock|padlock|bike\s+lock|unlock)\s+"
     r"(?:code|combination|combo)"
     r"|ssn|social\s+security\s+(?:number|no\.?)|sin\s+number"
 )
@@ -104,7 +109,7 @@ _DESCRIBING = ("ed", "ing", "ly", "able", "ible", "ful", "less", "ive", "ous")
 _ZH_NAMES = (
     r"(?:支付|取款|登录|开机|锁屏|邮箱|银行卡?|网银|无线|wifi|WiFi|WIFI|门锁|门禁|保险柜|账户|账号)?"
     r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|[Pp][Ii][Nn]\s*码|"
-    r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌)"
+    r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌|开门码|开锁码)"
 )
 _ZH_SAID = re.compile(
     _ZH_NAMES
@@ -117,6 +122,86 @@ _ZH_WORDS = re.compile(_ZH_NAMES + r"\s*(?:是|为|：|:)\s*[「“\"']?(?P<valu
 _ZH_NOT_A_VALUE = re.compile(
     r"^(?:什么|多少|哪|啥|怎|我|你|他|她|它|不|没|很|太|在|一样|同|对|错|这|那)"
 )
+
+# --- no telltale word: a service or account, then a credential-looking word -------------------
+
+# A run of visible ASCII: a word, also inside Chinese ("网银：Abc!2345x" holds "Abc!2345x").
+_ASCII_WORD = re.compile(r"[!-~]+")
+# An e-mail address or a link is no password (a key in a link's query is the entropy test's).
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:https?://|www\.)\S+", re.IGNORECASE)
+# Symbols people put inside passwords ("Tr0ub4dor&3", "Blue!Sky22"); not '-', '.', '/', '_',
+# ':' which join parts of names, dates, times and product codes ("Blink-182", "ID.3", "10:35").
+_PASSWORD_SYMBOLS = frozenset("!@#$%^&*?~+=|<>")
+_OPEN, _CLOSE = "\"'“‘([<", "\"'”’)]>.,;:"
+# Words that say an account or a network follows; the credential-looking word after them in the
+# same sentence only has to mix three kinds of character ("wifi at mum's: Sunflower-1987").
+_ACCOUNT = re.compile(
+    r"(?<![A-Za-z])(?:log-?in|logon|sign-?in|accounts?|credentials?|wi-?fi|wlan|router|vpn|pw|pass"
+    r"|unlock)(?![A-Za-z])"
+    r"|网银|登录|登陆|账号|帐号|账户|无线网?|路由器?|后台|支付宝|微信",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[。！？；\n]|[.!?;]\s")
+# "the code for the garage is 4821#": a code of something that locks, holding a digit.
+_LOCKABLE = (
+    r"(?:front\s+|back\s+|garage\s+)?door|garage|gate|alarm|safe|locker|lock|padlock|shed"
+    r"|building|house|flat|apartment|storage|lock\s?box|key\s?box|phone|laptop|tablet|ipad"
+    r"|suitcase|bike"
+)
+_CODE_OF = re.compile(
+    rf"\b(?:code|combination|combo|pin)\s+(?:for|to|of|on)\s+(?:the|my|our|[\w]+'s)?\s*"
+    rf"(?:{_LOCKABLE})\b\s*(?:is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
+    re.IGNORECASE,
+)
+# 车库的门是 4821#, 保险箱组合 12-40-7, 微信支付：147258 — not a year, a floor, a price.
+_ZH_CODE_OF = re.compile(
+    r"(?:(?:车库|大门|房门|门|保险箱|保险柜|柜子|锁)(?:的)?(?:门|组合|密码)?"
+    r"\s*(?:是|为|：|:)?\s*(?P<lock>\d[\d*#-]{2,}\d#?|\d{3,}#)"
+    r"|(?:微信支付|支付宝|支付|网银|开机|锁屏)\s*(?:是|为|：|:)\s*(?P<pay>\d{4,8}))"
+    r"(?![\d年月日号元块楼层米岁点分个])"
+)
+
+
+def _no_telltale_word(text: str) -> Finding | None:
+    if _CODE_OF.search(text) or _ZH_CODE_OF.search(text):
+        return Finding("a code of a door, safe or phone")
+    text = _ADDRESS.sub(" ", text)
+    for word in _credential_words(text):
+        if _password_like(word):
+            return Finding("a password-like word")
+    for sentence in _SENTENCE_END.split(text):
+        account = _ACCOUNT.search(sentence)
+        if account and any(
+            _mixes_three(word) for word in _credential_words(sentence[account.end() :])
+        ):
+            return Finding("an account or network followed by a password-like word")
+    return None
+
+
+def _credential_words(text: str) -> Iterator[str]:
+    for word in _ASCII_WORD.findall(text):
+        word = word.lstrip(_OPEN).rstrip(_CLOSE)
+        if len(word) >= 6 and any(c.isdigit() for c in word) and any(c.isalpha() for c in word):
+            yield word
+
+
+def _password_like(word: str) -> bool:
+    """A word only a password looks like: a password symbol inside it ("Tr0ub4dor&3"), a
+    digit standing for a letter in a word with capitals ("Fal1ingWater"), or all four kinds of
+    character with a symbol at its end ("Mia2024!"; "round2!" is a sentence's end)."""
+    inner = word.rstrip("!?")
+    if any(c in _PASSWORD_SYMBOLS for c in inner[1:]):
+        return True
+    if re.search(r"[a-z]\d+[a-z]", word) and any(c.isupper() for c in word):
+        return True
+    return inner != word and _mixes_three(inner) and any(c.isupper() for c in inner)
+
+
+def _mixes_three(word: str) -> bool:
+    """Whether a word mixes three of lower case, upper case, digits and symbols."""
+    kinds = (str.islower, str.isupper, str.isdigit, lambda c: not c.isalnum())
+    return sum(any(kind(c) for c in word) for kind in kinds) >= 3
+
 
 # A card number: 13 to 19 digits, in groups or not, passing the Luhn check.
 _CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
@@ -145,7 +230,7 @@ def told_to_person(memory_ids: Sequence[str]) -> str:
 
 def find_secret(text: str) -> Finding | None:
     """The first reason ``text`` looks like a secret, or None."""
-    for check in (_in_plain_words, _card_number, _key_format, _high_entropy):
+    for check in (_in_plain_words, _card_number, _key_format, _high_entropy, _no_telltale_word):
         found = check(text)
         if found is not None:
             return found
@@ -166,14 +251,27 @@ def person_said(metadata: dict[str, Any]) -> bool | None:
     return None
 
 
+def with_verdict(content: str, metadata: dict[str, Any], secret: bool) -> dict[str, Any]:
+    """``metadata`` with the person's verdict on a memory of this text, tied to the text."""
+    return {**metadata, OVERRIDE: secret, VERDICT_FOR: _verdict_hash(content, metadata)}
+
+
 def withheld(content: str, metadata: dict[str, Any]) -> bool:
     """Whether a memory with this text and metadata is kept from assistants: the person's
-    verdict when they gave one, else whether its text (or a restatement merged into it) looks
-    like a secret."""
+    verdict when they gave one ("not a secret" only for the very text it was given for), else
+    whether its text (or a restatement merged into it) looks like a secret."""
     said = person_said(metadata)
-    if said is not None:
-        return said
+    if said is True:
+        return True
+    if said is False and metadata.get(VERDICT_FOR) == _verdict_hash(content, metadata):
+        return False
     return looks_secret(text_with_restatements(content, metadata))
+
+
+def _verdict_hash(content: str, metadata: dict[str, Any]) -> str:
+    # exact, not records.content_hash: "hunter2!" is not "hunter2?"
+    text = text_with_restatements(content, metadata)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def _in_plain_words(text: str) -> Finding | None:

@@ -37,7 +37,7 @@ from localmind.lifecycle import (
 )
 from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
 from localmind.ringbuffer import RingBuffer, ShortTerm
-from localmind.secrets_check import withheld
+from localmind.secrets_check import VERDICT_FOR, person_said, with_verdict, withheld
 from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
 
@@ -239,8 +239,9 @@ class Writer:
             )
         # Decided outside the transaction: the model, when asked, may take seconds.
         judged = self._another_occasion(item, neighbours)
-        proposal = self._lifecycle.propose(item.content, judged[:NEIGHBOURS])
-        earlier = self._lifecycle.may_update(item.content, neighbours)
+        secret = withheld(item.content, item.metadata or {})
+        proposal = self._lifecycle.propose(item.content, judged[:NEIGHBOURS], secret=secret)
+        earlier = self._lifecycle.may_update(item.content, neighbours, secret=secret)
         with self._store.db:
             # Another process may have stored the same text while this one embedded it.
             twin = self._reinforce_twin(hashed, item, alone=True)
@@ -454,10 +455,13 @@ class Writer:
                         neighbours = told.neighbours(
                             position, stored[position], self._lifecycle.floor(item.content)
                         )
+                        secret = withheld(item.content, item.metadata or {})
                         proposal = self._lifecycle.propose(
-                            item.content, neighbours[:NEIGHBOURS], ask_model=False
+                            item.content, neighbours[:NEIGHBOURS], ask_model=False, secret=secret
                         )
-                        earlier = self._lifecycle.may_update(item.content, neighbours)
+                        earlier = self._lifecycle.may_update(
+                            item.content, neighbours, secret=secret
+                        )
                         outcome = self._apply(proposal, earlier, item, hashed, vector)
                     elif outcome is None:
                         outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
@@ -507,7 +511,7 @@ class Writer:
             content=item.content,
             type=MemoryType(item.type),
             namespace=self.namespace,
-            metadata=dict(item.metadata or {}),
+            metadata=_verdict_tied(item.content, dict(item.metadata or {})),
             importance=float(item.importance if item.importance is not None else 0.5),
             confidence=self.settings.default_confidence,
             created_at=created,
@@ -1058,6 +1062,16 @@ def _made_later(item: NewMemory, other: MemoryRecord) -> bool:
     item is dated): only a dated item can be older than what is stored (an undated one is
     told now, the newest)."""
     return item.created_at is not None and other.created_at > float(item.created_at)
+
+
+def _verdict_tied(content: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """A new memory's metadata with the person's verdict on secrecy (``add --meta
+    secret=false``), if they gave one with it, tied to its text (``secrets_check.with_verdict``):
+    given with the text, it is about that text."""
+    said = person_said(metadata)
+    if said is None or VERDICT_FOR in metadata:
+        return metadata
+    return with_verdict(content, metadata, said)
 
 
 def _cosine(a: Vectors, b: Vectors) -> float:

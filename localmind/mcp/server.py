@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Annotated, Any
 
 import anyio
@@ -57,16 +58,28 @@ _DEFAULT_REASONS = {
 }
 
 
+#: ``remember``'s reason for a text queued against a memory the person keeps secret.
+SECRET_CHANGE = (
+    "stored; it may change a memory the person keeps secret: only they can settle that "
+    "(`localmind conflicts`)"
+)
+#: What ``remember`` shows in place of a new text that looks like a secret.
+WITHHELD_NEW = "(withheld: it looks like a secret; the person can look it up with `localmind list`)"
 #: What an assistant reads in place of a memory marked secret (``MemoryRecord.secret``).
 WITHHELD = (
     "(withheld: a secret the person keeps in localmind, such as a password, PIN, key or code; "
     "ask them to look it up with `localmind show {id}`)"
 )
-#: What ``remember`` adds to its reason when the text looks like a secret.
+#: ``remember``'s decision for a text that looks like a secret, whatever was done with it.
+KEPT_SECRET = "kept"
+#: ``remember``'s reason for it: the same answer whether it matched a stored secret or not, or
+#: an assistant could confirm a guess ("my bank PIN is 4821") by remembering it.
 SECRET_NOTE = (
-    "; it looks like a secret (a password, PIN, key or code): localmind keeps it but never "
-    "sends its text to an assistant. If it is not a secret, the person can say so with "
-    "`localmind update {id} --not-secret`"
+    "stored; it looks like a secret (a password, PIN, key or code): localmind keeps it but "
+    "never sends its text to an assistant, nor says what it was judged against (whether it "
+    "repeats or changes a memory is the person's to see with `localmind list` and "
+    "`localmind conflicts`). If it is not a secret, the person can say so with "
+    "`localmind update ID --not-secret`"
 )
 
 
@@ -88,16 +101,17 @@ class Candidate(TypedDict):
 
 
 class Remembered(TypedDict):
-    """What ``remember`` decided, and about which memory."""
+    """What ``remember`` decided, and about which memory (for a text that looks like a secret,
+    only that it was kept: see ``KEPT_SECRET``)."""
 
-    id: str
+    id: str | None
     decision: str
     reason: str
     type: str
     content: str
-    confidence: float
-    created_at: str  # ISO 8601, UTC: an older memory reinforced or merged into keeps its date
-    updated_at: str
+    confidence: float | None
+    created_at: str | None  # ISO 8601, UTC: a memory reinforced or merged into keeps its date
+    updated_at: str | None
     related_id: str | None
     # the memories to judge against (empty when nothing similar was found) and what to settle
     candidates: list[Candidate]
@@ -253,12 +267,16 @@ class MemoryTools:
         the current memory, whatever the model says: ask the user which holds. `evicted` lists
         memories archived by the store's capacity to make room; an assistant's memory never
         displaces one the user wrote, and writes beyond the store's per-minute limit are
-        refused."""
+        refused. A text that looks like a secret (a password, PIN, key or code) is kept and
+        the answer says only that (`decision` "kept", no id): what it repeats or changes is the
+        user's to see."""
         with self._using() as memory:
             self._count_write()
             outcome = memory.remember_explained(
                 content, type=type, importance=importance, metadata={"source": AGENT_SOURCE}
             )
+            if outcome.record.secret:
+                return _kept_secret(outcome, type)
             pending = memory.still_pending(outcome)
         return _remembered(outcome, pending)
 
@@ -272,21 +290,30 @@ class MemoryTools:
         When the memory waits in a pending conflict and the new text says what the other
         memory says (e.g. "I live in Lisbon" for "I live in Berlin" against "I moved to
         Lisbon"), that settles the conflict: `settled_conflicts` lists it, the other memory is
-        set aside (its date kept: the memory is dated by the newer of the two)."""
+        set aside (its date kept: the memory is dated by the newer of the two). A memory the
+        user keeps secret cannot be rewritten: you cannot read it."""
         with self._using() as memory:
+            whole = _whole_id(memory, id)
+            _refuse_rewriting_a_secret(memory, whole)
             self._count_write()
             settlement = memory.update_explained(
-                _whole_id(memory, id), content=content, reason="update by the assistant"
+                whole, content=content, reason="update by the assistant"
             )
         return _updated(settlement)
 
     def conflicts(self) -> list[Pending]:
         """Memories that may contradict each other and wait for a decision, oldest first: each
         with both texts, their dates and cosine (how alike in meaning). Settle each with
-        `resolve`."""
+        `resolve`. One involving a secret the user keeps is theirs to settle and not listed."""
         with self._using() as memory:
             pending = memory.conflicts()
-        return [_pending(conflict) for conflict in pending]
+        # one with a secret side is the person's alone to settle (`resolve` refuses all but
+        # keep_both), and listing it would tell whether a remembered guess matched
+        return [
+            _pending(conflict)
+            for conflict in pending
+            if not (conflict.existing.secret or conflict.candidate.secret)
+        ]
 
     def resolve(
         self,
@@ -311,14 +338,13 @@ class MemoryTools:
         kept (`repointed`) or ended with it (`also_closed`, with why)."""
         with self._using() as memory:
             found = memory.find_conflict(conflict)
-            blind = resolution.strip().lower().replace("-", "_") != "keep_both"
-            if blind and (found.existing.secret or found.candidate.secret):
-                # The assistant sees no secret's text: settling it would be blind, and take_new,
-                # keep_old or merge drops a secret the person may still need (keep_both keeps).
+            if found.existing.secret or found.candidate.secret:
+                # The assistant sees no secret's text, nor such a conflict (`conflicts` leaves it
+                # out): settling it would be blind, and take_new, keep_old or merge drops a
+                # secret the person may still need; even keep_both would answer with its id.
                 raise ToolError(
                     f"Conflict #{found.id} involves a memory the person keeps secret: only they "
-                    "can settle it (`localmind conflicts`, then `localmind resolve`); keep_both "
-                    "is the one resolution an assistant may choose."
+                    "can settle it (`localmind conflicts`, then `localmind resolve`)."
                 )
             settlement = memory.resolve_conflict_explained(found.id, resolution, text)
         return Resolved(
@@ -349,10 +375,12 @@ class MemoryTools:
         then, `earlier` gives that text with the days it held: it answers for that period.
         `relevance` is the calibrated probability (0 to 1) that the memory is relevant to the
         query, comparable across queries; `created_at` / `updated_at` are UTC; `breakdown` has
-        the ranking's parts (`cosine`: the embeddings' cosine with the query). A secret the
-        user keeps (a password, PIN, key or code) shows as withheld."""
+        the ranking's parts (`cosine`: the embeddings' cosine with the query). The user's
+        secrets (passwords, PINs, keys, codes) are never part of it."""
         with self._using() as memory:
-            results = memory.recall(query, limit, types=types)
+            # searched as if no secret were stored: neither the results nor their scores can
+            # confirm an assistant's guess ("is my PIN 4821?")
+            results = memory.recall(query, limit, types=types, secrets=False)
         return [_recalled(result) for result in results]
 
     def context(
@@ -380,13 +408,19 @@ class MemoryTools:
     ) -> Updated:
         """Tell the memory it is right (confirm: confidence +0.1), wrong (deny: -0.2), or how it
         is wrong (correct with new_content: a new version at confidence 0.9; a correction that
-        says what the other memory of a pending conflict says settles it, as `update` does)."""
+        says what the other memory of a pending conflict says settles it, as `update` does).
+        A memory the user keeps secret cannot be corrected: you cannot read it."""
         with self._using() as memory:
-            settlement = memory.feedback_explained(_whole_id(memory, id), verdict, new_content)
+            whole = _whole_id(memory, id)
+            if verdict.strip().lower() == "correct":
+                _refuse_rewriting_a_secret(memory, whole)
+            settlement = memory.feedback_explained(whole, verdict, new_content)
         return _updated(settlement)
 
     def forget(self, id: Annotated[str, Field(description=ID)]) -> Forgotten:
-        """Forget a memory for good: its text and its history are erased."""
+        """Forget a memory for good: its text and its history are erased. This includes a
+        memory the user keeps secret, when they ask you to forget it (its id is theirs to
+        give: `localmind list`)."""
         with self._using() as memory:
             whole = _whole_id(memory, id)
             memory.forget(whole)
@@ -484,6 +518,22 @@ def _question(outcome: Outcome) -> str | None:
     return None
 
 
+def _refuse_rewriting_a_secret(memory: Memory, memory_id: str) -> None:
+    """An assistant never reads a secret's text (review9 D1: one replaced "my bank PIN is 4821"
+    by a fact of its own, the PIN left only in the history, then forgot it): rewriting it
+    would be blind. An unknown id is left to the library's own error."""
+    try:
+        record = memory.get(memory_id)
+    except NotFound:
+        return
+    if record.secret:
+        raise ToolError(
+            f"Memory {memory_id} is one the person keeps secret: an assistant cannot read it, "
+            "so it cannot rewrite it. The person can change it themselves "
+            f'(`localmind feedback {memory_id} correct "…"`, or e in the app).'
+        )
+
+
 def _whole_id(memory: Memory, reference: str) -> str:
     """The id a beginning of one names, in any case, as the CLI reads it; one that names none
     is passed on as it is, so the library's own checks answer in their order (an unknown
@@ -494,14 +544,40 @@ def _whole_id(memory: Memory, reference: str) -> str:
         return reference
 
 
+def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:
+    """``remember``'s answer for a text that looks like a secret: the same whether it was new,
+    repeated a stored secret or changed one — no id (a ULID dates the memory it names), no
+    dates, confidence, candidates or conflict, the type as told."""
+    return Remembered(
+        id=None,
+        decision=KEPT_SECRET,
+        reason=SECRET_NOTE,
+        type=str(validation.memory_type(told_type)),
+        content=WITHHELD_NEW,
+        confidence=None,
+        created_at=None,
+        updated_at=None,
+        related_id=None,
+        candidates=[],
+        question=None,
+        conflict_id=None,
+        evicted=list(outcome.evicted),
+    )
+
+
 def _remembered(outcome: Outcome, pending: list[Conflict] | None = None) -> Remembered:
     record = outcome.record
     reason = without_setup(outcome.reason or _DEFAULT_REASONS.get(outcome.decision, ""))
     if record.type is MemoryType.SHORT_TERM:
         reason = "kept in this session's short-term memory only"
-    if record.secret:
-        reason += SECRET_NOTE.format(id=record.id)
     related = outcome.related
+    if related is not None and related.secret:
+        # judged against a secret: the assistant is not told which, nor how alike, nor why
+        if outcome.decision is Decision.QUEUED:
+            reason = SECRET_CHANGE
+        related, outcome = None, replace(outcome, related=None, conflict_id=None)
+    if pending and any(c.existing.secret or c.candidate.secret for c in pending):
+        pending = [c for c in pending if not (c.existing.secret or c.candidate.secret)]
     judged = outcome.may_restate or outcome.decision in (
         Decision.QUEUED,
         Decision.MERGED,

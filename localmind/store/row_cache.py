@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 _Row = TypeVar("_Row")
+_Value = TypeVar("_Value")
 
 #: Rows kept (least recently used out first): ~1 KB each, so ~20 MB at most, the size of the
 #: recall's own cache of memories' terms.
@@ -41,6 +42,8 @@ class RowCache(Generic[_Row]):
         self._db: Any = None  # the connection whose update hook feeds this cache
         self._data_version = -1
         self._generation = 0  # this connection's changes to memories seen so far
+        # values read from many rows (``derived``), by name: (data_version, generation, value)
+        self._derived: dict[str, tuple[int, int, Any]] = {}
 
     def rows(
         self,
@@ -53,13 +56,7 @@ class RowCache(Generic[_Row]):
         them): from the cache, and through ``read`` for the others (kept for next time)."""
         wanted = sorted(set(rowids))
         with self._lock:
-            if db is not self._db:
-                db.set_update_hook(self._changed)
-                self._db, self._data_version = db, -1
-            version = data_version()
-            if version != self._data_version:  # another connection committed
-                self._rows.clear()
-                self._data_version = version
+            self._follow(db, data_version)
             found: dict[int, _Row] = {}
             missing = []
             for rowid in wanted:
@@ -83,6 +80,36 @@ class RowCache(Generic[_Row]):
                     self._rows.popitem(last=False)
         found.update(fresh)
         return {rowid: found[rowid] for rowid in wanted if rowid in found}
+
+    def derived(
+        self, db: Any, data_version: Callable[[], int], name: str, read: Callable[[], _Value]
+    ) -> _Value:
+        """``read()`` (a value read from many ``memories`` rows: the secret ones), kept under
+        ``name`` while no row can have changed, by the rules the rows follow."""
+        with self._lock:
+            self._follow(db, data_version)
+            keep = not db.in_transaction
+            generation = self._generation
+            kept = self._derived.get(name)
+            if keep and kept is not None and kept[:2] == (self._data_version, generation):
+                return kept[2]
+        value = read()
+        with self._lock:
+            if keep and generation == self._generation and not db.in_transaction:
+                self._derived[name] = (self._data_version, generation, value)
+        return value
+
+    def _follow(self, db: Any, data_version: Callable[[], int]) -> None:
+        """Under the lock: listen to ``db``'s writes, and forget everything when another
+        connection committed."""
+        if db is not self._db:
+            db.set_update_hook(self._changed)
+            self._db, self._data_version = db, -1
+        version = data_version()
+        if version != self._data_version:  # another connection committed
+            self._rows.clear()
+            self._derived.clear()
+            self._data_version = version
 
     def _changed(self, _op: int, _database: str, table: str, rowid: int) -> None:
         """SQLite's update hook: a row of ``table`` was inserted, updated or deleted on this

@@ -6,14 +6,21 @@ real MCP client over stdio."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mcp import Client
 
 from localmind import Memory
+from localmind.lifecycle import Decision
+from localmind.llm.ollama import OllamaLLM
+from localmind.mcp.server import build_server
+from sync import export_pending, import_new, init_folder, join_folder
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.integration.test_mcp import call, refused, served
+from tests.ollama_server import FakeOllama
 
 TOKEN = "My GitHub token is ghp_16C7e42F292c6912E7710c838347Ae178B4a"
 PASSWORD = "email password: Tr0ub4dor&3"
@@ -138,33 +145,242 @@ def test_a_secret_merged_into_a_memory_marks_it(memory: Memory) -> None:
 @pytest.mark.slow
 async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> None:
     with Memory.open(store, PASSPHRASE, kdf=FAST_KDF) as memory:
-        for text in (HIKING, "I live in Lisbon", WIFI, "My bank card PIN is 4821", AWS):
+        for text in (HIKING, "I live in Lisbon", WIFI, AWS):
             memory.remember(text, "semantic", importance=0.9)
+        pin = memory.remember("My bank card PIN is 4821", "semantic", importance=0.9).id
 
     async with served(store) as session:
         context = await call(session, "context", query="Can you recommend a book for my trip?")
         where = await call(session, "context", query="where do I live?")
         recalled = await call(session, "recall", query="what is my bank PIN?", limit=5)
         told = await call(session, "remember", content="My Netflix password is Popcorn!2024")
-        confirmed = await call(session, "feedback", id=recalled[0]["id"], verdict="confirm")
+        confirmed = await call(session, "feedback", id=pin, verdict="confirm")
         profile = await call(session, "profile", rebuild=True)
         changed = await call(session, "remember", content="My bank card PIN is 1234")
         pending = await call(session, "conflicts")
-        blind = await refused(
-            session, "resolve", conflict=changed["conflict_id"], resolution="take_new"
-        )
-        settled = await call(
-            session, "resolve", conflict=changed["conflict_id"], resolution="keep_both"
-        )
+        # the conflict's number can be guessed: settling it is still refused, even keep_both
+        blind = await refused(session, "resolve", conflict=1, resolution="take_new")
+        kept = await refused(session, "resolve", conflict=1, resolution="keep_both")
 
-    assert changed["decision"] == "queued" and "withheld" in changed["candidates"][0]["content"]
-    assert "only they can settle it" in blind  # and keep_both, which drops nothing, settled it
-    answers = [context, where, recalled, confirmed, profile["text"], changed, pending, settled]
+    # a changed PIN is kept and queued for the person, and the assistant is told only that
+    assert changed["decision"] == told["decision"] == "kept"
+    assert changed["id"] is None and changed["candidates"] == [] and changed["conflict_id"] is None
+    assert pending == []  # a conflict with a secret side is the person's alone
+    assert "only they can settle it" in blind and "only they can settle it" in kept
+    answers = [context, where, recalled, confirmed, profile["text"], changed, pending, kept]
     for text in map(json.dumps, answers):
         for secret in ("sunflower77", "4821", "1234", "AKIAIOSFODNN7EXAMPLE", "Popcorn"):
             assert secret not in text
     assert "Lisbon" in where
-    pin = next(r for r in recalled if "withheld" in r["content"])
-    assert f"localmind show {pin['id']}" in pin["content"]
-    assert "withheld" in confirmed["content"]
+    assert all("withheld" not in r["content"] for r in recalled)  # not searched at all
+    assert f"localmind show {pin}" in confirmed["content"]
     assert "looks like a secret" in told["reason"] and "withheld" in told["content"]
+    assert "Popcorn" not in json.dumps(told)
+
+
+PLAIN = [
+    "I changed my bank PIN last week",
+    "My bank is the Sparkasse on Kastanienallee",
+    "I like hiking",
+    "My phone's lock screen shows the kids at the beach",
+]
+GUESSES = ["is my bank PIN 4821?", "my bank PIN is 4821", "4821"]
+
+
+async def _answers(memory: Memory) -> list[object]:
+    """What an assistant gets for each guess, through the real MCP client: each memory's text,
+    relevance and score as recall gives them (ids differ between stores), and the context."""
+    answers: list[object] = []
+    async with Client(build_server(memory)) as client:
+        for guess in GUESSES:
+            recalled = await call(client, "recall", query=guess, limit=5)
+            answers.append([(r["content"], r["relevance"], r["score"]) for r in recalled])
+            answers.append(await call(client, "context", query=guess))
+    return answers
+
+
+async def test_an_assistant_cannot_confirm_a_guess_by_searching_for_it(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """An assistant asking "is my PIN 4821?" gets exactly the same answers from a store whose
+    PIN is 4821 as from one whose PIN is 7193: nothing returned, scored or left out tells it
+    whether it guessed right."""
+    right, wrong = open_memory(), open_memory(path=tmp_path / "other.db")
+    for memory, pin in ((right, "4821"), (wrong, "7193")):
+        for text in PLAIN:
+            memory.remember(text, "semantic")
+        assert memory.remember(f"bank PIN {pin}", "semantic", importance=0.9).secret
+
+    answers = await _answers(right)
+    assert answers == await _answers(wrong)
+    assert "4821" not in json.dumps(answers) and "withheld" not in json.dumps(answers)
+    assert any("I changed my bank PIN last week" in str(answer) for answer in answers)
+    # the person's own recall still finds it
+    assert right.recall("is my bank PIN 4821?")[0].memory.content == "bank PIN 4821"
+
+
+SECRET_TEXTS = ("4821", "1234", "sunflower77", "Tulip!2025")
+
+
+def test_no_secret_text_reaches_the_local_model(
+    open_memory: Callable[..., Memory], llm: OllamaLLM, ollama_server: FakeOllama
+) -> None:
+    """The model may not run on this laptop (``OLLAMA_HOST``): judging a change, settling the
+    queue, HyDE and the profile never send it a secret's text; a change of a secret waits
+    for the person. A plain change is still put to it."""
+    ollama_server.when_schema_has("relation", {"relation": "contradicts", "reason": "changed"})
+    ollama_server.reply(*["I keep a few notes."] * 5)
+    memory = open_memory(llm=llm)
+    memory.remember("I like programming in Java")
+    plain = memory.remember_explained("I now prefer programming in Go")
+    memory.remember("My bank card PIN is 4821")
+    pin = memory.remember_explained("My bank card PIN is 1234")
+    memory.remember("My wifi password is sunflower77")
+    wifi = memory.remember_explained("My wifi password is now Tulip!2025")
+    settled = memory.ask_model_many(memory.conflicts())
+    memory.recall("sunflower77", hyde=True, touch=False)
+    memory.recall("what do I program in?", hyde=True, touch=False)
+    memory.profile(rebuild=True)
+
+    asked = json.dumps([request.body for request in ollama_server.chat_requests()])
+    assert "Java" in asked and "what do I program in?" in asked  # the model was asked
+    assert [secret for secret in SECRET_TEXTS if secret in asked] == []
+    assert plain.decision is Decision.OVERWRITTEN
+    for outcome in (pin, wifi):
+        assert outcome.decision is Decision.QUEUED
+        assert "a secret is never sent to the model" in outcome.reason
+    assert settled == [None] * len(settled) and len(settled) == 2
+
+
+@pytest.mark.slow  # four stores
+async def test_an_assistant_cannot_confirm_a_guess_by_remembering_it(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """Remembering "my bank PIN is 4821" answers the same whether the PIN is 4821 (a repeat),
+    7193 (a change, queued for the person) or unknown: no id, date, confidence, candidate or
+    conflict; and a plain text judged against the secret does not name it."""
+    stores = {pin: open_memory(path=tmp_path / f"{pin}.db") for pin in ("4821", "7193", "none")}
+    for pin, memory in stores.items():
+        for text in PLAIN:
+            memory.remember(text, "semantic")
+        if pin != "none":
+            memory.remember(f"My bank PIN is {pin}", "semantic")
+
+    answers = {}
+    for pin, memory in stores.items():
+        async with Client(build_server(memory)) as client:
+            guess = await call(client, "remember", content="My bank PIN is 4821")
+            conflicts = await call(client, "conflicts")
+            answers[pin] = (guess, conflicts)
+    assert answers["4821"] == answers["7193"] == answers["none"]
+    guess, conflicts = answers["4821"]
+    assert guess["decision"] == "kept" and guess["id"] is None and conflicts == []
+    # what each store did is the person's to see
+    assert stores["4821"].count() == len(PLAIN) + 1  # a repeat: the same memory
+    [change] = [c for c in stores["7193"].conflicts() if c.existing.secret]
+    assert change.candidate.content == "My bank PIN is 4821"  # a change: queued for the person
+
+    alone = open_memory(path=tmp_path / "alone.db")
+    secret = alone.remember("My bank PIN is 7193", "semantic")
+    async with Client(build_server(alone)) as client:
+        plain = await call(client, "remember", content="I changed my bank PIN yesterday")
+    assert alone.conflicts() == []  # a plain text is never paired with a secret (review9 M7)
+    assert plain["candidates"] == [] and plain["related_id"] is None
+    assert secret.id not in json.dumps(plain) and "7193" not in json.dumps(plain)
+
+
+LOCKER = "My gym locker code is 1234"
+LOCKER_AND_PASSWORD = "My gym locker code is 1234; my email password is hunter2hunter"
+
+
+@pytest.mark.slow
+def test_not_a_secret_does_not_cover_a_corrected_text(cli: Cli) -> None:
+    """review9 L1: --not-secret was about the text it was given for; a correction that adds a
+    password is checked again (CLI)."""
+    locker, _ = added(cli, LOCKER)
+    cli.ok("update", locker, "--not-secret")
+    assert "1234" in cli.ok("context", "where is my gym locker?").stdout
+    cli.ok("feedback", locker, "correct", LOCKER_AND_PASSWORD)
+    assert "hunter2hunter" not in cli.ok("context", "where is my gym locker?").stdout
+    assert cli.json("show", locker)["secret"] is True
+
+
+async def test_an_assistants_update_of_a_memory_cleared_as_not_secret_is_checked_again(
+    memory: Memory,
+) -> None:
+    locker = memory.mark_secret(memory.remember(LOCKER).id, False)
+    assert not locker.secret
+    async with Client(build_server(memory)) as client:
+        updated = await call(client, "update", id=locker.id, content=LOCKER_AND_PASSWORD)
+        context = await call(client, "context", query="where is my gym locker?")
+    assert memory.get(locker.id).secret
+    assert "hunter2hunter" not in json.dumps(updated) + context
+
+
+def test_sync_never_pairs_not_a_secret_with_a_text_it_was_not_given_for(tmp_path: Path) -> None:
+    """Device b corrects the text (a password joins it); a second later device a, which has not
+    seen that yet, says the old text is not a secret. Sync takes each field's latest write —
+    b's text, a's verdict — and the text is still withheld on both."""
+    clocks = FakeClock(), FakeClock()
+    shared = tmp_path / "Sync" / "localmind"
+    with (
+        Memory.open(tmp_path / "a.db", PASSPHRASE, kdf=FAST_KDF, clock=clocks[0]) as a,
+        Memory.open(tmp_path / "b.db", PASSPHRASE, kdf=FAST_KDF, clock=clocks[1]) as b,
+    ):
+        init_folder(a, shared, PASSPHRASE, FAST_KDF)
+        join_folder(b, shared, PASSPHRASE)
+        locker = a.remember(LOCKER)
+        export_pending(a, shared)
+        import_new(b, shared)
+        b.feedback(locker.id, "correct", LOCKER_AND_PASSWORD)
+        clocks[0].advance(seconds=1)
+        a.mark_secret(locker.id, False)
+        for device in (a, b, a, b):
+            export_pending(device, shared)
+            import_new(device, shared)
+        for device in (a, b):
+            record = device.get(locker.id)
+            assert record.content == LOCKER_AND_PASSWORD and record.metadata["secret"] is False
+            assert record.secret
+            assert "hunter2hunter" not in device.context("where is my gym locker?")
+
+
+async def test_an_assistant_cannot_rewrite_a_secret_it_cannot_read(memory: Memory) -> None:
+    """review9 D1: an assistant replaced a withheld PIN by a fact of its own (the PIN left only
+    in the history), then forgot it. Rewriting is refused; confirming and, when the person asks
+    for it, forgetting are not."""
+    pin = memory.remember("My bank PIN is 4821", "semantic")
+    async with Client(build_server(memory)) as client:
+        updated = await refused(client, "update", id=pin.id, content="The user banks with ING")
+        corrected = await refused(
+            client, "feedback", id=pin.id, verdict="correct", new_content="The user uses ING"
+        )
+        confirmed = await call(client, "feedback", id=pin.id, verdict="confirm")
+        kept = memory.get(pin.id)
+        forgotten = await call(client, "forget", id=pin.id)
+    for message in (updated, corrected):
+        assert "keeps secret" in message and f"localmind feedback {pin.id} correct" in message
+    assert kept.content == "My bank PIN is 4821" and kept.version == 1 and kept.secret
+    assert "4821" not in confirmed["content"] and forgotten["forgotten"] is True
+
+
+def test_a_login_and_its_password_do_not_replace_each_other(memory: Memory) -> None:
+    """review9 M7: the password was queued as a change of the login ("both set the contact")
+    and the login shown as "may be outdated" by a secret. A secret and a plain memory are never
+    paired as a change, as they are never merged."""
+    login = memory.remember("My email login is lena.f@example.com")
+    password = memory.remember_explained("My email password is now CorrectHorse99")
+    assert password.record.secret and password.decision is not Decision.QUEUED
+    assert memory.conflicts() == []
+    [line] = [
+        line for line in memory.context("what is my email login?").splitlines() if "@" in line
+    ]
+    assert login.content in line and "outdated" not in line
+
+
+def test_not_a_secret_given_with_the_text_holds_for_that_text_only(memory: Memory) -> None:
+    """`add --meta secret=false`: the verdict came with the text, so it is about that text."""
+    locker = memory.remember(LOCKER, metadata={"secret": "false"})
+    assert not locker.secret
+    corrected = memory.feedback(locker.id, "correct", LOCKER_AND_PASSWORD)
+    assert corrected.secret

@@ -10,10 +10,20 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, TextArea
 
 from localmind import Memory
-from tests.conftest import PASSPHRASE, FakeClock
-from tests.tui.conftest import ENGINEER, HIKING, RUST, TEA, make_app, screen_text, settle, until
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+from tests.tui.conftest import (
+    ENGINEER,
+    HIKING,
+    RUST,
+    TEA,
+    make_app,
+    screen_text,
+    settle,
+    until,
+    words,
+)
 from tui.app import LocalmindApp
-from tui.screens.memories import SEARCH_LIMIT, MemoriesScreen
+from tui.screens.memories import HIDDEN, SEARCH_LIMIT, SECRET_MARK, MemoriesScreen
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 
@@ -331,3 +341,42 @@ async def test_the_detail_says_where_a_memory_came_from(
         assert "source  tui" in screen_text(app)
         await select(pilot, app, seeded[RUST])  # seeded by the library alone: no source
         assert "source" not in screen_text(app)
+
+
+PIN = "My bank password is Tulip!Rain"
+
+
+@pytest.mark.slow  # a few seconds: two stores opened, the page driven
+async def test_a_secret_is_marked_and_hidden_until_revealed(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """Someone may look over the person's shoulder: a memory marked secret shows 🔒 and dots,
+    in the table and the detail, until r shows it; r hides it again, and so does leaving."""
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        pin = memory.remember(PIN, "semantic")
+    assert pin.secret
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        await select(pilot, app, pin.id)
+        assert cell(app, pin.id, "content") == f"{SECRET_MARK} {HIDDEN}"
+        assert cell(app, seeded[TEA], "content") == TEA  # a plain memory as it is
+        assert "Tulip" not in screen_text(app)
+        assert "never sent to an assistant" in words(screen_text(app))
+
+        await pilot.press("r")
+        await pilot.pause()
+        assert cell(app, pin.id, "content") == f"{SECRET_MARK} {PIN}"
+        assert PIN in screen_text(app) and "(r hides it)" in words(screen_text(app))
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Tulip" not in screen_text(app)
+
+        await pilot.press("r", "f2", "f3")  # shown, then the page left and come back to
+        await settle(pilot)
+        assert "Tulip" not in screen_text(app)
+        await select(pilot, app, seeded[TEA])
+        await pilot.press("r")
+        await pilot.pause()
+        assert any("Only a memory marked secret" in n.message for n in app._notifications)
+        assert cell(app, seeded[TEA], "content") == TEA

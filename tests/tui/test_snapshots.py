@@ -11,8 +11,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
-from tests.conftest import FakeClock
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.ollama_server import FakeOllama
 from tests.tui.conftest import make_app, on_page, seed, settle
 
@@ -57,6 +58,17 @@ def test_create_screen(
 
 @SIZES
 def test_memories_page(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f3"))
+
+
+@pytest.mark.slow
+@SIZES
+def test_memories_page_with_a_secret(
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
+) -> None:
+    """The newest memory is a secret: 🔒 and dots in the table and the detail."""
+    with Memory.open(here, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        assert memory.remember("My bank password is Tulip!Rain", "semantic").secret
     assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f3"))
 
 

@@ -3,6 +3,7 @@ is not kept, and the cache holds at most its size."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import apsw
@@ -62,3 +63,28 @@ def test_another_connection_s_commit_empties_it_and_it_keeps_its_size() -> None:
 
     assert reads == [[1, 2, 3], [2, 3]]
     assert len(cache._rows) == 2
+
+
+def test_a_derived_value_is_read_again_after_any_change() -> None:
+    """The list of secret memories a recall for an assistant leaves out: kept while no row can
+    have changed, read again after a write here, another connection's commit, and never kept
+    from inside a transaction."""
+    db, cache = _connection(), RowCache[str]()
+    reads: list[str] = []
+
+    def everything() -> list[str]:
+        reads.append("read")
+        return [str(content) for (content,) in db.execute("SELECT content FROM memories")]
+
+    assert cache.derived(db, lambda: 1, "all", everything) == ["a", "b", "c"]
+    assert cache.derived(db, lambda: 1, "all", everything) == ["a", "b", "c"]
+    assert len(reads) == 1
+    db.execute("UPDATE memories SET content = 'A' WHERE rowid = 1")
+    assert cache.derived(db, lambda: 1, "all", everything) == ["A", "b", "c"]
+    assert cache.derived(db, lambda: 2, "all", everything) == ["A", "b", "c"]  # a commit there
+    assert len(reads) == 3
+    with contextlib.suppress(RuntimeError), db:  # a transaction that rolls back
+        db.execute("UPDATE memories SET content = 'X' WHERE rowid = 2")
+        assert cache.derived(db, lambda: 2, "all", everything) == ["A", "X", "c"]
+        raise RuntimeError
+    assert cache.derived(db, lambda: 2, "all", everything) == ["A", "b", "c"]

@@ -4,15 +4,27 @@ its false positives on the dev sets' own texts (none may be taken for a secret).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bench import madial
 from localmind.records import RESTATEMENTS
-from localmind.secrets_check import find_secret, person_said, withheld
+from localmind.secrets_check import find_secret, person_said, with_verdict, withheld
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+#: Texts labelled secret or not (English and Chinese), most with no word saying "password": a
+#: service or account followed by a password-like word, a door's code; and ordinary facts of the
+#: same shape ("Flight: LH 1234", "Room: 4B", a friend's phone number, "Favourite band: Blink-182").
+LABELLED = Path(__file__).resolve().parents[1] / "data" / "secret_texts.jsonl"
+
+
+def _labelled() -> list[tuple[str, bool]]:
+    with LABELLED.open(encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    return [(row["text"], row["secret"]) for row in rows]
+
 
 SECRETS = [
     # the review's (finding 1)
@@ -86,13 +98,44 @@ def test_talk_about_secrets_without_one_is_not_a_secret(text: str) -> None:
     assert find_secret(text) is None
 
 
+@pytest.mark.parametrize(("text", "secret"), _labelled())
+def test_a_labelled_text_is_told_apart(text: str, secret: bool) -> None:
+    assert (find_secret(text) is not None) is secret
+
+
+def test_the_labelled_list_covers_both_languages_and_both_answers() -> None:
+    with LABELLED.open(encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    counts = Counter((row["language"], row["secret"]) for row in rows)
+    assert counts[("en", True)] + counts[("zh", True)] >= 40
+    assert counts[("en", False)] + counts[("zh", False)] >= 60
+    assert min(counts.values()) >= 10 and len(counts) == 4
+
+
 def test_the_persons_verdict_wins_over_the_recogniser() -> None:
     assert withheld("bank PIN 4821", {}) is True
-    assert withheld("bank PIN 4821", {"secret": False}) is False
+    assert withheld("bank PIN 4821", with_verdict("bank PIN 4821", {}, False)) is False
     assert withheld("I like hiking", {"secret": True}) is True
     # as `--meta secret=false` gives it
     assert person_said({"secret": "false"}) is False
     assert person_said({"secret": "maybe"}) is None
+
+
+LOCKER = "my gym locker code is 1234"
+LOCKER_AND_PASSWORD = "my gym locker code is 1234; my email password is hunter2hunter"
+
+
+def test_not_a_secret_holds_only_for_the_text_it_was_given_for() -> None:
+    """A correction, a restatement merged in or sync pairing the verdict with another text:
+    the new text is checked again (review9 L1)."""
+    cleared = with_verdict(LOCKER, {"source": "cli"}, False)
+    assert withheld(LOCKER, cleared) is False
+    assert withheld(LOCKER_AND_PASSWORD, cleared) is True
+    assert withheld(LOCKER + "!", cleared) is True  # exact: not content_hash's folding
+    assert withheld(LOCKER, {**cleared, RESTATEMENTS: ["email password: hunter2hunter"]})
+    assert withheld(LOCKER, {"secret": False}) is True  # a verdict tied to no text
+    # "a secret" stays with the memory whatever its text becomes
+    assert withheld("I like hiking", with_verdict("the key is under the pot", {}, True))
 
 
 def test_a_secret_merged_in_as_a_restatement_marks_the_memory() -> None:

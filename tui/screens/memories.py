@@ -1,5 +1,5 @@
 """Every memory in a table: search as you type, filter, sort, and act on the selected one
-(confirm, deny, correct, forget with undo, pin, history and revert)."""
+(confirm, deny, correct, forget with undo, pin, history and revert, reveal a secret)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ TYPE_FILTERS: tuple[MemoryType | None, ...] = (None, *MemoryType)
 STATUS_FILTERS = (Status.ACTIVE, Status.SUPERSEDED, Status.EXPIRED)
 SORTS = ("newest", "confidence", "importance", "value", "uses")
 SEARCH_LIMIT = 50
+#: What a memory marked secret shows until the person reveals it (r): someone may be looking
+#: over their shoulder, or sharing the screen.
+SECRET_MARK = "🔒"
+HIDDEN = "•••••••• (a secret: r shows it)"
 
 COLUMNS: Columns = (
     ("type", "Type"),
@@ -71,6 +75,8 @@ class MemoriesScreen(Page):
         Binding("o", "cycle_sort", "Sort"),
         # archived memories show with status archived (s); the footer has no room for it
         Binding("a", "unarchive", "Unarchive", show=False),
+        # a secret says so where it is hidden; the footer has no room for it either
+        Binding("r", "reveal", "Reveal or hide a secret", show=False),
     ]
 
     def __init__(self) -> None:
@@ -81,6 +87,7 @@ class MemoriesScreen(Page):
         self.rows: dict[str, Row] = {}
         self.forgotten: list[MemoryRecord] = []  # most recent last: what undo brings back
         self.reselect: str | None = None  # the row the next reload selects (an undone forget)
+        self.revealed: set[str] = set()  # the secrets shown, until r again or the page is left
         self._generation = 0
         self.columns = COLUMNS
 
@@ -190,8 +197,16 @@ class MemoriesScreen(Page):
             "age": age(now - record.created_at),
             "uses": str(record.access_count),
             "pin": "📌" if record.pinned else "",
-            "content": Text(one_line(record.content, 200)),
+            "content": Text(
+                f"{SECRET_MARK} {self._text_of(record)}" if record.secret else self._text_of(record)
+            ),
         }
+
+    def _text_of(self, record: MemoryRecord, width: int = 200) -> str:
+        """A memory's text on one line, or ``HIDDEN`` for a secret not revealed."""
+        if record.secret and record.id not in self.revealed:
+            return HIDDEN
+        return one_line(record.content, width)
 
     def _show_filters(self) -> None:
         kind = str(self.type_filter) if self.type_filter else "all"
@@ -210,7 +225,8 @@ class MemoriesScreen(Page):
         if record is None:
             detail.update(Text("No memory here yet." if not self.query_text else "No match."))
             return
-        text = shown(record.content + "\n\n", style="bold")
+        hidden = record.secret and record.id not in self.revealed
+        text = shown((HIDDEN if hidden else record.content) + "\n\n", style="bold")
         now = self.lm.clock()
         facts = [
             ("type", str(record.type)),
@@ -224,6 +240,9 @@ class MemoriesScreen(Page):
         ]
         if record.source:  # (none on memories made before sources were kept)
             facts.append(("source", record.source))
+        if record.secret:
+            said = "hidden (r shows it)" if hidden else "shown (r hides it)"
+            facts.append(("secret", f"{SECRET_MARK} yes, never sent to an assistant; {said}"))
         relevance = self.rows[record.id].relevance
         if relevance is not None:
             facts.append(("relevance", f"{relevance:.3f}"))
@@ -319,7 +338,7 @@ class MemoriesScreen(Page):
         self._show_filters()
         self._show_detail()
         self.notify(
-            f"Forgetting “{one_line(record.content, 40)}”. Press u to undo.",
+            f"Forgetting “{self._text_of(record, 40)}”. Press u to undo.",
             timeout=UNDO_WINDOW_S,
             markup=False,
         )
@@ -331,7 +350,7 @@ class MemoriesScreen(Page):
         record = self.forgotten.pop()
         if self.lm.cancel_forget(record.id):  # still in its window: nothing was erased
             self.reselect = record.id
-            self.notify(f"Kept “{one_line(record.content, 40)}”.", markup=False)
+            self.notify(f"Kept “{self._text_of(record, 40)}”.", markup=False)
             self.reload()
             return
 
@@ -356,7 +375,7 @@ class MemoriesScreen(Page):
             again, evicted = result
             note = f"; {archived_note(evicted)}" if evicted else ""
             self.notify(
-                f"Brought back “{one_line(again.content, 40)}” as a new memory "
+                f"Brought back “{self._text_of(again, 40)}” as a new memory "
                 f"(its history went with the forget){note}.",
                 markup=False,
             )
@@ -377,13 +396,22 @@ class MemoriesScreen(Page):
         def back(result: tuple[MemoryRecord, list[str]]) -> None:
             again, evicted = result
             note = f"; {archived_note(len(evicted))}" if evicted else ""
-            self.notify(f"Unarchived “{one_line(again.content, 40)}”{note}")
+            self.notify(f"Unarchived “{self._text_of(again, 40)}”{note}")
             self.reload()
 
         self.in_background(lambda: self.memory.unarchive(memory_id), back)
 
     def on_screen_suspend(self) -> None:
         self.lm.forget_pending()  # leaving the page ends the undo window
+        self.revealed.clear()  # and hides the secrets shown again
+
+    def action_reveal(self) -> None:
+        record = self.selected()
+        if record is None or not record.secret:
+            self.notify("Only a memory marked secret is hidden.", severity="warning")
+            return
+        self.revealed ^= {record.id}
+        self._replace_row(record)
 
     def action_history(self) -> None:
         record = self._stored()
