@@ -331,15 +331,16 @@ class Memory:
         every item as it is (a raw import of whole transcripts)."""
         return self.remember_many_explained(items, progress, check=check).records
 
-    def all_or_nothing(self) -> AbstractContextManager[list[str]]:
+    def all_or_nothing(self, *, archive: bool = True) -> AbstractContextManager[list[str]]:
         """Many :meth:`remember_many` / :meth:`restore` calls as one change (``localmind
         import`` reads a file in parts): inside it every write is kept, or none if anything
         stops it (an error, Ctrl-C, a killed process). It holds the store's write lock
         throughout, so other programs' writes wait (up to 10 s each) until it ends. The
         capacity limit is checked once, at the end; the list it gives holds then the ids that
-        check archived."""
+        check archived. Without ``archive`` a change that ends over the capacity is refused
+        instead (:class:`WouldArchive`, nothing kept)."""
         self.reload_preferences()
-        return self._writer.all_or_nothing()
+        return self._writer.all_or_nothing(archive=archive)
 
     def remember_many_explained(
         self,

@@ -176,12 +176,14 @@ class Writer:
         self._deferred: _DeferredCapacity | None = None  # inside all_or_nothing
 
     @contextmanager
-    def all_or_nothing(self) -> Iterator[list[str]]:
+    def all_or_nothing(self, *, archive: bool = True) -> Iterator[list[str]]:
         """The batch writes made inside are all kept or none: one write transaction
         (``SqliteStore.all_or_nothing``), so Ctrl-C, an error or a killed process leaves the
         store as it was. The capacity limit is enforced once, when the outermost one ends (a
         large import no longer archives its own first lines as it goes): the list yielded
-        then holds the ids it archived (empty for an inner one: the outer one reports)."""
+        then holds the ids it archived (empty for an inner one: the outer one reports).
+        Without ``archive``, ending over the capacity raises :class:`WouldArchive` instead,
+        and nothing is kept."""
         if self._deferred is not None:
             with self._store.all_or_nothing():
                 yield []
@@ -190,6 +192,8 @@ class Writer:
         try:
             with self._store.all_or_nothing():
                 yield deferred.evicted
+                if not archive:
+                    self._governance.refuse_over_capacity(self.namespace)
                 deferred.evicted += self._governance.enforce_capacity(
                     self.namespace, agent_write=deferred.agent_write
                 )

@@ -25,7 +25,13 @@ from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_typ
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
-from localmind.errors import InFuture, InterruptedAfterSaving, InvalidInput, LocalmindError
+from localmind.errors import (
+    InFuture,
+    InterruptedAfterSaving,
+    InvalidInput,
+    LocalmindError,
+    WouldArchive,
+)
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
 from localmind.memory import NewMemory, validate_new
@@ -60,9 +66,15 @@ from localmind.transfer import (
     "(--type episodic, e.g. chat transcripts) are always stored as told; the same event on "
     "another date is another memory.",
 )
+@click.option(
+    "--allow-evict",
+    is_flag=True,
+    help="When the import would take the store over its capacity, archive the memories of "
+    "least value to make room (those you added one by one go last) instead of refusing.",
+)
 @click.pass_obj
 @friendly_errors
-def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
+def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evict: bool) -> None:
     """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
     "metadata": {...}, "created_at": ...}) or plain text, one memory a line; or a `localmind
     export` file, restored as it was (ids, versions, confidence). Bad lines are reported with
@@ -72,7 +84,11 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     (without asking a model): one that restates a memory is merged into it, one that may
     change a memory is stored and queued for review (`localmind conflicts`), and one whose
     text a memory replaced (an earlier version, or one set aside in a review) is not added
-    again."""
+    again.
+
+    An import that would take the store over its capacity imports nothing and says how many
+    memories it would archive, unless --allow-evict (or raise the capacity first: `localmind
+    config capacity N`)."""
     if file.seekable():
         # Refuse a file that is not UTF-8 whole, before anything is imported: one pass that
         # decodes and drops (memory stays bounded), then back to the start.
@@ -109,7 +125,11 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
-        with _nothing_left_if_stopped(), memory.all_or_nothing() as evicted:
+        with (
+            _nothing_left_if_stopped(),
+            _refused_over_capacity(file.name),
+            memory.all_or_nothing(archive=allow_evict) as evicted,
+        ):
             bar = click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr)
             with bar:
                 while pending is not None:
@@ -158,6 +178,22 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
 
 
 NOTHING_IMPORTED = "nothing imported; the store is as it was."
+
+
+@contextmanager
+def _refused_over_capacity(name: str) -> Iterator[None]:
+    """An import over the capacity, not allowed to archive: say by how much, and the two
+    ways on."""
+    try:
+        yield
+    except WouldArchive as over:
+        raise click.ClickException(
+            f"Importing {printable(name)} would leave {n_memories(over.total)}, over the "
+            f"capacity of {over.capacity}: {n_memories(over.excess)} would be archived to make "
+            f"room. Nothing was imported. Raise the capacity first (localmind config capacity "
+            f"{over.total}), or import with --allow-evict to archive the {over.excess} of "
+            "least value (memories you added one by one go last)."
+        ) from None
 
 
 @contextmanager

@@ -163,7 +163,7 @@ def test_ctrl_c_in_the_middle_of_an_import_leaves_the_store_as_it_was(
     assert sorted(cli.contents()) == sorted(KNOWN)
     assert "No conflicts" in cli.ok("conflicts").stdout
     # What it would have imported goes through whole afterwards, and says what it archived.
-    done = cli.ok("import", str(source)).stdout
+    done = cli.ok("import", str(source), "--allow-evict").stdout
     kept = len(KNOWN) + len(TOUCHING) + 4000 - 2  # (one merged, one reinforced)
     assert f"capacity 50 archived {kept - 50} memories" in done, done
 
