@@ -335,7 +335,8 @@ class Memory:
         """Many :meth:`remember_many` / :meth:`restore` calls as one change (``localmind
         import`` reads a file in parts): inside it every write is kept, or none if anything
         stops it (an error, Ctrl-C, a killed process). It holds the store's write lock
-        throughout, so other programs' writes wait (up to 10 s each) until it ends. The
+        throughout, so other programs' writes wait (up to 10 s each) until it ends: embed
+        first (:meth:`prepare`) to keep that short. The
         capacity limit is checked once, at the end; the list it gives holds then the ids that
         check archived. Without ``archive`` a change that ends over the capacity is refused
         instead (:class:`WouldArchive`, nothing kept)."""
@@ -353,6 +354,16 @@ class Memory:
         reinforced) and which memories the capacity limit archived."""
         self.reload_preferences()
         return self._writer.remember_many(items, progress, check=check)
+
+    def prepare(self, items: Sequence[NewMemory], *, check: bool = True) -> None:
+        """Embed ``items`` (and, with ``check``, read what they and their neighbours say)
+        before :meth:`all_or_nothing` takes the write lock, so that the
+        :meth:`remember_many` / :meth:`restore` calls inside it hold the lock only for the
+        judging and the writes. The vectors are kept until the outermost
+        :meth:`all_or_nothing` ends: prepare what it will write, a bounded amount."""
+        self._check_ready()
+        self.reload_preferences()
+        self._writer.prepare(items, check=check)
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""

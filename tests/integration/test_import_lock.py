@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_support import Cli
+from tests.integration.test_import_all_or_nothing import _import_process, fillers
 from tests.workers.hold_write import HELD_TEXT
 
 pytestmark = pytest.mark.slow
@@ -73,3 +74,32 @@ def test_reading_commands_answer_while_another_program_holds_the_write_lock(
         assert HELD_TEXT not in result.output  # the uncommitted write is not seen
     assert "Berlin" in cli.ok("context", "where do I live?").stdout
     assert "Berlin" in cli.ok("profile").stdout
+
+
+def test_an_import_prepares_before_it_takes_the_write_lock_so_writes_meanwhile_go_through(
+    cli: Cli, store: Path, tmp_path: Path
+) -> None:
+    """Embedding (and reading what each line says) is the slow part of an import; done before
+    the write lock is taken, another program's `add` meanwhile is written at once instead of
+    waiting behind it (and failing as busy after 10 s)."""
+    cli.ok("config", "capacity", "5000")
+    cli.add("I live in Berlin")  # (the model is loaded: an add takes well under a second)
+    source = tmp_path / "notes.txt"
+    source.write_text("\n".join(fillers(2000)) + "\n", encoding="utf-8")
+    child = _import_process(store, source)
+    assert child.stderr is not None
+    # The progress bar's label: the import has opened the store and begun.
+    assert child.stderr.read(len("Importing")) == "Importing", child.communicate()[1]
+    added = []
+    for text in ("I play the cello", "My sister lives in Munich", "I run on Sundays"):
+        started = time.monotonic()
+        result = cli("add", text)
+        took = time.monotonic() - started
+        assert result.exit_code == 0, result.output
+        assert took < 5, f"an add waited {took:.1f} s behind the import"
+        added.append(text)
+    stdout, stderr = child.communicate(timeout=300)
+    assert child.returncode == 0, stderr
+    assert stdout.startswith("Imported 2000 memories"), stdout
+    assert cli.json("stats")["active"] == 2004
+    assert set(cli.contents("--source", "cli")) == {"I live in Berlin", *added}
