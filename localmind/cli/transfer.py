@@ -222,8 +222,9 @@ IMPORT_BATCH = 1024
 
 
 #: Memories read and prepared (embedded, their statements read) before the import takes the
-#: write lock: what other programs' writes wait for is then only judging and writing. Bounded
-#: (a vector is 2 KiB; statement.read caches four times as many statements).
+#: write lock: what other programs' writes wait for is then only judging and writing. Bounded:
+#: a vector is 2 KiB, and statement.read keeps 4096 statements (a longer file reads some again
+#: under the lock, and prepares what is past this under it).
 PREPARED_AHEAD = 4 * IMPORT_BATCH
 
 
