@@ -93,6 +93,19 @@ def quoted(text: str) -> str:
     return printable(json.dumps(text, ensure_ascii=False), newlines=False)
 
 
+#: What ``context`` says when its block is empty (no profile, nothing relevant): an empty
+#: answer reads as a failure, to a person and to an assistant alike.
+NOTHING_REMEMBERED = {
+    "en": "(Nothing relevant is remembered about the user for this.)",
+    "zh": "（记忆库中没有与此相关的用户信息。）",
+}
+
+
+def nothing_remembered(asked: str) -> str:
+    """The line for an empty context block, in the language of the question ``asked``."""
+    return NOTHING_REMEMBERED["zh" if tokens.share_of_cjk([asked]) > 0.3 else "en"]
+
+
 def context_block(
     profile: Profile | None,
     memories: Sequence[Given],

@@ -337,6 +337,11 @@ class _Batches:
     def __iter__(self) -> Iterator[_Batch]:
         batch = _Batch()
         for number, item in self._items:
+            if isinstance(item, BadLine) and item.whole_file:
+                raise click.ClickException(
+                    f"{printable(self._name)}:{number}: {printable(item.reason, newlines=False)} "
+                    "Nothing was imported."
+                )
             if isinstance(item, BadLine):
                 self._report(item)
                 continue
@@ -347,7 +352,8 @@ class _Batches:
                     checked = validate_new(item, Settings())
                 except InFuture as error:
                     # Not one bad line to skip: a file's dates are usually all off alike (a
-                    # time zone, milliseconds for seconds), and the rest would be kept wrong.
+                    # time zone, milliseconds for seconds), and the rest would be kept wrong
+                    # (a date that cannot be read at all: BadLine.whole_file, above).
                     raise click.ClickException(
                         f"{printable(self._name)}:{number}: {error} Nothing was imported."
                     ) from None
