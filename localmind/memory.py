@@ -51,6 +51,7 @@ from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
 from localmind.secrets_check import with_verdict
 from localmind.store import SqliteStore
+from localmind.store.connection import BUSY_ERRORS
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
     Batch,
@@ -193,8 +194,18 @@ class Memory:
         elif maintain and not memory.needs_reindex and memory._governance.due():
             # not forced: checked again under the write lock, in case another process opening
             # the store at the same moment ran it first
-            memory.maintained_on_open = memory.maintain(force=False)
+            memory.maintained_on_open = memory._maintain_unless_busy()
         return memory
+
+    def _maintain_unless_busy(self) -> MaintenanceReport | None:
+        """The daily maintenance due when the store opens, unless another program holds the
+        write lock (a long import): a command that only reads must not wait for it, nor fail
+        as busy behind it. The next open runs it."""
+        try:
+            with self._store.waiting_briefly():
+                return self.maintain(force=False)
+        except BUSY_ERRORS:
+            return None
 
     @classmethod
     def _attach(

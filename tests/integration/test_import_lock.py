@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from localmind import Memory
+from localmind.governance import LAST_MAINTENANCE
 from tests.cli_support import Cli
+from tests.conftest import DAY, FAST_KDF, PASSPHRASE
 from tests.integration.test_import_all_or_nothing import _import_process, fillers
 from tests.workers.hold_write import HELD_TEXT
 
@@ -47,7 +50,8 @@ def writer_holding_the_lock(cli: Cli, berlin: str) -> Iterator[subprocess.Popen[
         assert line.strip() == "held", process.communicate()[1]
         yield process
     finally:
-        process.communicate(input="\n", timeout=60)
+        if process.poll() is None:
+            process.communicate(input="\n", timeout=60)
 
 
 def test_reading_commands_answer_while_another_program_holds_the_write_lock(
@@ -74,6 +78,29 @@ def test_reading_commands_answer_while_another_program_holds_the_write_lock(
         assert HELD_TEXT not in result.output  # the uncommitted write is not seen
     assert "Berlin" in cli.ok("context", "where do I live?").stdout
     assert "Berlin" in cli.ok("profile").stdout
+
+
+@pytest.fixture
+def maintenance_due(cli: Cli) -> None:
+    """The daily maintenance is due: the last ran two days ago."""
+    with Memory.open(cli.db, PASSPHRASE, kdf=FAST_KDF, maintain=False) as memory:
+        memory.set_meta(LAST_MAINTENANCE, repr(time.time() - 2 * DAY))
+
+
+def test_a_daily_maintenance_due_is_put_off_while_another_program_writes(
+    cli: Cli, berlin: str, maintenance_due: None, writer_holding_the_lock: subprocess.Popen[str]
+) -> None:
+    """Every command runs the daily maintenance when it opens a store where it is due: that
+    write waited 10 s behind an import and failed `list` and `stats` as busy."""
+    for args in (("list",), ("stats",)):
+        started = time.monotonic()
+        result = cli(*args)
+        assert result.exit_code == 0, f"{args}: {result.output}"
+        assert time.monotonic() - started < 8
+    assert cli.json("stats")["last_maintenance"] < time.time() - DAY  # put off, not run
+    writer_holding_the_lock.communicate(input="\n", timeout=60)  # the writer ends
+    cli.ok("list")  # the next command runs it
+    assert cli.json("stats")["last_maintenance"] > time.time() - 60
 
 
 def test_an_import_prepares_before_it_takes_the_write_lock_so_writes_meanwhile_go_through(

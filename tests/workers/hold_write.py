@@ -17,7 +17,10 @@ HELD_TEXT = "a memory written while the lock is held"
 
 
 def main(db: str) -> None:
-    with Memory.open(db, PASSPHRASE, kdf=FAST_KDF) as memory, memory.all_or_nothing():
+    with (
+        Memory.open(db, PASSPHRASE, kdf=FAST_KDF, maintain=False) as memory,
+        memory.all_or_nothing(),
+    ):
         memory.remember_many([NewMemory(HELD_TEXT)], check=False)
         print("held", flush=True)
         sys.stdin.readline()
