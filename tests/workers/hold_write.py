@@ -2,7 +2,8 @@
 
     python -m tests.workers.hold_write DB
 
-Opens the store, starts an all-or-nothing write (one memory written, uncommitted), prints
+Opens the store (skipping its daily maintenance, which a test may want left due), starts an
+all-or-nothing write (one memory written, uncommitted), prints
 ``held`` and waits for a line on stdin; then ends without committing (the write rolls back).
 """
 
