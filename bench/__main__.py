@@ -159,6 +159,16 @@ def _add_import_rate(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.set_defaults(handler=_runs("import_rate", "run"))
 
 
+def _add_import_lock(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "import-lock",
+        help="how long an import holds the write lock, prepared first or not",
+        description="The write lock an import holds (see bench/import_lock.py).",
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="imports of each kind")
+    parser.set_defaults(handler=_runs("import_lock", "run"))
+
+
 def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "hygiene",
@@ -201,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_sync(commands)
     _add_hygiene(commands)
     _add_import_rate(commands)
+    _add_import_lock(commands)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

@@ -66,6 +66,17 @@ class CapacityFull(LocalmindError):
     themselves to make room. Nothing was written."""
 
 
+class WouldArchive(LocalmindError):
+    """A bulk write (``localmind import``) would take the store over its capacity, so memories
+    would be archived to make room, and it was not allowed to: nothing was written."""
+
+    def __init__(self, message: str, *, excess: int, total: int, capacity: int) -> None:
+        super().__init__(message)
+        self.excess = excess  # how many would have been archived
+        self.total = total  # how many active memories the write would have left
+        self.capacity = capacity
+
+
 class TooManyWrites(LocalmindError):
     """An assistant wrote faster than the configured rate. Nothing was written."""
 

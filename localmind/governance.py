@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from localmind.config import DecayConfig, GovernanceConfig
-from localmind.errors import CapacityFull
+from localmind.errors import CapacityFull, WouldArchive
 from localmind.hlc import Stamp
 from localmind.ranking import DAY, decayed_importance
 from localmind.records import MemoryRecord, Status
@@ -26,6 +26,11 @@ from localmind.store import SqliteStore
 LAST_MAINTENANCE = "last_maintenance"
 # metadata "source" of memories an assistant wrote over MCP: the only ones its writes may evict
 AGENT_SOURCE = "mcp"
+#: Where the memories a person typed one at a time come from (``add``, the app's memories page,
+#: the chat). Capacity archives them only when nothing else is left: an import of many lines
+#: must not push out "I live in Berlin" that the person typed (docs/design.md, "Imports that
+#: never surprise").
+TYPED_SOURCES = ("cli", "tui", "chat")
 log = logging.getLogger(__name__)
 
 
@@ -91,7 +96,11 @@ class Governance:
         if excess == 0:
             return []
         rows = self.store.eviction_candidates(
-            namespace, excess, source=AGENT_SOURCE if agent_write else None, keep=keep
+            namespace,
+            excess,
+            source=AGENT_SOURCE if agent_write else None,
+            keep=keep,
+            last_sources=TYPED_SOURCES,
         )
         if agent_write and len(rows) < excess:
             raise CapacityFull(
@@ -113,6 +122,22 @@ class Governance:
             )
             evicted.append(memory_id)
         return evicted
+
+    def refuse_over_capacity(self, namespace: str) -> None:
+        """:class:`WouldArchive` when ``namespace`` holds more active memories than the
+        capacity (a bulk write not allowed to archive, inside its transaction: it rolls back)."""
+        excess = self.over_capacity(namespace)
+        if excess == 0:
+            return
+        capacity = self.config.capacity
+        assert capacity is not None
+        raise WouldArchive(
+            f"This would leave {capacity + excess} memories, over the capacity of "
+            f"{capacity}: {excess} would be archived to make room. Nothing was written.",
+            excess=excess,
+            total=capacity + excess,
+            capacity=capacity,
+        )
 
     def over_capacity(self, namespace: str) -> int:
         """How many active memories of ``namespace`` are over the capacity (0 when none)."""

@@ -1,16 +1,20 @@
 """Reading memories from a file a person wrote: JSON lines or plain text, one memory a line.
-Bad lines are reported with their line numbers; good ones are kept."""
+Bad lines are reported with their line numbers; good ones are kept. A date that cannot be
+read is different (:attr:`BadLine.whole_file`): a file's dates are usually all written alike,
+so the rest would be wrong too, and the whole file is refused."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from localmind import validation
 from localmind.config import Limits
+from localmind.errors import InvalidInput
 from localmind.transfer import Restorable, from_document, is_export
 from localmind.writing import NewMemory
 
@@ -21,6 +25,15 @@ _FIELDS = {"content", "type", "importance", "metadata", "created_at", "time"}
 class BadLine:
     line: int
     reason: str
+    whole_file: bool = False  # the file is refused, not only this line (a date's problem)
+
+
+class BadDate(ValueError):
+    """A line's ``created_at`` (or ``time``) is not a date localmind can read."""
+
+
+#: What a date in a file may be, said with every date that is not.
+DATE_FORMS = "dates are ISO 8601 (2025-03-20, 2025-03-20T09:30:00+01:00) or Unix seconds"
 
 
 def detect_jsonl(path: Path, first_line: str) -> bool:
@@ -41,6 +54,8 @@ def read_lines(
             continue
         try:
             yield number, _from_json(line, default_type, namespace)
+        except BadDate as error:
+            yield number, BadLine(number, f"{error} ({DATE_FORMS}).", whole_file=True)
         except ValueError as error:
             yield number, BadLine(number, str(error))
 
@@ -78,20 +93,22 @@ def _timestamp(value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise ValueError(f"created_at must be a date or Unix time, not {value!r}")
+        raise BadDate(f"created_at must be a date or Unix time, not {value!r}")
     if isinstance(value, (int, float)):
         try:
-            return float(value)
+            seconds = float(value)
         except OverflowError:
-            raise ValueError("created_at is too large to be a Unix time") from None
+            raise BadDate("created_at is too large to be a Unix time") from None
+        try:
+            return validation.timestamp(seconds, "created_at")
+        except InvalidInput as error:
+            raise BadDate(str(error).rstrip(".")) from None
     if isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.strip())
         except ValueError:
-            raise ValueError(f"created_at {value!r} is not an ISO 8601 date") from None
+            raise BadDate(f"created_at {value!r} is not an ISO 8601 date") from None
         if parsed.tzinfo is None:
-            from datetime import UTC
-
             parsed = parsed.replace(tzinfo=UTC)
         return parsed.timestamp()
-    raise ValueError(f"created_at must be a date or Unix time, not {value!r}")
+    raise BadDate(f"created_at must be a date or Unix time, not {value!r}")

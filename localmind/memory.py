@@ -51,6 +51,7 @@ from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
 from localmind.secrets_check import with_verdict
 from localmind.store import SqliteStore
+from localmind.store.connection import BUSY_ERRORS
 from localmind.transfer import Restorable, Restored
 from localmind.writing import (
     Batch,
@@ -193,8 +194,18 @@ class Memory:
         elif maintain and not memory.needs_reindex and memory._governance.due():
             # not forced: checked again under the write lock, in case another process opening
             # the store at the same moment ran it first
-            memory.maintained_on_open = memory.maintain(force=False)
+            memory.maintained_on_open = memory._maintain_unless_busy()
         return memory
+
+    def _maintain_unless_busy(self) -> MaintenanceReport | None:
+        """The daily maintenance due when the store opens, unless another program holds the
+        write lock (a long import): a command that only reads must not wait for it, nor fail
+        as busy behind it. The next open runs it."""
+        try:
+            with self._store.waiting_briefly():
+                return self.maintain(force=False)
+        except BUSY_ERRORS:
+            return None
 
     @classmethod
     def _attach(
@@ -331,15 +342,17 @@ class Memory:
         every item as it is (a raw import of whole transcripts)."""
         return self.remember_many_explained(items, progress, check=check).records
 
-    def all_or_nothing(self) -> AbstractContextManager[list[str]]:
+    def all_or_nothing(self, *, archive: bool = True) -> AbstractContextManager[list[str]]:
         """Many :meth:`remember_many` / :meth:`restore` calls as one change (``localmind
         import`` reads a file in parts): inside it every write is kept, or none if anything
         stops it (an error, Ctrl-C, a killed process). It holds the store's write lock
-        throughout, so other programs' writes wait (up to 10 s each) until it ends. The
+        throughout, so other programs' writes wait (up to 10 s each) until it ends: embed
+        first (:meth:`prepare`) to keep that short. The
         capacity limit is checked once, at the end; the list it gives holds then the ids that
-        check archived."""
+        check archived. Without ``archive`` a change that ends over the capacity is refused
+        instead (:class:`WouldArchive`, nothing kept)."""
         self.reload_preferences()
-        return self._writer.all_or_nothing()
+        return self._writer.all_or_nothing(archive=archive)
 
     def remember_many_explained(
         self,
@@ -352,6 +365,16 @@ class Memory:
         reinforced) and which memories the capacity limit archived."""
         self.reload_preferences()
         return self._writer.remember_many(items, progress, check=check)
+
+    def prepare(self, items: Sequence[NewMemory], *, check: bool = True) -> None:
+        """Embed ``items`` (and, with ``check``, read what they and their neighbours say)
+        before :meth:`all_or_nothing` takes the write lock, so that the
+        :meth:`remember_many` / :meth:`restore` calls inside it hold the lock only for the
+        judging and the writes. The vectors are kept until the outermost
+        :meth:`all_or_nothing` ends: prepare what it will write, a bounded amount."""
+        self._check_ready()
+        self.reload_preferences()
+        self._writer.prepare(items, check=check)
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""

@@ -93,6 +93,19 @@ def quoted(text: str) -> str:
     return printable(json.dumps(text, ensure_ascii=False), newlines=False)
 
 
+#: What ``context`` says when its block is empty (no profile, nothing relevant): an empty
+#: answer reads as a failure, to a person and to an assistant alike.
+NOTHING_REMEMBERED = {
+    "en": "(Nothing relevant is remembered about the user for this.)",
+    "zh": "（记忆库中没有与此相关的用户信息。）",
+}
+
+
+def nothing_remembered(asked: str) -> str:
+    """The line for an empty context block, in the language of the question ``asked``."""
+    return NOTHING_REMEMBERED["zh" if tokens.share_of_cjk([asked]) > 0.3 else "en"]
+
+
 def context_block(
     profile: Profile | None,
     memories: Sequence[Given],
@@ -266,9 +279,18 @@ class ProfileEngine:
         built_from: dict[str, Any] = {"ids": [m.id for m in sources], "method": method, "seq": seq}
         if method == "extractive":
             built_from["facts"] = [m.id for m in facts]
-        with self.store.db:
-            version = self.store.add_profile(namespace, text, built_from, now)
-            self.store.record_event(namespace, None, "profile", {"version": version}, method)
+        saved: list[int] = []
+
+        def save() -> None:
+            saved.append(self.store.add_profile(namespace, text, built_from, now))
+            self.store.record_event(namespace, None, "profile", {"version": saved[0]}, method)
+
+        # Reading the profile must not wait for, or fail behind, another program's long write
+        # (an import): then it is given unsaved, as the version it will be, and built again
+        # on a later read.
+        if not self.store.write_unless_busy(save):
+            saved.append((previous.version if previous is not None else 0) + 1)
+        version = saved[0]
         kept = tuple(built_from["facts"]) if method == "extractive" else None
         return Profile(namespace, version, text, built_from["ids"], now, method, seq, kept)
 

@@ -52,14 +52,37 @@ class Restored:
     secret: list[str] = field(default_factory=list)
 
 
+#: Beside each time of an export (Unix seconds, which restore exactly), the same moment in
+#: ISO 8601 UTC under this suffix, for people and other tools; an import reads it when the
+#: seconds are missing.
+ISO_SUFFIX = "_iso"
+
+
 def to_document(record: MemoryRecord, history: Iterable[Version]) -> dict[str, Any]:
     document = record.to_dict()
+    for name in [name for name in document if DECLARED[name].kind in _TIMES]:
+        if document[name] is not None:
+            document[name + ISO_SUFFIX] = iso(document[name])
     document["format"] = EXPORT_FORMAT
     document["history"] = [
-        {"version": v.version, "content": v.content, "reason": v.reason, "at": v.replaced_at}
+        {
+            "version": v.version,
+            "content": v.content,
+            "reason": v.reason,
+            "at": v.replaced_at,
+            "at" + ISO_SUFFIX: iso(v.replaced_at),
+        }
         for v in history
     ]
     return document
+
+
+_TIMES = ("time", "optional_time")
+
+
+def iso(timestamp: float) -> str:
+    """``2026-12-01T22:36:40.123456Z``: ISO 8601 in UTC, to the microsecond."""
+    return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
 
 
 def is_export(document: dict[str, Any]) -> bool:
@@ -104,6 +127,8 @@ def _field(document: dict[str, Any], name: str, limits: Limits) -> Any:
     default, except a required time (``created_at``, ``updated_at``)."""
     if DECLARED[name].kind == "time":
         return _required_time(document, name)
+    if DECLARED[name].kind == "optional_time" and document.get(name) is None:
+        return None if document.get(name + ISO_SUFFIX) is None else _required_time(document, name)
     if name not in document:
         default = default_of(name)
         if default is not MISSING:
@@ -112,9 +137,21 @@ def _field(document: dict[str, Any], name: str, limits: Limits) -> Any:
 
 
 def _required_time(document: dict[str, Any], key: str) -> float:
+    """The seconds under ``key`` (exact), else its ISO 8601 twin (``key`` + ISO_SUFFIX)."""
     value = document.get(key)
     if value is None:
-        raise InvalidInput(f"'{key}' is missing")
+        written = document.get(key + ISO_SUFFIX)
+        if written is None:
+            raise InvalidInput(f"'{key}' is missing")
+        if not isinstance(written, str):
+            raise InvalidInput(f"'{key}{ISO_SUFFIX}' must be an ISO 8601 date")
+        try:
+            parsed = datetime.fromisoformat(written.strip())
+        except ValueError:
+            raise InvalidInput(
+                f"'{key}{ISO_SUFFIX}' {written[:40]!r} is not an ISO 8601 date"
+            ) from None
+        value = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
     return validation.timestamp(value, f"'{key}'")
 
 

@@ -174,14 +174,19 @@ class Writer:
         self._check_ready = check_ready  # raises while the store awaits reindexing
         self.source = ""  # where what this writer adds comes from (Memory.source)
         self._deferred: _DeferredCapacity | None = None  # inside all_or_nothing
+        # Vectors of texts :meth:`prepare` embedded before a long write took the lock, by
+        # content hash; dropped when the outermost all_or_nothing ends.
+        self._prepared: dict[str, Vectors] = {}
 
     @contextmanager
-    def all_or_nothing(self) -> Iterator[list[str]]:
+    def all_or_nothing(self, *, archive: bool = True) -> Iterator[list[str]]:
         """The batch writes made inside are all kept or none: one write transaction
         (``SqliteStore.all_or_nothing``), so Ctrl-C, an error or a killed process leaves the
         store as it was. The capacity limit is enforced once, when the outermost one ends (a
         large import no longer archives its own first lines as it goes): the list yielded
-        then holds the ids it archived (empty for an inner one: the outer one reports)."""
+        then holds the ids it archived (empty for an inner one: the outer one reports).
+        Without ``archive``, ending over the capacity raises :class:`WouldArchive` instead,
+        and nothing is kept."""
         if self._deferred is not None:
             with self._store.all_or_nothing():
                 yield []
@@ -190,11 +195,28 @@ class Writer:
         try:
             with self._store.all_or_nothing():
                 yield deferred.evicted
+                if not archive:
+                    self._governance.refuse_over_capacity(self.namespace)
                 deferred.evicted += self._governance.enforce_capacity(
                     self.namespace, agent_write=deferred.agent_write
                 )
         finally:
             self._deferred = None
+            self._prepared = {}
+
+    def prepare(self, items: Sequence[NewMemory], *, check: bool = True) -> None:
+        """Do now, holding no lock, the slow part of writing ``items`` later in
+        :meth:`all_or_nothing`: embed them (kept until it ends) and, with ``check``, read
+        what each says and what its stored neighbours say (``statement.read`` keeps them).
+        Under the lock what is left is the search, the comparisons and the writes: other
+        programs' writes wait for the lock only that long (docs/design.md, "Imports that
+        never surprise")."""
+        validated = [validate_new(item, self.settings, self._clock()) for item in items]
+        vectors = self.embed_documents([item.content for item in validated])
+        for item, vector in zip(validated, vectors, strict=True):
+            self._prepared[content_hash(item.content)] = vector
+            for stored, _ in self._stored_neighbours(item, vector, check):
+                read(stored.record.content)
 
     def _evict_at_end(self, items: Iterable[NewMemory]) -> None:
         """Note that ``items`` were written inside :meth:`all_or_nothing`: its capacity check
@@ -491,6 +513,9 @@ class Writer:
         hashes = [content_hash(text) for text in contents]
         found: dict[str, Vectors] = {}
         for hashed in dict.fromkeys(hashes):
+            if (prepared := self._prepared.get(hashed)) is not None:
+                found[hashed] = prepared
+                continue
             blob = self._store.cached_vector(hashed)
             if blob is not None:
                 found[hashed] = np.frombuffer(blob, dtype=np.float32)

@@ -23,9 +23,11 @@ def n_memories(count: int) -> str:
 
 
 def when(timestamp: float | None) -> str:
+    """The moment in this computer's time zone, named (``2026-12-01 23:40 CET``): an
+    unlabelled UTC time read as local was hours off."""
     if not timestamp:
         return "-"
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M")
+    return _local(timestamp).strftime("%Y-%m-%d %H:%M %Z").rstrip()
 
 
 def one_line(text: str, width: int = 72) -> str:
@@ -39,9 +41,14 @@ def echo_json(document: object) -> None:
 
 
 def day(timestamp: float | None) -> str:
+    """The day in this computer's time zone (as :func:`when`)."""
     if not timestamp:
         return "-"
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
+    return _local(timestamp).strftime("%Y-%m-%d")
+
+
+def _local(timestamp: float) -> datetime:
+    return datetime.fromtimestamp(timestamp, UTC).astimezone()
 
 
 class PagesBar:

@@ -11,6 +11,7 @@ from localmind.cli.errors import friendly_errors
 from localmind.cli.output import echo_json, when
 from localmind.cli.root import cli
 from localmind.config import Limits
+from localmind.profile import nothing_remembered
 from localmind.terminal import printable
 
 
@@ -54,5 +55,5 @@ def context(obj: Context, query: str) -> None:
     outdated", naming the newer one (the text MCP's `context` tool returns)."""
     validation.content(query, Limits(), what="The query")
     with obj.open(llm=True) as memory:
-        text = memory.context(query)
+        text = memory.context(query) or nothing_remembered(query)
     click.echo(printable(text))

@@ -25,10 +25,16 @@ from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_typ
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
-from localmind.errors import InFuture, InterruptedAfterSaving, InvalidInput, LocalmindError
+from localmind.errors import (
+    InFuture,
+    InterruptedAfterSaving,
+    InvalidInput,
+    LocalmindError,
+    WouldArchive,
+)
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
-from localmind.memory import NewMemory, validate_new
+from localmind.memory import Memory, NewMemory, validate_new
 from localmind.records import MemoryType
 from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
@@ -60,9 +66,15 @@ from localmind.transfer import (
     "(--type episodic, e.g. chat transcripts) are always stored as told; the same event on "
     "another date is another memory.",
 )
+@click.option(
+    "--allow-evict",
+    is_flag=True,
+    help="When the import would take the store over its capacity, archive the memories of "
+    "least value to make room (those you added one by one go last) instead of refusing.",
+)
 @click.pass_obj
 @friendly_errors
-def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
+def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evict: bool) -> None:
     """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
     "metadata": {...}, "created_at": ...}) or plain text, one memory a line; or a `localmind
     export` file, restored as it was (ids, versions, confidence). Bad lines are reported with
@@ -72,7 +84,11 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     (without asking a model): one that restates a memory is merged into it, one that may
     change a memory is stored and queued for review (`localmind conflicts`), and one whose
     text a memory replaced (an earlier version, or one set aside in a review) is not added
-    again."""
+    again.
+
+    An import that would take the store over its capacity imports nothing and says how many
+    memories it would archive, unless --allow-evict (or raise the capacity first: `localmind
+    config capacity N`)."""
     if file.seekable():
         # Refuse a file that is not UTF-8 whole, before anything is imported: one pass that
         # decodes and drops (memory stays bounded), then back to the start.
@@ -109,10 +125,17 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
-        with _nothing_left_if_stopped(), memory.all_or_nothing() as evicted:
-            bar = click.progressbar(length=lines.size or 1, label="Importing", file=sys.stderr)
-            with bar:
-                while pending is not None:
+        # Half the bar reads and prepares (no lock held), the other half writes.
+        bar = click.progressbar(length=2 * (lines.size or 1), label="Importing", file=sys.stderr)
+        with _nothing_left_if_stopped(), bar:
+            progress = _Progress(bar, lines)
+            ahead = _prepared_ahead(memory, pending, batches, progress, check=not raw)
+            with (
+                _refused_over_capacity(file.name),
+                memory.all_or_nothing(archive=allow_evict) as evicted,
+            ):
+                # (a file of more than PREPARED_AHEAD memories prepares the rest under the lock)
+                for pending in itertools.chain(ahead, _prepared(memory, batches, progress, raw)):
                     added = memory.remember_many_explained(pending.new, check=not raw)
                     report = memory.restore(pending.restorable)
                     imported += len(pending.new) - added.reinforced - added.merged - added.outdated
@@ -124,8 +147,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool) -> None:
                     skipped += len(report.skipped)
                     secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
                     secret.update(dict.fromkeys(report.secret))
-                    bar.update(lines.consumed - bar.pos)
-                    pending = next(batches, None)
+                    progress.written(pending)
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
@@ -161,6 +183,22 @@ NOTHING_IMPORTED = "nothing imported; the store is as it was."
 
 
 @contextmanager
+def _refused_over_capacity(name: str) -> Iterator[None]:
+    """An import over the capacity, not allowed to archive: say by how much, and the two
+    ways on."""
+    try:
+        yield
+    except WouldArchive as over:
+        raise click.ClickException(
+            f"Importing {printable(name)} would leave {n_memories(over.total)}, over the "
+            f"capacity of {over.capacity}: {n_memories(over.excess)} would be archived to make "
+            f"room. Nothing was imported. Raise the capacity first (localmind config capacity "
+            f"{over.total}), or import with --allow-evict to archive the {over.excess} of "
+            "least value (memories you added one by one go last)."
+        ) from None
+
+
+@contextmanager
 def _nothing_left_if_stopped() -> Iterator[None]:
     """Say that an import stopped part way (Ctrl-C, an error) left nothing behind: it is one
     transaction (``Memory.all_or_nothing``), which rolled back."""
@@ -183,10 +221,69 @@ def _nothing_left_if_stopped() -> Iterator[None]:
 IMPORT_BATCH = 1024
 
 
+#: Memories read and prepared (embedded, their statements read) before the import takes the
+#: write lock: what other programs' writes wait for is then only judging and writing. Bounded:
+#: a vector is 2 KiB, and statement.read keeps 4096 statements (a longer file reads some again
+#: under the lock, and prepares what is past this under it).
+PREPARED_AHEAD = 4 * IMPORT_BATCH
+
+
 @dataclass(slots=True)
 class _Batch:
     new: list[NewMemory] = field(default_factory=list)
     restorable: list[Restorable] = field(default_factory=list)
+    end: int = 0  # bytes of the file read up to its last line
+
+
+class _Progress:
+    """The import's bar: the first half is reading and preparing, the second writing."""
+
+    def __init__(self, bar: Any, lines: _Lines) -> None:
+        self._bar = bar
+        self._lines = lines
+        self._half = lines.size or 1
+
+    def read(self, batch: _Batch) -> None:
+        batch.end = self._lines.consumed
+        self._to(min(batch.end, self._half))
+
+    def written(self, batch: _Batch) -> None:
+        self._to(self._half + min(batch.end, self._half))
+
+    def _to(self, position: int) -> None:
+        self._bar.update(max(0, position - self._bar.pos))
+
+
+def _prepare(memory: Memory, batch: _Batch, progress: _Progress, check: bool) -> None:
+    progress.read(batch)
+    memory.prepare(batch.new, check=check)
+    contents = [NewMemory(item.record.content, item.record.type) for item in batch.restorable]
+    memory.prepare(contents, check=False)
+
+
+def _prepared_ahead(
+    memory: Memory, first: _Batch, rest: Iterator[_Batch], progress: _Progress, *, check: bool
+) -> list[_Batch]:
+    """``first`` and the batches after it, up to PREPARED_AHEAD memories, prepared."""
+    ahead: list[_Batch] = []
+    count = 0
+    batch: _Batch | None = first
+    while batch is not None:
+        _prepare(memory, batch, progress, check)
+        ahead.append(batch)
+        count += len(batch.new) + len(batch.restorable)
+        if count >= PREPARED_AHEAD:
+            break
+        batch = next(rest, None)
+    return ahead
+
+
+def _prepared(
+    memory: Memory, batches: Iterator[_Batch], progress: _Progress, raw: bool
+) -> Iterator[_Batch]:
+    for batch in batches:
+        _prepare(memory, batch, progress, not raw)
+        yield batch
 
 
 class _Lines:
@@ -240,6 +337,11 @@ class _Batches:
     def __iter__(self) -> Iterator[_Batch]:
         batch = _Batch()
         for number, item in self._items:
+            if isinstance(item, BadLine) and item.whole_file:
+                raise click.ClickException(
+                    f"{printable(self._name)}:{number}: {printable(item.reason, newlines=False)} "
+                    "Nothing was imported."
+                )
             if isinstance(item, BadLine):
                 self._report(item)
                 continue
@@ -250,7 +352,8 @@ class _Batches:
                     checked = validate_new(item, Settings())
                 except InFuture as error:
                     # Not one bad line to skip: a file's dates are usually all off alike (a
-                    # time zone, milliseconds for seconds), and the rest would be kept wrong.
+                    # time zone, milliseconds for seconds), and the rest would be kept wrong
+                    # (a date that cannot be read at all: BadLine.whole_file, above).
                     raise click.ClickException(
                         f"{printable(self._name)}:{number}: {error} Nothing was imported."
                     ) from None

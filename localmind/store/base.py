@@ -3,7 +3,8 @@ checkpoints, and the ``?`` placeholders of an ``IN (...)`` list."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import apsw
@@ -49,6 +50,16 @@ class Tables:
         finally:
             self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         return bool(frames == 0)
+
+    @contextmanager
+    def waiting_briefly(self) -> Iterator[None]:
+        """Writes inside wait ``BOOKKEEPING_WAIT_MS`` for the write lock, not the busy timeout,
+        then raise a busy error (``BUSY_ERRORS``): for a write that may be put off."""
+        self.db.set_busy_timeout(BOOKKEEPING_WAIT_MS)
+        try:
+            yield
+        finally:
+            self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
 
     def write_unless_busy(self, write: Callable[[], None]) -> bool:
         """Run ``write`` in a write transaction if the write lock comes within

@@ -453,13 +453,20 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         return {key: n for key, n in self.db.execute(sql, params)}
 
     def eviction_candidates(
-        self, namespace: str, limit: int, *, source: str | None = None, keep: str | None = None
+        self,
+        namespace: str,
+        limit: int,
+        *,
+        source: str | None = None,
+        keep: str | None = None,
+        last_sources: Sequence[str] = (),
     ) -> list[str]:
         """Ids of up to ``limit`` active unpinned memories of least value (confidence times
-        uses, then importance, then age): what capacity archives first. A memory in a pending
-        conflict comes last: archiving it would settle the question silently, before the
-        person has read it. ``source``: only those whose metadata names it; ``keep``: never
-        this one."""
+        uses, then importance, then age): what capacity archives first. Memories whose source
+        is one of ``last_sources`` come after all others, and among the rest a memory in a
+        pending conflict comes last: archiving it would settle the question silently, before
+        the person has read it. ``source``: only those whose metadata names it; ``keep``:
+        never this one."""
         sql = "SELECT id FROM memories WHERE namespace = ? AND status = 'active' AND pinned = 0 "
         params: list[Any] = [namespace]
         if source is not None:
@@ -468,8 +475,10 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         if keep is not None:
             sql += "AND id != ? "
             params.append(keep)
+        sql += "ORDER BY source IN (SELECT value FROM json_each(?)), "
+        params.append(json.dumps(list(last_sources)))
         sql += (
-            "ORDER BY EXISTS (SELECT 1 FROM conflicts k WHERE k.status = 'pending' AND "
+            "EXISTS (SELECT 1 FROM conflicts k WHERE k.status = 'pending' AND "
             "(k.existing_id = memories.id OR k.candidate_id = memories.id)), "
             "confidence * (access_count + 1), importance, created_at LIMIT ?"
         )

@@ -38,7 +38,7 @@ def test_an_import_over_capacity_says_how_many_it_archived_and_they_can_be_liste
     lines = tmp_path / "facts.txt"
     lines.write_text("\n".join(FACTS) + "\n", encoding="utf-8")
 
-    summary = cli.ok("import", str(lines)).stdout
+    summary = cli.ok("import", str(lines), "--allow-evict").stdout
 
     assert summary.startswith("Imported 7 memories")
     assert "capacity 5 archived 2 memories (list them: localmind list --archived" in summary
@@ -202,7 +202,7 @@ def test_restoring_an_export_over_capacity_says_what_it_archived(cli: Cli, tmp_p
     Memory.open(other.db, PASSPHRASE, kdf=FAST_KDF).close()  # config never makes a store
     other.ok("config", "capacity", "3")
 
-    summary = other.ok("import", str(export)).stdout
+    summary = other.ok("import", str(export), "--allow-evict").stdout
 
     assert summary.startswith("Imported 4 memories")
     assert "capacity 3 archived 1 memory (list them" in summary
@@ -219,7 +219,7 @@ def test_importing_520_into_the_default_capacity_says_500_kept_and_20_archived(
         encoding="utf-8",
     )
 
-    summary = cli.ok("import", str(lines)).stdout
+    summary = cli.ok("import", str(lines), "--allow-evict").stdout
 
     assert summary.startswith("Imported 520 memories")
     assert "capacity 500 archived 20 memories (list them: localmind list --archived" in summary
@@ -330,3 +330,68 @@ def test_capacity_archives_a_memory_awaiting_review_last(
     [archived] = memory.list_memories(status="expired")
     assert archived.content == "My cat is called Mochi"
     assert [(c.existing.id, c.candidate.id) for c in memory.conflicts()] == [(older.id, newer.id)]
+
+
+def typed_and_imported(cli: Cli, tmp_path: Path) -> tuple[list[str], Path]:
+    """Three facts the person typed (`add`), capacity 5, and a file of four lines to import:
+    one more than fits."""
+    typed = [cli.add(fact) for fact in FACTS[:3]]
+    cli.ok("config", "capacity", "5")
+    lines = tmp_path / "more.txt"
+    lines.write_text("\n".join(FACTS[3:]) + "\n", encoding="utf-8")
+    return typed, lines
+
+
+def test_an_import_over_capacity_imports_nothing_and_says_the_ways_on(
+    cli: Cli, tmp_path: Path, store: Path
+) -> None:
+    _, lines = typed_and_imported(cli, tmp_path)
+    before = files_of(store)
+
+    result = cli("import", str(lines))
+
+    assert result.exit_code == 1 and result.stdout == ""
+    error = result.stderr.splitlines()[-1]  # (after the progress bar's label)
+    assert error.startswith(f"Error: Importing {lines} would leave 7 memories, over the capacity")
+    assert "2 memories would be archived to make room. Nothing was imported." in result.stderr
+    assert "localmind config capacity 7" in result.stderr and "--allow-evict" in result.stderr
+    assert files_of(store) == before
+    # Raising the capacity as it says lets the whole file in, archiving nothing.
+    cli.ok("config", "capacity", "7")
+    summary = cli.ok("import", str(lines)).stdout
+    assert summary.startswith("Imported 4 memories") and "archived" not in summary
+    assert sorted(cli.contents()) == sorted(FACTS)
+
+
+def test_an_import_allowed_to_evict_archives_its_own_lines_before_what_the_person_typed(
+    cli: Cli, tmp_path: Path
+) -> None:
+    typed, lines = typed_and_imported(cli, tmp_path)
+
+    summary = cli.ok("import", str(lines), "--allow-evict").stdout
+
+    assert "capacity 5 archived 2 memories" in summary
+    active = {item["id"]: item for item in cli.json("list")}
+    assert set(typed) <= set(active), "an import archived what the person typed"
+    archived = cli.json("list", "--archived")
+    assert {item["content"] for item in archived} <= set(FACTS[3:])
+    assert all(item["source"].startswith("import:") for item in archived)
+    assert cli.ok("unarchive", archived[0]["id"]).stdout.startswith("Unarchived")
+
+
+def test_add_at_capacity_archives_an_imported_memory_before_one_typed_by_hand(
+    cli: Cli, tmp_path: Path
+) -> None:
+    cli.ok("config", "capacity", "3")
+    imported = tmp_path / "one.txt"
+    imported.write_text(FACTS[0] + "\n", encoding="utf-8")
+    cli.ok("import", str(imported))
+    # The imported one is the more trusted: value alone would archive a typed one first.
+    cli.ok("feedback", cli.json("list")[0]["id"], "confirm")
+    typed = [cli.add(fact) for fact in FACTS[1:3]]
+
+    added = cli.json("add", FACTS[3])
+
+    [gone] = added["evicted"]
+    assert gone not in typed
+    assert [item["content"] for item in cli.json("list", "--archived")] == [FACTS[0]]

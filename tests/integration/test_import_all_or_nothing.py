@@ -20,6 +20,7 @@ import apsw
 import pytest
 
 from localmind import Memory, NewMemory
+from localmind.embedders import default_embedder
 from localmind.lifecycle import Decision
 from localmind.store import SqliteStore
 from tests.cli_support import Cli
@@ -129,6 +130,49 @@ def _write_lock_held(store: Path) -> bool:
         return False
 
 
+class Watched:
+    """The bundled embedder, noting every text it embeds."""
+
+    def __init__(self) -> None:
+        self.inner = default_embedder()
+        self.embedded: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        self.embedded.extend(texts)
+        return self.inner.embed_documents(texts)
+
+
+def test_prepared_lines_are_not_embedded_under_the_write_lock_and_are_judged_the_same(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """``localmind import`` prepares its lines before its transaction (Memory.prepare): the
+    model, the slow part, then runs with no lock held, and the decisions are those of an
+    import that embeds as it writes."""
+    items = [NewMemory(text) for text in TOUCHING + fillers(6)]
+    decided = []
+    for prepared in (False, True):
+        embedder = Watched()
+        memory = open_memory(path=tmp_path / f"{prepared}.db", embedder=embedder)
+        for text in KNOWN:
+            memory.remember(text)
+        if prepared:
+            memory.prepare(items)
+        before = len(embedder.embedded)
+        with memory.all_or_nothing():
+            batch = memory.remember_many_explained(items)
+        under_the_lock = embedder.embedded[before:]
+        assert not under_the_lock if prepared else under_the_lock
+        decided.append(batch.decisions)
+        # What was prepared is dropped with the transaction: a new text embeds again.
+        memory.remember("I play the cello on Sundays")
+        assert embedder.embedded[-1:] == ["I play the cello on Sundays"]
+    assert decided[0] == decided[1]
+    assert Decision.QUEUED in decided[1] and Decision.MERGED in decided[1]
+
+
 @pytest.mark.slow
 def test_ctrl_c_in_the_middle_of_an_import_leaves_the_store_as_it_was(
     cli: Cli, store: Path, tmp_path: Path
@@ -163,7 +207,7 @@ def test_ctrl_c_in_the_middle_of_an_import_leaves_the_store_as_it_was(
     assert sorted(cli.contents()) == sorted(KNOWN)
     assert "No conflicts" in cli.ok("conflicts").stdout
     # What it would have imported goes through whole afterwards, and says what it archived.
-    done = cli.ok("import", str(source)).stdout
+    done = cli.ok("import", str(source), "--allow-evict").stdout
     kept = len(KNOWN) + len(TOUCHING) + 4000 - 2  # (one merged, one reinforced)
     assert f"capacity 50 archived {kept - 50} memories" in done, done
 

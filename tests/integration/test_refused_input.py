@@ -47,6 +47,42 @@ def test_an_import_line_dated_in_the_future_is_refused_by_its_number_and_nothing
     assert state(store) == before
 
 
+@pytest.mark.parametrize(
+    ("date", "said"),
+    [
+        ("03/20/2025", "created_at '03/20/2025' is not an ISO 8601 date"),
+        (1e20, "created_at must be a Unix time in seconds (years 1 to 9999), not 1e+20"),
+    ],
+)
+def test_an_import_line_whose_date_cannot_be_read_is_refused_by_its_number_like_a_future_one(
+    cli: Cli,
+    store: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    date: object,
+    said: str,
+) -> None:
+    """Not skipped while the rest is kept: a file's dates are written alike, so the other
+    lines' dates would be as wrong (read as made today)."""
+    cli.add("I live in Berlin")
+    before = state(store)
+    monkeypatch.setattr("localmind.cli.transfer.IMPORT_BATCH", 4)  # a few batches in first
+    documents: list[dict[str, object]] = [
+        {"content": f"note {n} about sourdough", "created_at": "2025-01-10"} for n in range(9)
+    ]
+    documents.append({"content": "I moved to Lisbon", "created_at": date})
+    source = _lines(tmp_path / "dated.jsonl", documents)
+
+    result = cli("import", str(source))
+
+    assert result.exit_code == 1 and result.stdout == ""
+    error = result.stderr.splitlines()[-1]
+    assert error.startswith(f"Error: {source}:10: {said}"), error
+    assert "dates are ISO 8601 (2025-03-20" in error and error.endswith("Nothing was imported.")
+    assert ": skipped: " not in result.stderr
+    assert state(store) == before
+
+
 def test_an_import_line_dated_an_hour_ahead_is_taken_clocks_drift(cli: Cli, tmp_path: Path) -> None:
     source = _lines(
         tmp_path / "soon.jsonl",
