@@ -20,6 +20,7 @@ the older text told no change itself. See docs/design.md, "The review queue, rou
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -97,7 +98,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     told_over = _told_as_over(old, new)
     if told_over is not None:
         return told_over
-    if _same_frame_other_value(old, new):
+    # Entries of one numbered series ("Diary 17: …", "note 18: …") are other items, each with
+    # its own values: a template filled in again is no change (docs/design.md, "round 9").
+    series = _other_entries_of_one_series(old, new)
+    if not series and _same_frame_other_value(old, new):
         what = f"both set {_slot_name(min(single))}" if single else "the same thing is told"
         return Suspicion(True, f"{what}, with another value")
     if old.comparison and new.comparison:
@@ -112,7 +116,8 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         return Suspicion(True, "one negates the other")
     numbers_old, numbers_new = _value_numbers(old), _value_numbers(new)
     if (
-        numbers_old
+        not series
+        and numbers_old
         and numbers_new
         and numbers_old != numbers_new
         and not new.event
@@ -756,25 +761,82 @@ def _label_positions(statement: Statement) -> set[int]:
         if not _digit(word) and _number_of(word, statement) is None:
             continue
         if statement.lang == "zh":
-            if index and words[index - 1].norm == _ZH_ORDINAL:
+            if (index and words[index - 1].norm == _ZH_ORDINAL) or _zh_heading_label(words, index):
                 found.add(index)
             continue
         if not 0 < index <= _HEADING_REACH:
             continue
         before = words[:index]
         after = words[index + 1].norm if index + 1 < len(words) else ","
+        named = before[-1].norm in _LABEL_WORDS
         heading = all(
             w.norm not in STOP_WORDS
             and w.norm not in PEOPLE_WORDS
             and w.norm not in POSSESSIVE_SELF
             and w.norm != ","
             and not w.person
-            and not past_verbs(read(w.surface))
+            # before "number" a past form names the entry ("shared fact number 0"), as an
+            # adjective does: it is no verb of the user's
+            and (named or not past_verbs(read(w.surface)))
             for w in before
         )
-        if heading and (after in (",", "of") or before[-1].norm in _LABEL_WORDS):
+        if heading and (after in (",", "of") or named):
             found.add(index)
     return found
+
+
+_COLONS = frozenset({":", "："})
+
+
+def _zh_heading_label(words: Sequence[Word], index: int) -> bool:
+    """A number that ends a Chinese heading before its colon (日记17：…, 笔记 3：…): the entry's
+    label, as 第5条 is, when only nouns of no person come before it."""
+    if not 0 < index <= _HEADING_REACH or index + 1 >= len(words):
+        return False
+    if words[index + 1].surface not in _COLONS:
+        return False
+    return all(
+        w.norm not in STOP_WORDS
+        and w.norm not in PEOPLE_WORDS
+        and w.norm not in POSSESSIVE_SELF
+        and w.norm != ","
+        and not w.person
+        and not _digit(w)
+        for w in words[:index]
+    )
+
+
+def _heading_label(statement: Statement) -> tuple[tuple[str, ...], str] | None:
+    """The words that name a numbered entry and its number ("Diary", "17" of "Diary 17: …";
+    "shared fact number", "0"), or None when the text opens with no such label."""
+    positions = _label_positions(statement)
+    if not positions:
+        return None
+    index = min(positions)
+    return tuple(word.norm for word in statement.words[:index]), statement.words[index].norm
+
+
+def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
+    """Both are entries of one numbered series (the same naming words, another number:
+    "Diary 17: …" / "Diary 18: …", "note 3: …" / "note 4: …", "shared fact number 0" /
+    "shared fact number 1"): other items, not another value of the same one. A generated
+    notes file, or a diary, fills the same template again and again. Not when both set one
+    one-value attribute ("note 3: my rent is 1400 euros" / "note 8: my rent is 1500 euros"):
+    that is the user's, whichever entry tells it; nor when both tell the user as now ("Diary 3:
+    I get up at 6:30" / "Diary 9: I get up at 7:30"): a habit of theirs, not an entry's item."""
+    if old.single_slots & new.single_slots or (_the_user_now(old) and _the_user_now(new)):
+        return False
+    label_old, label_new = _heading_label(old), _heading_label(new)
+    if label_old is None or label_new is None:
+        return False
+    (series_old, number_old), (series_new, number_new) = label_old, label_new
+    return series_old == series_new and number_old != number_new
+
+
+def _the_user_now(statement: Statement) -> bool:
+    """It tells the user (I, my, 我) in the present: no past and no done aspect."""
+    said = {word.norm for word in statement.words}
+    return bool(said & SELF_WORDS) and not statement.tense & {"past", "done"}
 
 
 def _number_of(word: Word, statement: Statement) -> str | None:
