@@ -53,3 +53,74 @@ def test_the_same_entry_told_with_another_value_is_still_suspect() -> None:
 def test_a_number_after_the_user_or_a_verb_is_still_a_value() -> None:
     assert suspect("I take bus 42 to work.", "I take bus 17 to work.").contradicts
     assert suspect("My locker is number 12.", "My locker is number 15.").contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "I take my coffee with two sugars and milk.",
+            "I switched to black coffee: no sugar, no milk.",
+        ),
+        ("夜班太累，现在每天喝一杯拿铁，加两份糖。", "糖吃太多了，改成喝美式，不加糖了。"),
+        ("我晚上喝两杯啤酒。", "为了减肥，我改成晚上不喝啤酒了。"),
+    ],
+)
+def test_a_change_word_with_a_negation_of_what_the_older_says_is_suspect(
+    old: str, new: str
+) -> None:
+    assert suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the negation is about something further on, or something the older text never says
+        (
+            "I drink coffee with milk every morning.",
+            "I switched to a new café; they don't have oat milk.",
+        ),
+        ("我每天早上喝咖啡。", "我换了新工作，不用早起了。"),
+        ("I cook dinner at home most nights.", "We moved to a new flat and it has no dishwasher."),
+    ],
+)
+def test_a_change_word_with_a_negation_of_something_else_is_not(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "医生说我血压偏高，140/90，让我少吃盐。",
+            "My blood pressure was 125/82 this week, much better than the 140/90 in spring.",
+        ),
+        ("我现在体重82公斤。", "I'm down to 76 kg from 82 kg since spring."),
+    ],
+)
+def test_the_older_value_cited_beside_a_new_one_is_a_change_across_languages(
+    old: str, new: str
+) -> None:
+    assert suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a small count, or a number that is no older value cited after "than"
+        ("我们家有3口人。", "Our new flat has 3 bedrooms, one more than the 2 we had."),
+        ("我女儿今年12岁。", "My daughter's team won 12 to 9, better than last week."),
+    ],
+)
+def test_a_number_shared_by_chance_is_no_cited_older_value(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+def test_what_someone_tells_of_the_user_is_the_users() -> None:
+    # "the doctor said my …": the user's blood pressure, not the doctor's
+    assert suspect("医生说我血压偏高，140/90。", "我的血压降到125/82了。").contradicts
+    assert suspect(
+        "My doctor said my blood pressure is 140/90.", "My blood pressure is down to 125/82."
+    ).contradicts
+    # … while what the teller does stays theirs
+    assert not suspect("My doctor said my blood pressure is fine.", "I run 5 km a day.").contradicts
