@@ -124,3 +124,23 @@ def test_what_someone_tells_of_the_user_is_the_users() -> None:
     ).contradicts
     # … while what the teller does stays theirs
     assert not suspect("My doctor said my blood pressure is fine.", "I run 5 km a day.").contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I go to bed around 11 pm.", "I go to bed around midnight these days."),
+        ("We have lunch at 1 pm on weekdays.", "We have lunch at noon on weekdays."),
+        ("我一般晚上十一点睡觉。", "我一般午夜睡觉。"),
+    ],
+)
+def test_a_clock_time_in_words_replaces_a_clock_time(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
+
+
+def test_the_same_clock_time_in_words_is_no_change() -> None:
+    assert not suspect(
+        "I go to bed at midnight.", "I go to bed at midnight on weekends too."
+    ).contradicts
+    assert not suspect("I go to bed at 12 am.", "I go to bed at midnight.").contradicts
+    assert not suspect("我一般十二点睡觉。", "我一般午夜睡觉。").contradicts
