@@ -2,11 +2,12 @@
 
 A person load-testing localmind (or importing a diary export) adds lines that fill the same
 template again: "Diary 17: … topic 4", "note 18: about …, number 412", "shared fact number 3",
-"Entry 19: I practised … for 41 minutes". Each is another item, not a change of the one before;
-none should wait for review. Adds them as ``localmind import`` does (``Memory.remember_many``,
-no model, no capacity limit) into a fresh encrypted store and prints what was decided, how many
-conflicts are pending and the CPU time. The lines hold no change of the user's, so every queued
-line is a false one.
+"Entry 19: I practised … for 41 minutes", "Test memory 20 about topic 6", "[21] about …, score
+4", "22. Walked 5 km", "Memory 23: I like topic 2". Each is another item, not a change of the
+one before; none should wait for review. Adds them as ``localmind import`` does
+(``Memory.remember_many``, no model, no capacity limit) into a fresh encrypted store and prints
+what was decided, how many conflicts are pending and the CPU time. The lines hold no change of
+the user's, so every queued line is a false one.
 """
 
 from __future__ import annotations
@@ -33,20 +34,23 @@ DOINGS = [
 
 
 def generated_notes(count: int, seed: int = 13) -> list[str]:
-    """``count`` lines of four numbered shapes, in turn (seeded: the same lines every run)."""
+    """``count`` lines of eight numbered shapes, in turn (seeded: the same lines every run)."""
     rng = random.Random(seed)
     lines = []
     for n in range(count):
-        shape = n % 4
-        if shape == 0:
-            lines.append(f"Diary {n}: {rng.choice(DOINGS)} and thought about topic {n % 9}")
-        elif shape == 1:
-            lines.append(f"note {n}: about {rng.choice(TOPICS)}, number {rng.randrange(1000)}")
-        elif shape == 2:
-            lines.append(f"shared fact number {n // 4}")
-        else:
-            minutes = rng.randrange(10, 90)
-            lines.append(f"Entry {n}: I practised {rng.choice(TOPICS)} for {minutes} minutes")
+        topic, amount = rng.choice(TOPICS), rng.randrange(10, 1000)
+        lines.append(
+            [
+                f"Diary {n}: {rng.choice(DOINGS)} and thought about topic {n % 9}",
+                f"note {n}: about {topic}, number {amount}",
+                f"shared fact number {n // 8}",
+                f"Entry {n}: I practised {topic} for {amount % 80 + 10} minutes",
+                f"Test memory {n} about topic {n % 7}",
+                f"[{n}] about {topic}, score {amount % 10}",
+                f"{n}. Walked {amount % 12 + 1} km",
+                f"Memory {n}: I like topic {amount % 5}",
+            ][n % 8]
+        )
     return lines
 
 

@@ -776,20 +776,24 @@ def _label_positions(statement: Statement) -> set[int]:
         before = words[:index]
         after = words[index + 1].norm if index + 1 < len(words) else ","
         named = before[-1].norm in _LABEL_WORDS
-        heading = all(
-            w.norm not in STOP_WORDS
-            and w.norm not in PEOPLE_WORDS
-            and w.norm not in POSSESSIVE_SELF
-            and w.norm != ","
-            and not w.person
-            # before "number" a past form names the entry ("shared fact number 0"), as an
-            # adjective does: it is no verb of the user's
-            and (named or not past_verbs(read(w.surface)))
-            for w in before
-        )
-        if heading and (after in (",", "of") or named):
+        if _names_an_entry(before, named) and (after in (",", "of") or named):
             found.add(index)
     return found
+
+
+def _names_an_entry(words: Sequence[Word], named: bool) -> bool:
+    """The words before a number name an entry ("Routine note", "Diary"): no stop word, no
+    person or the user, no verb of the user's. ``named``: "number" follows them, before which a
+    past form names the entry ("shared fact number 0"), as an adjective does."""
+    return all(
+        w.norm not in STOP_WORDS
+        and w.norm not in PEOPLE_WORDS
+        and w.norm not in POSSESSIVE_SELF
+        and w.norm != ","
+        and not w.person
+        and (named or not past_verbs(read(w.surface)))
+        for w in words
+    )
 
 
 _COLONS = frozenset({":", "："})
@@ -816,11 +820,27 @@ def _zh_heading_label(words: Sequence[Word], index: int) -> bool:
 def _heading_label(statement: Statement) -> tuple[tuple[str, ...], str] | None:
     """The words that name a numbered entry and its number ("Diary", "17" of "Diary 17: …";
     "shared fact number", "0"), or None when the text opens with no such label."""
+    # first the marks the reader drops: "Note 17 — …", "[17] …", "17. …", "Item 17 - …"
+    heading = _MARKED_HEADING.match(statement.text)
+    if heading is not None:
+        name = heading.group("name") or ""
+        if not name or _names_an_entry(read(name).words, named=False):
+            return tuple(name.lower().split()), heading.group("number")
     positions = _label_positions(statement)
     if not positions:
         return None
     index = min(positions)
     return tuple(word.norm for word in statement.words[:index]), statement.words[index].norm
+
+
+# A text that opens with an entry's number and a mark after it (or "about" / "on"): "Note 17 —
+# topic 4", "[17] about cooking", "17. Went for a walk", "Test memory 17 about topic 4", "#17:".
+# The name before the number is a few words of no digit; a clock time (7:30) or a decimal (3.5)
+# is no label.
+_MARKED_HEADING = re.compile(
+    r"^\s*[\[(#]?\s*(?P<name>[^\W\d][^\W\d]*(?:[ '-][^\W\d]+){0,3})?\s*[#№]?\s*"
+    r"(?P<number>\d+)\s*(?:[\])]|:(?!\d)|\.\s+\S|\s[-—–]\s|[—–]|\s(?:about|on|of)\s)"
+)
 
 
 def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
@@ -829,9 +849,12 @@ def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
     "shared fact number 1"): other items, not another value of the same one. A generated
     notes file, or a diary, fills the same template again and again. Not when both set one
     one-value attribute ("note 3: my rent is 1400 euros" / "note 8: my rent is 1500 euros"):
-    that is the user's, whichever entry tells it; nor when both tell the user as now ("Diary 3:
-    I get up at 6:30" / "Diary 9: I get up at 7:30"): a habit of theirs, not an entry's item."""
-    if old.single_slots & new.single_slots or (_the_user_now(old) and _the_user_now(new)):
+    that is the user's, whichever entry tells it; nor when both tell a habit of the user's
+    ("Diary 3: I get up at 6:30 on weekdays" / "Diary 9: … 7:30 …"), not an entry's occasion
+    ("Entry 5: I feel fine, mood 7")."""
+    if old.single_slots & new.single_slots or (
+        _a_habit_of_the_users(old) and _a_habit_of_the_users(new)
+    ):
         return False
     label_old, label_new = _heading_label(old), _heading_label(new)
     if label_old is None or label_new is None:
@@ -840,10 +863,20 @@ def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
     return series_old == series_new and number_old != number_new
 
 
-def _the_user_now(statement: Statement) -> bool:
-    """It tells the user (I, my, 我) in the present: no past and no done aspect."""
+# Words that tell a habit ("every", "usually", 每天, 一般): what holds, not what happened once.
+_HABIT = frozenset(
+    {"every", "each", "daily", "weekly", "monthly", "yearly", "usually", "always", "often"}
+    | {"normally", "generally", "weekday", "weekend", "一般", "通常", "总是", "平时", "经常"}
+    | {"每天", "每周", "每月", "每年", "每"}
+)
+
+
+def _a_habit_of_the_users(statement: Statement) -> bool:
+    """It tells a habit of the user's (I, my, 我 with every, usually, 每天, in the present)."""
     said = {word.norm for word in statement.words}
-    return bool(said & SELF_WORDS) and not statement.tense & {"past", "done"}
+    return (
+        bool(said & SELF_WORDS) and bool(said & _HABIT) and not statement.tense & {"past", "done"}
+    )
 
 
 def _number_of(word: Word, statement: Statement) -> str | None:

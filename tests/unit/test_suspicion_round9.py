@@ -18,6 +18,14 @@ ENTRIES_OF_ONE_SERIES = [
     ("Entry 7: I practised piano for 25 minutes.", "Entry 8: I practised piano for 40 minutes."),
     ("Day 3 of the trip: we hiked 12 km.", "Day 4 of the trip: we hiked 15 km."),
     ("日记17：今天去跑步了，想了想话题4。", "日记18：今天去跑步了，想了想话题5。"),
+    # the marks the reader drops: a dash, brackets, a list's full stop; "about" after the label
+    ("Note 17 — topic 4", "Note 18 — topic 5"),
+    ("[17] about cooking, score 4", "[18] about cooking, score 9"),
+    ("17. Walked 5 km", "18. Walked 7 km"),
+    ("Test memory 17 about topic 4", "Test memory 18 about topic 5"),
+    # an entry's state or liking, not a habit
+    ("Entry 5: I feel fine, mood 7", "Entry 6: I feel fine, mood 3"),
+    ("Memory 17: I like topic 4", "Memory 18: I like topic 5"),
 ]
 
 
@@ -34,6 +42,8 @@ CHANGES_TOLD_IN_ENTRIES = [
     ("Diary 3: I eat meat.", "Diary 9: I don't eat meat anymore."),
     ("日记3：我每天六点半起床。", "日记9：我每天七点半起床。"),
     ("日记3：我住在杭州。", "日记9：我搬到上海了。"),
+    ("1. I get up at 6:30 every day", "2. I get up at 7:30 every day"),
+    ("2024: I live in Berlin.", "2025: I live in Lisbon."),
 ]
 
 
@@ -53,6 +63,11 @@ def test_the_same_entry_told_with_another_value_is_still_suspect() -> None:
 def test_a_number_after_the_user_or_a_verb_is_still_a_value() -> None:
     assert suspect("I take bus 42 to work.", "I take bus 17 to work.").contradicts
     assert suspect("My locker is number 12.", "My locker is number 15.").contradicts
+    # a sentence's full stop after a number is no list mark; a clock time is no label
+    assert suspect("My son is 7.", "My son is 8.").contradicts
+    assert suspect(
+        "7:30 is when I get up every day.", "8:15 is when I get up every day."
+    ).contradicts
 
 
 @pytest.mark.parametrize(
