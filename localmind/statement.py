@@ -198,7 +198,7 @@ TIME_WORDS = (
         """morning mornings evening night afternoon day daily week weekly month monthly year
     yearly weekend every each monday tuesday wednesday thursday friday saturday sunday today
     tonight tomorrow yesterday before after 每天 每周 每月 每年 早上 早晨 晚上 上午 下午 周末
-    午夜 子夜
+    午夜 子夜 凌晨 中午 半夜 夜里
     周一 周二 周三 周四 周五 周六 周日 今天 明天 昨天 之前 以前 前 之后 以后 后"""
     )
 )
@@ -1094,6 +1094,11 @@ _ZH_NUMBER_IN_TEXT = re.compile(
 
 
 _ZH_MIDNIGHT = re.compile(r"午夜|子夜")
+# 一点 is "a little" (早一点), but one o'clock after a time of day (凌晨一点, 下午一点) or
+# as 一点钟, 一点半.
+_ONE_OCLOCK = re.compile(
+    r"(?<=凌晨|早上|上午|中午|下午|晚上|半夜|夜里)一点|一点(?=钟|半|整|\d|[一二三四五]十)"
+)
 
 
 def _chinese_numbers(text: str) -> set[str]:
@@ -1110,7 +1115,11 @@ def _chinese_numbers(text: str) -> set[str]:
             found.add(_without_trailing_zeros(plain))
             continue
         start = match.start()
-        if numeral == "一" and (start == 0 or text[start - 1] not in "0123456789第"):
+        if (
+            numeral == "一"
+            and (start == 0 or text[start - 1] not in "0123456789第")
+            and not _ONE_OCLOCK.match(text, start)
+        ):
             continue  # 一名, 一个: an article, like "a"; 第一 is "first"
         value = _chinese_number(numeral)
         if value:

@@ -159,3 +159,10 @@ def test_the_same_clock_time_in_words_is_no_change() -> None:
     ).contradicts
     assert not suspect("I go to bed at 12 am.", "I go to bed at midnight.").contradicts
     assert not suspect("我一般十二点睡觉。", "我一般午夜睡觉。").contradicts
+
+
+def test_one_oclock_in_chinese_is_a_time_and_a_little_is_not() -> None:
+    # 凌晨一点 is one o'clock (一 is no article there); 早一点 is "a little earlier"
+    assert suspect("我一般晚上十二点睡觉。", "我一般凌晨一点睡觉。").contradicts
+    assert not suspect("我一般晚上十一点睡觉。", "我最近想睡得早一点。").contradicts
+    assert not suspect("我一般凌晨一点睡觉。", "我一般凌晨一点睡觉，周末也一样。").contradicts
