@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from localmind.sameness import compare
 from localmind.suspicion import suspect
 
 ENTRIES_OF_ONE_SERIES = [
@@ -166,3 +167,11 @@ def test_one_oclock_in_chinese_is_a_time_and_a_little_is_not() -> None:
     assert suspect("我一般晚上十二点睡觉。", "我一般凌晨一点睡觉。").contradicts
     assert not suspect("我一般晚上十一点睡觉。", "我最近想睡得早一点。").contradicts
     assert not suspect("我一般凌晨一点睡觉。", "我一般凌晨一点睡觉，周末也一样。").contradicts
+
+
+def test_a_clock_time_in_words_reads_alike_across_languages() -> None:
+    # Chinese tells the part of the day in words (晚上十一点): across languages the am/pm of an
+    # English clock time is no other number; within one language it is (11pm / 11am)
+    assert "numbers differ" not in compare("我一般午夜睡觉。", "I go to bed at midnight.").why
+    assert "numbers differ" not in compare("我一般晚上十一点睡觉。", "I go to bed at 11pm.").why
+    assert compare("I go to bed at 11pm.", "I go to bed at 11am.").differs
