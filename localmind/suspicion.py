@@ -782,15 +782,16 @@ def _label_positions(statement: Statement) -> set[int]:
 
 
 def _names_an_entry(words: Sequence[Word], named: bool) -> bool:
-    """The words before a number name an entry ("Routine note", "Diary"): no stop word, no
-    person or the user, no verb of the user's. ``named``: "number" follows them, before which a
-    past form names the entry ("shared fact number 0"), as an adjective does."""
+    """The words before a number name an entry ("Routine note", "Diary", 日记): no stop word,
+    no number, no person or the user, no verb of the user's. ``named``: "number" follows them,
+    before which a past form names the entry ("shared fact number 0"), as an adjective does."""
     return all(
         w.norm not in STOP_WORDS
         and w.norm not in PEOPLE_WORDS
         and w.norm not in POSSESSIVE_SELF
         and w.norm != ","
         and not w.person
+        and not _digit(w)
         and (named or not past_verbs(read(w.surface)))
         for w in words
     )
@@ -806,15 +807,7 @@ def _zh_heading_label(words: Sequence[Word], index: int) -> bool:
         return False
     if words[index + 1].surface not in _COLONS:
         return False
-    return all(
-        w.norm not in STOP_WORDS
-        and w.norm not in PEOPLE_WORDS
-        and w.norm not in POSSESSIVE_SELF
-        and w.norm != ","
-        and not w.person
-        and not _digit(w)
-        for w in words[:index]
-    )
+    return _names_an_entry(words[:index], named=False)
 
 
 def _heading_label(statement: Statement) -> tuple[tuple[str, ...], str] | None:
