@@ -811,7 +811,7 @@ _STOPPING_ZH = ("戒", "放弃", "停止", "停掉")
 
 
 def _numbers(old: Statement, new: Statement) -> Sameness | None:
-    if old.numbers != new.numbers:
+    if _clock_free(old, new) != _clock_free(new, old):
         shown = (", ".join(sorted(n)) or "none" for n in (old.numbers, new.numbers))
         return _different("numbers differ ({} / {})".format(*shown))
     if old.lang == new.lang and _numbers_moved(old.text, new.text):
@@ -822,6 +822,15 @@ def _numbers(old: Statement, new: Statement) -> Sameness | None:
     return None
 
 
+def _clock_free(statement: Statement, other: Statement) -> frozenset[str]:
+    """Its numbers; across languages a clock time without its am/pm (11pm / 晚上十一点: Chinese
+    says the part of the day in words, read apart from the number)."""
+    if statement.lang == other.lang:
+        return statement.numbers
+    return frozenset(_AM_PM.sub("", number) for number in statement.numbers)
+
+
+_AM_PM = re.compile(r"(?<=\d)[ap]m$")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD_OR_NUMBER = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)?")
 

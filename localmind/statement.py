@@ -198,6 +198,7 @@ TIME_WORDS = (
         """morning mornings evening night afternoon day daily week weekly month monthly year
     yearly weekend every each monday tuesday wednesday thursday friday saturday sunday today
     tonight tomorrow yesterday before after 每天 每周 每月 每年 早上 早晨 晚上 上午 下午 周末
+    午夜 子夜 凌晨 中午 半夜 夜里
     周一 周二 周三 周四 周五 周六 周日 今天 明天 昨天 之前 以前 前 之后 以后 后"""
     )
 )
@@ -503,7 +504,15 @@ _CLOCK_SAID = re.compile(
 )
 
 
+# "at midnight", "at noon": a clock time in words, read as the time it is ("11 pm" → "midnight"
+# is a later bedtime, not a time dropped).
+_CLOCK_WORDS = re.compile(r"\b(midnight|noon|midday)\b", re.IGNORECASE)
+
+
 def _said_clock(text: str) -> str:
+    text = _CLOCK_WORDS.sub(
+        lambda match: "12am" if match.group(1).lower() == "midnight" else "12pm", text
+    )
     return _CLOCK_SAID.sub(
         lambda match: match.group(1) + ("am" if "morning" in match.group(2).lower() else "pm"),
         text,
@@ -1084,11 +1093,20 @@ _ZH_NUMBER_IN_TEXT = re.compile(
 )
 
 
+_ZH_MIDNIGHT = re.compile(r"午夜|子夜")
+# 一点 is "a little" (早一点), but one o'clock after a time of day (凌晨一点, 下午一点) or
+# as 一点钟, 一点半.
+_ONE_OCLOCK = re.compile(
+    r"(?<=凌晨|早上|上午|中午|下午|晚上|半夜|夜里)一点|一点(?=钟|半|整|\d|[一二三四五]十)"
+)
+
+
 def _chinese_numbers(text: str) -> set[str]:
     """The numbers a Chinese text states, read from the text rather than from jieba's words,
     which glue numerals to their neighbours differently from one sentence to the next
     (十一点左右, 三点 / 半去)."""
-    found: set[str] = set()
+    # 午夜 "midnight" is twelve o'clock, as 十二点 is
+    found: set[str] = {"12"} if _ZH_MIDNIGHT.search(text) else set()
     for match in _ZH_NUMBER_IN_TEXT.finditer(unicodedata.normalize("NFKC", text)):
         digits, large, small = match.groups()
         numeral = large or small
@@ -1097,7 +1115,11 @@ def _chinese_numbers(text: str) -> set[str]:
             found.add(_without_trailing_zeros(plain))
             continue
         start = match.start()
-        if numeral == "一" and (start == 0 or text[start - 1] not in "0123456789第"):
+        if (
+            numeral == "一"
+            and (start == 0 or text[start - 1] not in "0123456789第")
+            and not _ONE_OCLOCK.match(text, start)
+        ):
             continue  # 一名, 一个: an article, like "a"; 第一 is "first"
         value = _chinese_number(numeral)
         if value:

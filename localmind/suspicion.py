@@ -20,6 +20,7 @@ the older text told no change itself. See docs/design.md, "The review queue, rou
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,6 +39,7 @@ from localmind.statement import (
     OTHER,
     OTHER_WORDS,
     POSSESSIVE_SELF,
+    QUALIFIERS,
     RELATIONS,
     SELF,
     SELF_WORDS,
@@ -97,7 +99,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     told_over = _told_as_over(old, new)
     if told_over is not None:
         return told_over
-    if _same_frame_other_value(old, new):
+    # Entries of one numbered series ("Diary 17: …", "note 18: …") are other items, each with
+    # its own values: a template filled in again is no change (docs/design.md, "round 9").
+    series = _other_entries_of_one_series(old, new)
+    if not series and _same_frame_other_value(old, new):
         what = f"both set {_slot_name(min(single))}" if single else "the same thing is told"
         return Suspicion(True, f"{what}, with another value")
     if old.comparison and new.comparison:
@@ -112,7 +117,8 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         return Suspicion(True, "one negates the other")
     numbers_old, numbers_new = _value_numbers(old), _value_numbers(new)
     if (
-        numbers_old
+        not series
+        and numbers_old
         and numbers_new
         and numbers_old != numbers_new
         and not new.event
@@ -169,6 +175,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     ):
         said = _said(new, min(cues))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
+    negated_change = _a_change_negates_what_the_older_says(old, new)
+    if negated_change is not None and not _tells_the_change_again(old, new):
+        said = _said(new, negated_change)
+        return Suspicion(True, f"“{said}” and a “not” change what the older memory says")
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
@@ -302,6 +312,8 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     shared |= _translated_names(old, new) | _translated_names(new, old)
     shared -= _people(old) | _people(new)
     new_numbers = _numbers_replaced(old, new)
+    if _older_numbers_compared(old, new):
+        return Suspicion(True, "the older numbers, compared with new ones")
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
     topic = _opening_thing(old, new)
@@ -589,7 +601,7 @@ def _subject(statement: Statement, other: Statement) -> str:
     """Its subject; a first word the other text spells as a name is one here too ("Tom left
     Roosevelt High": "tom" is a dictionary word, so only the other text shows it is a name)."""
     first = statement.words[0].norm if statement.words else ""
-    if _acts_on_the_users(statement):
+    if _acts_on_the_users(statement) or _told_of_the_user(statement):
         return SELF
     relative = _relative_of_opening_name(statement)
     if relative is not None:
@@ -756,25 +768,108 @@ def _label_positions(statement: Statement) -> set[int]:
         if not _digit(word) and _number_of(word, statement) is None:
             continue
         if statement.lang == "zh":
-            if index and words[index - 1].norm == _ZH_ORDINAL:
+            if (index and words[index - 1].norm == _ZH_ORDINAL) or _zh_heading_label(words, index):
                 found.add(index)
             continue
         if not 0 < index <= _HEADING_REACH:
             continue
         before = words[:index]
         after = words[index + 1].norm if index + 1 < len(words) else ","
-        heading = all(
-            w.norm not in STOP_WORDS
-            and w.norm not in PEOPLE_WORDS
-            and w.norm not in POSSESSIVE_SELF
-            and w.norm != ","
-            and not w.person
-            and not past_verbs(read(w.surface))
-            for w in before
-        )
-        if heading and (after in (",", "of") or before[-1].norm in _LABEL_WORDS):
+        named = before[-1].norm in _LABEL_WORDS
+        if _names_an_entry(before, named) and (after in (",", "of") or named):
             found.add(index)
     return found
+
+
+def _names_an_entry(words: Sequence[Word], named: bool) -> bool:
+    """The words before a number name an entry ("Routine note", "Diary", 日记): no stop word,
+    no number, no person or the user, no verb of the user's. ``named``: "number" follows them,
+    before which a past form names the entry ("shared fact number 0"), as an adjective does."""
+    return all(
+        w.norm not in STOP_WORDS
+        and w.norm not in PEOPLE_WORDS
+        and w.norm not in POSSESSIVE_SELF
+        and w.norm != ","
+        and not w.person
+        and not _digit(w)
+        and (named or not past_verbs(read(w.surface)))
+        for w in words
+    )
+
+
+_COLONS = frozenset({":", "："})
+
+
+def _zh_heading_label(words: Sequence[Word], index: int) -> bool:
+    """A number that ends a Chinese heading before its colon (日记17：…, 笔记 3：…): the entry's
+    label, as 第5条 is, when only nouns of no person come before it."""
+    if not 0 < index <= _HEADING_REACH or index + 1 >= len(words):
+        return False
+    if words[index + 1].surface not in _COLONS:
+        return False
+    return _names_an_entry(words[:index], named=False)
+
+
+def _heading_label(statement: Statement) -> tuple[tuple[str, ...], str] | None:
+    """The words that name a numbered entry and its number ("Diary", "17" of "Diary 17: …";
+    "shared fact number", "0"), or None when the text opens with no such label."""
+    # first the marks the reader drops: "Note 17 — …", "[17] …", "17. …", "Item 17 - …"
+    heading = _MARKED_HEADING.match(statement.text)
+    if heading is not None:
+        name = heading.group("name") or ""
+        if not name or _names_an_entry(read(name).words, named=False):
+            return tuple(name.lower().split()), heading.group("number")
+    positions = _label_positions(statement)
+    if not positions:
+        return None
+    index = min(positions)
+    return tuple(word.norm for word in statement.words[:index]), statement.words[index].norm
+
+
+# A text that opens with an entry's number and a mark after it (or "about" / "on"): "Note 17 —
+# topic 4", "[17] about cooking", "17. Went for a walk", "Test memory 17 about topic 4", "#17:".
+# The name before the number is a few words of no digit; a clock time (7:30) or a decimal (3.5)
+# is no label.
+_MARKED_HEADING = re.compile(
+    r"^\s*[\[(#]?\s*(?P<name>[^\W\d][^\W\d]*(?:[ '-][^\W\d]+){0,3})?\s*[#№]?\s*"
+    r"(?P<number>\d+)\s*(?:[\])]|:(?!\d)|\.\s+\S|\s[-—–]\s|[—–]|\s(?:about|on|of)\s)"
+)
+
+
+def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
+    """Both are entries of one numbered series (the same naming words, another number:
+    "Diary 17: …" / "Diary 18: …", "note 3: …" / "note 4: …", "shared fact number 0" /
+    "shared fact number 1"): other items, not another value of the same one. A generated
+    notes file, or a diary, fills the same template again and again. Not when both set one
+    one-value attribute ("note 3: my rent is 1400 euros" / "note 8: my rent is 1500 euros"):
+    that is the user's, whichever entry tells it; nor when both tell a habit of the user's
+    ("Diary 3: I get up at 6:30 on weekdays" / "Diary 9: … 7:30 …"), not an entry's occasion
+    ("Entry 5: I feel fine, mood 7")."""
+    if old.single_slots & new.single_slots or (
+        _a_habit_of_the_users(old) and _a_habit_of_the_users(new)
+    ):
+        return False
+    label_old, label_new = _heading_label(old), _heading_label(new)
+    if label_old is None or label_new is None:
+        return False
+    (series_old, number_old), (series_new, number_new) = label_old, label_new
+    return series_old == series_new and number_old != number_new
+
+
+# Words that tell a habit ("every", "usually", 每天, 一般): what holds, not what happened once.
+_HABIT = frozenset(
+    {"every", "each", "daily", "weekly", "monthly", "yearly", "usually", "always", "often"}
+    | {"normally", "generally", "weekday", "weekend", "一般", "通常", "总是", "平时", "经常"}
+    | {"每天", "每周", "每月", "每年", "每"}
+)
+
+
+def _a_habit_of_the_users(statement: Statement) -> bool:
+    """It tells a habit of the user's (I, my, 我 with every, usually, 每天, in the present)."""
+    said = {word.norm for word in statement.words}
+    return (
+        bool(said & SELF_WORDS) and bool(said & _HABIT) and not statement.tense & {"past", "done"}
+    )
 
 
 def _number_of(word: Word, statement: Statement) -> str | None:
@@ -921,3 +1016,84 @@ def _acts_on_the_users(statement: Statement) -> bool:
     if words[1].norm in ("be", "'s", ",") or words[1].norm in STOP_WORDS:
         return False  # "Tom is my manager", "Tom's parents": about Tom
     return any(word.norm in POSSESSIVE_SELF for word in words[2 : 2 + _OBJECT_REACH])
+
+
+# --- round 9: changes the rules above missed on the dev sets (docs/design.md, "round 9") -----
+
+# Words by which someone tells something of another ("the doctor said my …", 医生说我…).
+_SAYING = frozenset({"say", "speak", "tell", "告诉", "讲"})
+# How many content words after a negation are what it negates ("no sugar", 不加糖, "don't
+# drive"): not a thing further on ("they don't have oat milk").
+_NEGATED_WORDS = 1
+# How far after "than" / "from" the older value is cited ("than the 135/88", 从1200欧元).
+_COMPARED_REACH = 2
+# Words that set a value beside an older one: "better than the 135/88", "down to 76 from 82".
+_COMPARED = frozenset({"than", "from", "比", "从"})
+
+
+def _told_of_the_user(statement: Statement) -> bool:
+    """It opens with someone telling something of the user ("My doctor said my blood
+    pressure …", 医生说我血压偏高): the user's, not the teller's."""
+    words = [w for w in statement.words if w.norm not in STOP_WORDS and w.norm != ","]
+    for index, word in enumerate(words[:3]):
+        if word.norm in _SAYING:
+            following = words[index + 1] if index + 1 < len(words) else None
+            return (
+                index > 0
+                and following is not None
+                and (following.norm in SELF_WORDS or following.norm in POSSESSIVE_SELF)
+            )
+    return False
+
+
+def _a_change_negates_what_the_older_says(old: Statement, new: Statement) -> str | None:
+    """The change word of a new text that also negates something the older one says as it is
+    ("I switched to black coffee: no sugar, no milk" after "… with two sugars and milk";
+    改成喝美式，不加糖了 after 加两份糖), or None. The negated word must be among the first
+    content words after the negation ("they don't have oat milk" negates having, not milk)."""
+    if new.negations <= old.negations:
+        return None
+    cues = _cues_about(old, new) - _WHEN_ONLY
+    if not cues:
+        return None
+    said = set(old.terms)
+    words = new.words
+    for index, word in enumerate(words):
+        if word.norm not in NEGATIONS:
+            continue
+        following = [
+            w.norm
+            for w in words[index + 1 :]
+            if w.norm not in STOP_WORDS and w.norm not in QUALIFIERS and w.norm != ","
+        ][:_NEGATED_WORDS]
+        if any(norm in said or _parts_said(norm, said) for norm in following):
+            return min(cues)
+    return None
+
+
+def _parts_said(norm: str, said: set[str]) -> bool:
+    """A Chinese verb and object jieba glued (加糖, 喝啤酒) whose parts the other text says as
+    words (加 … 糖, 喝 … 啤酒)."""
+    return bool(_ALL_CJK.fullmatch(norm)) and any(
+        norm[:cut] in said and norm[cut:] in said for cut in range(1, len(norm))
+    )
+
+
+def _older_numbers_compared(old: Statement, new: Statement) -> bool:
+    """The new text cites the older one's values beside new ones ("much better than the
+    135/88 in January", "down to 76 kg from 82 kg"): the older values were replaced. Only
+    numbers of two digits or more count as the older value: a small count is shared by
+    chance ("3 bedrooms, one more than the 2 we had" after 我们家有3口人)."""
+    older = {number for number in _numbers(old) if len(number.replace(".", "")) >= 2}
+    numbers_new = _numbers(new)
+    if not (older and older <= numbers_new and numbers_new - _numbers(old)):
+        return False
+    words = new.words
+    return any(
+        word.norm in _COMPARED
+        and any(
+            _numbers(read(later.surface)) & older
+            for later in words[index + 1 : index + 1 + _COMPARED_REACH + 1]
+        )
+        for index, word in enumerate(words)
+    )
