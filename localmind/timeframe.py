@@ -380,7 +380,13 @@ _ZH_WEEKDAY_PATTERN = re.compile(
     r"星期(?P<day>[一二三四五六日天])"
 )
 # The week before last (上上个星期 and 上上礼拜 read 上上周 by now); 上周 and 本周 dateparser reads.
-_ZH_WEEK_BEFORE_LAST = re.compile(r"上上周(?![末一二三四五六日天])")
+_WEEK_BEFORE_LAST = re.compile(
+    r"上上周(?![末一二三四五六日天])|\bthe\s+week\s+before\s+last\b", re.I
+)
+_WEEKEND_BEFORE_LAST = re.compile(r"\bthe\s+weekend\s+before\s+last\b", re.IGNORECASE)
+_WEEKDAY_BEFORE_LAST = re.compile(rf"\bthe\s+(?P<day>{_WEEKDAYS})\s+before\s+last\b", re.I)
+#: Table patterns that name one day by its weekday (no memories told after it count: TOLD_WITHIN).
+_WEEKDAY_PATTERNS = (_ZH_WEEKDAY_PATTERN, _WEEKDAY_BEFORE_LAST)
 _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _EN_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
@@ -460,6 +466,19 @@ def _week_before_last(_match: re.Match[str], today: date) -> Days:
     return monday, monday + timedelta(days=7)
 
 
+def _weekend_before_last(_match: re.Match[str], today: date) -> Days:
+    saturday = _monday(today) - timedelta(days=14 - 5)
+    return saturday, saturday + timedelta(days=2)
+
+
+def _weekday_before_last(match: re.Match[str], today: date) -> Days:
+    """ "the Friday before last": the one before the latest Friday that has passed."""
+    weekday = _WEEKDAYS.split("|").index(match["day"].lower())
+    last = today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    day = last - timedelta(days=7)
+    return day, day + timedelta(days=1)
+
+
 def _rolling_days(match: re.Match[str], today: date) -> Days:
     count = re.sub(r"\s+", " ", (match["n"] or match["zn"] or "1").lower())
     unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
@@ -472,7 +491,9 @@ _TABLE = (
     (_SEASON_PATTERN, _season_days),
     (_WEEKEND_PATTERN, _weekend_days),
     (_ZH_WEEKDAY_PATTERN, _zh_weekday_days),
-    (_ZH_WEEK_BEFORE_LAST, _week_before_last),
+    (_WEEK_BEFORE_LAST, _week_before_last),
+    (_WEEKEND_BEFORE_LAST, _weekend_before_last),
+    (_WEEKDAY_BEFORE_LAST, _weekday_before_last),
     (_ROLLING_PATTERN, _rolling_days),
 )
 
@@ -480,7 +501,7 @@ _TABLE = (
 def _table_spans(text: _Text, today: date) -> list[_Found]:
     found: list[_Found] = []
     for pattern, read in _TABLE:
-        told_after = 0 if pattern is _ZH_WEEKDAY_PATTERN else _TOLD_AFTER_DAYS
+        told_after = 0 if pattern in _WEEKDAY_PATTERNS else _TOLD_AFTER_DAYS
         for match in pattern.finditer(text.text):
             if _HABITUAL.search(text.text[: match.start()]):
                 continue

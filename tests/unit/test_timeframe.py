@@ -123,6 +123,10 @@ TIME_QUERIES = [
     ("上上周", "2026-11-16", "2026-11-23"),
     ("上上个星期", "2026-11-16", "2026-11-23"),
     ("上上周末下雪了", "2026-11-21", "2026-11-23"),
+    ("what did I do the week before last", "2026-11-16", "2026-11-23"),
+    ("the weekend before last", "2026-11-21", "2026-11-23"),
+    ("what did I do the Friday before last", "2026-11-20", "2026-11-21"),
+    ("the Monday before last", "2026-11-23", "2026-11-24"),  # yesterday was the last Monday
 ]
 
 ORDINARY_QUERIES = [
@@ -385,6 +389,7 @@ def test_a_memory_told_within_a_week_after_the_period_may_be_about_it() -> None:
         ("What did I do last Friday?", 0),  # Saturday's memories are Saturday's
         ("上周五我做了什么？", 0),
         ("上上周五我做了什么", 0),
+        ("what did I do the Friday before last", 0),
         ("What did I do two weeks ago?", 0),  # a window on both sides of its day already
         ("两周前我做了什么？", 0),
     ],
