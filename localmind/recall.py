@@ -54,10 +54,6 @@ RERANK_CANDIDATES = 30
 #: What one query term shared with a short-term item counts for, on FTS5's BM25 scale (a
 #: matched term of average rarity in a small store scores about this much).
 BUFFER_TERM_BM25 = 2.0
-#: People tell of a period after it ("yesterday we hosted Thanksgiving"): a memory made up to a
-#: week after the period a query names still counts as made in it (on the personal set, 38 of
-#: 42 past periods hold an answer made within 7 days after their end; 25 within the period).
-PERIOD_TOLD_AFTER = 7 * 86_400.0
 #: A newer memory ranks above one it may replace only when it is itself this relevant.
 NEWER_FIRST_RELEVANCE = 0.0125
 #: ... and, for a later version remember() noted, only when the two are this similar (a close
@@ -383,9 +379,7 @@ class Recaller:
             )
         if frame is not None:
             found.in_period.update(
-                key
-                for key in keys
-                if frame.start <= found.record(key).created_at < frame.end + PERIOD_TOLD_AFTER
+                key for key in keys if frame.may_tell(found.record(key).created_at)
             )
             self._held_then(query, frame, query_vector, found, keys)
 
@@ -407,7 +401,7 @@ class Recaller:
             record = found.record(key)
             if not record.metadata:
                 continue
-            held = held_during(record, frame.start, frame.end + PERIOD_TOLD_AFTER, in_its_script)
+            held = held_during(record, frame.start, frame.told_until, in_its_script)
             if not held:
                 continue
             found.earlier[key] = held
@@ -583,7 +577,7 @@ class Recaller:
         """Memories made in the period join the candidates even when neither search found
         them ("what did we do last Christmas?" need not share a word with "went skiing")."""
         rowids = self._store.created_between(
-            frame.start, frame.end + PERIOD_TOLD_AFTER, depth, self.namespace, types or None
+            frame.start, frame.told_until, depth, self.namespace, types or None
         )
         known = {row.rowid for row in found.stored.values()}
         fresh = [rowid for rowid in rowids if rowid not in known]

@@ -29,22 +29,34 @@ __all__ = ["TOLD_WITHIN", "TimeFrame", "might_mention_time", "time_frame"]
 
 #: How long after a period its memories are still told: on the personal set, 25 of 42 past
 #: periods hold an answer's creation date as is, 38 with a week added (14 days: 38, 31 days: 39).
+#: Not for a day named by its weekday, nor a window around a day ("two weeks ago"): the days
+#: after a recent weekday are days the user names on their own, so what was made on them is
+#: mostly their own doings (Saturday's trip is no answer to "what did I do last Friday?"), and
+#: "two weeks ago" spans both sides of its day already (docs/design.md, "Weekday questions").
 TOLD_WITHIN = 7 * 86_400.0
+_TOLD_AFTER_DAYS = 7
 
 
 @dataclass(frozen=True, slots=True)
 class TimeFrame:
-    """A half-open period ``[start, end)`` in epoch seconds, and the words of the query that named
-    it (several phrases are joined by a space and the frame spans them all)."""
+    """A half-open period ``[start, end)`` in epoch seconds, the words of the query that named
+    it (several phrases are joined by a space and the frame spans them all), and how long after
+    its end a memory may still tell of it (``told_within`` seconds)."""
 
     start: float
     end: float
     phrase: str
+    told_within: float = TOLD_WITHIN
 
-    def may_tell(self, created_at: float, told_within: float = TOLD_WITHIN) -> bool:
+    @property
+    def told_until(self) -> float:
+        """The end of the span whose memories may be about this period."""
+        return self.end + self.told_within
+
+    def may_tell(self, created_at: float) -> bool:
         """Whether a memory made at ``created_at`` may be about this period: made in it, or
-        within ``told_within`` seconds after (people tell what happened a day or a week later)."""
-        return self.start <= created_at < self.end + told_within
+        within ``told_within`` after (people tell what happened a day or a week later)."""
+        return self.start <= created_at < self.told_until
 
 
 # --- the cheap pre-check ------------------------------------------------------------------------
@@ -192,7 +204,11 @@ _ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...]
     (re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日"),
     (re.compile(r"(?:周|礼拜)(?=[一二三四五六日天])"), lambda m: "星期"),
     (
-        re.compile(f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})(?![饼亮光球])"),
+        # not before a weekday: 上个星期五 is a day (see _ZH_WEEKDAY_PATTERN), 上个星期 a week
+        re.compile(
+            f"(?:{'|'.join(sorted(_ZH_SYNONYMS, key=len, reverse=True))})"
+            "(?![饼亮光球一二三四五六日天])"
+        ),
         lambda m: _ZH_SYNONYMS[m.group()],
     ),
     (re.compile(r"上星期(?![一二三四五六日天])"), lambda m: "上周"),
@@ -229,6 +245,10 @@ class _Found:
     days: Days
     at: int
     to: int
+    told_after: int = _TOLD_AFTER_DAYS  # days after the period a memory may still tell of it
+
+    def told_until(self) -> date:
+        return self.days[1] + timedelta(days=self.told_after)
 
 
 def _lunar(year: int, month: int, day: int) -> date:
@@ -347,9 +367,26 @@ _SEASON_PATTERN = re.compile(
     re.IGNORECASE,
 )
 _WEEKEND_PATTERN = re.compile(
-    r"\b(?P<mod>last|this|next|past)\s+weekend\b|(?P<zh>上个?|这个?|本|下个?)周末", re.IGNORECASE
+    r"\b(?P<mod>last|this|next|past)\s+weekend\b|(?P<zh>上上个?|上个?|这个?|本|下个?)周末",
+    re.IGNORECASE,
 )
-_ZH_WEEK_OFFSET = {"上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0, "下": 1, "下个": 1}
+_ZH_WEEK_OFFSET = {"上上": -2, "上上个": -2, "上": -1, "上个": -1, "这": 0, "这个": 0, "本": 0}
+_ZH_WEEK_OFFSET |= {"下": 1, "下个": 1}
+_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+# A weekday of a named week (周五 reads 星期五 by now): 上周五 is last week's Friday, 这周五 and
+# 本周五 this week's (a plan, if it is still to come), 上上周五 the Friday of the week before.
+_ZH_WEEKDAY_PATTERN = re.compile(
+    rf"(?P<zh>{'|'.join(sorted(_ZH_WEEK_OFFSET, key=len, reverse=True))})"
+    r"星期(?P<day>[一二三四五六日天])"
+)
+# The week before last (上上个星期 and 上上礼拜 read 上上周 by now); 上周 and 本周 dateparser reads.
+_WEEK_BEFORE_LAST = re.compile(
+    r"上上周(?![末一二三四五六日天])|\bthe\s+week\s+before\s+last\b", re.I
+)
+_WEEKEND_BEFORE_LAST = re.compile(r"\bthe\s+weekend\s+before\s+last\b", re.IGNORECASE)
+_WEEKDAY_BEFORE_LAST = re.compile(rf"\bthe\s+(?P<day>{_WEEKDAYS})\s+before\s+last\b", re.I)
+#: Table patterns that name one day by its weekday (no memories told after it count: TOLD_WITHIN).
+_WEEKDAY_PATTERNS = (_ZH_WEEKDAY_PATTERN, _WEEKDAY_BEFORE_LAST)
 _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _EN_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
@@ -417,6 +454,31 @@ def _weekend_days(match: re.Match[str], today: date) -> Days:
     return saturday, saturday + timedelta(days=2)
 
 
+def _zh_weekday_days(match: re.Match[str], today: date) -> Days:
+    day = _monday(today) + timedelta(
+        days=7 * _ZH_WEEK_OFFSET[match["zh"]] + _ZH_WEEKDAY[match["day"]]
+    )
+    return day, day + timedelta(days=1)
+
+
+def _week_before_last(_match: re.Match[str], today: date) -> Days:
+    monday = _monday(today) - timedelta(days=14)
+    return monday, monday + timedelta(days=7)
+
+
+def _weekend_before_last(_match: re.Match[str], today: date) -> Days:
+    saturday = _monday(today) - timedelta(days=14 - 5)
+    return saturday, saturday + timedelta(days=2)
+
+
+def _weekday_before_last(match: re.Match[str], today: date) -> Days:
+    """ "the Friday before last": the one before the latest Friday that has passed."""
+    weekday = _WEEKDAYS.split("|").index(match["day"].lower())
+    last = today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    day = last - timedelta(days=7)
+    return day, day + timedelta(days=1)
+
+
 def _rolling_days(match: re.Match[str], today: date) -> Days:
     count = re.sub(r"\s+", " ", (match["n"] or match["zn"] or "1").lower())
     unit = (match["unit"] or match["unit1"] or match["zunit"]).lower()
@@ -428,6 +490,10 @@ _TABLE = (
     *((pattern, _holiday_days(window)) for pattern, window in _HOLIDAY_PATTERNS),
     (_SEASON_PATTERN, _season_days),
     (_WEEKEND_PATTERN, _weekend_days),
+    (_ZH_WEEKDAY_PATTERN, _zh_weekday_days),
+    (_WEEK_BEFORE_LAST, _week_before_last),
+    (_WEEKEND_BEFORE_LAST, _weekend_before_last),
+    (_WEEKDAY_BEFORE_LAST, _weekday_before_last),
     (_ROLLING_PATTERN, _rolling_days),
 )
 
@@ -435,6 +501,7 @@ _TABLE = (
 def _table_spans(text: _Text, today: date) -> list[_Found]:
     found: list[_Found] = []
     for pattern, read in _TABLE:
+        told_after = 0 if pattern in _WEEKDAY_PATTERNS else _TOLD_AFTER_DAYS
         for match in pattern.finditer(text.text):
             if _HABITUAL.search(text.text[: match.start()]):
                 continue
@@ -442,7 +509,7 @@ def _table_spans(text: _Text, today: date) -> list[_Found]:
                 days = read(match, today)
             except (ValueError, OverflowError, StopIteration):  # "最近2025年", lunar year 2100
                 continue
-            found.append(_Found(days, *match.span()))
+            found.append(_Found(days, *match.span(), told_after))
             text.blank(*match.span())
     return found
 
@@ -468,9 +535,26 @@ _EN_DATE = re.compile(
 _ZH_PHRASE = re.compile(
     r"\d{4}年(?:\d{1,2}月(?![饼亮光球])(?:\d{1,2}日)?)?|\d{1,2}月(?![饼亮光球])(?:\d{1,2}日)?"
     r"|\d+个?(?:天|周|星期|月|年)前|[昨今明]天|大?前天|后天|(?<!上)[上本下]周(?!末)|[上下]个?月|本月"
-    r"|(?P<previous>上)?(?P<weekday>星期[一二三四五六日天])"
+    r"|星期[一二三四五六日天]"
 )
 _AGO = re.compile(r"\bago\b|前$")
+_NAMES_A_WEEKDAY = re.compile(rf"\b(?:{_WEEKDAYS})\b|星期[一二三四五六日天]", re.IGNORECASE)
+_WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{_WEEKDAYS})|星期[一二三四五六日天]", re.IGNORECASE)
+# A habit is told of a bare weekday ("what do I usually do on Friday?", "周日一般去哪里钓鱼？").
+_USUALLY = re.compile(
+    r"\b(?:usually|normally|typically|generally|often|always|tend\s+to)\b"
+    r"|一般|通常|常常|经常|平时|总是|往往",
+    re.IGNORECASE,
+)
+
+
+def _habitual_weekday(text: _Text, at: int, to: int) -> bool:
+    """Whether ``text[at:to]`` is a bare weekday in a question about a habit."""
+    return bool(_WEEKDAY_ONLY.fullmatch(text.text[at:to].strip())) and bool(
+        _USUALLY.search(text.query)
+    )
+
+
 _ZH_MONTH_DAY = re.compile(r"(\d{1,2})月(\d{1,2})日")
 
 
@@ -523,8 +607,13 @@ def _read(phrase: str, clock: datetime) -> tuple[date, str] | None:
     return read.date_obj.date(), read.period or "day"
 
 
+def _around(period: str, phrase: str) -> bool:
+    """Whether the phrase names a window of one unit around a day ("two weeks ago")."""
+    return period in ("week", "month", "year") and _AGO.search(phrase) is not None
+
+
 def _window(day: date, period: str, phrase: str) -> Days:
-    if _AGO.search(phrase) and period in ("week", "month", "year"):
+    if _around(period, phrase):
         half = _UNIT_DAYS[period] // 2  # "two weeks ago": a window of one unit around it
         return day - timedelta(days=half), day + timedelta(days=_UNIT_DAYS[period] - half)
     if period == "week":
@@ -550,7 +639,10 @@ def _read_span(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
         days = _window(day.replace(year=day.year - 1), period, phrase)
     if last:
         at = last.start()
-    return _Found(days, at, to)
+    # A weekday's own memories only, and none after "two weeks ago"'s window (see TOLD_WITHIN).
+    own_day = period == "day" and _NAMES_A_WEEKDAY.search(phrase) is not None
+    told_after = 0 if own_day or _around(period, phrase) else _TOLD_AFTER_DAYS
+    return _Found(days, at, to, told_after)
 
 
 def _read_safely(text: _Text, at: int, to: int, clock: datetime) -> _Found | None:
@@ -567,11 +659,9 @@ def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
     for match in _ZH_PHRASE.finditer(text.text):
         if _HABITUAL.search(text.text[: match.start()]):
             continue
+        if _habitual_weekday(text, *match.span()):
+            continue
         if (span := _read_safely(text, *match.span(), clock)) is not None:
-            if match["previous"]:  # 上星期一: the Monday of last week
-                monday = _monday(clock.date()) - timedelta(days=7)
-                first = monday + timedelta(days=span.days[0].weekday())
-                span = _Found((first, first + timedelta(days=1)), span.at, span.to)
             found.append(span)
             text.blank(*match.span())
     if not re.search(r"[A-Za-z0-9]", text.text):
@@ -587,7 +677,9 @@ def _dateparser_spans(text: _Text, clock: datetime) -> list[_Found]:
         if at < 0:
             continue
         cursor = at + len(phrase)
-        if _is_date(text.text, at, cursor) and (span := _read_safely(text, at, cursor, clock)):
+        if _habitual_weekday(text, at, cursor) or not _is_date(text.text, at, cursor):
+            continue
+        if span := _read_safely(text, at, cursor, clock):
             found.append(span)
     return found
 
@@ -620,8 +712,11 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
     found.sort(key=lambda item: item.at)
     first = min(item.days[0] for item in found)
     last = max(item.days[1] for item in found)
+    told_until = max(item.told_until() for item in found)
+    end = _midnight(last, tz)
     return TimeFrame(
         start=_midnight(first, tz),
-        end=_midnight(last, tz),
+        end=end,
         phrase=" ".join(text.words(item.at, item.to).strip() for item in found),
+        told_within=max(0.0, _midnight(told_until, tz) - end),
     )

@@ -106,6 +106,27 @@ TIME_QUERIES = [
     ("今年元宵节我们吃了什么", "2026-03-03", "2026-03-04"),
     ("今年母亲节", "2026-05-10", "2026-05-11"),
     ("新年我们去了哪里", "2025-12-31", "2026-01-02"),
+    # weekdays (review9 M5): the day itself, of the week named; bare, the latest that has passed
+    ("What did I do last Friday?", "2026-11-27", "2026-11-28"),
+    ("what did I do on Friday", "2026-11-27", "2026-11-28"),
+    ("What am I doing this Friday?", "2026-12-04", "2026-12-05"),
+    ("上周五我做了什么？", "2026-11-27", "2026-11-28"),
+    ("上个星期五", "2026-11-27", "2026-11-28"),
+    ("上礼拜五", "2026-11-27", "2026-11-28"),
+    ("周五我做了什么", "2026-11-27", "2026-11-28"),
+    ("礼拜五做了什么", "2026-11-27", "2026-11-28"),
+    ("这周五有什么安排", "2026-12-04", "2026-12-05"),
+    ("本周五", "2026-12-04", "2026-12-05"),
+    ("这个星期天", "2026-12-06", "2026-12-07"),
+    ("下周五", "2026-12-11", "2026-12-12"),
+    ("上上周五我做了什么", "2026-11-20", "2026-11-21"),
+    ("上上周", "2026-11-16", "2026-11-23"),
+    ("上上个星期", "2026-11-16", "2026-11-23"),
+    ("上上周末下雪了", "2026-11-21", "2026-11-23"),
+    ("what did I do the week before last", "2026-11-16", "2026-11-23"),
+    ("the weekend before last", "2026-11-21", "2026-11-23"),
+    ("what did I do the Friday before last", "2026-11-20", "2026-11-21"),
+    ("the Monday before last", "2026-11-23", "2026-11-24"),  # yesterday was the last Monday
 ]
 
 ORDINARY_QUERIES = [
@@ -188,7 +209,10 @@ ORDINARY_QUERIES = [
     "我早上喝什么",
     "我晚上几点睡觉",
     "我有几个孩子",
-    "上上周",  # the week before last: not read, rather than read as last week
+    # a bare weekday in a question about a habit
+    "What do I usually do on Friday?",
+    "刘洋周日一般去哪里钓鱼？",
+    "我平时星期六做什么",
 ]
 
 
@@ -354,6 +378,37 @@ def test_a_memory_told_within_a_week_after_the_period_may_be_about_it() -> None:
     assert frame.may_tell(_at(date(2025, 12, 28)))  # "Christmas in Portland was cozy"
     assert not frame.may_tell(_at(date(2025, 12, 20)))
     assert not frame.may_tell(_at(date(2026, 2, 1)))
+
+
+@pytest.mark.parametrize(
+    ("query", "told_within_days"),
+    [
+        ("what did we do last Christmas", 7),
+        ("what did I do last week", 7),
+        ("what happened yesterday", 7),  # "yesterday we hosted...", told today
+        ("What did I do last Friday?", 0),  # Saturday's memories are Saturday's
+        ("上周五我做了什么？", 0),
+        ("上上周五我做了什么", 0),
+        ("what did I do the Friday before last", 0),
+        ("What did I do two weeks ago?", 0),  # a window on both sides of its day already
+        ("两周前我做了什么？", 0),
+    ],
+)
+def test_how_long_after_a_period_its_memories_are_told(query: str, told_within_days: int) -> None:
+    frame = time_frame(query, NOW, UTC)
+    assert frame is not None
+    assert frame.told_within == told_within_days * 86_400
+    assert frame.may_tell(frame.end - 1)
+    assert frame.may_tell(frame.told_until - 1)
+    assert not frame.may_tell(frame.told_until)
+
+
+def test_last_friday_asked_on_a_friday_is_a_week_ago() -> None:
+    friday = _at(date(2026, 12, 4))
+    frame = time_frame("what did I do last Friday", friday, UTC)
+    assert frame is not None and _day(frame.start) == "2026-11-27"
+    frame = time_frame("上周五我做了什么", friday, UTC)
+    assert frame is not None and _day(frame.start) == "2026-11-27"
 
 
 @pytest.mark.parametrize(
