@@ -57,7 +57,7 @@ def _steps(memory: Memory, hashed: str) -> int:
 def test_finding_a_text_among_many_events_reads_only_that_text(
     open_memory: Callable[..., Memory],
 ) -> None:
-    costs = []
+    costs: list[int] = []
     for count in (30, 300):
         memory = open_memory()
         _fill(memory, 30 if costs else 0, count)
