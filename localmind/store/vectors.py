@@ -255,11 +255,12 @@ class VectorIndex(Meta):
             return []
         self.check_vector_identity()
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        with self._index_lock:
-            view = self._index_view(namespace)
-            if view is not None:
-                index, overlay = view
-                with blas.one_thread():
+        # one block for both stages: setting the limit costs more than the exact stage's product
+        with blas.one_thread():
+            with self._index_lock:
+                view = self._index_view(namespace)
+                if view is not None:
+                    index, overlay = view
                     rowids, vectors = index.search_exact(
                         query,
                         _index_pool(k, len(index)),
@@ -268,13 +269,13 @@ class VectorIndex(Meta):
                         list(overlay),
                         best=k,
                     )
-        if view is None:
-            return self.nearest_through_sql(query, k, namespace, types)
-        # Rows this transaction (or one the index has not read yet) changed: their state now.
-        fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
-        if fresh or vectors is None:
-            return self._rescored(query, [*rowids.tolist(), *fresh], k)
-        return exact_nearest(query, rowids, vectors, k)
+            if view is None:
+                return self.nearest_through_sql(query, k, namespace, types)
+            # Rows this transaction (or one the index has not read yet) changed: their state now.
+            fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
+            if fresh or vectors is None:
+                return self._rescored(query, [*rowids.tolist(), *fresh], k)
+            return exact_nearest(query, rowids, vectors, k)
 
     def nearest_through_sql(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
