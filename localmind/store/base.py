@@ -10,6 +10,7 @@ from typing import Any
 import apsw
 
 from localmind.store.connection import BUSY_TIMEOUT_MS
+from localmind.store.row_cache import RowCache
 
 CHECKPOINT_WAIT_MS = 1000
 BOOKKEEPING_WAIT_MS = 500
@@ -30,6 +31,14 @@ class Tables:
     :class:`localmind.store.sqlite_store.SqliteStore`): they share one connection."""
 
     db: apsw.Connection
+    _row_cache: RowCache[Any]
+
+    def index_log_changes(self) -> tuple[int, ...]:
+        """This connection's changes to ``memory_vec_changes`` so far, the log the in-memory
+        indexes follow (counted by the row cache's update hook): while it and ``data_version``
+        stay the same, nothing they hold changed. ``total_changes`` served before, but every
+        recall changes it (noting what it returned), so each search read the log again."""
+        return self._row_cache.table_changes(self.db, ("memory_vec_changes",))
 
     def data_version(self) -> int:
         """SQLite's count that changes when another connection commits to the file (never

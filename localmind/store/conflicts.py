@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from localmind.store.base import Tables, placeholders
+from localmind.store.row_cache import LookupCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +21,13 @@ class StoredConflict:
     created_at: float
 
 
+#: A pending conflict as the cache holds it: (its id, existing id, candidate id).
+_Pending = tuple[int, str, str]
+
+
 class Conflicts(Tables):
+    _pending_conflicts: LookupCache[tuple[str, str], list[_Pending]]
+
     def add_conflict(
         self,
         namespace: str,
@@ -123,17 +130,35 @@ class Conflicts(Tables):
 
     def conflicts_involving(self, namespace: str, ids: Sequence[str]) -> list[tuple[str, str]]:
         """(existing id, candidate id) of each pending conflict that involves one of ``ids``:
-        one of the two may replace the other."""
+        one of the two may replace the other. In the order they were queued; each memory's
+        from a cache while the conflicts are unchanged (``LookupCache``)."""
         if not ids:
             return []
-        marks = placeholders(ids)
-        rows: list[tuple[Any, ...]] = self.db.execute(
-            "SELECT existing_id, candidate_id FROM conflicts WHERE namespace = ? AND "
-            f"status = 'pending' AND (existing_id IN ({marks}) OR candidate_id IN ({marks})) "
-            "ORDER BY id",
-            [namespace, *ids, *ids],
-        ).fetchall()
-        return [(str(a), str(b)) for a, b in rows]
+
+        def read(keys: list[tuple[str, str]]) -> dict[tuple[str, str], list[_Pending]]:
+            marks = placeholders(keys)
+            memory_ids = [memory_id for _, memory_id in keys]
+            rows: list[tuple[Any, ...]] = self.db.execute(
+                "SELECT id, existing_id, candidate_id FROM conflicts WHERE namespace = ? AND "
+                f"status = 'pending' AND (existing_id IN ({marks}) OR candidate_id IN ({marks}))",
+                [namespace, *memory_ids, *memory_ids],
+            ).fetchall()
+            found: dict[tuple[str, str], list[_Pending]] = {key: [] for key in keys}
+            for number, existing, candidate in rows:
+                pending = (int(number), str(existing), str(candidate))
+                for memory_id in {pending[1], pending[2]}:
+                    if (namespace, memory_id) in found:
+                        found[(namespace, memory_id)].append(pending)
+            return found
+
+        answers = self._pending_conflicts.get(
+            self.db,
+            [(namespace, memory_id) for memory_id in ids],
+            lambda: self.scalar("PRAGMA data_version"),
+            read,
+        )
+        involved = sorted({pending for found in answers.values() for pending in found})
+        return [(existing, candidate) for _, existing, candidate in involved]
 
     def settle_conflicts_of(self, memory_id: str, at: float) -> None:
         """The pending conflicts of a memory that stopped being active end with it ("gone")."""

@@ -11,6 +11,7 @@ import apsw
 
 from localmind.hlc import HybridLogicalClock, Stamp
 from localmind.store.base import Tables, placeholders
+from localmind.store.row_cache import LookupCache
 
 #: Event op on a memory that a newer one may replace (payload ``{"later": id, "similarity": s}``,
 #: s their cosine): a local note, like conflicts; recall ranks the newer one first when the two
@@ -32,8 +33,13 @@ def newest_stamp(db: apsw.Connection) -> str | None:
     return str(row[0]) if row and row[0] else None
 
 
+#: A later-version note as the cache holds it: (its event's seq, the later id, the similarity).
+_LaterVersion = tuple[int, str, float | None]
+
+
 class Events(Tables):
     device_id: str
+    _later_versions: LookupCache[tuple[str, str], list[_LaterVersion]]
     _hlc: HybridLogicalClock
     _clock: Callable[[], float]
 
@@ -65,17 +71,38 @@ class Events(Tables):
         self, namespace: str, ids: Sequence[str]
     ) -> list[tuple[str, str, float | None]]:
         """(earlier id, later id, their similarity) for each of ``ids`` that ``remember`` noted a
-        later memory may replace (a ``LATER_VERSION`` event on the earlier one); the similarity
-        is None in a note that lacks it."""
+        later memory may replace (a ``LATER_VERSION`` event on the earlier one), in the order
+        they were noted; the similarity is None in a note that lacks it. Each memory's notes
+        come from a cache while the event log is unchanged (``LookupCache``)."""
         if not ids:
             return []
-        rows: list[tuple[Any, ...]] = self.db.execute(
-            "SELECT memory_id, json_extract(payload, '$.later'), "
-            "json_extract(payload, '$.similarity') FROM events "
-            f"WHERE memory_id IN ({placeholders(ids)}) AND op = ? AND namespace = ? ORDER BY seq",
-            [*ids, LATER_VERSION, namespace],
-        ).fetchall()
-        return [(str(a), str(b), None if s is None else float(s)) for a, b, s in rows]
+
+        def read(keys: list[tuple[str, str]]) -> dict[tuple[str, str], list[_LaterVersion]]:
+            rows: list[tuple[Any, ...]] = self.db.execute(
+                "SELECT seq, memory_id, json_extract(payload, '$.later'), "
+                "json_extract(payload, '$.similarity') FROM events "
+                f"WHERE memory_id IN ({placeholders(keys)}) AND op = ? AND namespace = ?",
+                [*(memory_id for _, memory_id in keys), LATER_VERSION, namespace],
+            ).fetchall()
+            found: dict[tuple[str, str], list[_LaterVersion]] = {key: [] for key in keys}
+            for seq, memory_id, later, similarity in rows:
+                found[(namespace, str(memory_id))].append(
+                    (int(seq), str(later), None if similarity is None else float(similarity))
+                )
+            return found
+
+        answers = self._later_versions.get(
+            self.db,
+            [(namespace, memory_id) for memory_id in ids],
+            lambda: self.scalar("PRAGMA data_version"),
+            read,
+        )
+        noted = sorted(
+            (seq, memory_id, later, similarity)
+            for (_, memory_id), notes in answers.items()
+            for seq, later, similarity in notes
+        )
+        return [(memory_id, later, similarity) for _, memory_id, later, similarity in noted]
 
     def record_event(
         self,

@@ -44,7 +44,7 @@ class WordIndexState:
 
     seen: int = 0
     data_version: int = -1
-    changes: int = -1
+    changes: tuple[int, ...] = ()
     searches_before: int = 0
     too_big: bool = False  # over WORD_INDEX_MAX_BYTES, or not what FTS5 holds: FTS5 answers
     recheck: set[int] = field(default_factory=set)  # removed in a transaction: read again
@@ -185,7 +185,7 @@ class KeywordIndex(Tables):
             return None
         index = self._word_index
         data_version = self.scalar("PRAGMA data_version")
-        changes = db.total_changes()
+        changes = self.index_log_changes()
         if index is None:
             if state.searches_before < INDEX_AFTER_SEARCHES:
                 state.searches_before += 1
@@ -210,9 +210,9 @@ class KeywordIndex(Tables):
         """Build the keyword index from every active memory's text (all namespaces: FTS5's
         statistics cover them all); None, and FTS5 from then on, when it is too big or does
         not hold what FTS5 holds."""
-        db, state = self.db, self._word_state
+        state = self._word_state
         state.data_version = self.scalar("PRAGMA data_version")
-        state.changes = db.total_changes()
+        state.changes = self.index_log_changes()
         state.seen = self.scalar("SELECT coalesce(max(seq), 0) FROM memory_vec_changes")
         state.recheck.clear()
         self._word_index = None

@@ -357,12 +357,16 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
 
     def active_by_hash(self, namespace: str, content_hash: str) -> list[StoredMemory]:
         """Every active memory with this text, oldest first (events told on several days)."""
+        # Sorted here, not by ORDER BY: with it SQLite's planner walked memories_by_namespace
+        # (which yields that order) over every active memory instead of the few with this hash,
+        # so each line of an import read the whole namespace (a 100k build did not finish).
         rows = self.db.execute(
             f"SELECT {_COLUMNS} FROM memories WHERE namespace = ? AND content_hash = ? "
-            "AND status = 'active' ORDER BY created_at, rowid",
+            "AND status = 'active'",
             (namespace, content_hash),
         )
-        return [_record(row) for row in rows]
+        found = [_record(row) for row in rows]
+        return sorted(found, key=lambda stored: (stored.record.created_at, stored.rowid))
 
     def created_between(
         self, start: float, end: float, k: int, namespace: str, types: Sequence[str] | None
@@ -391,20 +395,33 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         one never share a moment, so they have none."""
         if not rowids or turns <= 0:
             return []
-        anchors = ", ".join("(?)" for _ in rowids)
-        sql = (
-            f"WITH anchor(id) AS (VALUES {anchors}) "
-            "SELECT DISTINCT m.rowid FROM anchor JOIN memories AS a ON a.rowid = anchor.id "
-            "JOIN memories AS m ON m.rowid BETWEEN a.rowid - ? AND a.rowid + ? "
-            "AND m.rowid != a.rowid AND m.created_at = a.created_at "
-            "WHERE m.namespace = ? AND m.status = 'active'"
+        # From the cache of rows recall reads (``recall_rows``), not SQL: the anchors are
+        # candidates already read, their neighbours recur from one query to the next, and the
+        # statement was a twentieth of a recall's CPU at 10k memories.
+        rows = self.recall_rows(
+            sorted(
+                {n for anchor in rowids for n in range(max(anchor - turns, 1), anchor + turns + 1)}
+            )
         )
-        params: list[Any] = [*rowids, turns, turns, namespace]
-        if types:
-            sql += f" AND m.type IN ({placeholders(types)})"
-            params.extend(types)
-        rows: list[tuple[Any, ...]] = self.db.execute(sql, params).fetchall()
-        return [int(rowid) for (rowid,) in rows]
+        wanted = set(types or ())
+        together: dict[int, None] = {}
+        for anchor in rowids:
+            if anchor not in rows:
+                continue
+            made = rows[anchor].record.created_at
+            for n in range(anchor - turns, anchor + turns + 1):
+                row = rows.get(n)
+                if row is None or n == anchor:
+                    continue
+                record = row.record
+                if (
+                    record.created_at == made
+                    and record.namespace == namespace
+                    and record.status is Status.ACTIVE
+                    and (not wanted or str(record.type) in wanted)
+                ):
+                    together[n] = None
+        return list(together)
 
     def size_estimate(self) -> int:
         """About how many memories the store holds (an upper bound, without counting)."""

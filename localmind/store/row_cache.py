@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
 _Row = TypeVar("_Row")
@@ -44,6 +44,8 @@ class RowCache(Generic[_Row]):
         self._generation = 0  # this connection's changes to memories seen so far
         # values read from many rows (``derived``), by name: (data_version, generation, value)
         self._derived: dict[str, tuple[int, int, Any]] = {}
+        self._tables: dict[str, int] = {}  # rows this connection changed, by table
+        self._followed = 0  # connections whose update hook fed it so far
 
     def rows(
         self,
@@ -102,18 +104,80 @@ class RowCache(Generic[_Row]):
     def _follow(self, db: Any, data_version: Callable[[], int]) -> None:
         """Under the lock: listen to ``db``'s writes, and forget everything when another
         connection committed."""
-        if db is not self._db:
-            db.set_update_hook(self._changed)
-            self._db, self._data_version = db, -1
+        self._listen(db)
         version = data_version()
         if version != self._data_version:  # another connection committed
             self._rows.clear()
             self._derived.clear()
             self._data_version = version
 
+    def _listen(self, db: Any) -> None:
+        """Under the lock: feed this cache from ``db``'s update hook."""
+        if db is not self._db:
+            db.set_update_hook(self._changed)
+            self._db, self._data_version = db, -1
+            self._tables.clear()
+            self._followed += 1
+
+    def table_changes(self, db: Any, tables: Iterable[str]) -> tuple[int, ...]:
+        """How many rows of each of ``tables`` this connection has changed since the hook
+        follows it, after the number of connections it followed (a new one starts again)."""
+        with self._lock:
+            self._listen(db)
+            return (self._followed, *(self._tables.get(table, 0) for table in tables))
+
     def _changed(self, _op: int, _database: str, table: str, rowid: int) -> None:
         """SQLite's update hook: a row of ``table`` was inserted, updated or deleted on this
         connection (any thread, committed or not yet)."""
+        self._tables[table] = self._tables.get(table, 0) + 1
         if table == "memories":
             self._generation += 1
             self._rows.pop(rowid, None)
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+_Answer = TypeVar("_Answer")
+
+
+class LookupCache(Generic[_Key, _Answer]):
+    """Answers of a lookup by key in other tables than ``memories`` (a memory's pending
+    conflicts, its later versions), kept while those tables cannot have changed: this
+    connection changed none of their rows (``RowCache``'s update hook counts them) and no other
+    connection committed (``PRAGMA data_version``). Recall asks both for its first few results
+    on every query: two statements, a twentieth of its CPU time at 10k memories. The same rules
+    as the row cache: nothing read inside a transaction, or overtaken by a write, is kept."""
+
+    def __init__(self, rows: RowCache[Any], tables: tuple[str, ...], size: int = ROW_CACHE_SIZE):
+        self._follower, self._tables, self.size = rows, tables, size
+        self._answers: OrderedDict[_Key, _Answer] = OrderedDict()
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, tuple[int, ...]] = (-1, ())
+
+    def get(
+        self,
+        db: Any,
+        keys: Iterable[_Key],
+        data_version: Callable[[], int],
+        read: Callable[[list[_Key]], dict[_Key, _Answer]],
+    ) -> dict[_Key, _Answer]:
+        """The answer for each of ``keys`` (``read`` must give one for every key it is asked)."""
+        wanted = list(dict.fromkeys(keys))
+        with self._lock:
+            stamp = (data_version(), self._follower.table_changes(db, self._tables))
+            if stamp != self._stamp:
+                self._answers.clear()
+                self._stamp = stamp
+            found = {key: self._answers[key] for key in wanted if key in self._answers}
+            keep = not db.in_transaction
+        missing = [key for key in wanted if key not in found]
+        if not missing:
+            return found
+        fresh = read(missing)
+        with self._lock:
+            after = self._follower.table_changes(db, self._tables)
+            if keep and after == stamp[1] and self._stamp == stamp and not db.in_transaction:
+                self._answers.update(fresh)
+                while len(self._answers) > self.size:
+                    self._answers.popitem(last=False)
+        found.update(fresh)
+        return {key: found[key] for key in wanted}

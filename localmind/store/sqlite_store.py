@@ -19,7 +19,7 @@ from localmind.store.keywords import WordIndexState
 from localmind.store.latency import Latency
 from localmind.store.profiles import Profiles
 from localmind.store.replication import Replication
-from localmind.store.row_cache import RowCache
+from localmind.store.row_cache import LookupCache, RowCache
 from localmind.store.vectors import _IndexState
 
 
@@ -46,6 +46,9 @@ class SqliteStore(Replication, Latency, Profiles):
         self._phrases = OrderedDict()
         self._index_state = _IndexState()
         self._row_cache = RowCache()  # recall's candidate rows (Memories.recall_rows)
+        # what recall looks up of its first results besides their rows
+        self._pending_conflicts = LookupCache(self._row_cache, ("conflicts",))
+        self._later_versions = LookupCache(self._row_cache, ("events",))
         # The app searches from worker threads while its main thread may write: the arrays
         # change under one thread at a time.
         self._index_lock = threading.Lock()

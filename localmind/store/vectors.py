@@ -95,13 +95,14 @@ def _ranked(query: np.ndarray, rows: list[tuple[int, bytes]], k: int) -> list[tu
 @dataclass(slots=True)
 class _IndexState:
     """Where the in-memory index stands: the newest change it has taken in (``seq`` of
-    ``memory_vec_changes``), the data and schema versions and this connection's change count
-    when it last looked, and rowids to read again (removed while a transaction was open)."""
+    ``memory_vec_changes``), the data and schema versions and this connection's changes to
+    that log (``index_log_changes``) when it last looked, and rowids to read again (removed
+    while a transaction was open)."""
 
     seen: int = 0
     data_version: int = -1
     schema_version: int = -1
-    changes: int = -1
+    changes: tuple[int, ...] = ()
     recheck: set[int] = field(default_factory=set)
     searches_before: int = 0  # searches answered through SQL before the index was built
     # Inside ``SqliteStore.all_or_nothing``: the index takes in the transaction's own writes as
@@ -255,11 +256,12 @@ class VectorIndex(Meta):
             return []
         self.check_vector_identity()
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        with self._index_lock:
-            view = self._index_view(namespace)
-            if view is not None:
-                index, overlay = view
-                with blas.one_thread():
+        # one block for both stages: setting the limit costs more than the exact stage's product
+        with blas.one_thread():
+            with self._index_lock:
+                view = self._index_view(namespace)
+                if view is not None:
+                    index, overlay = view
                     rowids, vectors = index.search_exact(
                         query,
                         _index_pool(k, len(index)),
@@ -268,13 +270,13 @@ class VectorIndex(Meta):
                         list(overlay),
                         best=k,
                     )
-        if view is None:
-            return self.nearest_through_sql(query, k, namespace, types)
-        # Rows this transaction (or one the index has not read yet) changed: their state now.
-        fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
-        if fresh or vectors is None:
-            return self._rescored(query, [*rowids.tolist(), *fresh], k)
-        return exact_nearest(query, rowids, vectors, k)
+            if view is None:
+                return self.nearest_through_sql(query, k, namespace, types)
+            # Rows this transaction (or one the index has not read yet) changed: their state now.
+            fresh = [r for r, kind in overlay.items() if kind is not None and _wanted(kind, types)]
+            if fresh or vectors is None:
+                return self._rescored(query, [*rowids.tolist(), *fresh], k)
+            return exact_nearest(query, rowids, vectors, k)
 
     def nearest_through_sql(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
@@ -325,14 +327,14 @@ class VectorIndex(Meta):
 
         Changes come from ``memory_vec_changes`` (filled by triggers, so every writer's changes
         are there). ``PRAGMA data_version`` (other connections' commits) and this connection's
-        change count say when to look. Inside a transaction what is read may still roll back:
-        it is only overlaid on the index, never folded in (except in ``all_or_nothing``,
-        which drops the index if it rolls back). None: use SQL (the index is not
-        built yet: see INDEX_AFTER_SEARCHES, and never inside a transaction)."""
+        changes to the log (``index_log_changes``) say when to look. Inside a transaction what
+        is read may still roll back: it is only overlaid on the index, never folded in (except
+        in ``all_or_nothing``, which drops the index if it rolls back). None: use SQL (the index
+        is not built yet: see INDEX_AFTER_SEARCHES, and never inside a transaction)."""
         db, state = self.db, self._index_state
         in_transaction = db.in_transaction and not state.follows_uncommitted
         data_version = self.scalar("PRAGMA data_version")
-        changes = db.total_changes()
+        changes = self.index_log_changes()
         index = self._sign_index
         if (
             index is not None
@@ -383,7 +385,7 @@ class VectorIndex(Meta):
         log's position is read first: what changes during the load is read again after it."""
         db, state = self.db, self._index_state
         state.data_version = self.scalar("PRAGMA data_version")
-        state.changes = db.total_changes()
+        state.changes = self.index_log_changes()
         state.schema_version = self.scalar("PRAGMA schema_version")
         state.seen = self.scalar("SELECT coalesce(max(seq), 0) FROM memory_vec_changes")
         state.recheck.clear()

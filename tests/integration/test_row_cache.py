@@ -1,6 +1,6 @@
-"""Recall's cache of candidate rows (localmind.store.row_cache) on a real encrypted store with
-the real model: what recall returns is what the store holds now, whoever changed it (this
-process, another connection, a write rolled back), and the caller's own copy."""
+"""Recall's caches of candidate rows and of their links (localmind.store.row_cache) on a real
+encrypted store with the real model: what recall returns is what the store holds now, whoever
+changed it (this process, another connection, a write rolled back), and the caller's own copy."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 
 from localmind import Memory
 from localmind.records import MemoryRecord
+from localmind.store import LATER_VERSION
+from tests.conftest import FakeClock
 
 TEXTS = (
     "My favourite tea is green tea from Shizuoka",
@@ -106,3 +108,49 @@ def test_a_forgotten_memory_s_text_leaves_the_cache(
     open_memory().forget(cello.id)
     cached.recall("tea", 3, touch=False)
     assert cello.content not in held()  # at the next recall, forgotten by another connection
+
+
+def _a_day_apart(memory: Memory, clock: FakeClock) -> tuple[MemoryRecord, MemoryRecord]:
+    """The two green-tea memories, told a day apart: (older, newer)."""
+    old = memory.remember(TEXTS[0])
+    clock.advance(days=1)
+    return old, memory.remember(TEXTS[1])
+
+
+def _superseded(memory: Memory) -> dict[str, str | None]:
+    """Each of the best three for "green tea": the newer memory said to replace it, if any."""
+    return {r.memory.id: r.breakdown.superseded_by for r in memory.recall("green tea", 3)}
+
+
+def test_a_conflict_queued_elsewhere_or_settled_here_is_what_recall_ranks_by(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    old, new = _a_day_apart(memory, clock)
+    memory.remember(TEXTS[2])
+    assert _superseded(memory)[old.id] is None  # none queued: the lookup is cached now
+
+    other = open_memory()
+    with other._store.db:
+        queued = other._store.add_conflict(memory.namespace, old.id, new.id, 0.8, "test", clock())
+    assert _superseded(memory)[old.id] == new.id  # another connection's commit
+
+    memory.resolve_conflict(queued, "keep_both")
+    assert _superseded(memory)[old.id] is None  # this connection's own change
+
+
+def test_a_later_version_noted_here_is_what_recall_ranks_by(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    old, new = _a_day_apart(memory, clock)
+    query = "my favourite green tea from Shizuoka"
+    before = [r.memory.id for r in memory.recall(query, 2, threshold=0)]
+    assert before == [old.id, new.id]  # the older one first, and the lookup cached
+
+    store = memory._store
+    with store.db:
+        store.record_event(memory.namespace, old.id, LATER_VERSION, {"later": new.id})
+    after = memory.recall(query, 2, threshold=0)
+    assert [r.memory.id for r in after] == [new.id, old.id]
+    assert after[0].breakdown.moved_above == old.id

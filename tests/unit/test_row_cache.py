@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import apsw
 
-from localmind.store.row_cache import RowCache
+from localmind.store.row_cache import LookupCache, RowCache
 
 
 def _connection() -> apsw.Connection:
@@ -88,3 +88,43 @@ def test_a_derived_value_is_read_again_after_any_change() -> None:
         assert cache.derived(db, lambda: 2, "all", everything) == ["A", "X", "c"]
         raise RuntimeError
     assert cache.derived(db, lambda: 2, "all", everything) == ["A", "b", "c"]
+
+
+def _links(db: apsw.Connection, reads: list[list[str]]) -> Callable[[list[str]], dict[str, int]]:
+    """A lookup by key in the ``links`` table: how many links each key has."""
+
+    def read(keys: list[str]) -> dict[str, int]:
+        reads.append(keys)
+        counts = dict.fromkeys(keys, 0)
+        for (key,) in db.execute("SELECT key FROM links"):
+            if key in counts:
+                counts[key] += 1
+        return counts
+
+    return read
+
+
+def test_lookups_are_kept_until_their_table_changes_here_or_elsewhere() -> None:
+    db, reads = _connection(), list[list[str]]()
+    db.execute("CREATE TABLE links (key TEXT)")
+    rows = RowCache[str]()
+    cache = LookupCache[str, int](rows, ("links",))
+    version = [1]
+    read = _links(db, reads)
+
+    def ask(*keys: str) -> dict[str, int]:
+        return cache.get(db, keys, lambda: version[0], read)
+
+    assert ask("a", "b") == {"a": 0, "b": 0}
+    assert ask("b", "a") == {"b": 0, "a": 0}
+    db.execute("UPDATE memories SET content = 'A' WHERE rowid = 1")  # another table: kept
+    assert ask("a") == {"a": 0}
+    db.execute("INSERT INTO links (key) VALUES ('a')")  # this connection's write
+    assert ask("a", "b") == {"a": 1, "b": 0}
+    version[0] = 2  # another connection committed
+    assert ask("b") == {"b": 0}
+    with db:  # inside a transaction nothing read is kept
+        assert ask("c") == {"c": 0}
+    assert ask("c") == {"c": 0}
+
+    assert reads == [["a", "b"], ["a", "b"], ["b"], ["c"], ["c"]]
