@@ -168,7 +168,10 @@ def test_forget_leaves_no_trace_anywhere_in_the_store(
     assert CODE_WORD in memory.profile(rebuild=True).text  # type: ignore[union-attr]
     assert memory.recall(SECRET, 1)[0].memory.id == secret.id  # (cached query vector)
     # The overwrite path: the model's reason quotes both; the old text goes to the history.
-    assert memory.remember_explained("My locker code changed to 9900").decision == "overwritten"
+    # ("code word", as the memory says: "My locker code changed to 9900" now reads as a secret of
+    # its own, which is never paired with a plain memory as a change)
+    changed = "My locker code word changed to 9900"
+    assert memory.remember_explained(changed).decision == "overwritten"
     assert [v.content for v in memory.history(secret.id)] == [SECRET]
     for text in ("I cycle to work", "I play chess on Sundays"):  # later keyword-index segments
         memory.remember(text)
