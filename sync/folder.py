@@ -127,6 +127,8 @@ class ImportReport:
     events: int = 0  # new events applied
     duplicates: int = 0
     memories: int = 0  # memories changed
+    # memories that took an edit made here which another laptop's resolution had not seen
+    carried: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # those of ``skipped`` this process already reported (logged) before: a stranger's file
     # is worth one line, not one per sync
@@ -848,6 +850,7 @@ def _import_device(
         report.events += applied.applied
         report.duplicates += applied.duplicates
         report.memories += applied.memories
+        report.carried.extend(applied.carried)
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 
@@ -990,6 +993,8 @@ def sync_once(memory: Memory, folder: Place) -> tuple[int, ImportReport]:
     check_header(memory, transport)
     exported = export_pending(memory, transport)
     report = import_new(memory, transport)
+    if report.carried:  # the carried edits are new local events: out with them now
+        exported += export_pending(memory, transport)
     try:
         publish_cursors(memory, transport)
     except OSError as error:
