@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from localmind import preferences, ranking, validation
+from localmind.arrivals import judge_arrivals
 from localmind.config import GovernanceConfig, Settings
 from localmind.currency import Given, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
@@ -943,13 +944,17 @@ class Memory:
         """Apply other devices' events (per-field last writer wins by stamp, forgets final,
         embedded here); idempotent. ``meta`` entries are written in the same transaction."""
         self._check_ready()
-        return apply_remote(
+        report = apply_remote(
             self._store,
             events,
             embed=self._writer.embed_documents,
             content_hash=content_hash,
             meta=meta,
         )
+        # Judged here as if told here (conflicts and later-version notes are local), in
+        # transactions of their own after the import's (localmind.arrivals).
+        judge_arrivals(self._store, self._lifecycle, self.namespace, report.arrived)
+        return report
 
     def get_meta(self, key: str) -> str | None:
         """A value from the store's ``meta`` table (sync keeps its cursors there)."""

@@ -165,6 +165,7 @@ class ApplyReport:
     changed: list[str] = field(default_factory=list)  # ids of the memories rebuilt
     # ids of the memories that took an edit another device's resolution had not seen
     carried: list[str] = field(default_factory=list)
+    arrived: list[str] = field(default_factory=list)  # ids of memories new here (their add)
 
     def __iadd__(self, other: ApplyReport) -> ApplyReport:
         self.applied += other.applied
@@ -174,6 +175,7 @@ class ApplyReport:
         self.embedded += other.embedded
         self.changed.extend(other.changed)
         self.carried.extend(other.carried)
+        self.arrived.extend(other.arrived)
         return self
 
 
@@ -215,6 +217,8 @@ def apply_remote(
                 continue
             store.record_received(event)
             report.applied += 1
+            if event.op == "add":
+                report.arrived.append(event.memory_id)
             touched[event.memory_id] = None
             latest = event.hlc if latest is None or event.hlc > latest else latest
         unseen = _unseen_edits(store, touched)

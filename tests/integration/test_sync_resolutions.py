@@ -141,3 +141,29 @@ def test_a_verdict_on_the_old_text_does_not_lower_a_correction_it_never_saw(
         record = device.get(jazz)
         assert record.content == "I like jazz, especially Coltrane"
         assert record.confidence == pytest.approx(corrected.confidence)
+
+
+def test_a_change_told_on_one_laptop_is_judged_on_the_other_when_it_arrives(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S1: both laptops queue the change and mark the old fact, so they answer alike."""
+    a, b, shared = laptops
+    berlin = a.remember("I live in Berlin").id
+    sync_all(shared, a, b)
+    b._clock.advance(days=1)  # type: ignore[attr-defined]
+    lisbon = b.remember("I moved to Lisbon last month").id
+    siemens = b.remember("I work at Siemens as an engineer").id
+    sync_all(shared, b, a)
+    a._clock.advance(days=2)  # type: ignore[attr-defined]
+    google = a.remember("I now work at Google").id
+    sync_all(shared, a, b)
+    for device in (a, b):
+        pairs = {(c.existing.id, c.candidate.id) for c in device.conflicts()}
+        assert pairs == {(berlin, lisbon), (siemens, google)}
+        where = device.context("where do I live?")
+        assert "may be outdated" in where and "Lisbon" in where
+    # a resolution on one laptop settles the other's copy of the conflict
+    [move] = [c for c in a.conflicts() if c.candidate.id == lisbon]
+    a.resolve_conflict(move.id, "take_new", None)
+    sync_all(shared, a, b)
+    assert [c.candidate.id for c in b.conflicts()] == [google]
