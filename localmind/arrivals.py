@@ -9,8 +9,12 @@ earlier made as the existing side, unless that pair is pending already; every me
 be a later version of (or that may be a later version of it) gets the note recall and
 context read. Nothing that replicates is written: the laptop where the change was told has
 its own conflict, and a resolution on either laptop reaches the other as the changes it makes.
-Restatements are not merged on arrival: both laptops would merge at once, each dropping
-another memory (see docs/design.md).
+The same text told on two laptops (S2) is merged on arrival, the same way on both: the
+memory with the smaller id is kept and the other folded into it (a forget that names the kept
+memory, so an edit of the dropped one that this laptop did not see is carried over, see
+``localmind.replica``). Both laptops write that merge; the events agree, so they converge.
+Other restatements (rewordings) are left to the person: two laptops judging a rewording
+could each keep another one.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, Lifecycle
-from localmind.records import Status
+from localmind.records import MemoryType, Status
 from localmind.store import SqliteStore, StoredMemory
 
 #: Arrivals judged per import at most: a laptop joining with years of memories would
@@ -34,6 +38,7 @@ class Arrivals:
     judged: int = 0
     queued: list[int] = field(default_factory=list)  # conflict ids
     linked: int = 0  # later-version notes written
+    merged: list[str] = field(default_factory=list)  # ids of memories folded into a twin
 
 
 def judge_arrivals(
@@ -45,6 +50,8 @@ def judge_arrivals(
         arrived = _active(store, namespace, memory_id)
         blob = None if arrived is None else store.vectors_for([arrived.rowid]).get(arrived.rowid)
         if arrived is None or blob is None:
+            continue
+        if _merged_with_twin(store, lifecycle, namespace, arrived, report):
             continue
         content = arrived.record.content
         vector = np.frombuffer(blob, dtype=np.float32)
@@ -83,6 +90,35 @@ def judge_arrivals(
                 lifecycle.queue_conflict(older.record, newer.record, proposal.similarity, reason)
             )
     return report
+
+
+def _merged_with_twin(
+    store: SqliteStore,
+    lifecycle: Lifecycle,
+    namespace: str,
+    arrived: StoredMemory,
+    report: Arrivals,
+) -> bool:
+    """Fold ``arrived`` and another active memory with its very text into one (the smaller
+    id kept). Not for events: the same event told twice may have happened twice."""
+    if arrived.record.type is MemoryType.EPISODIC:
+        return False
+    twins = [
+        stored
+        for stored in store.active_by_hash(namespace, arrived.record.content_hash)
+        if stored.record.id != arrived.record.id and stored.record.type is arrived.record.type
+    ]
+    if not twins:
+        return False
+    with store.db:
+        pair = [_active(store, namespace, m.record.id) for m in (arrived, twins[0])]
+        if pair[0] is None or pair[1] is None:
+            return False
+        kept, dropped = sorted(pair, key=lambda m: m.record.id)
+        lifecycle.merge(kept, dropped.record.content, 1.0)
+        store.erase(dropped, store.now(), into=kept.record.id)
+    report.merged.append(dropped.record.id)
+    return True
 
 
 def _in_order(one: StoredMemory, other: StoredMemory) -> tuple[StoredMemory, StoredMemory]:

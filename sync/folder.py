@@ -1075,7 +1075,7 @@ def sync_once(memory: Memory, folder: Place) -> tuple[int, ImportReport]:
     accept_restore(memory)
     exported = export_pending(memory, transport)
     report = import_new(memory, transport)
-    if report.carried:  # the carried edits are new local events: out with them now
+    if report.events:  # judging the arrivals may have written (a merge, a carried edit)
         exported += export_pending(memory, transport)
     try:
         publish_cursors(memory, transport)

@@ -167,3 +167,19 @@ def test_a_change_told_on_one_laptop_is_judged_on_the_other_when_it_arrives(
     a.resolve_conflict(move.id, "take_new", None)
     sync_all(shared, a, b)
     assert [c.candidate.id for c in b.conflicts()] == [google]
+
+
+def test_the_same_fact_told_on_both_laptops_becomes_one_memory_on_both(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S2: merged on arrival, the same way on both laptops."""
+    a, b, shared = laptops
+    first = a.remember("I have a dog named Rex").id
+    second = b.remember("I have a dog named Rex").id
+    sync_all(shared, a, b)
+    kept, dropped = sorted((first, second))
+    for device in (a, b):
+        rex = [r for r in device.list_memories() if r.content == "I have a dog named Rex"]
+        assert [r.id for r in rex] == [kept]
+        assert device.get(dropped).status is Status.DELETED
+    assert a.get(kept).confidence == b.get(kept).confidence
