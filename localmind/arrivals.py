@@ -111,10 +111,10 @@ def _merged_with_twin(
     if not twins:
         return False
     with store.db:
-        pair = [_active(store, namespace, m.record.id) for m in (arrived, twins[0])]
-        if pair[0] is None or pair[1] is None:
+        one, other = (_active(store, namespace, m.record.id) for m in (arrived, twins[0]))
+        if one is None or other is None:
             return False
-        kept, dropped = sorted(pair, key=lambda m: m.record.id)
+        kept, dropped = sorted((one, other), key=lambda m: m.record.id)
         lifecycle.merge(kept, dropped.record.content, 1.0)
         store.erase(dropped, store.now(), into=kept.record.id)
     report.merged.append(dropped.record.id)
