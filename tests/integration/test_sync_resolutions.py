@@ -183,3 +183,24 @@ def test_the_same_fact_told_on_both_laptops_becomes_one_memory_on_both(
         assert [r.id for r in rex] == [kept]
         assert device.get(dropped).status is Status.DELETED
     assert a.get(kept).confidence == b.get(kept).confidence
+
+
+def test_sync_now_says_an_edit_was_carried_over(tmp_path: Path) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    shared = tmp_path / "Sync"
+    a, b = Cli(tmp_path / "a.db"), Cli(tmp_path / "b.db")
+    berlin = a.add("I live in Berlin")
+    a.ok("add", "I moved to Lisbon")
+    [conflict] = a.json("conflicts")
+    a.ok("sync", "init", str(shared), "--name", "home")
+    b.ok("sync", "join", str(shared), "--name", "work")
+    b.ok("feedback", conflict["candidate"]["id"], "correct", "I moved to Lisbon in March")
+    a.ok("resolve", str(conflict["id"]), "take-new")
+    a.ok("sync", "now")
+    said = b.ok("sync", "now").stdout
+    assert f"Carried an edit made here into memory {berlin}" in said
+    a.ok("sync", "now")
+    for laptop in (a, b):
+        assert "I moved to Lisbon in March" in laptop.contents()
