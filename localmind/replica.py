@@ -38,8 +38,11 @@ from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
 from localmind.records import (
+    CARRIED_FROM,
     DECLARED,
+    FOLDED_INTO,
     JUDGED,
+    SEEN,
     TOMBSTONE,
     TRAVELLING,
     MemoryType,
@@ -139,6 +142,12 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
             validation.field_value(name, _as_carried(name, payload[name]), _LIMITS)
     if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
+    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED):  # ids and hashes (sync9)
+        if key in payload and not (isinstance(payload[key], str) and len(payload[key]) <= 64):
+            raise ValueError(f"{key} must be an id")
+    seen = payload.get(SEEN, [])
+    if not isinstance(seen, list) or not all(isinstance(stamp, str) for stamp in seen):
+        raise ValueError("seen must be a list of stamps")
 
 
 def _as_carried(name: str, value: Any) -> Any:
