@@ -1124,9 +1124,12 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
             }
         )
     paused = restored_elsewhere(memory)
+    replaced = memory.get_meta(REPLACED_ID)
     silent = {} if paused else silent_devices(memory, devices, time.time() if now is None else now)
     for device_status in devices:
         device_status["silent"] = device_status["device_id"] in silent
+        # S3c: which of two rows of one name is this laptop's own id before a restore
+        device_status["former_self"] = not paused and device_status["device_id"] == replaced
     return {
         "folder": transport.describe(),
         "device_id": memory.device_id,
@@ -1162,6 +1165,10 @@ def silent_devices(memory: Memory, devices: list[dict[str, Any]], now: float) ->
 
 
 def device_label(device: dict[str, Any]) -> str:
-    """How a device of :func:`status` is shown: ``name (device id)``, or its id alone."""
+    """How a device of :func:`status` is shown: ``name (device id)``, or its id alone; this
+    laptop's own id before a restore says so."""
+    identity = str(device["device_id"])
+    if device.get("former_self"):
+        identity += ", this laptop before its restore"
     name = device.get("name")
-    return f"{name} ({device['device_id']})" if name else str(device["device_id"])
+    return f"{name} ({identity})" if name else identity

@@ -67,8 +67,11 @@ def test_a_restore_in_place_syncs_on_and_names_its_former_self(
     restore_backup(tmp_path / "a.backup", tmp_path / "a.db", PASSPHRASE, replace=True)
     a = laptops.open("a")
     sync_once(a, shared)  # not refused: it is where the store that synced was
-    [advice] = sync_folder.status(a, shared)["advice"]
+    report = sync_folder.status(a, shared)
+    [advice] = report["advice"]
     assert f"forget-device {former}" in advice
+    labels = sorted(sync_folder.device_label(d) for d in report["devices"])
+    assert labels[0] == f"desk ({former}, this laptop before its restore)"  # S3c
     join_folder(a, shared, PASSPHRASE)  # its former self's name is its own
     assert sync_folder.device_name(a) == "desk"
 
