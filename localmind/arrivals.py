@@ -1,6 +1,7 @@
-"""Memories that arrive by sync, judged here as a memory told here would be (sync9, review9
-S1): conflicts and later-version notes are local (they do not replicate), so without this
-the laptop that did not hear a change answered with the old fact alone and unmarked.
+"""Memories that arrive by sync, judged here as a memory told here would be, inside the
+import's transaction (sync9, review9 S1): conflicts and later-version notes are local (they
+do not replicate), so without this the laptop that did not hear a change answered with the
+old fact alone and unmarked.
 
 An arrival is compared with this laptop's other active memories by the same rules
 ``remember`` uses, without the model (an import of a whole stream would ask it thousands of

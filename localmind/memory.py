@@ -944,17 +944,16 @@ class Memory:
         """Apply other devices' events (per-field last writer wins by stamp, forgets final,
         embedded here); idempotent. ``meta`` entries are written in the same transaction."""
         self._check_ready()
-        report = apply_remote(
+        # Arrivals are judged here as if told here (conflicts and later-version notes are
+        # local), without the model, in the import's transaction (localmind.arrivals).
+        return apply_remote(
             self._store,
             events,
             embed=self._writer.embed_documents,
             content_hash=content_hash,
             meta=meta,
+            judge=lambda ids: judge_arrivals(self._store, self._lifecycle, self.namespace, ids),
         )
-        # Judged here as if told here (conflicts and later-version notes are local), in
-        # transactions of their own after the import's (localmind.arrivals).
-        judge_arrivals(self._store, self._lifecycle, self.namespace, report.arrived)
-        return report
 
     def get_meta(self, key: str) -> str | None:
         """A value from the store's ``meta`` table (sync keeps its cursors there)."""

@@ -208,9 +208,12 @@ def apply_remote(
     embed: Embed,
     content_hash: Hasher,
     meta: Mapping[str, str] | None = None,
+    judge: Callable[[Sequence[str]], object] | None = None,
 ) -> ApplyReport:
     """Apply other devices' events in one transaction (with ``meta`` written in the same one,
-    e.g. a sync cursor). Idempotent: an event already recorded is skipped."""
+    e.g. a sync cursor). Idempotent: an event already recorded is skipped. ``judge``: called
+    with the ids of the memories new here, in the same transaction (so a killed import either
+    judged them or recorded nothing)."""
     events = list(events)
     embed = _embedded_ahead(store, events, embed)
     report = ApplyReport()
@@ -242,6 +245,8 @@ def apply_remote(
         report.changed = list(touched)
         report.embedded = _index(store, dirty, embed)
         report.carried = _carry_over(store, unseen, embed, content_hash)
+        if judge is not None and report.arrived:
+            judge(report.arrived)
         forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
         if forgot:
             store.purge_forgotten()
