@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import tempfile
 import time
 from collections.abc import Iterator
@@ -60,6 +61,8 @@ PAGES_PER_STEP = 1024
 ASIDE_SUFFIX = ".before-restore"
 #: meta keys: the device id a restore replaced, and when (seconds since the epoch)
 REPLACED_ID, RESTORED_AT = "device_id.before_restore", "device_id.restored_at"
+#: meta key: the path a restore put the store at (sync compares it with where it synced from)
+RESTORED_PATH = "device_id.restored_path"
 _PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -229,7 +232,7 @@ def restore_backup(
             copy.flush()
             os.fsync(copy.fileno())
         memories, newest = _verify(candidate, unlocked, shown_as=backup)
-        new_device_identity(candidate, unlocked.data_key, unlocked.cipher)
+        new_device_identity(candidate, unlocked.data_key, unlocked.cipher, target)
         aside = _aside_name(target) if occupied else None
         # The restored store is what this laptop has now seen: going back is deliberate here.
         key_file = KeyFile.from_json(unlocked.key_file_bytes.decode("utf-8"), backup)
@@ -407,8 +410,18 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def new_device_identity(database: Path, data_key: bytes, cipher: Cipher) -> str:
+def place_of(database: Path) -> str:
+    """Where a store is: this machine's name and the file's full path (a backup restored at
+    the same path on another laptop is somewhere else too)."""
+    return f"{socket.gethostname()}:{Path(database).resolve()}"
+
+
+def new_device_identity(
+    database: Path, data_key: bytes, cipher: Cipher, target: Path | None = None
+) -> str:
     """Give the store at ``database`` (not open elsewhere) a new device id; returns it.
+    ``target``: where the restored store goes (noted: a restore to another path than the
+    store's own is a trial copy, which sync leaves out until asked).
 
     A restored store is a new device: the original (or its other restores) may still be in
     use, and two stores with one id export into the same sync directory, overwrite each
@@ -425,6 +438,8 @@ def new_device_identity(database: Path, data_key: bytes, cipher: Cipher) -> str:
                 # sync's status names the old id's directory while it has not written since.
                 for key, value in ((REPLACED_ID, old), (RESTORED_AT, time.time())):
                     write_meta(db, key, str(value))
+            if target is not None:
+                write_meta(db, RESTORED_PATH, place_of(target))
     finally:
         db.close()
     return device_id

@@ -680,7 +680,10 @@ class Lifecycle:
 
     def adjust_confidence(self, stored: StoredMemory, delta: float, reason: str) -> MemoryRecord:
         return self.store.update_fields(
-            stored, reason, confidence=clamp(stored.record.confidence + delta)
+            stored,
+            reason,
+            judged=stored.record.content_hash,
+            confidence=clamp(stored.record.confidence + delta),
         )
 
     def versions(self, memory_id: str) -> list[Version]:

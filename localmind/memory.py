@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from localmind import preferences, ranking, validation
+from localmind.arrivals import judge_arrivals
 from localmind.config import GovernanceConfig, Settings
 from localmind.currency import Given, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
@@ -943,12 +944,15 @@ class Memory:
         """Apply other devices' events (per-field last writer wins by stamp, forgets final,
         embedded here); idempotent. ``meta`` entries are written in the same transaction."""
         self._check_ready()
+        # Arrivals are judged here as if told here (conflicts and later-version notes are
+        # local), without the model, in the import's transaction (localmind.arrivals).
         return apply_remote(
             self._store,
             events,
             embed=self._writer.embed_documents,
             content_hash=content_hash,
             meta=meta,
+            judge=lambda ids: judge_arrivals(self._store, self._lifecycle, self.namespace, ids),
         )
 
     def get_meta(self, key: str) -> str | None:

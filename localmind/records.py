@@ -136,6 +136,16 @@ TRAVELLING = tuple(name for name, d in DECLARED.items() if d.travel is Travel.FI
 #: What a forget's payload keeps, so a device that never saw the memory builds its tombstone.
 TOMBSTONE = tuple(name for name, d in DECLARED.items() if d.tombstone)
 
+# Event payload keys that tie one memory's change to another text or memory (sync9):
+#: a forget made by a person's resolution (take-new, merge) names the memory it went into …
+FOLDED_INTO = "into"
+#: … and the stamps of the forgotten memory's content writes the resolving device had seen;
+SEEN = "seen"
+#: the kept memory's new version names the memory whose text it took;
+CARRIED_FROM = "from"
+#: a confidence verdict names the hash of the text it judged.
+JUDGED = "judged"
+
 
 def default_of(name: str) -> Any:
     """A field's default value (a fresh one for a mutable default)."""

@@ -38,7 +38,11 @@ from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
 from localmind.records import (
+    CARRIED_FROM,
     DECLARED,
+    FOLDED_INTO,
+    JUDGED,
+    SEEN,
     TOMBSTONE,
     TRAVELLING,
     MemoryType,
@@ -138,6 +142,12 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
             validation.field_value(name, _as_carried(name, payload[name]), _LIMITS)
     if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
+    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED):  # ids and hashes (sync9)
+        if key in payload and not (isinstance(payload[key], str) and len(payload[key]) <= 64):
+            raise ValueError(f"{key} must be an id")
+    seen = payload.get(SEEN, [])
+    if not isinstance(seen, list) or not all(isinstance(stamp, str) for stamp in seen):
+        raise ValueError("seen must be a list of stamps")
 
 
 def _as_carried(name: str, value: Any) -> Any:
@@ -162,6 +172,9 @@ class ApplyReport:
     memories: int = 0  # memories rebuilt
     embedded: int = 0  # memories (re)embedded and indexed
     changed: list[str] = field(default_factory=list)  # ids of the memories rebuilt
+    # ids of the memories that took an edit another device's resolution had not seen
+    carried: list[str] = field(default_factory=list)
+    arrived: list[str] = field(default_factory=list)  # ids of memories new here (their add)
 
     def __iadd__(self, other: ApplyReport) -> ApplyReport:
         self.applied += other.applied
@@ -170,6 +183,8 @@ class ApplyReport:
         self.memories += other.memories
         self.embedded += other.embedded
         self.changed.extend(other.changed)
+        self.carried.extend(other.carried)
+        self.arrived.extend(other.arrived)
         return self
 
 
@@ -193,9 +208,12 @@ def apply_remote(
     embed: Embed,
     content_hash: Hasher,
     meta: Mapping[str, str] | None = None,
+    judge: Callable[[Sequence[str]], object] | None = None,
 ) -> ApplyReport:
     """Apply other devices' events in one transaction (with ``meta`` written in the same one,
-    e.g. a sync cursor). Idempotent: an event already recorded is skipped."""
+    e.g. a sync cursor). Idempotent: an event already recorded is skipped. ``judge``: called
+    with the ids of the memories new here, in the same transaction (so a killed import either
+    judged them or recorded nothing)."""
     events = list(events)
     embed = _embedded_ahead(store, events, embed)
     report = ApplyReport()
@@ -211,8 +229,13 @@ def apply_remote(
                 continue
             store.record_received(event)
             report.applied += 1
+            if event.op == "add":
+                report.arrived.append(event.memory_id)
             touched[event.memory_id] = None
             latest = event.hlc if latest is None or event.hlc > latest else latest
+        unseen = _unseen_edits(store, touched)
+        for memory_id in _redact_forgotten_copies(store, touched):
+            touched[memory_id] = None
         dirty: list[int] = []
         for memory_id in touched:
             rowid = _rebuild(store, memory_id, content_hash)
@@ -221,6 +244,9 @@ def apply_remote(
         report.memories = len(touched)
         report.changed = list(touched)
         report.embedded = _index(store, dirty, embed)
+        report.carried = _carry_over(store, unseen, embed, content_hash)
+        if judge is not None and report.arrived:
+            judge(report.arrived)
         forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
         if forgot:
             store.purge_forgotten()
@@ -231,6 +257,78 @@ def apply_remote(
     if latest is not None:
         store.observe(latest)
     return report
+
+
+@dataclass(frozen=True, slots=True)
+class _Unseen:
+    """This device's edit of ``dropped`` that another device's resolution, folding it into
+    ``kept``, had not seen."""
+
+    dropped: str
+    kept: str
+    text: str
+
+
+def _unseen_edits(store: SqliteStore, touched: Iterable[str]) -> list[_Unseen]:
+    """For each memory a resolution elsewhere folded into another (take-new, merge): the last
+    of this device's edits of it that the resolving device had not seen. Read before the
+    fold redacts them. The device that made an edit carries it, so it is carried once."""
+    unseen = []
+    for memory_id in touched:
+        for kept, seen in store.folded_into(memory_id):
+            mine = [text for stamp, text in store.own_texts(memory_id) if stamp not in seen]
+            if mine:
+                unseen.append(_Unseen(memory_id, kept, mine[-1]))
+    return unseen
+
+
+def _carry_over(
+    store: SqliteStore, unseen: Sequence[_Unseen], embed: Embed, content_hash: Hasher
+) -> list[str]:
+    """Each unseen edit becomes the kept memory's next version (the person's latest word on
+    the text the resolution kept; what it replaces stays in the history), as a local update
+    that replicates. Not when the dropped memory was also forgotten for real (a forget is
+    final) or the kept one is no longer active. Returns the kept memories' ids."""
+    carried: list[str] = []
+    for edit in unseen:
+        kept = store.get(edit.kept)
+        if (
+            kept is None
+            or kept.record.status is not Status.ACTIVE
+            or kept.record.content == edit.text
+            or store.forgotten_for_real(edit.dropped)
+        ):
+            continue
+        [vector] = embed([edit.text])
+        store.replace_content(
+            kept,
+            edit.text,
+            content_hash(edit.text),
+            vector,
+            "carried_over",
+            store.now(),
+            source=edit.dropped,
+        )
+        carried.append(edit.kept)
+    return carried
+
+
+def _redact_forgotten_copies(store: SqliteStore, touched: Iterable[str]) -> list[str]:
+    """A forget reaches the copies of its text that a concurrent resolution on another device
+    put into another memory: such a version is redacted, so that memory's fold ends where it
+    was before it. Looked at from both sides, since either may arrive first: a memory
+    forgotten for real, and a memory holding a version carried from one. Returns the ids of
+    the memories that lost a version."""
+    lost: dict[str, None] = {}
+    for memory_id in list(touched):
+        holders = [kept for kept, _ in store.folded_into(memory_id)] + [memory_id]
+        for holder in dict.fromkeys(holders):
+            for seq, source, text in store.carried_texts(holder):
+                if store.forgotten_for_real(source):
+                    namespace = store.first_namespace(holder) or ""
+                    store.redact_carried(seq, holder, namespace, text)
+                    lost[holder] = None
+    return list(lost)
 
 
 def _embedded_ahead(store: SqliteStore, events: Sequence[Event], embed: Embed) -> Embed:
@@ -269,8 +367,11 @@ class _State:
     deleted: bool = False
 
 
-def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | None:
-    """The state that a memory's events (op, payload, hlc, reason, at), in stamp order, make."""
+def _fold(
+    rows: Iterable[tuple[str, str, str, str | None, float]], content_hash: Hasher | None = None
+) -> _State | None:
+    """The state that a memory's events (op, payload, hlc, reason, at), in stamp order, make.
+    ``content_hash``: to tell which text a verdict judged (without it every verdict lands)."""
     state: _State | None = None
     for op, text, stamp, reason, at in rows:
         payload = json.loads(text)
@@ -309,7 +410,13 @@ def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | N
             state.content = str(payload["content"])
             state.version += 1
             state.fields["updated_at"] = at
-        state.fields.update({k: payload[k] for k in TRAVELLING if k in payload})
+        changed = {k: payload[k] for k in TRAVELLING if k in payload}
+        judged = payload.get(JUDGED)
+        if isinstance(judged, str) and content_hash and judged != content_hash(state.content):
+            # a verdict about a text this memory no longer holds (another device corrected
+            # it meanwhile) does not land on the correction it never saw
+            changed.pop("confidence", None)
+        state.fields.update(changed)
         state.hlc = stamp
     return state
 
@@ -317,7 +424,7 @@ def _fold(rows: Iterable[tuple[str, str, str, str | None, float]]) -> _State | N
 def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | None:
     """Write the fold of ``memory_id``'s events over its row and history. Returns the rowid when
     its index entries must be rebuilt (it is active and its text, type or status changed)."""
-    state = _fold(store.memory_events(memory_id, REPLICATED_OPS))
+    state = _fold(store.memory_events(memory_id, REPLICATED_OPS), content_hash)
     namespace = store.first_namespace(memory_id)
     if state is None or namespace is None:
         return None

@@ -758,8 +758,9 @@ class Writer:
         self._short_term.remove_if(lambda item: item.record.content_hash in hashes)
         self._store.truncate_log()
 
-    def _forget_stored(self, stored: StoredMemory) -> None:
-        self._store.erase(stored, self._clock())  # its pending conflicts end with it
+    def _forget_stored(self, stored: StoredMemory, into: str | None = None) -> None:
+        """``into``: a resolution folds the memory into that one (see ``SqliteStore.erase``)."""
+        self._store.erase(stored, self._clock(), into)  # its pending conflicts end with it
 
     def clear(self) -> int:
         removed = len(self._short_term)
@@ -901,13 +902,20 @@ class Writer:
             if resolution is Resolution.MERGE:
                 self._set_aside(existing_id, candidate, resolution)
             else:  # take-new: its text lives on as the existing memory's
-                self._forget_stored(candidate)
+                self._forget_stored(candidate, into=existing_id)
             existing = self._get_active(existing_id)
             earlier = (existing.record.content, existing.record.created_at)
             if resolution is Resolution.MERGE:
                 made = max(made, existing.record.created_at)
             record = self._store.replace_content(
-                existing, text, content_hash(text), vector, str(resolution), self._clock(), made
+                existing,
+                text,
+                content_hash(text),
+                vector,
+                str(resolution),
+                self._clock(),
+                made,
+                source=candidate_id,
             )
             if resolution is Resolution.TAKE_NEW:
                 # a merge's text is the person's, meant to cover both: it keeps them
@@ -966,7 +974,9 @@ class Writer:
         text's hash noted on the kept memory, so telling it again is recognised (see
         ``_replaced``) until the kept memory is forgotten too."""
         hashed = dropped.record.content_hash
-        self._forget_stored(dropped)
+        # a merge folds the dropped text into the kept memory; keep-old rejects it
+        into = kept_id if resolution is Resolution.MERGE else None
+        self._forget_stored(dropped, into)
         self._store.set_aside(kept_id, hashed, str(resolution), self._clock())
 
     def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:

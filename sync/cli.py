@@ -182,6 +182,12 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
     )
     for retired in report.retired:
         click.echo(f"Retired the directory of {retired}, which left the folder.")
+    for kept in dict.fromkeys(report.carried):
+        click.echo(
+            f"Carried an edit made here into memory {kept}: another laptop had folded the "
+            "memory you edited into it (a conflict resolved) without seeing your edit; the "
+            "text it replaced is in that memory's history."
+        )
     repeated = set(report.repeated)  # reported by an earlier sync already
     if fresh := [entry for entry in report.skipped if entry not in repeated]:
         click.echo(f"Skipped {count(len(fresh), 'file')}:", err=True)

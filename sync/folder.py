@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from localmind import KdfParams, LocalmindError, Memory, NotAStore, WrongPassphrase
-from localmind.backup import REPLACED_ID, RESTORED_AT
+from localmind.backup import REPLACED_ID, RESTORED_AT, RESTORED_PATH, place_of
 from localmind.keys import DEFAULT_KDF, KeyFile
 from localmind.replica import Event
 from sync import protocol
@@ -100,6 +100,10 @@ META_RELAY = "sync.relay_through_seq"
 # This laptop's name for people (``sync init/join --name``, default the host name); it is
 # published, sealed, in the device's cursors file. Kept when a fresh stream resets the rest.
 META_NAME = "sync.name"
+# Where the store was when it last synced, and the restore (its RESTORED_AT) that sync has
+# accepted: a backup restored to another path is a trial copy and does not sync until
+# `sync join` says it is a laptop of its own (see :func:`restored_elsewhere`).
+META_STORE_PATH, META_RESTORE_ACCEPTED = "sync.store_path", "sync.restore_accepted"
 # The files the last import skipped, with why and their (inode, size, mtime): a stranger's file
 # is reported once per store, not at every `sync now` (each a new process). Bounded.
 META_REPORTED = "sync.reported"
@@ -127,6 +131,8 @@ class ImportReport:
     events: int = 0  # new events applied
     duplicates: int = 0
     memories: int = 0  # memories changed
+    # memories that took an edit made here which another laptop's resolution had not seen
+    carried: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # those of ``skipped`` this process already reported (logged) before: a stranger's file
     # is worth one line, not one per sync
@@ -185,6 +191,7 @@ def init_folder(
     key = secrets.token_bytes(32)
     _write_header(transport, key, passphrase, kdf or DEFAULT_KDF)
     _remember_folder(memory, transport, key, name)
+    accept_restore(memory)
     return _returned(folder, transport)
 
 
@@ -199,13 +206,82 @@ def join_folder(
 def join_folder(
     memory: Memory, folder: Place, passphrase: str, *, name: str | None = None
 ) -> Path | Transport:
-    """Join an existing sync folder (other laptops) with the folder's passphrase."""
+    """Join an existing sync folder (other laptops) with the folder's passphrase. A store
+    restored to another path joins as a laptop of its own (its former id is not its own)."""
     transport = transport_of(folder)
     name = check_name(name) if name is not None else None
     _refuse_if_joined(memory, transport, "join")
     key = folder_key(transport, passphrase)
-    _remember_folder(memory, transport, key, name)
+    trial = restored_elsewhere(memory) is not None
+    _remember_folder(memory, transport, key, _free_name(memory, transport, key, name, trial))
+    if trial:
+        memory.reset_meta(REPLACED_ID, {})  # the live laptop's id, not this store's former one
+    accept_restore(memory)
     return _returned(folder, transport)
+
+
+def _free_name(
+    memory: Memory, transport: Transport, key: bytes, name: str | None, trial: bool
+) -> str | None:
+    """The name this laptop joins under: two laptops never share one (`sync status`, the
+    app's Health page and `forget-device NAME` tell devices apart by it). A name given with
+    --name that another laptop has is refused; a default one (the host name, or the name a
+    restored copy brought along) gets a number ("home 2"). This store's own former id (a
+    restore in place) may keep its name. None: keep the name as it is."""
+    own = {memory.device_id} | (set() if trial else {memory.get_meta(REPLACED_ID) or ""})
+    taken: dict[str, str] = {}
+    for device in device_directories(transport):
+        published = None if device in own else read_published(key, transport, device)
+        if published is not None and published.name and not published.left:
+            taken[published.name] = device
+    if name is not None:
+        if name in taken:
+            raise SyncError(
+                f"A laptop called {name!r} ({taken[name]}) already syncs with this folder: "
+                "give this one another name with --name NAME. Nothing was changed."
+            )
+        return name
+    wanted = device_name(memory) or _host_name()
+    if wanted not in taken:
+        return None
+    number = 2
+    while (free := f"{wanted[: MAX_NAME_CHARS - 4]} {number}") in taken:
+        number += 1
+    return free
+
+
+def restored_elsewhere(memory: Memory) -> str | None:
+    """Why this store does not sync, when it is a backup restored to another path than the
+    store that synced (README: a trial restore to /tmp/trial.db), and that restore has not
+    been accepted by `sync join`: such a copy would join the folder as another laptop under
+    the live laptop's name, and its advice would name the live laptop as its former self."""
+    restored_at = memory.get_meta(RESTORED_AT)
+    restored_to, synced_at = memory.get_meta(RESTORED_PATH), memory.get_meta(META_STORE_PATH)
+    if (
+        restored_at is None
+        or restored_to is None
+        or synced_at is None
+        or memory.get_meta(META_RESTORE_ACCEPTED) == restored_at
+        or restored_to == synced_at
+    ):
+        return None
+    root = joined_folder(memory)
+    return (
+        f"This store is a backup restored to {restored_to}, not where the store that synced "
+        f"was ({synced_at}), so it does not sync: a trial copy must not join the folder as "
+        "another laptop. To make it a laptop of its own, run  localmind sync join "
+        f"{root} --name NAME  (with another name than the laptop it came from)."
+    )
+
+
+def accept_restore(memory: Memory) -> None:
+    """This store syncs from where it is now (after a restore in place, or a `sync join`)."""
+    here = place_of(memory.path)
+    if memory.get_meta(META_STORE_PATH) != here:  # a write only when it moved
+        memory.set_meta(META_STORE_PATH, here)
+    restored_at = memory.get_meta(RESTORED_AT)
+    if restored_at is not None and memory.get_meta(META_RESTORE_ACCEPTED) != restored_at:
+        memory.set_meta(META_RESTORE_ACCEPTED, restored_at)
 
 
 def _returned(folder: Place, transport: Transport) -> Path | Transport:
@@ -623,6 +699,11 @@ def _ensure_stream(memory: Memory, transport: Transport) -> str | None:
             META_RELAY: str(relay),
             META_SEGMENT: str(last),
             **({META_NAME: name} if (name := device_name(memory)) else {}),
+            **{
+                kept: value
+                for kept in (META_STORE_PATH, META_RESTORE_ACCEPTED)
+                if (value := memory.get_meta(kept)) is not None
+            },
         },
     )
     note = (
@@ -848,6 +929,7 @@ def _import_device(
         report.events += applied.applied
         report.duplicates += applied.duplicates
         report.memories += applied.memories
+        report.carried.extend(applied.carried)
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 
@@ -988,8 +1070,13 @@ def sync_once(memory: Memory, folder: Place) -> tuple[int, ImportReport]:
     set)."""
     transport = transport_of(folder)
     check_header(memory, transport)
+    if paused := restored_elsewhere(memory):
+        raise SyncError(paused)
+    accept_restore(memory)
     exported = export_pending(memory, transport)
     report = import_new(memory, transport)
+    if report.events:  # judging the arrivals may have written (a merge, a carried edit)
+        exported += export_pending(memory, transport)
     try:
         publish_cursors(memory, transport)
     except OSError as error:
@@ -1036,9 +1123,13 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
                 "last_seen": max(seen, default=None),
             }
         )
-    silent = silent_devices(memory, devices, time.time() if now is None else now)
+    paused = restored_elsewhere(memory)
+    replaced = memory.get_meta(REPLACED_ID)
+    silent = {} if paused else silent_devices(memory, devices, time.time() if now is None else now)
     for device_status in devices:
         device_status["silent"] = device_status["device_id"] in silent
+        # S3c: which of two rows of one name is this laptop's own id before a restore
+        device_status["former_self"] = not paused and device_status["device_id"] == replaced
     return {
         "folder": transport.describe(),
         "device_id": memory.device_id,
@@ -1046,7 +1137,7 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
         "exported_through_seq": exported,
         "pending_events": len(memory.events_since(exported, relay_through=relay)),
         "devices": devices,
-        "advice": list(silent.values()),
+        "advice": [paused] if paused else list(silent.values()),
     }
 
 
@@ -1074,6 +1165,10 @@ def silent_devices(memory: Memory, devices: list[dict[str, Any]], now: float) ->
 
 
 def device_label(device: dict[str, Any]) -> str:
-    """How a device of :func:`status` is shown: ``name (device id)``, or its id alone."""
+    """How a device of :func:`status` is shown: ``name (device id)``, or its id alone; this
+    laptop's own id before a restore says so."""
+    identity = str(device["device_id"])
+    if device.get("former_self"):
+        identity += ", this laptop before its restore"
     name = device.get("name")
-    return f"{name} ({device['device_id']})" if name else str(device["device_id"])
+    return f"{name} ({identity})" if name else identity

@@ -94,6 +94,8 @@ class SyncReport:
             line += f"; compacted {compacted} old file{'' if compacted == 1 else 's'}"
         for retired in self.imported.retired:
             line += f"; retired {retired}, which left the folder"
+        for kept in dict.fromkeys(self.imported.carried):
+            line += f"; carried an edit made here into memory {kept} (another laptop resolved)"
         if problems := len(self.problems):
             line += f"; skipped {problems} file{'' if problems == 1 else 's'}"
         return line

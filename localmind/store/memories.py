@@ -14,7 +14,11 @@ from typing import Any
 
 from localmind.embedders.base import Vectors
 from localmind.records import (
+    CARRIED_FROM,
     DECLARED,
+    FOLDED_INTO,
+    JUDGED,
+    SEEN,
     TOMBSTONE,
     MemoryRecord,
     Status,
@@ -151,9 +155,13 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         self._unindex_vector(rowid)
         self._unindex_words(rowid)
 
-    def update_fields(self, stored: StoredMemory, reason: str, **fields: Any) -> MemoryRecord:
+    def update_fields(
+        self, stored: StoredMemory, reason: str, *, judged: str | None = None, **fields: Any
+    ) -> MemoryRecord:
         """Change plain fields of a memory (not its content); keeps the indexes in step with its
-        status and type, and logs the change."""
+        status and type, and logs the change. ``judged``: the hash of the text a verdict was
+        about (feedback's confidence); it travels, so that another device's fold does not let
+        the verdict land on a correction it never saw (``localmind.replica``)."""
         unknown = set(fields) - _UPDATABLE - {"updated_at", "access_count", "last_accessed"}
         if unknown:
             raise ValueError(f"cannot update {sorted(unknown)}")
@@ -178,7 +186,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             self._log_words_changed(stored.rowid)
         elif now_active and "type" in fields:
             self._retype_vector(stored.rowid, record)
-        self.record_event(record.namespace, record.id, "update", columns, reason, record.hlc)
+        payload = columns if judged is None else {**columns, JUDGED: judged}
+        self.record_event(record.namespace, record.id, "update", payload, reason, record.hlc)
         return record
 
     def reactivate(self, stored: StoredMemory, vector: Vectors) -> None:
@@ -194,11 +203,14 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         reason: str,
         at: float,
         created_at: float | None = None,
+        source: str | None = None,
     ) -> MemoryRecord:
         """A new version: the old content goes to ``memory_versions``, the row and its index
         entries take the new content. ``created_at``: the new text's own date (a newer fact
         that took the old one's place is dated when it was told, not when the old one was);
-        it travels with the update, so every device dates the memory alike."""
+        it travels with the update, so every device dates the memory alike. ``source``: the
+        memory whose text this is (a resolution folded it into this one): it travels, so a
+        concurrent forget of that memory on another device reaches this copy of its text."""
         record = stored.record
         self.db.execute(
             "INSERT INTO memory_versions (memory_id, version, content, reason, at, content_hash) "
@@ -234,17 +246,22 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             record.id,
             "update",
             {"content": content, "version": record.version}
-            | ({} if created_at is None else {"created_at": created_at}),
+            | ({} if created_at is None else {"created_at": created_at})
+            | ({} if source is None else {CARRIED_FROM: source}),
             reason,
             record.hlc,
         )
         return record
 
-    def erase(self, stored: StoredMemory, at: float) -> None:
+    def erase(self, stored: StoredMemory, at: float, into: str | None = None) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
         deletion can replicate; the indexes lose it at once, and every trace of its text goes
-        (:meth:`redact_traces`; secure_delete zeroes the freed bytes)."""
+        (:meth:`redact_traces`; secure_delete zeroes the freed bytes). ``into``: a person's
+        resolution folded the memory into that one (take-new, merge); the forget then also
+        names the content writes of it this device had seen, so the device that made an edit
+        not among them carries that edit into the kept memory (``localmind.replica``)."""
         record = stored.record
+        seen = self.content_stamps(record.id) if into is not None else []
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         self.settle_conflicts_of(record.id, self._clock())
@@ -259,7 +276,21 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         # events was redacted) builds the same tombstone from this payload (localmind.replica).
         tombstone = {name: to_json(getattr(record, name)) for name in TOMBSTONE}
         tombstone["updated_at"] = at
+        if into is not None:
+            tombstone.update({FOLDED_INTO: into, SEEN: seen})
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
+
+    def content_stamps(self, memory_id: str) -> list[str]:
+        """The stamps of a memory's events that wrote its text (its add and its new versions)."""
+        return [
+            str(stamp)
+            for (stamp,) in self.db.execute(
+                "SELECT hlc FROM events WHERE memory_id = ? AND op IN ('add', 'update') "
+                "AND json_valid(payload) AND json_type(payload, '$.content') = 'text' "
+                "ORDER BY hlc",
+                (memory_id,),
+            )
+        ]
 
     def _redact_forgotten(self, record: MemoryRecord) -> None:
         """Every trace of a forgotten memory's texts (its content and the restatements merged

@@ -40,6 +40,7 @@ _REASON_KINDS = frozenset(
         "expired",
         "implicit",
         "undo forget",
+        "carried_over",
     }
 )
 _REASON_KIND = re.compile(r"^([^:(]*?)\s*([:(]|$)")
@@ -109,6 +110,12 @@ class Redaction(History, Meta):
             [(redacted_reason(reason) or "", conflict) for conflict, reason in conflicts],
         )
         self._redact_quotes(namespace, memory_id, texts)
+        self.drop_profiles_quoting(namespace, memory_id, texts)
+        self.count_redaction()
+
+    def drop_profiles_quoting(self, namespace: str, memory_id: str, texts: Sequence[str]) -> None:
+        """Every profile version built from ``memory_id`` or quoting one of ``texts``, and all
+        later ones (they may have been built incrementally from it)."""
         quoted = " OR ".join("instr(text, ?) > 0" for _ in texts) or "0"
         first = self.db.execute(
             "SELECT min(version) FROM profiles WHERE namespace = ? AND (EXISTS (SELECT 1 FROM "
@@ -119,6 +126,9 @@ class Redaction(History, Meta):
             self.db.execute(
                 "DELETE FROM profiles WHERE namespace = ? AND version >= ?", (namespace, first[0])
             )
+
+    def count_redaction(self) -> None:
+        """A redaction happened: the sync folder re-seals the files that held the text."""
         count = int(self.get_meta(REDACTIONS) or 0)
         self.set_meta(REDACTIONS, str(count + 1))
 

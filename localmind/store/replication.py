@@ -9,7 +9,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from localmind.records import MemoryRecord, Status, content_hash, restatements
+from localmind.records import (
+    CARRIED_FROM,
+    FOLDED_INTO,
+    SEEN,
+    MemoryRecord,
+    Status,
+    content_hash,
+    restatements,
+)
 from localmind.store.base import placeholders
 from localmind.store.memories import Memories, secret_column
 
@@ -98,6 +106,68 @@ class Replication(Memories):
             (memory_id, *ops),
         ).fetchall()
         return rows
+
+    def folded_into(self, memory_id: str) -> list[tuple[str, list[str]]]:
+        """(kept id, stamps seen) of each forget of ``memory_id`` that a person's resolution
+        made on some device (it folded the memory into the kept one)."""
+        rows = self.db.execute(
+            "SELECT payload FROM events WHERE memory_id = ? AND op = 'forget'", (memory_id,)
+        )
+        folds = []
+        for (text,) in rows:
+            payload = json.loads(text)
+            into, seen = payload.get(FOLDED_INTO), payload.get(SEEN)
+            if isinstance(into, str) and isinstance(seen, list):
+                folds.append((into, [str(stamp) for stamp in seen]))
+        return folds
+
+    def forgotten_for_real(self, memory_id: str) -> bool:
+        """Whether some device forgot ``memory_id`` itself (not by folding it into another)."""
+        return any(
+            FOLDED_INTO not in json.loads(text)
+            for (text,) in self.db.execute(
+                "SELECT payload FROM events WHERE memory_id = ? AND op = 'forget'", (memory_id,)
+            )
+        )
+
+    def own_texts(self, memory_id: str) -> list[tuple[str, str]]:
+        """(stamp, text) of this device's content writes of ``memory_id`` still unredacted, in
+        stamp order."""
+        rows = self.db.execute(
+            "SELECT hlc, json_extract(payload, '$.content') FROM events WHERE memory_id = ? "
+            "AND device_id = ? AND op IN ('add', 'update') AND json_valid(payload) "
+            "AND json_type(payload, '$.content') = 'text' ORDER BY hlc",
+            (memory_id, self.device_id),
+        )
+        return [(str(stamp), str(text)) for stamp, text in rows]
+
+    def carried_texts(self, memory_id: str) -> list[tuple[int, str, str]]:
+        """(seq, source id, text) of the versions of ``memory_id`` that took another memory's
+        text (a resolution's take-new or merge, or an edit carried over)."""
+        rows = self.db.execute(
+            f"SELECT seq, json_extract(payload, '$.{CARRIED_FROM}'), "
+            "json_extract(payload, '$.content') FROM events WHERE memory_id = ? "
+            f"AND op = 'update' AND json_valid(payload) "
+            f"AND json_type(payload, '$.{CARRIED_FROM}') = 'text'",
+            (memory_id,),
+        )
+        return [(int(seq), str(source), str(text or "")) for seq, source, text in rows]
+
+    def redact_carried(self, seq: int, memory_id: str, namespace: str, text: str) -> None:
+        """A forget reached a copy of its text in another memory (event ``seq`` of
+        ``memory_id`` carried it there): that version's event, history row and the profiles
+        quoting it go; the memory's fold then ends where it was before that version."""
+        self.db.execute(
+            "UPDATE events SET payload = '{\"redacted\": true}', reason = ? WHERE seq = ?",
+            ("redacted", seq),
+        )
+        if text:
+            self.db.execute(
+                "DELETE FROM memory_versions WHERE memory_id = ? AND content = ?",
+                (memory_id, text),
+            )
+            self.drop_profiles_quoting(namespace, memory_id, [text])
+        self.count_redaction()
 
     def first_namespace(self, memory_id: str) -> str | None:
         """The namespace of a memory's first event (None when it has none)."""

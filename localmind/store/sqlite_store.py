@@ -53,6 +53,10 @@ class SqliteStore(Replication, Latency, Profiles):
         # change under one thread at a time.
         self._index_lock = threading.Lock()
 
+    def now(self) -> float:
+        """The store's wall clock (a test's fake one in tests)."""
+        return self._clock()
+
     @contextmanager
     def all_or_nothing(self) -> Iterator[None]:
         """One write transaction around many changes (nested ``with db`` blocks inside it are

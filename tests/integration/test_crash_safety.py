@@ -313,8 +313,17 @@ def state(path: Path) -> dict[str, Any]:
             ).fetchall(),
             "events": db.execute(
                 "SELECT hlc, device_id, namespace, memory_id, op, payload, reason, at FROM events "
-                "ORDER BY hlc"
+                "WHERE op IN ('add', 'update', 'forget') ORDER BY hlc"
             ).fetchall(),
+            # The notes judging the arrivals writes (later versions, conflicts: sync9) are
+            # this laptop's own, stamped by its clock when written: each exactly once, with
+            # the same content, but their stamps differ from run to run.
+            "notes": sorted(
+                db.execute(
+                    "SELECT namespace, memory_id, op, payload, reason FROM events "
+                    "WHERE op NOT IN ('add', 'update', 'forget')"
+                ).fetchall()
+            ),
             "vectors": db.execute("SELECT count(*) FROM memory_vec").fetchall(),
             "cursor": db.execute(
                 "SELECT key, value FROM meta WHERE key LIKE 'sync.cursor.%' "

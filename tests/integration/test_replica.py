@@ -256,6 +256,12 @@ def test_events_are_checked_when_read_from_outside() -> None:
         lambda d: d.update(payload={"content": "x", "type": "short_term"}),
         lambda d: d.update(payload={"content": "x", "importance": 7}),
         lambda d: d.update(hlc="99999999999999.000000.DEV"),
+        # what ties a change to another memory or text is an id (sync9)
+        lambda d: d.update(payload={"content": "x", "from": 7}),
+        lambda d: d.update(payload={"content": "x", "judged": "h" * 65}),
+        lambda d: d.update(op="forget", payload={"into": ["M2"], "seen": []}),
+        lambda d: d.update(op="forget", payload={"into": "M2", "seen": "all"}),
+        lambda d: d.update(op="forget", payload={"into": "M2", "seen": [1]}),
     ]
     for damage in bad:
         data = event.to_dict()

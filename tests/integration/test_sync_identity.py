@@ -126,6 +126,9 @@ def test_a_second_laptop_restored_from_a_backup_is_a_device_of_its_own(
     restore_backup(tmp_path / "a.backup", tmp_path / "b.db", PASSPHRASE)
     b = laptops.open("b")
     assert b.device_id != a.device_id
+    with pytest.raises(SyncError, match="does not sync"):  # a trial copy, until asked
+        sync_once(b, shared)
+    join_folder(b, shared, PASSPHRASE, name="second")
     a.remember("I play the cello on Sundays")
     b.remember("The cat is called Miso")
     sync_all(shared, a, b)
@@ -256,6 +259,9 @@ def test_a_second_laptop_restored_while_the_first_runs_names_nobody(
     backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
     restore_backup(tmp_path / "a.backup", tmp_path / "b.db", PASSPHRASE)
     b = laptops.open("b")
+    [paused] = sync_folder.status(b, shared)["advice"]  # not "forget the live laptop"
+    assert "does not sync" in paused and "sync join" in paused and "forget-device" not in paused
+    join_folder(b, shared, PASSPHRASE, name="second")
     a.remember("I play the cello on Sundays")  # the first laptop goes on writing
     sync_all(shared, a, b)
     assert sync_folder.status(b, shared)["advice"] == []

@@ -221,3 +221,14 @@ def test_the_sync_watch_command_runs_until_ctrl_c(tmp_path: Path, shared: Path) 
         reader.join(TIMEOUT_S)
     assert lines.get_nowait() == "Stopped.\n"
     assert process.stderr is not None and "Traceback" not in process.stderr.read()
+
+
+def test_the_summary_says_when_an_edit_was_carried_over() -> None:
+    from sync.folder import ImportReport
+    from sync.watch import SyncReport
+
+    report = SyncReport(0.0, 1, ImportReport(segments=1, events=2, memories=2, carried=["K1"]))
+    assert report.summary() == (
+        "exported 1, imported 2 from 1 file (2 memories changed); carried an edit made here "
+        "into memory K1 (another laptop resolved)"
+    )

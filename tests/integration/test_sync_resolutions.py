@@ -1,0 +1,206 @@
+"""A resolution on one laptop against edits and forgets on another (sync9: review9 D2, D2b,
+L2, L1b): an edit the resolving laptop had not seen is carried into the memory kept, a
+forget reaches the copy of its text that a concurrent take-new made, and a verdict about an
+old text does not land on a correction it never saw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from localmind import Memory, Status
+from sync import init_folder, join_folder
+from sync.folder import sync_once
+from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.integration import test_sync_folder
+
+pytestmark = pytest.mark.slow  # the real embedder on two stores, several syncs
+
+
+open_device = test_sync_folder.open_device  # the fixture: stores on the real embedder
+
+
+@pytest.fixture
+def laptops(open_device: test_sync_folder.Opener, tmp_path: Path) -> tuple[Memory, Memory, Path]:
+    shared = tmp_path / "Sync" / "localmind"
+    a, b = open_device("a"), open_device("b")
+    init_folder(a, shared, PASSPHRASE, FAST_KDF)
+    join_folder(b, shared, PASSPHRASE)
+    return a, b, shared
+
+
+def sync_all(shared: Path, *devices: Memory) -> None:
+    for device in (*devices, *devices):
+        sync_once(device, shared)
+
+
+def texts_anywhere(memory: Memory) -> str:
+    """Every text the store holds for the person: current texts and all earlier versions."""
+    parts = []
+    for record in memory.iter_all():
+        if record.status is Status.DELETED:
+            continue
+        parts.append(record.content)
+        parts.extend(v.content for v in memory.history(record.id))
+    return "\n".join(parts)
+
+
+def queued_move(a: Memory) -> tuple[str, str, int]:
+    berlin = a.remember("I live in Berlin").id
+    lisbon = a.remember("I moved to Lisbon").id
+    [conflict] = a.conflicts()
+    assert {conflict.existing.id, conflict.candidate.id} == {berlin, lisbon}
+    return berlin, lisbon, conflict.id
+
+
+@pytest.mark.parametrize("resolution", ["take_new", "merge"])
+def test_a_correction_of_the_new_side_survives_a_resolution_it_was_not_seen_by(
+    laptops: tuple[Memory, Memory, Path], resolution: str
+) -> None:
+    a, b, shared = laptops
+    berlin, lisbon, conflict = queued_move(a)
+    sync_all(shared, a, b)
+    corrected = "I moved to Lisbon in March 2026, to the Alfama district"
+    b.feedback(lisbon, "correct", corrected)
+    merged = "I live in Lisbon now (moved from Berlin)" if resolution == "merge" else None
+    a.resolve_conflict(conflict, resolution, merged)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        kept = device.get(berlin)
+        assert kept.status is Status.ACTIVE
+        assert kept.content == corrected  # the later correction is the current text
+        earlier = [v.content for v in device.history(berlin)]
+        assert "I live in Berlin" in earlier
+        if merged:
+            assert merged in earlier
+        assert device.get(lisbon).status is Status.DELETED
+    assert texts_anywhere(a) == texts_anywhere(b)
+
+
+def test_a_resolution_that_saw_the_correction_carries_nothing_over(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    berlin, lisbon, conflict = queued_move(a)
+    sync_all(shared, a, b)
+    b.feedback(lisbon, "correct", "I moved to Lisbon in March")
+    sync_all(shared, b, a)
+    a.resolve_conflict(conflict, "take_new", None)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        assert device.get(berlin).content == "I moved to Lisbon in March"
+        assert device.get(berlin).version == 2
+
+
+def test_a_real_forget_stays_final_against_a_concurrent_edit(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    jazz = a.remember("I like jazz").id
+    sync_all(shared, a, b)
+    b.feedback(jazz, "correct", "I like jazz, especially Coltrane")
+    a.forget(jazz)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        assert device.get(jazz).status is Status.DELETED
+        assert "Coltrane" not in texts_anywhere(device)
+
+
+def test_a_forget_reaches_the_text_a_concurrent_take_new_carried(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    berlin = b.remember("I live in Berlin").id
+    lover = b.remember("I moved in with my secret lover in Lisbon").id
+    [conflict] = b.conflicts()
+    sync_all(shared, b, a)
+    a.forget(lover)
+    b.resolve_conflict(conflict.id, "take_new", None)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        assert device.get(berlin).content == "I live in Berlin"
+        assert "lover" not in texts_anywhere(device)
+        rows = device._store.db.execute("SELECT payload FROM events").fetchall()
+        assert not any("lover" in payload for (payload,) in rows)
+
+
+def test_a_verdict_on_the_old_text_does_not_lower_a_correction_it_never_saw(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    jazz = a.remember("I like jazz").id
+    sync_all(shared, a, b)
+    corrected = b.feedback(jazz, "correct", "I like jazz, especially Coltrane")
+    # a's verdicts come later, about the text a still shows
+    a._clock.advance(seconds=60)  # type: ignore[attr-defined]
+    a.feedback(jazz, "deny", None)
+    a.feedback(jazz, "deny", None)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        record = device.get(jazz)
+        assert record.content == "I like jazz, especially Coltrane"
+        assert record.confidence == pytest.approx(corrected.confidence)
+
+
+def test_a_change_told_on_one_laptop_is_judged_on_the_other_when_it_arrives(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S1: both laptops queue the change and mark the old fact, so they answer alike."""
+    a, b, shared = laptops
+    berlin = a.remember("I live in Berlin").id
+    sync_all(shared, a, b)
+    b._clock.advance(days=1)  # type: ignore[attr-defined]
+    lisbon = b.remember("I moved to Lisbon last month").id
+    siemens = b.remember("I work at Siemens as an engineer").id
+    sync_all(shared, b, a)
+    a._clock.advance(days=2)  # type: ignore[attr-defined]
+    google = a.remember("I now work at Google").id
+    sync_all(shared, a, b)
+    for device in (a, b):
+        pairs = {(c.existing.id, c.candidate.id) for c in device.conflicts()}
+        assert pairs == {(berlin, lisbon), (siemens, google)}
+        where = device.context("where do I live?")
+        assert "may be outdated" in where and "Lisbon" in where
+    # a resolution on one laptop settles the other's copy of the conflict
+    [move] = [c for c in a.conflicts() if c.candidate.id == lisbon]
+    a.resolve_conflict(move.id, "take_new", None)
+    sync_all(shared, a, b)
+    assert [c.candidate.id for c in b.conflicts()] == [google]
+
+
+def test_the_same_fact_told_on_both_laptops_becomes_one_memory_on_both(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S2: merged on arrival, the same way on both laptops."""
+    a, b, shared = laptops
+    first = a.remember("I have a dog named Rex").id
+    second = b.remember("I have a dog named Rex").id
+    sync_all(shared, a, b)
+    kept, dropped = sorted((first, second))
+    for device in (a, b):
+        rex = [r for r in device.list_memories() if r.content == "I have a dog named Rex"]
+        assert [r.id for r in rex] == [kept]
+        assert device.get(dropped).status is Status.DELETED
+    assert a.get(kept).confidence == b.get(kept).confidence
+
+
+def test_sync_now_says_an_edit_was_carried_over(tmp_path: Path) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    shared = tmp_path / "Sync"
+    a, b = Cli(tmp_path / "a.db"), Cli(tmp_path / "b.db")
+    berlin = a.add("I live in Berlin")
+    a.ok("add", "I moved to Lisbon")
+    [conflict] = a.json("conflicts")
+    a.ok("sync", "init", str(shared), "--name", "home")
+    b.ok("sync", "join", str(shared), "--name", "work")
+    b.ok("feedback", conflict["candidate"]["id"], "correct", "I moved to Lisbon in March")
+    a.ok("resolve", str(conflict["id"]), "take-new")
+    a.ok("sync", "now")
+    said = b.ok("sync", "now").stdout
+    assert f"Carried an edit made here into memory {berlin}" in said
+    a.ok("sync", "now")
+    for laptop in (a, b):
+        assert "I moved to Lisbon in March" in laptop.contents()
