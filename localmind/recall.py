@@ -14,6 +14,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -45,10 +46,13 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import looks_secret
 from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
-from localmind.suspicion import suspect
+from localmind.suspicion import Suspicion, suspect
 from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
 _Derived = TypeVar("_Derived")
+# one recall judges the same pairs of its first results as the last one did (a chat asks again
+# and again about one thing): a pure function of the two texts, answered once
+_suspect: Callable[[str, str], Suspicion] = lru_cache(maxsize=1024)(suspect)
 _QUERY_CACHE_SIZE = 256
 _TERMS_CACHE_SIZE = 20_000  # memories whose index terms are kept (a few MB at most)
 #: Candidates the cross-encoder rescores when recall reranks.
@@ -88,6 +92,10 @@ UNLINKED_SHARE = 0.1
 #: A newer memory that announces a change (now, moved, 现在 …) is judged a later version of one
 #: at least this alike, as ``remember`` judges them (``lifecycle.SUCCESSOR_SIMILARITY``).
 UNLINKED_SIMILARITY = 0.45
+#: Two memories less alike than this are not compared: ``remember`` compares a new memory that
+#: announces a change with neighbours down to ``lifecycle.CHANGE_FLOOR`` (0.30), others down to
+#: ``LifecycleConfig.conflict_threshold`` (0.35).
+UNLINKED_FLOOR = 0.30
 #: Memories told together: stored within this many places of each other and made at the same
 #: moment, i.e. turns of one conversation imported at once (a chat log, LoCoMo's sessions).
 #: Each candidate's logit gains ``FusionConfig.context`` × the relevance of the most relevant
@@ -808,44 +816,47 @@ class Recaller:
         """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
         or later-version note links but that ``remember`` would have linked had it compared
         them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
-        announces a change and the two are at least ``UNLINKED_SIMILARITY`` alike. Events
-        (episodic memories) are left alone: a later occasion does not replace an earlier one."""
+        announces a change and the two are at least ``UNLINKED_SIMILARITY`` alike; none less
+        than ``UNLINKED_FLOOR`` alike. Events (episodic memories, texts tied to a day) are left
+        alone: a later occasion does not replace an earlier one."""
         facts = [
             r.memory
             for r in results[:UNLINKED_CANDIDATES]
-            if r.memory.id in stored
-            and r.memory.type is not MemoryType.EPISODIC
-            and not read(r.memory.content).event
+            if r.memory.id in stored and r.memory.type is not MemoryType.EPISODIC
         ]
         if len(facts) < 2:
             return set()
         known = {frozenset((old, new)) for old, new, _ in linked}
-        pairs = [
-            (older, newer)
-            for older in facts
-            for newer in facts
-            if newer.created_at > older.created_at and frozenset((older.id, newer.id)) not in known
-        ]
-        if not pairs:
+        blobs = self._store.vectors_for([found.stored[m.id].rowid for m in facts])
+        facts = [m for m in facts if found.stored[m.id].rowid in blobs]
+        if len(facts) < 2:
             return set()
-        changes = {m.id for _, m in pairs if read(m.content).cues}
-        vectors: dict[str, Vectors] = {}
-        if changes:
-            rowids = {found.stored[m.id].rowid: m.id for m in facts}
-            vectors = {
-                rowids[rowid]: np.frombuffer(blob, dtype=np.float32)
-                for rowid, blob in self._store.vectors_for(list(rowids)).items()
-            }
+        matrix = np.stack(
+            [np.frombuffer(blobs[found.stored[m.id].rowid], dtype=np.float32) for m in facts]
+        )
+        # one product, read as Python floats: ten 1-D products and numpy scalars cost 5x as much
+        similarity = (matrix @ matrix.T).tolist()
+        # remember() compares a new memory only with neighbours this alike (``Lifecycle.floor``):
+        # nor are the others compared here, which spares reading most texts (a millisecond
+        # each); and only a newer one ranked below an older one has somewhere to move
+        alike = [
+            (older, newer, similarity[i][j])
+            for i, older in enumerate(facts)
+            for j, newer in enumerate(facts)
+            if i < j
+            and newer.created_at > older.created_at
+            and similarity[i][j] >= UNLINKED_FLOOR
+            and frozenset((older.id, newer.id)) not in known
+        ]
         return {
             (older.id, newer.id)
-            for older, newer in pairs
-            if (
-                newer.id in changes
-                and older.id in vectors
-                and newer.id in vectors
-                and float(vectors[older.id] @ vectors[newer.id]) >= UNLINKED_SIMILARITY
+            for older, newer, alikeness in alike
+            if not read(older.content).event
+            and not read(newer.content).event
+            and (
+                (read(newer.content).cues and alikeness >= UNLINKED_SIMILARITY)
+                or _suspect(older.content, newer.content).contradicts
             )
-            or suspect(older.content, newer.content).contradicts
         }
 
     @staticmethod

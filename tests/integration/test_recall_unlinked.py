@@ -12,7 +12,7 @@ from tests.conftest import FakeClock
 from tests.integration.test_recall_judgment import FILLER
 
 DAY = 86_400.0
-BERLIN = "I live in Berlin, in a flat in Kreuzberg."
+BERLIN = "I live in Berlin."
 LISBON = "We moved to Lisbon; I live in Alfama now."
 WHERE = "Where do I live?"
 
