@@ -817,8 +817,9 @@ class Recaller:
         or later-version note links but that ``remember`` would have linked had it compared
         them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
         announces a change and the two are at least ``UNLINKED_SIMILARITY`` alike; none less
-        than ``UNLINKED_FLOOR`` alike. Events (episodic memories, texts tied to a day) are left
-        alone: a later occasion does not replace an earlier one."""
+        than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory. Events (episodic
+        memories, texts tied to a day) are left alone: a later occasion does not replace an
+        earlier one."""
         facts = [
             r.memory
             for r in results[:UNLINKED_CANDIDATES]
@@ -845,6 +846,8 @@ class Recaller:
             for j, newer in enumerate(facts)
             if i < j
             and newer.created_at > older.created_at
+            # a secret and a plain memory are never versions of each other (as in remember)
+            and older.secret == newer.secret
             and similarity[i][j] >= UNLINKED_FLOOR
             and frozenset((older.id, newer.id)) not in known
         ]

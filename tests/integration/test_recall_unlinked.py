@@ -49,6 +49,17 @@ def test_an_update_nothing_linked_still_ranks_above_what_it_replaced(
     assert texts.index(BERLIN) < texts.index(LISBON)
 
 
+def test_a_secret_and_a_plain_memory_are_not_ordered_as_versions(
+    memory: Memory, clock: FakeClock
+) -> None:
+    # as remember() never pairs them as a change: the secret one does not move up
+    _told_apart(memory, clock, BERLIN, LISBON, "semantic")
+    [lisbon] = [r for r in memory.list_memories() if r.content == LISBON]
+    memory.mark_secret(lisbon.id, True)
+    texts = [r.memory.content for r in memory.recall(WHERE, 5)]
+    assert texts.index(BERLIN) < texts.index(LISBON)
+
+
 def test_events_are_not_ordered_as_versions(memory: Memory, clock: FakeClock) -> None:
     # two occasions, each as true as the other: a later one replaces nothing
     _told_apart(memory, clock, BERLIN, LISBON, "episodic")
