@@ -42,6 +42,7 @@ def _retrieval(args: argparse.Namespace) -> int:
         args.questions,
         args.second_embedder,
         args.personal_imported,
+        args.without_links,
     )
 
 
@@ -85,6 +86,12 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         action="store_true",
         help="also load each personal set in one remember_many (as `localmind import` adds a "
         "file, judged) beside its one-by-one row",
+    )
+    parser.add_argument(
+        "--without-links",
+        action="store_true",
+        help="recall as if remember had linked no update (no pending conflict, no later-version "
+        "note): what a set whose updates the review queue missed gets",
     )
     parser.add_argument(
         "--locomo",

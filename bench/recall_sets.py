@@ -11,6 +11,7 @@ ranks above the current one. Every figure comes from the public API of one store
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import platform
@@ -19,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from localmind import Memory, RecallResult
 from localmind.config import FusionConfig
 from localmind.embedders.base import Embedder
 from localmind.fts_terms import query_terms
+from localmind.store import SqliteStore
 
 KS = (1, 5, 10)
 SHIPPED_LIMIT = 10
@@ -204,6 +206,25 @@ def run_set(
 UNRELATED_QUESTIONS = 40
 
 
+@contextlib.contextmanager
+def unlinked() -> Iterator[None]:
+    """Recall as if ``remember`` had linked no update: every store answers that no pending
+    conflict and no later-version note involves any memory. What recall does for a set whose
+    updates the review queue missed (on a new person's data it links fewer of them than on the
+    dev sets its rules were written on)."""
+    saved = SqliteStore.conflicts_involving, SqliteStore.later_versions
+    SqliteStore.conflicts_involving = _none_linked  # type: ignore[method-assign,assignment]
+    SqliteStore.later_versions = _none_linked  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        SqliteStore.conflicts_involving, SqliteStore.later_versions = saved  # type: ignore[method-assign]
+
+
+def _none_linked(self: SqliteStore, namespace: str, ids: Sequence[str]) -> list[Any]:
+    return []
+
+
 def ask_unrelated(
     built: devsets.BuiltSet, others: Sequence[devsets.Question]
 ) -> tuple[int, int, int]:
@@ -354,6 +375,7 @@ def run(
     questions: int | None = None,
     second_key: str | None = None,
     personal_imported: bool = False,
+    without_links: bool = False,
 ) -> int:
     started = time.perf_counter()
     wanted = [o.lower() for o in only]
@@ -400,7 +422,8 @@ def run(
                 devset, built.path, embedder, built.memory_of, built.load_seconds
             )
             log(f"recalling {devset.name}: {len(devset.questions)} questions")
-            result = run_set(view, CHOICES[embedder_key].label, dump, second)
+            with unlinked() if without_links else contextlib.nullcontext():
+                result = run_set(view, CHOICES[embedder_key].label, dump, second)
             others = [s for s in sets if s.items is not devset.items]
             if others:
                 other = others[sets.index(devset) % len(others)]
@@ -413,7 +436,8 @@ def run(
         + (f" --sets {','.join(only)}" if only else "")
         + (f" --questions {questions}" if questions else "")
         + (f" --second-embedder {second_key}" if second_key else "")
-        + (" --personal-imported" if personal_imported else ""),
+        + (" --personal-imported" if personal_imported else "")
+        + (" --without-links" if without_links else ""),
         "machine": f"{platform.machine()}, {_cpus()} cores",
         "python": platform.python_version(),
         "embedder": CHOICES[embedder_key].label,

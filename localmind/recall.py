@@ -14,6 +14,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -43,10 +44,15 @@ from localmind.records import (
 )
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import looks_secret
+from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
+from localmind.suspicion import Suspicion, suspect
 from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
 _Derived = TypeVar("_Derived")
+# one recall judges the same pairs of its first results as the last one did (a chat asks again
+# and again about one thing): a pure function of the two texts, answered once
+_suspect: Callable[[str, str], Suspicion] = lru_cache(maxsize=1024)(suspect)
 _QUERY_CACHE_SIZE = 256
 _TERMS_CACHE_SIZE = 20_000  # memories whose index terms are kept (a few MB at most)
 #: Candidates the cross-encoder rescores when recall reranks.
@@ -72,6 +78,24 @@ NEWER_FIRST_SHARE = 0.5
 #: elsewhere. 0.25-0.3 keep every update question's gain; 0.35 lost some (docs/benchmarks.md,
 #: "Recall, round 8").
 NEWER_FIRST_PUSH_OUT = 0.25
+#: Two of the first results that may state one thing with two values, told at different times,
+#: but that nothing links — the review queue missed the update when it was told (it links about
+#: 70 % of real updates; on a new person's data fewer) — are ordered by ``created_at`` too,
+#: judged at recall time as ``remember`` would have judged them (``_unlinked_versions``). Only
+#: within the first this many results: a lift from below them changed R@5 both ways on the
+#: personal sets (−0.01 with the queue's links, +0.01 without), reordering within them never
+#: changes what the first five hold (docs/benchmarks.md, "Recall, round 9").
+UNLINKED_CANDIDATES = 5
+#: ... and a newer one so judged moves up only over memories at most ten times as relevant as
+#: itself: a chain of such moves put a memory at relevance 0.02 above the answer at 0.6.
+UNLINKED_SHARE = 0.1
+#: A newer memory that announces a change (now, moved, 现在 …) is judged a later version of one
+#: at least this alike, as ``remember`` judges them (``lifecycle.SUCCESSOR_SIMILARITY``).
+UNLINKED_SIMILARITY = 0.45
+#: Two memories less alike than this are not compared: ``remember`` compares a new memory that
+#: announces a change with neighbours down to ``lifecycle.CHANGE_FLOOR`` (0.30), others down to
+#: ``LifecycleConfig.conflict_threshold`` (0.35).
+UNLINKED_FLOOR = 0.30
 #: Memories told together: stored within this many places of each other and made at the same
 #: moment, i.e. turns of one conversation imported at once (a chat log, LoCoMo's sessions).
 #: Each candidate's logit gains ``FusionConfig.context`` × the relevance of the most relevant
@@ -339,7 +363,8 @@ class Recaller:
         ranked.sort(key=lambda entry: entry.score, reverse=True)
         # the full breakdown only for what is returned: the same figures, built a few times
         results = [
-            self._result(entry, now, weights) for entry in self._newer_first(ranked, limit)[:limit]
+            self._result(entry, now, weights)
+            for entry in self._newer_first(ranked, limit, found)[:limit]
         ]
         if touch:
             recalled = [
@@ -672,7 +697,7 @@ class Recaller:
         two regex counts cost about 2 ms per 100 candidates)."""
         return _cached(self._scripts, record, mostly_cjk)
 
-    def _newer_first(self, results: list[_Ranked], limit: int) -> list[_Ranked]:
+    def _newer_first(self, results: list[_Ranked], limit: int, found: _Found) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
@@ -685,7 +710,9 @@ class Recaller:
         ``NEWER_FIRST_PUSH_OUT`` as relevant as the one it pushes out; else, for a pending
         conflict, the earlier one drops to just below the newer instead. Only pairs whose
         earlier memory is in the first ``limit`` can change what is returned: only those are
-        looked up."""
+        looked up. Two of the first ``UNLINKED_CANDIDATES`` that nothing links are judged here
+        as ``remember`` would have (``_unlinked_versions``): the newer moves up over none more
+        than 1 / ``UNLINKED_SHARE`` times as relevant as itself."""
         stored = self._stored_ids(results)
         top = [r.memory.id for r in results[:limit] if r.memory.id in stored]
         if not top or len(stored) < 2:
@@ -705,8 +732,12 @@ class Recaller:
             for old, new, close in self._store.later_versions(self.namespace, top)
             if new in created and created[old] <= created[new]
         ]
-        in_period = {r.memory.id for r in results if r.found.candidate.in_period}
+        # pairs nothing links, judged now as remember() would have: they pass like a conflict,
+        # and move only over memories about as relevant (below)
+        judged = self._unlinked_versions(results, stored, linked, found)
+        linked += [(old, new, None) for old, new in judged]
         relevance = {r.memory.id: r.found.probability for r in results}
+        in_period = {r.memory.id for r in results if r.found.candidate.in_period}
         pairs = [
             (old, new)
             for old, new, close in linked
@@ -744,6 +775,12 @@ class Recaller:
                             ordered.insert(j, ordered.pop(i))
                             moved = True
                         continue
+                if i < j and (old, new) in judged:
+                    # judged at recall time only: it jumps over none far more relevant (a chain
+                    # of such moves lifted a barely relevant memory over the answer)
+                    jumped = max(relevance[r.memory.id] for r in ordered[i:j])
+                    if relevance[new] < UNLINKED_SHARE * jumped:
+                        continue
                 if i < j:
                     ordered.insert(i, ordered.pop(j))
                     moved_above[new] = old
@@ -768,6 +805,62 @@ class Recaller:
                 )
             )
         return reordered
+
+    def _unlinked_versions(
+        self,
+        results: Sequence[_Ranked],
+        stored: set[str],
+        linked: Sequence[tuple[str, str, float | None]],
+        found: _Found,
+    ) -> set[tuple[str, str]]:
+        """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
+        or later-version note links but that ``remember`` would have linked had it compared
+        them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
+        announces a change and the two are at least ``UNLINKED_SIMILARITY`` alike; none less
+        than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory. Events (episodic
+        memories, texts tied to a day) are left alone: a later occasion does not replace an
+        earlier one."""
+        facts = [
+            r.memory
+            for r in results[:UNLINKED_CANDIDATES]
+            if r.memory.id in stored and r.memory.type is not MemoryType.EPISODIC
+        ]
+        if len(facts) < 2:
+            return set()
+        known = {frozenset((old, new)) for old, new, _ in linked}
+        blobs = self._store.vectors_for([found.stored[m.id].rowid for m in facts])
+        facts = [m for m in facts if found.stored[m.id].rowid in blobs]
+        if len(facts) < 2:
+            return set()
+        matrix = np.stack(
+            [np.frombuffer(blobs[found.stored[m.id].rowid], dtype=np.float32) for m in facts]
+        )
+        # one product, read as Python floats: ten 1-D products and numpy scalars cost 5x as much
+        similarity = (matrix @ matrix.T).tolist()
+        # remember() compares a new memory only with neighbours this alike (``Lifecycle.floor``):
+        # nor are the others compared here, which spares reading most texts (a millisecond
+        # each); and only a newer one ranked below an older one has somewhere to move
+        alike = [
+            (older, newer, similarity[i][j])
+            for i, older in enumerate(facts)
+            for j, newer in enumerate(facts)
+            if i < j
+            and newer.created_at > older.created_at
+            # a secret and a plain memory are never versions of each other (as in remember)
+            and older.secret == newer.secret
+            and similarity[i][j] >= UNLINKED_FLOOR
+            and frozenset((older.id, newer.id)) not in known
+        ]
+        return {
+            (older.id, newer.id)
+            for older, newer, alikeness in alike
+            if not read(older.content).event
+            and not read(newer.content).event
+            and (
+                (read(newer.content).cues and alikeness >= UNLINKED_SIMILARITY)
+                or _suspect(older.content, newer.content).contradicts
+            )
+        }
 
     @staticmethod
     def _stored_ids(results: list[_Ranked]) -> set[str]:
