@@ -254,7 +254,8 @@ def test_killing_the_cli_import_leaves_all_of_it_or_nothing(store: Path, tmp_pat
         source = tmp_path / f"import{number}.txt"
         source.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         delay = tally.kill_point(rng)
-        child = Child("localmind", "import", str(source), env=env)
+        # 1000 lines over the capacity of 500: archiving is allowed, as a person would say
+        child = Child("localmind", "import", "--allow-evict", str(source), env=env)
         child.wait_for("stderr", "Importing")
         killed = child.kill_after(delay)
         with trial("cli import", number, delay):
