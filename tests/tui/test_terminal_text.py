@@ -38,6 +38,10 @@ async def test_escape_sequences_and_markup_in_a_memory_are_shown_as_text(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, MemoriesScreen)
+        # Its odd characters make it look like a password: it is masked until revealed, and a
+        # revealed text is drawn as safely as any other.
+        await pilot.press("r")
+        await settle(pilot)
         table = screen.query_one("#memories", DataTable)
         detail = screen.query_one("#detail", Static)
         row = visible(table)
