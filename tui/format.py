@@ -35,14 +35,15 @@ def ago(seconds: float) -> str:
     return "just now" if text == "now" else f"{text} ago"
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 conflict``, ``2 conflicts``; ``nouns`` for the irregular ones (``memories``)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 def archived_note(count: int) -> str:
     """How the app announces what the capacity limit archived (every front end says so)."""
     return (
-        f"capacity archived {plural(count, 'memory')} to make room: "
+        f"capacity archived {plural(count, 'memory', 'memories')} to make room: "
         "Memories, status archived (s); a brings one back"
     )
 

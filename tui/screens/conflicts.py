@@ -177,11 +177,13 @@ class ConflictsScreen(Page):
 
     def _show_count(self) -> None:
         count = len(self.pending)
-        text = (
-            f"{plural(count, 'pending conflict')}"
-            if count
-            else "No conflicts to review: nothing contradicts anything else."
-        )
+        settling = sum(len(batch.settles) for batch in self.waiting if not batch.done)
+        if count:
+            text = plural(count, "pending conflict")
+        elif settling:  # all settled, but not yet written: nothing is "without contradiction"
+            text = f"No conflicts left to review · {plural(settling, 'conflict')} settled: u undoes"
+        else:
+            text = "No conflicts to review: nothing contradicts anything else."
         if self.marked:
             text += f" · {len(self.marked)} marked: o n b a settle them all"
         elif count > 1:
@@ -208,6 +210,8 @@ class ConflictsScreen(Page):
     def _show_pair(self) -> None:
         conflict = self.selected()
         old, new, why = (self.query_one(f"#{n}", Static) for n in ("old", "new", "why"))
+        # No pair, no boxes: empty ones kept the last pair's headings and dates.
+        self.query_one("#conflict-detail").display = conflict is not None
         if conflict is None:
             for panel in (old, new, why):
                 panel.update("")
@@ -317,6 +321,7 @@ class ConflictsScreen(Page):
             timeout=UNDO_WINDOW_S,
         )
         self._show([*self.pending.values()])
+        self.lm.refresh_status()  # the status bar counts what is left, as the list does
 
     def _carry_out(self, batches: list[Waiting]) -> None:
         """Write waiting resolutions now (in a thread: the write may wait for a lock)."""
@@ -353,6 +358,7 @@ class ConflictsScreen(Page):
         self.reselect = min(batch.settles)
         self.notify(f"Undone: {plural(len(batch.settles), 'conflict')} pending again.")
         self.reload()
+        self.lm.refresh_status()
 
     def on_screen_suspend(self) -> None:
         self._carry_out(list(self.waiting))  # leaving the page ends the undo window
