@@ -118,17 +118,21 @@ class ConflictsScreen(Page):
                 yield Static(id="why")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column("✓", key="mark")
-        table.add_column("Sim", key="sim")
-        table.add_column("Written old → new", key="dates")
+        table = self.table
+        # fixed widths: the two texts share the rest and end "…" where they are cut
+        table.add_column("✓", key="mark", width=1)
+        table.add_column("Sim", key="sim", width=4)
+        table.add_column("Written old → new", key="dates", width=23)
         table.add_column("Old", key="old")
         table.add_column("New", key="new")
         table.focus()
 
+    def on_table_resized(self, event: Table.Resized) -> None:
+        self._show([*self.pending.values()])  # the texts cut to the table's new width
+
     @property
-    def table(self) -> DataTable[object]:
-        return self.query_one("#conflicts", DataTable)
+    def table(self) -> Table:
+        return self.query_one("#conflicts", Table)
 
     @property
     def waiting(self) -> list[Waiting]:
@@ -167,12 +171,13 @@ class ConflictsScreen(Page):
         self._show_pair()
 
     def _cells(self, c: Conflict) -> list[object]:
+        room = self.table.room("old", "new") or 50
         return [
             "✓" if c.id in self.marked else "",
             f"{c.similarity:.2f}",
             f"{_date(c.existing.created_at)} → {_date(c.candidate.created_at)}",
-            Text(one_line(c.existing.content, 50)),
-            Text(one_line(c.candidate.content, 50)),
+            Text(one_line(c.existing.content, room)),
+            Text(one_line(c.candidate.content, room)),
         ]
 
     def _show_count(self) -> None:
