@@ -62,18 +62,20 @@ class MemoriesScreen(Page):
     DEBOUNCE_S: ClassVar[float] = 0.25
     # Plain words in the footer: terminals disagree on an emoji's width (✏️ is one cell to
     # Textual and two to most terminals), and the footer shifted and clipped with them.
+    # The footer holds what fits at 80 columns (it was cut after "h"): the filter keys are on
+    # the filter line, the feedback keys under the selected memory, and help lists them all.
     BINDINGS: ClassVar = [
         Binding("slash", "search", "Search"),
-        Binding("y", "feedback('confirm')", "Confirm"),
-        Binding("n", "feedback('deny')", "Deny"),
+        Binding("y", "feedback('confirm')", "Confirm", show=False),
+        Binding("n", "feedback('deny')", "Deny", show=False),
         Binding("e", "correct", "Correct"),
         Binding("x,delete", "forget", "Forget"),
         Binding("u", "undo", "Undo"),
-        Binding("p", "pin", "Pin"),
+        Binding("p", "pin", "Pin", show=False),
         Binding("h", "history", "History"),
-        Binding("t", "cycle_type", "Type"),
-        Binding("s", "cycle_status", "Status"),
-        Binding("o", "cycle_sort", "Sort"),
+        Binding("t", "cycle_type", "Type", show=False),
+        Binding("s", "cycle_status", "Status", show=False),
+        Binding("o", "cycle_sort", "Sort", show=False),
         # archived memories show with status archived (s); the footer has no room for it
         Binding("a", "unarchive", "Unarchive", show=False),
         # a secret says so where it is hidden; the footer has no room for it either
@@ -279,6 +281,8 @@ class MemoriesScreen(Page):
                 text.append(fact + "\n")
         if record.status is Status.EXPIRED:
             text.append("\narchived: a brings it back\n", style="yellow")
+        elif record.type is not MemoryType.SHORT_TERM:  # the keys the footer has no room for
+            text.append("y confirms · n denies · p pins or unpins\n", style="dim")
         detail.update(text)
 
     # --- the selected memory ------------------------------------------------------------------
