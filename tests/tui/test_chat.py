@@ -190,5 +190,7 @@ async def test_the_status_bar_counts_the_stored_memories_and_this_sessions_apart
         assert len(app.memory.short_term()) == 1
         assert app.memory.stats()["active"] == len(seeded) + 1  # this app's own count
         assert f"· {len(seeded)} memories + 1 this session ·" in app.status_text
+        # on screen too: the long temporary store path gives way to the counts
+        assert f"memory.db · {len(seeded)} memories + 1 this session" in screen_text(app)
     with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
         assert memory.stats()["active"] == len(seeded)  # what `localmind stats` says

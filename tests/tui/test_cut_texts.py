@@ -12,6 +12,7 @@ from localmind import Memory
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.tui.conftest import make_app, screen_text, settle
 from tui.format import one_line
+from tui.widgets.bars import fit_status
 
 MUNICH = "I work at Siemens as a software engineer in the Munich office near Marienplatz"
 BERLIN = "我住在柏林的一个小公寓里，离公司很近，每天骑自行车上班，周末去湖边散步"
@@ -68,3 +69,21 @@ async def test_at_80x24_long_texts_end_with_an_ellipsis_inside_the_screen(
         # both sides of the pair are in the list, not one pushed off the screen
         assert "Old" in rows_with(screen, "Written old → new")[0]
         assert "New" in rows_with(screen, "Written old → new")[0]
+
+
+STATUS = "/home/mia/.local/share/localmind/memory.db · 4 memories + 1 this session · LLM off"
+
+
+@pytest.mark.parametrize(
+    ("width", "expected"),
+    [
+        (100, STATUS),
+        (70, "…cal/share/localmind/memory.db · 4 memories + 1 this session · LLM off"),
+        (50, "memory.db · 4 memories + 1 this session · LLM off"),
+        (45, "4 memories + 1 this session · LLM off"),
+    ],
+)
+def test_the_status_bar_gives_up_the_store_path_before_the_counts(
+    width: int, expected: str
+) -> None:
+    assert fit_status(STATUS, width) == expected
