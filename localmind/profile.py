@@ -371,16 +371,24 @@ class ProfileEngine:
         """Without a model: the most valuable memories themselves, as many as the budget holds."""
         if not memories:
             return ""
-        chinese = tokens.share_of_cjk([m.content for m in memories]) > 0.3
-        separator, end = ("；", "。") if chinese else ("; ", ".")
         picked: list[str] = []
         for memory in memories:
             # With its closing mark: a text over the budget by that mark alone would be cut
             # back to the last separator, leaving the profile ending in ";".
-            candidate = separator.join([*picked, memory.content.rstrip("。.;；")]) + end
+            candidate = join_facts([*picked, memory.content.rstrip("。.;；")])
             if tokens.estimate(candidate) > self.config.budget_tokens:
                 if not picked:
                     picked.append(memory.content)  # truncated below
                 break
             picked.append(memory.content.rstrip("。.;；"))
-        return separator.join(picked) + end
+        return join_facts(picked)
+
+
+def join_facts(facts: list[str]) -> str:
+    """Facts joined in the language most of them are in (the first one's on a tie): one
+    Chinese memory among English ones gave a profile of "; " facts joined by "；" and ending
+    "。" (the share of Chinese characters counted its long text over the others')."""
+    votes = [tokens.share_of_cjk([fact]) > 0.3 for fact in facts]
+    chinese = 2 * sum(votes) > len(votes) or (2 * sum(votes) == len(votes) and votes[:1] == [True])
+    separator, end = ("；", "。") if chinese else ("; ", ".")
+    return separator.join(facts) + end

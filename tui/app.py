@@ -39,6 +39,7 @@ from tui.screens.help import HelpScreen
 from tui.screens.memories import UNDO_WINDOW_S, MemoriesScreen
 from tui.screens.profile import ProfileScreen
 from tui.screens.unlock import UnlockScreen
+from tui.status import status_counts
 from tui.syncing import STOP_WAIT_S, SyncReported, SyncState
 
 #: Actions that need an unlocked store (hidden and refused before).
@@ -164,16 +165,23 @@ class LocalmindApp(App[None]):
         memory, llm = self.memory, self.llm
         if memory is None:
             return
-        count, pending = memory.count(), memory.pending_conflicts()
+        counts = status_counts(memory, list(self.pending_forgets), self._settling())
         if llm is None:
             model = "LLM off"
         else:
             model = f"LLM {llm.model}" if llm.available() else "LLM offline"
-        parts = [self.display_path, f"{count} memories"]
-        if pending:
-            parts.append(f"{plural(pending, 'conflict')} to review (F4)")
+        parts = [self.display_path, plural(counts.stored, "memory", "memories")]
+        if counts.session:
+            parts[-1] += f" + {counts.session} this session"
+        if counts.conflicts:
+            parts.append(f"{plural(counts.conflicts, 'conflict')} to review (F4)")
         parts.append(model)
         self.call_from_thread(setattr, self, "status_text", " · ".join(parts))
+
+    def _settling(self) -> list[int]:
+        """Conflicts whose resolution waits out its undo window or is being written (the page
+        hides them; a batch leaves the list once written)."""
+        return [cid for batch in self.waiting_resolutions for cid in batch.settles]
 
     # --- the embedding model -------------------------------------------------------------------
 
@@ -257,12 +265,14 @@ class LocalmindApp(App[None]):
         self.pending_forgets[memory_id] = self.set_timer(
             UNDO_WINDOW_S, lambda: self.forget_pending(memory_id)
         )
+        self.refresh_status()
 
     def cancel_forget(self, memory_id: str) -> bool:
         """Take back a forget still in its window; False when it has been carried out."""
         timer = self.pending_forgets.pop(memory_id, None)
         if timer is not None:
             timer.stop()
+            self.refresh_status()
         return timer is not None
 
     def forget_pending(self, memory_id: str | None = None) -> None:

@@ -6,6 +6,7 @@ import difflib
 import re
 from datetime import UTC, datetime
 
+from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 
 from localmind.terminal import printable
@@ -35,14 +36,15 @@ def ago(seconds: float) -> str:
     return "just now" if text == "now" else f"{text} ago"
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 conflict``, ``2 conflicts``; ``nouns`` for the irregular ones (``memories``)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 def archived_note(count: int) -> str:
     """How the app announces what the capacity limit archived (every front end says so)."""
     return (
-        f"capacity archived {plural(count, 'memory')} to make room: "
+        f"capacity archived {plural(count, 'memory', 'memories')} to make room: "
         "Memories, status archived (s); a brings one back"
     )
 
@@ -54,9 +56,19 @@ def shown(text: str, style: str = "") -> Text:
 
 
 def one_line(text: str, width: int = 80) -> str:
-    """One line, controls escaped. Plain text: show it as ``Text`` or with markup off."""
+    """One line of at most ``width`` terminal cells, controls escaped, ending "…" when cut
+    (cut by cells, not characters: a Chinese character takes two). Plain text: show it as
+    ``Text`` or with markup off."""
     flat = printable(" ".join(text.split()), newlines=False)
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    if cell_len(flat) <= width:
+        return flat
+    kept, cells = [], 0
+    for character in flat:
+        cells += get_character_cell_size(character)
+        if cells > width - 1:  # a wide character that would overhang is left out whole
+            break
+        kept.append(character)
+    return "".join(kept) + "…"
 
 
 def word_diff(old: str, new: str) -> Text:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+
+import pytest
 
 from localmind import Memory, NewMemory
 from localmind.config import ProfileConfig, Settings
@@ -203,3 +206,27 @@ def test_without_a_model_the_profile_says_who_the_person_is_first(
     assert "Zalando" in said and "柏林" in said
     assert "Munich" not in said  # the sister's city is not who the person is
     assert "penicillin" in said  # then the most valuable of the rest
+
+
+@pytest.mark.slow
+def test_an_extractive_profile_is_joined_in_the_language_of_most_of_its_facts(
+    open_memory: Callable[..., Memory], tmp_path: Path
+) -> None:
+    """One long Chinese memory among English ones made the whole profile "；"-joined, ending
+    "。" (review9 Q4/M6): the marks follow most of the facts, not most of the characters."""
+    long_chinese = "我搬到了里斯本，现在住在 Alfama 区的一栋老房子里，上班要坐二十分钟的电车"
+    memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
+    short = ["I drink oolong tea", "I have a dog called Rex", "I cycle to work"]
+    memory.remember_many(
+        [NewMemory(text, "semantic", importance=0.8) for text in [*short, long_chinese]]
+    )
+    profile = memory.profile()
+    assert profile is not None and profile.method == "extractive"
+    assert long_chinese in profile.text and profile.text.endswith(".")
+    assert "；" not in profile.text and profile.text.count("; ") == 3
+    # and the other way round: mostly Chinese, one English memory
+    chinese = open_memory(llm=OllamaLLM(host=unused_port_host()), path=tmp_path / "zh.db")
+    chinese.remember_many([NewMemory(text, "semantic", importance=0.8) for text in [*ZH, EN[0]]])
+    profile = chinese.profile()
+    assert profile is not None and EN[0] in profile.text
+    assert profile.text.endswith("。") and profile.text.count("；") == 4

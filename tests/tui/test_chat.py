@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Static, TextArea
 
+from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
-from tests.conftest import FakeClock
+from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.ollama_server import FakeOllama, unused_port_host
 from tests.tui.conftest import TEA, make_app, screen_text, settle, words
 from tui.app import LocalmindApp
@@ -172,3 +173,24 @@ async def test_a_secret_told_in_the_chat_is_said_to_stay_out_of_the_models_promp
     replies = [r.body for r in ollama_server.requests if r.path == "/api/chat" and r.body["stream"]]
     system = replies[-1]["messages"][0]
     assert system["role"] == "system" and "sunflower77" not in system["content"]
+
+
+@pytest.mark.slow
+async def test_the_status_bar_counts_the_stored_memories_and_this_sessions_apart(
+    store_path: Path, clock: FakeClock, seeded: dict[str, str]
+) -> None:
+    """Without a model a message lives only in the session's short-term buffer: `localmind
+    stats` (another program) does not count it, so the status bar says it apart."""
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert f"· {len(seeded)} memories ·" in app.status_text
+        await say(pilot, app, "I moved to Porto last week")
+        assert app.memory is not None
+        assert len(app.memory.short_term()) == 1
+        assert app.memory.stats()["active"] == len(seeded) + 1  # this app's own count
+        assert f"· {len(seeded)} memories + 1 this session ·" in app.status_text
+        # on screen too: the long temporary store path gives way to the counts
+        assert f"memory.db · {len(seeded)} memories + 1 this session" in screen_text(app)
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        assert memory.stats()["active"] == len(seeded)  # what `localmind stats` says

@@ -342,3 +342,27 @@ async def test_long_texts_scroll_below_a_list_that_stays_in_view_at_80x24(
             assert "Why it is here" in str(why.render())
             await pilot.press("down")
             await settle(pilot)
+
+
+@pytest.mark.slow
+async def test_inside_the_undo_window_the_status_bar_counts_what_the_list_shows(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    async with reviewing(store_path, clock) as (app, pilot):
+        assert "3 conflicts to review (F4)" in app.status_text
+        await pilot.press("n")
+        await settle(pilot)
+        assert table(app).row_count == 2 and "2 conflicts to review (F4)" in app.status_text
+        await pilot.press("space", "space", "b")  # the other two: the list is empty
+        await settle(pilot)
+        count = str(app.screen.query_one("#conflicts-count", Label).render())
+        # settled but undoable: not "nothing contradicts anything else"
+        assert count == "No conflicts left to review · 3 conflicts settled: u undoes"
+        assert "conflicts to review" not in app.status_text
+        # no empty Old/New boxes under the last pair's dates
+        assert not app.screen.query_one("#conflict-detail").display
+        await pilot.press("u")
+        await settle(pilot)
+        assert table(app).row_count == 2 and "2 conflicts to review (F4)" in app.status_text
+        assert app.screen.query_one("#conflict-detail").display
+        assert "Why it is here" in str(app.screen.query_one("#why").render())

@@ -380,3 +380,20 @@ async def test_a_secret_is_marked_and_hidden_until_revealed(
         await pilot.pause()
         assert any("Only a memory marked secret" in n.message for n in app._notifications)
         assert cell(app, seeded[TEA], "content") == TEA
+
+
+@pytest.mark.slow
+async def test_at_80x24_the_footer_is_whole_and_every_key_is_on_screen(app: LocalmindApp) -> None:
+    """The footer was cut after "h" (review9 Q3): it now holds what fits, and the keys it has
+    no room for are where they act: the filter keys on the filter line, the feedback keys
+    under the selected memory."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_page(pilot)
+        lines = screen_text(app).rstrip("\n").splitlines()
+        footer = lines[-1]
+        for key in ("/ Search", "e Correct", "x Forget", "u Undo", "h History", "f1 Help"):
+            assert key in footer, footer
+        assert footer.rstrip().endswith("^p palette")
+        shown = "\n".join(lines[:-1])
+        for key in ("(t)", "(s)", "(o)", "y confirms", "n denies", "p pins"):
+            assert key in shown

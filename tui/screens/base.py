@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual import work
@@ -46,15 +46,22 @@ class Page(Screen[None]):
     def narrow(self) -> bool:
         return self.app.size.width < WIDE_FROM
 
-    def fit_columns(self, table: DataTable[object], wide: Columns, narrow: Columns) -> bool:
-        """Give ``table`` the columns for the terminal's width; True when they changed (then
-        the table is empty: the caller shows its rows again)."""
+    def fit_columns(
+        self,
+        table: DataTable[object],
+        wide: Columns,
+        narrow: Columns,
+        widths: Mapping[str, int] | None = None,
+    ) -> bool:
+        """Give ``table`` the columns for the terminal's width (``widths``: the fixed ones, so
+        that the text column knows its room); True when they changed (then the table is
+        empty: the caller shows its rows again)."""
         wanted = narrow if self.narrow else wide
         if [str(key.value) for key in table.columns] == [key for key, _ in wanted]:
             return False
         table.clear(columns=True)
         for key, label in wanted:
-            table.add_column(label, key=key)
+            table.add_column(label, key=key, width=(widths or {}).get(key))
         return True
 
     def compose(self) -> ComposeResult:

@@ -118,17 +118,21 @@ class ConflictsScreen(Page):
                 yield Static(id="why")
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column("✓", key="mark")
-        table.add_column("Sim", key="sim")
-        table.add_column("Written old → new", key="dates")
+        table = self.table
+        # fixed widths: the two texts share the rest and end "…" where they are cut
+        table.add_column("✓", key="mark", width=1)
+        table.add_column("Sim", key="sim", width=4)
+        table.add_column("Written old → new", key="dates", width=23)
         table.add_column("Old", key="old")
         table.add_column("New", key="new")
         table.focus()
 
+    def on_table_resized(self, event: Table.Resized) -> None:
+        self._show([*self.pending.values()])  # the texts cut to the table's new width
+
     @property
-    def table(self) -> DataTable[object]:
-        return self.query_one("#conflicts", DataTable)
+    def table(self) -> Table:
+        return self.query_one("#conflicts", Table)
 
     @property
     def waiting(self) -> list[Waiting]:
@@ -167,21 +171,24 @@ class ConflictsScreen(Page):
         self._show_pair()
 
     def _cells(self, c: Conflict) -> list[object]:
+        room = self.table.room("old", "new") or 50
         return [
             "✓" if c.id in self.marked else "",
             f"{c.similarity:.2f}",
             f"{_date(c.existing.created_at)} → {_date(c.candidate.created_at)}",
-            Text(one_line(c.existing.content, 50)),
-            Text(one_line(c.candidate.content, 50)),
+            Text(one_line(c.existing.content, room)),
+            Text(one_line(c.candidate.content, room)),
         ]
 
     def _show_count(self) -> None:
         count = len(self.pending)
-        text = (
-            f"{plural(count, 'pending conflict')}"
-            if count
-            else "No conflicts to review: nothing contradicts anything else."
-        )
+        settling = sum(len(batch.settles) for batch in self.waiting if not batch.done)
+        if count:
+            text = plural(count, "pending conflict")
+        elif settling:  # all settled, but not yet written: nothing is "without contradiction"
+            text = f"No conflicts left to review · {plural(settling, 'conflict')} settled: u undoes"
+        else:
+            text = "No conflicts to review: nothing contradicts anything else."
         if self.marked:
             text += f" · {len(self.marked)} marked: o n b a settle them all"
         elif count > 1:
@@ -208,6 +215,8 @@ class ConflictsScreen(Page):
     def _show_pair(self) -> None:
         conflict = self.selected()
         old, new, why = (self.query_one(f"#{n}", Static) for n in ("old", "new", "why"))
+        # No pair, no boxes: empty ones kept the last pair's headings and dates.
+        self.query_one("#conflict-detail").display = conflict is not None
         if conflict is None:
             for panel in (old, new, why):
                 panel.update("")
@@ -317,6 +326,7 @@ class ConflictsScreen(Page):
             timeout=UNDO_WINDOW_S,
         )
         self._show([*self.pending.values()])
+        self.lm.refresh_status()  # the status bar counts what is left, as the list does
 
     def _carry_out(self, batches: list[Waiting]) -> None:
         """Write waiting resolutions now (in a thread: the write may wait for a lock)."""
@@ -353,6 +363,7 @@ class ConflictsScreen(Page):
         self.reselect = min(batch.settles)
         self.notify(f"Undone: {plural(len(batch.settles), 'conflict')} pending again.")
         self.reload()
+        self.lm.refresh_status()
 
     def on_screen_suspend(self) -> None:
         self._carry_out(list(self.waiting))  # leaving the page ends the undo window

@@ -7,6 +7,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -61,18 +62,20 @@ class MemoriesScreen(Page):
     DEBOUNCE_S: ClassVar[float] = 0.25
     # Plain words in the footer: terminals disagree on an emoji's width (✏️ is one cell to
     # Textual and two to most terminals), and the footer shifted and clipped with them.
+    # The footer holds what fits at 80 columns (it was cut after "h"): the filter keys are on
+    # the filter line, the feedback keys under the selected memory, and help lists them all.
     BINDINGS: ClassVar = [
         Binding("slash", "search", "Search"),
-        Binding("y", "feedback('confirm')", "Confirm"),
-        Binding("n", "feedback('deny')", "Deny"),
+        Binding("y", "feedback('confirm')", "Confirm", show=False),
+        Binding("n", "feedback('deny')", "Deny", show=False),
         Binding("e", "correct", "Correct"),
         Binding("x,delete", "forget", "Forget"),
         Binding("u", "undo", "Undo"),
-        Binding("p", "pin", "Pin"),
+        Binding("p", "pin", "Pin", show=False),
         Binding("h", "history", "History"),
-        Binding("t", "cycle_type", "Type"),
-        Binding("s", "cycle_status", "Status"),
-        Binding("o", "cycle_sort", "Sort"),
+        Binding("t", "cycle_type", "Type", show=False),
+        Binding("s", "cycle_status", "Status", show=False),
+        Binding("o", "cycle_sort", "Sort", show=False),
         # archived memories show with status archived (s); the footer has no room for it
         Binding("a", "unarchive", "Unarchive", show=False),
         # a secret says so where it is hidden; the footer has no room for it either
@@ -108,9 +111,12 @@ class MemoriesScreen(Page):
             self.columns = NARROW_COLUMNS if self.narrow else COLUMNS
             self._show([*self.rows.values()])
 
+    def on_table_resized(self, event: Table.Resized) -> None:
+        self._show([*self.rows.values()])  # the texts cut to the table's new width
+
     @property
-    def table(self) -> DataTable[object]:
-        return self.query_one("#memories", DataTable)
+    def table(self) -> Table:
+        return self.query_one("#memories", Table)
 
     @property
     def query_text(self) -> str:
@@ -173,11 +179,12 @@ class MemoriesScreen(Page):
         selected = self.selected_id()
         table.clear()
         self.rows = {}
-        for row in self._sorted(rows):
-            if row.record.id in self.lm.pending_forgets:  # forgotten, in its undo window
-                continue
+        # forgotten ones in their undo window stay out
+        kept = [row for row in self._sorted(rows) if row.record.id not in self.lm.pending_forgets]
+        room = self._content_room([row.record for row in kept])
+        for row in kept:
             self.rows[row.record.id] = row
-            cells = self._cells(row.record)
+            cells = self._cells(row.record, room)
             table.add_row(*(cells[key] for key, _ in self.columns), key=row.record.id)
         wanted, self.reselect = self.reselect, None
         if wanted in self.rows:
@@ -187,7 +194,8 @@ class MemoriesScreen(Page):
         self._show_filters()
         self._show_detail()
 
-    def _cells(self, record: MemoryRecord) -> dict[str, object]:
+    def _facts(self, record: MemoryRecord) -> dict[str, str]:
+        """The cells of every column but the content."""
         now = self.lm.clock()
         return {
             "type": str(record.type),
@@ -197,15 +205,31 @@ class MemoriesScreen(Page):
             "age": age(now - record.created_at),
             "uses": str(record.access_count),
             "pin": "📌" if record.pinned else "",
-            "content": Text(
-                f"{SECRET_MARK} {self._text_of(record)}" if record.secret else self._text_of(record)
-            ),
         }
+
+    def _content_room(self, records: list[MemoryRecord]) -> int:
+        """The cells the content column has once the other columns are as wide as these
+        records make them: a text cut there ends "…" instead of at the terminal's edge."""
+        facts = [self._facts(record) for record in records]
+        widths = {
+            key: max([cell_len(label), *(cell_len(cells[key]) for cells in facts)])
+            for key, label in self.columns
+            if key != "content"
+        }
+        return self.table.room("content", widths=widths) or 200
+
+    def _cells(self, record: MemoryRecord, room: int | None = None) -> dict[str, object]:
+        width = room or self.table.room("content") or 200
+        if not record.secret:
+            return {**self._facts(record), "content": Text(self._text_of(record, width))}
+        mark = f"{SECRET_MARK} "
+        text = f"{mark}{self._text_of(record, width - cell_len(mark))}"
+        return {**self._facts(record), "content": Text(text)}
 
     def _text_of(self, record: MemoryRecord, width: int = 200) -> str:
         """A memory's text on one line, or ``HIDDEN`` for a secret not revealed."""
         if record.secret and record.id not in self.revealed:
-            return HIDDEN
+            return one_line(HIDDEN, width)
         return one_line(record.content, width)
 
     def _show_filters(self) -> None:
@@ -257,6 +281,8 @@ class MemoriesScreen(Page):
                 text.append(fact + "\n")
         if record.status is Status.EXPIRED:
             text.append("\narchived: a brings it back\n", style="yellow")
+        elif record.type is not MemoryType.SHORT_TERM:  # the keys the footer has no room for
+            text.append("y confirms · n denies · p pins or unpins\n", style="dim")
         detail.update(text)
 
     # --- the selected memory ------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from textual import events
+from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
@@ -29,3 +31,30 @@ class Table(DataTable[Any]):
 
     def _render_widths(self) -> list[int]:
         return [column.get_render_width(self) for column in self.ordered_columns]
+
+    class Resized(Message):
+        """The table's width changed: texts cut to its room (``room``) are to be cut again."""
+
+    def room(self, *shared: str, widths: Mapping[str, int] | None = None) -> int | None:
+        """The cells each of the ``shared`` columns has for its text when the other columns
+        take theirs (``widths``: the content widths they are about to get; else what they
+        have) and the texts must not run past the table's edge (where the terminal would cut
+        them without an ellipsis). None before the first layout."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return None
+        known = widths or {}
+        others = sum(
+            known[key] + 2 * self.cell_padding
+            if (key := str(column.key.value)) in known
+            else column.get_render_width(self)
+            for column in self.ordered_columns
+            if column.key.value not in shared
+        )
+        share = (width - others) // max(len(shared), 1) - 2 * self.cell_padding
+        return max(share, 8)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != getattr(self, "_fitted_width", None):
+            self._fitted_width = event.size.width
+            self.post_message(self.Resized())
