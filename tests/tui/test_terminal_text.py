@@ -72,6 +72,7 @@ async def test_escape_sequences_and_markup_in_a_memory_are_shown_as_text(
         await pilot.press("escape")
         await settle(pilot)
 
+        await pilot.press("r")  # (the editor hid it again on the way)
         await pilot.press("x")  # forget: the notification quotes the memory
         await settle(pilot)
         assert any("[@click=app.quit]" in n.message for n in app._notifications)

@@ -305,7 +305,8 @@ class MemoriesScreen(Page):
         self.rows[record.id] = Row(record, old.relevance, old.rank)
         cells = self._cells(record)
         for key, _ in self.columns:
-            self.table.update_cell(record.id, key, cells[key])
+            # a revealed secret is longer than its mask: the column grows to show it
+            self.table.update_cell(record.id, key, cells[key], update_width=True)
         self._show_detail()
 
     def _stored(self) -> MemoryRecord | None:
