@@ -377,7 +377,7 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[StoredMemory] = []
-        for stored, similarity in neighbours:
+        for stored, similarity in _same_attribute_first(neighbours, content):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
@@ -720,6 +720,19 @@ class Lifecycle:
             if conflict.id == conflict_id:
                 return conflict
         raise InvalidInput(f"No pending conflict with id {conflict_id}.")
+
+
+def _same_attribute_first(
+    neighbours: Sequence[tuple[StoredMemory, float]], content: str
+) -> list[tuple[StoredMemory, float]]:
+    """``neighbours`` with those that set a one-value attribute ``content`` sets first, each
+    group nearest first: a change is paired with the memory of what it changes. "I now work at
+    Google Lisbon as a staff engineer" changes "I work at Siemens as a software engineer …",
+    not the nearer "I moved to Lisbon" its "now" and "Lisbon" also fit (review9 Q1)."""
+    slots = read(content).single_slots
+    return sorted(
+        neighbours, key=lambda item: not (read(item[0].record.content).single_slots & slots)
+    )
 
 
 def without_restatements(record: MemoryRecord) -> dict[str, Any]:
