@@ -725,14 +725,30 @@ class Lifecycle:
 def _same_attribute_first(
     neighbours: Sequence[tuple[StoredMemory, float]], content: str
 ) -> list[tuple[StoredMemory, float]]:
-    """``neighbours`` with those that set a one-value attribute ``content`` sets first, each
-    group nearest first: a change is paired with the memory of what it changes. "I now work at
-    Google Lisbon as a staff engineer" changes "I work at Siemens as a software engineer …",
-    not the nearer "I moved to Lisbon" its "now" and "Lisbon" also fit (review9 Q1)."""
+    """``neighbours``, nearest first, except that when the nearest one ``content`` is suspect
+    against sets no one-value attribute ``content`` sets, the nearest suspect one that does
+    comes first: a change is paired with the memory of what it changes. "I now work at Google
+    as a staff engineer" changes "I work at Siemens as a software engineer …", not a nearer
+    "I am on the Maps team" its "now" also fits (review9 Q1). Only then: which attribute a text
+    sets is read from its words, and a nearest neighbour that shares one stays first."""
     slots = read(content).single_slots
-    return sorted(
-        neighbours, key=lambda item: not (read(item[0].record.content).single_slots & slots)
-    )
+    suspects = [
+        index
+        for index, (stored, _) in enumerate(neighbours)
+        if suspect(stored.record.content, content).contradicts
+    ]
+    if not suspects or not slots:
+        return list(neighbours)
+
+    def same_attribute(index: int) -> bool:
+        return bool(read(neighbours[index][0].record.content).single_slots & slots)
+
+    if same_attribute(suspects[0]):
+        return list(neighbours)
+    paired = next((index for index in suspects if same_attribute(index)), None)
+    if paired is None:
+        return list(neighbours)
+    return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
 
 
 def without_restatements(record: MemoryRecord) -> dict[str, Any]:

@@ -1064,6 +1064,8 @@ def _work_slots(words: Sequence[Word], index: int) -> set[str]:
     kitchen"): review9 M1, where "now works at SAP as a tech lead" was no change to "works as a
     data engineer at Zalando" as no slot word said so."""
     slots: set[str] = set()
+    if not _the_users_work(words, index):
+        return slots
     for ahead in range(index + 1, min(index + 6, len(words) - 1)):
         word, following = words[ahead], words[ahead + 1]
         if word.norm == ",":
@@ -1073,6 +1075,22 @@ def _work_slots(words: Sequence[Word], index: int) -> set[str]:
         elif word.norm in _WORK_AS:
             slots.add("job")
     return slots
+
+
+def _the_users_work(words: Sequence[Word], index: int) -> bool:
+    """The "work" at ``index`` is the user's: "I (still) work", "the user now works", not "My
+    college roommate Priya works", "Jake still works", "my wife works" (their employer is
+    theirs: read as the user's, it was a change to every text about the user's job)."""
+    for before in reversed(words[max(0, index - _WORKER_REACH) : index]):
+        if before.is_name or before.person or _relation(before) or before.norm in OTHER_WORDS:
+            return False
+        if before.norm in SELF_WORDS:
+            return True
+    return False
+
+
+# How far before "work" its worker is looked for: "I have also worked", "the user now works".
+_WORKER_REACH = 3
 
 
 # Words before a noun: "my back", "the back".

@@ -144,7 +144,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or _slot_values_differ(old, new, single & VALUE_SLOTS)
             # whom one works for, named by both: "works as a data engineer at Zalando" / "My
             # employer is Bosch" (review9 M1)
-            or ("employer" in single and _values(old) and _values(new))
+            or _employers_differ(old, new)
         )
     ):
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}")
@@ -714,6 +714,33 @@ def _changes_another_attribute(old: Statement, new: Statement) -> bool:
     return bool(shared) and all(
         any(name in group and group - named_old for group in new.names) for name in shared
     )
+
+
+def _employers(statement: Statement) -> set[str]:
+    """Whom the text says one works for: the name after "at"/"for" in a text that sets the
+    employer ("works as a data engineer at Zalando"), or after "employer is"."""
+    if "employer" not in statement.single_slots:
+        return set()
+    words = statement.words
+    found: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        following = words[index + 1]
+        if word.norm in ("at", "for") and following.is_name:
+            found.add(following.norm)
+        elif (
+            word.norm in ("be", "是")
+            and index
+            and SINGLE_SLOTS.get(words[index - 1].norm) == ("employer")
+        ):
+            found.add(following.norm)
+    return found
+
+
+def _employers_differ(old: Statement, new: Statement) -> bool:
+    """Both name whom the user works for, each another ("works as a data engineer at Zalando" /
+    "My employer is Bosch": review9 M1)."""
+    employers_old, employers_new = _employers(old), _employers(new)
+    return bool(employers_old and employers_new and not employers_old & employers_new)
 
 
 def _told_first(statement: Statement, slots: frozenset[str]) -> str:
