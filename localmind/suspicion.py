@@ -725,13 +725,9 @@ def _employers(statement: Statement) -> set[str]:
     found: set[str] = set()
     for index, word in enumerate(words[:-1]):
         following = words[index + 1]
-        if word.norm in ("at", "for") and following.is_name:
-            found.add(following.norm)
-        elif (
-            word.norm in ("be", "是")
-            and index
-            and SINGLE_SLOTS.get(words[index - 1].norm) == ("employer")
-        ):
+        after_at = word.norm in ("at", "for") and following.is_name
+        is_employer = word.norm in ("be", "是") and index > 0
+        if after_at or (is_employer and SINGLE_SLOTS.get(words[index - 1].norm) == "employer"):
             found.add(following.norm)
     return found
 
