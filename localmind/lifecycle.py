@@ -377,7 +377,7 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[StoredMemory] = []
-        for stored, similarity in neighbours:
+        for stored, similarity in _same_attribute_first(neighbours, content):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
@@ -720,6 +720,43 @@ class Lifecycle:
             if conflict.id == conflict_id:
                 return conflict
         raise InvalidInput(f"No pending conflict with id {conflict_id}.")
+
+
+# The one-value attributes a change is paired by before nearness (_same_attribute_first): whom
+# one works for, read from "works at <name>", "my employer", 公司. Not every attribute: read from
+# single words, most are too loose for it ("moved on to the billing rewrite" is no move, 肉粽 no
+# diet); paired by all of them, personal's updates paired with their original went 35 → 32
+# and personal2's 25 → 23.
+PAIRED_BY_ATTRIBUTE = frozenset({"employer"})
+
+
+def _same_attribute_first(
+    neighbours: Sequence[tuple[StoredMemory, float]], content: str
+) -> list[tuple[StoredMemory, float]]:
+    """``neighbours``, nearest first, except that when the nearest one ``content`` is suspect
+    against sets no one-value attribute ``content`` sets, the nearest suspect one that does
+    comes first: a change is paired with the memory of what it changes. "I now work at Google
+    as a staff engineer" changes "I work at Siemens as a software engineer …", not a nearer
+    "I am on the Maps team" its "now" also fits (review9 Q1). Only then: which attribute a text
+    sets is read from its words, and a nearest neighbour that shares one stays first."""
+    slots = read(content).single_slots & PAIRED_BY_ATTRIBUTE
+    suspects = [
+        index
+        for index, (stored, _) in enumerate(neighbours)
+        if suspect(stored.record.content, content).contradicts
+    ]
+    if not suspects or not slots:
+        return list(neighbours)
+
+    def same_attribute(index: int) -> bool:
+        return bool(read(neighbours[index][0].record.content).single_slots & slots)
+
+    if same_attribute(suspects[0]):
+        return list(neighbours)
+    paired = next((index for index in suspects if same_attribute(index)), None)
+    if paired is None:
+        return list(neighbours)
+    return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
 
 
 def without_restatements(record: MemoryRecord) -> dict[str, Any]:

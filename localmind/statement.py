@@ -550,7 +550,9 @@ def _english_words(text: str) -> list[Word]:
                 words.append(Word("," if part in ",;:.!?()" else part, token))
                 continue
             surface = token if index == 0 else part
-            is_name = _english_name(token, position, tokens) if index == 0 else False
+            is_name = index == 0 and (
+                _english_name(token, position, tokens) or _an_employer(token, position, tokens)
+            )
             lemma = part if is_name or part[0].isdigit() else _lemma(part)
             if lemma.endswith("s") and lemma[:-1] in WEEKDAYS:
                 lemma = lemma[:-1]  # "Tuesdays": the day
@@ -619,6 +621,20 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         return False
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
     return not starts_sentence or not lemmas.is_known(lower)
+
+
+_WORKS = _words("work works worked working")
+
+
+def _an_employer(token: str, position: int, tokens: Sequence[str]) -> bool:
+    """A capitalized word right after "works at"/"work for" names whom one works for, even a
+    dictionary word in capitals (SAP, "sap"; only a word of shouting is kept out elsewhere)."""
+    return (
+        position >= 2
+        and token[:1].isupper()
+        and tokens[position - 1].lower() in _WORK_PLACES
+        and tokens[position - 2].lower() in _WORKS
+    )
 
 
 @lru_cache(maxsize=1)
@@ -781,6 +797,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
         if slot == "job" and lang == "en" and _others_job(words, index):
             slot = None
+        if lang == "en" and norm == "work":
+            slots |= _work_slots(words, index)
         if slot:
             slots.add(slot)
         multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())
@@ -1032,6 +1050,47 @@ def _others_job(words: Sequence[Word], index: int) -> bool:
         return True
     before = words[index - 1].norm if index else ""
     return word.norm in _JOB_HOLDERS and before in _POSSESSIVES
+
+
+# After "work": who one works for ("at Zalando", "for SAP") or what as ("as a tech lead").
+_WORK_PLACES = _words("at for")
+_WORK_AS = _words("as")
+
+
+def _work_slots(words: Sequence[Word], index: int) -> set[str]:
+    """The one-value attributes "work" sets at ``index``: the employer when a name follows
+    "at"/"for" ("works at SAP", "work for Bosch"), the job when "as" follows ("works as a data
+    engineer"). "work" alone sets neither ("I work from home", "work at night", "work on the
+    kitchen"): review9 M1, where "now works at SAP as a tech lead" was no change to "works as a
+    data engineer at Zalando" as no slot word said so."""
+    slots: set[str] = set()
+    if not _the_users_work(words, index):
+        return slots
+    for ahead in range(index + 1, min(index + 6, len(words) - 1)):
+        word, following = words[ahead], words[ahead + 1]
+        if word.norm == ",":
+            break
+        if word.norm in _WORK_PLACES and following.is_name:
+            slots.add("employer")
+        elif word.norm in _WORK_AS:
+            slots.add("job")
+    return slots
+
+
+def _the_users_work(words: Sequence[Word], index: int) -> bool:
+    """The "work" at ``index`` is the user's: "I (still) work", "the user now works", not "My
+    college roommate Priya works", "Jake still works", "my wife works" (their employer is
+    theirs: read as the user's, it was a change to every text about the user's job)."""
+    for before in reversed(words[max(0, index - _WORKER_REACH) : index]):
+        if before.is_name or before.person or _relation(before) or before.norm in OTHER_WORDS:
+            return False
+        if before.norm in SELF_WORDS:
+            return True
+    return False
+
+
+# How far before "work" its worker is looked for: "I have also worked", "the user now works".
+_WORKER_REACH = 3
 
 
 # Words before a noun: "my back", "the back".

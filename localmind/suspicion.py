@@ -103,7 +103,11 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     # its own values: a template filled in again is no change (docs/design.md, "round 9").
     series = _other_entries_of_one_series(old, new)
     if not series and _same_frame_other_value(old, new):
-        what = f"both set {_slot_name(min(single))}" if single else "the same thing is told"
+        what = (
+            f"both set {_slot_name(_told_first(new, single))}"
+            if single
+            else "the same thing is told"
+        )
         return Suspicion(True, f"{what}, with another value")
     if old.comparison and new.comparison:
         (more_old, less_old), (more_new, less_new) = old.comparison, new.comparison
@@ -138,9 +142,12 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             or _cues(new)
             or any(s.startswith("my ") for s in single)
             or _slot_values_differ(old, new, single & VALUE_SLOTS)
+            # whom one works for, named by both: "works as a data engineer at Zalando" / "My
+            # employer is Bosch" (review9 M1)
+            or _employers_differ(old, new)
         )
     ):
-        return Suspicion(True, f"both set {_slot_name(min(single))}")
+        return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}")
     # A change cue changes a value both name ("replaced the iPhone 12", "cancelled Crunch"),
     # not the person both are about: 莉莉最近迷上了… is no change to 莉莉上三年级.
     # Neither the person both are about (王磊 in 王磊的火锅店… after 王磊开了一家火锅店) nor a
@@ -172,6 +179,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         )
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
+        and not _changes_another_attribute(old, new)
     ):
         said = _said(new, min(cues))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
@@ -306,7 +314,7 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     single = old.single_slots & new.single_slots
     names_old, names_new = _flat(old.names), _flat(new.names)
     if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
-        return Suspicion(True, f"both set {_slot_name(min(single))}, with a new name")
+        return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
     # What both spell alike: names in Latin letters that are no person's, and numbers.
     shared = {name for name in names_old & names_new if _LATIN.match(name)}
     shared |= _translated_names(old, new) | _translated_names(new, old)
@@ -692,6 +700,53 @@ _SLOT_SAID = {
     "office": "where the work is done",
     "origin": "where someone comes from",
 }
+
+
+def _changes_another_attribute(old: Statement, new: Statement) -> bool:
+    """Both set one-value attributes, none the same, and what both name is, in the new text,
+    only part of a longer name: the change it announces is to another attribute ("I now work at
+    Google Lisbon as a staff engineer" after "I moved to Lisbon": the job, not the residence,
+    though "now" and "Lisbon" fit; review9 Q1)."""
+    if not old.single_slots or not new.single_slots or old.single_slots & new.single_slots:
+        return False
+    named_old = _flat(old.names)
+    shared = named_old & _flat(new.names)
+    return bool(shared) and all(
+        any(name in group and group - named_old for group in new.names) for name in shared
+    )
+
+
+def _employers(statement: Statement) -> set[str]:
+    """Whom the text says one works for: the name after "at"/"for" in a text that sets the
+    employer ("works as a data engineer at Zalando"), or after "employer is"."""
+    if "employer" not in statement.single_slots:
+        return set()
+    words = statement.words
+    found: set[str] = set()
+    for index, word in enumerate(words[:-1]):
+        following = words[index + 1]
+        after_at = word.norm in ("at", "for") and following.is_name
+        is_employer = word.norm in ("be", "是") and index > 0
+        if after_at or (is_employer and SINGLE_SLOTS.get(words[index - 1].norm) == "employer"):
+            found.add(following.norm)
+    return found
+
+
+def _employers_differ(old: Statement, new: Statement) -> bool:
+    """Both name whom the user works for, each another ("works as a data engineer at Zalando" /
+    "My employer is Bosch": review9 M1)."""
+    employers_old, employers_new = _employers(old), _employers(new)
+    return bool(employers_old and employers_new and not employers_old & employers_new)
+
+
+def _told_first(statement: Statement, slots: frozenset[str]) -> str:
+    """Of ``slots``, the one ``statement`` names first: what it is about, the rest being
+    detail (我搬到了里斯本……上班要坐二十分钟的电车 sets the residence, not the job: review9 Q2)."""
+    for word in statement.words:
+        slot = SINGLE_SLOTS.get(word.norm)
+        if slot in slots:
+            return slot
+    return min(slots)
 
 
 def _slot_name(slot: str) -> str:
