@@ -412,7 +412,8 @@ class MemoryTools:
         A memory the user keeps secret cannot be corrected: you cannot read it."""
         with self._using() as memory:
             whole = _whole_id(memory, id)
-            if verdict.strip().lower() == "correct":
+            # (anything but a string is refused below, by feedback itself, with its message)
+            if isinstance(verdict, str) and verdict.strip().lower() == "correct":
                 _refuse_rewriting_a_secret(memory, whole)
             settlement = memory.feedback_explained(whole, verdict, new_content)
         return _updated(settlement)
