@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,11 @@ import pytest
 from localmind import Memory, NewMemory
 from sync import export_pending, init_folder, join_folder
 from tests.conftest import FAST_KDF, PASSPHRASE
+from tests.workers import start_worker
 from tests.workers.invariants import check_store, raw_store
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 # How long the processes run together; a longer soak: LOCALMIND_SOAK_SECONDS=600 pytest ...
 SECONDS = float(os.environ.get("LOCALMIND_SOAK_SECONDS", "30"))
 STARTUP_TIMEOUT_S = 120.0
@@ -32,15 +31,7 @@ STARTUP_TIMEOUT_S = 120.0
 def start(
     role: str, name: str, store: Path, *extra: str, seconds: float = SECONDS
 ) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.workers.load", role, name, str(store), str(seconds), *extra],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_worker("load", role, name, str(store), str(seconds), *extra)
 
 
 def run_together(processes: dict[str, subprocess.Popen[str]]) -> tuple[dict[str, Any], float]:

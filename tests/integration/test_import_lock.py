@@ -6,9 +6,7 @@ it was shown. Two processes: the writer is a real one (tests/workers/hold_write.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +18,10 @@ from localmind.governance import LAST_MAINTENANCE
 from tests.cli_support import Cli
 from tests.conftest import DAY, FAST_KDF, PASSPHRASE
 from tests.integration.test_import_all_or_nothing import _import_process, fillers
+from tests.workers import start_worker
 from tests.workers.hold_write import HELD_TEXT
 
 pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -35,15 +32,7 @@ def berlin(cli: Cli) -> str:
 
 @pytest.fixture
 def writer_holding_the_lock(cli: Cli, berlin: str) -> Iterator[subprocess.Popen[str]]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.workers.hold_write", str(cli.db)],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = start_worker("hold_write", str(cli.db))
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
