@@ -283,3 +283,21 @@ def test_a_rewording_no_rule_can_judge_is_asked_on_both_laptops_and_answered_onc
     for device in (a, b):
         assert device.conflicts() == []
         assert {device.get(coffee).status, device.get(cup).status} == {Status.ACTIVE}
+
+
+def test_memories_that_arrive_make_the_profile_stale_as_memories_told_here_do(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S2b: the profile is rebuilt after as many arrivals as local changes would take."""
+    a, b, shared = laptops
+    a.remember("I have a dog named Rex")
+    sync_all(shared, a, b)
+    built = b.profile()
+    assert built is not None
+    for fact in ("I play the cello", "I am vegetarian", "I work as a nurse", "I speak Dutch"):
+        a.remember(fact)
+    a.remember("My sister lives in Oslo")
+    sync_all(shared, a, b)
+    rebuilt = b.profile()
+    assert rebuilt is not None and rebuilt.version == built.version + 1
+    assert "cello" in rebuilt.text
