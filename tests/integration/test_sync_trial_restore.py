@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from localmind import Memory
 from localmind.backup import backup_store, restore_backup
 from sync import folder as sync_folder
 from sync.devices import forget_device
@@ -52,16 +53,22 @@ def test_a_trial_restore_elsewhere_stays_out_of_the_folder_until_joined(
     assert names == ["home 2"]
 
 
-def test_a_restore_in_place_syncs_on_and_names_its_former_self(
-    laptops: Laptops, tmp_path: Path
-) -> None:
-    shared = tmp_path / "Sync"
+def desk_and_work(laptops: Laptops, shared: Path) -> tuple[Memory, Memory]:
+    """Two laptops syncing, "desk" with a memory."""
     a, c = laptops.open("a"), laptops.open("c")
     init_folder(a, shared, PASSPHRASE, FAST_KDF, name="desk")
     join_folder(c, shared, PASSPHRASE, name="work")
     a.remember("My favourite tea is green tea")
     for memory in (a, c, a):
         sync_once(memory, shared)
+    return a, c
+
+
+def test_a_restore_in_place_syncs_on_and_names_its_former_self(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    shared = tmp_path / "Sync"
+    a, c = desk_and_work(laptops, shared)
     former = a.device_id
     backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
     laptops.close(a)
@@ -100,12 +107,7 @@ def test_every_former_id_of_a_laptop_restored_twice_is_named_and_advised(
 ) -> None:
     """S3d: the second restore's advice names both ids this laptop had, not the last only."""
     shared = tmp_path / "Sync"
-    a, c = laptops.open("a"), laptops.open("c")
-    init_folder(a, shared, PASSPHRASE, FAST_KDF, name="desk")
-    join_folder(c, shared, PASSPHRASE, name="work")
-    a.remember("My favourite tea is green tea")
-    for memory in (a, c, a):
-        sync_once(memory, shared)
+    a, c = desk_and_work(laptops, shared)
     backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
     formers = []
     for _ in range(2):  # the same backup restored in place twice, syncing in between
