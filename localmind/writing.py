@@ -893,8 +893,9 @@ class Writer:
                 self._close_conflict(conflict_id, resolution)
                 # conflicts are local: a note on the newer memory that travels settles the
                 # other laptops' copies of this pair, and keeps them from asking it again
-                candidate = self._get_active(candidate_id)
-                self._store.update_fields(candidate, str(resolution), kept_with=existing_id)
+                candidate = self._store.get(candidate_id)  # archived meanwhile: noted too
+                if candidate is not None and candidate.record.status is not Status.DELETED:
+                    self._store.update_fields(candidate, str(resolution), kept_with=existing_id)
             return Settlement(self.get(existing_id))
         if resolution is Resolution.KEEP_OLD:
             kept = self.embed_documents([conflict.existing.content])[0]  # cached: it is stored
