@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from localmind.config import LifecycleConfig
 from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, Lifecycle
 from localmind.records import MemoryType, Status
 from localmind.sameness import Likeness, Sameness, compare
@@ -73,7 +74,7 @@ def judge_arrivals(
         if not neighbours:
             continue
         told_elsewhere = _told_on_another_device(store, arrived, neighbours)
-        rewording = _rewording(lifecycle, arrived, told_elsewhere)
+        rewording = rewording_of(lifecycle.config, arrived, told_elsewhere)
         same = rewording if rewording is not None and rewording.sameness.same else None
         if same is not None and _merged_rewording(store, lifecycle, namespace, same):
             report.judged += 1
@@ -141,7 +142,7 @@ def _merged_with_twin(
 
 
 @dataclass(frozen=True, slots=True)
-class _Rewording:
+class Rewording:
     """Two memories told on two devices that may say the same: ``first`` has the smaller id,
     ``sameness`` is the guard's verdict on (first's text, second's text)."""
 
@@ -177,24 +178,26 @@ def _told_on_another_device(
     ]
 
 
-def _rewording(
-    lifecycle: Lifecycle, arrived: StoredMemory, neighbours: Sequence[tuple[StoredMemory, float]]
-) -> _Rewording | None:
+def rewording_of(
+    config: LifecycleConfig,
+    arrived: StoredMemory,
+    neighbours: Sequence[tuple[StoredMemory, float]],
+) -> Rewording | None:
     """The nearest of ``neighbours`` that ``arrived`` restates (as close as a merge needs, and
     the guard says the same), else the nearest a model would be asked about (at or above
     ``ask_threshold``, and the guard does not call them different); None when neither. Each
     pair is compared in the order of its ids, so both devices reach the same verdict."""
-    doubt: _Rewording | None = None
+    doubt: Rewording | None = None
     for stored, similarity in neighbours:
         first, second = sorted((stored, arrived), key=lambda m: m.record.id)
         sameness = compare(first.record.content, second.record.content, similarity)
-        pair = _Rewording(first, second, similarity, sameness)
-        if sameness.same and similarity >= lifecycle.config.merge_threshold:
+        pair = Rewording(first, second, similarity, sameness)
+        if sameness.same and similarity >= config.merge_threshold:
             return pair
         if (
             doubt is None
             and not sameness.differs
-            and similarity >= lifecycle.config.ask_threshold
+            and similarity >= config.ask_threshold
             and not suspect(first.record.content, second.record.content).contradicts
         ):
             doubt = pair
@@ -209,7 +212,7 @@ def _doubted(sameness: Sameness) -> Sameness:
 
 
 def _merged_rewording(
-    store: SqliteStore, lifecycle: Lifecycle, namespace: str, pair: _Rewording
+    store: SqliteStore, lifecycle: Lifecycle, namespace: str, pair: Rewording
 ) -> bool:
     """Fold the memory ``pair`` drops into the one it keeps (see :func:`_merged_with_twin`)."""
     with store.db:
@@ -223,7 +226,7 @@ def _merged_rewording(
 
 
 def _queue_rewording(
-    store: SqliteStore, lifecycle: Lifecycle, namespace: str, pair: _Rewording
+    store: SqliteStore, lifecycle: Lifecycle, namespace: str, pair: Rewording
 ) -> list[int]:
     """Ask the person whether the two say the same (merge, or keep both), unless asked."""
     one = _active(store, namespace, pair.first.record.id)
