@@ -135,6 +135,7 @@ class ImportReport:
     memories: int = 0  # memories changed
     # memories that took an edit made here which another laptop's resolution had not seen
     carried: list[str] = field(default_factory=list)
+    kept_both: int = 0  # conflicts here that another laptop's keep-both settled
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # those of ``skipped`` this process already reported (logged) before: a stranger's file
     # is worth one line, not one per sync
@@ -944,6 +945,7 @@ def _import_device(
         report.duplicates += applied.duplicates
         report.memories += applied.memories
         report.carried.extend(applied.carried)
+        report.kept_both += applied.kept_both
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 

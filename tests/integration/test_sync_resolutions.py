@@ -301,3 +301,26 @@ def test_memories_that_arrive_make_the_profile_stale_as_memories_told_here_do(
     rebuilt = b.profile()
     assert rebuilt is not None and rebuilt.version == built.version + 1
     assert "cello" in rebuilt.text
+
+
+def test_sync_now_says_a_conflict_was_settled_by_another_laptops_keep_both(
+    tmp_path: Path,
+) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    shared = tmp_path / "Sync"
+    a, b = Cli(tmp_path / "a.db"), Cli(tmp_path / "b.db")
+    a.add("I live in Berlin")
+    a.ok("add", "I moved to Lisbon")
+    a.ok("sync", "init", str(shared), "--name", "home")
+    b.ok("sync", "join", str(shared), "--name", "work")
+    b.ok("sync", "now")
+    [asked] = b.json("conflicts")  # judged on arrival
+    [conflict] = a.json("conflicts")
+    a.ok("resolve", str(conflict["id"]), "keep-both")
+    a.ok("sync", "now")
+    said = b.ok("sync", "now").stdout
+    assert "Settled 1 conflict here that another laptop answered keep-both." in said
+    assert b.json("conflicts") == []
+    assert asked["existing"]["id"] == conflict["existing"]["id"]
