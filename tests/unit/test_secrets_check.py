@@ -11,7 +11,13 @@ import pytest
 
 from bench import madial
 from localmind.records import RESTATEMENTS
-from localmind.secrets_check import find_secret, person_said, with_verdict, withheld
+from localmind.secrets_check import (
+    find_secret,
+    person_said,
+    with_verdict,
+    withheld,
+    without_secrets,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 #: Texts labelled secret or not (English and Chinese), most with no word saying "password": a
@@ -161,3 +167,23 @@ def test_no_memory_or_question_of_the_dev_sets_is_taken_for_a_secret() -> None:
     assert len(texts) > 3000
     flagged = [text for text in texts if find_secret(text) is not None]
     assert flagged == []
+
+
+def test_only_the_sentences_that_look_like_a_secret_are_withheld_from_a_message() -> None:
+    """What the chat sends its model (secret10): the rest of the message is kept as it was."""
+    told = without_secrets(
+        "I'm off to the gym. My locker code word is zqxwvplor. My knee hurts!", "[withheld]"
+    )
+    assert told.shown == "I'm off to the gym. [withheld] My knee hurts!"
+    assert told.secrets == ("My locker code word is zqxwvplor.",)
+    zh = without_secrets("我去健身房。储物柜密码是 4821。膝盖疼", "[withheld]")
+    assert (
+        "4821" not in zh.shown and "膝盖疼" in zh.shown and zh.secrets == ("储物柜密码是 4821。",)
+    )
+    plain = without_secrets("I like hiking. See you at 5.", "[withheld]")
+    assert plain.shown == "I like hiking. See you at 5." and plain.secrets == ()
+
+
+def test_a_secret_split_across_lines_withholds_the_whole_message() -> None:
+    told = without_secrets("wifi password:\nsunflower77", "[withheld]")
+    assert told.shown == "[withheld]" and told.secrets == ("wifi password:\nsunflower77",)
