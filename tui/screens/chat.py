@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
 from localmind.chat import Turn
+from localmind.chat.session import WITHHELD_NOTE
 from localmind.currency import newer_named
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Decision, Outcome
@@ -178,6 +179,10 @@ class ChatScreen(Page):
         self._ready()
 
     def _finished(self, reply: Static, turn: Turn) -> None:
+        if turn.withheld:
+            # said above the reply: the model answered a message with the secret taken out
+            note = Static(Text(WITHHELD_NOTE, style="yellow"), classes="message withheld")
+            self.query_one("#messages", VerticalScroll).mount(note, before=reply)
         if turn.offline and not turn.reply:
             reply.update(Text(f"(no reply: {turn.offline})", style="dim italic"))
             self._show_offline(turn.offline)
