@@ -95,14 +95,11 @@ _EN_SAID = re.compile(
     r"\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
-# "<name> 4821", "<name>: hunter2" right after it: a value holding a digit
+# "<name> 4821", "<name>: hunter2" right after it: a value holding a digit; "<name> zqxwvplor":
+# letters only, when they look random (see ``_random_letters``)
 _EN_NEXT = re.compile(
-    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
-    re.IGNORECASE,
-)
-# "<name> zqxwvplor": a value of letters only, when it looks random (see ``_random_letters``)
-_EN_NEXT_LETTERS = re.compile(
-    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*(?P<value>[a-z]{{4,}})(?![\w'’-])",
+    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*"
+    r"(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]{4,}(?![\w'’-]))",
     re.IGNORECASE,
 )
 # What follows "my password is" when no password does ("… is weak", "… is in 1Password").
@@ -342,10 +339,9 @@ def _in_plain_words(text: str) -> Finding | None:
         if _said_value(match):
             return Finding("a password, PIN or code told in words")
     for match in _EN_NEXT.finditer(text):
-        if len(match.group("value").strip(".,;:!?)(")) >= 3:
+        value = match.group("value").strip(".,;:!?)(")
+        if _random_letters(value) or (len(value) >= 3 and any(c.isdigit() for c in value)):
             return Finding("a password, PIN or code told in words")
-    if any(_random_letters(match.group("value")) for match in _EN_NEXT_LETTERS.finditer(text)):
-        return Finding("a password, PIN or code told in words")
     if _ZH_SAID.search(text):
         return Finding("密码、PIN 码或验证码")
     for match in _ZH_WORDS.finditer(text):
