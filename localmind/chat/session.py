@@ -114,7 +114,8 @@ class Session:
         # history. It is remembered as the person said it instead of through the model.
         told = without_secrets(message, WITHHELD_FOR_MODEL)
         reply, offline = self._reply(told.shown, recalled, on_token)
-        remembered = self._remember_secrets(told.secrets)
+        # (kept even when the model is offline: no model is needed to keep them)
+        remembered = self._remember_secrets(told.secrets) if self.extract else []
         if self.extract and not offline:
             remembered += self._remember_facts(told.shown)
         corrected = {
