@@ -178,7 +178,7 @@ _CODE_OF = re.compile(
 # "House: tudor", "Bike: bianchi"), then random letters.
 _LOCKED_BY = re.compile(
     r"(?:\b(?:locker|padlock|safe|lock\s?box|key\s?box|(?:bike|combination)\s+lock)\s*[:=]"
-    r"|(?:储物柜|柜子|保险箱|保险柜|门锁|密码锁)的?\s*(?:是|为|：|:))"
+    r"|(?:储物柜|柜子|保险箱|保险柜|门锁|密码锁|门禁)的?\s*(?:是|为|：|:))"
     r"\s*(?P<value>[a-z]{4,})(?![\w'’-])",
     re.IGNORECASE,
 )
@@ -376,16 +376,16 @@ def _digit_or_random(value: str) -> bool:
 
 
 def _random_letters(word: str) -> bool:
-    """Whether a word of lower-case letters is no word at all ("zqxwvplor", "kqzt"): a made-up
-    code. A dictionary word ("broken", "blue"), a name written with a capital ("Leo") or a
-    word cut short by an apostrophe ("Mia's") is not taken for one."""
+    """Whether a word of letters in one case is no word at all ("zqxwvplor", "KQZT"): a
+    made-up code. A dictionary word ("broken", "blue"), a name written with a capital ("Leo")
+    or a word cut short by an apostrophe ("Mia's") is not taken for one."""
     return (
         4 <= len(word) <= 64
         and word.isascii()
         and word.isalpha()
-        and word.islower()
-        and word not in _NOT_A_VALUE
-        and not lemmas.is_known(word)
+        and (word.islower() or word.isupper())
+        and word.lower() not in _NOT_A_VALUE
+        and not lemmas.is_known(word.lower())
     )
 
 
