@@ -276,29 +276,47 @@ def looks_secret(text: str) -> bool:
 
 # A sentence ends at . ! ? ; followed by a space, at a line break, or at a Chinese end mark.
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|(?<=[。！？；])")
+# A clause ends at a comma (kept, so the sentence reads the same around a placeholder).
+_CLAUSES = re.compile(r"(,\s*|，)")
 
 
 @dataclass(frozen=True, slots=True)
 class Withheld:
-    """A message with its secret-looking sentences taken out: ``shown`` has ``placeholder``
-    in place of each, ``secrets`` are the sentences taken out (empty when none looked like a
-    secret, and then ``shown`` is the message itself)."""
+    """A message with what looks like a secret taken out: ``shown`` has ``placeholder`` in
+    place of each clause or sentence that does, ``secrets`` are the whole sentences that held
+    one (what the person will recognise, and keep: "Gmail, password: Tr0ub4dor&3" is one, though
+    only its second clause is withheld). Nothing looked like a secret: ``shown`` is the
+    message and ``secrets`` is empty."""
 
     shown: str
     secrets: tuple[str, ...]
 
 
 def without_secrets(text: str, placeholder: str) -> Withheld:
-    """``text`` with each sentence that looks like a secret replaced by ``placeholder``; the
-    whole of it when it looks like one and no single sentence does ("my password is. hunter2")."""
+    """``text`` with each clause (else sentence) that looks like a secret replaced by
+    ``placeholder``; the whole of it when it looks like one and no single sentence does ("my
+    password is. hunter2")."""
     if not looks_secret(text):
         return Withheld(text, ())
-    sentences = [s for s in _SENTENCES.split(text) if s.strip()]
-    secrets = tuple(s.strip() for s in sentences if looks_secret(s))
-    kept = [placeholder if looks_secret(s) else s.strip() for s in sentences]
-    if not secrets or looks_secret(" ".join(kept)):
+    sentences = [s.strip() for s in _SENTENCES.split(text) if s.strip()]
+    secrets = tuple(s for s in sentences if looks_secret(s))
+    shown = " ".join(_withheld_clauses(s, placeholder) if s in secrets else s for s in sentences)
+    if not secrets or looks_secret(shown):
         return Withheld(placeholder, (text.strip(),))
-    return Withheld(" ".join(kept), secrets)
+    return Withheld(shown, secrets)
+
+
+def _withheld_clauses(sentence: str, placeholder: str) -> str:
+    """A sentence that looks like a secret with only its secret-looking clauses replaced, when
+    what is left no longer looks like one ("I'm at the gym, my locker code is 1234, my knee
+    hurts"); else the placeholder for the whole ("my wifi password, it is sunflower77")."""
+    pieces = _CLAUSES.split(sentence)  # clause, comma, clause, …
+    kept = [
+        placeholder if i % 2 == 0 and looks_secret(piece) else piece
+        for i, piece in enumerate(pieces)
+    ]
+    shown = "".join(kept)
+    return placeholder if placeholder not in kept or looks_secret(shown) else shown
 
 
 def person_said(metadata: dict[str, Any]) -> bool | None:

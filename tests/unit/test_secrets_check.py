@@ -11,6 +11,7 @@ import pytest
 from bench.secret_texts import LABELLED, dev_texts, labelled
 from localmind.records import RESTATEMENTS
 from localmind.secrets_check import (
+    Withheld,
     find_secret,
     person_said,
     with_verdict,
@@ -158,6 +159,14 @@ def test_only_the_sentences_that_look_like_a_secret_are_withheld_from_a_message(
     assert (
         "4821" not in zh.shown and "膝盖疼" in zh.shown and zh.secrets == ("储物柜密码是 4821。",)
     )
+    # within a sentence, only the clause; the whole sentence is what is kept
+    gym = "I'm at the gym, my locker code is 1234, and my knee hurts"
+    assert without_secrets(gym, "[withheld]") == Withheld(
+        "I'm at the gym, [withheld], and my knee hurts", (gym,)
+    )
+    # a clause that tells the secret only with its neighbour: the whole sentence
+    wifi = without_secrets("Remember my wifi password, it is sunflower77", "[withheld]")
+    assert wifi.shown == "[withheld]"
     plain = without_secrets("I like hiking. See you at 5.", "[withheld]")
     assert plain.shown == "I like hiking. See you at 5." and plain.secrets == ()
 
