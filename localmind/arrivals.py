@@ -14,20 +14,28 @@ The same text told on two laptops (S2) is merged on arrival, the same way on bot
 memory with the smaller id is kept and the other folded into it (a forget that names the kept
 memory, so an edit of the dropped one that this laptop did not see is carried over, see
 ``localmind.replica``). Both laptops write that merge; the events agree, so they converge.
-Other restatements (rewordings) are left to the person: two laptops judging a rewording
-could each keep another one.
+A rewording told on the other laptop (sync10) is judged as the pair it makes, the same way
+on both laptops whichever of the two arrived: the smaller id's text is the existing one, the
+other the new one (``compare`` is not symmetric). A restatement the guard accepts is merged
+into the memory whose text the guard keeps (the smaller id, or the fuller telling); a
+rewording the guard neither accepts nor rejects (a model would be asked) is queued for the
+person, whose answer replicates. Only pairs told on two devices: a pair told on one was
+judged there when it was told (maybe by a model), and that verdict stands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from localmind.config import LifecycleConfig
 from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, Lifecycle
 from localmind.records import MemoryType, Status
+from localmind.sameness import Likeness, Sameness, compare
 from localmind.store import SqliteStore, StoredMemory
+from localmind.suspicion import suspect
 
 #: Arrivals judged per import at most: a laptop joining with years of memories would
 #: otherwise spend minutes comparing memories its other laptops judged when they were told.
@@ -65,6 +73,13 @@ def judge_arrivals(
         ]
         if not neighbours:
             continue
+        told_elsewhere = _told_on_another_device(store, arrived, neighbours)
+        rewording = rewording_of(lifecycle.config, arrived, told_elsewhere)
+        same = rewording if rewording is not None and rewording.sameness.same else None
+        if same is not None and _merged_rewording(store, lifecycle, namespace, same):
+            report.judged += 1
+            report.merged.append(same.dropped.record.id)
+            continue
         proposal = lifecycle.propose(content, neighbours[:NEIGHBOURS], ask_model=False)
         earlier = lifecycle.may_update(content, neighbours)
         report.judged += 1
@@ -79,10 +94,14 @@ def judge_arrivals(
                 lifecycle.link_successor(newer.record, [(older, similarity)])
                 report.linked += 1
             neighbour = proposal.neighbour
+            if rewording is not None and (proposal.relation is not None or neighbour is None):
+                # a model would be asked whether it says the same: the person is
+                report.queued += _queue_rewording(store, lifecycle, namespace, rewording)
+                continue
             if proposal.relation is not None or neighbour is None:
                 continue  # a restatement or compatible: nothing to ask
             fresh = _active(store, namespace, neighbour.record.id)
-            if fresh is None or _pending(store, namespace, memory_id, fresh.record.id):
+            if fresh is None or _asked(store, namespace, memory_id, fresh.record.id):
                 continue
             assert proposal.similarity is not None
             older, newer = _in_order(fresh, arrived)
@@ -122,6 +141,106 @@ def _merged_with_twin(
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class Rewording:
+    """Two memories told on two devices that may say the same: ``first`` has the smaller id,
+    ``sameness`` is the guard's verdict on (first's text, second's text)."""
+
+    first: StoredMemory
+    second: StoredMemory
+    similarity: float
+    sameness: Sameness
+
+    @property
+    def kept(self) -> StoredMemory:
+        """The memory a merge keeps: the one whose text the guard keeps."""
+        return self.second if self.sameness.keeps_new else self.first
+
+    @property
+    def dropped(self) -> StoredMemory:
+        return self.first if self.sameness.keeps_new else self.second
+
+
+def _told_on_another_device(
+    store: SqliteStore, arrived: StoredMemory, neighbours: Sequence[tuple[StoredMemory, float]]
+) -> list[tuple[StoredMemory, float]]:
+    """The ``neighbours`` told on another device than ``arrived``, alike in kind (its type,
+    not an event, as secret as it): the pairs nobody judged when they were told."""
+    if arrived.record.type is MemoryType.EPISODIC:
+        return []  # the same event told twice may have happened twice
+    origin = store.told_on(arrived.record.id)
+    return [
+        (stored, similarity)
+        for stored, similarity in neighbours
+        if stored.record.type is arrived.record.type
+        and stored.record.secret == arrived.record.secret
+        and store.told_on(stored.record.id) != origin
+    ]
+
+
+def rewording_of(
+    config: LifecycleConfig,
+    arrived: StoredMemory,
+    neighbours: Sequence[tuple[StoredMemory, float]],
+) -> Rewording | None:
+    """The nearest of ``neighbours`` that ``arrived`` restates (as close as a merge needs, and
+    the guard says the same), else the nearest a model would be asked about (at or above
+    ``ask_threshold``, and the guard does not call them different); None when neither. Each
+    pair is compared in the order of its ids, so both devices reach the same verdict."""
+    doubt: Rewording | None = None
+    for stored, similarity in neighbours:
+        first, second = sorted((stored, arrived), key=lambda m: m.record.id)
+        sameness = compare(first.record.content, second.record.content, similarity)
+        pair = Rewording(first, second, similarity, sameness)
+        if sameness.same and similarity >= config.merge_threshold:
+            return pair
+        if (
+            doubt is None
+            and not sameness.differs
+            and similarity >= config.ask_threshold
+            and not suspect(first.record.content, second.record.content).contradicts
+        ):
+            doubt = pair
+    return doubt if doubt is None else replace(doubt, sameness=_doubted(doubt.sameness))
+
+
+def _doubted(sameness: Sameness) -> Sameness:
+    """A verdict that is not "same", whatever made it look so (not close enough to merge)."""
+    if not sameness.same:
+        return sameness
+    return Sameness(Likeness.UNSURE, sameness.why)
+
+
+def _merged_rewording(
+    store: SqliteStore, lifecycle: Lifecycle, namespace: str, pair: Rewording
+) -> bool:
+    """Fold the memory ``pair`` drops into the one it keeps (see :func:`_merged_with_twin`)."""
+    with store.db:
+        kept = _active(store, namespace, pair.kept.record.id)
+        dropped = _active(store, namespace, pair.dropped.record.id)
+        if kept is None or dropped is None:
+            return False
+        lifecycle.merge(kept, dropped.record.content, pair.similarity)
+        store.erase(dropped, store.now(), into=kept.record.id)
+    return True
+
+
+def _queue_rewording(
+    store: SqliteStore, lifecycle: Lifecycle, namespace: str, pair: Rewording
+) -> list[int]:
+    """Ask the person whether the two say the same (merge, or keep both), unless asked."""
+    one = _active(store, namespace, pair.first.record.id)
+    other = _active(store, namespace, pair.second.record.id)
+    if one is None or other is None or _asked(store, namespace, one.record.id, other.record.id):
+        return []
+    older, newer = _in_order(one, other)
+    reason = (
+        f"may say the same as the older memory ({pair.sameness.why}); told on two laptops, "
+        "no model judged it (judged on arrival by sync)"
+    )
+    return [lifecycle.queue_conflict(older.record, newer.record, pair.similarity, reason)]
+
+
 def _in_order(one: StoredMemory, other: StoredMemory) -> tuple[StoredMemory, StoredMemory]:
     """(earlier made, later made): the later one may replace the earlier."""
     return (one, other) if one.record.created_at <= other.record.created_at else (other, one)
@@ -134,6 +253,7 @@ def _active(store: SqliteStore, namespace: str, memory_id: str) -> StoredMemory 
     return stored if stored.record.namespace == namespace else None
 
 
-def _pending(store: SqliteStore, namespace: str, one: str, other: str) -> bool:
-    """Whether a pending conflict asks about these two memories already."""
-    return bool(store.pending_pairs(namespace, [one, other]))
+def _asked(store: SqliteStore, namespace: str, one: str, other: str) -> bool:
+    """Whether a pending conflict asks about these two memories already, or a person on some
+    device kept them both (keep-both: asked and answered)."""
+    return bool(store.pending_pairs(namespace, [one, other])) or store.kept_together(one, other)

@@ -11,6 +11,7 @@ ever in plain text.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -38,6 +39,7 @@ from localmind.remembered_key import record_seen_in_keyring
 from localmind.store import newest_change
 from localmind.store.connection import (
     DAMAGE_ERRORS,
+    DATABASE_ERRORS,
     Cipher,
     Connection,
     connect,
@@ -61,6 +63,10 @@ PAGES_PER_STEP = 1024
 ASIDE_SUFFIX = ".before-restore"
 #: meta keys: the device id a restore replaced, and when (seconds since the epoch)
 REPLACED_ID, RESTORED_AT = "device_id.before_restore", "device_id.restored_at"
+#: meta key: every id this laptop had before its restores (a JSON list; sync10, review9
+#: S3d). It starts with REPLACED_ID, so clearing that prefix (a trial copy joining as a laptop
+#: of its own: those ids are the live laptop's) clears both.
+FORMER_IDS = REPLACED_ID + "s"
 #: meta key: the path a restore put the store at (sync compares it with where it synced from)
 RESTORED_PATH = "device_id.restored_path"
 _PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
@@ -232,7 +238,8 @@ def restore_backup(
             copy.flush()
             os.fsync(copy.fileno())
         memories, newest = _verify(candidate, unlocked, shown_as=backup)
-        new_device_identity(candidate, unlocked.data_key, unlocked.cipher, target)
+        replaced = _ids_of(target, unlocked.data_key, unlocked.cipher) if occupied else []
+        new_device_identity(candidate, unlocked.data_key, unlocked.cipher, target, replaced)
         aside = _aside_name(target) if occupied else None
         # The restored store is what this laptop has now seen: going back is deliberate here.
         key_file = KeyFile.from_json(unlocked.key_file_bytes.decode("utf-8"), backup)
@@ -416,12 +423,44 @@ def place_of(database: Path) -> str:
     return f"{socket.gethostname()}:{Path(database).resolve()}"
 
 
+def _ids_of(store: Path, data_key: bytes, cipher: Cipher) -> list[str]:
+    """The device id of the store a restore replaces and the ids it had before its own
+    restores; none when it does not open with the backup's key (a passphrase rotated since):
+    then only the backup's ids are known as this laptop's former ones."""
+    try:
+        db = open_bare(store, data_key, cipher)
+    except (NotAStore, *DATABASE_ERRORS):
+        return []
+    try:
+        return [*_former_ids(db), read_meta(db, "device_id") or ""]
+    except DATABASE_ERRORS:
+        return []
+    finally:
+        db.close()
+
+
+def _former_ids(db: Connection) -> list[str]:
+    try:
+        earlier = json.loads(read_meta(db, FORMER_IDS) or "[]")
+    except ValueError:
+        earlier = []
+    replaced = read_meta(db, REPLACED_ID)
+    ids = [str(i) for i in earlier if isinstance(i, str)] + ([replaced] if replaced else [])
+    return list(dict.fromkeys(ids))
+
+
 def new_device_identity(
-    database: Path, data_key: bytes, cipher: Cipher, target: Path | None = None
+    database: Path,
+    data_key: bytes,
+    cipher: Cipher,
+    target: Path | None = None,
+    replaced: list[str] | None = None,
 ) -> str:
     """Give the store at ``database`` (not open elsewhere) a new device id; returns it.
     ``target``: where the restored store goes (noted: a restore to another path than the
-    store's own is a trial copy, which sync leaves out until asked).
+    store's own is a trial copy, which sync leaves out until asked). ``replaced``: the ids of
+    the store the restore replaces at ``target`` (its own and its former ones): all of them,
+    with the backup's own and former ids, are this laptop's former ids.
 
     A restored store is a new device: the original (or its other restores) may still be in
     use, and two stores with one id export into the same sync directory, overwrite each
@@ -433,11 +472,18 @@ def new_device_identity(
     try:
         with db:
             old = read_meta(db, "device_id")
+            earlier = _former_ids(db) + (replaced or [])
             write_meta(db, "device_id", device_id)
             if old is not None:
-                # sync's status names the old id's directory while it has not written since.
-                for key, value in ((REPLACED_ID, old), (RESTORED_AT, time.time())):
-                    write_meta(db, key, str(value))
+                # sync's status names the old ids' directories while they have not written
+                # since (every one: two restores leave two, review9 S3d).
+                former = [i for i in dict.fromkeys([*earlier, old]) if i and i != device_id]
+                for key, value in (
+                    (REPLACED_ID, old),
+                    (RESTORED_AT, str(time.time())),
+                    (FORMER_IDS, json.dumps(former)),
+                ):
+                    write_meta(db, key, value)
             if target is not None:
                 write_meta(db, RESTORED_PATH, place_of(target))
     finally:

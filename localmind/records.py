@@ -143,8 +143,11 @@ FOLDED_INTO = "into"
 SEEN = "seen"
 #: the kept memory's new version names the memory whose text it took;
 CARRIED_FROM = "from"
-#: a confidence verdict names the hash of the text it judged.
+#: a confidence verdict names the hash of the text it judged;
 JUDGED = "judged"
+#: a keep-both names the memory the person kept beside this one (sync10: it settles every
+#: laptop's copy of that pair, and no laptop queues the pair again).
+KEPT_WITH = "kept_with"
 
 
 def default_of(name: str) -> Any:

@@ -42,6 +42,7 @@ from localmind.records import (
     DECLARED,
     FOLDED_INTO,
     JUDGED,
+    KEPT_WITH,
     SEEN,
     TOMBSTONE,
     TRAVELLING,
@@ -142,7 +143,7 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
             validation.field_value(name, _as_carried(name, payload[name]), _LIMITS)
     if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
-    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED):  # ids and hashes (sync9)
+    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH):  # ids and hashes (sync9, 10)
         if key in payload and not (isinstance(payload[key], str) and len(payload[key]) <= 64):
             raise ValueError(f"{key} must be an id")
     seen = payload.get(SEEN, [])
@@ -175,6 +176,7 @@ class ApplyReport:
     # ids of the memories that took an edit another device's resolution had not seen
     carried: list[str] = field(default_factory=list)
     arrived: list[str] = field(default_factory=list)  # ids of memories new here (their add)
+    kept_both: int = 0  # pending conflicts here that a keep-both elsewhere settled
 
     def __iadd__(self, other: ApplyReport) -> ApplyReport:
         self.applied += other.applied
@@ -185,6 +187,7 @@ class ApplyReport:
         self.changed.extend(other.changed)
         self.carried.extend(other.carried)
         self.arrived.extend(other.arrived)
+        self.kept_both += other.kept_both
         return self
 
 
@@ -247,6 +250,7 @@ def apply_remote(
         report.carried = _carry_over(store, unseen, embed, content_hash)
         if judge is not None and report.arrived:
             judge(report.arrived)
+        report.kept_both = _settle_kept_pairs(store, events)
         forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
         if forgot:
             store.purge_forgotten()
@@ -257,6 +261,18 @@ def apply_remote(
     if latest is not None:
         store.observe(latest)
     return report
+
+
+def _settle_kept_pairs(store: SqliteStore, events: Iterable[Event]) -> int:
+    """A person on another device kept two memories both (keep-both): the conflict this
+    device queued about that pair (told here, or judged on arrival) is settled the same way.
+    Returns how many were."""
+    settled = 0
+    for event in events:
+        other = event.payload.get(KEPT_WITH) if event.op == "update" else None
+        if isinstance(other, str) and event.memory_id:
+            settled += store.settle_pair(event.memory_id, other, "keep_both", store.now())
+    return settled
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from localmind import lemmas
 from localmind.records import text_with_restatements
 
 #: The metadata key holding the person's own verdict (true or false), which wins.
@@ -65,6 +66,12 @@ _EN_WORDY = (
     r"|security\s+(?:answer|question)|secret\s+(?:answer|question|phrase|word)"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question"
     r"|recovery\s+phrase|seed\s+phrase|mnemonic(?:\s+phrase)?"
+    # a word agreed on to prove who one is ("our family safe word is pineapple", secret10)
+    r"|code\s*word|code\s+phrase|safe\s*word|watch\s*word"
+)
+# Names whose value may be several words ("my passphrase is correct horse battery staple").
+_EN_PHRASE_NAMES = re.compile(
+    r"pass\s*phrase|(?:recovery|seed|code)\s+phrase|mnemonic(?:\s+phrase)?", re.IGNORECASE
 )
 # ... and names that also mean other things ("the pin is broken", "the token was a coin"): their
 # value must hold a digit.
@@ -77,18 +84,22 @@ _EN_CODED = (
     r"|(?:door|gate|alarm|garage|entry|building|safe|locker|lock|padlock|bike\s+lock|unlock)\s+"
     r"(?:code|combination|combo)"
     r"|ssn|social\s+security\s+(?:number|no\.?)|sin\s+number"
+    r"|(?:wi-?fi|wlan|wpa2?|network)\s+key"
 )
 # "<name> is <value>", "<name> for Gmail: <value>", "<name>=<value>"
 _EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
 _EN_SAID = re.compile(
     rf"\b(?:{_EN_NAMES})\b(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?[\w'.&-]+)?"
-    r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|'s\b|:|=|\bchanged\s+to\b|\bset\s+to\b)"
-    r"\s*[\"'“‘]?(?P<value>[^\s\"'”’]+)",
+    r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|'s\b|:|=|\bchanged\s+to\b|\bset\s+to\b"
+    r"|,\s*(?:it|which)\s+(?:is|was)\b|,\s*it's\b)"
+    r"\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
-# "<name> 4821", "<name>: hunter2" right after it: a value holding a digit
+# "<name> 4821", "<name>: hunter2" right after it: a value holding a digit; "<name> zqxwvplor":
+# letters only, when they look random (see ``_random_letters``)
 _EN_NEXT = re.compile(
-    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
+    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b\s*[:=#]?\s*"
+    r"(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]{4,}(?![\w'’-]))",
     re.IGNORECASE,
 )
 # What follows "my password is" when no password does ("… is weak", "… is in 1Password").
@@ -105,10 +116,20 @@ _NOT_A_VALUE = frozenset(
 )
 
 _DESCRIBING = ("ed", "ing", "ly", "able", "ible", "ful", "less", "ive", "ous")
+# Words that tell a description of a passphrase from the phrase itself ("… is four random
+# words", "… is written on a card", "… is too long to type"): grammar, numbers, and how long or
+# where it is. "correct horse battery staple" has none.
+_NOT_IN_A_PHRASE = _NOT_A_VALUE - {"correct", "right", "wrong", "good", "bad", "great"} | set(
+    re.split(
+        r"\s+",
+        """is are was were be and or words word letters characters digits random eleven twelve
+    twenty twentyfour dozen long short written printed saved somewhere card paper""",
+    )
+)
 
 _ZH_NAMES = (
     r"(?:支付|取款|登录|开机|锁屏|邮箱|银行卡?|网银|无线|wifi|WiFi|WIFI|门锁|门禁|保险柜|账户|账号)?"
-    r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|[Pp][Ii][Nn]\s*码|"
+    r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|暗号|暗语|密语|[Pp][Ii][Nn]\s*码|"
     r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌|开门码|开锁码)"
 )
 _ZH_SAID = re.compile(
@@ -150,7 +171,15 @@ _LOCKABLE = (
 )
 _CODE_OF = re.compile(
     rf"\b(?:code|combination|combo|pin)\s+(?:for|to|of|on)\s+(?:the|my|our|[\w]+'s)?\s*"
-    rf"(?:{_LOCKABLE})\b\s*(?:is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*)",
+    rf"(?:[a-z]+\s+)?(?:{_LOCKABLE})\b\s*(?:is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]+\b(?!['’]))",
+    re.IGNORECASE,
+)
+# "gym locker: zqxwvplor", 储物柜：zqxwvplor — something opened by a code and nothing else (not
+# "House: tudor", "Bike: bianchi"), then random letters.
+_LOCKED_BY = re.compile(
+    r"(?:\b(?:locker|padlock|safe|lock\s?box|key\s?box|(?:bike|combination)\s+lock)\s*[:=]"
+    r"|(?:储物柜|柜子|保险箱|保险柜|门锁|密码锁|门禁)的?\s*(?:是|为|：|:))"
+    r"\s*(?P<value>[a-z]{4,})(?![\w'’-])",
     re.IGNORECASE,
 )
 # 车库的门是 4821#, 保险箱组合 12-40-7, 微信支付：147258 — not a year, a floor, a price.
@@ -163,7 +192,11 @@ _ZH_CODE_OF = re.compile(
 
 
 def _no_telltale_word(text: str) -> Finding | None:
-    if _CODE_OF.search(text) or _ZH_CODE_OF.search(text):
+    if _ZH_CODE_OF.search(text) or any(
+        _digit_or_random(match.group("value")) for match in _CODE_OF.finditer(text)
+    ):
+        return Finding("a code of a door, safe or phone")
+    if any(_random_letters(match.group("value")) for match in _LOCKED_BY.finditer(text)):
         return Finding("a code of a door, safe or phone")
     text = _ADDRESS.sub(" ", text)
     for word in _credential_words(text):
@@ -241,6 +274,51 @@ def looks_secret(text: str) -> bool:
     return find_secret(text) is not None
 
 
+# A sentence ends at . ! ? ; followed by a space, at a line break, or at a Chinese end mark.
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n+|(?<=[。！？；])")
+# A clause ends at a comma (kept, so the sentence reads the same around a placeholder).
+_CLAUSES = re.compile(r"(,\s*|，)")
+
+
+@dataclass(frozen=True, slots=True)
+class Withheld:
+    """A message with what looks like a secret taken out: ``shown`` has ``placeholder`` in
+    place of each clause or sentence that does, ``secrets`` are the whole sentences that held
+    one (what the person will recognise, and keep: "Gmail, password: Tr0ub4dor&3" is one, though
+    only its second clause is withheld). Nothing looked like a secret: ``shown`` is the
+    message and ``secrets`` is empty."""
+
+    shown: str
+    secrets: tuple[str, ...]
+
+
+def without_secrets(text: str, placeholder: str) -> Withheld:
+    """``text`` with each clause (else sentence) that looks like a secret replaced by
+    ``placeholder``; the whole of it when it looks like one and no single sentence does ("my
+    password is. hunter2")."""
+    if not looks_secret(text):
+        return Withheld(text, ())
+    sentences = [s.strip() for s in _SENTENCES.split(text) if s.strip()]
+    secrets = tuple(s for s in sentences if looks_secret(s))
+    shown = " ".join(_withheld_clauses(s, placeholder) if s in secrets else s for s in sentences)
+    if not secrets or looks_secret(shown):
+        return Withheld(placeholder, (text.strip(),))
+    return Withheld(shown, secrets)
+
+
+def _withheld_clauses(sentence: str, placeholder: str) -> str:
+    """A sentence that looks like a secret with only its secret-looking clauses replaced, when
+    what is left no longer looks like one ("I'm at the gym, my locker code is 1234, my knee
+    hurts"); else the placeholder for the whole ("my wifi password, it is sunflower77")."""
+    pieces = _CLAUSES.split(sentence)  # clause, comma, clause, …
+    kept = [
+        placeholder if i % 2 == 0 and looks_secret(piece) else piece
+        for i, piece in enumerate(pieces)
+    ]
+    shown = "".join(kept)
+    return placeholder if placeholder not in kept or looks_secret(shown) else shown
+
+
 def person_said(metadata: dict[str, Any]) -> bool | None:
     """The person's own verdict in ``metadata`` (true, false), or None when they gave none."""
     said = metadata.get(OVERRIDE)
@@ -276,11 +354,11 @@ def _verdict_hash(content: str, metadata: dict[str, Any]) -> str:
 
 def _in_plain_words(text: str) -> Finding | None:
     for match in _EN_SAID.finditer(text):
-        value = match.group("value").strip(".,;:!?)(").lower()
-        if any(c.isdigit() for c in value) or (match.group("wordy") and _a_value(value)):
+        if _said_value(match):
             return Finding("a password, PIN or code told in words")
     for match in _EN_NEXT.finditer(text):
-        if len(match.group("value").strip(".,;:!?)(")) >= 3:
+        value = match.group("value").strip(".,;:!?)(")
+        if _random_letters(value) or (len(value) >= 3 and any(c.isdigit() for c in value)):
             return Finding("a password, PIN or code told in words")
     if _ZH_SAID.search(text):
         return Finding("密码、PIN 码或验证码")
@@ -288,6 +366,45 @@ def _in_plain_words(text: str) -> Finding | None:
         if not _ZH_NOT_A_VALUE.match(match.group("value")):
             return Finding("密码、PIN 码或验证码")
     return None
+
+
+def _said_value(match: re.Match[str]) -> bool:
+    """Whether what follows "<name> is" is the secret itself: a value holding a digit, a quoted
+    one, letters that look random ("zqxwvplor"), for a password or code word any word that is
+    not a description ("sunflower", not "weak"), for a passphrase a run of words ("correct
+    horse battery staple", not "four random words")."""
+    raw = match.group("value")
+    value = raw.strip(".,;:!?)(").lower()
+    if _digit_or_random(raw.strip(".,;:!?)(")) or (match.group("quote") and value):
+        return True
+    if not match.group("wordy"):
+        return False
+    if _a_value(value):
+        return True
+    words = [value, *match.group("rest").lower().split()]
+    return (
+        _EN_PHRASE_NAMES.fullmatch(match.group("wordy")) is not None
+        and len(words) >= 3
+        and not any(word in _NOT_IN_A_PHRASE or not word.isalpha() for word in words)
+    )
+
+
+def _digit_or_random(value: str) -> bool:
+    return any(c.isdigit() for c in value) or _random_letters(value)
+
+
+def _random_letters(word: str) -> bool:
+    """Whether a word of letters in one case is no word at all ("zqxwvplor", "KQZT"): a
+    made-up code. A dictionary word ("broken", "blue"), a name written with a capital ("Leo")
+    or a word cut short by an apostrophe ("Mia's") is not taken for one."""
+    return (
+        4 <= len(word) <= 64
+        and word.isascii()
+        and word.isalpha()
+        and (word.islower() or word.isupper())
+        and word.lower() not in _NOT_A_VALUE
+        and not lemmas.is_known(word.lower())
+    )
 
 
 def _a_value(word: str) -> bool:

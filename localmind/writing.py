@@ -727,7 +727,7 @@ class Writer:
         (the conflict row stays)."""
         dropped = self._store.dropped_by(memory_id)
         if dropped is None:
-            return None
+            return self._folded_elsewhere(memory_id)
         resolution, kept_id = dropped
         kept = self._store.get(kept_id)
         since = "" if kept and kept.record.status is Status.ACTIVE else ", since forgotten too"
@@ -741,6 +741,18 @@ class Writer:
             "resolved keep-old{since})",
         }[resolution]
         return how.format(kept=kept_id, since=since)
+
+    def _folded_elsewhere(self, memory_id: str) -> str | None:
+        """What became of a memory folded into another by sync (the same fact told on two
+        laptops) or by a resolution on another laptop: its id still leads to the memory that
+        holds its text. None when it was simply forgotten."""
+        if self._store.forgotten_for_real(memory_id):
+            return None
+        for kept_id, _ in self._store.folded_into(memory_id):
+            kept = self._store.get(kept_id)
+            since = "" if kept and kept.record.status is Status.ACTIVE else ", since forgotten too"
+            return f"was merged into memory {kept_id} when the laptops synced{since}"
+        return None
 
     def forget(self, memory_id: str) -> None:
         if self._short_term.remove_if(lambda item: item.record.id == memory_id):
@@ -879,6 +891,11 @@ class Writer:
         if resolution is Resolution.KEEP_BOTH:
             with self._store.db:
                 self._close_conflict(conflict_id, resolution)
+                # conflicts are local: a note on the newer memory that travels settles the
+                # other laptops' copies of this pair, and keeps them from asking it again
+                candidate = self._store.get(candidate_id)  # archived meanwhile: noted too
+                if candidate is not None and candidate.record.status is not Status.DELETED:
+                    self._store.update_fields(candidate, str(resolution), kept_with=existing_id)
             return Settlement(self.get(existing_id))
         if resolution is Resolution.KEEP_OLD:
             kept = self.embed_documents([conflict.existing.content])[0]  # cached: it is stored

@@ -188,6 +188,11 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
             "memory you edited into it (a conflict resolved) without seeing your edit; the "
             "text it replaced is in that memory's history."
         )
+    if report.kept_both:
+        click.echo(
+            f"Settled {count(report.kept_both, 'conflict')} here that another laptop answered "
+            "keep-both."
+        )
     repeated = set(report.repeated)  # reported by an earlier sync already
     if fresh := [entry for entry in report.skipped if entry not in repeated]:
         click.echo(f"Skipped {count(len(fresh), 'file')}:", err=True)

@@ -41,8 +41,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, overload
 
+from ulid import ULID
+
 from localmind import KdfParams, LocalmindError, Memory, NotAStore, WrongPassphrase
-from localmind.backup import REPLACED_ID, RESTORED_AT, RESTORED_PATH, place_of
+from localmind.backup import FORMER_IDS, REPLACED_ID, RESTORED_AT, RESTORED_PATH, place_of
 from localmind.keys import DEFAULT_KDF, KeyFile
 from localmind.replica import Event
 from sync import protocol
@@ -133,6 +135,7 @@ class ImportReport:
     memories: int = 0  # memories changed
     # memories that took an edit made here which another laptop's resolution had not seen
     carried: list[str] = field(default_factory=list)
+    kept_both: int = 0  # conflicts here that another laptop's keep-both settled
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # those of ``skipped`` this process already reported (logged) before: a stranger's file
     # is worth one line, not one per sync
@@ -228,7 +231,7 @@ def _free_name(
     --name that another laptop has is refused; a default one (the host name, or the name a
     restored copy brought along) gets a number ("home 2"). This store's own former id (a
     restore in place) may keep its name. None: keep the name as it is."""
-    own = {memory.device_id} | (set() if trial else {memory.get_meta(REPLACED_ID) or ""})
+    own = {memory.device_id} | (set() if trial else former_ids(memory))
     taken: dict[str, str] = {}
     for device in device_directories(transport):
         published = None if device in own else read_published(key, transport, device)
@@ -248,6 +251,18 @@ def _free_name(
     while (free := f"{wanted[: MAX_NAME_CHARS - 4]} {number}") in taken:
         number += 1
     return free
+
+
+def former_ids(memory: Memory) -> set[str]:
+    """The ids this store had before its restores (each restore gives a new one): their
+    directories are this laptop's former selves, not other laptops."""
+    try:
+        earlier = json.loads(memory.get_meta(FORMER_IDS) or "[]")
+    except ValueError:
+        earlier = []
+    ids = {str(i) for i in earlier if isinstance(i, str)} if isinstance(earlier, list) else set()
+    replaced = memory.get_meta(REPLACED_ID)  # a store restored before the list was kept
+    return (ids | {replaced}) - {memory.device_id, ""} if replaced else ids - {memory.device_id}
 
 
 def restored_elsewhere(memory: Memory) -> str | None:
@@ -930,6 +945,7 @@ def _import_device(
         report.duplicates += applied.duplicates
         report.memories += applied.memories
         report.carried.extend(applied.carried)
+        report.kept_both += applied.kept_both
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 
@@ -1098,7 +1114,7 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
     exported = int(memory.get_meta(META_EXPORTED) or 0)
     relay = int(memory.get_meta(META_RELAY) or 0)
     held = memory.get_meta(META_KEY)
-    devices = []
+    devices: list[dict[str, Any]] = []
     for device in device_directories(transport):
         if device == memory.device_id:
             continue
@@ -1124,16 +1140,22 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
             }
         )
     paused = restored_elsewhere(memory)
-    replaced = memory.get_meta(REPLACED_ID)
+    former = set() if paused else former_ids(memory)
     silent = {} if paused else silent_devices(memory, devices, time.time() if now is None else now)
+    called: list[str | None] = [device_name(memory), *(d["name"] for d in devices)]
     for device_status in devices:
         device_status["silent"] = device_status["device_id"] in silent
-        # S3c: which of two rows of one name is this laptop's own id before a restore
-        device_status["former_self"] = not paused and device_status["device_id"] == replaced
+        # S3c: which of two rows of one name is this laptop's own id before a restore, and
+        # since when each such id has existed (a restore's is the newer)
+        device_status["former_self"] = device_status["device_id"] in former
+        device_status["since"] = _made_at(
+            device_status["device_id"], called.count(device_status["name"])
+        )
     return {
         "folder": transport.describe(),
         "device_id": memory.device_id,
         "name": device_name(memory),
+        "since": _made_at(memory.device_id, called.count(device_name(memory))),
         "exported_through_seq": exported,
         "pending_events": len(memory.events_since(exported, relay_through=relay)),
         "devices": devices,
@@ -1141,19 +1163,32 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
     }
 
 
+def _made_at(device_id: str, named_alike: int) -> str | None:
+    """When a device id was made (it is a ULID: a join or a restore), as a date and minute,
+    for a device whose name another one shares (None for the others: the name tells them
+    apart); None when the id is not a ULID."""
+    if named_alike < 2:
+        return None
+    try:
+        made = ULID.from_str(device_id).timestamp
+    except (ValueError, TypeError):
+        return None
+    return datetime.fromtimestamp(made).strftime("%Y-%m-%d %H:%M")
+
+
 def silent_devices(memory: Memory, devices: list[dict[str, Any]], now: float) -> dict[str, str]:
     """device id -> what to do, for each device of :func:`status` that still counts for
     compaction but has written nothing for :data:`SILENT_AFTER_S`, or, for the id a restore of
     this store replaced, nothing since that restore. Nothing is retired automatically: a
     restore onto a second laptop while the first still runs looks the same."""
-    replaced = memory.get_meta(REPLACED_ID)
+    former = former_ids(memory)
     restored_at = float(memory.get_meta(RESTORED_AT) or "inf")
     advice = {}
     for device in devices:
         seen = device["last_seen"]
         if device["left"] or seen is None:
             continue
-        since_restore = device["device_id"] == replaced and seen < restored_at
+        since_restore = device["device_id"] in former and seen < restored_at
         if since_restore or now - seen >= SILENT_AFTER_S:
             identity = device["device_id"]
             date = datetime.fromtimestamp(seen).strftime("%Y-%m-%d")
@@ -1168,6 +1203,8 @@ def device_label(device: dict[str, Any]) -> str:
     """How a device of :func:`status` is shown: ``name (device id)``, or its id alone; this
     laptop's own id before a restore says so."""
     identity = str(device["device_id"])
+    if device.get("since"):
+        identity += f", since {device['since']}"
     if device.get("former_self"):
         identity += ", this laptop before its restore"
     name = device.get("name")

@@ -96,6 +96,8 @@ class SyncReport:
             line += f"; retired {retired}, which left the folder"
         for kept in dict.fromkeys(self.imported.carried):
             line += f"; carried an edit made here into memory {kept} (another laptop resolved)"
+        if settled := self.imported.kept_both:
+            line += f"; settled {settled} conflict{'' if settled == 1 else 's'} kept both elsewhere"
         if problems := len(self.problems):
             line += f"; skipped {problems} file{'' if problems == 1 else 's'}"
         return line

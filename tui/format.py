@@ -12,6 +12,9 @@ from rich.text import Text
 from localmind.terminal import printable
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
+#: Beside a memory marked secret, whose text the screens hide until the person asks for it:
+#: someone may be looking over their shoulder, or sharing the screen.
+SECRET_MARK = "🔒"
 _TOKENS = re.compile(r"\w+|\s+|.", re.ASCII | re.DOTALL)
 
 

@@ -21,6 +21,7 @@ from localmind.llm.base import LLM, LLMError, Message
 from localmind.memory import Memory
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, RecallResult
+from localmind.secrets_check import without_secrets
 
 EXTRACTION_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -42,6 +43,17 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
 }
 MAX_FACTS_PER_TURN = 8
 HISTORY_TURNS = 6  # earlier exchanges sent with each request
+#: What the model reads in place of a sentence of the person's that looks like a secret.
+WITHHELD_FOR_MODEL = (
+    "[withheld: the user said something secret here (a password, PIN, key or code); "
+    "localmind keeps it and does not show it to you]"
+)
+#: What the person is told when their message held one (the CLI chat and the app say it).
+WITHHELD_NOTE = (
+    "Your message looks like it holds a secret (a password, PIN, key or code): the model was "
+    "not sent it (it read “[withheld]” in its place); it is kept in your memory, never sent to "
+    "an assistant."
+)
 
 
 @dataclass
@@ -53,6 +65,12 @@ class Turn:
     offline: str = ""  # why the model could not answer, when it could not
     rewarded: list[str] = field(default_factory=list)  # ids that gained implicit confidence
     penalised: list[str] = field(default_factory=list)  # ids corrected after being recalled
+    # the message as the model read it: ``user`` with each secret-looking sentence withheld
+    to_model: str = ""
+    withheld: tuple[str, ...] = ()  # the sentences withheld from the model
+
+    def __post_init__(self) -> None:
+        self.to_model = self.to_model or self.user
 
 
 @dataclass
@@ -91,8 +109,15 @@ class Session:
             if r.memory.type is not MemoryType.SHORT_TERM
         ]
         self.memory.remember(message, type=MemoryType.SHORT_TERM)
-        reply, offline = self._reply(message, recalled, on_token)
-        remembered = self._remember_facts(message) if self.extract and not offline else []
+        # The model may not run on this laptop (OLLAMA_HOST, an OpenAI-compatible server): a
+        # sentence that looks like a secret is never sent to it, now or in later turns'
+        # history. It is remembered as the person said it instead of through the model.
+        told = without_secrets(message, WITHHELD_FOR_MODEL)
+        reply, offline = self._reply(told.shown, recalled, on_token)
+        # (kept even when the model is offline: no model is needed to keep them)
+        remembered = self._remember_secrets(told.secrets) if self.extract else []
+        if self.extract and not offline:
+            remembered += self._remember_facts(told.shown)
         corrected = {
             o.related.id
             for o in remembered
@@ -106,7 +131,17 @@ class Session:
             self.memory.remember(
                 reply[: self.memory.settings.limits.max_content_chars], type=MemoryType.SHORT_TERM
             )
-        turn = Turn(message, reply, recalled, remembered, offline, rewarded, penalised)
+        turn = Turn(
+            message,
+            reply,
+            recalled,
+            remembered,
+            offline,
+            rewarded,
+            penalised,
+            told.shown,
+            told.secrets,
+        )
         self.turns.append(turn)
         return turn
 
@@ -143,11 +178,24 @@ class Session:
         system = render("chat_system", context=context)
         messages: list[Message] = [{"role": "system", "content": system.strip()}]
         for earlier in self.turns[-HISTORY_TURNS:]:
-            messages.append({"role": "user", "content": earlier.user})
+            messages.append({"role": "user", "content": earlier.to_model})
             if earlier.reply:
                 messages.append({"role": "assistant", "content": earlier.reply})
         messages.append({"role": "user", "content": message})
         return messages
+
+    def _remember_secrets(self, sentences: Sequence[str]) -> list[Outcome]:
+        """The sentences withheld from the model, kept as the person said them (the model
+        cannot extract what it never read); each is marked secret when it is written."""
+        outcomes = []
+        for sentence in sentences:
+            with contextlib.suppress(validation.InvalidInput):
+                outcomes.append(
+                    self.memory.remember_explained(
+                        sentence, type="semantic", metadata={"source": "chat"}, source="chat"
+                    )
+                )
+        return outcomes
 
     def _remember_facts(self, message: str) -> list[Outcome]:
         assert self.llm is not None

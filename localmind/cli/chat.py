@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from localmind.chat import Session
+from localmind.chat.session import WITHHELD_NOTE
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
 from localmind.cli.memories import describe_outcome, eviction_note
@@ -52,6 +53,8 @@ def chat(obj: Context, show_memories: bool) -> None:
                 continue
             if turn.reply:
                 click.echo()
+            if turn.withheld:
+                click.secho(WITHHELD_NOTE, fg="yellow", err=True)
             if turn.offline:
                 why = NO_LLM.split(".")[0] + "." if obj.no_llm else turn.offline
                 click.secho(why, fg="yellow", err=True)

@@ -167,3 +167,14 @@ class Conflicts(Tables):
             "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
             (at, memory_id, memory_id),
         )
+
+    def settle_pair(self, one: str, other: str, resolution: str, at: float) -> int:
+        """End the pending conflicts between ``one`` and ``other`` (either side either way) as
+        ``resolution``: a person settled that pair on another device. Returns how many."""
+        self.db.execute(
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = ? "
+            "WHERE status = 'pending' AND ((existing_id = ? AND candidate_id = ?) "
+            "OR (existing_id = ? AND candidate_id = ?))",
+            (at, resolution, one, other, other, one),
+        )
+        return int(self.db.changes())

@@ -18,6 +18,7 @@ from localmind.records import (
     DECLARED,
     FOLDED_INTO,
     JUDGED,
+    KEPT_WITH,
     SEEN,
     TOMBSTONE,
     MemoryRecord,
@@ -156,12 +157,20 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         self._unindex_words(rowid)
 
     def update_fields(
-        self, stored: StoredMemory, reason: str, *, judged: str | None = None, **fields: Any
+        self,
+        stored: StoredMemory,
+        reason: str,
+        *,
+        judged: str | None = None,
+        kept_with: str | None = None,
+        **fields: Any,
     ) -> MemoryRecord:
         """Change plain fields of a memory (not its content); keeps the indexes in step with its
         status and type, and logs the change. ``judged``: the hash of the text a verdict was
         about (feedback's confidence); it travels, so that another device's fold does not let
-        the verdict land on a correction it never saw (``localmind.replica``)."""
+        the verdict land on a correction it never saw (``localmind.replica``). ``kept_with``:
+        a person kept this memory beside that one (keep-both); it travels, so every device
+        settles its copy of the pair (no field need change)."""
         unknown = set(fields) - _UPDATABLE - {"updated_at", "access_count", "last_accessed"}
         if unknown:
             raise ValueError(f"cannot update {sorted(unknown)}")
@@ -186,7 +195,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             self._log_words_changed(stored.rowid)
         elif now_active and "type" in fields:
             self._retype_vector(stored.rowid, record)
-        payload = columns if judged is None else {**columns, JUDGED: judged}
+        ties = {JUDGED: judged, KEPT_WITH: kept_with}
+        payload = columns | {key: value for key, value in ties.items() if value is not None}
         self.record_event(record.namespace, record.id, "update", payload, reason, record.hlc)
         return record
 

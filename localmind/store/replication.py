@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from localmind.records import (
     CARRIED_FROM,
     FOLDED_INTO,
+    KEPT_WITH,
     SEEN,
     MemoryRecord,
     Status,
@@ -129,6 +130,24 @@ class Replication(Memories):
                 "SELECT payload FROM events WHERE memory_id = ? AND op = 'forget'", (memory_id,)
             )
         )
+
+    def told_on(self, memory_id: str) -> str | None:
+        """The device whose ``add`` made ``memory_id`` (None when no add is logged)."""
+        row = self.db.execute(
+            "SELECT device_id FROM events WHERE memory_id = ? AND op = 'add' ORDER BY hlc LIMIT 1",
+            (memory_id,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def kept_together(self, one: str, other: str) -> bool:
+        """Whether a person on some device kept ``one`` and ``other`` both (keep-both)."""
+        row = self.db.execute(
+            f"SELECT 1 FROM events WHERE op = 'update' AND json_valid(payload) AND ("
+            f"(memory_id = ? AND json_extract(payload, '$.{KEPT_WITH}') = ?) OR "
+            f"(memory_id = ? AND json_extract(payload, '$.{KEPT_WITH}') = ?)) LIMIT 1",
+            (one, other, other, one),
+        ).fetchone()
+        return row is not None
 
     def own_texts(self, memory_id: str) -> list[tuple[str, str]]:
         """(stamp, text) of this device's content writes of ``memory_id`` still unredacted, in

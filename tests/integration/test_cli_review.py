@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -177,6 +178,19 @@ def test_chat_answers_streams_and_shows_what_it_remembered(
     assert "What a lovely name for a dog!" in result.stdout
     assert "The user has a dog called Biscuit" in result.stderr
     assert cli.contents() == ["The user has a dog called Biscuit"]
+
+
+def test_chat_says_a_secret_was_not_sent_to_the_model_and_keeps_it(
+    cli: Cli, ollama_server: FakeOllama
+) -> None:
+    ollama_server.when_schema_has("facts", {"facts": []})
+    ollama_server.reply("Noted.")
+    result = cli.ok(
+        "chat", input="Our family safe word is pineapple\n/quit\n", OLLAMA_HOST=ollama_server.host
+    )
+    assert "the model was not sent it" in " ".join(result.stderr.split())
+    assert not any("pineapple" in json.dumps(r.body) for r in ollama_server.requests)
+    assert cli.contents() == ["Our family safe word is pineapple"]
 
 
 def test_chat_without_ollama_explains_how_to_start_it(cli: Cli) -> None:

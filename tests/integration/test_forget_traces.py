@@ -32,10 +32,13 @@ from tests.integration.test_replica import Device
 from tests.integration.test_sync_compaction import plain_text_of
 from tests.ollama_server import FakeOllama
 
-# A word no tokenizer or stemmer changes, so the keyword index holds it as it is.
+# A word no tokenizer or stemmer changes, so the keyword index holds it as it is. The text is
+# one to forget, not a secret kept from assistants: it must reach the profile, the context and
+# the model for a forget to have something to erase there (a locker's code word is a secret
+# since secret10, and never goes to them).
 CODE_WORD = "zqxwvplor"
-SECRET = f"My gym locker code word is {CODE_WORD}"
-RESTATED = f"The code word of my gym locker is {CODE_WORD}, remember it"
+SECRET = f"My gym buddy's nickname is {CODE_WORD}"
+RESTATED = f"The nickname of my gym buddy is {CODE_WORD}, remember it"
 
 
 def decrypted_pages(path: Path, tmp_path: Path) -> bytes:
@@ -124,7 +127,7 @@ def traces(memory: Memory, tmp_path: Path, word: str = CODE_WORD) -> list[str]:
     profile = memory.profile()
     if profile is not None and word in profile.text:
         found.append("profile")
-    if word in memory.context("gym locker code word"):
+    if word in memory.context("gym buddy's nickname"):
         found.append("context")
     exported = list(memory.export())
     if word in json.dumps([to_document(r, h) for r, h in exported], ensure_ascii=False):
@@ -144,11 +147,11 @@ def answer(ollama: FakeOllama) -> None:
         if "9900" in json.dumps(body.get("messages", []), ensure_ascii=False):
             return {"relation": "contradicts", "reason": f"{CODE_WORD} was replaced by 9900"}
         if CODE_WORD in json.dumps(body.get("messages", []), ensure_ascii=False):
-            return {"relation": "same", "reason": f"both say the code word is {CODE_WORD}"}
+            return {"relation": "same", "reason": f"both say the nickname is {CODE_WORD}"}
         return {"relation": "compatible", "reason": "different facts"}
 
     ollama.when_schema_has("relation", relation)
-    ollama.when_prompt_contains(CODE_WORD, f"Goes to the gym; locker code word {CODE_WORD}.")
+    ollama.when_prompt_contains(CODE_WORD, f"Goes to the gym with a buddy called {CODE_WORD}.")
 
 
 def test_forget_leaves_no_trace_anywhere_in_the_store(
@@ -168,9 +171,7 @@ def test_forget_leaves_no_trace_anywhere_in_the_store(
     assert CODE_WORD in memory.profile(rebuild=True).text  # type: ignore[union-attr]
     assert memory.recall(SECRET, 1)[0].memory.id == secret.id  # (cached query vector)
     # The overwrite path: the model's reason quotes both; the old text goes to the history.
-    # ("code word", as the memory says: "My locker code changed to 9900" now reads as a secret of
-    # its own, which is never paired with a plain memory as a change)
-    changed = "My locker code word changed to 9900"
+    changed = "My gym buddy's nickname changed to 9900"
     assert memory.remember_explained(changed).decision == "overwritten"
     assert [v.content for v in memory.history(secret.id)] == [SECRET]
     for text in ("I cycle to work", "I play chess on Sundays"):  # later keyword-index segments
@@ -347,11 +348,11 @@ async def test_the_mcp_context_tool_forgets_at_once_what_the_cli_forgot(store: P
     async with served(store) as session:
         secret = await call(session, "remember", content=SECRET, importance=0.9)
         await call(session, "remember", content="I live in Porto")
-        before = await call(session, "context", query="gym locker")
+        before = await call(session, "context", query="gym buddy")
         # a question it is not relevant to: in the profile (said once, not under both headings)
         profiled = await call(session, "context", query="which city do I live in?")
         Cli(store).ok("forget", secret["id"])
-        after = await call(session, "context", query="gym locker")
+        after = await call(session, "context", query="gym buddy")
         after_profiled = await call(session, "context", query="which city do I live in?")
     assert CODE_WORD in before.split("Relevant memories:")[1]
     assert CODE_WORD in profiled.split("Relevant memories:")[0]
@@ -393,7 +394,7 @@ def test_a_model_reason_on_a_neighbours_pair_that_quotes_a_forgotten_memory_goes
     looked only at the forgotten memory's own events and conflicts missed it."""
 
     def relation(body: dict[str, Any]) -> dict[str, str]:
-        return {"relation": "compatible", "reason": f"a move; unlike the locker code {CODE_WORD}"}
+        return {"relation": "compatible", "reason": f"a move; unlike the nickname {CODE_WORD}"}
 
     ollama_server.when_schema_has("relation", relation)
     memory = open_memory(llm=llm)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 
 from localmind import Memory
 from localmind.chat import Session
+from localmind.chat.session import WITHHELD_FOR_MODEL
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
 from tests.ollama_server import FakeOllama, unused_port_host
@@ -69,6 +71,33 @@ def test_earlier_turns_are_sent_as_conversation(
     chat = [r for r in ollama_server.chat_requests() if r.body.get("stream")][-1]
     assert [m["role"] for m in chat.messages] == ["system", "user", "assistant", "user"]
     assert chat.messages[1]["content"] == "Hello" and chat.messages[2]["content"] == "Hi!"
+
+
+def test_a_secret_typed_in_the_chat_never_reaches_the_model(
+    session: Session, ollama_server: FakeOllama
+) -> None:
+    """secret10 item 2: the model may not run on this laptop. A sentence that looks like a
+    secret is withheld from the reply, from fact extraction and from the next turns' history;
+    the rest of the message is answered, and the secret is kept, marked, as the person said it."""
+    ollama_server.when_schema_has("facts", facts("The user goes to the gym on Mondays"))
+    ollama_server.reply("Have a good workout!", "You go on Mondays.")
+    secret = "My gym locker code word is zqxwvplor."
+
+    turn = session.turn(f"I go to the gym on Mondays. {secret} Any tips?")
+    session.turn("When do I go to the gym?")
+
+    sent = [json.dumps(r.body, ensure_ascii=False) for r in ollama_server.requests]
+    assert sent and not any("zqxwvplor" in body for body in sent)
+    assert turn.withheld == (secret,) and "zqxwvplor" not in turn.to_model
+    reply = next(r for r in ollama_server.chat_requests() if r.body.get("stream"))
+    assert reply.messages[-1]["content"] == (
+        f"I go to the gym on Mondays. {WITHHELD_FOR_MODEL} Any tips?"
+    )
+    kept = {o.record.content: o.record.secret for o in turn.remembered}
+    assert kept == {secret: True, "The user goes to the gym on Mondays": False}
+    # the message itself, in this session's short-term memory, is marked too
+    marked = {r.content: str(r.type) for r in session.memory.list_memories() if r.secret}
+    assert marked == {secret: "semantic", turn.user: "short_term"}
 
 
 def test_a_correction_in_conversation_overwrites_the_memory(

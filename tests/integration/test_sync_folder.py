@@ -230,6 +230,9 @@ def test_import_is_resumable_and_survives_a_crash_before_the_cursor_moves(
     assert len(contents(b)) == 5
 
 
+@pytest.mark.slow  # a second Python process (~7 s on a busy machine); the import-linter
+# contract "The core never imports … the sync engine" (tests/unit/test_layers.py) checks the
+# same statically in the quick loop
 def test_the_core_does_not_import_sync() -> None:
     code = (
         "import sys, localmind, localmind.memory, localmind.replica; print('sync' in sys.modules)"

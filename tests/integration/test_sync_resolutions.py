@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from localmind import Memory, Status
+from localmind import InvalidInput, Memory, Status
 from sync import init_folder, join_folder
 from sync.folder import sync_once
 from tests.conftest import FAST_KDF, PASSPHRASE
@@ -204,3 +204,123 @@ def test_sync_now_says_an_edit_was_carried_over(tmp_path: Path) -> None:
     a.ok("sync", "now")
     for laptop in (a, b):
         assert "I moved to Lisbon in March" in laptop.contents()
+
+
+@pytest.mark.parametrize("resolution", ["keep_old", "take_new", "keep_both", "merge"])
+def test_a_resolution_of_any_kind_settles_the_other_laptops_copy_of_the_pair(
+    laptops: tuple[Memory, Memory, Path], resolution: str
+) -> None:
+    """sync10 item 1: b judged the pair on arrival and queued it too; a's answer settles it."""
+    a, b, shared = laptops
+    berlin, lisbon, conflict = queued_move(a)
+    sync_all(shared, a, b)
+    assert [{c.existing.id, c.candidate.id} for c in b.conflicts()] == [{berlin, lisbon}]
+    merged = "I live in Lisbon now (moved from Berlin)" if resolution == "merge" else None
+    a.resolve_conflict(conflict, resolution, merged)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        assert device.conflicts() == []
+    if resolution == "keep_both":
+        for device in (a, b):
+            assert {device.get(berlin).status, device.get(lisbon).status} == {Status.ACTIVE}
+
+
+def test_a_pair_kept_both_is_not_asked_on_a_laptop_that_hears_of_it_afterwards(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    a, b, shared = laptops
+    berlin, lisbon, conflict = queued_move(a)
+    a.resolve_conflict(conflict, "keep_both", None)
+    sync_all(shared, a, b)  # b gets both memories and the answer in one import
+    assert b.conflicts() == []
+    assert {b.get(berlin).status, b.get(lisbon).status} == {Status.ACTIVE}
+    b.remember("I moved to Porto")  # a new pair is still asked as usual
+    assert {c.existing.id for c in b.conflicts()} & {berlin, lisbon}
+
+
+def test_a_fact_told_in_other_words_on_both_laptops_becomes_one_memory_on_both(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S2 for rewordings: merged on arrival into the same memory on both laptops; the other
+    id still says where its text went; the profile says it once."""
+    a, b, shared = laptops
+    first = a.remember("I have a dog named Rex").id
+    second = b.remember("My dog is called Rex").id
+    b.remember("I play the cello")
+    sync_all(shared, a, b)
+    kept, dropped = sorted((first, second))
+    for device in (a, b):
+        dogs = [r for r in device.list_memories() if "Rex" in r.content]
+        assert [r.id for r in dogs] == [kept]
+        assert device.get(dropped).status is Status.DELETED
+        with pytest.raises(InvalidInput, match=f"merged into memory {kept}"):
+            device.update(dropped, content="I have a dog named Max")
+        assert device.conflicts() == []
+        assert device.profile().text.count("Rex") == 1
+        # the dropped wording still finds the memory
+        assert device.recall("Which dog is called Rex?", 1)[0].memory.id == kept
+    assert a.get(kept).confidence == b.get(kept).confidence
+    assert a.get(kept).metadata == b.get(kept).metadata
+
+
+def test_a_rewording_no_rule_can_judge_is_asked_on_both_laptops_and_answered_once(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """Told on two laptops, neither the same by the rules nor different: a model would be
+    asked; sync asks the person, on both laptops, and one answer settles both."""
+    a, b, shared = laptops
+    coffee = a.remember("I drink coffee every morning").id
+    b._clock.advance(seconds=60)  # type: ignore[attr-defined]
+    cup = b.remember("Every morning I have a cup of coffee").id
+    sync_all(shared, a, b)
+    for device in (a, b):
+        [asked] = device.conflicts()
+        assert (asked.existing.id, asked.candidate.id) == (coffee, cup)
+        assert "may say the same" in asked.reason
+    [asked] = b.conflicts()
+    b.resolve_conflict(asked.id, "keep_both", None)
+    sync_all(shared, b, a)
+    for device in (a, b):
+        assert device.conflicts() == []
+        assert {device.get(coffee).status, device.get(cup).status} == {Status.ACTIVE}
+
+
+def test_memories_that_arrive_make_the_profile_stale_as_memories_told_here_do(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """S2b: the profile is rebuilt after as many arrivals as local changes would take."""
+    a, b, shared = laptops
+    a.remember("I have a dog named Rex")
+    sync_all(shared, a, b)
+    built = b.profile()
+    assert built is not None
+    for fact in ("I play the cello", "I am vegetarian", "I work as a nurse", "I speak Dutch"):
+        a.remember(fact)
+    a.remember("My sister lives in Oslo")
+    sync_all(shared, a, b)
+    rebuilt = b.profile()
+    assert rebuilt is not None and rebuilt.version == built.version + 1
+    assert "cello" in rebuilt.text
+
+
+def test_sync_now_says_a_conflict_was_settled_by_another_laptops_keep_both(
+    tmp_path: Path,
+) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    shared = tmp_path / "Sync"
+    a, b = Cli(tmp_path / "a.db"), Cli(tmp_path / "b.db")
+    a.add("I live in Berlin")
+    a.ok("add", "I moved to Lisbon")
+    a.ok("sync", "init", str(shared), "--name", "home")
+    b.ok("sync", "join", str(shared), "--name", "work")
+    b.ok("sync", "now")
+    [asked] = b.json("conflicts")  # judged on arrival
+    [conflict] = a.json("conflicts")
+    a.ok("resolve", str(conflict["id"]), "keep-both")
+    a.ok("sync", "now")
+    said = b.ok("sync", "now").stdout
+    assert "Settled 1 conflict here that another laptop answered keep-both." in said
+    assert b.json("conflicts") == []
+    assert asked["existing"]["id"] == conflict["existing"]["id"]

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from localmind import Memory
 from localmind.backup import backup_store, restore_backup
 from sync import folder as sync_folder
+from sync.devices import forget_device
 from sync.folder import SyncError, init_folder, join_folder, sync_once
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration import test_sync_identity as identity
@@ -51,16 +53,22 @@ def test_a_trial_restore_elsewhere_stays_out_of_the_folder_until_joined(
     assert names == ["home 2"]
 
 
-def test_a_restore_in_place_syncs_on_and_names_its_former_self(
-    laptops: Laptops, tmp_path: Path
-) -> None:
-    shared = tmp_path / "Sync"
+def desk_and_work(laptops: Laptops, shared: Path) -> tuple[Memory, Memory]:
+    """Two laptops syncing, "desk" with a memory."""
     a, c = laptops.open("a"), laptops.open("c")
     init_folder(a, shared, PASSPHRASE, FAST_KDF, name="desk")
     join_folder(c, shared, PASSPHRASE, name="work")
     a.remember("My favourite tea is green tea")
     for memory in (a, c, a):
         sync_once(memory, shared)
+    return a, c
+
+
+def test_a_restore_in_place_syncs_on_and_names_its_former_self(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    shared = tmp_path / "Sync"
+    a, c = desk_and_work(laptops, shared)
     former = a.device_id
     backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
     laptops.close(a)
@@ -71,7 +79,10 @@ def test_a_restore_in_place_syncs_on_and_names_its_former_self(
     [advice] = report["advice"]
     assert f"forget-device {former}" in advice
     labels = sorted(sync_folder.device_label(d) for d in report["devices"])
-    assert labels[0] == f"desk ({former}, this laptop before its restore)"  # S3c
+    # S3c: both rows are called desk; when each id was made tells them apart too
+    assert labels[0].startswith(f"desk ({former}, since 20")
+    assert labels[0].endswith(", this laptop before its restore)")
+    assert labels[1] == f"work ({c.device_id})"  # a name of its own needs no date
     join_folder(a, shared, PASSPHRASE)  # its former self's name is its own
     assert sync_folder.device_name(a) == "desk"
 
@@ -89,3 +100,29 @@ def test_a_name_given_for_a_second_laptop_that_another_has_is_refused(
     join_folder(b, shared, PASSPHRASE, name="work")
     sync_once(b, shared)
     join_folder(a, shared, PASSPHRASE, name="home")  # a laptop may repeat its own name
+
+
+def test_every_former_id_of_a_laptop_restored_twice_is_named_and_advised(
+    laptops: Laptops, tmp_path: Path
+) -> None:
+    """S3d: the second restore's advice names both ids this laptop had, not the last only."""
+    shared = tmp_path / "Sync"
+    a, c = desk_and_work(laptops, shared)
+    backup_store(a.path, tmp_path / "a.backup", PASSPHRASE)
+    formers = []
+    for _ in range(2):  # the same backup restored in place twice, syncing in between
+        formers.append(a.device_id)
+        laptops.close(a)
+        restore_backup(tmp_path / "a.backup", tmp_path / "a.db", PASSPHRASE, replace=True)
+        a = laptops.open("a")
+        sync_once(a, shared)
+    report = sync_folder.status(a, shared)
+    advice = "\n".join(report["advice"])
+    for former in formers:
+        assert f"forget-device {former}" in advice
+    ours = [d["device_id"] for d in report["devices"] if d["former_self"]]
+    assert sorted(ours) == sorted(formers)
+    assert f"forget-device {c.device_id}" not in advice  # the other laptop is alive
+    for former in formers:
+        forget_device(a, shared, former)
+    assert sync_folder.status(a, shared)["advice"] == []

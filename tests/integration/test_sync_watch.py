@@ -232,3 +232,14 @@ def test_the_summary_says_when_an_edit_was_carried_over() -> None:
         "exported 1, imported 2 from 1 file (2 memories changed); carried an edit made here "
         "into memory K1 (another laptop resolved)"
     )
+
+
+def test_the_summary_says_when_another_laptops_keep_both_settled_a_conflict() -> None:
+    from sync.folder import ImportReport
+    from sync.watch import SyncReport
+
+    report = SyncReport(0.0, 0, ImportReport(segments=1, events=1, memories=1, kept_both=1))
+    assert report.summary() == (
+        "exported 0, imported 1 from 1 file (1 memory changed); settled 1 conflict kept both "
+        "elsewhere"
+    )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Input, Static, TextArea
 
 from localmind import Memory
+from localmind.chat.session import WITHHELD_NOTE
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.ollama_server import FakeOllama, unused_port_host
@@ -168,11 +170,24 @@ async def test_a_secret_told_in_the_chat_is_said_to_stay_out_of_the_models_promp
         await say(pilot, app, "Remember my wifi password, it is sunflower77")
         remembered = str(app.screen.query_one("#remembered").render())
         assert "looks like a secret" in remembered and "never sent to an assistant" in remembered
+        # the message was not sent to the model, and the page says so (secret10)
+        assert texts(app, ".message.withheld") == [WITHHELD_NOTE]
 
         await say(pilot, app, "What is the wifi password at home?")
+        # recalled for the person, but hidden in the sidebar as on the Memories page
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        secret = next(r.memory for r in screen.recalled.values() if r.memory.secret)
+        table = screen.query_one("#recalled", DataTable)
+        table.move_cursor(row=table.get_row_index(secret.id))
+        await settle(pilot)
+        assert "🔒" in str(table.get_cell(secret.id, "content"))
+        sidebar = str(table.get_row(secret.id)) + str(screen.query_one("#breakdown").render())
+        assert "sunflower77" not in sidebar and "🔒" in sidebar
     replies = [r.body for r in ollama_server.requests if r.path == "/api/chat" and r.body["stream"]]
     system = replies[-1]["messages"][0]
     assert system["role"] == "system" and "sunflower77" not in system["content"]
+    assert not any("sunflower77" in json.dumps(r.body) for r in ollama_server.requests)
 
 
 @pytest.mark.slow

@@ -5,25 +5,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from bench import madial
+from bench.secret_texts import LABELLED, dev_texts, labelled
 from localmind.records import RESTATEMENTS
-from localmind.secrets_check import find_secret, person_said, with_verdict, withheld
+from localmind.secrets_check import (
+    Withheld,
+    find_secret,
+    person_said,
+    with_verdict,
+    withheld,
+    without_secrets,
+)
 
-DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
-#: Texts labelled secret or not (English and Chinese), most with no word saying "password": a
-#: service or account followed by a password-like word, a door's code; and ordinary facts of the
-#: same shape ("Flight: LH 1234", "Room: 4B", a friend's phone number, "Favourite band: Blink-182").
-LABELLED = Path(__file__).resolve().parents[1] / "data" / "secret_texts.jsonl"
-
-
-def _labelled() -> list[tuple[str, bool]]:
-    with LABELLED.open(encoding="utf-8") as lines:
-        rows = [json.loads(line) for line in lines if line.strip()]
-    return [(row["text"], row["secret"]) for row in rows]
+# LABELLED: texts labelled secret or not (English and Chinese), most with no word saying
+# "password": a service or account followed by a password-like word, a door's code, a locker's
+# code word of random letters; and ordinary facts of the same shape ("Flight: LH 1234", "Room:
+# 4B", a friend's phone number, "Favourite band: Blink-182", a promo code).
 
 
 SECRETS = [
@@ -98,7 +97,7 @@ def test_talk_about_secrets_without_one_is_not_a_secret(text: str) -> None:
     assert find_secret(text) is None
 
 
-@pytest.mark.parametrize(("text", "secret"), _labelled())
+@pytest.mark.parametrize(("text", "secret"), labelled())
 def test_a_labelled_text_is_told_apart(text: str, secret: bool) -> None:
     assert (find_secret(text) is not None) is secret
 
@@ -142,22 +141,36 @@ def test_a_secret_merged_in_as_a_restatement_marks_the_memory() -> None:
     assert withheld("My bank card", {RESTATEMENTS: ["bank card PIN 4821"]}) is True
 
 
-def _dev_texts() -> list[str]:
-    texts = []
-    for name in ("personal", "personal2"):  # personal3 and personal4 are held out: never read
-        with (DATA / name / "memories.jsonl").open(encoding="utf-8") as lines:
-            texts += [json.loads(line)["text"] for line in lines if line.strip()]
-        with (DATA / name / "questions.jsonl").open(encoding="utf-8") as lines:
-            texts += [json.loads(line)["question"] for line in lines if line.strip()]
-    for language in madial.LANGUAGES:
-        texts += [item.event for item in madial.load_memories(madial.VENDORED, language)]
-        for dialogue in madial.load_dialogues(madial.VENDORED, language):
-            texts += [turn.text for turn in dialogue.turns]
-    return texts
-
-
 def test_no_memory_or_question_of_the_dev_sets_is_taken_for_a_secret() -> None:
-    texts = _dev_texts()
+    texts = dev_texts()
     assert len(texts) > 3000
     flagged = [text for text in texts if find_secret(text) is not None]
     assert flagged == []
+
+
+def test_only_the_sentences_that_look_like_a_secret_are_withheld_from_a_message() -> None:
+    """What the chat sends its model (secret10): the rest of the message is kept as it was."""
+    told = without_secrets(
+        "I'm off to the gym. My locker code word is zqxwvplor. My knee hurts!", "[withheld]"
+    )
+    assert told.shown == "I'm off to the gym. [withheld] My knee hurts!"
+    assert told.secrets == ("My locker code word is zqxwvplor.",)
+    zh = without_secrets("我去健身房。储物柜密码是 4821。膝盖疼", "[withheld]")
+    assert (
+        "4821" not in zh.shown and "膝盖疼" in zh.shown and zh.secrets == ("储物柜密码是 4821。",)
+    )
+    # within a sentence, only the clause; the whole sentence is what is kept
+    gym = "I'm at the gym, my locker code is 1234, and my knee hurts"
+    assert without_secrets(gym, "[withheld]") == Withheld(
+        "I'm at the gym, [withheld], and my knee hurts", (gym,)
+    )
+    # a clause that tells the secret only with its neighbour: the whole sentence
+    wifi = without_secrets("Remember my wifi password, it is sunflower77", "[withheld]")
+    assert wifi.shown == "[withheld]"
+    plain = without_secrets("I like hiking. See you at 5.", "[withheld]")
+    assert plain.shown == "I like hiking. See you at 5." and plain.secrets == ()
+
+
+def test_a_secret_split_across_lines_withholds_the_whole_message() -> None:
+    told = without_secrets("wifi password:\nsunflower77", "[withheld]")
+    assert told.shown == "[withheld]" and told.secrets == ("wifi password:\nsunflower77",)

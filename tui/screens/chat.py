@@ -14,13 +14,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
 from localmind.chat import Turn
+from localmind.chat.session import WITHHELD_NOTE
 from localmind.currency import newer_named
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Decision, Outcome
 from localmind.records import MemoryRecord, RecallResult
 from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
-from tui.format import archived_note, day, one_line, shown
+from tui.format import SECRET_MARK, archived_note, day, one_line, shown
 from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.table import Table
@@ -44,6 +45,9 @@ DECISIONS = {
     Decision.QUEUED: "to review",
 }
 
+#: A recalled memory marked secret, in the sidebar (secret10): hidden as on the Memories page.
+HIDDEN = f"{SECRET_MARK} •••••••• (a secret: the Memories page shows it)"
+
 RELATED = {
     Decision.MERGED: "same as",
     Decision.OVERWRITTEN: "was",
@@ -62,6 +66,10 @@ def describe(outcome: Outcome) -> Text:
     if outcome.record.secret:
         text.append(f"\n{'':>11}{told_to_person([outcome.record.id])}", style="yellow")
     return text
+
+
+def _text_of(record: MemoryRecord) -> str:
+    return HIDDEN if record.secret else record.content
 
 
 class ChatScreen(Page):
@@ -178,6 +186,10 @@ class ChatScreen(Page):
         self._ready()
 
     def _finished(self, reply: Static, turn: Turn) -> None:
+        if turn.withheld:
+            # said above the reply: the model answered a message with the secret taken out
+            note = Static(Text(WITHHELD_NOTE, style="yellow"), classes="message withheld")
+            self.query_one("#messages", VerticalScroll).mount(note, before=reply)
         if turn.offline and not turn.reply:
             reply.update(Text(f"(no reply: {turn.offline})", style="dim italic"))
             self._show_offline(turn.offline)
@@ -214,7 +226,7 @@ class ChatScreen(Page):
     def _cells(self, result: RecallResult) -> dict[str, object]:
         b = result.breakdown
         return {
-            "content": Text(one_line(result.memory.content, 20 if self.narrow else 24)),
+            "content": Text(one_line(_text_of(result.memory), 20 if self.narrow else 24)),
             "score": f"{b.score:.2f}",
             "sim": f"{b.similarity:.2f}",
             "imp": f"{b.importance:.2f}",
@@ -244,7 +256,7 @@ class ChatScreen(Page):
         w = self.memory.settings.ranking
         # a question about now was ranked with a higher recency weight: show the one it used
         recency_weight = w.recency if b.recency_weight is None else b.recency_weight
-        text = shown(memory.content + "\n", style="bold")
+        text = shown(_text_of(memory) + "\n", style="bold")
         text.append(
             f"score {b.score:.3f} = confidence {b.confidence:.2f} × "
             f"relevance {b.similarity:.2f} × (1 + {w.importance:g}×importance {b.importance:.2f}"
@@ -259,7 +271,7 @@ class ChatScreen(Page):
             text.append(f" · may be outdated: {newer_named(b)} is newer", style="yellow")
         if b.moved_above:
             text.append(f" · newer than {b.moved_above}: listed above it", style="dim")
-        for earlier in result.earlier:  # what it said in the period the message names
+        for earlier in result.earlier if not memory.secret else ():  # held in the period asked
             text.append(f"\nearlier (told {day(earlier.told_at)}, until {day(earlier.until)}): ")
             text.append_text(shown(earlier.text))
         panel.update(text)

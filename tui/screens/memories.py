@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input, Label, Static
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, Status, Version
 from sync.watch import SyncReport
-from tui.format import age, ago, archived_note, one_line, shown
+from tui.format import SECRET_MARK, age, ago, archived_note, one_line, shown
 from tui.screens.base import Columns, Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
@@ -33,7 +33,6 @@ SORTS = ("newest", "confidence", "importance", "value", "uses")
 SEARCH_LIMIT = 50
 #: What a memory marked secret shows until the person reveals it (r): someone may be looking
 #: over their shoulder, or sharing the screen.
-SECRET_MARK = "🔒"
 HIDDEN = "•••••••• (a secret: r shows it)"
 
 COLUMNS: Columns = (
