@@ -82,6 +82,9 @@ class FusionConfig:
     # candidates fetched from each list, per result asked for (at least min_candidates)
     candidates_per_result: int = 5
     min_candidates: int = 50
+    # a candidate that sets the one-value attribute a question asks about ("my partner" /
+    # "I'm engaged to Mei") is spared the relevance bar (recall._asked_attribute)
+    keep_asked_attribute: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,9 +89,12 @@ _EN_CODED = (
 # "<name> is <value>", "<name> for Gmail: <value>", "<name>=<value>"
 _EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
 _EN_SAID = re.compile(
-    rf"\b(?:{_EN_NAMES})\b(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?[\w'.&-]+)?"
-    r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|'s\b|:|=|\bchanged\s+to\b|\bset\s+to\b"
-    r"|,\s*(?:it|which)\s+(?:is|was)\b|,\s*it's\b)"
+    # "'s" is "is" only right after the name ("my wifi password's hunter2"): in "the door code
+    # of the user's flat is 7391#" it is the user's (review10 F1)
+    rf"\b(?:{_EN_NAMES})\b(?:'s\b|(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?"
+    r"[\w'.&-]+)?"
+    r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|:|=|\bchanged\s+to\b|\bset\s+to\b"
+    r"|,\s*(?:it|which)\s+(?:is|was)\b|,\s*it's\b))"
     r"\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
@@ -129,7 +132,7 @@ _NOT_IN_A_PHRASE = _NOT_A_VALUE - {"correct", "right", "wrong", "good", "bad", "
 
 _ZH_NAMES = (
     r"(?:支付|取款|登录|开机|锁屏|邮箱|银行卡?|网银|无线|wifi|WiFi|WIFI|门锁|门禁|保险柜|账户|账号)?"
-    r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|暗号|暗语|密语|[Pp][Ii][Nn]\s*码|"
+    r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|暗号|暗语|密语|(?<![A-Za-z])[Pp][Ii][Nn](?![A-Za-z])(?:\s*码)?|"
     r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌|开门码|开锁码)"
 )
 _ZH_SAID = re.compile(

@@ -321,7 +321,8 @@ SINGLE_SLOTS = _groups(
         "employer": "employer company startup firm 公司",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "partner": "wife husband girlfriend boyfriend partner spouse married marry engaged "
-        "divorce single 老婆 老公 女朋友 男朋友 结婚 离婚 单身 对象 妻子 丈夫",
+        "divorce single dating fiance fiancee fianc 老婆 老公 女朋友 男朋友 结婚 离婚 单身 对象 "
+        "妻子 丈夫 未婚妻 未婚夫",
         "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
         "age": "age 岁 年龄",
         "contact": "phone email address 电话 邮箱 地址 手机号",

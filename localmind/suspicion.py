@@ -482,10 +482,43 @@ def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
     return frozenset(
         cue
         for cue in _cues(new)
-        if not (rest := _glued_object(cue))
-        or any(character in old.text for character in rest)
-        or bilingual.meanings(rest) & said  # 戒烟 after "I smoke"
+        if (
+            not (rest := _glued_object(cue))
+            or any(character in old.text for character in rest)
+            or bilingual.meanings(rest) & said  # 戒烟 after "I smoke"
+        )
+        and not _names_another_attribute(cue, old, new)
     )
+
+
+# How far after a change word the attribute it changes may be named ("started a new job").
+_CUE_REACH = 3
+
+
+def _names_another_attribute(cue: str, old: Statement, new: Statement) -> bool:
+    """Each time the new text says ``cue``, the words right after it name a one-value attribute
+    the older text does not set: "I started a new job at Otto in Hamburg" changes the job,
+    not the residence of "We moved to Hamburg", though both name Hamburg (review10 F12)."""
+    if not old.single_slots or old.single_slots & new.single_slots:
+        return False
+    words = new.words
+    positions = [index for index, word in enumerate(words) if word.norm == cue]
+    if not positions:
+        return False
+    for index in positions:
+        ahead = words[index + 1 : index + 1 + _CUE_REACH]
+        slots = {_slot_of(word) for word in ahead} - {None}
+        if not slots or slots & old.slots:
+            return False
+    return True
+
+
+def _slot_of(word: Word) -> str | None:
+    """The one-value attribute a word names ("job", 新工作's 工作), if any."""
+    slot = SINGLE_SLOTS.get(word.norm) or SINGLE_SLOTS.get(word.surface.lower())
+    if slot is None and _CJK.match(word.norm) and len(word.norm) > 2:
+        slot = SINGLE_SLOTS.get(word.norm[-2:])
+    return slot
 
 
 def _glued_object(cue: str) -> str:

@@ -261,10 +261,11 @@ class MemoryTools:
         (keep_old, take_new, keep_both, or merge with a text) or `update`. Telling a fact
         again while a change of it is pending names that conflict the same way. A merge also
         returns the memory it went into, so you can check it; a memory stored beside one it
-        may restate in other words or another language (what a local model would judge)
-        returns that one in `candidates` with a `question` too. A text the user had replaced (an
-        earlier version of a memory, or one set aside in a review) is stored and queued against
-        the current memory, whatever the model says: ask the user which holds. `evicted` lists
+        may restate (or reverse) in other words or another language (what a local model
+        would judge) returns that one in `candidates` with a `question` too. A text the user
+        had replaced (an earlier version of a memory, or one set aside in a review) is stored
+        and queued against the current memory, whatever the model says: ask the user which
+        holds. `evicted` lists
         memories archived by the store's capacity to make room; an assistant's memory never
         displaces one the user wrote, and writes beyond the store's per-minute limit are
         refused. A text that looks like a secret (a password, PIN, key or code) is kept and
@@ -510,11 +511,15 @@ def _question(outcome: Outcome) -> str | None:
         )
     if outcome.may_restate:
         # what a local model would be asked; without one, the assistant is the judge
+        # … or change it: a reversal told in the other language ("no longer vegetarian" /
+        # 开始吃素了) reads as a retelling to the rules (review10 F9), so both ways out are given
         return (
             f"The new memory {record.id} was stored, but it may say the same as memory "
-            f"{related.id} in other words or another language (see candidates). If it does, "
-            f"call `forget` with id {record.id} (or first `update` memory {related.id} with "
-            "one text that says both); if it says something else, nothing is needed."
+            f"{related.id} in other words or another language (see candidates), or change it. "
+            f"If it says the same, call `forget` with id {record.id}. If it changes what "
+            f"{related.id} says (the new one is true now), call `update` with id {related.id} "
+            f"and the new text, then `forget` with id {record.id}: the older text stays as a "
+            "past version. If both hold, nothing is needed."
         )
     return None
 

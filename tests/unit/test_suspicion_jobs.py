@@ -18,6 +18,9 @@ SIEMENS = (
     "automation team"
 )
 GOOGLE = "I now work at Google Lisbon as a staff engineer on the Cloud team since April"
+ALLIANZ = "I work as a backend developer at Allianz in Munich."
+OTTO = "I started a new job at Otto in Hamburg as a data engineer."
+OTTO_ZH = "我在汉堡换了新工作，在Otto上班"
 
 
 @pytest.mark.parametrize(
@@ -28,8 +31,21 @@ GOOGLE = "I now work at Google Lisbon as a staff engineer on the Cloud team sinc
         ("The user now works at SAP as a tech lead", "My employer is Bosch"),
         ("I work for Deloitte as a consultant.", "These days I work for Accenture."),
         (SIEMENS, GOOGLE),
+        (ALLIANZ, OTTO),
+        ("我在Allianz上班", OTTO_ZH),
+        # a change word before another attribute still changes what the older text names
+        ("I drive a 2012 Toyota Corolla.", "Sold the Corolla when I moved; I take the U-Bahn now."),
     ],
-    ids=["role-words", "my-employer", "my-employer-after-sap", "work-for", "role-and-place"],
+    ids=[
+        "role-words",
+        "my-employer",
+        "my-employer-after-sap",
+        "work-for",
+        "role-and-place",
+        "new-job",
+        "new-job-zh",
+        "car-sold",
+    ],
 )
 def test_a_new_employer_is_a_change(old: str, new: str) -> None:
     suspicion = suspect(old, new)
@@ -46,8 +62,21 @@ def test_a_new_employer_is_a_change(old: str, new: str) -> None:
         ("I work at Siemens.", "At Siemens I mentor two apprentices on the automation team."),
         ("I work at Zalando.", "Zalando opened a new office in Lisbon."),
         ("I moved to Lisbon", GOOGLE),
+        # "a new job" changes the job, not the residence both place in Hamburg (review10 F12)
+        ("We moved to Hamburg; I now live in Eimsbüttel.", OTTO),
+        ("我住在汉堡", OTTO_ZH),
     ],
-    ids=["wife-same", "wife-other", "brother", "from-home", "detail", "news", "job-after-move"],
+    ids=[
+        "wife-same",
+        "wife-other",
+        "brother",
+        "from-home",
+        "detail",
+        "news",
+        "job-after-move",
+        "new-job-after-move",
+        "new-job-after-move-zh",
+    ],
 )
 def test_what_only_looks_like_a_new_employer_is_no_change(old: str, new: str) -> None:
     suspicion = suspect(old, new)
