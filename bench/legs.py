@@ -132,6 +132,7 @@ def read(out: Path) -> list[Asked]:
             arrays[f"created{i}"],
         )
     asked = []
+    queries = arrays["queries"]  # read once: an npz member is decompressed at every access
     with tempfile.TemporaryDirectory() as scratch:
         for n, entry in enumerate(entries):
             if not entry["gold"]:
@@ -144,7 +145,7 @@ def read(out: Path) -> list[Asked]:
                     question,
                     [c["id"] for c in entry["candidates"]],
                     entry["candidates"],
-                    arrays["queries"][n],
+                    queries[n],
                     spaces[entry["space"]],
                     frozenset(entry["gold"]),
                     entry.get("query", ""),
@@ -485,6 +486,30 @@ def spread_order(a: Asked, config: FusionConfig, weight: float) -> list[str]:
     return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
 
 
+def diverse_order(a: Asked, config: FusionConfig, weight: float, floor: float) -> list[str]:
+    """Round 10: maximal marginal relevance over the shipped order's first 30: each next result
+    is the one whose score × (1 − ``weight`` × how far its cosine to a result already chosen
+    exceeds ``floor``, as a share of 1 − floor) is highest, so that near-copies of one memory
+    leave room for the other memories a question needs (multi-part questions, MADial's several
+    memories per dialogue)."""
+    if not a.candidate_ids:
+        return []
+    score = shipped(config)(a.question)
+    ranked = [int(i) for i in np.argsort(-score, kind="stable")]
+    head, tail = ranked[:30], ranked[30:]
+    vectors = a.space.vectors[[a.space.index[a.candidate_ids[i]] for i in head]]
+    alike = vectors @ vectors.T
+    chosen: list[int] = []
+    rest = list(range(len(head)))
+    while rest and len(chosen) < 10:
+        nearest = alike[np.ix_(rest, chosen)].max(axis=1) if chosen else np.zeros(len(rest))
+        damp = 1 - weight * np.clip((nearest - floor) / (1 - floor), 0, 1)
+        pick = rest[int(np.argmax(score[[head[j] for j in rest]] * damp))]
+        chosen.append(pick)
+        rest.remove(pick)
+    return [a.candidate_ids[i] for i in [head[j] for j in chosen + rest] + tail]
+
+
 def table(asked: Sequence[Asked], systems: dict[str, Callable[[Asked], list[str]]]) -> str:
     sets = sorted({a.question.set for a in asked})
     lines = ["| set | n | " + " | ".join(systems) + " |", "|---|---:|" + "---:|" * len(systems)]
@@ -537,6 +562,8 @@ def replay(out: Path, variants: Sequence[str]) -> None:
         elif kind == "lastleg":  # lastleg:own:gap (round 10)
             last_leg = LastLineLeg()
             systems[variant] = lambda a, v=values, f=last_leg: f.order(a, config, v[0], v[1])
+        elif kind == "mmr":  # mmr:weight:floor (round 10)
+            systems[variant] = lambda a, v=values: diverse_order(a, config, v[0], v[1])
         elif kind == "spread":  # spread:weight (round 10)
             systems[variant] = lambda a, v=values: spread_order(a, config, v[0])
         elif kind == "adj":  # adj:seconds:turns:weight
