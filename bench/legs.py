@@ -486,7 +486,9 @@ def spread_order(a: Asked, config: FusionConfig, weight: float) -> list[str]:
     return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
 
 
-def diverse_order(a: Asked, config: FusionConfig, weight: float, floor: float) -> list[str]:
+def diverse_order(
+    a: Asked, config: FusionConfig, weight: float, floor: float, together: bool = False
+) -> list[str]:
     """Round 10: maximal marginal relevance over the shipped order's first 30: each next result
     is the one whose score × (1 − ``weight`` × how far its cosine to a result already chosen
     exceeds ``floor``, as a share of 1 − floor) is highest, so that near-copies of one memory
@@ -499,6 +501,9 @@ def diverse_order(a: Asked, config: FusionConfig, weight: float, floor: float) -
     head, tail = ranked[:30], ranked[30:]
     vectors = a.space.vectors[[a.space.index[a.candidate_ids[i]] for i in head]]
     alike = vectors @ vectors.T
+    if together:  # only memories made at the same moment (one conversation imported at once)
+        made = a.space.created[[a.space.index[a.candidate_ids[i]] for i in head]]
+        alike = np.where(np.abs(made[:, None] - made[None, :]) < 1.0, alike, -1.0)
     chosen: list[int] = []
     rest = list(range(len(head)))
     while rest and len(chosen) < 10:
@@ -562,8 +567,10 @@ def replay(out: Path, variants: Sequence[str]) -> None:
         elif kind == "lastleg":  # lastleg:own:gap (round 10)
             last_leg = LastLineLeg()
             systems[variant] = lambda a, v=values, f=last_leg: f.order(a, config, v[0], v[1])
-        elif kind == "mmr":  # mmr:weight:floor (round 10)
-            systems[variant] = lambda a, v=values: diverse_order(a, config, v[0], v[1])
+        elif kind in ("mmr", "mmrtold"):  # mmr:weight:floor (round 10)
+            systems[variant] = lambda a, v=values, k=kind: diverse_order(
+                a, config, v[0], v[1], k == "mmrtold"
+            )
         elif kind == "spread":  # spread:weight (round 10)
             systems[variant] = lambda a, v=values: spread_order(a, config, v[0])
         elif kind == "adj":  # adj:seconds:turns:weight
