@@ -132,6 +132,7 @@ def read(out: Path) -> list[Asked]:
             arrays[f"created{i}"],
         )
     asked = []
+    queries = arrays["queries"]  # read once: an npz member is decompressed at every access
     with tempfile.TemporaryDirectory() as scratch:
         for n, entry in enumerate(entries):
             if not entry["gold"]:
@@ -144,7 +145,7 @@ def read(out: Path) -> list[Asked]:
                     question,
                     [c["id"] for c in entry["candidates"]],
                     entry["candidates"],
-                    arrays["queries"][n],
+                    queries[n],
                     spaces[entry["space"]],
                     frozenset(entry["gold"]),
                     entry.get("query", ""),
@@ -438,6 +439,82 @@ class LastLine:
         return [ids[i] for i in np.argsort(-score, kind="stable")]
 
 
+class LastLineLeg(LastLine):
+    """Round 10: the last line searched as a second dense query whose cosine enters the fusion
+    as two features of its own (not summed into the query vector as ``LastLine``): weight
+    ``own`` × (cos_last − cos) and ``gap`` × (cos_last − the best cos_last); memories its first
+    50 hold that no search found join with no keyword score."""
+
+    def order(self, a: Asked, config: FusionConfig, own: float, gap: float = 0.0) -> list[str]:
+        lines = [line for line in a.text.strip().splitlines() if line.strip()]
+        if len(lines) < 2 or not a.candidate_ids:
+            return fused_order(a, config)
+        last = self.vector(lines[-1])
+        every, fresh, ids = _searched_again(a, last)
+        q = a.question
+        assert q.record is not None
+        rows = [a.space.index[key] for key in ids]
+        cos = (a.space.vectors @ (a.query / np.linalg.norm(a.query)))[rows]
+        x = np.vstack([q.x, np.zeros((len(fresh), q.x.shape[1]))])
+        x[:, 0] = cos
+        x[:, 1] = cos - cos.max()
+        x[len(q.x) :, 6] = x[len(q.x) :, 1] * (1 - q.x[:, 4].max())
+        record = np.vstack([q.record, np.tile(np.median(q.record, axis=0), (len(fresh), 1))])
+        gold = np.array([key in a.gold for key in ids])
+        trial = Question(q.set, q.kind, x, gold, q.gold_count, record)
+        weights = np.array([getattr(config, n) for n in NAMES])
+        base = 1 / (1 + np.exp(-np.clip(config.bias + x @ weights, -50, 50)))
+        last_cos = every[rows]
+        z = config.bias + x @ weights + own * (last_cos - cos) + gap * (last_cos - last_cos.max())
+        score = shipped(config)(trial) * (1 / (1 + np.exp(-np.clip(z, -50, 50)))) / base
+        return [ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+def spread_order(a: Asked, config: FusionConfig, weight: float) -> list[str]:
+    """Round 10: per-query leg weighting from the dense leg's score distribution: the cosine
+    gap gains ``weight`` × (best cosine − 10th best cosine) / 0.1, so that a peaked dense leg
+    decides more and a flat one leaves more to the keywords."""
+    if not a.candidate_ids:
+        return []
+    q = a.question
+    top = np.sort(q.x[:, 0])[::-1]
+    spread = float(top[0] - top[min(9, len(top) - 1)])
+    weights = np.array([getattr(config, n) for n in NAMES])
+    base = 1 / (1 + np.exp(-np.clip(config.bias + q.x @ weights, -50, 50)))
+    z = config.bias + q.x @ weights + weight * q.x[:, 1] * spread / 0.1
+    score = shipped(config)(q) * (1 / (1 + np.exp(-np.clip(z, -50, 50)))) / base
+    return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+def diverse_order(
+    a: Asked, config: FusionConfig, weight: float, floor: float, together: bool = False
+) -> list[str]:
+    """Round 10: maximal marginal relevance over the shipped order's first 30: each next result
+    is the one whose score × (1 − ``weight`` × how far its cosine to a result already chosen
+    exceeds ``floor``, as a share of 1 − floor) is highest, so that near-copies of one memory
+    leave room for the other memories a question needs (multi-part questions, MADial's several
+    memories per dialogue)."""
+    if not a.candidate_ids:
+        return []
+    score = shipped(config)(a.question)
+    ranked = [int(i) for i in np.argsort(-score, kind="stable")]
+    head, tail = ranked[:30], ranked[30:]
+    vectors = a.space.vectors[[a.space.index[a.candidate_ids[i]] for i in head]]
+    alike = vectors @ vectors.T
+    if together:  # only memories made at the same moment (one conversation imported at once)
+        made = a.space.created[[a.space.index[a.candidate_ids[i]] for i in head]]
+        alike = np.where(np.abs(made[:, None] - made[None, :]) < 1.0, alike, -1.0)
+    chosen: list[int] = []
+    rest = list(range(len(head)))
+    while rest and len(chosen) < 10:
+        nearest = alike[np.ix_(rest, chosen)].max(axis=1) if chosen else np.zeros(len(rest))
+        damp = 1 - weight * np.clip((nearest - floor) / (1 - floor), 0, 1)
+        pick = rest[int(np.argmax(score[[head[j] for j in rest]] * damp))]
+        chosen.append(pick)
+        rest.remove(pick)
+    return [a.candidate_ids[i] for i in [head[j] for j in chosen + rest] + tail]
+
+
 def table(asked: Sequence[Asked], systems: dict[str, Callable[[Asked], list[str]]]) -> str:
     sets = sorted({a.question.set for a in asked})
     lines = ["| set | n | " + " | ".join(systems) + " |", "|---|---:|" + "---:|" * len(systems)]
@@ -487,6 +564,15 @@ def replay(out: Path, variants: Sequence[str]) -> None:
         elif kind == "lastline":  # lastline:weight
             last_line = LastLine()
             systems[variant] = lambda a, v=values, f=last_line: f.order(a, config, v[0])
+        elif kind == "lastleg":  # lastleg:own:gap (round 10)
+            last_leg = LastLineLeg()
+            systems[variant] = lambda a, v=values, f=last_leg: f.order(a, config, v[0], v[1])
+        elif kind in ("mmr", "mmrtold"):  # mmr:weight:floor (round 10)
+            systems[variant] = lambda a, v=values, k=kind: diverse_order(
+                a, config, v[0], v[1], k == "mmrtold"
+            )
+        elif kind == "spread":  # spread:weight (round 10)
+            systems[variant] = lambda a, v=values: spread_order(a, config, v[0])
         elif kind == "adj":  # adj:seconds:turns:weight
             systems[variant] = lambda a, v=values: neighbour_order(a, config, v[0], v[2], int(v[1]))
     print(table(asked, systems))
@@ -499,12 +585,12 @@ def replay(out: Path, variants: Sequence[str]) -> None:
 
 def main(argv: Sequence[str]) -> int:
     if argv and argv[0] == "chat":
-        chat_queries([int(a) for a in argv[1:]] or [0, 1, 2, 3, 4])
+        chat_queries([int(a) if a.isdigit() else a for a in argv[1:]] or [0, 1, 2, 3, 4])
         return 0
     if len(argv) < 2 or argv[0] not in ("dump", "replay"):
         print(
             "usage: python -m bench.legs dump OUT [SET...] | replay OUT [VARIANT...]"
-            " | chat [REPEATS...]"
+            " | chat [REPEATS | users+ | users-only | last2 | last4 ...]"
         )
         return 2
     if argv[0] == "dump":
@@ -514,10 +600,31 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def chat_queries(repeats: Sequence[int]) -> None:
+def _weighted_turns(name: str) -> Callable[[Any], str]:
+    """Round 10: the chat builder (every turn, the last user turn twice more) with some turns
+    weighted more, by speaker or by recency: ``users+`` the user's turns once more,
+    ``users-only`` the user's turns alone, ``lastN`` the last N turns once more."""
+    from bench import queries
+
+    def build(dialogue: Any) -> str:
+        turns = dialogue.turns
+        users = [turn for turn in turns if turn.role == "user"]
+        last = (users or turns)[-1].text
+        if name == "users-only":
+            lines = [turn.text for turn in users]
+        elif name == "users+":
+            lines = [turn.text for turn in turns + users]
+        else:
+            lines = [turn.text for turn in turns + turns[-int(name.removeprefix("last")) :]]
+        return "\n".join([*lines, last, last]) if turns else queries.window(dialogue)
+
+    return build
+
+
+def chat_queries(repeats: Sequence[int | str]) -> None:
     """MADial en and zh through the chat session's query builder with the last user turn
     repeated ``repeats`` more times (it weighs the vector query only: BM25 counts a term once),
-    recall as shipped, R@5 / R@10 per language."""
+    or a named builder of ``_weighted_turns``; recall as shipped, R@5 / R@10 per language."""
     from bench import madial, queries
 
     with tempfile.TemporaryDirectory(prefix="localmind-legs-") as scratch:
@@ -529,14 +636,18 @@ def chat_queries(repeats: Sequence[int]) -> None:
             built = devsets.build(devset, Path(scratch), embedder)
             dialogues = madial.load_dialogues(madial.data_dir(), lang)
             for count in repeats:
-                build = queries.with_last_user(queries.window, count)
+                if isinstance(count, str):
+                    build = _weighted_turns(count)
+                else:
+                    build = queries.with_last_user(queries.window, count)
                 found = []
                 for question, dialogue in zip(devset.questions, dialogues, strict=True):
                     with built.open(question.namespace) as memory:
                         ranked = [r.memory.id for r in memory.recall(build(dialogue), 10)]
                     found.append([recall_at(ranked, built.gold(question), k) for k in (5, 10)])
                 r5, r10 = np.mean(found, axis=0)
-                print(f"| {devset.name} | last turn ×{count} more | {r5:.3f} | {r10:.3f} |")
+                label = count if isinstance(count, str) else f"last turn ×{count} more"
+                print(f"| {devset.name} | {label} | {r5:.3f} | {r10:.3f} |")
 
 
 if __name__ == "__main__":
