@@ -311,10 +311,18 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     """Words cannot be compared across languages here (most such pairs are the same fact told
     again: a person, or a model, merges them): suspect only a one-value attribute given a new
     name both languages spell alike ("manager … Dave" / 经理 … Rachel)."""
-    single = old.single_slots & new.single_slots
+    single = _related_slots(old.single_slots, new.single_slots)
     names_old, names_new = _flat(old.names), _flat(new.names)
     if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
+    # Each names the value, spelled in Latin letters or translated, and they differ:
+    # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
+    # (review10 F26)
+    values_old, values_new = _named_values(old), _named_values(new)
+    if single and values_old and values_new and not values_old & values_new and _cues(new):
+        return Suspicion(
+            True, f"both set {_slot_name(_told_first(new, single))}, with another name"
+        )
     # What both spell alike: names in Latin letters that are no person's, and numbers.
     shared = {name for name in names_old & names_new if _LATIN.match(name)}
     shared |= _translated_names(old, new) | _translated_names(new, old)
@@ -322,6 +330,19 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     new_numbers = _numbers_replaced(old, new)
     if _older_numbers_compared(old, new):
         return Suspicion(True, "the older numbers, compared with new ones")
+    # A change word before a thing the other text names in its own language: "用户戒了
+    # 咖啡" after "The user drinks coffee every morning" (review10 F26)
+    if not shared and not single and not new_numbers:
+        things = _things_in_both(old, new)
+        changed = {
+            cue
+            for cue in _strong_cues(new) - _WHEN_ONLY - _NOT_OF_A_THING
+            if _right_after(new, cue, things)
+        }
+        if changed and not _marks_a_change(old):
+            return Suspicion(
+                True, f"“{_said(new, min(changed))}” announces a change to what both name"
+            )
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
     topic = _opening_thing(old, new)
@@ -337,6 +358,59 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     if not marks:
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+def _related_slots(old: frozenset[str], new: frozenset[str]) -> frozenset[str]:
+    """The one-value attributes both set, whom one works for counted as the job: "works at
+    Siemens" sets the employer, 在博世工作 the job."""
+    both = old & new
+    if not both and {"employer", "job"} & old and {"employer", "job"} & new:
+        return frozenset({"job"})
+    return both
+
+
+def _named_values(statement: Statement) -> set[str]:
+    """The names a text gives, each in Latin letters: its own, and what CC-CEDICT makes of a
+    Chinese proper name (博世 → bosch)."""
+    named = {name for name in _flat(statement.names) if _LATIN.match(name)}
+    for word in statement.words:
+        if word.is_name and _CJK.match(word.norm):
+            named |= bilingual.proper_names(word.norm) - _COMMON_SENSES
+    return named
+
+
+# What CC-CEDICT's entry for a firm also says of it (博世: "Bosch", "German", "company").
+_COMMON_SENSES = frozenset({"company", "german", "technology", "group", "bank", "city"})
+
+
+def _things_in_both(old: Statement, new: Statement) -> set[str]:
+    """The content words one text says in Chinese that the other says in English (咖啡 /
+    coffee), by CC-CEDICT's meanings."""
+    chinese, english = (old, new) if old.lang == "zh" else (new, old)
+    said = set(english.terms)
+    return {
+        word.norm
+        for word in chinese.words
+        if _CJK.match(word.norm) and len(word.norm) > 1 and bilingual.meanings(word.norm) & said
+    }
+
+
+# Change words that say when or how it feels, not what changed ("finally feels settled").
+_NOT_OF_A_THING = frozenset({"finally", "终于", "new", "新", "back", "recently", "lately"})
+
+
+def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
+    """Whether one of ``things`` (Chinese words, or their English meanings) follows ``cue``
+    within ``_CUE_REACH`` words: 戒了咖啡, "quit coffee"; not "the new unit … nights"."""
+    meanings = set().union(*(bilingual.meanings(thing) for thing in things)) if things else set()
+    words = statement.words
+    for index, word in enumerate(words):
+        if word.norm != cue:
+            continue
+        ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
+        if ahead & things or ahead & meanings:
+            return True
+    return False
 
 
 def _translated_names(chinese: Statement, english: Statement) -> set[str]:

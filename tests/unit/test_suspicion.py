@@ -70,6 +70,10 @@ CHANGES_ACROSS_LANGUAGES = [
         "Got an RN offer: $41.50 an hour, starting June 1.",
         "工会新合同签了，RN时薪从41.5涨到了43.2。",
     ),
+    # ... and a change word right before a thing the other text names, by CC-CEDICT's meaning
+    # (咖啡 / coffee): quitting what one preferred is a change (review10 F26; personal's m263
+    # is labelled an update)
+    ("I prefer coffee over green tea.", "我戒咖啡了，现在喝大麦茶。"),
 ]
 
 
@@ -89,8 +93,6 @@ THE_SAME_ACROSS_LANGUAGES = [
     ("We moved the Tokyo trip from April to May 2026.", "东京之行从4月推迟到2026年5月了。"),
     # "Now" alone says when, not that anything changed.
     ("I keep my notes in Obsidian.", "我现在用Obsidian记笔记。"),
-    # Nothing spelled alike: words cannot be compared across languages.
-    ("I prefer coffee over green tea.", "我戒咖啡了，现在喝大麦茶。"),
 ]
 
 
