@@ -671,6 +671,15 @@ def _chinese_words(text: str) -> list[Word]:
         if split := _time_phrase(token):
             words += [Word(part, part) for part in split]  # 每晚 = 每天晚上: every + evening
             continue
+        if (
+            len(token) > 2
+            and token[0] in "新旧"
+            and tags.get(token[1:]) == "n"
+            and not flag.startswith(("ns", "nr", "nt"))  # 新西兰, 旧金山, 新娘子
+        ):
+            # jieba's 新手机: a new phone is still the phone the older text names (review10 F28)
+            words += [Word(token[0], token[0]), Word(token[1:], token[1:])]
+            continue
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
