@@ -125,7 +125,8 @@ def by_agent(item: NewMemory) -> bool:
 
 def validate_new(item: NewMemory, settings: Settings, now: float | None = None) -> NewMemory:
     """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
-    wrong (:class:`InFuture` for a date after ``now``, the wall clock by default). Needs no
+    wrong (:class:`InFuture` for a date after ``now``, the wall clock by default;
+    :class:`TooEarly` before 1980, ``validation.EARLIEST_TOLD``). Needs no
     open store, so callers can check input before touching one."""
     limits = settings.limits
     importance = (
@@ -136,6 +137,7 @@ def validate_new(item: NewMemory, settings: Settings, now: float | None = None) 
     if item.created_at is not None:
         validation.timestamp(item.created_at, "created_at")
         validation.not_in_future(item.created_at, "created_at", time.time() if now is None else now)
+        validation.not_too_early(item.created_at, "created_at")
     return replace(
         item,
         content=validation.content(item.content, limits),
