@@ -67,8 +67,9 @@ from localmind.transfer import (
     is_flag=True,
     help="Store every line unjudged: no merging of restatements, no review queue. A line "
     "with exactly the text of a stored fact still only raises that fact's confidence. Events "
-    "(--type episodic, e.g. chat transcripts) are always stored as told; the same event on "
-    "another date is another memory.",
+    "(--type episodic, e.g. chat transcripts) are judged only against facts, never against "
+    "each other (each was true when it happened); the same event on another date is another "
+    "memory.",
 )
 @click.option(
     "--allow-evict",
