@@ -89,7 +89,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     (without asking a model): one that restates a memory is merged into it, one that may
     change a memory is stored and queued for review (`localmind conflicts`), and one whose
     text a memory replaced (an earlier version, or one set aside in a review) is not added
-    again.
+    again. An export's memories are written back as they were and judged against the store's
+    own; its pending conflicts are queued again (not one this store settled), and a memory
+    forgotten here is not brought back.
 
     An import that would take the store over its capacity imports nothing and says how many
     memories it would archive, unless --allow-evict (or raise the capacity first: `localmind
@@ -423,7 +425,8 @@ class _Batches:
 @friendly_errors
 def export(obj: Context, fmt: str, output: Path | None) -> None:
     """Write every memory of the user out in plain text: JSON lines (which `localmind import`
-    restores exactly) or Markdown to read. The export is NOT encrypted."""
+    restores exactly, with the pending conflicts) or Markdown to read. The export is NOT
+    encrypted."""
     obj.require_store()  # before the warning: a missing store is the one line said
     click.secho(PLAINTEXT_WARNING, fg="yellow", err=True)
     with obj.open() as memory:
