@@ -948,6 +948,8 @@ class Memory:
         pair the store has (or had) a conflict about is left as it is (a person may have
         settled it), and one whose two memories are not both active here is dropped (one was
         forgotten, or a review merged it away)."""
+        if not carried:
+            return 0
         queued = 0
         with self._writer.all_or_nothing(), self._store.db:
             for item in carried:
@@ -973,11 +975,13 @@ class Memory:
         """Judge memories an import restored as ``add`` would (without the model) against the
         store's other active memories, except the pairs of two memories in ``spoken_for`` (a
         version 2 export carried what those waited for); returns the conflicts queued."""
+        if not ids:
+            return 0
         spoken = frozenset(spoken_for)
         # (a list: a generator left part-read would keep its statement open, and the table
         # locked for the writes after it)
         active = [stored.record.id for stored in self._store.iter_memories(self.namespace)]
-        if not ids or spoken.issuperset(active):
+        if spoken.issuperset(active):
             return 0  # (into a fresh store: the export carried all there is to know)
         judging = Judging(
             "judged when imported", None, merges=False, spoken_for=spoken, both_ways=True
