@@ -945,9 +945,9 @@ class Memory:
     def restore_waiting(self, carried: Sequence[Carried]) -> int:
         """Queue again the pending conflicts an export carried (and write its later-version
         notes), after its memories were restored; returns how many conflicts were queued. A
-        pair the store has (or had) a conflict about is left as it is (a person may have
-        settled it), and one whose two memories are not both active here is dropped (one was
-        forgotten, or a review merged it away)."""
+        pair the store has (or had) a conflict about, or that a person kept both of on some
+        laptop, is left as it is (settled), and one whose two memories are not both active
+        here is dropped (one was forgotten, or a review merged it away)."""
         if not carried:
             return 0
         queued = 0
@@ -955,7 +955,11 @@ class Memory:
             for item in carried:
                 if isinstance(item, CarriedConflict):
                     ids = (item.existing_id, item.candidate_id)
-                    if self._active_pair(*ids) is None or self._store.ever_in_conflict(*ids):
+                    if (
+                        self._active_pair(*ids) is None
+                        or self._store.ever_in_conflict(*ids)
+                        or self._store.kept_together(*ids)  # (keep-both on another laptop)
+                    ):
                         continue
                     self._store.add_conflict(
                         self.namespace, *ids, item.similarity, item.reason, item.queued_at
