@@ -176,6 +176,16 @@ def _add_import_lock(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.set_defaults(handler=_runs("import_lock", "run"))
 
 
+def _add_import_wait(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "import-wait",
+        help="how long another program's add waits while an import runs",
+        description="localmind add during a real localmind import (see bench/import_wait.py).",
+    )
+    parser.add_argument("--lines", type=int, default=5000, help="synthetic lines imported")
+    parser.set_defaults(handler=_runs("import_wait", "run"))
+
+
 def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "hygiene",
@@ -219,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_hygiene(commands)
     _add_import_rate(commands)
     _add_import_lock(commands)
+    _add_import_wait(commands)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

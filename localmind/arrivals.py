@@ -50,19 +50,45 @@ class Arrivals:
     merged: list[str] = field(default_factory=list)  # ids of memories folded into a twin
 
 
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """How arrivals are judged. By sync (the default): at most MAX_JUDGED, the same text or a
+    rewording told on two laptops merged (``merges``). By an import of an export (io10):
+    every restored memory, the exported ids kept (no merge), each pair judged from its
+    later-made side (``both_ways``: a restored memory may be older than the store's own), and
+    no pair of two memories in ``spoken_for`` judged: a version 2 export carries what they
+    were waiting for (``localmind.transfer.Carried``), restored as it was."""
+
+    how: str = "judged on arrival by sync"
+    limit: int | None = MAX_JUDGED
+    merges: bool = True
+    spoken_for: frozenset[str] = frozenset()
+    both_ways: bool = False
+
+
+BY_SYNC = Judging()
+
+
 def judge_arrivals(
-    store: SqliteStore, lifecycle: Lifecycle, namespace: str, ids: Sequence[str]
+    store: SqliteStore,
+    lifecycle: Lifecycle,
+    namespace: str,
+    ids: Sequence[str],
+    judging: Judging = BY_SYNC,
 ) -> Arrivals:
-    """Judge the memories ``ids`` that just arrived by sync against this laptop's others."""
+    """Judge the memories ``ids`` that just arrived (by sync, or restored by an import)
+    against this laptop's others."""
     report = Arrivals()
-    for memory_id in list(dict.fromkeys(ids))[:MAX_JUDGED]:
+    arriving = set(ids)
+    for memory_id in list(dict.fromkeys(ids))[: judging.limit]:
         arrived = _active(store, namespace, memory_id)
         blob = None if arrived is None else store.vectors_for([arrived.rowid]).get(arrived.rowid)
         if arrived is None or blob is None:
             continue
-        if _merged_with_twin(store, lifecycle, namespace, arrived, report):
+        if judging.merges and _merged_with_twin(store, lifecycle, namespace, arrived, report):
             continue
         content = arrived.record.content
+        outside = memory_id not in judging.spoken_for
         vector = np.frombuffer(blob, dtype=np.float32)
         neighbours = [
             (stored, similarity)
@@ -70,8 +96,21 @@ def judge_arrivals(
                 namespace, vector, SUCCESSOR_NEIGHBOURS, content
             )
             if stored.record.id != memory_id
+            and (outside or stored.record.id not in judging.spoken_for)
         ]
         if not neighbours:
+            continue
+        if judging.both_ways:
+            # Each pair judged from its later-made side, as `add` would have met them: an
+            # import may restore a memory older than the store's own ("I live in Berlin"
+            # restored into a store told "I moved to Lisbon"). Later arrivals judge themselves.
+            made = arrived.record.created_at
+            older = [(m, s) for m, s in neighbours if m.record.created_at <= made]
+            _judge(store, lifecycle, namespace, arrived, older, judging, report)
+            for stored, similarity in neighbours:
+                if stored.record.created_at > made and stored.record.id not in arriving:
+                    pair = [(arrived, similarity)]
+                    _judge(store, lifecycle, namespace, stored, pair, judging, report)
             continue
         told_elsewhere = _told_on_another_device(store, arrived, neighbours)
         rewording = rewording_of(lifecycle.config, arrived, told_elsewhere)
@@ -80,36 +119,55 @@ def judge_arrivals(
             report.judged += 1
             report.merged.append(same.dropped.record.id)
             continue
-        proposal = lifecycle.propose(content, neighbours[:NEIGHBOURS], ask_model=False)
-        earlier = lifecycle.may_update(content, neighbours)
-        report.judged += 1
-        with store.db:
-            arrived = _active(store, namespace, memory_id)  # as it is now, under the lock
-            if arrived is None:
-                continue
-            for other, similarity in earlier:
-                if _active(store, namespace, other.record.id) is None:
-                    continue
-                older, newer = _in_order(other, arrived)
-                lifecycle.link_successor(newer.record, [(older, similarity)])
-                report.linked += 1
-            neighbour = proposal.neighbour
-            if rewording is not None and (proposal.relation is not None or neighbour is None):
-                # a model would be asked whether it says the same: the person is
-                report.queued += _queue_rewording(store, lifecycle, namespace, rewording)
-                continue
-            if proposal.relation is not None or neighbour is None:
-                continue  # a restatement or compatible: nothing to ask
-            fresh = _active(store, namespace, neighbour.record.id)
-            if fresh is None or _asked(store, namespace, memory_id, fresh.record.id):
-                continue
-            assert proposal.similarity is not None
-            older, newer = _in_order(fresh, arrived)
-            reason = f"may contradict the older memory: {proposal.why} (judged on arrival by sync)"
-            report.queued.append(
-                lifecycle.queue_conflict(older.record, newer.record, proposal.similarity, reason)
-            )
+        _judge(store, lifecycle, namespace, arrived, neighbours, judging, report, rewording)
     return report
+
+
+def _judge(
+    store: SqliteStore,
+    lifecycle: Lifecycle,
+    namespace: str,
+    arrived: StoredMemory,
+    neighbours: list[tuple[StoredMemory, float]],
+    judging: Judging,
+    report: Arrivals,
+    rewording: Rewording | None = None,
+) -> None:
+    """Judge ``arrived`` as the newer side against ``neighbours`` (as ``remember`` would
+    without the model): later-version notes, and a plausible contradiction (or a rewording
+    told on two laptops) queued."""
+    if not neighbours:
+        return
+    memory_id, content = arrived.record.id, arrived.record.content
+    proposal = lifecycle.propose(content, neighbours[:NEIGHBOURS], ask_model=False)
+    earlier = lifecycle.may_update(content, neighbours)
+    report.judged += 1
+    with store.db:
+        now = _active(store, namespace, memory_id)  # as it is now, under the lock
+        if now is None:
+            return
+        for other, similarity in earlier:
+            if _active(store, namespace, other.record.id) is None:
+                continue
+            older, newer = _in_order(other, now)
+            lifecycle.link_successor(newer.record, [(older, similarity)])
+            report.linked += 1
+        neighbour = proposal.neighbour
+        if rewording is not None and (proposal.relation is not None or neighbour is None):
+            # a model would be asked whether it says the same: the person is
+            report.queued += _queue_rewording(store, lifecycle, namespace, rewording)
+            return
+        if proposal.relation is not None or neighbour is None:
+            return  # a restatement or compatible: nothing to ask
+        fresh = _active(store, namespace, neighbour.record.id)
+        if fresh is None or _asked(store, namespace, memory_id, fresh.record.id):
+            return
+        assert proposal.similarity is not None
+        older, newer = _in_order(fresh, now)
+        reason = f"may contradict the older memory: {proposal.why} ({judging.how})"
+        report.queued.append(
+            lifecycle.queue_conflict(older.record, newer.record, proposal.similarity, reason)
+        )
 
 
 def _merged_with_twin(

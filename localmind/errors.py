@@ -11,8 +11,17 @@ class InvalidInput(LocalmindError, ValueError):
     """Bad content, type, limit or option. Nothing was written."""
 
 
-class InFuture(InvalidInput):
+class ImplausibleDate(InvalidInput):
+    """A memory dated where no memory can be: a wrong date. An import refuses its whole file
+    (a file's dates are written alike, so the other lines' dates are as wrong)."""
+
+
+class InFuture(ImplausibleDate):
     """A memory dated after now (beyond a day's slack): a wrong date, never a memory."""
+
+
+class TooEarly(ImplausibleDate):
+    """A memory dated before :data:`localmind.validation.EARLIEST_TOLD`: a wrong date."""
 
 
 class StoreError(LocalmindError):

@@ -15,7 +15,7 @@ from typing import Any
 from localmind import validation
 from localmind.config import Limits
 from localmind.errors import InvalidInput
-from localmind.transfer import Restorable, from_document, is_export
+from localmind.transfer import Carried, Restorable, from_export_line, is_export
 from localmind.writing import NewMemory
 
 _FIELDS = {"content", "type", "importance", "metadata", "created_at", "time"}
@@ -42,9 +42,10 @@ def detect_jsonl(path: Path, first_line: str) -> bool:
 
 def read_lines(
     handle: Iterable[str], *, jsonl: bool, default_type: str, namespace: str = "me"
-) -> Iterator[tuple[int, NewMemory | Restorable | BadLine]]:
+) -> Iterator[tuple[int, NewMemory | Restorable | Carried | BadLine]]:
     """(line number, memory or problem) for every non-blank line. A line of a localmind export
-    becomes a :class:`Restorable` (restored as it was, into ``namespace``)."""
+    becomes a :class:`Restorable` (restored as it was, into ``namespace``), or what its
+    memories were waiting for (:data:`Carried`: a pending conflict, a later-version note)."""
     for number, raw in enumerate(handle, start=1):
         line = raw.strip()
         if not line:
@@ -60,7 +61,7 @@ def read_lines(
             yield number, BadLine(number, str(error))
 
 
-def _from_json(line: str, default_type: str, namespace: str) -> NewMemory | Restorable:
+def _from_json(line: str, default_type: str, namespace: str) -> NewMemory | Restorable | Carried:
     try:
         document: Any = json.loads(line)
     except json.JSONDecodeError as error:
@@ -68,7 +69,7 @@ def _from_json(line: str, default_type: str, namespace: str) -> NewMemory | Rest
     except RecursionError:
         raise ValueError("not valid JSON (nested too deeply)") from None
     if isinstance(document, dict) and is_export(document):
-        return from_document(document, namespace, Limits())
+        return from_export_line(document, namespace, Limits())
     if isinstance(document, str):
         return NewMemory(content=document, type=default_type)
     if not isinstance(document, dict):

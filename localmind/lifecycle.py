@@ -293,10 +293,16 @@ class Lifecycle:
     # --- what to do with a new memory ---------------------------------------------------------
 
     def neighbours(
-        self, namespace: str, vector: Vectors, count: int = NEIGHBOURS, content: str | None = None
+        self,
+        namespace: str,
+        vector: Vectors,
+        count: int = NEIGHBOURS,
+        content: str | None = None,
+        types: Sequence[str] | None = None,
     ) -> list[tuple[StoredMemory, float]]:
-        """The ``count`` nearest active memories at or above :meth:`floor` for ``content``."""
-        hits = self.store.nearest(vector, count, namespace, None)
+        """The ``count`` nearest active memories at or above :meth:`floor` for ``content``
+        (of ``types`` only, when given)."""
+        hits = self.store.nearest(vector, count, namespace, types)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
         least = self.floor(content)
         kept = [
@@ -307,14 +313,20 @@ class Lifecycle:
         found = [(stored[rowid], similarity) for rowid, similarity in kept]
         if content is None:
             return found
-        by_slot = self._slot_neighbours(namespace, vector, content, {rowid for rowid, _ in kept})
+        seen = {rowid for rowid, _ in kept}
+        by_slot = self._slot_neighbours(namespace, vector, content, seen, types)
         if not by_slot:
             return found
         place = max(0, min(len(found), NEIGHBOURS - len(by_slot)))
         return [*found[:place], *by_slot, *found[place:]]
 
     def _slot_neighbours(
-        self, namespace: str, vector: Vectors, content: str, seen: set[int]
+        self,
+        namespace: str,
+        vector: Vectors,
+        content: str,
+        seen: set[int],
+        types: Sequence[str] | None = None,
     ) -> list[tuple[StoredMemory, float]]:
         """Memories the keyword index finds by the words of the one-value attribute
         ``content`` announces a change to, not among ``seen``: up to ``SLOT_NEIGHBOURS``, with
@@ -326,7 +338,7 @@ class Lifecycle:
         match = match_expression(" ".join(word for slot in slots for word in SLOT_WORDS[slot]))
         if match is None:
             return []
-        hits = self.store.keyword(match, SLOT_NEIGHBOURS + len(seen), namespace, None)
+        hits = self.store.keyword(match, SLOT_NEIGHBOURS + len(seen), namespace, types)
         rowids = [rowid for rowid, _ in hits if rowid not in seen][:SLOT_NEIGHBOURS]
         stored = self.store.get_by_rowids(rowids)
         vectors = self.store.vectors_for(rowids)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from localmind import preferences, ranking, validation
-from localmind.arrivals import judge_arrivals
+from localmind.arrivals import Judging, judge_arrivals
 from localmind.config import GovernanceConfig, Settings
 from localmind.currency import Given, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
@@ -51,9 +51,9 @@ from localmind.rollback import SeenRecord, record_seen
 from localmind.rotation import RotationReport, rotate_data_key
 from localmind.sameness import compare
 from localmind.secrets_check import with_verdict
-from localmind.store import SqliteStore
+from localmind.store import SqliteStore, StoredMemory
 from localmind.store.connection import BUSY_ERRORS
-from localmind.transfer import Restorable, Restored
+from localmind.transfer import Carried, CarriedConflict, CarriedNote, Restorable, Restored
 from localmind.writing import (
     Batch,
     Edit,
@@ -78,6 +78,8 @@ AMBIGUOUS_SHOWN = 5
 #: The shortest beginning of an id that names a memory (as git asks for 4 characters of a hash):
 #: on a store of one memory, "0" would otherwise be enough to forget it by a slip of the hand.
 SHORTEST_ID_PREFIX = 4
+#: Ids asked about in one query (SQLite allows 32,766 parameters).
+_IDS_AT_ONCE = 500
 
 
 class Memory:
@@ -888,17 +890,28 @@ class Memory:
 
     def restore(self, items: Sequence[Restorable], progress: Progress | None = None) -> Restored:
         """Write back exported memories as they were (same ids, versions, history, confidence,
-        timestamps). An id already in the store is skipped."""
+        timestamps). An id already in the store is skipped; one forgotten here stays forgotten
+        (a forget is final, and a review's merge too)."""
         self._check_ready()
         self.reload_preferences()
-        restored, skipped, secret = 0, [], []
+        restored = 0
+        skipped: list[str] = []
+        secret: list[str] = []
+        forgotten: list[str] = []
+        settled_away: list[str] = []
+        written: list[str] = []
         with self._writer.all_or_nothing() as evicted:  # all of them or, stopped, none
             for start in range(0, len(items), EMBED_BATCH):
                 batch = list(items[start : start + EMBED_BATCH])
                 vectors = self._writer.embed_documents([item.record.content for item in batch])
                 with self._store.db:
                     for item, vector in zip(batch, vectors, strict=True):
-                        if self._store.get(item.record.id) is not None:
+                        present = self._store.get(item.record.id)
+                        if present is not None and present.record.status is Status.DELETED:
+                            gone = self._writer.gone(item.record.id)
+                            (forgotten if gone is None else settled_away).append(item.record.id)
+                            continue
+                        if present is not None:
                             skipped.append(item.record.id)
                             continue
                         record = replace(
@@ -910,9 +923,89 @@ class Memory:
                         for version in item.history:
                             self._store.add_version(record.id, version)
                         restored += 1
+                        written.append(record.id)
                 if progress:
                     progress(len(batch))
-        return Restored(restored, skipped, evicted, secret)
+        return Restored(restored, skipped, evicted, secret, forgotten, settled_away, written)
+
+    def waiting(self, exported: Sequence[str]) -> tuple[list[CarriedConflict], list[CarriedNote]]:
+        """What the ``exported`` memories wait for, for an export to carry: the pending
+        conflicts (oldest first) and the later-version notes on them."""
+        conflicts = [
+            CarriedConflict(c.existing_id, c.candidate_id, c.similarity, c.reason, c.created_at)
+            for c in self._store.pending_conflicts(self.namespace)
+        ]
+        notes: list[CarriedNote] = []
+        for start in range(0, len(exported), _IDS_AT_ONCE):
+            chunk = exported[start : start + _IDS_AT_ONCE]
+            for earlier, later, similarity in self._store.later_versions(self.namespace, chunk):
+                notes.append(CarriedNote(earlier, later, similarity))
+        return conflicts, notes
+
+    def restore_waiting(self, carried: Sequence[Carried]) -> int:
+        """Queue again the pending conflicts an export carried (and write its later-version
+        notes), after its memories were restored; returns how many conflicts were queued. A
+        pair the store has (or had) a conflict about, or that a person kept both of on some
+        laptop, is left as it is (settled), and one whose two memories are not both active
+        here is dropped (one was forgotten, or a review merged it away)."""
+        if not carried:
+            return 0
+        queued = 0
+        with self._writer.all_or_nothing(), self._store.db:
+            for item in carried:
+                if isinstance(item, CarriedConflict):
+                    ids = (item.existing_id, item.candidate_id)
+                    if (
+                        self._active_pair(*ids) is None
+                        or self._store.ever_in_conflict(*ids)
+                        or self._store.kept_together(*ids)  # (keep-both on another laptop)
+                    ):
+                        continue
+                    self._store.add_conflict(
+                        self.namespace, *ids, item.similarity, item.reason, item.queued_at
+                    )
+                    queued += 1
+                    continue
+                pair = self._active_pair(item.earlier_id, item.later_id)
+                noted = self._store.later_versions(self.namespace, [item.earlier_id])
+                if pair is not None and all(later != item.later_id for _, later, _ in noted):
+                    earlier, later = pair
+                    self._lifecycle.link_successor(
+                        later.record, [(earlier, item.similarity or 0.0)]
+                    )
+        return queued
+
+    def judge_restored(self, ids: Sequence[str], spoken_for: Iterable[str]) -> int:
+        """Judge memories an import restored as ``add`` would (without the model) against the
+        store's other active memories, except the pairs of two memories in ``spoken_for`` (a
+        version 2 export carried what those waited for); returns the conflicts queued."""
+        if not ids:
+            return 0
+        spoken = frozenset(spoken_for)
+        # (a list: a generator left part-read would keep its statement open, and the table
+        # locked for the writes after it)
+        active = [stored.record.id for stored in self._store.iter_memories(self.namespace)]
+        if spoken.issuperset(active):
+            return 0  # (into a fresh store: the export carried all there is to know)
+        judging = Judging(
+            "judged when imported", None, merges=False, spoken_for=spoken, both_ways=True
+        )
+        with self._writer.all_or_nothing():
+            report = judge_arrivals(self._store, self._lifecycle, self.namespace, ids, judging)
+        return len(report.queued)
+
+    def _active_pair(self, one: str, other: str) -> tuple[StoredMemory, StoredMemory] | None:
+        """The two memories, when both are active memories of this namespace."""
+        first, second = self._store.get(one), self._store.get(other)
+        if first is None or second is None:
+            return None
+        for stored in (first, second):
+            if (
+                stored.record.status is not Status.ACTIVE
+                or stored.record.namespace != self.namespace
+            ):
+                return None
+        return first, second
 
     # --- replication (localmind.replica; the sync package carries the events) ---------------
 

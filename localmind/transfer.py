@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import MISSING, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -25,7 +25,11 @@ from localmind.records import (
     default_of,
 )
 
-EXPORT_FORMAT = "localmind-export/1"
+#: Version 2 (io10) adds lines for what the export's memories were waiting for: each pending
+#: conflict between two of them, and each later-version note (a newer memory that may replace
+#: an earlier one), after the memory lines. Version 1 files (memories only) still import.
+EXPORT_FORMAT = "localmind-export/2"
+_FORMAT_1 = "localmind-export/1"
 PLAINTEXT_WARNING = (
     "Warning: the export is NOT encrypted. Anyone who can read the file can read these "
     "memories; keep it somewhere safe and delete it when done."
@@ -34,22 +38,57 @@ PLAINTEXT_WARNING = (
 
 @dataclass(frozen=True, slots=True)
 class Restorable:
-    """One exported memory, checked, ready to be written back."""
+    """One exported memory, checked, ready to be written back. ``carries_queue``: its file
+    (version 2) carries the pending conflicts and later-version notes between its memories,
+    so those pairs are restored from it, not judged again."""
 
     record: MemoryRecord
     history: list[Version]
+    carries_queue: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CarriedConflict:
+    """A pending conflict between two exported memories: queued again on import, unless the
+    importing store already has (or had) a conflict about the pair, or one of the two is not
+    active there (a person settled it)."""
+
+    existing_id: str
+    candidate_id: str
+    similarity: float
+    reason: str
+    queued_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class CarriedNote:
+    """A later-version note: the memory ``later_id`` may replace ``earlier_id`` (recall ranks
+    it first)."""
+
+    earlier_id: str
+    later_id: str
+    similarity: float | None
+
+
+#: What an export line may be besides a memory: what its memories were waiting for.
+Carried = CarriedConflict | CarriedNote
 
 
 @dataclass(frozen=True, slots=True)
 class Restored:
     """What :meth:`Memory.restore` did: how many were written back, the ids already present
-    (left as they were), the ids the capacity limit archived to make room, and the ids of
-    those written back that are marked secret (kept from assistants)."""
+    (left as they were), the ids the capacity limit archived to make room, the ids of those
+    written back that are marked secret (kept from assistants), and the ids forgotten here
+    (not brought back: a forget is final), those a review here settled away (merged into
+    another memory, or set aside) apart, and the ids written back."""
 
     restored: int
     skipped: list[str]
     evicted: list[str]
     secret: list[str] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)
+    settled_away: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)  # the ids written back
 
 
 #: Beside each time of an export (Unix seconds, which restore exactly), the same moment in
@@ -85,8 +124,72 @@ def iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat().replace("+00:00", "Z")
 
 
+_CONFLICT = "pending_conflict"
+_NOTE = "later_version"
+
+
+def carried_document(item: Carried) -> dict[str, Any]:
+    """An export line for what its memories wait for: its fields under the kind's key."""
+    fields = asdict(item)
+    if isinstance(item, CarriedConflict):
+        fields["queued_at" + ISO_SUFFIX] = iso(item.queued_at)
+        return {"format": EXPORT_FORMAT, _CONFLICT: fields}
+    return {"format": EXPORT_FORMAT, _NOTE: fields}
+
+
 def is_export(document: dict[str, Any]) -> bool:
-    return document.get("format") == EXPORT_FORMAT
+    return document.get("format") in (EXPORT_FORMAT, _FORMAT_1)
+
+
+def from_export_line(
+    document: dict[str, Any], namespace: str, limits: Limits
+) -> Restorable | Carried:
+    """Check a line of an export (:func:`is_export`): a memory, or what they waited for."""
+    if document.get("format") == EXPORT_FORMAT and _CONFLICT in document:
+        return _carried_conflict(document[_CONFLICT])
+    if document.get("format") == EXPORT_FORMAT and _NOTE in document:
+        return _carried_note(document[_NOTE])
+    restorable = from_document(document, namespace, limits)
+    if document.get("format") == EXPORT_FORMAT:
+        return replace(restorable, carries_queue=True)
+    return restorable
+
+
+def _carried_conflict(value: object) -> CarriedConflict:
+    if not isinstance(value, dict):
+        raise InvalidInput(f"'{_CONFLICT}' must be an object")
+    reason = value.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > 2000 or not validation.is_unicode(reason):
+        raise InvalidInput("a pending conflict's 'reason' must be a short text")
+    return CarriedConflict(
+        _memory_id(value, "existing_id"),
+        _memory_id(value, "candidate_id"),
+        _similarity(value.get("similarity")),
+        reason,
+        _required_time(value, "queued_at"),
+    )
+
+
+def _carried_note(value: object) -> CarriedNote:
+    if not isinstance(value, dict):
+        raise InvalidInput(f"'{_NOTE}' must be an object")
+    similarity = value.get("similarity")
+    return CarriedNote(
+        _memory_id(value, "earlier_id"),
+        _memory_id(value, "later_id"),
+        None if similarity is None else _similarity(similarity),
+    )
+
+
+def _memory_id(value: dict[str, Any], key: str) -> str:
+    return validation.identifier(value.get(key), f"'{key}'")
+
+
+def _similarity(value: object) -> float:
+    """A cosine as stored (within -1 to 1, give or take float rounding)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not abs(value) <= 1.001:
+        raise InvalidInput(f"'similarity' must be a number from -1 to 1, not {value!r:.40}")
+    return max(-1.0, min(1.0, float(value)))
 
 
 def from_document(document: dict[str, Any], namespace: str, limits: Limits) -> Restorable:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from localmind.config import Limits
-from localmind.errors import InFuture, InvalidInput
+from localmind.errors import InFuture, InvalidInput, TooEarly
 from localmind.records import DECLARED, MemoryType, Status
 
 _NAMESPACE = re.compile(r"^[^\s/\\\x00-\x1f\ud800-\udfff]{1,64}$")
@@ -183,6 +183,27 @@ def not_in_future(when: float, name: str, now: float) -> float:
         raise InFuture(
             f"{name} {shown} is in the future (today is {today}): a memory is dated when it "
             "was told or happened."
+        )
+    return when
+
+
+#: The earliest date a new memory may have (1980-01-01 UTC). A memory is dated when it was told
+#: or happened, and nothing a person tells an assistant now was told before it; an earlier date
+#: is a mistake that would rank the memory as the oldest of all: an unset (0) or negative Unix
+#: time (-5 reads as 1969-12-31), a year or a 20250320 written as a number of seconds (both
+#: read as 1970), a mistyped century ("1850-01-01"). Something that happened earlier (a birth,
+#: a school year) keeps its year in the text. Restored exports keep their dates as they were.
+EARLIEST_TOLD = 315_532_800.0
+
+
+def not_too_early(when: float, name: str) -> float:
+    if when < EARLIEST_TOLD:
+        shown = datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        raise TooEarly(
+            f"{name} {shown} is before 1980: a memory is dated when it was told or happened, "
+            "so the date is wrong (an unset or negative Unix time, a year or 20250320 written "
+            "as a number of seconds, a mistyped year); an older event keeps its year in the "
+            "text."
         )
     return when
 

@@ -125,7 +125,8 @@ def by_agent(item: NewMemory) -> bool:
 
 def validate_new(item: NewMemory, settings: Settings, now: float | None = None) -> NewMemory:
     """``item`` checked and with defaults filled in, or :class:`InvalidInput` saying what is
-    wrong (:class:`InFuture` for a date after ``now``, the wall clock by default). Needs no
+    wrong (:class:`InFuture` for a date after ``now``, the wall clock by default;
+    :class:`TooEarly` before 1980, ``validation.EARLIEST_TOLD``). Needs no
     open store, so callers can check input before touching one."""
     limits = settings.limits
     importance = (
@@ -136,6 +137,7 @@ def validate_new(item: NewMemory, settings: Settings, now: float | None = None) 
     if item.created_at is not None:
         validation.timestamp(item.created_at, "created_at")
         validation.not_in_future(item.created_at, "created_at", time.time() if now is None else now)
+        validation.not_too_early(item.created_at, "created_at")
     return replace(
         item,
         content=validation.content(item.content, limits),
@@ -213,9 +215,10 @@ class Writer:
         never surprise")."""
         validated = [validate_new(item, self.settings, self._clock()) for item in items]
         vectors = self.embed_documents([item.content for item in validated])
+        facts = self._facts_stored()
         for item, vector in zip(validated, vectors, strict=True):
             self._prepared[content_hash(item.content)] = vector
-            for stored, _ in self._stored_neighbours(item, vector, check):
+            for stored, _ in self._stored_neighbours(item, vector, check, facts):
                 read(stored.record.content)
 
     def _evict_at_end(self, items: Iterable[NewMemory]) -> None:
@@ -457,8 +460,9 @@ class Writer:
             vectors = self.embed_documents([item.content for item in batch])
             # Searched before this batch's writes (the in-memory index follows the import's
             # transaction); the batch's own items are compared in memory.
+            facts = self._facts_stored()
             stored = [
-                self._stored_neighbours(item, vector, check)
+                self._stored_neighbours(item, vector, check, facts)
                 for item, vector in zip(batch, vectors, strict=True)
             ]
             with self._store.db:
@@ -477,6 +481,8 @@ class Writer:
                         neighbours = told.neighbours(
                             position, stored[position], self._lifecycle.floor(item.content)
                         )
+                        if item.type is MemoryType.EPISODIC:  # (the batch's events too)
+                            neighbours = [n for n in neighbours if n[0].record.type in FACTS]
                         secret = withheld(item.content, item.metadata or {})
                         proposal = self._lifecycle.propose(
                             item.content, neighbours[:NEIGHBOURS], ask_model=False, secret=secret
@@ -497,14 +503,24 @@ class Writer:
         return Batch(results, [], decisions, reasons)
 
     def _stored_neighbours(
-        self, item: NewMemory, vector: Vectors, check: bool
+        self, item: NewMemory, vector: Vectors, check: bool, facts: bool
     ) -> list[tuple[StoredMemory, float]]:
-        """The stored memories ``item`` is judged against in a batch (none without ``check``)."""
+        """The stored memories ``item`` is judged against in a batch (none without ``check``;
+        for an event, the facts: none when ``facts`` says none are stored)."""
         if not _judged(item, check):
             return []
+        types = FACTS if item.type is MemoryType.EPISODIC else None
+        if types and not facts:
+            return []  # (a transcript into a store of events: no search at all)
         return self._lifecycle.neighbours(
-            self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content
+            self.namespace, vector, SUCCESSOR_NEIGHBOURS, item.content, types
         )
+
+    def _facts_stored(self) -> bool:
+        """Whether this namespace holds an active fact (what a batch's events are judged
+        against)."""
+        counts = self._store.counts_by("type", self.namespace, "active")
+        return any(counts.get(kind) for kind in FACTS)
 
     def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
         """Vectors for ``contents``. The embedding cache is keyed by content hash: text already
@@ -1132,9 +1148,16 @@ def _cosine(a: Vectors, b: Vectors) -> float:
     return float(left @ right) / norms if norms > 0 else 0.0
 
 
+#: The memory types an event of a batch is judged against: facts, never other events.
+FACTS = (MemoryType.SEMANTIC.value, MemoryType.LONG_TERM.value)
+
+
 def _judged(item: NewMemory, check: bool) -> bool:
-    """Whether a batch judges ``item`` against what came before. Not an event: the turns of a
-    conversation or a log's entries were each true when they happened ("What else is new with
-    you?" reads as an announced change, and judging chat turns cost LoCoMo 0.09 of R@5), so an
-    import of transcripts stays raw without anyone having to ask for it."""
-    return check and item.type not in (MemoryType.SHORT_TERM, MemoryType.EPISODIC)
+    """Whether a batch judges ``item`` against what came before. An event only against the
+    facts (:data:`FACTS`), never against other events: the turns of a conversation or a log's
+    entries were each true when they happened ("What else is new with you?" reads as an
+    announced change, and judging chat turns against each other cost LoCoMo 0.09 of R@5), so
+    an import of transcripts stays raw without anyone having to ask for it. But an event that
+    changes a fact ("Moved to Lisbon" against "I live in Berlin") is queued as `add` queues it
+    (io10: an imported diary left the old fact unmarked)."""
+    return check and item.type is not MemoryType.SHORT_TERM

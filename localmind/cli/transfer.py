@@ -26,7 +26,7 @@ from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
 from localmind.errors import (
-    InFuture,
+    ImplausibleDate,
     InterruptedAfterSaving,
     InvalidInput,
     LocalmindError,
@@ -40,7 +40,11 @@ from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from localmind.transfer import (
     PLAINTEXT_WARNING,
+    Carried,
+    CarriedConflict,
+    CarriedNote,
     Restorable,
+    carried_document,
     is_markdown_export,
     markdown,
     to_document,
@@ -63,8 +67,9 @@ from localmind.transfer import (
     is_flag=True,
     help="Store every line unjudged: no merging of restatements, no review queue. A line "
     "with exactly the text of a stored fact still only raises that fact's confidence. Events "
-    "(--type episodic, e.g. chat transcripts) are always stored as told; the same event on "
-    "another date is another memory.",
+    "(--type episodic, e.g. chat transcripts) are judged only against facts, never against "
+    "each other (each was true when it happened); the same event on another date is another "
+    "memory.",
 )
 @click.option(
     "--allow-evict",
@@ -84,7 +89,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     (without asking a model): one that restates a memory is merged into it, one that may
     change a memory is stored and queued for review (`localmind conflicts`), and one whose
     text a memory replaced (an earlier version, or one set aside in a review) is not added
-    again.
+    again. An export's memories are written back as they were and judged against the store's
+    own; its pending conflicts are queued again (not one this store settled), and a memory
+    forgotten here is not brought back.
 
     An import that would take the store over its capacity imports nothing and says how many
     memories it would archive, unless --allow-evict (or raise the capacity first: `localmind
@@ -116,12 +123,15 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     batches = iter(reader)
     # The first batch with a memory in it, before the store is opened (or created).
     pending = next(batches, None)
-    while pending is not None and not pending.new and not pending.restorable:
+    while pending is not None and pending.empty:
         pending = next(batches, None)
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
-    imported = skipped = repeated = merged = queued = outdated = 0
+    imported = skipped = forgotten = settled_away = repeated = merged = queued = outdated = 0
+    requeued = 0  # pending conflicts an export carried, queued again
     secret: dict[str, None] = {}  # ids of those that look like secrets, in order
+    restored: list[str] = []  # ids an export's lines wrote back, judged at the end
+    spoken_for: set[str] = set()  # ids of a version 2 export: it carries their queue
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
@@ -138,6 +148,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                 for pending in itertools.chain(ahead, _prepared(memory, batches, progress, raw)):
                     added = memory.remember_many_explained(pending.new, check=not raw)
                     report = memory.restore(pending.restorable)
+                    requeued += memory.restore_waiting(pending.carried)
+                    restored += report.written
+                    spoken_for.update(r.record.id for r in pending.restorable if r.carries_queue)
                     imported += len(pending.new) - added.reinforced - added.merged - added.outdated
                     imported += report.restored
                     repeated += added.reinforced
@@ -145,15 +158,28 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                     merged += added.merged
                     queued += added.queued
                     skipped += len(report.skipped)
+                    forgotten += len(report.forgotten)
+                    settled_away += len(report.settled_away)
                     secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
                     secret.update(dict.fromkeys(report.secret))
                     progress.written(pending)
+                # Written back as they were, then judged as `add` judges, against the rest
+                # of the store (what the export's own memories waited for, it carried).
+                queued += memory.judge_restored(restored, spoken_for)
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
     summary = f"Imported {n_memories(imported)} in {elapsed:.1f} s"
     if skipped:
         summary += f"; {skipped} already present (same id), left as they are"
+    if forgotten:
+        # a forget is final: an old export must not bring the memory back
+        summary += f"; {forgotten} forgotten here: not brought back"
+    if settled_away:
+        summary += (
+            f"; {settled_away} merged into another memory (or set aside) in a review here: "
+            "not brought back"
+        )
     if repeated:
         # a file imported twice must not look like twice the memories
         summary += f"; {repeated} already present (same text): confidence raised, not added again"
@@ -169,6 +195,11 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         summary += (
             f"; {n_memories(queued)} may change an earlier one: "
             "queued for review (localmind conflicts)"
+        )
+    if requeued:
+        summary += (
+            f"; {plural(requeued, 'pending conflict')} of the export queued again for review "
+            "(localmind conflicts)"
         )
     if evicted:
         summary += f"; {eviction_note(evicted, capacity)}"
@@ -232,7 +263,15 @@ PREPARED_AHEAD = 4 * IMPORT_BATCH
 class _Batch:
     new: list[NewMemory] = field(default_factory=list)
     restorable: list[Restorable] = field(default_factory=list)
+    carried: list[Carried] = field(default_factory=list)  # what an export's memories wait for
     end: int = 0  # bytes of the file read up to its last line
+
+    @property
+    def empty(self) -> bool:
+        return not self.new and not self.restorable and not self.carried
+
+    def __len__(self) -> int:
+        return len(self.new) + len(self.restorable) + len(self.carried)
 
 
 class _Progress:
@@ -271,7 +310,7 @@ def _prepared_ahead(
     while batch is not None:
         _prepare(memory, batch, progress, check)
         ahead.append(batch)
-        count += len(batch.new) + len(batch.restorable)
+        count += len(batch)
         if count >= PREPARED_AHEAD:
             break
         batch = next(rest, None)
@@ -323,7 +362,7 @@ class _Batches:
     (and counted) as they are met, never kept."""
 
     def __init__(
-        self, items: Iterator[tuple[int, NewMemory | Restorable | BadLine]], name: str
+        self, items: Iterator[tuple[int, NewMemory | Restorable | Carried | BadLine]], name: str
     ) -> None:
         self._items = items
         self._name = name
@@ -347,10 +386,12 @@ class _Batches:
                 continue
             if isinstance(item, Restorable):
                 batch.restorable.append(item)
+            elif isinstance(item, CarriedConflict | CarriedNote):
+                batch.carried.append(item)
             else:
                 try:
                     checked = validate_new(item, Settings())
-                except InFuture as error:
+                except ImplausibleDate as error:
                     # Not one bad line to skip: a file's dates are usually all off alike (a
                     # time zone, milliseconds for seconds), and the rest would be kept wrong
                     # (a date that cannot be read at all: BadLine.whole_file, above).
@@ -364,7 +405,7 @@ class _Batches:
                     self._report(BadLine(number, SHORT_TERM_REFUSED))
                     continue
                 batch.new.append(checked)
-            if len(batch.new) + len(batch.restorable) >= IMPORT_BATCH:
+            if len(batch) >= IMPORT_BATCH:
                 yield batch
                 batch = _Batch()
         yield batch
@@ -384,13 +425,19 @@ class _Batches:
 @friendly_errors
 def export(obj: Context, fmt: str, output: Path | None) -> None:
     """Write every memory of the user out in plain text: JSON lines (which `localmind import`
-    restores exactly) or Markdown to read. The export is NOT encrypted."""
+    restores exactly, with the pending conflicts) or Markdown to read. The export is NOT
+    encrypted."""
     obj.require_store()  # before the warning: a missing store is the one line said
     click.secho(PLAINTEXT_WARNING, fg="yellow", err=True)
     with obj.open() as memory:
         entries = list(memory.export())
+        # What the memories wait for goes with them: a round trip keeps the review queue.
+        conflicts, notes = memory.waiting([record.id for record, _ in entries])
     if fmt == "jsonl":
-        lines = [json.dumps(to_document(r, h), ensure_ascii=False) + "\n" for r, h in entries]
+        documents = [to_document(r, h) for r, h in entries]
+        carried: list[Carried] = [*conflicts, *notes]
+        documents += [carried_document(item) for item in carried]
+        lines = [json.dumps(d, ensure_ascii=False) + "\n" for d in documents]
     else:
         lines = list(markdown(entries, f"Memories of {obj.namespace}"))
     if output is None:
@@ -406,4 +453,19 @@ def export(obj: Context, fmt: str, output: Path | None) -> None:
             raise click.ClickException(
                 f"Cannot write the export to {str(output)!r}: {error.strerror or error}."
             ) from None
-        click.echo(f"Exported {n_memories(len(entries))} to {output}.", err=True)
+        click.echo(
+            f"Exported {n_memories(len(entries))}{_queue_said(fmt, conflicts)} to {output}.",
+            err=True,
+        )
+
+
+def _queue_said(fmt: str, conflicts: list[CarriedConflict]) -> str:
+    """The pending conflicts an export carries (JSON lines, queued again on import) or leaves
+    out (Markdown): a round trip must not drop the review queue without a word."""
+    if not conflicts:
+        return ""
+    count = plural(len(conflicts), "pending conflict")
+    if fmt == "jsonl":
+        return f" and {count} (import queues {'it' if len(conflicts) == 1 else 'them'} again)"
+    verb = "is" if len(conflicts) == 1 else "are"
+    return f"; {count} {verb} not in it (export JSON lines to keep them)"

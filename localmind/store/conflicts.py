@@ -54,6 +54,17 @@ class Conflicts(Tables):
         ).fetchall()
         return [StoredConflict(*row) for row in rows]
 
+    def ever_in_conflict(self, one: str, other: str) -> bool:
+        """Whether a conflict about these two memories was ever queued here (pending, or
+        settled by a person, the model, or one of them going)."""
+        return bool(
+            self.scalar(
+                "SELECT count(*) FROM conflicts WHERE (existing_id = ? AND candidate_id = ?) "
+                "OR (existing_id = ? AND candidate_id = ?)",
+                (one, other, other, one),
+            )
+        )
+
     def pending_conflicts_of(self, memory_id: str) -> list[StoredConflict]:
         """The pending conflicts ``memory_id`` is in (either side), oldest first."""
         rows: list[tuple[Any, ...]] = self.db.execute(

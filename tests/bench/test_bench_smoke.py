@@ -143,6 +143,14 @@ def test_import_rate_times_both_kinds_of_import_side_by_side(tmp_path: Path) -> 
 
 
 @pytest.mark.slow
+def test_import_wait_runs_adds_while_a_real_import_runs() -> None:
+    result = run_bench("import-wait", "--lines", "40")
+    assert result.returncode == 0, result.stderr
+    assert "import of 40 lines:" in result.stdout and "  Imported " in result.stdout
+    assert "adds meanwhile" in result.stdout.splitlines()[-1]
+
+
+@pytest.mark.slow
 def test_retrieval_scores_a_personal_set_imported_beside_told_one_by_one(tmp_path: Path) -> None:
     out = tmp_path / "retrieval.md"
     result = run_bench(

@@ -164,6 +164,30 @@ def test_an_import_of_events_is_stored_as_told(open_memory: Callable[..., Memory
     assert Decision.QUEUED in facts.remember_many_explained(dated(*turns)).decisions
 
 
+def test_an_imported_event_that_changes_a_fact_is_queued_as_add_queues_it(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """io10: `import --type episodic` (a diary) judged nothing, so "where do I live?" gave the
+    old fact alone; the events are judged against the facts (never against each other)."""
+    told = tmp_path / "told.jsonl"
+    told.write_text(json.dumps({"content": "I live in Berlin", "created_at": "2025-01-10"}) + "\n")
+    cli.ok("import", str(told))
+    diary = tmp_path / "diary.jsonl"
+    lines = [
+        {"content": "Went to the dentist", "created_at": "2026-02-20"},
+        {"content": "We moved to Lisbon", "created_at": "2026-03-01"},
+        {"content": "Had lunch with Ana in the old town", "created_at": "2026-03-02"},
+    ]
+    diary.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    result = cli.ok("import", str(diary), "--type", "episodic")
+
+    assert "1 memory may change an earlier one: queued for review" in result.stdout
+    (conflict,) = cli.json("conflicts")
+    assert conflict["existing"]["content"] == "I live in Berlin"
+    assert conflict["candidate"]["content"] == "We moved to Lisbon"
+
+
 RENT_NEWEST_FIRST = [
     {"content": "My rent is 1400 € a month", "created_at": "2026-04-01"},
     {"content": "My rent is 950 € a month", "created_at": "2025-01-01"},

@@ -83,6 +83,35 @@ def test_an_import_line_whose_date_cannot_be_read_is_refused_by_its_number_like_
     assert state(store) == before
 
 
+@pytest.mark.parametrize(
+    ("date", "shown"),
+    [
+        (-5, "1969-12-31 23:59 UTC"),  # a negative Unix time
+        ("1850-01-01T00:00:00Z", "1850-01-01 00:00 UTC"),  # a mistyped year
+        (20250320, "1970-08-23 09:05 UTC"),  # a date written as a number of seconds
+    ],
+)
+def test_an_import_line_dated_before_1980_is_refused_by_its_number_like_a_future_one(
+    cli: Cli, store: Path, tmp_path: Path, date: object, shown: str
+) -> None:
+    """review9 E2: such dates were taken silently and listed as 1969 or 1850."""
+    cli.add("I live in Berlin")
+    before = state(store)
+    documents: list[dict[str, object]] = [
+        {"content": "note about sourdough", "created_at": "2025-01-10"},
+        {"content": "I moved to Lisbon", "created_at": date},
+    ]
+    source = _lines(tmp_path / "dated.jsonl", documents)
+
+    result = cli("import", str(source))
+
+    assert result.exit_code == 1 and result.stdout == ""
+    error = result.stderr.splitlines()[-1]
+    assert error.startswith(f"Error: {source}:2: created_at {shown} is before 1980: "), error
+    assert error.endswith("Nothing was imported.")
+    assert state(store) == before
+
+
 def test_an_import_line_dated_an_hour_ahead_is_taken_clocks_drift(cli: Cli, tmp_path: Path) -> None:
     source = _lines(
         tmp_path / "soon.jsonl",
