@@ -21,7 +21,7 @@ LONG_ZH = "我搬到了里斯本，现在住在 Alfama 区的一栋老房子里�
         ),
         (["用户喜欢喝茶", "I run", "用户养了一只猫"], "用户喜欢喝茶；I run; 用户养了一只猫。"),
         ([LONG_ZH, "I run"], f"{LONG_ZH}；I run."),
-        (["我现在在 Zalando 做主管", "I drive a Corolla"], "我现在在 Zalando 做主管；I drive a Corolla."),
+        (["我在 Zalando 做主管", "I drive a Corolla"], "我在 Zalando 做主管；I drive a Corolla."),
         (["I run", LONG_ZH], f"I run; {LONG_ZH}。"),
         (["用户喜欢喝茶"], "用户喜欢喝茶。"),
     ],
