@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,7 +18,8 @@ from localmind.first_person import as_told
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, Status
-from localmind.statement import SELF, read
+from localmind.secrets_check import withheld
+from localmind.statement import SELF, SINGLE_SLOTS, read
 from localmind.store import SqliteStore
 from localmind.terminal import printable
 
@@ -39,6 +40,13 @@ class Profile:
     #: an extractive profile's memories, in its order (None: a model's profile, or one built
     #: before they were kept): the context block leaves out the ones it lists below
     facts: tuple[str, ...] | None = None
+    #: the rules an extractive profile was chosen by (``EXTRACTIVE_RULES``; 0: before round 10)
+    rules: int = 0
+
+
+#: Bumped when an extractive profile's choice of facts changes, so one chosen by older rules is
+#: built again at once (2: only what holds now, each attribute once — review10 F8/F13).
+EXTRACTIVE_RULES = 2
 
 
 def value(record: MemoryRecord) -> float:
@@ -52,18 +60,72 @@ def value(record: MemoryRecord) -> float:
 # but not the person's name, city or job).
 _NAMED = re.compile(r"\b(my name is|my name's|call me|i'?m called)\b|我叫|我的名字", re.IGNORECASE)
 _IDENTITY_SLOTS = frozenset({"residence", "job", "employer", "partner", "origin", "diet"})
+# after who they are: what an assistant must not get wrong for them (an allergy, their pets)
+_CARE_SLOTS = frozenset({"~allergy", "~pet"})
 
 
 def _who_first(record: MemoryRecord) -> int:
     """0: the person's name; 1: where they live, their work, partner, origin or diet, said of
-    themselves; 2: anything else."""
+    themselves; 2: their allergies and pets; 3: anything else."""
     told = as_told(record.content)
     if _NAMED.search(told):
         return 0
-    statement = read(told)
-    if statement.subject in (SELF, None) and statement.single_slots & _IDENTITY_SLOTS:
+    if attributes_set(record) & _IDENTITY_SLOTS:
         return 1
-    return 2
+    statement = read(told)
+    if statement.subject in (SELF, None) and statement.slots & _CARE_SLOTS:
+        return 2
+    return 3
+
+
+def attributes_set(record: MemoryRecord) -> frozenset[str]:
+    """The one-value attributes of the user a memory sets (``Statement.single_slots``): said of
+    themselves ("I live in Berlin", 用户住在柏林) or of the attribute itself ("My girlfriend is
+    called Laura": the partner; "My manager is Priya"); not of someone else ("My brother lives
+    in Zurich" is not where the user lives). A memory of something that happened sets none
+    ("Went to Vienna for a data engineering conference" is no job)."""
+    if record.type not in (MemoryType.SEMANTIC, MemoryType.LONG_TERM):
+        return frozenset()
+    statement = read(as_told(record.content))
+    if statement.event:
+        return frozenset()
+    subject = statement.subject
+    return frozenset(
+        slot
+        for slot in statement.single_slots
+        # "i": the reader takes "I'm" before a name for a person ("I'm engaged to Mei")
+        if subject in (SELF, None, "i") or SINGLE_SLOTS.get(subject or "") == slot
+    )
+
+
+def _about_one_thing(earlier: MemoryRecord, later: MemoryRecord) -> bool:
+    """Whether a later version ``remember`` noted is one of the same thing: both set an
+    attribute in common (a like, a pet), or neither sets one the reader knows. The note is made
+    on likeness alone: "I started a new job at Otto" was noted as replaced by "Sold the Corolla
+    when I moved to Hamburg", and the profile lost the job (review10 F12/F13)."""
+    said, said_later = read(as_told(earlier.content)).slots, read(as_told(later.content)).slots
+    return bool(said & said_later) or not (said or said_later)
+
+
+def newest_per_attribute(
+    records: Sequence[MemoryRecord], others: Iterable[MemoryRecord] = ()
+) -> list[MemoryRecord]:
+    """``records`` (in their order) without each one that a newer memory, of them or of
+    ``others``, sets one of the same attributes of the user in (``attributes_set``): of "I work
+    at Allianz", "I started a new job at Otto" and a later 我现在在 Zalando 工作, only the last
+    holds now; of three tellings of where the user lives, in two languages, one is said. Made
+    at the same moment: the first of ``records`` stands."""
+    newest: dict[str, tuple[float, int]] = {}
+    for rank, record in enumerate([*records, *others]):
+        for slot in attributes_set(record):
+            held = newest.get(slot)
+            if held is None or record.created_at > held[0]:
+                newest[slot] = (record.created_at, rank)
+    return [
+        record
+        for rank, record in enumerate(records)
+        if all(newest[slot][1] == rank for slot in attributes_set(record))
+    ]
 
 
 # The block goes into system prompts, where a heading or an instruction carries weight. Memory
@@ -220,6 +282,7 @@ class ProfileEngine:
                 str(row.built_from["method"]),
                 int(row.built_from.get("seq", 0)),
                 tuple(row.built_from["facts"]) if "facts" in row.built_from else None,
+                int(row.built_from.get("rules", 0)),
             )
             for row in self.store.profiles(namespace, latest_only=latest_only)
         ]
@@ -235,6 +298,7 @@ class ProfileEngine:
         # read for it that is now marked secret (or was stored before the mark existed).
         return (
             self._forgotten_since(namespace, current.seq)
+            or (current.method == "extractive" and current.rules < EXTRACTIVE_RULES)
             or self.store.any_secret(current.built_from)
             or self.changes_since(namespace, current.seq) >= self.config.rebuild_after_changes
         )
@@ -279,6 +343,7 @@ class ProfileEngine:
         built_from: dict[str, Any] = {"ids": [m.id for m in sources], "method": method, "seq": seq}
         if method == "extractive":
             built_from["facts"] = [m.id for m in facts]
+            built_from["rules"] = EXTRACTIVE_RULES
         saved: list[int] = []
 
         def save() -> None:
@@ -292,7 +357,8 @@ class ProfileEngine:
             saved.append((previous.version if previous is not None else 0) + 1)
         version = saved[0]
         kept = tuple(built_from["facts"]) if method == "extractive" else None
-        return Profile(namespace, version, text, built_from["ids"], now, method, seq, kept)
+        rules = EXTRACTIVE_RULES if method == "extractive" else 0
+        return Profile(namespace, version, text, built_from["ids"], now, method, seq, kept, rules)
 
     def _changed_since(self, namespace: str, seq: int) -> list[MemoryRecord]:
         ids = self.store.changed_since(namespace, seq)
@@ -325,22 +391,43 @@ class ProfileEngine:
         return [r for r in records if r.id not in outdated]
 
     def _stable_facts(self, namespace: str, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
-        """What an extractive profile says: the most valuable facts about the person that no
-        pending conflict questions (``profile_facts`` at most): not events (an event answers a
+        """What an extractive profile says: the most valuable facts about the person that hold
+        now (``profile_facts`` at most), each attribute once: not events (an event answers a
         question about its time, where recall finds it), not the session's short-term notes,
-        not either side of an unsettled change."""
-        disputed = {
-            memory_id
-            for pair in self.store.conflicts_involving(namespace, [r.id for r in records])
-            for memory_id in pair
+        not a memory a newer one may replace (the earlier of a pending conflict, one
+        ``remember`` noted a later version of), nor one a newer memory sets the same attribute
+        of the user in (``newest_per_attribute``, against the newest memories too), and never a
+        secret one, marked or recognised (the profile starts every context block)."""
+        ids = [r.id for r in records]
+        by_id = {r.id: r for r in records}
+        replaced = set(newer_versions(self.store, namespace, ids))
+        replaced |= {
+            old
+            for old, new, _ in self.store.later_versions(namespace, ids)
+            if (newer := self._active(new)) is not None
+            # noted before the earlier one's text changed (a merge): made later only counts
+            and newer.created_at > by_id[old].created_at
+            and _about_one_thing(by_id[old], newer)
         }
         stable = [
             r
             for r in records
-            if r.type in (MemoryType.SEMANTIC, MemoryType.LONG_TERM) and r.id not in disputed
+            if r.type in (MemoryType.SEMANTIC, MemoryType.LONG_TERM)
+            and r.id not in replaced
+            and not r.secret
+            and not withheld(r.content, r.metadata)
         ]
+        # the newest memories: a job told last month may not be among the most valuable
+        newest = [
+            s.record for s in self.store.iter_memories(namespace, limit=self.config.source_limit)
+        ]
+        stable = newest_per_attribute(stable, newest)
         stable.sort(key=_who_first)  # a stable sort: by value within each tier, as before
         return stable[: self.config.profile_facts]
+
+    def _active(self, memory_id: str) -> MemoryRecord | None:
+        stored = self.store.get(memory_id)
+        return stored.record if stored and stored.record.status is Status.ACTIVE else None
 
     def for_context(self, profile: Profile, shown: set[str]) -> Profile:
         """``profile`` as the context block gives it beside the memories ``shown``: an
@@ -385,10 +472,14 @@ class ProfileEngine:
 
 
 def join_facts(facts: list[str]) -> str:
-    """Facts joined in the language most of them are in (the first one's on a tie): one
-    Chinese memory among English ones gave a profile of "; " facts joined by "；" and ending
-    "。" (the share of Chinese characters counted its long text over the others')."""
-    votes = [tokens.share_of_cjk([fact]) > 0.3 for fact in facts]
-    chinese = 2 * sum(votes) > len(votes) or (2 * sum(votes) == len(votes) and votes[:1] == [True])
-    separator, end = ("；", "。") if chinese else ("; ", ".")
-    return separator.join(facts) + end
+    """Facts each followed by the mark of its own script: "；" after a Chinese one, "; " after
+    an English one, the last one closed by "。" or ".". One script's marks for all gave
+    "…主管；I drive a 2012 Toyota Corolla。" (review10 F16)."""
+    joined = ""
+    for index, fact in enumerate(facts):
+        chinese = tokens.share_of_cjk([fact]) > 0.3
+        if index == len(facts) - 1:
+            joined += fact + ("。" if chinese else ".")
+        else:
+            joined += fact + ("；" if chinese else "; ")
+    return joined

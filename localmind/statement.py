@@ -317,7 +317,7 @@ SINGLE_SLOTS = _groups(
         "origin": "grow born hometown 出生 长大 老家 家乡",
         "job": "job profession occupation career engineer developer designer nurse teacher "
         "position role hire employ 工作 上班 职业 职位 入职 离职 辞职 跳槽 转岗 工程师 程序员 "
-        "岗位",
+        "岗位 主管 总监",
         "employer": "employer company startup firm 公司",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "partner": "wife husband girlfriend boyfriend partner spouse married marry engaged "

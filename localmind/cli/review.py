@@ -123,6 +123,10 @@ def conflicts(obj: Context, as_json: bool) -> None:
             click.echo(
                 f"   {label}  {record.id}  {when(record.created_at)}  {one_line(record.content)}"
             )
+        # why the two were paired, as MCP and the app say: a person cannot judge a pair (a job
+        # queued against a move) without it
+        if c.reason:
+            click.echo(f"   why  {one_line(c.reason, width=500)}")  # whole: it is the point
     click.echo(
         "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT] "
         "(ID: the #number or either memory's id)",

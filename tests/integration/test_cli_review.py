@@ -54,6 +54,10 @@ def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_da
     listing = cli.ok("conflicts").stdout.splitlines()
     assert listing[1].split()[:2] == ["old", java] and listing[2].split()[:2] == ["new", go]
     assert all(re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", line) for line in listing[1:3])
+    # why the two were paired, as `conflicts --json` (and MCP, the app) say it
+    [conflict] = cli.json("conflicts")
+    assert "announces a change" in conflict["reason"]
+    assert listing[3] == f"   why  {conflict['reason']}"
 
     assert cli.ok("resolve", go, "keep-both").stdout.startswith("Resolved #")
     assert sorted(cli.contents()) == ["I like Java", "I now prefer Go"]

@@ -209,11 +209,12 @@ def test_without_a_model_the_profile_says_who_the_person_is_first(
 
 
 @pytest.mark.slow
-def test_an_extractive_profile_is_joined_in_the_language_of_most_of_its_facts(
+def test_an_extractive_profile_closes_each_fact_with_its_own_scripts_mark(
     open_memory: Callable[..., Memory], tmp_path: Path
 ) -> None:
     """One long Chinese memory among English ones made the whole profile "；"-joined, ending
-    "。" (review9 Q4/M6): the marks follow most of the facts, not most of the characters."""
+    "。" (review9 Q4/M6); a majority vote then gave "…主管；I drive a 2012 Toyota Corolla。"
+    (review10 F16): each fact is now followed by its own script's mark."""
     long_chinese = "我搬到了里斯本，现在住在 Alfama 区的一栋老房子里，上班要坐二十分钟的电车"
     memory = open_memory(llm=OllamaLLM(host=unused_port_host()))
     short = ["I drink oolong tea", "I have a dog called Rex", "I cycle to work"]
@@ -222,11 +223,13 @@ def test_an_extractive_profile_is_joined_in_the_language_of_most_of_its_facts(
     )
     profile = memory.profile()
     assert profile is not None and profile.method == "extractive"
-    assert long_chinese in profile.text and profile.text.endswith(".")
-    assert "；" not in profile.text and profile.text.count("; ") == 3
-    # and the other way round: mostly Chinese, one English memory
+    assert f"{long_chinese}；" in profile.text and profile.text.endswith(".")
+    assert profile.text.count("；") == 1 and profile.text.count("; ") == 2
+    # and the other way round: mostly Chinese, one English memory (which tells the job again,
+    # later: the Chinese telling of it is left out, one line per attribute)
     chinese = open_memory(llm=OllamaLLM(host=unused_port_host()), path=tmp_path / "zh.db")
     chinese.remember_many([NewMemory(text, "semantic", importance=0.8) for text in [*ZH, EN[0]]])
     profile = chinese.profile()
-    assert profile is not None and EN[0] in profile.text
-    assert profile.text.endswith("。") and profile.text.count("；") == 4
+    assert profile is not None and f"{EN[0]}" in profile.text and ZH[0] not in profile.text
+    assert profile.text.startswith(f"{EN[0]}; ") and profile.text.endswith("。")
+    assert profile.text.count("；") == 2 and profile.text.count("; ") == 1
