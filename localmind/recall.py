@@ -46,7 +46,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import looks_secret
 from localmind.statement import SELF, SINGLE_SLOTS, read
 from localmind.store import SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion, suspect
+from localmind.suspicion import Suspicion, announces_change_to, suspect
 from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
 
 _Derived = TypeVar("_Derived")
@@ -841,7 +841,8 @@ class Recaller:
         """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
         or later-version note links but that ``remember`` would have linked had it compared
         them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
-        announces a change and the two are at least ``UNLINKED_SIMILARITY`` alike; none less
+        announces a change to what the older tells (``announces_change_to``) and the two are
+        at least ``UNLINKED_SIMILARITY`` alike; none less
         than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory. Events (episodic
         memories, texts tied to a day) are left alone: a later occasion does not replace an
         earlier one."""
@@ -882,7 +883,10 @@ class Recaller:
             if not read(older.content).event
             and not read(newer.content).event
             and (
-                (read(newer.content).cues and alikeness >= UNLINKED_SIMILARITY)
+                (
+                    alikeness >= UNLINKED_SIMILARITY
+                    and announces_change_to(older.content, newer.content)
+                )
                 or _suspect(older.content, newer.content).contradicts
             )
         }
