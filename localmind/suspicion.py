@@ -198,9 +198,10 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     language, other words): both set the same one-value attribute (where one lives, the
     school, ``statement.SINGLE_SLOTS``), or neither sets one ("Mochi's vet is Dr. Alvarez" /
     "We switched Mochi to Dr. Kim"; "I prefer coffee" / 我戒咖啡了). Texts that set different
-    attributes, or only one of them an attribute, are no change of one: "Mia started school in September" changes nothing in 用户的女儿叫米娅，
-    今年六岁 (review9 M2). What ``remember`` notes as a later version on a cue alone, and recall
-    judges so too (docs/design.md, "Wrong answers, round 10")."""
+    attributes, or only one of them an attribute, are no change of one: "Mia started school
+    in September" changes nothing in 用户的女儿叫米娅，今年六岁 (review9 M2). What ``remember``
+    notes as a later version on a cue alone, and recall judges so too (docs/design.md, "Wrong
+    answers, round 10")."""
     old, new = read(existing), read(candidate)
     if not new.cues:
         return False
