@@ -13,6 +13,7 @@ CHANGES = [
     ("我女儿在读幼儿园", "My daughter started school in September"),
     ("我住在汉堡", "We now live in Berlin"),
     ("I live in Hamburg", "我们现在住在柏林"),
+    ("我们住在成都", "今天终于搬进了万锦的新家"),
     # neither names an attribute the reader knows: the change word is all there is to go by
     ("Rex's vet is Dr. Lee", "We switched Rex to Dr. Park"),
 ]
