@@ -31,7 +31,7 @@ from localmind.sameness import Sameness, compare
 from localmind.secrets_check import looks_secret
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion
+from localmind.suspicion import Suspicion, announces_change_to
 from localmind.suspicion import suspect as _suspect_uncached
 
 # propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
@@ -481,16 +481,20 @@ class Lifecycle:
         secret: bool | None = None,
     ) -> list[tuple[StoredMemory, float]]:
         """The neighbours ``content`` may be a later version of: every one the suspicion rules
-        flag (not only the first, which alone may be queued), and, when ``content`` announces a
-        change, every one at or above ``SUCCESSOR_SIMILARITY``. Recall ranks the new memory
-        above them (``link_successor``); nothing is queued or changed for these. Never a
-        secret for a plain text nor the other way round (see :meth:`propose`)."""
+        flag (not only the first, which alone may be queued), and every one at or above
+        ``SUCCESSOR_SIMILARITY`` that ``content`` announces a change to
+        (:func:`localmind.suspicion.announces_change_to`: the same attribute, not another).
+        Recall ranks the new memory above them (``link_successor``); nothing is queued or
+        changed for these. Never a secret for a plain text nor the other way round (see
+        :meth:`propose`)."""
         neighbours = _alike_in_secrecy(neighbours, content, secret)
-        cues = bool(read(content).cues) if neighbours else False
         return [
             (stored, similarity)
             for stored, similarity in neighbours
-            if (cues and similarity >= SUCCESSOR_SIMILARITY)
+            if (
+                similarity >= SUCCESSOR_SIMILARITY
+                and announces_change_to(stored.record.content, content)
+            )
             or suspect(stored.record.content, content).contradicts
         ]
 

@@ -46,8 +46,16 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import looks_secret
 from localmind.statement import SELF, SINGLE_SLOTS, read
 from localmind.store import SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion, suspect
-from localmind.timeframe import TimeFrame, asks_about_now, might_mention_time, time_frame
+from localmind.suspicion import Suspicion, announces_change_to, suspect
+from localmind.timeframe import (
+    TimeFrame,
+    asks_about_now,
+    might_mention_time,
+    period_told_of,
+    tells_no_doing,
+    time_frame,
+    told_in_the_past,
+)
 
 _Derived = TypeVar("_Derived")
 # one recall judges the same pairs of its first results as the last one did (a chat asks again
@@ -247,6 +255,8 @@ class Recaller:
         self._scripts: OrderedDict[str, bool] = OrderedDict()
         self._attributes: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
+        # the period each memory's own words name, by its text and when it was told
+        self._own_periods: OrderedDict[tuple[str, float], TimeFrame | None] = OrderedDict()
         self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
         # how many secret memories hold each term, for the store's list of them it was built from
         self._secret_terms: tuple[list[MemoryRecord], Counter[str]] | None = None
@@ -410,10 +420,40 @@ class Recaller:
                 key for key in keys if self._in_cjk(found.record(key)) != asked_in_cjk
             )
         if frame is not None:
+            doings = told_in_the_past(_last_line(query))
             found.in_period.update(
-                key for key in keys if frame.may_tell(found.record(key).created_at)
+                key for key in keys if self._tells_of(frame, found.record(key), doings)
             )
             self._held_then(query, frame, query_vector, found, keys)
+
+    def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool:
+        """Whether a memory may tell of the period the query names (review9 M3). Its own words
+        may place what it tells in that period (``period_told_of``: "went to Copenhagen last
+        weekend", 上周五…, read from the day it was told; a period no longer than the query's:
+        "moved to Berlin in November" says nothing of one Friday of it). Else it was told in
+        the period (what someone said that day), or in the days after it (``TimeFrame.
+        may_tell``) if its words name no other period ("a meeting with the landlord on
+        Friday", told on the Tuesday after the weekend asked about, is the coming Friday's).
+        For a question about what was done (``doings``: "what did I do …?"), never a habit or
+        a plan ("every Wednesday", "plans a trip to Kyoto", ``tells_no_doing``)."""
+        key = (record.content_hash or record.content, record.created_at)
+        if key in self._own_periods:
+            own = self._own_periods[key]
+        else:
+            own = self._own_periods[key] = period_told_of(record.content, record.created_at)
+            if len(self._own_periods) > _TERMS_CACHE_SIZE:
+                self._own_periods.popitem(last=False)
+        if (
+            own is not None
+            and own.start < frame.end
+            and frame.start < own.end
+            and own.end - own.start <= max(frame.end - frame.start, 86_400.0)
+        ):
+            return True
+        told = record.created_at
+        if not frame.start <= told < (frame.end if own is not None else frame.told_until):
+            return False
+        return not (doings and tells_no_doing(record.content))
 
     def _held_then(
         self, query: str, frame: TimeFrame, query_vector: Vectors, found: _Found, keys: list[str]
@@ -595,6 +635,11 @@ class Recaller:
             if len(self._frames) > _QUERY_CACHE_SIZE:
                 del self._frames[next(iter(self._frames))]
         if frame is None or frame.start > now:
+            return None
+        if frame.end > now and not told_in_the_past(asked):
+            # a period not over yet, asked of in the present ("a dinner recipe for tonight?",
+            # "what do I have this week?"): what was told in it so far is only what is recent,
+            # no answer (review9 M3b); "what did I do today?" still asks about it
             return None
         return frame
 
@@ -841,7 +886,8 @@ class Recaller:
         """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
         or later-version note links but that ``remember`` would have linked had it compared
         them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
-        announces a change and the two are at least ``UNLINKED_SIMILARITY`` alike; none less
+        announces a change to what the older tells (``announces_change_to``) and the two are
+        at least ``UNLINKED_SIMILARITY`` alike; none less
         than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory. Events (episodic
         memories, texts tied to a day) are left alone: a later occasion does not replace an
         earlier one."""
@@ -882,7 +928,10 @@ class Recaller:
             if not read(older.content).event
             and not read(newer.content).event
             and (
-                (read(newer.content).cues and alikeness >= UNLINKED_SIMILARITY)
+                (
+                    alikeness >= UNLINKED_SIMILARITY
+                    and announces_change_to(older.content, newer.content)
+                )
                 or _suspect(older.content, newer.content).contradicts
             )
         }

@@ -192,6 +192,22 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     return Suspicion(False, "compatible: nothing it says changes the older memory")
 
 
+def announces_change_to(existing: str, candidate: str) -> bool:
+    """Whether ``candidate`` announces a change (now, moved, started, 现在, 不再 …) to what
+    ``existing`` tells, where the suspicion rules cannot compare the two word by word (another
+    language, other words): both set the same one-value attribute (where one lives, the
+    school, ``statement.SINGLE_SLOTS``), or neither sets one ("Mochi's vet is Dr. Alvarez" /
+    "We switched Mochi to Dr. Kim"; "I prefer coffee" / 我戒咖啡了). Texts that set different
+    attributes, or only one of them an attribute, are no change of one: "Mia started school
+    in September" changes nothing in 用户的女儿叫米娅，今年六岁 (review9 M2). What ``remember``
+    notes as a later version on a cue alone, and recall judges so too (docs/design.md, "Wrong
+    answers, round 10")."""
+    old, new = read(existing), read(candidate)
+    if not new.cues:
+        return False
+    return bool(old.single_slots & new.single_slots) or not (old.single_slots or new.single_slots)
+
+
 def _ended(old: Statement, new: Statement) -> Suspicion | None:
     """The new text tells of the end of what the older one says is, in either language: the
     person's relationship ("We broke up", 我们分手了 after "My boyfriend is Tom" or "I'm dating

@@ -17,6 +17,7 @@ language data; then well under a millisecond a query).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,18 @@ from datetime import date, datetime, timedelta, tzinfo
 from functools import cache
 from typing import Any
 
-__all__ = ["TOLD_WITHIN", "TimeFrame", "might_mention_time", "time_frame"]
+from localmind.statement import IRREGULAR_PAST, SELF_WORDS
+from localmind.statement import read as read_statement
+
+__all__ = [
+    "TOLD_WITHIN",
+    "TimeFrame",
+    "might_mention_time",
+    "period_told_of",
+    "tells_no_doing",
+    "time_frame",
+    "told_in_the_past",
+]
 
 
 #: How long after a period its memories are still told: on the personal set, 25 of 42 past
@@ -719,4 +731,97 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
         end=end,
         phrase=" ".join(text.words(item.at, item.to).strip() for item in found),
         told_within=max(0.0, _midnight(told_until, tz) - end),
+    )
+
+
+# --- what a memory's own words say of its time (review9 M3) ---------------------------------------
+
+#: A habit ("every Wednesday", "on Fridays", 每周三晚上, 一般): no one occasion in a period.
+_HABIT = re.compile(
+    rf"\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|afternoon|evening|week|weekend|"
+    rf"month|year|{_WEEKDAYS})s?\b|\b(?:on\s+)?(?:{_WEEKDAYS})s\b"
+    r"|\b(?:usually|normally|typically|generally|always|often|regularly)\b"
+    r"|每(?:天|日|晚|周|星期|礼拜|个|月|年|次)|一般|通常|平时|经常|常常|总是|往往",
+    re.IGNORECASE,
+)
+#: A plan: what is still to come when it is told.
+_PLAN = re.compile(
+    r"\b(?:plan|plans|planning|going\s+to|gonna|intends?|upcoming)\b|计划|打算|准备",
+    re.IGNORECASE,
+)
+#: A weekday alone ("on Friday", 周五): which one, the text's tense says.
+_BARE_WEEKDAY = re.compile(
+    rf"(?:on\s+)?(?:{_WEEKDAYS})|(?:周|星期|礼拜)[一二三四五六日天]", re.IGNORECASE
+)
+_WEEK = 7 * 86_400.0
+#: Irregular past forms that are no adjective before a noun ("left", "used", "found" can be).
+_PAST_FORMS = IRREGULAR_PAST - {"left", "used", "found", "lost", "led", "meant", "kept", "said"}
+#: A phrase that says its period is past whatever the tense ("last week", "two days ago", 去年).
+_SAID_AS_PAST = re.compile(
+    r"\b(?:last|ago|yesterday|past|previous|earlier)\b|\b(?:19|20)\d\d\b|上|昨|前|去年|前年",
+    re.IGNORECASE,
+)
+
+
+def told_in_the_past(text: str) -> bool:
+    """Whether ``text`` is told in the past tense ("went", 去了, 看过), also as an assistant
+    writes it down: "The user ran a half marathon", "Lily's recital on Saturday went great"
+    (the statement reader takes a past form after a noun for an adjective, "a cat named
+    Mochi": an irregular one, or any after "user", is the verb here)."""
+    told = read_statement(text)
+    if told.tense & {"past", "done"}:
+        return True
+    if told.lang != "en":
+        return False
+    return any(
+        word.surface.lower() in _PAST_FORMS
+        or (before.norm in SELF_WORDS and word.surface.lower().endswith("ed"))
+        for before, word in itertools.pairwise(told.words)
+    )
+
+
+def tells_no_doing(text: str) -> bool:
+    """Whether a memory tells a habit or a plan ("用户每周三晚上上陶艺课", "The user plans a
+    trip to Kyoto"): no answer to "what did I do <in a past period>?", whenever it was told."""
+    return _HABIT.search(text) is not None or _tells_a_plan(text)
+
+
+def _tells_a_plan(text: str) -> bool:
+    told = read_statement(text)
+    return not told_in_the_past(text) and ("future" in told.tense or _PLAN.search(text) is not None)
+
+
+def period_told_of(text: str, told_at: float, tz: tzinfo | None = None) -> TimeFrame | None:
+    """The period a memory's own words place what it tells in, read from the moment it was told
+    (``told_at``): "went to Copenhagen last weekend" told on a Tuesday is the weekend before,
+    上周五…去看了电影 that week's Friday. In a text not told in the past, a period named without
+    a year or a word that makes it past is the coming one: a weekday alone ("has a meeting
+    with the landlord on Friday"), and in a plan a holiday or a month ("we'll spend Christmas
+    in Portland" told in October). None when it names no period, or when a text told in the
+    past names one after the day it was told (这个周末…上了课 told on a
+    Tuesday is the weekend just gone, not the next: the phrase cannot be trusted)."""
+    frame = time_frame(text, told_at, tz)
+    if frame is None:
+        return None
+    told = (
+        datetime.fromtimestamp(told_at, tz) if tz else datetime.fromtimestamp(told_at).astimezone()
+    )
+    day_start = _midnight(told.date(), tz)
+    if told_in_the_past(text):
+        return None if frame.start >= day_start + 86_400.0 else frame
+    if frame.end > day_start or _SAID_AS_PAST.search(frame.phrase):
+        return frame
+    # read as the latest such period, as a question is; told not in the past, it is the next
+    if _BARE_WEEKDAY.fullmatch(frame.phrase.strip()):
+        return TimeFrame(frame.start + _WEEK, frame.end + _WEEK, frame.phrase, frame.told_within)
+    if not _tells_a_plan(text):
+        return frame  # a holiday or a month in a text that tells no plan: as read
+    start, end = _a_year_later(frame.start, tz), _a_year_later(frame.end, tz)
+    return TimeFrame(start, end, frame.phrase, frame.told_within)
+
+
+def _a_year_later(moment: float, tz: tzinfo | None) -> float:
+    day = (datetime.fromtimestamp(moment, tz) if tz else datetime.fromtimestamp(moment)).date()
+    return _midnight(
+        day.replace(year=day.year + 1, day=28 if (day.month, day.day) == (2, 29) else day.day), tz
     )

@@ -15,8 +15,9 @@ from tests.integration.test_recall_judgment import _filled
 TOMATOES = "Tomatoes and cucumbers are growing in the backyard."
 MINT = "We planted mint and basil along the back fence."
 #: remember() notes this as a possible later version of "我最喜欢的菜是麻婆豆腐" (my favourite
-#: dish is mapo tofu: both are about what I like to eat) and queues it against the cilantro one
-LATER = "Weirdly, I'm okay with cilantro now; a little bit in pho actually tastes good."
+#: dish is mapo tofu: a change of what I like, the attribute both set) and queues it against
+#: the cilantro one
+LATER = "Weirdly, I now love cilantro; a little bit in pho actually tastes good."
 QUESTION = "What vegetables grow in our backyard?"
 
 
