@@ -5,7 +5,7 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -389,7 +389,9 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[StoredMemory] = []
-        for stored, similarity in _same_attribute_first(neighbours, content):
+        for stored, similarity in self._current_version_first(
+            _same_attribute_first(neighbours, content), content
+        ):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
@@ -446,6 +448,35 @@ class Lifecycle:
                     Relation.COMPATIBLE, stored, similarity, why, None, may_restate=True
                 )
         return None
+
+    def _current_version_first(
+        self, neighbours: list[tuple[StoredMemory, float]], content: str
+    ) -> list[tuple[StoredMemory, float]]:
+        """``neighbours``, except that when the first one ``content`` is suspect against already
+        waits for review against a later neighbour ``content`` is suspect against too, that later
+        one (the newest of the chain) comes first: a value changed twice ("works at Siemens",
+        "now at Google", "now at SAP") is paired with the current one, Google, not with the
+        oldest (the nearest in words may be either). One query of the pending pairs, only when
+        two neighbours or more are suspect."""
+        suspects = [
+            (stored, similarity)
+            for stored, similarity in neighbours
+            if suspect(stored.record.content, content).contradicts
+        ]
+        if len(suspects) < 2:
+            return neighbours
+        by_id = {stored.record.id: (stored, similarity) for stored, similarity in suspects}
+        namespace = suspects[0][0].record.namespace
+        later: dict[str, list[str]] = {}
+        for earlier, newer in self.store.pending_pairs(namespace, list(by_id)):
+            later.setdefault(earlier, []).append(newer)
+        current = newest_change(
+            suspects[0][0].record.id, later, lambda i: by_id[i][0].record.created_at
+        )
+        if current == suspects[0][0].record.id:
+            return neighbours
+        first = by_id[current]
+        return [first, *(n for n in neighbours if n[0].record.id != current)]
 
     def _change_waiting(
         self,
@@ -769,6 +800,19 @@ def _same_attribute_first(
     if paired is None:
         return list(neighbours)
     return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
+
+
+def newest_change(
+    start: str, later: Mapping[str, Sequence[str]], told: Callable[[str], float]
+) -> str:
+    """The end of the chain of changes waiting for review from ``start`` (``later``: the
+    memories queued as changes of each, ``told``: when each was told), the newest at each step:
+    the current value of what ``start`` says."""
+    current, seen = start, set[str]()
+    while current in later and current not in seen:
+        seen.add(current)
+        current = max(later[current], key=told)
+    return current
 
 
 def without_restatements(record: MemoryRecord) -> dict[str, Any]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from localmind import Memory
 from localmind.lifecycle import Decision
 
@@ -39,3 +41,31 @@ def test_a_job_change_is_paired_with_the_job_not_with_the_move(
     [conflict] = memory.conflicts()
     assert (conflict.existing.content, conflict.candidate.content) == (SIEMENS, GOOGLE)
     assert "job" in outcome.reason
+
+
+# A value changed twice: the third telling is paired with the second, the current value, not
+# with the first, which may be the nearer in words (queue10 item 2).
+CHANGED_TWICE = [
+    (
+        SIEMENS,
+        GOOGLE,
+        "I now work at SAP in Walldorf as a principal engineer",
+    ),
+    ("My partner is Tom.", "My partner is now Alex.", "My partner is now Sam."),
+    ("我的领导是王磊。", "我的领导现在是李娜。", "我的领导现在是张伟。"),
+]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "third"), CHANGED_TWICE, ids=["employer", "partner", "manager-zh"]
+)
+def test_a_value_changed_twice_is_paired_with_the_current_one(
+    open_memory: Callable[..., Memory], first: str, second: str, third: str
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(first)
+    memory.remember(second)
+    outcome = memory.remember_explained(third)
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    pairs = {(c.existing.content, c.candidate.content) for c in memory.conflicts()}
+    assert pairs == {(first, second), (second, third)}

@@ -1,0 +1,54 @@
+"""The review queue, round 10 (issue 13, queue10): pure rules of localmind.suspicion, no store.
+See docs/design.md, "The review queue, round 10"."""
+
+from __future__ import annotations
+
+import pytest
+
+from localmind.suspicion import suspect
+
+# A heading with an id before the entry's number: a load test's writers, an import's batches.
+ENTRIES_WITH_IDS = [
+    (
+        "cli0 item 5: note about topic 3 and thing 5",
+        "cli0 item 6: note about topic 4 and thing 6",
+    ),
+    (
+        "cli0 item 5: note about topic 3 and thing 5",
+        "cli0 item 12: note about topic 3 and thing 12",
+    ),
+    # another writer's entry of the same kind
+    (
+        "cli0 item 12: note about topic 3 and thing 12",
+        "cli1 item 16: note about topic 7 and thing 16",
+    ),
+    (
+        "batch 2 item 5: a note about cooking, number 451",
+        "batch 0 item 9: a note about books, number 471",
+    ),
+    ("writer-1 entry 10: cooked dinner, score 0", "writer-2 entry 14: cooked dinner, score 4"),
+    ("run7 task 3 — walked 5 km", "run7 task 4 — walked 7 km"),
+    ("批次0条目15：关于话题6的笔记，编号15", "批次2条目23：关于话题5的笔记，编号23"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), ENTRIES_WITH_IDS)
+def test_entries_whose_heading_holds_an_id_are_other_items(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
+
+
+CHANGES_IN_ENTRIES_WITH_IDS = [
+    # the user's one-value attribute, or habit, whichever entry tells it
+    ("cli0 item 5: my rent is 1400 euros", "cli1 item 9: my rent is 1550 euros"),
+    ("cli0 item 5: I get up at 6:30 every day", "cli1 item 7: I get up at 7:30 every day"),
+    ("批次2条目5：我住在杭州。", "批次2条目9：我搬到上海了。"),
+    # one entry told again with another value: a correction of that entry
+    ("cli0 item 5: 3 eggs and 200 g flour", "cli0 item 5: 4 eggs and 200 g flour"),
+    # numbers after an id with no colon are values, not a heading
+    ("Flat 3 rent 1400, paid by transfer", "Flat 3 rent 1550, paid by transfer"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES_IN_ENTRIES_WITH_IDS)
+def test_a_change_told_in_entries_with_ids_is_still_suspect(old: str, new: str) -> None:
+    assert suspect(old, new).contradicts
