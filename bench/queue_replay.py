@@ -31,7 +31,7 @@ from localmind.config import LifecycleConfig
 from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, newest_change
 from localmind.sameness import compare
 from localmind.statement import read
-from localmind.suspicion import suspect
+from localmind.suspicion import changes_more_than, suspect
 
 PAIR_FILES = {
     "memory_pairs": hygiene.MEMORY_PAIRS,
@@ -118,7 +118,10 @@ def decide(text: str, near: list[tuple[str, str, float]], waiting: set[tuple[str
         if not suspicion.contradicts:
             continue
         told_again = any(
-            earlier == memory_id and newer in close and not suspect(texts[newer], text).contradicts
+            earlier == memory_id
+            and newer in close
+            and not suspect(texts[newer], text).contradicts
+            and not changes_more_than(old, texts[newer], text)
             for earlier, newer in waiting
         )
         if told_again:
@@ -138,7 +141,11 @@ def _current_version_first(
     by_id = {n[0]: n for n in suspects}
     later: dict[str, list[str]] = {}
     for earlier, newer in waiting:
-        if earlier in by_id and newer in by_id:
+        if (
+            earlier in by_id
+            and newer in by_id
+            and not changes_more_than(by_id[earlier][1], by_id[newer][1], text)
+        ):
             later.setdefault(earlier, []).append(newer)
     current = newest_change(suspects[0][0], later, _added_order)
     if current == suspects[0][0]:

@@ -31,7 +31,7 @@ from localmind.sameness import Sameness, compare
 from localmind.secrets_check import looks_secret
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion
+from localmind.suspicion import Suspicion, changes_more_than
 from localmind.suspicion import suspect as _suspect_uncached
 
 # propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
@@ -456,8 +456,10 @@ class Lifecycle:
         waits for review against a later neighbour ``content`` is suspect against too, that later
         one (the newest of the chain) comes first: a value changed twice ("works at Siemens",
         "now at Google", "now at SAP") is paired with the current one, Google, not with the
-        oldest (the nearest in words may be either). One query of the pending pairs, only when
-        two neighbours or more are suspect."""
+        oldest (the nearest in words may be either). Not when ``content`` changes in the older
+        one something the later one does not speak of (:func:`changes_more_than`: the
+        melatonin stopped, after the shift change): that is a change of the older one. One
+        query of the pending pairs, only when two neighbours or more are suspect."""
         suspects = [
             (stored, similarity)
             for stored, similarity in neighbours
@@ -469,7 +471,9 @@ class Lifecycle:
         namespace = suspects[0][0].record.namespace
         later: dict[str, list[str]] = {}
         for earlier, newer in self.store.pending_pairs(namespace, list(by_id)):
-            later.setdefault(earlier, []).append(newer)
+            texts = (by_id[earlier][0].record.content, by_id[newer][0].record.content)
+            if not changes_more_than(*texts, content):
+                later.setdefault(earlier, []).append(newer)
         current = newest_change(
             suspects[0][0].record.id, later, lambda i: by_id[i][0].record.created_at
         )
@@ -500,7 +504,9 @@ class Lifecycle:
             change = close.get(newer)
             if earlier != stored.record.id or change is None:
                 continue
-            if not suspect(change.record.content, content).contradicts:
+            if not suspect(change.record.content, content).contradicts and not changes_more_than(
+                stored.record.content, change.record.content, content
+            ):
                 return change
         return None
 

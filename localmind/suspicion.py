@@ -95,7 +95,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     shared = terms_old & terms_new
     overlap = len(shared) / max(1, min(len(terms_old), len(terms_new)))
     overlap_all = len(shared) / max(1, len(terms_old), len(terms_new))
-    single = old.single_slots & new.single_slots
+    single = _slots_told(old) & _slots_told(new)  # not "job" of "job7 step 3:"
     told_over = _told_as_over(old, new)
     if told_over is not None:
         return told_over
@@ -620,6 +620,28 @@ def _tells_the_change_again(old: Statement, new: Statement) -> bool:
     )
 
 
+def changes_more_than(existing: str, change: str, candidate: str) -> bool:
+    """``candidate`` changes in ``existing`` something ``change`` (a change of ``existing``
+    already waiting for review) does not speak of: a word both ``existing`` and ``candidate``
+    say beside ``candidate``'s change word that ``change`` never says. 换了白班以后褪黑素停了
+    after 上夜班…每天吃3毫克褪黑素, with 从夜班换成了白班 waiting: the melatonin stopped, a
+    change of its own, not the shift change told again. Only within one language (words
+    cannot be compared across), and not when ``candidate`` sets a one-value attribute
+    ``change`` sets (the job both tell: "now works at Google as an engineering manager" after
+    "now works at SAP as a tech lead" changes that, whatever words of the first job it keeps)."""
+    old, waiting, new = read(existing), read(change), read(candidate)
+    if not old.lang == waiting.lang == new.lang or waiting.single_slots & new.single_slots:
+        return False
+    people = _people(old) | _people(new) | {_subject(old, new), _subject(new, old)}
+    shared = {
+        term
+        for term in set(old.terms) & set(new.terms)
+        if term not in TIME_WORDS and term not in people and not _a_bare_character(term)
+    }
+    said = set(waiting.terms)
+    return any(term not in said and not _glued_in(term, said) for term in _near_a_cue(new, shared))
+
+
 def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
     """Only "now" marks a change, about no slot both set, and every name and number the new
     text gives the older one gives too (安娜现在住在新加坡 after 安娜在新加坡养了一只猫): it says
@@ -1042,7 +1064,7 @@ def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
     that is the user's, whichever entry tells it; nor when both tell a habit of the user's
     ("Diary 3: I get up at 6:30 on weekdays" / "Diary 9: … 7:30 …"), not an entry's occasion
     ("Entry 5: I feel fine, mood 7")."""
-    if old.single_slots & new.single_slots or (
+    if (_slots_told(old) & _slots_told(new)) or (
         _a_habit_of_the_users(old) and _a_habit_of_the_users(new)
     ):
         return False
@@ -1050,6 +1072,27 @@ def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
     if label_old is None or label_new is None:
         return False
     return label_old != label_new and _kind_of_entry(label_old[0]) == _kind_of_entry(label_new[0])
+
+
+def _slots_told(statement: Statement) -> frozenset[str]:
+    """The one-value attributes it sets, less those only a word of its heading names: the
+    "job" of "job7 step 3: copied 120 files" is the entry's name, not the user's job."""
+    heading = _heading(statement)
+    if heading is None:
+        return statement.single_slots
+    end = heading[0] + 1
+    named = _slot_words(statement.words[:end])
+    return statement.single_slots - (named - _slot_words(statement.words[end:]))
+
+
+def _slot_words(words: Sequence[Word]) -> set[str]:
+    """The one-value attributes these words name, read or as written ("job" reads as "work")."""
+    return {
+        slot
+        for word in words
+        for form in (word.norm, word.surface.lower())
+        if (slot := SINGLE_SLOTS.get(form)) is not None
+    }
 
 
 def _kind_of_entry(series: tuple[str, ...]) -> tuple[str, ...]:

@@ -69,3 +69,33 @@ def test_a_value_changed_twice_is_paired_with_the_current_one(
     assert outcome.decision is Decision.QUEUED, outcome.reason
     pairs = {(c.existing.content, c.candidate.content) for c in memory.conflicts()}
     assert pairs == {(first, second), (second, third)}
+
+
+@pytest.mark.parametrize(
+    ("older", "waiting", "newer"),
+    [
+        (
+            "上夜班白天睡不着，现在每天吃3毫克褪黑素。",
+            "终于从夜班换成了白班，早上7点到晚上7点。",
+            "换了白班以后褪黑素停了，晚上倒头就睡。",
+        ),
+        (
+            "I work night shifts and take 3 mg of melatonin every evening to sleep during the day.",
+            "I finally switched from night shifts to day shifts, 7 am to 7 pm.",
+            "Since switching to day shifts I stopped the melatonin; I sleep fine now.",
+        ),
+    ],
+    ids=["zh", "en"],
+)
+def test_another_change_of_a_memory_with_a_change_waiting_is_queued_too(
+    open_memory: Callable[..., Memory], older: str, waiting: str, newer: str
+) -> None:
+    # the shift change waits for review against the older memory; stopping the melatonin is
+    # another change of it, not the shift change told again (which would be stored unqueued)
+    memory = open_memory(llm=None)
+    memory.remember(older)
+    memory.remember(waiting)
+    outcome = memory.remember_explained(newer)
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    pairs = {(c.existing.content, c.candidate.content) for c in memory.conflicts()}
+    assert pairs == {(older, waiting), (older, newer)}

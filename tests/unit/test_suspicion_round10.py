@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from localmind.suspicion import suspect
+from localmind.suspicion import changes_more_than, suspect
 
 # A heading with an id before the entry's number: a load test's writers, an import's batches.
 ENTRIES_WITH_IDS = [
@@ -52,3 +52,52 @@ CHANGES_IN_ENTRIES_WITH_IDS = [
 @pytest.mark.parametrize(("old", "new"), CHANGES_IN_ENTRIES_WITH_IDS)
 def test_a_change_told_in_entries_with_ids_is_still_suspect(old: str, new: str) -> None:
     assert suspect(old, new).contradicts
+
+
+# (older memory, a change of it waiting for review, a newer memory)
+ANOTHER_CHANGE_OF_THE_OLDER = [
+    (
+        "上夜班白天睡不着，现在每天吃3毫克褪黑素。",
+        "终于从夜班换成了白班，早上7点到晚上7点。",
+        "换了白班以后褪黑素停了，晚上倒头就睡。",
+    ),
+    (
+        "I work night shifts and take 3 mg of melatonin every evening to sleep during the day.",
+        "I finally switched from night shifts to day shifts, 7 am to 7 pm.",
+        "Since switching to day shifts I stopped the melatonin; I sleep fine now.",
+    ),
+    (
+        "我每天早上喝两杯咖啡，周末去健身房。",
+        "我现在改成每天早上喝一杯咖啡了。",
+        "健身房的年卡退了，周末改成去公园跑步。",
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "waiting", "newer"), ANOTHER_CHANGE_OF_THE_OLDER)
+def test_a_change_of_what_the_waiting_change_leaves_alone_is_another_change(
+    older: str, waiting: str, newer: str
+) -> None:
+    assert suspect(older, newer).contradicts
+    assert changes_more_than(older, waiting, newer)
+
+
+THE_WAITING_CHANGE_TOLD_AGAIN = [
+    ("I live in Berlin.", "We moved to Lisbon in March.", "We moved to Lisbon this spring."),
+    ("我住在柏林。", "我们三月搬到了里斯本。", "我们搬到里斯本了，很喜欢。"),
+    # the same one-value attribute set again, whatever words of the first it keeps
+    (
+        "The user works as a data engineer at Zalando",
+        "The user now works at SAP as a tech lead",
+        "The user now works at Google as an engineering manager",
+    ),
+    # across languages words cannot be compared: left as before
+    ("I take 3 mg of melatonin every night.", "I switched to day shifts.", "褪黑素停了。"),
+]
+
+
+@pytest.mark.parametrize(("older", "waiting", "newer"), THE_WAITING_CHANGE_TOLD_AGAIN)
+def test_the_waiting_change_told_again_changes_nothing_more(
+    older: str, waiting: str, newer: str
+) -> None:
+    assert not changes_more_than(older, waiting, newer)
