@@ -83,6 +83,8 @@ class Score:
     wrong_merges: list[str] = field(default_factory=list)
     # updates not queued and compatible memories queued, with what was decided (``--misses``)
     misses: list[str] = field(default_factory=list)
+    # updates queued against the very memory they update (one by one; ``--misses``)
+    paired: str = ""
     seconds: float = 0.0
 
     def add(self, kind: str, decision: Decision, text: str) -> None:
@@ -222,10 +224,17 @@ def score_personal(directory: Path, name: str = "personal", imported: bool = Fal
             )
             decisions = batch.decisions
         else:
-            decisions = [
-                memory.remember_explained(item.text, created_at=created).decision
-                for item, created in dated
+            outcomes = [
+                memory.remember_explained(item.text, created_at=created) for item, created in dated
             ]
+            decisions = [outcome.decision for outcome in outcomes]
+            stored = {
+                item.id: outcome.record.id for item, outcome in zip(items, outcomes, strict=True)
+            }
+            waiting = {(c.existing.id, c.candidate.id) for c in memory.conflicts()}
+            updates = [item for item in items if item.updates]
+            paired = sum((stored[item.updates], stored[item.id]) in waiting for item in updates)
+            score.paired = f"{paired}/{len(updates)}"
         for item, decision in zip(items, decisions, strict=True):
             kind = UPDATE if item.updates else SAME if item.restates else COMPATIBLE
             score.add(kind, decision, f"{item.id}: {item.text}")
@@ -302,6 +311,11 @@ def report(
             parts += [f"Wrong merges in {score.name}:", ""]
             parts += [f"- {text}" for text in score.wrong_merges]
             parts.append("")
+        if misses and score.paired:
+            parts += [
+                f"Updates queued against the memory they update, {score.name}: {score.paired}",
+                "",
+            ]
         if misses and score.misses and "restatements" not in score.name:
             parts += [f"Updates not queued, compatible memories queued, in {score.name}:", ""]
             parts += [f"- {text}" for text in score.misses]

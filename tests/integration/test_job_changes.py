@@ -11,6 +11,7 @@ import pytest
 
 from localmind import Memory
 from localmind.lifecycle import Decision
+from tests.unit.test_suspicion_round10 import ANOTHER_CHANGE_OF_THE_OLDER
 
 SIEMENS = (
     "I work at Siemens as a software engineer in the Munich office, on the industrial "
@@ -56,46 +57,32 @@ CHANGED_TWICE = [
 ]
 
 
+def queued_in_turn(memory: Memory, first: str, second: str, third: str) -> set[tuple[str, str]]:
+    """The three told in turn, the third queued: every (existing, candidate) pair waiting."""
+    memory.remember(first)
+    memory.remember(second)
+    outcome = memory.remember_explained(third)
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    return {(c.existing.content, c.candidate.content) for c in memory.conflicts()}
+
+
 @pytest.mark.parametrize(
     ("first", "second", "third"), CHANGED_TWICE, ids=["employer", "partner", "manager-zh"]
 )
 def test_a_value_changed_twice_is_paired_with_the_current_one(
     open_memory: Callable[..., Memory], first: str, second: str, third: str
 ) -> None:
-    memory = open_memory(llm=None)
-    memory.remember(first)
-    memory.remember(second)
-    outcome = memory.remember_explained(third)
-    assert outcome.decision is Decision.QUEUED, outcome.reason
-    pairs = {(c.existing.content, c.candidate.content) for c in memory.conflicts()}
+    pairs = queued_in_turn(open_memory(llm=None), first, second, third)
     assert pairs == {(first, second), (second, third)}
 
 
 @pytest.mark.parametrize(
-    ("older", "waiting", "newer"),
-    [
-        (
-            "上夜班白天睡不着，现在每天吃3毫克褪黑素。",
-            "终于从夜班换成了白班，早上7点到晚上7点。",
-            "换了白班以后褪黑素停了，晚上倒头就睡。",
-        ),
-        (
-            "I work night shifts and take 3 mg of melatonin every evening to sleep during the day.",
-            "I finally switched from night shifts to day shifts, 7 am to 7 pm.",
-            "Since switching to day shifts I stopped the melatonin; I sleep fine now.",
-        ),
-    ],
-    ids=["zh", "en"],
+    ("older", "waiting", "newer"), ANOTHER_CHANGE_OF_THE_OLDER[:2], ids=["zh", "en"]
 )
 def test_another_change_of_a_memory_with_a_change_waiting_is_queued_too(
     open_memory: Callable[..., Memory], older: str, waiting: str, newer: str
 ) -> None:
     # the shift change waits for review against the older memory; stopping the melatonin is
     # another change of it, not the shift change told again (which would be stored unqueued)
-    memory = open_memory(llm=None)
-    memory.remember(older)
-    memory.remember(waiting)
-    outcome = memory.remember_explained(newer)
-    assert outcome.decision is Decision.QUEUED, outcome.reason
-    pairs = {(c.existing.content, c.candidate.content) for c in memory.conflicts()}
+    pairs = queued_in_turn(open_memory(llm=None), older, waiting, newer)
     assert pairs == {(older, waiting), (older, newer)}
