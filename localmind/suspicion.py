@@ -701,13 +701,30 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or _named_in(subject_old, new)
         or _named_in(subject_new, old)
         or bool(_owned_slots(old) & _owned_slots(new))
+        or _one_attribute_of_the_users(old, new)
     )
 
 
-def _owned_slots(statement: Statement) -> set[str]:
+def _one_attribute_of_the_users(old: Statement, new: Statement) -> bool:
+    """One text gives the user's possessive a person who is a one-value attribute ("My
+    boyfriend is Sam now", "my manager is …"), the other, about the user, sets that attribute
+    ("I'm dating Alex now"), and both name its value: the boyfriend is the user's partner,
+    whom the other text names. Without a value on both sides ("I'm married" / "My husband
+    works at SAP") it stays the other person's news."""
+    return any(
+        _subject(about, other) == SELF
+        and _owned_slots(other, people_only=True) & about.single_slots
+        and _values(other)
+        and _values(about)
+        for about, other in ((old, new), (new, old))
+    )
+
+
+def _owned_slots(statement: Statement, people_only: bool = False) -> set[str]:
     """The one-value attributes it gives the user's possessive ("my manager", "our landlord",
     我的领导): whoever else the text opens with ("Dave moved to the platform org, so my new
-    manager is Rachel Ng"), that attribute is the user's."""
+    manager is Rachel Ng"), that attribute is the user's. ``people_only``: only people
+    (boyfriend, manager; not 跟我吃素's 吃素, where 我 is no possessive)."""
     words = statement.words
     owned: set[str] = set()
     for index, word in enumerate(words[:-1]):
@@ -718,7 +735,8 @@ def _owned_slots(statement: Statement) -> set[str]:
             ahead += 1
         while ahead < len(words) - 1 and words[ahead].norm in SLOT_ADJECTIVES:
             ahead += 1
-        if ahead < len(words) and (slot := SINGLE_SLOTS.get(words[ahead].norm)):
+        slot = SINGLE_SLOTS.get(words[ahead].norm) if ahead < len(words) else None
+        if slot and (not people_only or words[ahead].norm in RELATIONS):
             owned.add(slot)
     return owned
 

@@ -53,6 +53,11 @@ CHANGED_TWICE = [
         "I now work at SAP in Walldorf as a principal engineer",
     ),
     ("My partner is Tom.", "My partner is now Alex.", "My partner is now Sam."),
+    (
+        "My boyfriend is Tom, we met at university.",
+        "Tom and I broke up; I'm dating Alex now.",
+        "My boyfriend is Sam now, we met at work.",
+    ),
     ("我的领导是王磊。", "我的领导现在是李娜。", "我的领导现在是张伟。"),
 ]
 
@@ -67,7 +72,9 @@ def queued_in_turn(memory: Memory, first: str, second: str, third: str) -> set[t
 
 
 @pytest.mark.parametrize(
-    ("first", "second", "third"), CHANGED_TWICE, ids=["employer", "partner", "manager-zh"]
+    ("first", "second", "third"),
+    CHANGED_TWICE,
+    ids=["employer", "partner", "boyfriend", "manager-zh"],
 )
 def test_a_value_changed_twice_is_paired_with_the_current_one(
     open_memory: Callable[..., Memory], first: str, second: str, third: str

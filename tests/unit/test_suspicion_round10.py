@@ -101,3 +101,34 @@ def test_the_waiting_change_told_again_changes_nothing_more(
     older: str, waiting: str, newer: str
 ) -> None:
     assert not changes_more_than(older, waiting, newer)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Tom and I broke up; I'm dating Alex now.", "My boyfriend is Sam now, we met at work."),
+        ("我和汤姆分手了，现在在跟阿力谈恋爱。", "我的男朋友现在是小山。"),
+        ("我和汤姆分手了，现在的对象是阿力。", "我男朋友现在是小山，我们是在公司认识的。"),
+    ],
+)
+def test_my_boyfriend_named_is_the_partner_the_user_named(old: str, new: str) -> None:
+    # "my boyfriend" opens the text, but the partner is the user's attribute: the third of
+    # a partner changed twice is paired with the second (queue10 item 2)
+    assert suspect(old, new).contradicts
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # someone else's partner, and 跟我吃素 (我 is no possessive there)
+        ("Tom and I broke up; I'm dating Alex now.", "My sister's boyfriend is Sam."),
+        (
+            "端午节（5月31号）我包了二十个肉粽，邻居Sarah尝了说太好吃了。",
+            "莉莉不跟我吃素，她最爱吃外婆做的红烧肉。",
+        ),
+        # no value on one side: the husband's news
+        ("I'm married.", "My husband works at SAP."),
+    ],
+)
+def test_a_relative_s_news_is_not_the_users_attribute(old: str, new: str) -> None:
+    assert not suspect(old, new).contradicts
