@@ -216,6 +216,12 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="also score each personal set imported in one batch (remember_many, as "
         "`localmind import` adds a file), in rows of its own beside the one-by-one rows",
     )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="list in the report every update of a personal set that was not queued, and every "
+        "compatible memory that was",
+    )
     parser.set_defaults(handler=_runs("hygiene", "run"))
 
 

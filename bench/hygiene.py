@@ -81,10 +81,16 @@ class Score:
     queued: dict[str, int] = field(default_factory=dict)
     pending: int = 0
     wrong_merges: list[str] = field(default_factory=list)
+    # updates not queued and compatible memories queued, with what was decided (``--misses``)
+    misses: list[str] = field(default_factory=list)
+    # updates queued against the very memory they update (one by one; ``--misses``)
+    paired: str = ""
     seconds: float = 0.0
 
     def add(self, kind: str, decision: Decision, text: str) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + 1
+        if (kind == UPDATE) != (decision is Decision.QUEUED) and kind in (UPDATE, COMPATIBLE):
+            self.misses.append(f"{kind} {decision.value}: {text}")
         if decision in (Decision.MERGED, Decision.REINFORCED):  # reinforced: the same text
             self.merged[kind] = self.merged.get(kind, 0) + 1
             if kind != SAME:
@@ -218,13 +224,20 @@ def score_personal(directory: Path, name: str = "personal", imported: bool = Fal
             )
             decisions = batch.decisions
         else:
-            decisions = [
-                memory.remember_explained(item.text, created_at=created).decision
-                for item, created in dated
+            outcomes = [
+                memory.remember_explained(item.text, created_at=created) for item, created in dated
             ]
+            decisions = [outcome.decision for outcome in outcomes]
+            stored = {
+                item.id: outcome.record.id for item, outcome in zip(items, outcomes, strict=True)
+            }
+            waiting = {(c.existing.id, c.candidate.id) for c in memory.conflicts()}
+            updates = [item for item in items if item.updates]
+            paired = sum((stored[item.updates], stored[item.id]) in waiting for item in updates)
+            score.paired = f"{paired}/{len(updates)}"
         for item, decision in zip(items, decisions, strict=True):
             kind = UPDATE if item.updates else SAME if item.restates else COMPATIBLE
-            score.add(kind, decision, item.text)
+            score.add(kind, decision, f"{item.id}: {item.text}")
             if item.restates:
                 split = same_language if language[item.restates] == item.lang else across
                 split.add(kind, decision, item.text)
@@ -274,7 +287,9 @@ def table(rows: Iterable[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def report(label: str, scores: Sequence[Score], timing: dict[str, float] | None) -> str:
+def report(
+    label: str, scores: Sequence[Score], timing: dict[str, float] | None, misses: bool = False
+) -> str:
     stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     parts = [
         f"# Memory hygiene ({label or 'unlabelled run'}, {stamp})",
@@ -295,6 +310,15 @@ def report(label: str, scores: Sequence[Score], timing: dict[str, float] | None)
         if score.wrong_merges:
             parts += [f"Wrong merges in {score.name}:", ""]
             parts += [f"- {text}" for text in score.wrong_merges]
+            parts.append("")
+        if misses and score.paired:
+            parts += [
+                f"Updates queued against the memory they update, {score.name}: {score.paired}",
+                "",
+            ]
+        if misses and score.misses and "restatements" not in score.name:
+            parts += [f"Updates not queued, compatible memories queued, in {score.name}:", ""]
+            parts += [f"- {text}" for text in score.misses]
             parts.append("")
     return "\n".join(parts)
 
@@ -332,7 +356,7 @@ def run(args: argparse.Namespace) -> int:
             if getattr(args, "imported", False):
                 scores += score_personal(directory, name, imported=True)
         timing = None if args.skip_timing else time_remember(directory)
-    text = report(args.label, scores, timing)
+    text = report(args.label, scores, timing, misses=getattr(args, "misses", False))
     print(text)
     out = Path(args.out) if args.out else RESULTS / f"hygiene-{dt.date.today().isoformat()}.md"
     out.parent.mkdir(parents=True, exist_ok=True)

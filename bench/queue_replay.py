@@ -28,10 +28,10 @@ import numpy as np
 
 from bench import hygiene
 from localmind.config import LifecycleConfig
-from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS
+from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, newest_change
 from localmind.sameness import compare
 from localmind.statement import read
-from localmind.suspicion import suspect
+from localmind.suspicion import changes_more_than, suspect
 
 PAIR_FILES = {
     "memory_pairs": hygiene.MEMORY_PAIRS,
@@ -113,18 +113,50 @@ def decide(text: str, near: list[tuple[str, str, float]], waiting: set[tuple[str
             return Decided("merged", "restates it", memory_id)
     close = {memory_id for memory_id, _, cosine in near if cosine >= CONFIG.merge_threshold}
     texts = {memory_id: old for memory_id, old, _ in near}
-    for memory_id, old, _ in near:
+    for memory_id, old, _ in _current_version_first(near, text, waiting):
         suspicion = suspect(old, text)
         if not suspicion.contradicts:
             continue
         told_again = any(
-            earlier == memory_id and newer in close and not suspect(texts[newer], text).contradicts
+            earlier == memory_id
+            and newer in close
+            and not suspect(texts[newer], text).contradicts
+            and not changes_more_than(old, texts[newer], text)
             for earlier, newer in waiting
         )
         if told_again:
             continue
         return Decided("queued", suspicion.why, memory_id)
     return Decided("inserted", "compatible")
+
+
+def _current_version_first(
+    near: list[tuple[str, str, float]], text: str, waiting: set[tuple[str, str]]
+) -> list[tuple[str, str, float]]:
+    """As ``Lifecycle._current_version_first``: the first suspect neighbour's newest change
+    waiting for review, when ``text`` is suspect against it too, comes first."""
+    suspects = [n for n in near if suspect(n[1], text).contradicts]
+    if len(suspects) < 2:
+        return near
+    by_id = {n[0]: n for n in suspects}
+    later: dict[str, list[str]] = {}
+    for earlier, newer in waiting:
+        if (
+            earlier in by_id
+            and newer in by_id
+            and not changes_more_than(by_id[earlier][1], by_id[newer][1], text)
+        ):
+            later.setdefault(earlier, []).append(newer)
+    current = newest_change(suspects[0][0], later, _added_order)
+    if current == suspects[0][0]:
+        return near
+    return [by_id[current], *(n for n in near if n[0] != current)]
+
+
+def _added_order(memory_id: str) -> float:
+    """A personal set's ids sort by when each memory was added: m001, m002 …"""
+    digits = "".join(c for c in memory_id if c.isdigit())
+    return float(digits) if digits else 0.0
 
 
 def _miss_cause(item: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> str:

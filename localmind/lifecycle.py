@@ -5,7 +5,7 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -31,7 +31,7 @@ from localmind.sameness import Sameness, compare
 from localmind.secrets_check import looks_secret
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion, announces_change_to
+from localmind.suspicion import Suspicion, announces_change_to, changes_more_than
 from localmind.suspicion import suspect as _suspect_uncached
 
 # propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
@@ -389,7 +389,9 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[StoredMemory] = []
-        for stored, similarity in _same_attribute_first(neighbours, content):
+        for stored, similarity in self._current_version_first(
+            _same_attribute_first(neighbours, content), content
+        ):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
@@ -447,6 +449,39 @@ class Lifecycle:
                 )
         return None
 
+    def _current_version_first(
+        self, neighbours: list[tuple[StoredMemory, float]], content: str
+    ) -> list[tuple[StoredMemory, float]]:
+        """``neighbours``, except that when the first one ``content`` is suspect against already
+        waits for review against a later neighbour ``content`` is suspect against too, that later
+        one (the newest of the chain) comes first: a value changed twice ("works at Siemens",
+        "now at Google", "now at SAP") is paired with the current one, Google, not with the
+        oldest (the nearest in words may be either). Not when ``content`` changes in the older
+        one something the later one does not speak of (:func:`changes_more_than`: the
+        melatonin stopped, after the shift change): that is a change of the older one. One
+        query of the pending pairs, only when two neighbours or more are suspect."""
+        suspects = [
+            (stored, similarity)
+            for stored, similarity in neighbours
+            if suspect(stored.record.content, content).contradicts
+        ]
+        if len(suspects) < 2:
+            return neighbours
+        by_id = {stored.record.id: (stored, similarity) for stored, similarity in suspects}
+        namespace = suspects[0][0].record.namespace
+        later: dict[str, list[str]] = {}
+        for earlier, newer in self.store.pending_pairs(namespace, list(by_id)):
+            texts = (by_id[earlier][0].record.content, by_id[newer][0].record.content)
+            if not changes_more_than(*texts, content):
+                later.setdefault(earlier, []).append(newer)
+        current = newest_change(
+            suspects[0][0].record.id, later, lambda i: by_id[i][0].record.created_at
+        )
+        if current == suspects[0][0].record.id:
+            return neighbours
+        first = by_id[current]
+        return [first, *(n for n in neighbours if n[0].record.id != current)]
+
     def _change_waiting(
         self,
         stored: StoredMemory,
@@ -469,7 +504,9 @@ class Lifecycle:
             change = close.get(newer)
             if earlier != stored.record.id or change is None:
                 continue
-            if not suspect(change.record.content, content).contradicts:
+            if not suspect(change.record.content, content).contradicts and not changes_more_than(
+                stored.record.content, change.record.content, content
+            ):
                 return change
         return None
 
@@ -773,6 +810,19 @@ def _same_attribute_first(
     if paired is None:
         return list(neighbours)
     return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
+
+
+def newest_change(
+    start: str, later: Mapping[str, Sequence[str]], told: Callable[[str], float]
+) -> str:
+    """The end of the chain of changes waiting for review from ``start`` (``later``: the
+    memories queued as changes of each, ``told``: when each was told), the newest at each step:
+    the current value of what ``start`` says."""
+    current, seen = start, set[str]()
+    while current in later and current not in seen:
+        seen.add(current)
+        current = max(later[current], key=told)
+    return current
 
 
 def without_restatements(record: MemoryRecord) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     shared = terms_old & terms_new
     overlap = len(shared) / max(1, min(len(terms_old), len(terms_new)))
     overlap_all = len(shared) / max(1, len(terms_old), len(terms_new))
-    single = old.single_slots & new.single_slots
+    single = _slots_told(old) & _slots_told(new)  # not "job" of "job7 step 3:"
     told_over = _told_as_over(old, new)
     if told_over is not None:
         return told_over
@@ -636,6 +636,28 @@ def _tells_the_change_again(old: Statement, new: Statement) -> bool:
     )
 
 
+def changes_more_than(existing: str, change: str, candidate: str) -> bool:
+    """``candidate`` changes in ``existing`` something ``change`` (a change of ``existing``
+    already waiting for review) does not speak of: a word both ``existing`` and ``candidate``
+    say beside ``candidate``'s change word that ``change`` never says. 换了白班以后褪黑素停了
+    after 上夜班…每天吃3毫克褪黑素, with 从夜班换成了白班 waiting: the melatonin stopped, a
+    change of its own, not the shift change told again. Only within one language (words
+    cannot be compared across), and not when ``candidate`` sets a one-value attribute
+    ``change`` sets (the job both tell: "now works at Google as an engineering manager" after
+    "now works at SAP as a tech lead" changes that, whatever words of the first job it keeps)."""
+    old, waiting, new = read(existing), read(change), read(candidate)
+    if not old.lang == waiting.lang == new.lang or waiting.single_slots & new.single_slots:
+        return False
+    people = _people(old) | _people(new) | {_subject(old, new), _subject(new, old)}
+    shared = {
+        term
+        for term in set(old.terms) & set(new.terms)
+        if term not in TIME_WORDS and term not in people and not _a_bare_character(term)
+    }
+    said = set(waiting.terms)
+    return any(term not in said and not _glued_in(term, said) for term in _near_a_cue(new, shared))
+
+
 def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
     """Only "now" marks a change, about no slot both set, and every name and number the new
     text gives the older one gives too (安娜现在住在新加坡 after 安娜在新加坡养了一只猫): it says
@@ -695,13 +717,30 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or _named_in(subject_old, new)
         or _named_in(subject_new, old)
         or bool(_owned_slots(old) & _owned_slots(new))
+        or _one_attribute_of_the_users(old, new)
     )
 
 
-def _owned_slots(statement: Statement) -> set[str]:
+def _one_attribute_of_the_users(old: Statement, new: Statement) -> bool:
+    """One text gives the user's possessive a person who is a one-value attribute ("My
+    boyfriend is Sam now", "my manager is …"), the other, about the user, sets that attribute
+    ("I'm dating Alex now"), and both name its value: the boyfriend is the user's partner,
+    whom the other text names. Without a value on both sides ("I'm married" / "My husband
+    works at SAP") it stays the other person's news."""
+    return any(
+        _subject(about, other) == SELF
+        and _owned_slots(other, people_only=True) & about.single_slots
+        and _values(other)
+        and _values(about)
+        for about, other in ((old, new), (new, old))
+    )
+
+
+def _owned_slots(statement: Statement, people_only: bool = False) -> set[str]:
     """The one-value attributes it gives the user's possessive ("my manager", "our landlord",
     我的领导): whoever else the text opens with ("Dave moved to the platform org, so my new
-    manager is Rachel Ng"), that attribute is the user's."""
+    manager is Rachel Ng"), that attribute is the user's. ``people_only``: only people
+    (boyfriend, manager; not 跟我吃素's 吃素, where 我 is no possessive)."""
     words = statement.words
     owned: set[str] = set()
     for index, word in enumerate(words[:-1]):
@@ -712,7 +751,8 @@ def _owned_slots(statement: Statement) -> set[str]:
             ahead += 1
         while ahead < len(words) - 1 and words[ahead].norm in SLOT_ADJECTIVES:
             ahead += 1
-        if ahead < len(words) and (slot := SINGLE_SLOTS.get(words[ahead].norm)):
+        slot = SINGLE_SLOTS.get(words[ahead].norm) if ahead < len(words) else None
+        if slot and (not people_only or words[ahead].norm in RELATIONS):
             owned.add(slot)
     return owned
 
@@ -934,44 +974,77 @@ def _digit(word: Word) -> bool:
 
 
 def _label_positions(statement: Statement) -> set[int]:
-    """The positions of numbers that label an entry rather than give a value: a number in a
-    text's heading, after words that name the entry ("Routine note number 5:", "Day 3 of the
-    trip:", "Recipe 12:") with no person or verb of the user before it, and 第5条. A numbered
-    notes file is no list of changed values."""
-    words = statement.words
+    """The positions of numbers that label an entry rather than give a value: the numbers of a
+    text's heading (:func:`_heading`: "Routine note number 5:", "Day 3 of the trip:", "Recipe
+    12:", "cli0 item 5:", "batch 2 item 5:") and 第5条. A numbered notes file is no list of
+    changed values."""
     found: set[int] = set()
     if not statement.numbers:
         return found
-    for index, word in enumerate(words):
-        if not _digit(word) and _number_of(word, statement) is None:
-            continue
-        if statement.lang == "zh":
-            if (index and words[index - 1].norm == _ZH_ORDINAL) or _zh_heading_label(words, index):
-                found.add(index)
-            continue
-        if not 0 < index <= _HEADING_REACH:
-            continue
-        before = words[:index]
-        after = words[index + 1].norm if index + 1 < len(words) else ","
-        named = before[-1].norm in _LABEL_WORDS
-        if _names_an_entry(before, named) and (after in (",", "of") or named):
-            found.add(index)
+    heading = _heading(statement)
+    if heading is not None:
+        index, ids = heading
+        found |= ids | {index}
+    if statement.lang == "zh":
+        words = statement.words
+        found |= {
+            index
+            for index, word in enumerate(words)
+            if index and words[index - 1].norm == _ZH_ORDINAL and _numeral(word, statement)
+        }
     return found
 
 
+def _numeral(word: Word, statement: Statement) -> bool:
+    return _digit(word) or _number_of(word, statement) is not None
+
+
+def _heading(statement: Statement) -> tuple[int, set[int]] | None:
+    """Where a text's heading names an entry: the position of the entry's number and of the
+    numbers of the ids before it ("cli0 item 5: …" → 5, and the 0 of cli0; "batch 2 item 5:"
+    → 5, and 2), or None. A heading is a few words that name the entry (no stop word, person,
+    the user or a verb of theirs; a word with a number in it is an id) and a number that ends
+    it: before ":" or "," (the reader reads both as a comma), before "of" ("Day 3 of the
+    trip"), after "number" ("shared fact number 0"), or, in Chinese, before its colon (日记17：).
+    After an id only a colon ends it: "Flat 3 rent 1400, …" tells a value."""
+    words = statement.words
+    for index, word in enumerate(words[: _HEADING_REACH + 1]):
+        if not index or not _numeral(word, statement):
+            continue
+        before = words[:index]
+        if statement.lang == "zh":
+            ends = _zh_heading_label(words, index)
+        else:
+            after = words[index + 1] if index + 1 < len(words) else None
+            named = before[-1].norm in _LABEL_WORDS
+            ends = _names_an_entry(before, named) and (
+                after is None or after.norm in (",", "of") or named
+            )
+            # an id in the heading only before a colon: "Flat 3 rent 1400, …" tells a value
+            if any(_digit(w) for w in before):
+                ends = ends and after is not None and after.surface in _COLONS
+        if ends:
+            return index, {i for i, w in enumerate(before) if _numeral(w, statement)}
+    return None
+
+
 def _names_an_entry(words: Sequence[Word], named: bool) -> bool:
-    """The words before a number name an entry ("Routine note", "Diary", 日记): no stop word,
-    no number, no person or the user, no verb of the user's. ``named``: "number" follows them,
-    before which a past form names the entry ("shared fact number 0"), as an adjective does."""
-    return all(
-        w.norm not in STOP_WORDS
-        and w.norm not in PEOPLE_WORDS
-        and w.norm not in POSSESSIVE_SELF
-        and w.norm != ","
-        and not w.person
-        and not _digit(w)
-        and (named or not past_verbs(read(w.surface)))
-        for w in words
+    """The words before a number name an entry ("Routine note", "Diary", 日记, "cli0 item",
+    "batch 2 item"): no stop word, no person or the user, no verb of the user's, and numbers
+    only after a word (an id: cli0, "batch 2"). ``named``: "number" follows them, before which
+    a past form names the entry ("shared fact number 0"), as an adjective does."""
+    return (
+        bool(words)
+        and not _digit(words[0])
+        and all(
+            w.norm not in STOP_WORDS
+            and w.norm not in PEOPLE_WORDS
+            and w.norm not in POSSESSIVE_SELF
+            and w.norm != ","
+            and not w.person
+            and (_digit(w) or named or not past_verbs(read(w.surface)))
+            for w in words
+        )
     )
 
 
@@ -997,19 +1070,20 @@ def _heading_label(statement: Statement) -> tuple[tuple[str, ...], str] | None:
         name = heading.group("name") or ""
         if not name or _names_an_entry(read(name).words, named=False):
             return tuple(name.lower().split()), heading.group("number")
-    positions = _label_positions(statement)
-    if not positions:
+    found = _heading(statement)
+    if found is None:
         return None
-    index = min(positions)
+    index, _ = found
     return tuple(word.norm for word in statement.words[:index]), statement.words[index].norm
 
 
 # A text that opens with an entry's number and a mark after it (or "about" / "on"): "Note 17 —
-# topic 4", "[17] about cooking", "17. Went for a walk", "Test memory 17 about topic 4", "#17:".
-# The name before the number is a few words of no digit; a clock time (7:30) or a decimal (3.5)
-# is no label.
+# topic 4", "[17] about cooking", "17. Went for a walk", "Test memory 17 about topic 4", "#17:",
+# "cli0 item 17 — …". The name before the number is a few words that open with a letter (a word
+# with a number in it is an id, "cli0"; the name ends in no digit, so 12 is not read as "1" "2");
+# a clock time (7:30) or a decimal (3.5) is no label.
 _MARKED_HEADING = re.compile(
-    r"^\s*[\[(#]?\s*(?P<name>[^\W\d][^\W\d]*(?:[ '-][^\W\d]+){0,3})?\s*[#№]?\s*"
+    r"^\s*[\[(#]?\s*(?P<name>[^\W\d]\w*(?:[ '-]\w+){0,3}(?<!\d))?\s*[#№]?\s*"
     r"(?P<number>\d+)\s*(?:[\])]|:(?!\d)|\.\s+\S|\s[-—–]\s|[—–]|\s(?:about|on|of)\s)"
 )
 
@@ -1017,21 +1091,49 @@ _MARKED_HEADING = re.compile(
 def _other_entries_of_one_series(old: Statement, new: Statement) -> bool:
     """Both are entries of one numbered series (the same naming words, another number:
     "Diary 17: …" / "Diary 18: …", "note 3: …" / "note 4: …", "shared fact number 0" /
-    "shared fact number 1"): other items, not another value of the same one. A generated
+    "shared fact number 1"), or of one kind with another id ("cli0 item 5: …" / "cli1 item
+    9: …"): other items, not another value of the same one. A generated
     notes file, or a diary, fills the same template again and again. Not when both set one
     one-value attribute ("note 3: my rent is 1400 euros" / "note 8: my rent is 1500 euros"):
     that is the user's, whichever entry tells it; nor when both tell a habit of the user's
     ("Diary 3: I get up at 6:30 on weekdays" / "Diary 9: … 7:30 …"), not an entry's occasion
     ("Entry 5: I feel fine, mood 7")."""
-    if old.single_slots & new.single_slots or (
+    if (_slots_told(old) & _slots_told(new)) or (
         _a_habit_of_the_users(old) and _a_habit_of_the_users(new)
     ):
         return False
     label_old, label_new = _heading_label(old), _heading_label(new)
     if label_old is None or label_new is None:
         return False
-    (series_old, number_old), (series_new, number_new) = label_old, label_new
-    return series_old == series_new and number_old != number_new
+    return label_old != label_new and _kind_of_entry(label_old[0]) == _kind_of_entry(label_new[0])
+
+
+def _slots_told(statement: Statement) -> frozenset[str]:
+    """The one-value attributes it sets, less those only a word of its heading names: the
+    "job" of "job7 step 3: copied 120 files" is the entry's name, not the user's job."""
+    heading = _heading(statement)
+    if heading is None:
+        return statement.single_slots
+    end = heading[0] + 1
+    named = _slot_words(statement.words[:end])
+    return statement.single_slots - (named - _slot_words(statement.words[end:]))
+
+
+def _slot_words(words: Sequence[Word]) -> set[str]:
+    """The one-value attributes these words name, read or as written ("job" reads as "work")."""
+    return {
+        slot
+        for word in words
+        for form in (word.norm, word.surface.lower())
+        if (slot := SINGLE_SLOTS.get(form)) is not None
+    }
+
+
+def _kind_of_entry(series: tuple[str, ...]) -> tuple[str, ...]:
+    """A series' naming words without its ids' numbers: "cli0 item" and "cli1 item", 批次0条目
+    and 批次2条目, are entries of one kind from other writers or batches."""
+    kept = (word.strip("0123456789") for word in series)
+    return tuple(word for word in kept if word)
 
 
 # Words that tell a habit ("every", "usually", 每天, 一般): what holds, not what happened once.

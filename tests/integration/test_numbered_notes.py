@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-from bench.numbered_notes import generated_notes
+import pytest
+
+from bench.numbered_notes import generated_notes, notes_with_ids
 from localmind import Memory, NewMemory
 from localmind.importing import read_lines
 from localmind.lifecycle import Decision
@@ -35,6 +37,21 @@ def test_a_generated_notes_file_fills_no_queue(open_memory: Callable[..., Memory
     assert memory.conflicts() == []
     assert Decision.QUEUED not in decisions
     assert Decision.MERGED not in decisions  # other entries, never one
+    assert memory.count() == len(set(lines))
+
+
+@pytest.mark.slow
+def test_entries_whose_heading_holds_an_id_fill_no_queue(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # "cli0 item 17: note about topic 4 and thing 17", "batch 2 item 17: …", 批次2条目17：…
+    # from three writers: the 1,000-line file queued 992 before queue10
+    memory = open_memory(llm=None)
+    lines = notes_with_ids(40)
+    decisions = imported(memory, lines)
+    assert memory.conflicts() == []
+    assert Decision.QUEUED not in decisions
+    assert Decision.MERGED not in decisions
     assert memory.count() == len(set(lines))
 
 
