@@ -20,6 +20,7 @@ from localmind.records import (
     JUDGED,
     KEPT_WITH,
     SEEN,
+    SET_ASIDE_FOR,
     TOMBSTONE,
     MemoryRecord,
     Status,
@@ -263,13 +264,20 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         )
         return record
 
-    def erase(self, stored: StoredMemory, at: float, into: str | None = None) -> None:
+    def erase(
+        self,
+        stored: StoredMemory,
+        at: float,
+        into: str | None = None,
+        set_aside_for: str | None = None,
+    ) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
         deletion can replicate; the indexes lose it at once, and every trace of its text goes
         (:meth:`redact_traces`; secure_delete zeroes the freed bytes). ``into``: a person's
         resolution folded the memory into that one (take-new, merge); the forget then also
         names the content writes of it this device had seen, so the device that made an edit
-        not among them carries that edit into the kept memory (``localmind.replica``)."""
+        not among them carries that edit into the kept memory (``localmind.replica``).
+        ``set_aside_for``: a keep-old dropped it for that memory (sync10b)."""
         record = stored.record
         seen = self.content_stamps(record.id) if into is not None else []
         if record.status is Status.ACTIVE:
@@ -288,6 +296,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         tombstone["updated_at"] = at
         if into is not None:
             tombstone.update({FOLDED_INTO: into, SEEN: seen})
+        if set_aside_for is not None:
+            tombstone[SET_ASIDE_FOR] = set_aside_for
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
     def content_stamps(self, memory_id: str) -> list[str]:

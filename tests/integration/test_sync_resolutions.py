@@ -324,3 +324,70 @@ def test_sync_now_says_a_conflict_was_settled_by_another_laptops_keep_both(
     assert "Settled 1 conflict here that another laptop answered keep-both." in said
     assert b.json("conflicts") == []
     assert asked["existing"]["id"] == conflict["existing"]["id"]
+
+
+def answered_on_both(
+    laptops: tuple[Memory, Memory, Path], b_answer: str, later: str
+) -> tuple[str, str]:
+    """A move queued on a and (on arrival) on b; a answers take-new, b ``b_answer``, the one
+    named ``later`` a minute after the other; then they sync. The pair's (old, new) ids."""
+    a, b, shared = laptops
+    berlin, lisbon, conflict = queued_move(a)
+    sync_all(shared, a, b)
+    [on_b] = b.conflicts()
+    first, second = (b, a) if later == "take_new" else (a, b)
+    for minutes, laptop in ((1, first), (2, second)):  # the second answers a minute later
+        laptop._clock.advance(seconds=60 * minutes)  # type: ignore[attr-defined]
+        if laptop is a:
+            a.resolve_conflict(conflict, "take_new", None)
+        else:
+            b.resolve_conflict(on_b.id, b_answer, None)
+    sync_all(shared, a, b)
+    return berlin, lisbon
+
+
+@pytest.mark.parametrize("later", ["take_new", "keep_old"])
+def test_opposite_answers_on_two_laptops_the_later_one_stands_on_both(
+    laptops: tuple[Memory, Memory, Path], later: str
+) -> None:
+    """sync10b F23: b answers keep-old, a take-new (or the other way round in time); the
+    later answer stands on both laptops, and a take-new's text is never erased by an earlier
+    keep-old."""
+    a, b, _ = laptops
+    berlin, lisbon = answered_on_both(laptops, "keep_old", later)
+    for device in (a, b):
+        assert device.conflicts() == []
+        assert device.get(lisbon).status is Status.DELETED
+        kept = device.get(berlin)
+        assert kept.status is Status.ACTIVE
+        if later == "take_new":
+            assert kept.content == "I moved to Lisbon"
+            assert [v.content for v in device.history(berlin)] == ["I live in Berlin"]
+        else:
+            assert kept.content == "I live in Berlin"
+            assert "Lisbon" not in texts_anywhere(device)
+    assert texts_anywhere(a) == texts_anywhere(b)
+
+
+@pytest.mark.parametrize("later", ["keep_both", "take_new"])
+def test_a_keep_both_and_a_take_new_on_two_laptops_the_later_one_stands_on_both(
+    laptops: tuple[Memory, Memory, Path], later: str
+) -> None:
+    """sync10b F18: a keep-both on b after a's take-new keeps both texts active on both
+    laptops (and nobody is asked again); a take-new after b's keep-both stands."""
+    a, b, _ = laptops
+    berlin, lisbon = answered_on_both(laptops, "keep_both", later)
+    for device in (a, b):
+        assert device.conflicts() == []
+        # the take-new's forget of the newer memory stands; kept both, its text is back
+        # under an id of its own
+        assert device.get(lisbon).status is Status.DELETED
+        active = sorted(r.content for r in device.list_memories())
+        if later == "keep_both":
+            assert active == ["I live in Berlin", "I moved to Lisbon"]
+            assert device.get(berlin).content == "I live in Berlin"
+        else:
+            assert active == ["I moved to Lisbon"]
+            assert device.get(berlin).content == "I moved to Lisbon"
+    assert texts_anywhere(a) == texts_anywhere(b)
+    assert {r.id for r in a.list_memories()} == {r.id for r in b.list_memories()}
