@@ -52,6 +52,7 @@ from localmind.records import (
     MemoryType,
     Status,
     default_of,
+    is_eviction,
     to_column,
 )
 from localmind.store import SqliteStore
@@ -485,12 +486,18 @@ class _State:
 
 
 def _fold(
-    rows: Iterable[tuple[str, str, str, str | None, float]], content_hash: Hasher | None = None
+    rows: Iterable[tuple[str, str, str, str | None, float]],
+    content_hash: Hasher | None = None,
+    here: str | None = None,
 ) -> _State | None:
     """The state that a memory's events (op, payload, hlc, reason, at), in stamp order, make.
-    ``content_hash``: to tell which text a verdict judged (without it every verdict lands)."""
+    ``content_hash``: to tell which text a verdict judged (without it every verdict lands).
+    ``here``: this device's id; another device's capacity eviction is left out (capacity is
+    each laptop's own), without it every eviction lands."""
     state: _State | None = None
     for op, text, stamp, reason, at in rows:
+        if here is not None and is_eviction(reason) and Stamp.parse(stamp).device != here:
+            continue
         payload = json.loads(text)
         if payload.get(_REDACTED) is True and op != "forget":
             continue
@@ -541,7 +548,7 @@ def _fold(
 def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | None:
     """Write the fold of ``memory_id``'s events over its row and history. Returns the rowid when
     its index entries must be rebuilt (it is active and its text, type or status changed)."""
-    state = _fold(store.memory_events(memory_id, REPLICATED_OPS), content_hash)
+    state = _fold(store.memory_events(memory_id, REPLICATED_OPS), content_hash, store.device_id)
     namespace = store.first_namespace(memory_id)
     if state is None or namespace is None:
         return None

@@ -530,8 +530,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         last_sources: Sequence[str] = (),
     ) -> list[str]:
         """Ids of up to ``limit`` active unpinned memories of least value (confidence times
-        uses, then importance, then age): what capacity archives first. Memories whose source
-        is one of ``last_sources`` come after all others, and among the rest a memory in a
+        uses, then importance, then age: the later of when it was told and last changed): what
+        capacity archives first. Memories whose source is one of ``last_sources`` come after
+        all others, and among the rest a memory in a
         pending conflict comes last: archiving it would settle the question silently, before
         the person has read it. ``source``: only those whose metadata names it; ``keep``:
         never this one."""
@@ -548,7 +549,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         sql += (
             "EXISTS (SELECT 1 FROM conflicts k WHERE k.status = 'pending' AND "
             "(k.existing_id = memories.id OR k.candidate_id = memories.id)), "
-            "confidence * (access_count + 1), importance, created_at LIMIT ?"
+            # a memory changed lately (a take-new's new text) is as recent as one told lately
+            "confidence * (access_count + 1), importance, max(created_at, updated_at) LIMIT ?"
         )
         rows: list[tuple[Any, ...]] = self.db.execute(sql, (*params, limit)).fetchall()
         return [str(memory_id) for (memory_id,) in rows]

@@ -391,3 +391,27 @@ def test_a_keep_both_and_a_take_new_on_two_laptops_the_later_one_stands_on_both(
             assert device.get(berlin).content == "I moved to Lisbon"
     assert texts_anywhere(a) == texts_anywhere(b)
     assert {r.id for r in a.list_memories()} == {r.id for r in b.list_memories()}
+
+
+def test_a_capacity_lowered_on_one_laptop_archives_nothing_on_the_other(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """sync10b F30: capacity is each laptop's own; and a memory a take-new just changed counts
+    as recent, so it is not the first to go."""
+    a, b, shared = laptops
+    berlin, _, conflict = queued_move(a)
+    for fact in ("I play the cello", "My cat is called Mochi", "I speak Dutch"):
+        a._clock.advance(seconds=60)  # type: ignore[attr-defined]
+        a.remember(fact)
+    a._clock.advance(days=1)  # type: ignore[attr-defined]
+    a.resolve_conflict(conflict, "take_new", None)  # berlin: told first, changed last
+    sync_all(shared, a, b)
+    evicted = a.configure("capacity", "2")
+    assert len(evicted) == 2 and berlin not in evicted
+    sync_all(shared, a, b)
+    assert len(a.list_memories()) == 2
+    assert len(b.list_memories()) == 4
+    assert b.get(berlin).content == "I moved to Lisbon"
+    for memory_id in evicted:
+        assert a.get(memory_id).status is Status.EXPIRED
+        assert b.get(memory_id).status is Status.ACTIVE
