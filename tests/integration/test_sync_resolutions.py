@@ -415,3 +415,27 @@ def test_a_capacity_lowered_on_one_laptop_archives_nothing_on_the_other(
     for memory_id in evicted:
         assert a.get(memory_id).status is Status.EXPIRED
         assert b.get(memory_id).status is Status.ACTIVE
+
+
+def test_sync_now_says_the_later_of_two_answers_stands(tmp_path: Path) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    shared = tmp_path / "Sync"
+    a, b = Cli(tmp_path / "a.db"), Cli(tmp_path / "b.db")
+    old = a.add("I play the guitar in a band")
+    a.ok("add", "I quit the band and now play the piano")
+    a.ok("sync", "init", str(shared), "--name", "home")
+    b.ok("sync", "join", str(shared), "--name", "work")
+    b.ok("sync", "now")
+    [on_b] = b.json("conflicts")
+    [on_a] = a.json("conflicts")
+    b.ok("resolve", str(on_b["id"]), "keep-old")
+    a.ok("resolve", str(on_a["id"]), "take-new")  # the later answer
+    b.ok("sync", "now")
+    for laptop in (a, b):  # each hears of the other's answer
+        said = laptop.ok("sync", "now").stdout
+        assert f"Memory {old}: its conflict was answered differently on two laptops" in said
+        assert "the later answer stands" in said
+    for laptop in (a, b):
+        assert "I quit the band and now play the piano" in laptop.contents()
