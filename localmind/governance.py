@@ -20,7 +20,7 @@ from localmind.config import DecayConfig, GovernanceConfig
 from localmind.errors import CapacityFull, WouldArchive
 from localmind.hlc import Stamp
 from localmind.ranking import DAY, decayed_importance
-from localmind.records import MemoryRecord, Status
+from localmind.records import EVICTION, MemoryRecord, Status
 from localmind.store import SqliteStore
 
 LAST_MAINTENANCE = "last_maintenance"
@@ -116,7 +116,7 @@ class Governance:
             value = stored.record.confidence * (stored.record.access_count + 1)
             self.store.update_fields(
                 stored,
-                f"evicted: over capacity {self.config.capacity}, value {value:.3f}",
+                f"{EVICTION}: over capacity {self.config.capacity}, value {value:.3f}",
                 status=Status.EXPIRED,
                 updated_at=self._clock(),
             )

@@ -148,6 +148,20 @@ JUDGED = "judged"
 #: a keep-both names the memory the person kept beside this one (sync10: it settles every
 #: laptop's copy of that pair, and no laptop queues the pair again).
 KEPT_WITH = "kept_with"
+#: a keep-old's forget names the memory the person kept instead (sync10b): it is an answer, not
+#: a forget of the person's own, so of it and another laptop's take-new of the same pair the
+#: later one wins (a final forget erases a concurrent take-new's copy; this one only when later).
+SET_ASIDE_FOR = "set_aside_for"
+
+#: The reason of an update by which capacity archived a memory. Capacity is each laptop's own
+#: (sync10b, review10 F30): the fold on another device leaves such an update out, so a
+#: capacity lowered on one laptop archives nothing on the others.
+EVICTION = "evicted"
+
+
+def is_eviction(reason: str | None) -> bool:
+    """Whether an event's ``reason`` says capacity archived the memory (:data:`EVICTION`)."""
+    return reason is not None and reason.startswith(f"{EVICTION}:")
 
 
 def default_of(name: str) -> Any:

@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from ulid import ULID
 
 from localmind import validation
 from localmind.config import Limits
@@ -44,11 +46,13 @@ from localmind.records import (
     JUDGED,
     KEPT_WITH,
     SEEN,
+    SET_ASIDE_FOR,
     TOMBSTONE,
     TRAVELLING,
     MemoryType,
     Status,
     default_of,
+    is_eviction,
     to_column,
 )
 from localmind.store import SqliteStore
@@ -143,7 +147,8 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
             validation.field_value(name, _as_carried(name, payload[name]), _LIMITS)
     if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
-    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH):  # ids and hashes (sync9, 10)
+    # ids and hashes (sync9, 10, 10b)
+    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH, SET_ASIDE_FOR):
         if key in payload and not (isinstance(payload[key], str) and len(payload[key]) <= 64):
             raise ValueError(f"{key} must be an id")
     seen = payload.get(SEEN, [])
@@ -177,6 +182,10 @@ class ApplyReport:
     carried: list[str] = field(default_factory=list)
     arrived: list[str] = field(default_factory=list)  # ids of memories new here (their add)
     kept_both: int = 0  # pending conflicts here that a keep-both elsewhere settled
+    # ids of the memories that a keep-both here, later than a take-new elsewhere, kept apart
+    kept_apart: list[str] = field(default_factory=list)
+    # ids of the memories where one laptop's answer overruled another's earlier one (sync10b)
+    overruled: list[str] = field(default_factory=list)
 
     def __iadd__(self, other: ApplyReport) -> ApplyReport:
         self.applied += other.applied
@@ -188,6 +197,8 @@ class ApplyReport:
         self.carried.extend(other.carried)
         self.arrived.extend(other.arrived)
         self.kept_both += other.kept_both
+        self.overruled.extend(other.overruled)
+        self.kept_apart.extend(other.kept_apart)
         return self
 
 
@@ -221,6 +232,7 @@ def apply_remote(
     embed = _embedded_ahead(store, events, embed)
     report = ApplyReport()
     touched: dict[str, None] = {}
+    arrived: set[str] = set()  # the stamps of the events recorded now
     latest: str | None = None
     with store.db:
         for event in events:
@@ -231,13 +243,16 @@ def apply_remote(
                 report.skipped += 1
                 continue
             store.record_received(event)
+            arrived.add(event.hlc)
             report.applied += 1
             if event.op == "add":
                 report.arrived.append(event.memory_id)
             touched[event.memory_id] = None
             latest = event.hlc if latest is None or event.hlc > latest else latest
         unseen = _unseen_edits(store, touched)
-        for memory_id in _redact_forgotten_copies(store, touched):
+        kept_later = _kept_both_later(store, touched, arrived)
+        lost, report.overruled = _redact_forgotten_copies(store, touched, arrived)
+        for memory_id in lost:
             touched[memory_id] = None
         dirty: list[int] = []
         for memory_id in touched:
@@ -248,6 +263,7 @@ def apply_remote(
         report.changed = list(touched)
         report.embedded = _index(store, dirty, embed)
         report.carried = _carry_over(store, unseen, embed, content_hash)
+        report.kept_apart = _keep_apart(store, kept_later, embed, content_hash)
         if judge is not None and report.arrived:
             judge(report.arrived)
         report.kept_both = _settle_kept_pairs(store, events)
@@ -329,22 +345,108 @@ def _carry_over(
     return carried
 
 
-def _redact_forgotten_copies(store: SqliteStore, touched: Iterable[str]) -> list[str]:
+def _kept_both_later(
+    store: SqliteStore, touched: Iterable[str], arrived: Collection[str]
+) -> list[tuple[str, str]]:
+    """(newer id, kept id) of each pair this device kept both later than another device's
+    take-new or merge of it, whose forget of the newer memory arrives now. Read before the
+    fold redacts the forgotten memory's events (this device's keep-both among them)."""
+    pairs = []
+    for newer in touched:
+        for stamp, kept_id in store.folds_with_stamps(newer):
+            mine = store.own_keep_both(newer, kept_id)
+            if stamp in arrived and mine is not None and mine > stamp:
+                pairs.append((newer, kept_id))
+    return pairs
+
+
+def _keep_apart(
+    store: SqliteStore, pairs: Sequence[tuple[str, str]], embed: Embed, content_hash: Hasher
+) -> list[str]:
+    """This device kept each pair both, later than another device answered it take-new: the
+    later answer wins. A forgotten memory never comes back, so the device that kept both
+    writes it again: the kept memory gets back the text the take-new replaced (its history
+    keeps both) and the newer text becomes a memory of its own, noted as kept beside it (so
+    no laptop asks the pair again). Local writes that replicate; only the keep-both's author
+    writes them, so they are written once. Not after a merge (its text is neither side's) or
+    a later change of the kept memory. Returns the kept memories' ids."""
+    apart: list[str] = []
+    for newer, kept_id in pairs:
+        kept = store.get(kept_id)
+        carried = store.carried_texts(kept_id)
+        versions = store.versions(kept_id)
+        if (
+            kept is None
+            or kept.record.status is not Status.ACTIVE
+            or not carried
+            or carried[-1][2] != newer
+            or carried[-1][3] != kept.record.content
+            or not versions
+        ):
+            continue
+        told, before = kept.record.content, versions[-1][1]
+        told_vector, before_vector = embed([told, before])
+        record = replace(
+            kept.record,
+            id=str(ULID.from_timestamp(kept.record.created_at)),
+            version=1,
+            access_count=0,
+            last_accessed=None,
+            hlc="",
+        )
+        rowid = store.insert(record, told_vector)
+        [again] = store.get_by_rowids([rowid]).values()
+        store.update_fields(again, "keep_both", kept_with=kept_id)
+        store.replace_content(
+            kept,
+            before,
+            content_hash(before),
+            before_vector,
+            "keep_both",
+            store.now(),
+            _told_at(store, kept_id),
+        )
+        apart.append(kept_id)
+    return apart
+
+
+def _told_at(store: SqliteStore, memory_id: str) -> float | None:
+    """When ``memory_id`` was first told (its ``add``), None when that is not logged."""
+    for _op, text, _stamp, _reason, _at in store.memory_events(memory_id, ("add",)):
+        told = json.loads(text).get("created_at")
+        if isinstance(told, (int, float)) and not isinstance(told, bool):
+            return float(told)
+    return None
+
+
+def _redact_forgotten_copies(
+    store: SqliteStore, touched: Iterable[str], arrived: Collection[str] = ()
+) -> tuple[list[str], list[str]]:
     """A forget reaches the copies of its text that a concurrent resolution on another device
     put into another memory: such a version is redacted, so that memory's fold ends where it
     was before it. Looked at from both sides, since either may arrive first: a memory
-    forgotten for real, and a memory holding a version carried from one. Returns the ids of
-    the memories that lost a version."""
+    forgotten for real, and a memory holding a version carried from one. A keep-old's forget
+    is an answer, not a forget of the person's own: it reaches the copy only when it came
+    after it (the later answer wins; a take-new after it keeps its text). Returns the ids of
+    the memories that lost a version, and of those where, by the events in ``arrived`` (the
+    stamps this import brought), a later answer on one device overruled an earlier one."""
     lost: dict[str, None] = {}
+    overruled: dict[str, None] = {}
     for memory_id in list(touched):
         holders = [kept for kept, _ in store.folded_into(memory_id)] + [memory_id]
         for holder in dict.fromkeys(holders):
-            for seq, source, text in store.carried_texts(holder):
-                if store.forgotten_for_real(source):
+            for seq, stamp, source, text in store.carried_texts(holder):
+                forgets = store.final_forgets(source)
+                if any(kept is None or at > stamp for at, kept in forgets):
                     namespace = store.first_namespace(holder) or ""
                     store.redact_carried(seq, holder, namespace, text)
                     lost[holder] = None
-    return list(lost)
+                    overruled_by = [at for at, kept in forgets if kept is not None]
+                else:  # only keep-olds, each before the take-new: it stands
+                    overruled_by = [at for at, _ in forgets]
+                if {stamp, *overruled_by} & set(arrived) and overruled_by:
+                    overruled[holder] = None
+    return list(lost), list(overruled)
 
 
 def _embedded_ahead(store: SqliteStore, events: Sequence[Event], embed: Embed) -> Embed:
@@ -384,12 +486,18 @@ class _State:
 
 
 def _fold(
-    rows: Iterable[tuple[str, str, str, str | None, float]], content_hash: Hasher | None = None
+    rows: Iterable[tuple[str, str, str, str | None, float]],
+    content_hash: Hasher | None = None,
+    here: str | None = None,
 ) -> _State | None:
     """The state that a memory's events (op, payload, hlc, reason, at), in stamp order, make.
-    ``content_hash``: to tell which text a verdict judged (without it every verdict lands)."""
+    ``content_hash``: to tell which text a verdict judged (without it every verdict lands).
+    ``here``: this device's id; another device's capacity eviction is left out (capacity is
+    each laptop's own), without it every eviction lands."""
     state: _State | None = None
     for op, text, stamp, reason, at in rows:
+        if here is not None and is_eviction(reason) and Stamp.parse(stamp).device != here:
+            continue
         payload = json.loads(text)
         if payload.get(_REDACTED) is True and op != "forget":
             continue
@@ -440,7 +548,7 @@ def _fold(
 def _rebuild(store: SqliteStore, memory_id: str, content_hash: Hasher) -> int | None:
     """Write the fold of ``memory_id``'s events over its row and history. Returns the rowid when
     its index entries must be rebuilt (it is active and its text, type or status changed)."""
-    state = _fold(store.memory_events(memory_id, REPLICATED_OPS), content_hash)
+    state = _fold(store.memory_events(memory_id, REPLICATED_OPS), content_hash, store.device_id)
     namespace = store.first_namespace(memory_id)
     if state is None or namespace is None:
         return None

@@ -786,9 +786,13 @@ class Writer:
         self._short_term.remove_if(lambda item: item.record.content_hash in hashes)
         self._store.truncate_log()
 
-    def _forget_stored(self, stored: StoredMemory, into: str | None = None) -> None:
-        """``into``: a resolution folds the memory into that one (see ``SqliteStore.erase``)."""
-        self._store.erase(stored, self._clock(), into)  # its pending conflicts end with it
+    def _forget_stored(
+        self, stored: StoredMemory, into: str | None = None, set_aside_for: str | None = None
+    ) -> None:
+        """``into``: a resolution folds the memory into that one; ``set_aside_for``: a keep-old
+        dropped it for that one (see ``SqliteStore.erase``)."""
+        # its pending conflicts end with it
+        self._store.erase(stored, self._clock(), into, set_aside_for)
 
     def clear(self) -> int:
         removed = len(self._short_term)
@@ -1009,7 +1013,9 @@ class Writer:
         hashed = dropped.record.content_hash
         # a merge folds the dropped text into the kept memory; keep-old rejects it
         into = kept_id if resolution is Resolution.MERGE else None
-        self._forget_stored(dropped, into)
+        # (a keep-old says for which memory: an answer, which a later take-new elsewhere beats)
+        aside = kept_id if resolution is Resolution.KEEP_OLD else None
+        self._forget_stored(dropped, into, aside)
         self._store.set_aside(kept_id, hashed, str(resolution), self._clock())
 
     def _close_conflict(self, conflict_id: int, resolution: Resolution) -> None:

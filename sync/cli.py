@@ -193,6 +193,17 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
             f"Settled {count(report.kept_both, 'conflict')} here that another laptop answered "
             "keep-both."
         )
+    for memory_id in dict.fromkeys(report.kept_apart):
+        click.echo(
+            f"Kept both again: another laptop had answered take-new before your keep-both here; "
+            f"memory {memory_id} has its earlier text back and the newer one is a memory of "
+            "its own."
+        )
+    for memory_id in dict.fromkeys(report.overruled):
+        click.echo(
+            f"Memory {memory_id}: its conflict was answered differently on two laptops; the "
+            f"later answer stands (see localmind history {memory_id})."
+        )
     repeated = set(report.repeated)  # reported by an earlier sync already
     if fresh := [entry for entry in report.skipped if entry not in repeated]:
         click.echo(f"Skipped {count(len(fresh), 'file')}:", err=True)

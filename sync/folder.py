@@ -136,6 +136,10 @@ class ImportReport:
     # memories that took an edit made here which another laptop's resolution had not seen
     carried: list[str] = field(default_factory=list)
     kept_both: int = 0  # conflicts here that another laptop's keep-both settled
+    # memories a keep-both here, later than a take-new elsewhere, kept apart again (sync10b)
+    kept_apart: list[str] = field(default_factory=list)
+    # memories of a pair two laptops answered differently: the later answer stands (sync10b)
+    overruled: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # those of ``skipped`` this process already reported (logged) before: a stranger's file
     # is worth one line, not one per sync
@@ -946,6 +950,8 @@ def _import_device(
         report.memories += applied.memories
         report.carried.extend(applied.carried)
         report.kept_both += applied.kept_both
+        report.overruled.extend(applied.overruled)
+        report.kept_apart.extend(applied.kept_apart)
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 

@@ -98,6 +98,10 @@ class SyncReport:
             line += f"; carried an edit made here into memory {kept} (another laptop resolved)"
         if settled := self.imported.kept_both:
             line += f"; settled {settled} conflict{'' if settled == 1 else 's'} kept both elsewhere"
+        for memory_id in dict.fromkeys(self.imported.kept_apart):
+            line += f"; kept memory {memory_id} apart again (keep-both here came later)"
+        for memory_id in dict.fromkeys(self.imported.overruled):
+            line += f"; memory {memory_id}: answered differently elsewhere, the later answer stands"
         if problems := len(self.problems):
             line += f"; skipped {problems} file{'' if problems == 1 else 's'}"
         return line

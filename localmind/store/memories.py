@@ -20,6 +20,7 @@ from localmind.records import (
     JUDGED,
     KEPT_WITH,
     SEEN,
+    SET_ASIDE_FOR,
     TOMBSTONE,
     MemoryRecord,
     Status,
@@ -263,13 +264,20 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         )
         return record
 
-    def erase(self, stored: StoredMemory, at: float, into: str | None = None) -> None:
+    def erase(
+        self,
+        stored: StoredMemory,
+        at: float,
+        into: str | None = None,
+        set_aside_for: str | None = None,
+    ) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
         deletion can replicate; the indexes lose it at once, and every trace of its text goes
         (:meth:`redact_traces`; secure_delete zeroes the freed bytes). ``into``: a person's
         resolution folded the memory into that one (take-new, merge); the forget then also
         names the content writes of it this device had seen, so the device that made an edit
-        not among them carries that edit into the kept memory (``localmind.replica``)."""
+        not among them carries that edit into the kept memory (``localmind.replica``).
+        ``set_aside_for``: a keep-old dropped it for that memory (sync10b)."""
         record = stored.record
         seen = self.content_stamps(record.id) if into is not None else []
         if record.status is Status.ACTIVE:
@@ -288,6 +296,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         tombstone["updated_at"] = at
         if into is not None:
             tombstone.update({FOLDED_INTO: into, SEEN: seen})
+        if set_aside_for is not None:
+            tombstone[SET_ASIDE_FOR] = set_aside_for
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
     def content_stamps(self, memory_id: str) -> list[str]:
@@ -520,8 +530,9 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         last_sources: Sequence[str] = (),
     ) -> list[str]:
         """Ids of up to ``limit`` active unpinned memories of least value (confidence times
-        uses, then importance, then age): what capacity archives first. Memories whose source
-        is one of ``last_sources`` come after all others, and among the rest a memory in a
+        uses, then importance, then age: the later of when it was told and last changed): what
+        capacity archives first. Memories whose source is one of ``last_sources`` come after
+        all others, and among the rest a memory in a
         pending conflict comes last: archiving it would settle the question silently, before
         the person has read it. ``source``: only those whose metadata names it; ``keep``:
         never this one."""
@@ -538,7 +549,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         sql += (
             "EXISTS (SELECT 1 FROM conflicts k WHERE k.status = 'pending' AND "
             "(k.existing_id = memories.id OR k.candidate_id = memories.id)), "
-            "confidence * (access_count + 1), importance, created_at LIMIT ?"
+            # a memory changed lately (a take-new's new text) is as recent as one told lately
+            "confidence * (access_count + 1), importance, max(created_at, updated_at) LIMIT ?"
         )
         rows: list[tuple[Any, ...]] = self.db.execute(sql, (*params, limit)).fetchall()
         return [str(memory_id) for (memory_id,) in rows]

@@ -14,6 +14,7 @@ from localmind.records import (
     FOLDED_INTO,
     KEPT_WITH,
     SEEN,
+    SET_ASIDE_FOR,
     MemoryRecord,
     Status,
     content_hash,
@@ -122,6 +123,25 @@ class Replication(Memories):
                 folds.append((into, [str(stamp) for stamp in seen]))
         return folds
 
+    def folds_with_stamps(self, memory_id: str) -> list[tuple[str, str]]:
+        """(stamp, kept id) of each forget that folded ``memory_id`` into another."""
+        rows = self.db.execute(
+            f"SELECT hlc, json_extract(payload, '$.{FOLDED_INTO}') FROM events "
+            "WHERE memory_id = ? AND op = 'forget' AND json_valid(payload) "
+            f"AND json_type(payload, '$.{FOLDED_INTO}') = 'text'",
+            (memory_id,),
+        )
+        return [(str(stamp), str(kept)) for stamp, kept in rows]
+
+    def own_keep_both(self, memory_id: str, other: str) -> str | None:
+        """The stamp of this device's last keep-both of ``memory_id`` beside ``other``."""
+        row = self.db.execute(
+            "SELECT max(hlc) FROM events WHERE memory_id = ? AND device_id = ? AND op = 'update' "
+            f"AND json_valid(payload) AND json_extract(payload, '$.{KEPT_WITH}') = ?",
+            (memory_id, self.device_id, other),
+        ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def forgotten_for_real(self, memory_id: str) -> bool:
         """Whether some device forgot ``memory_id`` itself (not by folding it into another)."""
         return any(
@@ -160,17 +180,35 @@ class Replication(Memories):
         )
         return [(str(stamp), str(text)) for stamp, text in rows]
 
-    def carried_texts(self, memory_id: str) -> list[tuple[int, str, str]]:
-        """(seq, source id, text) of the versions of ``memory_id`` that took another memory's
-        text (a resolution's take-new or merge, or an edit carried over)."""
+    def final_forgets(self, memory_id: str) -> list[tuple[str, str | None]]:
+        """(stamp, kept id) of each forget of ``memory_id`` that did not fold it into another:
+        the kept id is the memory a keep-old kept instead (sync10b), None for a person's own
+        forget."""
         rows = self.db.execute(
-            f"SELECT seq, json_extract(payload, '$.{CARRIED_FROM}'), "
+            "SELECT hlc, payload FROM events WHERE memory_id = ? AND op = 'forget'", (memory_id,)
+        )
+        forgets = []
+        for stamp, text in rows:
+            payload = json.loads(text)
+            if FOLDED_INTO not in payload:
+                kept = payload.get(SET_ASIDE_FOR)
+                forgets.append((str(stamp), kept if isinstance(kept, str) else None))
+        return forgets
+
+    def carried_texts(self, memory_id: str) -> list[tuple[int, str, str, str]]:
+        """(seq, stamp, source id, text) of the versions of ``memory_id`` that took another
+        memory's text (a resolution's take-new or merge, or an edit carried over)."""
+        rows = self.db.execute(
+            f"SELECT seq, hlc, json_extract(payload, '$.{CARRIED_FROM}'), "
             "json_extract(payload, '$.content') FROM events WHERE memory_id = ? "
             f"AND op = 'update' AND json_valid(payload) "
             f"AND json_type(payload, '$.{CARRIED_FROM}') = 'text'",
             (memory_id,),
         )
-        return [(int(seq), str(source), str(text or "")) for seq, source, text in rows]
+        return [
+            (int(seq), str(stamp), str(source), str(text or ""))
+            for seq, stamp, source, text in rows
+        ]
 
     def redact_carried(self, seq: int, memory_id: str, namespace: str, text: str) -> None:
         """A forget reached a copy of its text in another memory (event ``seq`` of

@@ -260,9 +260,9 @@ def test_a_running_program_obeys_a_capacity_changed_by_another(
 def test_memories_arriving_by_sync_stay_over_capacity_until_maintain_archives_them(
     cli: Cli, tmp_path: Path
 ) -> None:
-    """A replica must converge, so applying another laptop's memories never archives any; the
-    store then says it is over capacity and what `maintain` will do, and `maintain` does it (an
-    eviction that replicates like any other change)."""
+    """Applying another laptop's memories never archives any; the store then says it is over
+    capacity and what `maintain` will do, and `maintain` does it. The eviction is this
+    laptop's own: capacity is each laptop's (sync10b), so the other laptop archives nothing."""
     cli.ok("config", "capacity", "5")
     with (
         Memory.open(tmp_path / "other.db", PASSPHRASE, kdf=FAST_KDF) as other,
@@ -291,7 +291,7 @@ def test_memories_arriving_by_sync_stay_over_capacity_until_maintain_archives_th
         Memory.open(cli.db, PASSPHRASE, kdf=FAST_KDF) as here,
     ):
         other.apply_remote(here.events_since(0))
-        assert other.count() == 5  # the other laptop converges on the same five
+        assert other.count() == 7  # its own capacity (500) archives nothing
 
 
 def test_the_automatic_daily_maintenance_archives_nothing_over_capacity(

@@ -324,3 +324,118 @@ def test_sync_now_says_a_conflict_was_settled_by_another_laptops_keep_both(
     assert "Settled 1 conflict here that another laptop answered keep-both." in said
     assert b.json("conflicts") == []
     assert asked["existing"]["id"] == conflict["existing"]["id"]
+
+
+def answered_on_both(
+    laptops: tuple[Memory, Memory, Path], b_answer: str, later: str
+) -> tuple[str, str]:
+    """A move queued on a and (on arrival) on b; a answers take-new, b ``b_answer``, the one
+    named ``later`` a minute after the other; then they sync. The pair's (old, new) ids."""
+    a, b, shared = laptops
+    berlin, lisbon, conflict = queued_move(a)
+    sync_all(shared, a, b)
+    [on_b] = b.conflicts()
+    first, second = (b, a) if later == "take_new" else (a, b)
+    for minutes, laptop in ((1, first), (2, second)):  # the second answers a minute later
+        laptop._clock.advance(seconds=60 * minutes)  # type: ignore[attr-defined]
+        if laptop is a:
+            a.resolve_conflict(conflict, "take_new", None)
+        else:
+            b.resolve_conflict(on_b.id, b_answer, None)
+    sync_all(shared, a, b)
+    return berlin, lisbon
+
+
+@pytest.mark.parametrize("later", ["take_new", "keep_old"])
+def test_opposite_answers_on_two_laptops_the_later_one_stands_on_both(
+    laptops: tuple[Memory, Memory, Path], later: str
+) -> None:
+    """sync10b F23: b answers keep-old, a take-new (or the other way round in time); the
+    later answer stands on both laptops, and a take-new's text is never erased by an earlier
+    keep-old."""
+    a, b, _ = laptops
+    berlin, lisbon = answered_on_both(laptops, "keep_old", later)
+    for device in (a, b):
+        assert device.conflicts() == []
+        assert device.get(lisbon).status is Status.DELETED
+        kept = device.get(berlin)
+        assert kept.status is Status.ACTIVE
+        if later == "take_new":
+            assert kept.content == "I moved to Lisbon"
+            assert [v.content for v in device.history(berlin)] == ["I live in Berlin"]
+        else:
+            assert kept.content == "I live in Berlin"
+            assert "Lisbon" not in texts_anywhere(device)
+    assert texts_anywhere(a) == texts_anywhere(b)
+
+
+@pytest.mark.parametrize("later", ["keep_both", "take_new"])
+def test_a_keep_both_and_a_take_new_on_two_laptops_the_later_one_stands_on_both(
+    laptops: tuple[Memory, Memory, Path], later: str
+) -> None:
+    """sync10b F18: a keep-both on b after a's take-new keeps both texts active on both
+    laptops (and nobody is asked again); a take-new after b's keep-both stands."""
+    a, b, _ = laptops
+    berlin, lisbon = answered_on_both(laptops, "keep_both", later)
+    for device in (a, b):
+        assert device.conflicts() == []
+        # the take-new's forget of the newer memory stands; kept both, its text is back
+        # under an id of its own
+        assert device.get(lisbon).status is Status.DELETED
+        active = sorted(r.content for r in device.list_memories())
+        if later == "keep_both":
+            assert active == ["I live in Berlin", "I moved to Lisbon"]
+            assert device.get(berlin).content == "I live in Berlin"
+        else:
+            assert active == ["I moved to Lisbon"]
+            assert device.get(berlin).content == "I moved to Lisbon"
+    assert texts_anywhere(a) == texts_anywhere(b)
+    assert {r.id for r in a.list_memories()} == {r.id for r in b.list_memories()}
+
+
+def test_a_capacity_lowered_on_one_laptop_archives_nothing_on_the_other(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """sync10b F30: capacity is each laptop's own; and a memory a take-new just changed counts
+    as recent, so it is not the first to go."""
+    a, b, shared = laptops
+    berlin, _, conflict = queued_move(a)
+    for fact in ("I play the cello", "My cat is called Mochi", "I speak Dutch"):
+        a._clock.advance(seconds=60)  # type: ignore[attr-defined]
+        a.remember(fact)
+    a._clock.advance(days=1)  # type: ignore[attr-defined]
+    a.resolve_conflict(conflict, "take_new", None)  # berlin: told first, changed last
+    sync_all(shared, a, b)
+    evicted = a.configure("capacity", "2")
+    assert len(evicted) == 2 and berlin not in evicted
+    sync_all(shared, a, b)
+    assert len(a.list_memories()) == 2
+    assert len(b.list_memories()) == 4
+    assert b.get(berlin).content == "I moved to Lisbon"
+    for memory_id in evicted:
+        assert a.get(memory_id).status is Status.EXPIRED
+        assert b.get(memory_id).status is Status.ACTIVE
+
+
+def test_sync_now_says_the_later_of_two_answers_stands(tmp_path: Path) -> None:
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
+    from tests.cli_support import Cli
+
+    shared = tmp_path / "Sync"
+    a, b = Cli(tmp_path / "a.db"), Cli(tmp_path / "b.db")
+    old = a.add("I play the guitar in a band")
+    a.ok("add", "I quit the band and now play the piano")
+    a.ok("sync", "init", str(shared), "--name", "home")
+    b.ok("sync", "join", str(shared), "--name", "work")
+    b.ok("sync", "now")
+    [on_b] = b.json("conflicts")
+    [on_a] = a.json("conflicts")
+    b.ok("resolve", str(on_b["id"]), "keep-old")
+    a.ok("resolve", str(on_a["id"]), "take-new")  # the later answer
+    b.ok("sync", "now")
+    for laptop in (a, b):  # each hears of the other's answer
+        said = laptop.ok("sync", "now").stdout
+        assert f"Memory {old}: its conflict was answered differently on two laptops" in said
+        assert "the later answer stands" in said
+    for laptop in (a, b):
+        assert "I quit the band and now play the piano" in laptop.contents()

@@ -35,3 +35,18 @@ def test_a_verdict_without_the_judged_text_lands_as_before() -> None:
     older_device = event("update", 3, confidence=0.6)  # written by a build without the key
     state = _fold([ADD, correct, older_device], content_hash)
     assert state is not None and state.fields["confidence"] == 0.6
+
+
+def test_another_devices_capacity_eviction_does_not_archive_here() -> None:
+    """sync10b F30: capacity is each laptop's own; the laptop that evicted keeps it archived."""
+    evicted = (
+        "update",
+        json.dumps({"status": "expired", "updated_at": 5.0}),
+        "0000000000005.000000.A",
+        "evicted: over capacity 8, value 0.800",
+        5.0,
+    )
+    on_b = _fold([ADD, evicted], content_hash, "B")
+    on_a = _fold([ADD, evicted], content_hash, "A")
+    assert on_b is not None and on_b.fields.get("status", "active") == "active"
+    assert on_a is not None and on_a.fields["status"] == "expired"
