@@ -61,6 +61,15 @@ def make_app(
     return LocalmindApp(path, llm=llm, clock=clock, passphrase=passphrase, kdf=FAST_KDF)
 
 
+@pytest.fixture(autouse=True)
+def notifications_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual drops a notification 5 s of wall-clock time after showing it, and the tests read
+    what was said from ``app._notifications``: on a loaded machine (the suite's parallel
+    workers) a press and the assertion after it took longer, and "Maintenance done" was gone.
+    The app shows the same notifications; they only stay up for the test to read them."""
+    monkeypatch.setattr(LocalmindApp, "NOTIFICATION_TIMEOUT", 3600.0)
+
+
 @pytest.fixture
 def seeded(store_path: Path, clock: FakeClock) -> dict[str, str]:
     return seed(store_path, clock)

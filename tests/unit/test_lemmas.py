@@ -3,6 +3,7 @@ word of its dictionary, and a damaged or mismatched cache file is never used."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,18 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     lemmas.english.cache_clear()
     yield tmp_path
     lemmas.english.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A valid cache file written once for the module by ``load`` (each test damages a copy)."""
+    directory = tmp_path_factory.mktemp("lemmas")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(directory))
+        lemmas.load()
+        path = lemmas.cache_file()
+    assert path.is_relative_to(directory) and _valid(path)
+    return path
 
 
 def _words() -> list[str]:
@@ -68,10 +81,11 @@ def _valid(path: Path) -> bool:
     ],
 )
 def test_a_damaged_or_mismatched_cache_is_never_used_and_is_rebuilt(
-    cache_home: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+    cache_home: Path, pristine: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     path = lemmas.cache_file()
-    lemmas.load()
+    path.parent.mkdir(parents=True)
+    shutil.copyfile(pristine, path)  # what load() wrote, without writing it again
     assert _valid(path)
     data = path.read_bytes()
     if damage == "flipped byte":
