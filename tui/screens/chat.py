@@ -203,9 +203,7 @@ class ChatScreen(Page):
             self.query_one("#messages", VerticalScroll).mount(note, before=reply)
         if turn.offline and not turn.reply:
             reply.update(
-                Text.assemble(
-                    (f"(no reply: {turn.offline})\n", "dim italic"), (NOT_KEPT, "yellow")
-                )
+                Text.assemble((f"(no reply: {turn.offline})\n", "dim italic"), (NOT_KEPT, "yellow"))
             )
             self._show_offline(turn.offline)
         else:

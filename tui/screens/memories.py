@@ -69,7 +69,8 @@ class MemoriesScreen(Page):
     # the filter line, the feedback keys under the selected memory, and help lists them all.
     BINDINGS: ClassVar = [
         Binding("a", "add", "Add"),
-        Binding("slash", "search", "Search"),
+        # the search field says "( / )" itself: the footer's room went to Add (tui10)
+        Binding("slash", "search", "Search", show=False),
         Binding("y", "feedback('confirm')", "Confirm", show=False),
         Binding("n", "feedback('deny')", "Deny", show=False),
         Binding("e", "correct", "Correct"),
