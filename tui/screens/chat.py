@@ -136,9 +136,7 @@ class ChatScreen(Page):
             # short: at 80×24 a long banner would push the message field off the screen
             panel.update(
                 Text.assemble(
-                    ("Model offline: ", "bold"),
-                    reason,
-                    " Every other page works without it; ctrl+s keeps a message as a memory.",
+                    ("Model offline: ", "bold"), reason, " Every other page works without it."
                 )
             )
 
