@@ -156,7 +156,9 @@ def test_add_modal(snap_compare: SnapCompare, size: Size, here: Path, clock: Fak
 
     async def run_before(pilot: Pilot[None]) -> None:
         await on_page("f3", "a")(pilot)
-        pilot.app.screen.query_one("#add-text", TextArea).text = "I have a cat named Pixel."
+        editor = pilot.app.screen.query_one("#add-text", TextArea)
+        editor.cursor_blink = False  # as the Input's: the screenshot may fall in the blink
+        editor.text = "I have a cat named Pixel."
         await settle(pilot)
 
     assert snap_compare(make_app(here, clock), terminal_size=size, run_before=run_before)
