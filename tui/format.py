@@ -48,7 +48,7 @@ def archived_note(count: int) -> str:
     """How the app announces what the capacity limit archived (every front end says so)."""
     return (
         f"capacity archived {plural(count, 'memory', 'memories')} to make room: "
-        "Memories, status archived (s); a brings one back"
+        "Memories, status archived (s); b brings one back"
     )
 
 

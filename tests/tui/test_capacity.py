@@ -49,7 +49,7 @@ async def test_an_archived_memory_comes_back_from_the_memories_page(
         await settle(pilot)
         await pilot.press("f3")
         await settle(pilot)
-        await pilot.press("a")  # an active memory: nothing to bring back
+        await pilot.press("b")  # an active memory: nothing to bring back
         await settle(pilot)
         assert any("Only archived memories" in n.message for n in app._notifications)
         await pilot.press("s", "s")  # active -> superseded -> archived
@@ -58,9 +58,9 @@ async def test_an_archived_memory_comes_back_from_the_memories_page(
         assert isinstance(screen, MemoriesScreen)
         assert list(screen.rows) == [archived]
         assert "status: archived (s)" in str(screen.query_one("#filters").render())
-        assert "a brings it back" in str(screen.query_one("#detail").render())
+        assert "b brings it back" in str(screen.query_one("#detail").render())
         screen.query_one("#memories", DataTable).focus()
-        await pilot.press("a")
+        await pilot.press("b")
         await settle(pilot)
         assert app.memory is not None
         assert app.memory.get(archived).status is Status.ACTIVE

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
@@ -148,3 +148,17 @@ def test_health_page(snap_compare: SnapCompare, size: Size, here: Path, clock: F
 @SIZES
 def test_help_screen(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
     assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f1"))
+
+
+@SIZES
+def test_add_modal(snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock) -> None:
+    """Memories a (tui10): the type to pick above the text, the keys under it."""
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await on_page("f3", "a")(pilot)
+        editor = pilot.app.screen.query_one("#add-text", TextArea)
+        editor.cursor_blink = False  # as the Input's: the screenshot may fall in the blink
+        editor.text = "I have a cat named Pixel."
+        await settle(pilot)
+
+    assert snap_compare(make_app(here, clock), terminal_size=size, run_before=run_before)

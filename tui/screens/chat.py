@@ -23,6 +23,7 @@ from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
 from tui.format import SECRET_MARK, archived_note, day, one_line, shown
 from tui.screens.base import Columns, Page
+from tui.widgets.adding import add_memory
 from tui.widgets.editor import EditorModal
 from tui.widgets.table import Table
 
@@ -44,6 +45,10 @@ DECISIONS = {
     Decision.OVERWRITTEN: "updated",
     Decision.QUEUED: "to review",
 }
+
+#: What a turn without a model says under the message: how to keep it (review10 F29).
+KEEP_KEY = "Ctrl+S keeps your last message as a memory (or a on Memories)."
+NOT_KEPT = f"No language model: nothing is extracted from chat. {KEEP_KEY}"
 
 #: A recalled memory marked secret, in the sidebar (secret10): hidden as on the Memories page.
 HIDDEN = f"{SECRET_MARK} •••••••• (a secret: the Memories page shows it)"
@@ -79,12 +84,15 @@ class ChatScreen(Page):
         Binding("n", "feedback('deny')", "Deny"),
         Binding("e", "correct", "Correct"),
         Binding("i", "focus_message", "Message"),
+        # what a person without a model needs: nothing is picked out of a message then (tui10)
+        Binding("ctrl+s", "keep_message", "Keep as memory"),
         Binding("tab", "app.focus_next", "Recalled", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.recalled: dict[str, RecallResult] = {}
+        self.last_message = ""  # what ctrl+s offers to keep
 
     def body(self) -> ComposeResult:
         with Horizontal(id="chat-page"):
@@ -148,6 +156,7 @@ class ChatScreen(Page):
             return
         event.input.value = ""
         event.input.disabled = True
+        self.last_message = text
         self._add("user", text)
         reply = self._add("assistant", "…")
         self.turn(text, reply)
@@ -191,7 +200,9 @@ class ChatScreen(Page):
             note = Static(Text(WITHHELD_NOTE, style="yellow"), classes="message withheld")
             self.query_one("#messages", VerticalScroll).mount(note, before=reply)
         if turn.offline and not turn.reply:
-            reply.update(Text(f"(no reply: {turn.offline})", style="dim italic"))
+            reply.update(
+                Text.assemble((f"(no reply: {turn.offline})\n", "dim italic"), (NOT_KEPT, "yellow"))
+            )
             self._show_offline(turn.offline)
         else:
             reply.update(shown(turn.reply))
@@ -199,9 +210,23 @@ class ChatScreen(Page):
         remembered = self.query_one("#remembered", Static)
         if turn.remembered:
             remembered.update(Text("\n").join(describe(o) for o in turn.remembered))
+        elif turn.offline:
+            remembered.update(Text(f"Nothing: no language model to pick facts out. {KEEP_KEY}"))
         else:
             remembered.update(Text("Nothing new this turn.", style="dim"))
         self._ready()
+
+    def action_keep_message(self) -> None:
+        """Offer the last message to keep as a memory: shown in the add dialog first, so nothing
+        is stored without the person seeing what and saving it (judged as ``add`` judges)."""
+        if not self.last_message:
+            self.notify("Send a message first: ctrl+s keeps it as a memory.", severity="warning")
+            return
+
+        def kept(outcome: Outcome) -> None:
+            self.query_one("#remembered", Static).update(describe(outcome))
+
+        add_memory(self, self.last_message, done=kept)
 
     def _ready(self) -> None:
         field = self.query_one("#message", Input)

@@ -36,7 +36,11 @@ PAGES: tuple[tuple[str, list[BindingType]], ...] = (
 def keys_of(binding: Binding) -> str:
     """A binding's keys as the help and the command palette show them: ``/  Del``."""
     names = {"slash": "/", "delete": "Del", "question_mark": "?", "space": "Space", "tab": "Tab"}
-    return "  ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
+    keys = (k.strip() for k in binding.key.split(","))
+    # ctrl+s as the help's own lines write it (Ctrl+S)
+    return "  ".join(
+        names.get(k, "Ctrl+" + k[5:].upper() if k.startswith("ctrl+") else k) for k in keys
+    )
 
 
 class HelpScreen(ModalScreen[None]):

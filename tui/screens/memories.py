@@ -15,11 +15,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Static
 
+from localmind.lifecycle import Outcome
 from localmind.profile import value
 from localmind.records import MemoryRecord, MemoryType, Status, Version
 from sync.watch import SyncReport
 from tui.format import SECRET_MARK, age, ago, archived_note, one_line, shown
 from tui.screens.base import Columns, Page
+from tui.widgets.adding import add_memory
 from tui.widgets.editor import EditorModal
 from tui.widgets.history import HistoryModal
 from tui.widgets.table import Table
@@ -34,6 +36,8 @@ SEARCH_LIMIT = 50
 #: What a memory marked secret shows until the person reveals it (r): someone may be looking
 #: over their shoulder, or sharing the screen.
 HIDDEN = "•••••••• (a secret: r shows it)"
+#: What an empty page says: the way to a first memory (most people start without a model).
+EMPTY = "No memory here yet — press a to add one."
 
 COLUMNS: Columns = (
     ("type", "Type"),
@@ -64,7 +68,9 @@ class MemoriesScreen(Page):
     # The footer holds what fits at 80 columns (it was cut after "h"): the filter keys are on
     # the filter line, the feedback keys under the selected memory, and help lists them all.
     BINDINGS: ClassVar = [
-        Binding("slash", "search", "Search"),
+        Binding("a", "add", "Add"),
+        # the search field says "( / )" itself: the footer's room went to Add (tui10)
+        Binding("slash", "search", "Search", show=False),
         Binding("y", "feedback('confirm')", "Confirm", show=False),
         Binding("n", "feedback('deny')", "Deny", show=False),
         Binding("e", "correct", "Correct"),
@@ -75,8 +81,9 @@ class MemoriesScreen(Page):
         Binding("t", "cycle_type", "Type", show=False),
         Binding("s", "cycle_status", "Status", show=False),
         Binding("o", "cycle_sort", "Sort", show=False),
-        # archived memories show with status archived (s); the footer has no room for it
-        Binding("a", "unarchive", "Unarchive", show=False),
+        # archived memories show with status archived (s); the footer has no room for it.
+        # b (bring back): a adds, the key a person without a model needs first (tui10)
+        Binding("b", "unarchive", "Unarchive (bring back)", show=False),
         # a secret says so where it is hidden; the footer has no room for it either
         Binding("r", "reveal", "Reveal or hide a secret", show=False),
     ]
@@ -246,7 +253,7 @@ class MemoriesScreen(Page):
         detail = self.query_one("#detail", Static)
         record = self.selected()
         if record is None:
-            detail.update(Text("No memory here yet." if not self.query_text else "No match."))
+            detail.update(Text(EMPTY if not self.query_text else "No match."))
             return
         hidden = record.secret and record.id not in self.revealed
         text = shown((HIDDEN if hidden else record.content) + "\n\n", style="bold")
@@ -279,7 +286,7 @@ class MemoriesScreen(Page):
                 text.append(f"{name:>10}  ", style="dim")
                 text.append(fact + "\n")
         if record.status is Status.EXPIRED:
-            text.append("\narchived: a brings it back\n", style="yellow")
+            text.append("\narchived: b brings it back\n", style="yellow")
         elif record.type is not MemoryType.SHORT_TERM:  # the keys the footer has no room for
             text.append("y confirms · n denies · p pins or unpins\n", style="dim")
         detail.update(text)
@@ -320,6 +327,13 @@ class MemoriesScreen(Page):
         return record
 
     # --- actions ------------------------------------------------------------------------------
+
+    def action_add(self) -> None:
+        def added(outcome: Outcome) -> None:
+            self.reselect = outcome.record.id
+            self.reload()
+
+        add_memory(self, done=added)
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()
