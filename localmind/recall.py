@@ -432,8 +432,8 @@ class Recaller:
             found.in_period.update(
                 key for key in keys if self._tells_of(frame, found.record(key), doings)
             )
-            self._held_then(query, frame, query_vector, found, keys)
             self._period_words_alone(query, frame, found, keys)
+            self._held_then(query, frame, query_vector, found, keys)
         else:
             self._held_before(query, query_vector, found, keys)
 
@@ -483,21 +483,19 @@ class Recaller:
         self, query: str, frame: TimeFrame, found: _Found, keys: list[str]
     ) -> None:
         """The words that name the period ("last spring", 今年春天, "weekend") are no evidence
-        on their own: a memory made outside the period that shares only them ("I have a mild
-        pollen allergy in spring.") gets no keyword evidence, and its cosine is the one with
-        the question without them ("Where did I go?"), when lower. Memories made in the period
-        keep both (review10 F27)."""
+        of what happened in it: a candidate that shares no other word of the question ("I have
+        a mild pollen allergy in spring.") gets no keyword evidence, and every candidate's
+        cosine is the one with the question without them ("Where did I go?"). The period is
+        read from its dates instead (``in_period``; review10 F27)."""
         asked = _last_line(query)
         at = asked.rfind(frame.phrase)
         if at < 0:
             return
         without = query[: len(query) - len(asked) + at] + asked[at + len(frame.phrase) :]
         kept = set(self._terms_of_query(without).index_terms)
-        period_terms = set(self._terms_of_query(query).index_terms) - kept
-        outside = [key for key in keys if key not in found.in_period]
-        if not period_terms or not outside:
+        if not set(self._terms_of_query(query).index_terms) - kept:
             return
-        for key in outside:
+        for key in keys:
             if not self._terms_of(found.record(key)) & kept:
                 found.bm25.pop(key, None)
                 found.keyword_ranks.pop(key, None)
@@ -505,11 +503,10 @@ class Recaller:
         if not without.strip():
             return
         plain_vector = self.query_vector(without)
-        rowids = {found.stored[key].rowid: key for key in outside if key in found.stored}
+        rowids = {found.stored[key].rowid: key for key in keys if key in found.stored}
         for rowid, blob in self._store.vectors_for(list(rowids)).items():
             key = rowids[rowid]
-            cosine = float(np.frombuffer(blob, dtype=np.float32) @ plain_vector)
-            found.cosines[key] = min(found.cosines[key], cosine)
+            found.cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ plain_vector)
 
     def _held_before(
         self, query: str, query_vector: Vectors, found: _Found, keys: list[str]

@@ -2,7 +2,7 @@
 hold (review10 F24, F27; past10). After take-new replaced "My manager at Otto is Stefan",
 "Who was my manager at Otto?" and "我以前住在哪里？" get the earlier text with its days; a
 question about now is unchanged. "Where did I go this spring?" ranks the spring's trips above
-"I have a mild pollen allergy in spring.". The real encrypted store and the bundled USE-m3
+"I have a mild pollen allergy in spring." told that spring. The real encrypted store and the bundled USE-m3
 embedder; the test clock stands at 2026-05-28."""
 
 from __future__ import annotations
@@ -91,32 +91,30 @@ def test_where_did_i_live_before_gets_the_old_city(
 
 
 SPRING = [
-    NewMemory("I have a mild pollen allergy in spring.", created_at=at(2025, 11, 2)),
+    NewMemory("I have a mild pollen allergy in spring.", created_at=at(2026, 4, 20)),
     NewMemory("I go climbing every Wednesday evening.", created_at=at(2025, 11, 3)),
     NewMemory("Spent a week in Kyoto with Mei.", created_at=at(2026, 4, 12)),
     NewMemory("Took the train to Amsterdam for a long weekend.", created_at=at(2026, 5, 9)),
-    NewMemory("我对春天的花粉有点过敏。", created_at=at(2025, 11, 4)),
+    NewMemory("我对春天的花粉有点过敏。", created_at=at(2026, 4, 21)),
     NewMemory("我和美去京都玩了一个星期。", created_at=at(2026, 4, 13)),
 ]
 
 
+TRIPS = {"Spent a week in Kyoto with Mei.", "Took the train to Amsterdam for a long weekend."}
+TRIPS |= {"我和美去京都玩了一个星期。"}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("asked", "trip", "allergy"),
-    [
-        ("Where did I go this spring?", "Spent a week in Kyoto with Mei.", "pollen allergy"),
-        ("今年春天我去哪儿旅行了？", "我和美去京都玩了一个星期。", "花粉"),
-    ],
-    ids=["en", "zh"],
+    "asked", ["Where did I go this spring?", "今年春天我去哪儿旅行了？"], ids=["en", "zh"]
 )
-def test_a_season_asked_about_ranks_its_trips_above_the_word(
-    open_memory: Callable[..., Memory], asked: str, trip: str, allergy: str
+def test_a_season_asked_about_ranks_a_trip_of_it_above_the_word(
+    open_memory: Callable[..., Memory], asked: str
 ) -> None:
     memory = open_memory(llm=None)
     memory.remember_many(SPRING, check=False)
 
     found = [r.memory.content for r in memory.recall(asked, 5)]
 
-    assert trip in found, found
-    said = [i for i, text in enumerate(found) if allergy in text]
-    assert not said or found.index(trip) < said[0], found
+    # the allergy, told that spring too, shares only the season's word: a trip comes first
+    assert found and found[0] in TRIPS, found
