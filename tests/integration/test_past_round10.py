@@ -1,9 +1,9 @@
 """Questions about the past that name no period, and periods named by a word other memories
 hold (review10 F24, F27; past10). After take-new replaced "My manager at Otto is Stefan",
 "Who was my manager at Otto?" and "我以前住在哪里？" get the earlier text with its days; a
-question about now is unchanged. "Where did I go this spring?" ranks the spring's trips above
-"I have a mild pollen allergy in spring." told that spring. The real encrypted store and the bundled USE-m3
-embedder; the test clock stands at 2026-05-28."""
+question about now is unchanged. "Where did I go this spring?" ranks a trip of that spring above
+"I have a mild pollen allergy in spring." told that spring. The real encrypted store and the
+bundled USE-m3 embedder; the test clock stands at 2026-05-28."""
 
 from __future__ import annotations
 
