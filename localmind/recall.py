@@ -53,6 +53,7 @@ from localmind.timeframe import (
     asks_about_now,
     asks_about_the_past,
     might_mention_time,
+    names_a_season,
     period_told_of,
     tells_no_doing,
     time_frame,
@@ -482,14 +483,14 @@ class Recaller:
     def _period_words_alone(
         self, query: str, frame: TimeFrame, found: _Found, keys: list[str]
     ) -> None:
-        """The words that name the period ("last spring", 今年春天, "weekend") are no evidence
-        of what happened in it: a candidate that shares no other word of the question ("I have
+        """The words of a season asked about ("last spring", 今年春天) are no evidence of
+        what happened in it: a candidate that shares no other word of the question ("I have
         a mild pollen allergy in spring.") gets no keyword evidence, and every candidate's
         cosine is the one with the question without them ("Where did I go?"). The period is
         read from its dates instead (``in_period``; review10 F27)."""
         asked = _last_line(query)
         at = asked.rfind(frame.phrase)
-        if at < 0:
+        if at < 0 or not names_a_season(frame.phrase):
             return
         without = query[: len(query) - len(asked) + at] + asked[at + len(frame.phrase) :]
         kept = set(self._terms_of_query(without).index_terms)

@@ -127,6 +127,17 @@ def asks_about_the_past(question: str) -> bool:
     return _ASKS_ABOUT_THE_PAST.search(question) is not None and not asks_about_now(question)
 
 
+#: A season's name: said of habits and conditions as often as of the season's events ("a
+#: pollen allergy in spring", 我冬天怕冷), unlike a holiday's or a day's name, which a memory
+#: names when it tells of that occasion ("Spent Easter in Lisbon").
+_NAMES_A_SEASON = re.compile(rf"\b(?:{_SEASONS_EN})\b|[春夏秋冬][天季]", re.IGNORECASE)
+
+
+def names_a_season(phrase: str) -> bool:
+    """Whether a time phrase names its period by a season ("last spring", 今年春天)."""
+    return _NAMES_A_SEASON.search(phrase) is not None
+
+
 # --- the text, rewritten so dateparser can read it, remembering where each character came from ---
 
 
