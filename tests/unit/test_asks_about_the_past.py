@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from localmind.timeframe import asks_about_the_past
+from localmind.timeframe import asks_about_the_past, names_a_season
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,20 @@ def test_a_question_about_an_earlier_time(question: str) -> None:
 )
 def test_a_question_about_now(question: str) -> None:
     assert not asks_about_the_past(question)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "season"),
+    [
+        ("last spring", True),
+        ("this summer", True),
+        ("今年春天", True),
+        ("去年冬季", True),
+        ("last Easter", False),
+        ("上周末", False),
+        ("in March", False),
+        ("春节", False),
+    ],
+)
+def test_a_season_is_told_from_a_holiday_or_a_date(phrase: str, season: bool) -> None:
+    assert names_a_season(phrase) is season
