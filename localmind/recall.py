@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Sequence
@@ -50,7 +51,9 @@ from localmind.suspicion import Suspicion, announces_change_to, suspect
 from localmind.timeframe import (
     TimeFrame,
     asks_about_now,
+    asks_about_the_past,
     might_mention_time,
+    names_a_season,
     period_told_of,
     tells_no_doing,
     time_frame,
@@ -126,6 +129,12 @@ PRESENT_RECENCY = 2.0
 #: outweigh it. On MADial's raw dialogue histories R@5 +0.02 in both languages; the chat query,
 #: which already repeats the last turn, moved by under a question (docs/benchmarks.md, "Round 7").
 LAST_LINE_WEIGHT = 0.2
+
+
+#: A name inside a sentence (a capital not at its start): "Otto" of "My manager at Otto is
+#: Stefan". Only a name an earlier text held says a question is about that text: its ordinary
+#: words ("live" of "I live in Berlin") are asked about now too ("Where do I live?").
+_NAME = re.compile(r"(?<=[^\s.!?]\s)[A-Z][\w'-]*")
 
 
 FITTED_EMBEDDER = (
@@ -424,7 +433,10 @@ class Recaller:
             found.in_period.update(
                 key for key in keys if self._tells_of(frame, found.record(key), doings)
             )
+            self._period_words_alone(query, frame, found, keys)
             self._held_then(query, frame, query_vector, found, keys)
+        else:
+            self._held_before(query, query_vector, found, keys)
 
     def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool:
         """Whether a memory may tell of the period the query names (review9 M3). Its own words
@@ -464,22 +476,91 @@ class Recaller:
         that text is: the answer is what it said then, in the question's language when it was
         told in both. Rare (a resolved change), so the earlier text is embedded when asked, and
         cached."""
+        for key in keys:
+            if self._give_earlier(query, query_vector, found, key, frame.start, frame.told_until):
+                found.in_period.add(key)
+
+    def _period_words_alone(
+        self, query: str, frame: TimeFrame, found: _Found, keys: list[str]
+    ) -> None:
+        """The words of a season asked about ("last spring", 今年春天) are no evidence of
+        what happened in it: a candidate that shares no other word of the question ("I have
+        a mild pollen allergy in spring.") gets no keyword evidence, and every candidate's
+        cosine is the one with the question without them ("Where did I go?"). The period is
+        read from its dates instead (``in_period``; review10 F27)."""
+        asked = _last_line(query)
+        at = asked.rfind(frame.phrase)
+        if at < 0 or not names_a_season(frame.phrase):
+            return
+        without = query[: len(query) - len(asked) + at] + asked[at + len(frame.phrase) :]
+        kept = set(self._terms_of_query(without).index_terms)
+        if not set(self._terms_of_query(query).index_terms) - kept:
+            return
+        for key in keys:
+            if not self._terms_of(found.record(key)) & kept:
+                found.bm25.pop(key, None)
+                found.keyword_ranks.pop(key, None)
+                found.coverage[key] = 0.0
+        if not without.strip():
+            return
+        plain_vector = self.query_vector(without)
+        rowids = {found.stored[key].rowid: key for key in keys if key in found.stored}
+        for rowid, blob in self._store.vectors_for(list(rowids)).items():
+            key = rowids[rowid]
+            found.cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ plain_vector)
+
+    def _held_before(
+        self, query: str, query_vector: Vectors, found: _Found, keys: list[str]
+    ) -> None:
+        """A question about the past that names no period ("Who was my manager at Otto?",
+        "我以前住在哪里？") is answered by what a change replaced too: candidates give every
+        earlier text, and count as near the query as the nearest, when the question asks about
+        an earlier time (``asks_about_the_past``) or names a word only an earlier text of that
+        memory holds ("at Otto" after Otto became Zalando). No period: nothing counts as made
+        in one, and a question about now is unchanged (review10 F24)."""
+        past = asks_about_the_past(_last_line(query))
+        asked = set(self._terms_of_query(query).index_terms)
+        for key in keys:
+            record = found.record(key)
+            earlier = replaced_texts(record.metadata) if record.metadata else []
+            if not earlier:
+                continue
+            if not past:
+                names = " ".join(name for text in earlier for name in _NAME.findall(text))
+                only_earlier = set(self._store.terms(names)) - set(
+                    self._store.terms(record.content)
+                )
+                if not asked & only_earlier:
+                    continue
+            self._give_earlier(query, query_vector, found, key, -math.inf, math.inf)
+
+    def _give_earlier(
+        self,
+        query: str,
+        query_vector: Vectors,
+        found: _Found,
+        key: str,
+        start: float,
+        end: float,
+    ) -> bool:
+        """Notes the earlier texts of candidate ``key`` that held in ``[start, end)`` as what it
+        answers, in the question's language when told in both, and lifts its cosine to the
+        nearest of them; whether there were any."""
+        record = found.record(key)
+        if not record.metadata:
+            return False
         asked_in_cjk = self._terms_of_query(query).cjk
 
         def in_its_script(text: str) -> bool:  # of a fact told in two languages, the asked one
             return mostly_cjk(text) == asked_in_cjk
 
-        for key in keys:
-            record = found.record(key)
-            if not record.metadata:
-                continue
-            held = held_during(record, frame.start, frame.told_until, in_its_script)
-            if not held:
-                continue
-            found.earlier[key] = held
-            found.in_period.add(key)
-            cosines = [float(self._earlier_vector(e.text) @ query_vector) for e in held]
-            found.cosines[key] = max([found.cosines[key], *cosines])
+        held = held_during(record, start, end, in_its_script)
+        if not held:
+            return False
+        found.earlier[key] = held
+        cosines = [float(self._earlier_vector(e.text) @ query_vector) for e in held]
+        found.cosines[key] = max([found.cosines[key], *cosines])
+        return True
 
     def _earlier_vector(self, text: str) -> Vectors:
         key = content_hash(text)

@@ -111,6 +111,33 @@ def asks_about_now(question: str) -> bool:
     return _ASKS_ABOUT_NOW.search(question) is not None
 
 
+#: Words that ask about an earlier time without naming a period ("Who was my manager at Otto?",
+#: "Where did I live before?", "我以前住在哪里？"): what a change replaced may be the answer.
+_ASKS_ABOUT_THE_PAST = re.compile(
+    r"\b(?:was|were|used to|before|previously|formerly|earlier|did|had)\b"
+    r"|以前|之前|原来|曾经|过去|从前|当时|那时",
+    re.IGNORECASE,
+)
+
+
+def asks_about_the_past(question: str) -> bool:
+    """Whether ``question`` asks how things were at some earlier time, with or without naming
+    a period (see ``time_frame``), and not how they stand now (``asks_about_now`` wins:
+    "what do I drive now that I sold the car I had?")."""
+    return _ASKS_ABOUT_THE_PAST.search(question) is not None and not asks_about_now(question)
+
+
+#: A season's name: said of habits and conditions as often as of the season's events ("a
+#: pollen allergy in spring", 我冬天怕冷), unlike a holiday's or a day's name, which a memory
+#: names when it tells of that occasion ("Spent Easter in Lisbon").
+_NAMES_A_SEASON = re.compile(rf"\b(?:{_SEASONS_EN})\b|[春夏秋冬][天季]", re.IGNORECASE)
+
+
+def names_a_season(phrase: str) -> bool:
+    """Whether a time phrase names its period by a season ("last spring", 今年春天)."""
+    return _NAMES_A_SEASON.search(phrase) is not None
+
+
 # --- the text, rewritten so dateparser can read it, remembering where each character came from ---
 
 
