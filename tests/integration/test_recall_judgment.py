@@ -139,10 +139,12 @@ def test_the_newer_fact_ranks_above_the_one_it_replaced(
     ("old_text", "new_text", "query"),
     [
         # another language with nothing both spell alike (a shared name such as "Pepper"
-        # would queue it): the suspicion rules cannot compare the words, nothing is queued
+        # would queue it) and no change word right before a thing both name ("no longer a
+        # foster dog" after 寄养 is queued since lead10, review10 F26): the suspicion rules
+        # cannot compare the words, nothing is queued
         (
             "我们在临时寄养一只黑色小狗，是从动物收容所接来的。",
-            "We officially adopted the puppy! She's no longer a foster dog, she's ours.",
+            "We officially adopted the puppy! She's ours now, for good.",
             "那只小狗现在还是寄养的吗？",
         ),
         # same language, but no rule calls it a contradiction: only the change cue (现在)

@@ -15,8 +15,13 @@ from localmind.suspicion import suspect
         ("用户的男朋友叫Jonas。", "The user's boyfriend is now Sam."),
         ("The user works at Siemens.", "用户现在在博世工作。"),
         ("The user drinks coffee every morning.", "用户戒了咖啡，现在只喝茶。"),
+        # what test_recall_judgment once kept as an unqueued update (a limitation, not a wish)
+        (
+            "我们在临时寄养一只黑色小狗，是从动物收容所接来的。",
+            "We officially adopted the puppy! She's no longer a foster dog, she's ours.",
+        ),
     ],
-    ids=["partner", "employer-translated", "quit-a-habit"],
+    ids=["partner", "employer-translated", "quit-a-habit", "no-longer-a-foster"],
 )
 def test_a_change_in_the_other_language_is_queued(old: str, new: str) -> None:
     suspicion = suspect(old, new)
