@@ -73,11 +73,23 @@ VALID_EXPORT: dict[str, Any] = {
     "history": [{"version": 1, "content": "I keep wasps", "reason": "update", "at": 1.7e9}],
 }
 SKIPPED = re.compile(r"^.*:(\d+): skipped: ")
-IMPORTED = re.compile(r"^Imported (\d+) memor(?:y|ies) in [\d.]+ s(?:; (\d+) already present.*?)?")
+IMPORTED = re.compile(r"^Imported (\d+) memor(?:y|ies) in [\d.]+ s")
+# Lines already in the store: an export line by its id, any line by its text (one summary
+# may say both: two clauses, each counted).
+PRESENT = re.compile(r"; (\d+) already present \(same (?:id|text)\)")
 # A line that restates a memory (one stored by an earlier example) is merged into it.
 MERGED = re.compile(r"; (\d+) restated a memory: merged into it")
-# An export line whose memory was forgotten here (or merged away in a review) stays out.
-KEPT_OUT = re.compile(r"; (\d+) (?:forgotten here|merged into another memory \(or set aside\))")
+# An export line whose memory was forgotten here (or merged away in a review) stays out, and
+# so does a line whose text a memory here replaced (an earlier version).
+KEPT_OUT = re.compile(
+    r"; (\d+) (?:forgotten here|merged into another memory \(or set aside\)"
+    r"|already known as an earlier version)"
+)
+# The same memory twice, as a line of text and an export line: one import says both
+# "already present (same id)" and "already present (same text)".
+PLAIN_AND_EXPORTED = '{"content": "a plain fact"}\n' + json.dumps(
+    {**VALID_EXPORT, "id": "01J00000000000000000000000"}
+)
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +202,9 @@ file_contents = st.one_of(
     content=dumps({**VALID_EXPORT, "created_at": float("nan")}).encode(), suffix="", fmt="auto"
 )
 @example(content=dumps({**VALID_EXPORT, "access_count": 2**64}).encode(), suffix="", fmt="auto")
+@example(  # was miscounted: only the first "already present" was read
+    content=f"{PLAIN_AND_EXPORTED}\n{PLAIN_AND_EXPORTED}".encode(), suffix=".jsonl", fmt="auto"
+)
 def test_import_keeps_good_lines_reports_bad_ones_and_never_crashes(
     cli: Cli, tmp_path_factory: pytest.TempPathFactory, content: bytes, suffix: str, fmt: str
 ):
@@ -215,7 +230,8 @@ def test_import_keeps_good_lines_reports_bad_ones_and_never_crashes(
         return
     summary = IMPORTED.match(result.stdout.strip())
     assert summary, result.stdout
-    imported, present = int(summary.group(1)), int(summary.group(2) or 0)
+    imported = int(summary.group(1))
+    present = sum(int(n) for n in PRESENT.findall(result.stdout))
     merged = sum(int(n) for n in MERGED.findall(result.stdout))
     merged += sum(int(n) for n in KEPT_OUT.findall(result.stdout))
     non_blank = sum(1 for line in written if line.strip())
