@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,3 +88,12 @@ def assert_error(result: Result, fragment: str, exit_code: int = 1) -> None:
         assert len(lines) == 1, result.stderr
     assert lines[-1].startswith("Error: "), result.stderr
     assert fragment in lines[-1]
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """``preexec_fn`` of a program a test stops with SIGINT as Ctrl+C stops it at a terminal,
+    where SIGINT is at its default. A test run started in the background by a non-interactive
+    shell (``.ci/run > log &``, nohup) has SIGINT ignored, every program it starts inherits
+    that (exec keeps an ignored signal ignored), and Python then never turns SIGINT into
+    KeyboardInterrupt: ``sync watch`` ran on past the test's 60 s (CI, ci9a)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

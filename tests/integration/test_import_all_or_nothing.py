@@ -23,7 +23,7 @@ from localmind import Memory, NewMemory
 from localmind.embedders import default_embedder
 from localmind.lifecycle import Decision
 from localmind.store import SqliteStore
-from tests.cli_support import Cli
+from tests.cli_support import Cli, ctrl_c_as_at_a_terminal
 from tests.conftest import PASSPHRASE
 from tests.ollama_server import unused_port_host
 from tests.workers.invariants import raw_store
@@ -116,6 +116,7 @@ def _import_process(store: Path, source: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,  # it is stopped by Ctrl+C
     )
 
 

@@ -192,7 +192,7 @@ def test_which_changes_start_a_sync(shared: Path) -> None:
 @pytest.mark.slow
 def test_the_sync_watch_command_runs_until_ctrl_c(tmp_path: Path, shared: Path) -> None:
     from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`)
-    from tests.cli_support import Cli
+    from tests.cli_support import Cli, ctrl_c_as_at_a_terminal
 
     db = tmp_path / "laptop.db"
     Cli(db).ok("add", "My favourite tea is green tea")
@@ -205,6 +205,7 @@ def test_the_sync_watch_command_runs_until_ctrl_c(tmp_path: Path, shared: Path) 
         stderr=subprocess.PIPE,
         text=True,
         env=environment,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or []])
