@@ -1109,7 +1109,8 @@ def _wording(old: Statement, new: Statement) -> Sameness:
     if old.lang != new.lang:
         return _unsure("different languages")
     first_old, first_new = _first_person(old), _first_person(new)
-    if first_old != first_new:
+    swapped = set(old.content) == set(new.content) and _halves_swapped(old, new)
+    if first_old != first_new and not swapped:
         return _unsure(
             f"about another person first ({said_person(first_old)} / {said_person(first_new)})"
         )
@@ -1125,11 +1126,19 @@ def _wording(old: Statement, new: Statement) -> Sameness:
     if order_old != _order(new, names):
         if old.relational or new.relational:
             return _different("the same words in another order, which changes who does what")
-        halves_old, halves_new = _halves(old), _halves(new)
-        if halves_old is not None and halves_new is not None and halves_old == halves_new[::-1]:
+        if _halves_swapped(old, new):
             return Sameness(Likeness.SAME, "the same words, the two sides of “is” swapped")
         return _unsure("the same words in another order")
     return Sameness(Likeness.SAME, "same words, people, negation, numbers and names")
+
+
+def _halves_swapped(old: Statement, new: Statement) -> bool:
+    """ "My dog is my best friend" / "My best friend is my dog": who comes first differs, what
+    is said does not."""
+    if old.relational or new.relational:
+        return False
+    halves_old, halves_new = _halves(old), _halves(new)
+    return halves_old is not None and halves_new is not None and halves_old == halves_new[::-1]
 
 
 def _halves(statement: Statement) -> tuple[frozenset[str], frozenset[str]] | None:

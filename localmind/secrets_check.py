@@ -98,6 +98,15 @@ _EN_SAID = re.compile(
     r"\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
+# "I changed my bank card PIN to 9930", "set my phone passcode to 240690", "updated the Wi-Fi
+# password to hunter22": the new value after "to" (review11 L1; the form assistants write).
+_EN_CHANGED_TO = re.compile(
+    r"\b(?:chang(?:e|es|ed|ing)|set(?:s|ting)?|updat(?:e|es|ed|ing)|reset(?:s|ting)?"
+    r"|switch(?:es|ed|ing)?)\b[^.!?;\n]{0,40}?"
+    rf"\b(?:{_EN_NAMES})\b\s+(?:to|into)\s+"
+    r"(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
+    re.IGNORECASE,
+)
 # "<name> 4821", "<name>: hunter2" right after it: a value holding a digit; "<name> zqxwvplor":
 # letters only, when they look random (see ``_random_letters``)
 _EN_NEXT = re.compile(
@@ -356,7 +365,7 @@ def _verdict_hash(content: str, metadata: dict[str, Any]) -> str:
 
 
 def _in_plain_words(text: str) -> Finding | None:
-    for match in _EN_SAID.finditer(text):
+    for match in (*_EN_SAID.finditer(text), *_EN_CHANGED_TO.finditer(text)):
         if _said_value(match):
             return Finding("a password, PIN or code told in words")
     for match in _EN_NEXT.finditer(text):

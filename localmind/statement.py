@@ -63,7 +63,7 @@ RELATIONS = _groups(
         "son": "son 儿子",
         "daughter": "daughter 女儿 闺女",
         "child": "child kid kids children baby 孩子 小孩 孩子们 宝宝",
-        "friend": "friend 朋友 好友",
+        "friend": "friend 朋友 好友 闺蜜 发小",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "colleague": "colleague coworker co-worker 同事",
         "neighbour": "neighbour neighbor 邻居",
@@ -88,7 +88,7 @@ OTHER_WORDS = _words("he him his she her hers they them their theirs 他 她 他
 POSSESSIVE_SELF = _words("my our 我 我们 咱 咱们 用户")
 RELATION_ADJECTIVES = _words(
     "older younger little big elder best new old ex current former late twin oldest youngest "
-    "eldest 的 大 小 亲 新 前 现在 目前 以前 之前 原来 现任 前任"
+    "eldest good 的 大 小 亲 新 前 现在 目前 以前 之前 原来 现任 前任"
 )
 
 NEGATIONS = _words(
@@ -323,7 +323,7 @@ SINGLE_SLOTS = _groups(
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "partner": "wife husband girlfriend boyfriend partner spouse married marry engaged "
         "divorce single dating fiance fiancee fianc 老婆 老公 女朋友 男朋友 结婚 离婚 单身 对象 "
-        "妻子 丈夫 未婚妻 未婚夫",
+        "妻子 丈夫 未婚妻 未婚夫 订婚",
         "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
         "age": "age 岁 年龄",
         "contact": "phone email address 电话 邮箱 地址 手机号",
@@ -648,7 +648,13 @@ def _jieba() -> tuple[Any, dict[str, str]]:
 
     jieba.setLogLevel(60)  # its "Building prefix dict" chatter goes to stderr otherwise
     jieba.lcut("")  # load the dictionary now, once
-    return jieba, jieba.posseg.dt.word_tag_tab
+    tags = jieba.posseg.dt.word_tag_tab
+    # The people and attributes the reader knows are words even where jieba's dictionary lacks
+    # them: else its guesser glues the next character on (闺蜜林 小雨 for 闺蜜 林小雨, review11 Z2).
+    for word in (*RELATIONS, *SINGLE_SLOTS, *MULTI_SLOTS):
+        if word not in tags and _HAS_CJK.search(word):
+            jieba.add_word(word, tag="n")
+    return jieba, tags
 
 
 _ZH_NAME_FLAGS = _words("nr nrt nrfg ns nt eng")
@@ -681,6 +687,9 @@ def _chinese_words(text: str) -> list[Word]:
             # jieba's 新手机: a new phone is still the phone the older text names (review10 F28)
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]
             continue
+        if (called := _glued_call(token, tags)) is not None:
+            words += called  # 狗叫 豆豆, 叫小美: "is called" and what it names, apart
+            continue
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
@@ -690,7 +699,7 @@ def _chinese_words(text: str) -> list[Word]:
             and token not in _ZH_NOT_NAMES
             and not token.replace(".", "").isdigit()
             and token not in RELATIONS
-        )
+        ) or _a_chinese_full_name(token, tags)
         norm = token.lower() if is_name else token
         # 不吃, 没去: a negation glued to its verb by jieba; the verb stays a content word.
         if (
@@ -701,9 +710,30 @@ def _chinese_words(text: str) -> list[Word]:
         ):
             words += [Word(token[0], token), Word(token[1:], token)]
             continue
-        person = is_name and flag.startswith("nr") and not bilingual.names_a_thing(token)
+        person = (
+            is_name and (flag.startswith("nr") or not flag) and not bilingual.names_a_thing(token)
+        )
         words.append(Word(norm, token, is_name, person))
     return words
+
+
+# The commonest Chinese family names (together about four people in five): a word jieba's
+# dictionary does not know, of two or three characters, that starts with one is someone's
+# name (陈阳, 王磊, 林小雨), which its dictionary could not list (review11 Z7, Z11).
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤"
+)
+
+
+def _a_chinese_full_name(token: str, tags: dict[str, str]) -> bool:
+    return (
+        2 <= len(token) <= 3
+        and token[0] in _SURNAMES
+        and token not in tags
+        and all("\u4e00" <= c <= "\u9fff" for c in token)
+    )
 
 
 def _time_phrase(token: str) -> tuple[str, str] | None:
@@ -715,6 +745,19 @@ def _time_phrase(token: str) -> tuple[str, str] | None:
             rest = {"晚": "晚上", "早": "早上"}.get(rest, rest)
             if rest in TIME_WORDS or rest in ("月", "周", "年"):
                 return every, rest
+    return None
+
+
+def _glued_call(token: str, tags: dict[str, str]) -> list[Word] | None:
+    """jieba's 狗叫 ("a dog barks") in 我的狗叫豆豆 and its guess 叫小美 in 我女朋友叫小美: the
+    pet or person, 叫 ("is called") and the name, as three words (review11 Z10)."""
+    if len(token) < 2:
+        return None
+    if token.endswith("叫") and (token[:-1] in RELATIONS or token[:-1] in MULTI_SLOTS):
+        return [Word(token[:-1], token[:-1]), Word("叫", "叫")]
+    if token.startswith("叫") and token not in tags:
+        name = token[1:]
+        return [Word("叫", "叫"), Word(name.lower(), name, True, True)]
     return None
 
 
@@ -808,6 +851,10 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
         if slot == "job" and lang == "en" and _others_job(words, index):
             slot = None
+        if slot == "job" and _names_a_contact(words, index):
+            slot = None  # 我的工作邮箱, 工作电话: how to reach the user at work, not their job
+        if slot == "manager" and _a_title(words, index):
+            slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
         if lang == "en" and norm == "work":
             slots |= _work_slots(words, index)
         if slot:
@@ -1405,7 +1452,45 @@ def _owned_relation(words: Sequence[Word], index: int) -> tuple[str, int] | None
     return None
 
 
-SLOT_ADJECTIVES = _words("new current old former left right first last own 现在 新 以前")
+SLOT_ADJECTIVES = _words(
+    "new current old former left right first last own direct line 现在 新 以前 直属 顶头"
+)
+
+
+# Manager words that are also job titles, and the words that make them the user's own manager
+# ("my new manager", "the team manager", 我的直属经理) rather than what the user is.
+_TITLES = _words("manager 经理")
+_NOT_A_TITLE = _words("the team 的 直属 顶头 部门") | SLOT_ADJECTIVES
+
+
+def _a_title(words: Sequence[Word], index: int) -> bool:
+    """The manager word at ``index`` is a job title: "a manager", "as a product manager",
+    我是项目经理, 做产品经理 — not the user's manager ("my unit manager", "I got a new
+    manager"): review11 Z8, where two job texts were queued as "both set the manager"."""
+    if words[index].norm not in _TITLES:
+        return False
+    for before in reversed(words[max(0, index - 3) : index]):
+        if before.norm in ("a", "an", "as", "be", "是", "当", "做"):
+            return True
+        if (
+            not before.norm.isalpha()
+            or before.is_name
+            or _relation(before)
+            or before.norm in _NOT_A_TITLE
+            or before.norm in STOP_WORDS
+            or before.norm in SELF_WORDS
+            or before.norm in OTHER_WORDS
+            or before.norm in RELATION_ADJECTIVES
+        ):
+            return False
+    return False
+
+
+def _names_a_contact(words: Sequence[Word], index: int) -> bool:
+    """The work word at ``index`` only says which phone or e-mail: 工作邮箱, 工作电话, "work
+    email"."""
+    ahead = words[index + 1] if index + 1 < len(words) else None
+    return ahead is not None and SINGLE_SLOTS.get(ahead.norm) == "contact"
 
 
 def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:

@@ -43,7 +43,7 @@ from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instruc
 from localmind.mcp.handover import serve_stdio
 from localmind.memory import Memory
 from localmind.profile import nothing_remembered, quoted
-from localmind.records import MemoryRecord, MemoryType, RecallResult
+from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.store.connection import BUSY_ERRORS
 
 TYPE_NAMES = ", ".join(t.value for t in MemoryType)
@@ -187,6 +187,7 @@ class Updated(Changed):
 class Forgotten(TypedDict):
     id: str
     forgotten: bool
+    content: str  # the text erased (withheld when it was a secret)
 
 
 class Profile(TypedDict):
@@ -419,14 +420,42 @@ class MemoryTools:
             settlement = memory.feedback_explained(whole, verdict, new_content)
         return _updated(settlement)
 
-    def forget(self, id: Annotated[str, Field(description=ID)]) -> Forgotten:
-        """Forget a memory for good: its text and its history are erased. This includes a
-        memory the user keeps secret, when they ask you to forget it (its id is theirs to
-        give: `localmind list`)."""
+    def forget(
+        self,
+        id: Annotated[str, Field(description=ID)],
+        text: Annotated[
+            str | None,
+            Field(
+                description="The memory's text as you were shown it. Give it: a memory's text "
+                "can change under its id (a conflict settled take_new puts the newer text "
+                "under the older memory's id; another assistant may update it). If it says "
+                "something else now, nothing is forgotten and the error says what it says."
+            ),
+        ] = None,
+    ) -> Forgotten:
+        """Forget a memory for good: its text and its history are erased; the answer gives the
+        text erased. This includes a memory the user keeps secret, when they ask you to forget
+        it (its id is theirs to give: `localmind list`). A memory already gone (forgotten, or
+        folded into another when a conflict was settled) is an error saying where it went."""
         with self._using() as memory:
             whole = _whole_id(memory, id)
+            record = memory.get(whole)
+            if record.status is Status.DELETED:
+                gone = memory.gone(whole)
+                raise ToolError(
+                    f"Memory {whole} {gone}; nothing was forgotten."
+                    if gone is not None
+                    else f"Memory {whole} was already forgotten; nothing changed."
+                )
+            if text is not None and " ".join(text.split()) != " ".join(shown(record).split()):
+                raise ToolError(
+                    f"Memory {whole} now says {shown(record)!r} (version {record.version}), "
+                    f"not {text!r}: its text changed since you were shown it. Nothing was "
+                    "forgotten; forget it again with this text if the user wants this gone, "
+                    "or `recall` to find the text they meant."
+                )
             memory.forget(whole)
-        return Forgotten(id=whole, forgotten=True)
+        return Forgotten(id=whole, forgotten=True, content=shown(record))
 
     def profile(
         self,

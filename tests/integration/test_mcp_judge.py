@@ -266,3 +266,34 @@ async def test_a_retelling_no_model_judged_comes_back_for_the_assistant_to_settl
     assert other["candidates"] == [] and other["question"] is None
     assert settled["id"] == retold["id"]
     assert [hit["id"] for hit in hits] == [hiking["id"]]
+
+
+async def test_forget_names_the_text_it_erases_and_keeps_a_text_taken_since(
+    open_memory: Callable[..., Memory],
+):
+    """review11 T5, T1: one assistant settles take_new (the newer text goes under the older
+    memory's id) while another forgets that id for the text it was shown: nothing is erased,
+    the error says what the memory says now; a memory folded away is no "forgotten": true."""
+    memory = open_memory()
+    hamburg = memory.remember("The user lives in Hamburg.")
+    berlin = memory.remember_explained("The user moved to Berlin and lives in Kreuzberg now.")
+    assert berlin.conflict_id is not None
+
+    async with Client(build_server(memory)) as client:
+        await call(client, "resolve", conflict=berlin.conflict_id, resolution="take_new")
+        changed = await refused(
+            client, "forget", id=hamburg.id, text="The user lives in Hamburg."
+        )
+        folded = await refused(client, "forget", id=berlin.record.id)
+        erased = await call(
+            client,
+            "forget",
+            id=hamburg.id,
+            text="The user moved to Berlin and lives in Kreuzberg now.",
+        )
+
+    assert "now says 'The user moved to Berlin and lives in Kreuzberg now.'" in changed
+    assert "Nothing was forgotten" in changed
+    assert f"was merged into memory {hamburg.id}" in folded
+    assert erased["content"] == "The user moved to Berlin and lives in Kreuzberg now."
+    assert memory.get(hamburg.id).status is Status.DELETED
