@@ -154,6 +154,8 @@ class _Found:
     keyword_ranks: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
+    #: habits and plans, asked what was done in a period: of no one occasion (``tells_no_doing``)
+    no_occasion: set[str] = field(default_factory=set)
     #: earlier texts of a candidate that held in the period the query names (records.REPLACED)
     earlier: dict[str, tuple[EarlierText, ...]] = field(default_factory=dict)
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
@@ -187,6 +189,7 @@ class _Found:
                 key in self.in_period,
                 key in self.other_script,
                 self.context.get(key, 0.0),
+                key in self.no_occasion,
             )
             for key, cosine in self.cosines.items()
         ]
@@ -262,6 +265,7 @@ class Recaller:
         self._earlier_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._scripts: OrderedDict[str, bool] = OrderedDict()
+        self._no_doing: OrderedDict[str, bool] = OrderedDict()
         self._attributes: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         # the period each memory's own words name, by its text and when it was told
@@ -276,6 +280,7 @@ class Recaller:
         self._earlier_vectors.clear()
         self._terms.clear()
         self._scripts.clear()
+        self._no_doing.clear()
         self._attributes.clear()
         self._query_terms.clear()
         self._secret_terms = None
@@ -430,31 +435,30 @@ class Recaller:
             )
         if frame is not None:
             doings = told_in_the_past(_last_line(query))
-            found.in_period.update(
-                key for key in keys if self._tells_of(frame, found.record(key), doings)
-            )
+            for key in keys:
+                told_of = self._tells_of(frame, found.record(key), doings)
+                if told_of:
+                    found.in_period.add(key)
+                elif told_of is None:
+                    found.no_occasion.add(key)
             self._period_words_alone(query, frame, found, keys)
             self._held_then(query, frame, query_vector, found, keys)
         else:
             self._held_before(query, query_vector, found, keys)
 
-    def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool:
+    def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool | None:
         """Whether a memory may tell of the period the query names (review9 M3). Its own words
         may place what it tells in that period (``period_told_of``: "went to Copenhagen last
         weekend", 上周五…, read from the day it was told; a period no longer than the query's:
         "moved to Berlin in November" says nothing of one Friday of it). Else it was told in
         the period (what someone said that day), or in the days after it (``TimeFrame.
         may_tell``) if its words name no other period ("a meeting with the landlord on
-        Friday", told on the Tuesday after the weekend asked about, is the coming Friday's).
-        For a question about what was done (``doings``: "what did I do …?"), never a habit or
-        a plan ("every Wednesday", "plans a trip to Kyoto", ``tells_no_doing``)."""
-        key = (record.content_hash or record.content, record.created_at)
-        if key in self._own_periods:
-            own = self._own_periods[key]
-        else:
-            own = self._own_periods[key] = period_told_of(record.content, record.created_at)
-            if len(self._own_periods) > _TERMS_CACHE_SIZE:
-                self._own_periods.popitem(last=False)
+        Friday", told on the Tuesday after the weekend asked about, is the coming Friday's),
+        but for a question about what was done, not when its words name another period.
+        For a question about what was done (``doings``: "what did I do …?"), a habit or a plan
+        ("every Wednesday", "plans a trip to Kyoto", "an allergy in spring": ``tells_no_doing``)
+        is None, whenever it was told: of no one occasion, it is no answer (review10 F15)."""
+        own = self._own_period(record)
         if (
             own is not None
             and own.start < frame.end
@@ -462,10 +466,25 @@ class Recaller:
             and own.end - own.start <= max(frame.end - frame.start, 86_400.0)
         ):
             return True
-        told = record.created_at
-        if not frame.start <= told < (frame.end if own is not None else frame.told_until):
+        if doings and _cached(self._no_doing, record, tells_no_doing):
+            return None
+        if doings and own is not None and not (own.start < frame.end and frame.start < own.end):
+            # what was done is where its own words put it: "昨晚…看了《沙丘2》" told on the
+            # Tuesday is Monday's, no answer to "what did I do yesterday?"
             return False
-        return not (doings and tells_no_doing(record.content))
+        told = record.created_at
+        return frame.start <= told < (frame.end if own is not None else frame.told_until)
+
+    def _own_period(self, record: MemoryRecord) -> TimeFrame | None:
+        """The period a memory's own words place what it tells in (``period_told_of``), cached
+        by its text and when it was told."""
+        key = (record.content_hash or record.content, record.created_at)
+        if key in self._own_periods:
+            return self._own_periods[key]
+        own = self._own_periods[key] = period_told_of(record.content, record.created_at)
+        if len(self._own_periods) > _TERMS_CACHE_SIZE:
+            self._own_periods.popitem(last=False)
+        return own
 
     def _held_then(
         self, query: str, frame: TimeFrame, query_vector: Vectors, found: _Found, keys: list[str]
