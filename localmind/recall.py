@@ -265,7 +265,7 @@ class Recaller:
         self._earlier_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._scripts: OrderedDict[str, bool] = OrderedDict()
-        self._no_doing: OrderedDict[str, bool] = OrderedDict()
+        self._no_doing: OrderedDict[str, tuple[bool, bool]] = OrderedDict()
         self._attributes: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         # the period each memory's own words name, by its text and when it was told
@@ -454,10 +454,10 @@ class Recaller:
         the period (what someone said that day), or in the days after it (``TimeFrame.
         may_tell``) if its words name no other period ("a meeting with the landlord on
         Friday", told on the Tuesday after the weekend asked about, is the coming Friday's),
-        but for a question about what was done, not when its words name another period.
         For a question about what was done (``doings``: "what did I do …?"), a habit or a plan
         ("every Wednesday", "plans a trip to Kyoto", "an allergy in spring": ``tells_no_doing``)
-        is None, whenever it was told: of no one occasion, it is no answer (review10 F15)."""
+        is None, whenever it was told: of no one occasion, it is no answer (review10 F15); one
+        told in the past tense as well is only not of the period (False)."""
         own = self._own_period(record)
         if (
             own is not None
@@ -466,12 +466,12 @@ class Recaller:
             and own.end - own.start <= max(frame.end - frame.start, 86_400.0)
         ):
             return True
-        if doings and _cached(self._no_doing, record, tells_no_doing):
-            return None
-        if doings and own is not None and not (own.start < frame.end and frame.start < own.end):
-            # what was done is where its own words put it: "昨晚…看了《沙丘2》" told on the
-            # Tuesday is Monday's, no answer to "what did I do yesterday?"
-            return False
+        if doings:
+            no_doing, told_as_done = _cached(self._no_doing, record, _habit_told)
+            if no_doing:
+                # told as such, it is evidence against; a long chat turn with a habit word in
+                # it ("Writing isn't always easy…") may tell what was done as well
+                return False if told_as_done else None
         told = record.created_at
         return frame.start <= told < (frame.end if own is not None else frame.told_until)
 
@@ -1167,6 +1167,12 @@ def _attributes_told(text: str) -> frozenset[str]:
     if subject not in (None, SELF, "i") and SINGLE_SLOTS.get(subject) is None:
         return frozenset()
     return statement.single_slots
+
+
+def _habit_told(text: str) -> tuple[bool, bool]:
+    """Whether a memory tells a habit or a plan (``tells_no_doing``), and whether it is told
+    in the past tense (``told_in_the_past``)."""
+    return tells_no_doing(text), told_in_the_past(text)
 
 
 def _cached(

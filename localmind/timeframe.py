@@ -773,7 +773,7 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
 _HABIT = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|afternoon|evening|week|weekend|"
     rf"month|year|{_WEEKDAYS})s?\b|\b(?:on\s+)?(?:{_WEEKDAYS})s\b"
-    rf"|\b(?:{_WEEKDAYS})\s+(?:morning|afternoon|evening|night)s\b|\bweekends\b"
+    rf"|\b(?:{_WEEKDAYS})\s+(?:morning|afternoon|evening|night)s\b|\b(?:on|at)\s+weekends\b|^weekends\b"
     r"|\b(?:usually|normally|typically|generally|always|often|regularly)\b"
     r"|每(?:天|日|晚|周|星期|礼拜|个|月|年|次)|一般|通常|平时|经常|常常|总是|往往",
     re.IGNORECASE,
