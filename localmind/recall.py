@@ -52,6 +52,7 @@ from localmind.timeframe import (
     TimeFrame,
     asks_about_now,
     asks_about_the_past,
+    is_a_question,
     might_mention_time,
     names_a_season,
     period_told_of,
@@ -434,12 +435,16 @@ class Recaller:
                 key for key in keys if self._in_cjk(found.record(key)) != asked_in_cjk
             )
         if frame is not None:
-            doings = told_in_the_past(_last_line(query))
+            asked = _last_line(query)
+            doings = told_in_the_past(asked)
+            # a habit is evidence against only when asked: a chat turn that tells of a period
+            # ("他今天又在课上捉弄人了") may be answered by one (MADial)
+            asking = doings and is_a_question(asked)
             for key in keys:
                 told_of = self._tells_of(frame, found.record(key), doings)
                 if told_of:
                     found.in_period.add(key)
-                elif told_of is None:
+                elif told_of is None and asking:
                     found.no_occasion.add(key)
             self._period_words_alone(query, frame, found, keys)
             self._held_then(query, frame, query_vector, found, keys)

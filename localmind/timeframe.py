@@ -31,6 +31,7 @@ from localmind.statement import read as read_statement
 __all__ = [
     "TOLD_WITHIN",
     "TimeFrame",
+    "is_a_question",
     "might_mention_time",
     "period_told_of",
     "tells_no_doing",
@@ -119,6 +120,19 @@ _ASKS_ABOUT_THE_PAST = re.compile(
     r"|以前|之前|原来|曾经|过去|从前|当时|那时",
     re.IGNORECASE,
 )
+
+
+#: A question rather than a statement ("what did I do last weekend", 昨天我干了什么？), not a
+#: chat turn that tells ("他今天又在课上捉弄人了").
+_A_QUESTION = re.compile(
+    r"[?？]|^\s*(?:what|where|when|who|which|how|did|do|was|were)\b|什么|哪|吗|谁|怎么|几",
+    re.IGNORECASE,
+)
+
+
+def is_a_question(line: str) -> bool:
+    """Whether ``line`` asks something (a question mark, or a question word)."""
+    return _A_QUESTION.search(line) is not None
 
 
 def asks_about_the_past(question: str) -> bool:
@@ -784,7 +798,8 @@ _HABIT = re.compile(
 _EVERY_SEASON = re.compile(
     rf"\b(?:in|during|through|over)\s+(?:the\s+)?(?:{_SEASONS_EN})\b"
     rf"(?!,?\s+(?:of\s+)?(?:{_YEAR}|(?:last|this|next)\s+year)\b)"
-    r"|(?<![年前去今明])(?<!年的)[春夏秋冬][天季]",
+    # 天 only: 秋季运动会, 春季学期 name an occasion or a term
+    r"|(?<![年前去今明])(?<!年的)[春夏秋冬]天",
     re.IGNORECASE,
 )
 #: A plan: what is still to come when it is told.

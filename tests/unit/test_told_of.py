@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from localmind.timeframe import period_told_of, tells_no_doing, told_in_the_past
+from localmind.timeframe import is_a_question, period_told_of, tells_no_doing, told_in_the_past
 
 TUESDAY = dt.datetime(2026, 12, 1, 10, tzinfo=dt.UTC).timestamp()
 
@@ -102,6 +102,7 @@ def test_habits_and_plans_tell_no_doing(text: str) -> None:
         "The garden was lovely in the summer of 2025",
         "We went to Kyoto in spring",
         "去年冬天我们去了哈尔滨",
+        "学校秋季运动会上，Eddie不断嘲笑Lisa的跑步姿势",  # an autumn sports day: an occasion
         "Thursday evening I played padel with Jonas",
     ],
 )
@@ -117,3 +118,12 @@ def test_the_past_tense_is_read_in_both_languages() -> None:
     assert told_in_the_past("Lily's recital on Saturday went great")
     assert not told_in_the_past("Can you suggest a dinner recipe for tonight?")
     assert not told_in_the_past("这周有什么安排？")
+
+
+def test_a_question_is_told_from_a_chat_turn_that_tells() -> None:
+    """A habit is evidence against only for a question ("what did I do last weekend"), not for
+    a chat turn that tells of a period, which one may answer (MADial)."""
+    for asked in ["What did I do last weekend?", "what did I do last weekend", "上周末我做了什么"]:
+        assert is_a_question(asked)
+    assert not is_a_question("他今天又在课上捉弄人了。")
+    assert not is_a_question("I went climbing yesterday.")
