@@ -56,6 +56,7 @@ from localmind.timeframe import (
     might_mention_time,
     names_a_season,
     period_told_of,
+    says_habit_or_plan_words,
     tells_no_doing,
     time_frame,
     told_in_the_past,
@@ -471,14 +472,16 @@ class Recaller:
             and own.end - own.start <= max(frame.end - frame.start, 86_400.0)
         ):
             return True
-        if doings:
+        told = record.created_at
+        told_then = frame.start <= told < (frame.end if own is not None else frame.told_until)
+        # the statement is read (milliseconds) only of those told then or with a habit's words
+        if doings and (told_then or says_habit_or_plan_words(record.content)):
             no_doing, told_as_done = _cached(self._no_doing, record, _habit_told)
             if no_doing:
                 # told as such, it is evidence against; a long chat turn with a habit word in
                 # it ("Writing isn't always easy…") may tell what was done as well
                 return False if told_as_done else None
-        told = record.created_at
-        return frame.start <= told < (frame.end if own is not None else frame.told_until)
+        return told_then
 
     def _own_period(self, record: MemoryRecord) -> TimeFrame | None:
         """The period a memory's own words place what it tells in (``period_told_of``), cached

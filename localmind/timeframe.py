@@ -34,6 +34,7 @@ __all__ = [
     "is_a_question",
     "might_mention_time",
     "period_told_of",
+    "says_habit_or_plan_words",
     "tells_no_doing",
     "time_frame",
     "told_in_the_past",
@@ -836,6 +837,14 @@ def told_in_the_past(text: str) -> bool:
         or (before.norm in SELF_WORDS and word.surface.lower().endswith("ed"))
         for before, word in itertools.pairwise(told.words)
     )
+
+
+def says_habit_or_plan_words(text: str) -> bool:
+    """Whether ``text`` holds a habit's, a plan's or an every-season word ("every", "usually",
+    "plans", "in spring", 每周…): a regex, no reading of the statement (about 3 ms a text), so
+    it can be asked of every recall candidate. ``tells_no_doing`` is true only of such a text
+    or of a plan told in the future tense ("I will fly to Paris next week")."""
+    return any(pattern.search(text) for pattern in (_HABIT, _PLAN, _EVERY_SEASON))
 
 
 def tells_no_doing(text: str) -> bool:
