@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import madial, queries
+from bench.personal import PersonalSet
 from bench.stores import BENCH_KDF, PASSPHRASE
 from localmind import Memory, NewMemory, Settings
 from localmind.config import GovernanceConfig
@@ -200,7 +201,18 @@ def personal_set(name: str = "personal") -> DevSet:
     """A personal set (``bench.personal.SETS``): its memories told one by one, asked on its day."""
     from bench.personal import SETS
 
-    chosen = SETS[name]
+    return told_one_by_one(SETS[name])
+
+
+def time_set() -> DevSet:
+    """The time questions (``bench.personal.TIME_SET``), told and asked as a personal set."""
+    from bench.personal import TIME_SET
+
+    return told_one_by_one(TIME_SET)
+
+
+def told_one_by_one(chosen: PersonalSet) -> DevSet:
+    """A set in the personal sets' format: its memories told one by one, asked on its day."""
     memories = chosen.memories()
     items = [Item(m.id, "me", m.text, _day(m.date) + 12 * 3600 + n) for n, m in enumerate(memories)]
     questions = [
@@ -296,10 +308,12 @@ def all_sets(
     madial: bool = True,
     locomo_wanted: bool = True,
     held_out: bool | Collection[str] = False,
+    time_wanted: bool = False,
 ) -> list[DevSet]:
     """Every dev set (those not wanted are not even read: the personal set alone needs nothing
     outside the repository); the held-out personal sets only with ``held_out``: ``True`` for
-    all of them, or the names (``bench.personal.SETS`` keys) of those wanted."""
+    all of them, or the names (``bench.personal.SETS`` keys) of those wanted; the time
+    questions (``bench.personal.TIME_SET``) last, with ``time_wanted``."""
     from bench.personal import SETS
 
     sets = []
@@ -311,4 +325,6 @@ def all_sets(
         wanted = held_out is True or (not isinstance(held_out, bool) and name in held_out)
         if not chosen.held_out or wanted:
             sets.append(personal_set(name))
+    if time_wanted:
+        sets.append(time_set())
     return sets

@@ -224,3 +224,13 @@ SETS = {
         held_out=True,
     ),
 }
+
+#: A small set of time questions (``bench/data/timeq``, Chen Hao, en + zh, asked on Wednesday
+#: 2 December 2026): "what did I do last weekend / yesterday / last spring?" among weekly habits,
+#: plans and season words, which the personal sets' temporal questions (each with its own topic
+#: words) do not ask (when11; review10 F15, F27). Temporal questions only, so it stays out of
+#: ``SETS`` (the hygiene benchmark and the per-set data tests read those); a dev set, run with
+#: every retrieval run or ``--sets time``.
+TIME_SET = PersonalSet(
+    "time questions (Chen Hao, dev)", DATA_DIR.parent / "timeq", dt.date(2026, 12, 2)
+)

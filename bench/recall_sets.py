@@ -385,6 +385,7 @@ def run(
             madial=not wanted or any("madial" in o for o in wanted),
             locomo_wanted=not wanted or any("locomo" in o for o in wanted),
             held_out=held_out_named(wanted),
+            time_wanted=not wanted or any("time" in o for o in wanted),
         )
     except FileNotFoundError as missing:  # a dev set kept outside the repository
         raise SystemExit(f"error: {missing}") from None
@@ -393,7 +394,7 @@ def run(
     if not sets:
         raise SystemExit(
             f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2, "
-            "personal3, personal4."
+            "personal3, personal4, time."
         )
     if personal_imported:  # each beside its one-by-one row
         sets = [x for s in sets for x in ([s, devsets.imported(s)] if s.one_by_one else [s])]

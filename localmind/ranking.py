@@ -4,7 +4,8 @@ Relevance is a calibrated score fusion of the two searches (``relevance``): for 
 
     z = bias + w_cos·cosine + (w_gap + w_unmatched·(1 − best coverage))·(cosine − best cosine)
         + w_kw·(bm25 / best bm25 of the query) + w_bm25·log(1 + bm25) + w_cov·coverage
-        + w_period·[made in the period the query names]
+        + w_period·([made in the period the query names] − [a habit or a plan, asked what
+          was done in it])
         + w_script·cosine·[written in another script than the query]
         + w_context·(best relevance of a memory told together with it)
     relevance = σ(z)
@@ -61,6 +62,10 @@ class Candidate:
     #: answer often follows the turn that shares the question's words ("what did you do? —
     #: went hiking"), and only its neighbour connects it to the question.
     context: float = 0.0
+    #: a habit or a plan, asked what was done in a period ("what did I do last weekend?" —
+    #: "I go climbing every Wednesday"): of no one occasion, it is evidence against, the period
+    #: term taken away (review10 F15)
+    no_occasion: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +143,7 @@ def relevance(candidates: Sequence[Candidate], config: FusionConfig) -> list[Rel
             from_keywords += keyword_weight * (c.bm25 / best_bm25) + config.keyword_strength * (
                 math.log1p(max(c.bm25, 0.0))
             )
-        from_period = config.period if c.in_period else 0.0
+        from_period = config.period if c.in_period else -config.period if c.no_occasion else 0.0
         from_context = config.context * c.context
         z = config.bias + from_vector + from_keywords + from_period + from_context
         plain = _sigmoid(z - across - from_context)

@@ -52,9 +52,11 @@ from localmind.timeframe import (
     TimeFrame,
     asks_about_now,
     asks_about_the_past,
+    is_a_question,
     might_mention_time,
     names_a_season,
     period_told_of,
+    says_habit_or_plan_words,
     tells_no_doing,
     time_frame,
     told_in_the_past,
@@ -154,6 +156,8 @@ class _Found:
     keyword_ranks: dict[str, int] = field(default_factory=dict)
     coverage: dict[str, float] = field(default_factory=dict)
     in_period: set[str] = field(default_factory=set)  # made in the period the query names
+    #: habits and plans, asked what was done in a period: of no one occasion (``tells_no_doing``)
+    no_occasion: set[str] = field(default_factory=set)
     #: earlier texts of a candidate that held in the period the query names (records.REPLACED)
     earlier: dict[str, tuple[EarlierText, ...]] = field(default_factory=dict)
     other_script: set[str] = field(default_factory=set)  # written in another script than the query
@@ -187,6 +191,7 @@ class _Found:
                 key in self.in_period,
                 key in self.other_script,
                 self.context.get(key, 0.0),
+                key in self.no_occasion,
             )
             for key, cosine in self.cosines.items()
         ]
@@ -262,6 +267,7 @@ class Recaller:
         self._earlier_vectors: OrderedDict[str, Vectors] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._scripts: OrderedDict[str, bool] = OrderedDict()
+        self._no_doing: OrderedDict[str, tuple[bool, bool]] = OrderedDict()
         self._attributes: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         # the period each memory's own words name, by its text and when it was told
@@ -276,6 +282,7 @@ class Recaller:
         self._earlier_vectors.clear()
         self._terms.clear()
         self._scripts.clear()
+        self._no_doing.clear()
         self._attributes.clear()
         self._query_terms.clear()
         self._secret_terms = None
@@ -429,32 +436,35 @@ class Recaller:
                 key for key in keys if self._in_cjk(found.record(key)) != asked_in_cjk
             )
         if frame is not None:
-            doings = told_in_the_past(_last_line(query))
-            found.in_period.update(
-                key for key in keys if self._tells_of(frame, found.record(key), doings)
-            )
+            asked = _last_line(query)
+            doings = told_in_the_past(asked)
+            # a habit is evidence against only when asked: a chat turn that tells of a period
+            # ("他今天又在课上捉弄人了") may be answered by one (MADial)
+            asking = doings and is_a_question(asked)
+            for key in keys:
+                told_of = self._tells_of(frame, found.record(key), doings)
+                if told_of:
+                    found.in_period.add(key)
+                elif told_of is None and asking:
+                    found.no_occasion.add(key)
             self._period_words_alone(query, frame, found, keys)
             self._held_then(query, frame, query_vector, found, keys)
         else:
             self._held_before(query, query_vector, found, keys)
 
-    def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool:
+    def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool | None:
         """Whether a memory may tell of the period the query names (review9 M3). Its own words
         may place what it tells in that period (``period_told_of``: "went to Copenhagen last
         weekend", 上周五…, read from the day it was told; a period no longer than the query's:
         "moved to Berlin in November" says nothing of one Friday of it). Else it was told in
         the period (what someone said that day), or in the days after it (``TimeFrame.
         may_tell``) if its words name no other period ("a meeting with the landlord on
-        Friday", told on the Tuesday after the weekend asked about, is the coming Friday's).
-        For a question about what was done (``doings``: "what did I do …?"), never a habit or
-        a plan ("every Wednesday", "plans a trip to Kyoto", ``tells_no_doing``)."""
-        key = (record.content_hash or record.content, record.created_at)
-        if key in self._own_periods:
-            own = self._own_periods[key]
-        else:
-            own = self._own_periods[key] = period_told_of(record.content, record.created_at)
-            if len(self._own_periods) > _TERMS_CACHE_SIZE:
-                self._own_periods.popitem(last=False)
+        Friday", told on the Tuesday after the weekend asked about, is the coming Friday's),
+        For a question about what was done (``doings``: "what did I do …?"), a habit or a plan
+        ("every Wednesday", "plans a trip to Kyoto", "an allergy in spring": ``tells_no_doing``)
+        is None, whenever it was told: of no one occasion, it is no answer (review10 F15); one
+        told in the past tense as well is only not of the period (False)."""
+        own = self._own_period(record)
         if (
             own is not None
             and own.start < frame.end
@@ -463,9 +473,26 @@ class Recaller:
         ):
             return True
         told = record.created_at
-        if not frame.start <= told < (frame.end if own is not None else frame.told_until):
-            return False
-        return not (doings and tells_no_doing(record.content))
+        told_then = frame.start <= told < (frame.end if own is not None else frame.told_until)
+        # the statement is read (milliseconds) only of those told then or with a habit's words
+        if doings and (told_then or says_habit_or_plan_words(record.content)):
+            no_doing, told_as_done = _cached(self._no_doing, record, _habit_told)
+            if no_doing:
+                # told as such, it is evidence against; a long chat turn with a habit word in
+                # it ("Writing isn't always easy…") may tell what was done as well
+                return False if told_as_done else None
+        return told_then
+
+    def _own_period(self, record: MemoryRecord) -> TimeFrame | None:
+        """The period a memory's own words place what it tells in (``period_told_of``), cached
+        by its text and when it was told."""
+        key = (record.content_hash or record.content, record.created_at)
+        if key in self._own_periods:
+            return self._own_periods[key]
+        own = self._own_periods[key] = period_told_of(record.content, record.created_at)
+        if len(self._own_periods) > _TERMS_CACHE_SIZE:
+            self._own_periods.popitem(last=False)
+        return own
 
     def _held_then(
         self, query: str, frame: TimeFrame, query_vector: Vectors, found: _Found, keys: list[str]
@@ -1148,6 +1175,12 @@ def _attributes_told(text: str) -> frozenset[str]:
     if subject not in (None, SELF, "i") and SINGLE_SLOTS.get(subject) is None:
         return frozenset()
     return statement.single_slots
+
+
+def _habit_told(text: str) -> tuple[bool, bool]:
+    """Whether a memory tells a habit or a plan (``tells_no_doing``), and whether it is told
+    in the past tense (``told_in_the_past``)."""
+    return tells_no_doing(text), told_in_the_past(text)
 
 
 def _cached(

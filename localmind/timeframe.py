@@ -31,8 +31,10 @@ from localmind.statement import read as read_statement
 __all__ = [
     "TOLD_WITHIN",
     "TimeFrame",
+    "is_a_question",
     "might_mention_time",
     "period_told_of",
+    "says_habit_or_plan_words",
     "tells_no_doing",
     "time_frame",
     "told_in_the_past",
@@ -41,10 +43,11 @@ __all__ = [
 
 #: How long after a period its memories are still told: on the personal set, 25 of 42 past
 #: periods hold an answer's creation date as is, 38 with a week added (14 days: 38, 31 days: 39).
-#: Not for a day named by its weekday, nor a window around a day ("two weeks ago"): the days
-#: after a recent weekday are days the user names on their own, so what was made on them is
-#: mostly their own doings (Saturday's trip is no answer to "what did I do last Friday?"), and
-#: "two weeks ago" spans both sides of its day already (docs/design.md, "Weekday questions").
+#: Not for a day named by its weekday, a weekend, nor a window around a day ("two weeks ago"):
+#: the days after a recent weekday or weekend are days the user names on their own, so what was
+#: made on them is mostly their own doings (Saturday's trip is no answer to "what did I do last
+#: Friday?", Monday's dentist none to "last weekend"), and "two weeks ago" spans both sides of
+#: its day already (docs/design.md, "Weekday questions", "Time questions, round 11").
 TOLD_WITHIN = 7 * 86_400.0
 _TOLD_AFTER_DAYS = 7
 
@@ -118,6 +121,19 @@ _ASKS_ABOUT_THE_PAST = re.compile(
     r"|以前|之前|原来|曾经|过去|从前|当时|那时",
     re.IGNORECASE,
 )
+
+
+#: A question rather than a statement ("what did I do last weekend", 昨天我干了什么？), not a
+#: chat turn that tells ("他今天又在课上捉弄人了").
+_A_QUESTION = re.compile(
+    r"[?？]|^\s*(?:what|where|when|who|which|how|did|do|was|were)\b|什么|哪|吗|谁|怎么|几",
+    re.IGNORECASE,
+)
+
+
+def is_a_question(line: str) -> bool:
+    """Whether ``line`` asks something (a question mark, or a question word)."""
+    return _A_QUESTION.search(line) is not None
 
 
 def asks_about_the_past(question: str) -> bool:
@@ -424,8 +440,13 @@ _WEEK_BEFORE_LAST = re.compile(
 )
 _WEEKEND_BEFORE_LAST = re.compile(r"\bthe\s+weekend\s+before\s+last\b", re.IGNORECASE)
 _WEEKDAY_BEFORE_LAST = re.compile(rf"\bthe\s+(?P<day>{_WEEKDAYS})\s+before\s+last\b", re.I)
-#: Table patterns that name one day by its weekday (no memories told after it count: TOLD_WITHIN).
-_WEEKDAY_PATTERNS = (_ZH_WEEKDAY_PATTERN, _WEEKDAY_BEFORE_LAST)
+#: Table patterns that name days by their weekday: one day, or a weekend (Saturday and Sunday of
+#: that week). No memories told after them count (TOLD_WITHIN): the days after a recent weekend
+#: are weekdays the user names on their own, and Monday's dentist is no answer to "what did I
+#: do last weekend?" (review10 F15).
+_WEEKDAY_PATTERNS = frozenset(
+    {_ZH_WEEKDAY_PATTERN, _WEEKDAY_BEFORE_LAST, _WEEKEND_PATTERN, _WEEKEND_BEFORE_LAST}
+)
 _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _EN_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
@@ -767,8 +788,19 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
 _HABIT = re.compile(
     rf"\b(?:every|each)\s+(?:other\s+)?(?:day|night|morning|afternoon|evening|week|weekend|"
     rf"month|year|{_WEEKDAYS})s?\b|\b(?:on\s+)?(?:{_WEEKDAYS})s\b"
+    rf"|\b(?:{_WEEKDAYS})\s+(?:morning|afternoon|evening|night)s\b|\b(?:on|at)\s+weekends\b|^weekends\b"
     r"|\b(?:usually|normally|typically|generally|always|often|regularly)\b"
     r"|每(?:天|日|晚|周|星期|礼拜|个|月|年|次)|一般|通常|平时|经常|常常|总是|往往",
+    re.IGNORECASE,
+)
+#: A season named without a year or a word that picks one, as when a condition or a habit comes
+#: with it ("a mild pollen allergy in spring", 我冬天怕冷): every such season, as a question's
+#: bare season names no period. Not a season naming an occasion ("Summer holiday in Sardinia").
+_EVERY_SEASON = re.compile(
+    rf"\b(?:in|during|through|over)\s+(?:the\s+)?(?:{_SEASONS_EN})\b"
+    rf"(?!,?\s+(?:of\s+)?(?:{_YEAR}|(?:last|this|next)\s+year)\b)"
+    # 天 only: 秋季运动会, 春季学期 name an occasion or a term
+    r"|(?<![年前去今明])(?<!年的)[春夏秋冬]天",
     re.IGNORECASE,
 )
 #: A plan: what is still to come when it is told.
@@ -807,10 +839,23 @@ def told_in_the_past(text: str) -> bool:
     )
 
 
+def says_habit_or_plan_words(text: str) -> bool:
+    """Whether ``text`` holds a habit's, a plan's or an every-season word ("every", "usually",
+    "plans", "in spring", 每周…): a regex, no reading of the statement (about 3 ms a text), so
+    it can be asked of every recall candidate. ``tells_no_doing`` is true only of such a text
+    or of a plan told in the future tense ("I will fly to Paris next week")."""
+    return any(pattern.search(text) for pattern in (_HABIT, _PLAN, _EVERY_SEASON))
+
+
 def tells_no_doing(text: str) -> bool:
     """Whether a memory tells a habit or a plan ("用户每周三晚上上陶艺课", "The user plans a
-    trip to Kyoto"): no answer to "what did I do <in a past period>?", whenever it was told."""
-    return _HABIT.search(text) is not None or _tells_a_plan(text)
+    trip to Kyoto"), or something of every such season ("I have a mild pollen allergy in
+    spring"): no answer to "what did I do <in a past period>?", whenever it was told."""
+    return (
+        _HABIT.search(text) is not None
+        or _tells_a_plan(text)
+        or (_EVERY_SEASON.search(text) is not None and not told_in_the_past(text))
+    )
 
 
 def _tells_a_plan(text: str) -> bool:
@@ -835,7 +880,7 @@ def period_told_of(text: str, told_at: float, tz: tzinfo | None = None) -> TimeF
     )
     day_start = _midnight(told.date(), tz)
     if told_in_the_past(text):
-        return None if frame.start >= day_start + 86_400.0 else frame
+        return None if frame.start >= day_start + 86_400.0 else _on_its_day(frame, told.date(), tz)
     if frame.end > day_start or _SAID_AS_PAST.search(frame.phrase):
         return frame
     # read as the latest such period, as a question is; told not in the past, it is the next
@@ -844,6 +889,21 @@ def period_told_of(text: str, told_at: float, tz: tzinfo | None = None) -> TimeF
     if not _tells_a_plan(text):
         return frame  # a holiday or a month in a text that tells no plan: as read
     start, end = _a_year_later(frame.start, tz), _a_year_later(frame.end, tz)
+    return TimeFrame(start, end, frame.phrase, frame.told_within)
+
+
+def _on_its_day(frame: TimeFrame, told_on: date, tz: tzinfo | None) -> TimeFrame:
+    """A weekday named alone in a text told on that weekday is the day it was told ("went
+    bouldering on Saturday", 周日…吃了火锅, written that evening): read as a question reads it
+    ("what did I do on Saturday?" asked on a Saturday), it would be the week before, and
+    "what did I do two weeks ago?" found it there (review10 F15)."""
+    if _SAID_AS_PAST.search(frame.phrase) or not _BARE_WEEKDAY.search(frame.phrase):
+        return frame
+    first = datetime.fromtimestamp(frame.start, tz) if tz else datetime.fromtimestamp(frame.start)
+    day = first.date()
+    if day + timedelta(days=7) != told_on or frame.end > _midnight(day + timedelta(days=1), tz):
+        return frame
+    start, end = _midnight(told_on, tz), _midnight(told_on + timedelta(days=1), tz)
     return TimeFrame(start, end, frame.phrase, frame.told_within)
 
 

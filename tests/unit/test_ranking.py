@@ -190,3 +190,17 @@ def test_a_partial_match_among_few_counts_less_as_the_best_keyword_match() -> No
     many = [0.05] * 4 + [0.0] * 6
     assert FEW_KEYWORD_MATCHES * len(many) < 4
     assert relative_keyword_weight(many, 0.6) == pytest.approx(0.6)
+
+
+def test_a_habit_asked_what_was_done_in_a_period_ranks_below_a_plain_memory() -> None:
+    """Made in the period adds the period term; a habit or a plan asked "what did I do last
+    weekend?" (``no_occasion``) loses it: "I go climbing every Wednesday", far nearer the
+    question in meaning, ranks below Saturday's bouldering (review10 F15)."""
+    config = FusionConfig()
+    made_then = Candidate("saturday", 0.15, None, None, None, in_period=True)
+    habit = Candidate("habit", 0.36, None, None, None, no_occasion=True)
+    plain = Candidate("plain", 0.36, None, None, None)
+    by_key = {r.candidate.key: r for r in relevance([made_then, habit, plain], config)}
+    assert by_key["saturday"].probability > by_key["habit"].probability
+    gap = by_key["plain"].logit - by_key["habit"].logit
+    assert gap == pytest.approx(config.period)

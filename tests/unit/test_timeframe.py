@@ -391,6 +391,9 @@ def test_a_memory_told_within_a_week_after_the_period_may_be_about_it() -> None:
         ("上上周五我做了什么", 0),
         ("what did I do the Friday before last", 0),
         ("What did I do two weeks ago?", 0),  # a window on both sides of its day already
+        ("What did I do last weekend?", 0),  # Monday's memories are Monday's (when11)
+        ("上周末我做了什么？", 0),
+        ("what did I do the weekend before last", 0),
         ("两周前我做了什么？", 0),
     ],
 )
