@@ -49,6 +49,7 @@ from localmind.records import (
     SET_ASIDE_FOR,
     TOMBSTONE,
     TRAVELLING,
+    MemoryRecord,
     MemoryType,
     Status,
     default_of,
@@ -184,6 +185,9 @@ class ApplyReport:
     kept_both: int = 0  # pending conflicts here that a keep-both elsewhere settled
     # ids of the memories that a keep-both here, later than a take-new elsewhere, kept apart
     kept_apart: list[str] = field(default_factory=list)
+    # texts this device took from another memory (take-new, merge) into one that another
+    # device forgot without having seen them: kept as memories of their own (the new ids)
+    kept_taken: list[str] = field(default_factory=list)
     # ids of the memories where one laptop's answer overruled another's earlier one (sync10b)
     overruled: list[str] = field(default_factory=list)
 
@@ -199,6 +203,7 @@ class ApplyReport:
         self.kept_both += other.kept_both
         self.overruled.extend(other.overruled)
         self.kept_apart.extend(other.kept_apart)
+        self.kept_taken.extend(other.kept_taken)
         return self
 
 
@@ -251,6 +256,7 @@ def apply_remote(
             latest = event.hlc if latest is None or event.hlc > latest else latest
         unseen = _unseen_edits(store, touched)
         kept_later = _kept_both_later(store, touched, arrived)
+        taken = _taken_under_a_forgotten_id(store, touched, arrived)
         lost, report.overruled = _redact_forgotten_copies(store, touched, arrived)
         for memory_id in lost:
             touched[memory_id] = None
@@ -264,6 +270,7 @@ def apply_remote(
         report.embedded = _index(store, dirty, embed)
         report.carried = _carry_over(store, unseen, embed, content_hash)
         report.kept_apart = _keep_apart(store, kept_later, embed, content_hash)
+        report.kept_taken = _keep_taken(store, taken, embed, content_hash)
         if judge is not None and report.arrived:
             judge(report.arrived)
         report.kept_both = _settle_kept_pairs(store, events)
@@ -408,6 +415,82 @@ def _keep_apart(
         )
         apart.append(kept_id)
     return apart
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    """A text this device took into ``holder`` from ``source`` (a resolution's take-new or
+    merge), as the memory stood before another device's forget of ``holder`` folds in."""
+
+    holder: str
+    source: str
+    record: MemoryRecord
+
+
+def _taken_under_a_forgotten_id(
+    store: SqliteStore, touched: Iterable[str], arrived: Collection[str]
+) -> list[_Taken]:
+    """Each memory whose current text this device took from another one (the person here
+    answered take-new or merge) while another device, which had not seen that version, forgot
+    the memory (review11 U1: "forget the old car" on one laptop, "take the new car" on the
+    other, and the new car was erased on both). Read before the fold makes it a tombstone. A
+    forget that saw the version (its tombstone's version is as high) forgets it: that is the
+    person's word on this text."""
+    taken: list[_Taken] = []
+    for memory_id in touched:
+        stored = store.get(memory_id)
+        if stored is None or stored.record.status is not Status.ACTIVE:
+            continue
+        unseen_by = [
+            stamp
+            for stamp, kept in store.final_forgets(memory_id)
+            if stamp in arrived
+            and kept is None
+            and _forgot_version(store, memory_id, stamp) < stored.record.version
+        ]
+        own = [
+            (source, text)
+            for _seq, stamp, source, text in store.carried_texts(memory_id)
+            if Stamp.parse(stamp).device == store.device_id
+        ]
+        if unseen_by and own and own[-1][1] == stored.record.content:
+            taken.append(_Taken(memory_id, own[-1][0], stored.record))
+    return taken
+
+
+def _forgot_version(store: SqliteStore, memory_id: str, stamp: str) -> int:
+    """The version of ``memory_id`` the forget stamped ``stamp`` was made on."""
+    for op, text, at_stamp, _reason, _at in store.memory_events(memory_id, ("forget",)):
+        if op == "forget" and at_stamp == stamp:
+            version = json.loads(text).get("version")
+            return int(version) if isinstance(version, int) else 1
+    return 1
+
+
+def _keep_taken(
+    store: SqliteStore, taken: Sequence[_Taken], embed: Embed, content_hash: Hasher
+) -> list[str]:
+    """Each taken text becomes a memory of its own (dated when its source was told), written
+    here, where the person chose it, as a local add that replicates: a forgotten memory never
+    comes back, and the text was never the forgotten one's. Returns the new ids."""
+    kept: list[str] = []
+    for item in taken:
+        told = _told_at(store, item.source) or item.record.created_at
+        [vector] = embed([item.record.content])
+        record = replace(
+            item.record,
+            id=str(ULID.from_timestamp(told)),
+            created_at=told,
+            version=1,
+            access_count=0,
+            last_accessed=None,
+            metadata={},
+            content_hash=content_hash(item.record.content),
+            hlc="",
+        )
+        store.insert(record, vector)
+        kept.append(record.id)
+    return kept
 
 
 def _told_at(store: SqliteStore, memory_id: str) -> float | None:

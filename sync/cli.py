@@ -193,6 +193,12 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
             f"Settled {count(report.kept_both, 'conflict')} here that another laptop answered "
             "keep-both."
         )
+    for memory_id in dict.fromkeys(report.kept_taken):
+        click.echo(
+            f"Kept memory {memory_id}: you took its text here (a conflict resolved take-new or "
+            "merge) into a memory another laptop forgot without having seen it; the forget "
+            "erased the older text, the text you chose stays as a memory of its own."
+        )
     for memory_id in dict.fromkeys(report.kept_apart):
         click.echo(
             f"Kept both again: another laptop had answered take-new before your keep-both here; "

@@ -138,6 +138,9 @@ class ImportReport:
     kept_both: int = 0  # conflicts here that another laptop's keep-both settled
     # memories a keep-both here, later than a take-new elsewhere, kept apart again (sync10b)
     kept_apart: list[str] = field(default_factory=list)
+    # texts taken here (take-new, merge) into a memory another laptop forgot without seeing
+    # them: kept as memories of their own (the new ids; review11 U1)
+    kept_taken: list[str] = field(default_factory=list)
     # memories of a pair two laptops answered differently: the later answer stands (sync10b)
     overruled: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
@@ -952,6 +955,7 @@ def _import_device(
         report.kept_both += applied.kept_both
         report.overruled.extend(applied.overruled)
         report.kept_apart.extend(applied.kept_apart)
+        report.kept_taken.extend(applied.kept_taken)
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 

@@ -100,6 +100,8 @@ class SyncReport:
             line += f"; settled {settled} conflict{'' if settled == 1 else 's'} kept both elsewhere"
         for memory_id in dict.fromkeys(self.imported.kept_apart):
             line += f"; kept memory {memory_id} apart again (keep-both here came later)"
+        for memory_id in dict.fromkeys(self.imported.kept_taken):
+            line += f"; kept memory {memory_id}: a text taken here, its memory forgotten elsewhere"
         for memory_id in dict.fromkeys(self.imported.overruled):
             line += f"; memory {memory_id}: answered differently elsewhere, the later answer stands"
         if problems := len(self.problems):

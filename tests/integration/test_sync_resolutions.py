@@ -444,3 +444,31 @@ def test_sync_now_says_the_later_of_two_answers_stands(tmp_path: Path) -> None:
         assert "the later answer stands" in said
     for laptop in (a, b):
         assert "I quit the band and now play the piano" in laptop.contents()
+
+
+@pytest.mark.parametrize("resolution", ["take_new", "merge"])
+def test_a_forget_of_the_old_fact_keeps_the_new_one_taken_on_the_other_laptop(
+    laptops: tuple[Memory, Memory, Path], resolution: str
+) -> None:
+    """review11 U1: "forget the old car" on one laptop while the other answers the queue
+    take-new (or merge): the newer fact, which the person chose to keep, survives on both as
+    a memory of its own; the old one is gone on both."""
+    a, b, shared = laptops
+    corolla = a.remember("I drive a red Toyota Corolla.").id
+    sync_all(shared, a, b)
+    b.remember("I sold the Corolla and bought a blue VW Polo.")
+    [conflict] = b.conflicts()
+    sync_all(shared, b, a)
+    a.forget(corolla)
+    merged = "I drive a blue VW Polo now." if resolution == "merge" else None
+    b.resolve_conflict(conflict.id, resolution, merged)
+    kept = merged or "I sold the Corolla and bought a blue VW Polo."
+    sync_once(a, shared)
+    _, said = sync_once(b, shared)  # `sync now` on b names the memory kept
+    sync_all(shared, a, b)
+    assert [b.get(memory_id).content for memory_id in said.kept_taken] == [kept]
+    for device in (a, b):
+        active = [r.content for r in device.iter_all() if r.status is Status.ACTIVE]
+        assert active == [kept]
+        assert "red Toyota Corolla" not in texts_anywhere(device)
+        assert device.get(corolla).status is Status.DELETED
