@@ -126,6 +126,27 @@ def test_conflicts_page(
     assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f4"))
 
 
+@pytest.mark.slow
+@SIZES
+def test_conflicts_page_with_a_secret(
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
+) -> None:
+    """The selected pair is two door codes: dots in the list and both panels, r in the footer
+    (leak11)."""
+    with Memory.open(here, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("The door code of the flat is 7391#", "semantic")
+        queued = memory.remember_explained("The door code of the flat changed to 2280#")
+        assert queued.record.secret and queued.conflict_id is not None
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await on_page("f4")(pilot)
+        await pilot.press("down")
+        await pilot.pause(0.2)  # the footer follows the selection a moment later
+
+    app = make_app(here, clock)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
 @SIZES
 def test_chat_page_offline(
     snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
