@@ -92,11 +92,22 @@ def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> No
         click.echo(f"Also closed conflict #{other}: {why}.")
 
 
+#: A memory marked secret in the review list, unless ``--reveal``: the list shows many texts at
+#: once, and someone may be looking over the person's shoulder (as the app hides it, leak11).
+HIDDEN = "•••••••• (a secret: --reveal shows it, as does `localmind show ID`)"
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--reveal",
+    is_flag=True,
+    help="Show the texts of memories marked secret (a password, PIN, key or code); without it "
+    "they are dots, and what changed between the two is not said.",
+)
 @click.pass_obj
 @friendly_errors
-def conflicts(obj: Context, as_json: bool) -> None:
+def conflicts(obj: Context, as_json: bool, reveal: bool) -> None:
     """Memories that may contradict each other, waiting for you to decide."""
     with obj.open() as memory:
         pending = memory.conflicts()
@@ -105,10 +116,10 @@ def conflicts(obj: Context, as_json: bool) -> None:
             [
                 {
                     "id": c.id,
-                    "existing": c.existing.to_dict(),
-                    "candidate": c.candidate.to_dict(),
+                    "existing": _side(c.existing, reveal),
+                    "candidate": _side(c.candidate, reveal),
                     "similarity": c.similarity,
-                    "reason": c.reason,
+                    "reason": c.reason if reveal or not _has_secret(c) else None,
                 }
                 for c in pending
             ]
@@ -120,18 +131,32 @@ def conflicts(obj: Context, as_json: bool) -> None:
     for c in pending:
         click.echo(f"#{c.id}  similarity {c.similarity:.2f}")
         for label, record in (("old", c.existing), ("new", c.candidate)):
-            click.echo(
-                f"   {label}  {record.id}  {when(record.created_at)}  {one_line(record.content)}"
-            )
+            text = HIDDEN if record.secret and not reveal else one_line(record.content)
+            click.echo(f"   {label}  {record.id}  {when(record.created_at)}  {text}")
         # why the two were paired, as MCP and the app say: a person cannot judge a pair (a job
-        # queued against a move) without it
-        if c.reason:
+        # queued against a move) without it; a reason may quote a word of a secret
+        if c.reason and _has_secret(c) and not reveal:
+            click.echo("   why  (with the texts: --reveal)")
+        elif c.reason:
             click.echo(f"   why  {one_line(c.reason, width=500)}")  # whole: it is the point
     click.echo(
         "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT] "
         "(ID: the #number or either memory's id)",
         err=True,
     )
+
+
+def _has_secret(conflict: Conflict) -> bool:
+    return conflict.existing.secret or conflict.candidate.secret
+
+
+def _side(record: MemoryRecord, reveal: bool) -> dict[str, object]:
+    """One memory of a conflict in JSON: a secret's text (and the earlier texts its metadata
+    keeps) null unless ``reveal``; ``secret`` says which."""
+    document = {**record.to_dict(), "secret": record.secret}
+    if record.secret and not reveal:
+        document.update(content=None, metadata=None)
+    return document
 
 
 @cli.command()
@@ -168,7 +193,7 @@ def _settled(conflict: Conflict, resolution: Resolution, record: MemoryRecord) -
     """What became of both memories: the bare "Resolved #4: <old id> — <old text>" said the
     same for keep-both as for keep-old, and nothing of the other memory."""
     old, new = conflict.existing.id, conflict.candidate.id
-    text = one_line(record.content)
+    text = "(a secret: `localmind show` shows it)" if record.secret else one_line(record.content)
     if resolution is Resolution.KEEP_BOTH:
         return f"kept both {old} and {new}"
     if resolution is Resolution.KEEP_OLD:
