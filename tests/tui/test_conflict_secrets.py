@@ -1,6 +1,7 @@
 """The Conflicts page hides a secret as the Memories page does (leak11): a pair with a memory
 marked secret shows dots in the list and the panels, and neither its changed words nor the
-reason, until r reveals that pair for a few seconds. Pilot against the real store."""
+reason, until r reveals that pair for a few seconds. So do a hidden secret's history and the
+chat's note of a secret it compared with. Pilot against the real store."""
 
 from __future__ import annotations
 
@@ -16,8 +17,12 @@ from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.tui.conftest import make_app, screen_text, settle, until, words
 from tui.app import LocalmindApp
 from tui.screens import conflicts as conflicts_page
+from tui.screens.chat import HIDDEN as CHAT_HIDDEN
+from tui.screens.chat import describe
 from tui.screens.conflicts import HIDDEN, ConflictsScreen
 from tui.screens.help import HelpScreen
+from tui.widgets.history import HIDDEN as HISTORY_HIDDEN
+from tui.widgets.history import HistoryModal
 
 DOOR, DOOR_NEW = "The door code of the flat is 7391#", "The door code of the flat changed to 2280#"
 RENT, RENT_NEW = "My rent is 1200 euros a month", "My rent went up to 1450 euros a month"
@@ -64,12 +69,12 @@ async def test_a_secret_pair_is_hidden_until_r_shows_it_for_a_few_seconds(
         await settle(pilot)
         assert isinstance(app.screen, ConflictsScreen)
         select(app, conflicts[RENT_NEW])
-        await pilot.pause()
-        await pilot.pause(0.2)
+        assert await until(pilot, lambda: "o Old" in footer(app))
         assert "1450" in screen_text(app)  # a plain pair as it is, with no r to press
         assert "Reveal" not in footer(app)
         select(app, conflicts[DOOR_NEW])
-        await pilot.pause(0.2)  # the footer follows the selection a moment later
+        # the footer follows the selection a moment later
+        assert await until(pilot, lambda: "r Reveal" in footer(app))
         shown = words(screen_text(app))
         assert not leaked(app), shown  # not in the list, the panels, what changed or why
         assert HIDDEN.split(" (")[0] in shown and "r shows the pair" in shown
@@ -97,3 +102,35 @@ async def test_a_secret_pair_is_hidden_until_r_shows_it_for_a_few_seconds(
     help_page = Console(width=100, file=io.StringIO(), record=True)
     help_page.print(HelpScreen._table())
     assert "r Show a pair with a secret for 10 s" in words(help_page.export_text())
+
+
+def test_the_chat_names_a_secret_it_compared_with_without_its_text(memory: Memory) -> None:
+    """What the chat says it remembered: the person's own words, and the memory it was
+    compared with, hidden when that one is a secret they did not just say."""
+    door = memory.remember(DOOR, "semantic")
+    outcome = memory.remember_explained(DOOR_NEW, "semantic")
+    assert outcome.related is not None and outcome.related.id == door.id and door.secret
+    said = describe(outcome).plain
+    assert "7391" not in said and CHAT_HIDDEN in said and "may contradict" in said
+
+
+@pytest.mark.slow  # a few seconds: the page and its history dialog driven
+async def test_the_history_of_a_hidden_secret_is_hidden_too(
+    store_path: Path, clock: FakeClock
+) -> None:
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        pin = memory.remember("My bank PIN is 4821", "semantic")
+        memory.update(pin.id, content="My bank PIN is 5930")
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryModal)
+        assert not any(d in screen_text(app) for d in ("4821", "5930"))
+        assert HISTORY_HIDDEN.split(" (")[0] in screen_text(app)
+        await pilot.press("escape", "r", "h")  # revealed on the page: its history shows
+        await settle(pilot)
+        assert all(d in screen_text(app) for d in ("4821", "5930"))

@@ -15,7 +15,7 @@ from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.ollama_server import FakeOllama
-from tests.tui.conftest import make_app, on_page, seed, settle
+from tests.tui.conftest import make_app, on_page, screen_text, seed, settle, until
 
 SnapCompare = Callable[..., bool]
 #: Every page in the smallest terminal the app supports (the usual default) and a large one.
@@ -141,7 +141,8 @@ def test_conflicts_page_with_a_secret(
     async def run_before(pilot: Pilot[None]) -> None:
         await on_page("f4")(pilot)
         await pilot.press("down")
-        await pilot.pause(0.2)  # the footer follows the selection a moment later
+        # the footer follows the selection a moment later
+        assert await until(pilot, lambda: "r Reveal" in screen_text(pilot.app))
 
     app = make_app(here, clock)
     assert snap_compare(app, terminal_size=size, run_before=run_before)

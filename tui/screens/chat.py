@@ -65,7 +65,9 @@ def describe(outcome: Outcome) -> Text:
     text.append(printable(outcome.record.content))
     label = RELATED.get(outcome.decision)
     if outcome.related is not None and label:
-        text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
+        # another memory, maybe a secret the person did not just say (leak11)
+        related = one_line(_text_of(outcome.related), 60)
+        text.append(f"\n{'':>11}{label}: {related}", style="dim")
     if outcome.evicted:
         text.append(f"\n{'':>11}{archived_note(len(outcome.evicted))}", style="yellow")
     if outcome.record.secret:

@@ -461,7 +461,9 @@ class MemoriesScreen(Page):
 
         def show(versions: list[Version]) -> None:
             current = self.rows[memory_id].record if memory_id in self.rows else record
-            self.app.push_screen(HistoryModal(current, versions, self.lm.clock), revert)
+            hidden = current.secret and memory_id not in self.revealed
+            history = HistoryModal(current, versions, self.lm.clock, hidden=hidden)
+            self.app.push_screen(history, revert)
 
         def revert(version: int | None) -> None:
             if version is None:
