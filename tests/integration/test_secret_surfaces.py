@@ -19,6 +19,7 @@ from sync.folder import init_folder, sync_once
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_forget_traces import table_rows
+from tests.ollama_server import FakeOllama
 
 DOOR, DOOR_NEW = "The door code of the flat is 7391#", "The door code of the flat changed to 2280#"
 PIN = "我的银行卡PIN是4821"
@@ -187,3 +188,20 @@ def _traces(memory: Memory, text: str) -> set[str]:
         for row in rows
         if text in row or found in row
     }
+
+
+@pytest.mark.slow  # the chat against the model server
+def test_chat_show_memories_hides_a_recalled_secret(cli: Cli, ollama_server: FakeOllama) -> None:
+    """As the app's sidebar does: the model never read it, and the screen may be shared."""
+    ollama_server.when_schema_has("facts", {"facts": []})
+    ollama_server.when(lambda body: bool(body.get("stream")), "Look it up in localmind.")
+    cli.ok("add", "-", input="My bank PIN is 4821")
+    cli.ok("add", "My bank is the Sparkasse on Kastanienallee")
+    result = cli.ok(
+        "chat",
+        "--show-memories",
+        input="Which bank am I with, and what is my bank PIN?\n/quit\n",
+        OLLAMA_HOST=ollama_server.host,
+    )
+    assert "recalled" in result.stderr and "Sparkasse" in result.stderr
+    assert "(a secret: localmind show" in result.stderr and "4821" not in result.output
