@@ -81,6 +81,11 @@ async def test_a_secret_pair_is_hidden_until_r_shows_it_for_a_few_seconds(
         keys = footer(app)  # whole at 80 columns: r takes "Ask model"'s room (never for a secret)
         assert "r Reveal" in keys and "f1 Help" in keys and keys.rstrip().endswith("^p palette")
 
+        await pilot.press("m")  # the merge editor would show it
+        await pilot.pause()
+        assert isinstance(app.screen, ConflictsScreen) and not leaked(app)
+        assert any("r shows the pair first" in n.message for n in app._notifications)
+
         await pilot.press("r")
         await pilot.pause()
         assert all(digits in screen_text(app) for digits in DIGITS)
@@ -115,7 +120,7 @@ def test_the_chat_names_a_secret_it_compared_with_without_its_text(memory: Memor
 
 
 @pytest.mark.slow  # a few seconds: the page and its history dialog driven
-async def test_the_history_of_a_hidden_secret_is_hidden_too(
+async def test_the_history_and_editor_of_a_hidden_secret_wait_for_r(
     store_path: Path, clock: FakeClock
 ) -> None:
     with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
@@ -131,6 +136,10 @@ async def test_the_history_of_a_hidden_secret_is_hidden_too(
         assert isinstance(app.screen, HistoryModal)
         assert not any(d in screen_text(app) for d in ("4821", "5930"))
         assert HISTORY_HIDDEN.split(" (")[0] in screen_text(app)
-        await pilot.press("escape", "r", "h")  # revealed on the page: its history shows
+        await pilot.press("escape", "e")  # nor does the correction editor show it
+        await settle(pilot)
+        assert "5930" not in screen_text(app)
+        assert any("r shows the secret first" in n.message for n in app._notifications)
+        await pilot.press("r", "h")  # revealed on the page: its history shows
         await settle(pilot)
         assert all(d in screen_text(app) for d in ("4821", "5930"))

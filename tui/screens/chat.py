@@ -330,6 +330,9 @@ class ChatScreen(Page):
         if result is None or session is None:
             self.notify("No recalled memory selected.", severity="warning")
             return
+        if result.memory.secret:  # hidden here, and the editor would show it
+            self.notify("Correct a secret on the Memories page (F3), where r shows it.")
+            return
         memory_id, content = result.memory.id, result.memory.content
 
         def corrected(text: str | None) -> None:

@@ -349,6 +349,9 @@ class ConflictsScreen(Page):
         if conflict is None:
             self.notify("No conflict selected.", severity="warning")
             return
+        if self._hidden(conflict):  # the editor would show the secret
+            self.notify("r shows the pair first; then m merges it.", severity="warning")
+            return
         both = f"{conflict.existing.content}\n{conflict.candidate.content}"
 
         def merged(text: str | None) -> None:

@@ -348,6 +348,9 @@ class MemoriesScreen(Page):
         record = self._stored()
         if record is None:
             return
+        if record.secret and record.id not in self.revealed:  # the editor would show it
+            self.notify("r shows the secret first; then e corrects it.", severity="warning")
+            return
         memory_id = record.id
 
         def corrected(text: str | None) -> None:
