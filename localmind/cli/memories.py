@@ -95,9 +95,7 @@ def add(
         )
     typed = source is None and text != "-"  # on the command line: in the shell's history
     if source is None and text == "-":
-        source = sys.stdin
-        if sys.stdin.isatty():  # a person at a terminal: say how to end the text
-            click.echo("Type the memory, then Ctrl+D on a line of its own:", err=True)
+        source = standard_input("the memory")
     if source is not None:
         try:
             text = source.read()
@@ -149,6 +147,26 @@ def add(
             click.echo(TYPED_SECRET, err=True)
     if outcome.evicted:
         click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
+
+
+def standard_input(what: str) -> Any:
+    """Standard input, for a TEXT given as ``-`` (a secret typed there stays out of the shell's
+    history); a person at a terminal is told how to end it."""
+    if sys.stdin.isatty():
+        click.echo(f"Type {what}, then Ctrl+D on a line of its own:", err=True)
+    return sys.stdin
+
+
+def text_argument(text: str | None, what: str) -> str | None:
+    """``text`` as given, or read from standard input when it is ``-``."""
+    if text != "-":
+        return text
+    try:
+        return str(standard_input(what).read())
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            "Standard input is not UTF-8 text; nothing was changed."
+        ) from None
 
 
 #: Said after a secret given as ``add TEXT`` (leak11): the command line, the secret with it,

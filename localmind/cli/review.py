@@ -6,7 +6,7 @@ import click
 
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
-from localmind.cli.memories import ID_HELP, not_forgotten
+from localmind.cli.memories import ID_HELP, not_forgotten, text_argument
 from localmind.cli.output import echo_json, one_line, when
 from localmind.cli.root import cli
 from localmind.lifecycle import Conflict, Feedback, Resolution
@@ -73,7 +73,9 @@ def revert(obj: Context, memory_id: str, version: int) -> None:
 @friendly_errors
 def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> None:
     """Tell the memory it is right (confirm, +0.1 confidence), wrong (deny, -0.2), or how it is
-    wrong (correct TEXT: a new version at confidence 0.9)."""
+    wrong (correct TEXT: a new version at confidence 0.9; - reads TEXT from standard input,
+    which keeps a new password out of your shell's history)."""
+    text = text_argument(text, "the corrected text")
     with obj.open() as memory:
         settlement = memory.feedback_explained(not_forgotten(memory, memory_id).id, verdict, text)
     record = settlement.record
@@ -168,13 +170,18 @@ def _side(record: MemoryRecord, reveal: bool) -> dict[str, object]:
         case_sensitive=False,
     ),
 )
-@click.option("--text", help="For merge: the one text that replaces both.")
+@click.option(
+    "--text",
+    help="For merge: the one text that replaces both (- reads it from standard input, which "
+    "keeps a secret out of your shell's history).",
+)
 @click.pass_obj
 @friendly_errors
 def resolve(obj: Context, conflict: str, resolution: str, text: str | None) -> None:
     """Settle CONFLICT (its number, as `conflicts` shows it, or the id of either memory in it):
     keep-old (forget the new), take-new (it becomes the old memory's next version), keep-both,
     or merge (--text replaces both)."""
+    text = text_argument(text, "the merged text")
     with obj.open() as memory:
         found = memory.find_conflict(conflict)
         settled = Resolution(resolution.lower().replace("-", "_"))

@@ -205,3 +205,17 @@ def test_chat_show_memories_hides_a_recalled_secret(cli: Cli, ollama_server: Fak
     )
     assert "recalled" in result.stderr and "Sparkasse" in result.stderr
     assert "(a secret: localmind show" in result.stderr and "4821" not in result.output
+
+
+@pytest.mark.slow  # a second: six commands
+def test_a_correction_and_a_merge_read_their_text_from_standard_input(cli: Cli) -> None:
+    """`-` for the new text of `feedback ID correct` and `resolve ID merge --text`, as for
+    `add`: a changed code typed there stays out of the shell's history."""
+    for text in (DOOR, DOOR_NEW):
+        cli.ok("add", "-", input=text)
+    [door] = [r["id"] for r in cli.json("list") if r["content"] == DOOR]
+    cli.ok("feedback", door, "correct", "-", input="The door code of the flat is 7392#\n")
+    assert "The door code of the flat is 7392#" in cli.contents()
+    merged = "The door code of the flat is 5555#, since May"
+    cli.ok("resolve", door, "merge", "--text", "-", input=merged)
+    assert merged in cli.contents() and DOOR_NEW not in cli.contents()
