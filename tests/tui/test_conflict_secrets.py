@@ -143,3 +143,7 @@ async def test_the_history_and_editor_of_a_hidden_secret_wait_for_r(
         await pilot.press("r", "h")  # revealed on the page: its history shows
         await settle(pilot)
         assert all(d in screen_text(app) for d in ("4821", "5930"))
+        for page in ("f5", "f6"):  # the profile and health pages name no secret
+            await pilot.press("escape", page)
+            await settle(pilot)
+            assert not any(d in screen_text(app) for d in ("4821", "5930")), page
