@@ -219,3 +219,22 @@ def test_a_correction_and_a_merge_read_their_text_from_standard_input(cli: Cli) 
     merged = "The door code of the flat is 5555#, since May"
     cli.ok("resolve", door, "merge", "--text", "-", input=merged)
     assert merged in cli.contents() and DOOR_NEW not in cli.contents()
+
+
+def test_an_error_names_the_line_not_the_secret_on_it(cli: Cli, tmp_path: Path) -> None:
+    """Bad input is refused in words that do not quote it: the error goes to a terminal, a log
+    or a bug report."""
+    lines = tmp_path / "notes.jsonl"
+    lines.write_text(
+        '{"content": "my bank PIN is 4821", "importance": 7}\n'
+        '{"content": "my door code is 7391#"\n'
+        '{"content": "my bank PIN is 4821", "type": "short_term"}\n'
+        '{"content": "my bank PIN is 4821", "created_at": 99999999999}\n',
+        encoding="utf-8",
+    )
+    refused = cli("import", str(lines))
+    assert refused.exit_code != 0 and "notes.jsonl:1" in refused.output
+    assert "4821" not in refused.output and "7391" not in refused.output
+    assert cli.contents() == []
+    too_much = cli("add", "-", "--importance", "3", input="my bank PIN is 4821")
+    assert too_much.exit_code != 0 and "4821" not in too_much.output
