@@ -10,6 +10,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
+import rich
+from rich.segment import Segments
+from rich.traceback import Traceback
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -132,6 +135,15 @@ class LocalmindApp(App[None]):
         self.start_sync()
         self._store_poll = self.set_interval(STORE_POLL_S, self._poll_store)
         self.switch_mode("chat")
+
+    def _fatal_error(self) -> None:
+        """Textual's own, less each frame's local variables (leak11): its crash report printed
+        them (a memory's text, a secret the page hid, the passphrase being typed) to the
+        terminal, where they stay in the scrollback and go into a pasted bug report."""
+        self.bell()
+        report = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(Segments(self.console.render(report, self.console.options)))
+        self._close_messages_no_wait()
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         # Textual's "Keys" (a panel of the focused widget's keys) next to ours (every key of

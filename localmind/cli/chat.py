@@ -60,7 +60,12 @@ def chat(obj: Context, show_memories: bool) -> None:
                 click.secho(why, fg="yellow", err=True)
             if show_memories:
                 for result in turn.recalled:
-                    text = printable(result.memory.content, newlines=False)
+                    # a secret is hidden as in the app's sidebar: it was never the model's
+                    text = (
+                        f"•••••••• (a secret: localmind show {result.memory.id})"
+                        if result.memory.secret
+                        else printable(result.memory.content, newlines=False)
+                    )
                     click.echo(f"  · recalled {result.score:.2f} {text}", err=True)
             for outcome in turn.remembered:
                 text = printable(outcome.record.content, newlines=False)

@@ -85,13 +85,17 @@ def add(
     as_json: bool,
 ) -> None:
     """Remember TEXT (- reads it from standard input, as does --file FILE from a file). The
-    first `add` creates the store."""
+    first `add` creates the store.
+
+    A password, PIN or code typed as TEXT stays in your shell's history: give - instead, and
+    type it at the prompt (then Ctrl+D)."""
     if (text is None) == (source is None):
         raise click.UsageError(
             "Give the memory's TEXT, - to read it from standard input, or --file FILE."
         )
+    typed = source is None and text != "-"  # on the command line: in the shell's history
     if source is None and text == "-":
-        source = sys.stdin
+        source = standard_input("the memory")
     if source is not None:
         try:
             text = source.read()
@@ -131,15 +135,46 @@ def add(
     click.echo(describe_outcome(outcome))
     for waiting in pending[:1]:
         other = waiting.candidate if waiting.existing.id == record.id else waiting.existing
+        # the other memory may be a secret: the person did not ask to see it (leak11)
+        said = "a secret" if other.secret else f"“{one_line(other.content, 60)}”"
         click.echo(
-            f"It is in pending conflict #{waiting.id} with {other.id} "
-            f"(“{one_line(other.content, 60)}”): telling it again does not settle that; "
-            "review with `localmind conflicts`"
+            f"It is in pending conflict #{waiting.id} with {other.id} ({said}): telling it "
+            "again does not settle that; review with `localmind conflicts`"
         )
     if record.secret:
         click.echo(told_to_person([record.id]), err=True)
+        if typed:
+            click.echo(TYPED_SECRET, err=True)
     if outcome.evicted:
         click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
+
+
+def standard_input(what: str) -> Any:
+    """Standard input, for a TEXT given as ``-`` (a secret typed there stays out of the shell's
+    history); a person at a terminal is told how to end it."""
+    if sys.stdin.isatty():
+        click.echo(f"Type {what}, then Ctrl+D on a line of its own:", err=True)
+    return sys.stdin
+
+
+def text_argument(text: str | None, what: str) -> str | None:
+    """``text`` as given, or read from standard input when it is ``-``."""
+    if text != "-":
+        return text
+    try:
+        return str(standard_input(what).read())
+    except UnicodeDecodeError:
+        raise click.ClickException(
+            "Standard input is not UTF-8 text; nothing was changed."
+        ) from None
+
+
+#: Said after a secret given as ``add TEXT`` (leak11): the command line, the secret with it,
+#: is in the shell's history file (and, while it runs, in the process list).
+TYPED_SECRET = (
+    "It was typed on the command line, so your shell's history keeps it: remove that line "
+    "(e.g. bash's `history -d`). Next time, `localmind add -` reads it from standard input."
+)
 
 
 def eviction_note(evicted: Sequence[str], capacity: int | None) -> str:

@@ -6,7 +6,7 @@ import click
 
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
-from localmind.cli.memories import ID_HELP, not_forgotten
+from localmind.cli.memories import ID_HELP, not_forgotten, text_argument
 from localmind.cli.output import echo_json, one_line, when
 from localmind.cli.root import cli
 from localmind.lifecycle import Conflict, Feedback, Resolution
@@ -73,7 +73,9 @@ def revert(obj: Context, memory_id: str, version: int) -> None:
 @friendly_errors
 def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> None:
     """Tell the memory it is right (confirm, +0.1 confidence), wrong (deny, -0.2), or how it is
-    wrong (correct TEXT: a new version at confidence 0.9)."""
+    wrong (correct TEXT: a new version at confidence 0.9; - reads TEXT from standard input,
+    which keeps a new password out of your shell's history)."""
+    text = text_argument(text, "the corrected text")
     with obj.open() as memory:
         settlement = memory.feedback_explained(not_forgotten(memory, memory_id).id, verdict, text)
     record = settlement.record
@@ -92,11 +94,22 @@ def feedback(obj: Context, memory_id: str, verdict: str, text: str | None) -> No
         click.echo(f"Also closed conflict #{other}: {why}.")
 
 
+#: A memory marked secret in the review list, unless ``--reveal``: the list shows many texts at
+#: once, and someone may be looking over the person's shoulder (as the app hides it, leak11).
+HIDDEN = "•••••••• (a secret: --reveal shows it, as does `localmind show ID`)"
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--reveal",
+    is_flag=True,
+    help="Show the texts of memories marked secret (a password, PIN, key or code); without it "
+    "they are dots, and what changed between the two is not said.",
+)
 @click.pass_obj
 @friendly_errors
-def conflicts(obj: Context, as_json: bool) -> None:
+def conflicts(obj: Context, as_json: bool, reveal: bool) -> None:
     """Memories that may contradict each other, waiting for you to decide."""
     with obj.open() as memory:
         pending = memory.conflicts()
@@ -105,10 +118,10 @@ def conflicts(obj: Context, as_json: bool) -> None:
             [
                 {
                     "id": c.id,
-                    "existing": c.existing.to_dict(),
-                    "candidate": c.candidate.to_dict(),
+                    "existing": _side(c.existing, reveal),
+                    "candidate": _side(c.candidate, reveal),
                     "similarity": c.similarity,
-                    "reason": c.reason,
+                    "reason": c.reason if reveal or not _has_secret(c) else None,
                 }
                 for c in pending
             ]
@@ -120,18 +133,32 @@ def conflicts(obj: Context, as_json: bool) -> None:
     for c in pending:
         click.echo(f"#{c.id}  similarity {c.similarity:.2f}")
         for label, record in (("old", c.existing), ("new", c.candidate)):
-            click.echo(
-                f"   {label}  {record.id}  {when(record.created_at)}  {one_line(record.content)}"
-            )
+            text = HIDDEN if record.secret and not reveal else one_line(record.content)
+            click.echo(f"   {label}  {record.id}  {when(record.created_at)}  {text}")
         # why the two were paired, as MCP and the app say: a person cannot judge a pair (a job
-        # queued against a move) without it
-        if c.reason:
+        # queued against a move) without it; a reason may quote a word of a secret
+        if c.reason and _has_secret(c) and not reveal:
+            click.echo("   why  (with the texts: --reveal)")
+        elif c.reason:
             click.echo(f"   why  {one_line(c.reason, width=500)}")  # whole: it is the point
     click.echo(
         "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT] "
         "(ID: the #number or either memory's id)",
         err=True,
     )
+
+
+def _has_secret(conflict: Conflict) -> bool:
+    return conflict.existing.secret or conflict.candidate.secret
+
+
+def _side(record: MemoryRecord, reveal: bool) -> dict[str, object]:
+    """One memory of a conflict in JSON: a secret's text (and the earlier texts its metadata
+    keeps) null unless ``reveal``; ``secret`` says which."""
+    document = {**record.to_dict(), "secret": record.secret}
+    if record.secret and not reveal:
+        document.update(content=None, metadata=None)
+    return document
 
 
 @cli.command()
@@ -143,13 +170,18 @@ def conflicts(obj: Context, as_json: bool) -> None:
         case_sensitive=False,
     ),
 )
-@click.option("--text", help="For merge: the one text that replaces both.")
+@click.option(
+    "--text",
+    help="For merge: the one text that replaces both (- reads it from standard input, which "
+    "keeps a secret out of your shell's history).",
+)
 @click.pass_obj
 @friendly_errors
 def resolve(obj: Context, conflict: str, resolution: str, text: str | None) -> None:
     """Settle CONFLICT (its number, as `conflicts` shows it, or the id of either memory in it):
     keep-old (forget the new), take-new (it becomes the old memory's next version), keep-both,
     or merge (--text replaces both)."""
+    text = text_argument(text, "the merged text")
     with obj.open() as memory:
         found = memory.find_conflict(conflict)
         settled = Resolution(resolution.lower().replace("-", "_"))
@@ -168,7 +200,7 @@ def _settled(conflict: Conflict, resolution: Resolution, record: MemoryRecord) -
     """What became of both memories: the bare "Resolved #4: <old id> — <old text>" said the
     same for keep-both as for keep-old, and nothing of the other memory."""
     old, new = conflict.existing.id, conflict.candidate.id
-    text = one_line(record.content)
+    text = "(a secret: `localmind show` shows it)" if record.secret else one_line(record.content)
     if resolution is Resolution.KEEP_BOTH:
         return f"kept both {old} and {new}"
     if resolution is Resolution.KEEP_OLD:

@@ -15,7 +15,7 @@ from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 from tests.ollama_server import FakeOllama
-from tests.tui.conftest import make_app, on_page, seed, settle
+from tests.tui.conftest import make_app, on_page, screen_text, seed, settle, until
 
 SnapCompare = Callable[..., bool]
 #: Every page in the smallest terminal the app supports (the usual default) and a large one.
@@ -124,6 +124,28 @@ def test_conflicts_page(
     snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
 ) -> None:
     assert snap_compare(make_app(here, clock), terminal_size=size, run_before=on_page("f4"))
+
+
+@pytest.mark.slow
+@SIZES
+def test_conflicts_page_with_a_secret(
+    snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock
+) -> None:
+    """The selected pair is two door codes: dots in the list and both panels, r in the footer
+    (leak11)."""
+    with Memory.open(here, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("The door code of the flat is 7391#", "semantic")
+        queued = memory.remember_explained("The door code of the flat changed to 2280#")
+        assert queued.record.secret and queued.conflict_id is not None
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await on_page("f4")(pilot)
+        await pilot.press("down")
+        # the footer follows the selection a moment later
+        assert await until(pilot, lambda: "r Reveal" in screen_text(pilot.app))
+
+    app = make_app(here, clock)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 @SIZES

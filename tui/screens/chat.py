@@ -65,7 +65,9 @@ def describe(outcome: Outcome) -> Text:
     text.append(printable(outcome.record.content))
     label = RELATED.get(outcome.decision)
     if outcome.related is not None and label:
-        text.append(f"\n{'':>11}{label}: {one_line(outcome.related.content, 60)}", style="dim")
+        # another memory, maybe a secret the person did not just say (leak11)
+        related = one_line(_text_of(outcome.related), 60)
+        text.append(f"\n{'':>11}{label}: {related}", style="dim")
     if outcome.evicted:
         text.append(f"\n{'':>11}{archived_note(len(outcome.evicted))}", style="yellow")
     if outcome.record.secret:
@@ -327,6 +329,9 @@ class ChatScreen(Page):
         session = self.lm.session
         if result is None or session is None:
             self.notify("No recalled memory selected.", severity="warning")
+            return
+        if result.memory.secret:  # hidden here, and the editor would show it
+            self.notify("Correct a secret on the Memories page (F3), where r shows it.")
             return
         memory_id, content = result.memory.id, result.memory.content
 

@@ -2,7 +2,8 @@
 take the new one, keep both, or merge them into one text you write; mark several and settle
 them at once; let the local model settle them. Every settlement waits out an undo window
 before it touches the store (like forget on the Memories page): an undone resolution leaves
-both memories exactly as they were."""
+both memories exactly as they were. A memory marked secret shows as dots, as on the Memories
+page, until r reveals the selected pair for a few seconds (leak11)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from textual.widgets import DataTable, Label, Static
 from localmind.errors import LocalmindError
 from localmind.lifecycle import Conflict, Resolution
 from localmind.memory import Memory
+from localmind.records import MemoryRecord
 from localmind.terminal import printable
-from tui.format import one_line, plural, shown, word_diff
+from tui.format import SECRET_MARK, one_line, plural, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.table import Table
@@ -29,6 +31,11 @@ from tui.widgets.table import Table
 # How long a resolution can be undone (the notification stays as long); leaving the page or
 # quitting carries it out at once.
 UNDO_WINDOW_S = 8.0
+# How long r shows a pair with a secret side: long enough to compare the two, short enough
+# that a screen left open (or shared) does not keep showing it.
+REVEAL_S = 10.0
+#: A secret side until r reveals the pair: someone may be looking over the person's shoulder.
+HIDDEN = f"{SECRET_MARK} •••••••• (a secret: r shows the pair for {REVEAL_S:g} s)"
 NAMES = {
     Resolution.KEEP_OLD: "keep old",
     Resolution.TAKE_NEW: "take new",
@@ -91,6 +98,9 @@ class ConflictsScreen(Page):
         Binding("m", "merge", "Merge…"),
         Binding("u", "undo", "Undo"),
         Binding("a", "ask", "Ask model"),
+        # in the footer only while the selected pair has a secret side (check_action), where
+        # "Ask model" leaves room for it: the model is never asked about a secret
+        Binding("r", "reveal", "Reveal", tooltip=f"Show a pair with a secret for {REVEAL_S:g} s"),
         Binding("space", "mark", "Mark / unmark", show=False),
         Binding("v", "mark_below", "Mark all at or below this similarity", show=False),
     ]
@@ -101,6 +111,9 @@ class ConflictsScreen(Page):
         self.marked: set[int] = set()
         # the row the next reload selects: an undone conflict is back where the person was
         self.reselect: int | None = None
+        # the conflict whose secret side r shows, until its timer, r again or leaving the page
+        self.revealed: int | None = None
+        self._hide_timer: Timer | None = None
 
     def body(self) -> ComposeResult:
         with Vertical(id="conflicts-page"):
@@ -139,8 +152,12 @@ class ConflictsScreen(Page):
         return self.lm.waiting_resolutions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "ask":  # offered only with a local model
-            return self.lm.llm is not None
+        conflict = self.selected()
+        secret = conflict is not None and _has_secret(conflict)
+        if action == "ask":  # offered only with a local model, and for a pair it may read
+            return self.lm.llm is not None and (bool(self.marked) or not secret)
+        if action == "reveal":
+            return secret
         return True
 
     # --- loading ------------------------------------------------------------------------------
@@ -176,9 +193,19 @@ class ConflictsScreen(Page):
             "✓" if c.id in self.marked else "",
             f"{c.similarity:.2f}",
             f"{_date(c.existing.created_at)} → {_date(c.candidate.created_at)}",
-            Text(one_line(c.existing.content, room)),
-            Text(one_line(c.candidate.content, room)),
+            Text(one_line(self._text_of(c, c.existing), room)),
+            Text(one_line(self._text_of(c, c.candidate), room)),
         ]
+
+    def _hidden(self, conflict: Conflict) -> bool:
+        """Whether the pair's secret side is hidden (it has one, and r did not reveal it)."""
+        return _has_secret(conflict) and conflict.id != self.revealed
+
+    def _text_of(self, conflict: Conflict, record: MemoryRecord) -> str:
+        """A side's text, or ``HIDDEN`` for a secret the person did not reveal."""
+        if record.secret and self._hidden(conflict):
+            return HIDDEN
+        return record.content
 
     def _show_count(self) -> None:
         count = len(self.pending)
@@ -196,7 +223,11 @@ class ConflictsScreen(Page):
         self.query_one("#conflicts-count", Label).update(text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        selected = self.selected()
+        if self.revealed is not None and (selected is None or selected.id != self.revealed):
+            self._hide()  # the reveal was for that pair only
         self._show_pair()
+        self.refresh_bindings()  # r shows in the footer for a pair with a secret side
 
     def selected(self) -> Conflict | None:
         table = self.table
@@ -229,8 +260,15 @@ class ConflictsScreen(Page):
             heading = f"{side.title()} · {_date(record.created_at)}"
             heading += " · newer" if is_newer else ""
             self.query_one(f"#{side}-heading", Label).update(f"{heading} · {keys}")
-        old.update(shown(conflict.existing.content))
-        new.update(shown(conflict.candidate.content))
+        old.update(shown(self._text_of(conflict, conflict.existing)))
+        new.update(shown(self._text_of(conflict, conflict.candidate)))
+        if self._hidden(conflict):
+            # the changed words are the secret's (a PIN's old and new digits), and a reason may
+            # quote a word of it: both wait for r with the texts
+            why.update(
+                Text(f"What changed, and why it is here: r shows the pair for {REVEAL_S:g} s")
+            )
+            return
         changes = word_diff(conflict.existing.content, conflict.candidate.content)
         why.update(
             Text.assemble(
@@ -239,6 +277,39 @@ class ConflictsScreen(Page):
                 (f"\nWhy it is here: {printable(conflict.reason)}", "dim"),
             )
         )
+
+    # --- revealing a secret -------------------------------------------------------------------
+
+    def action_reveal(self) -> None:
+        """Show the selected pair's secret side for ``REVEAL_S`` seconds (r again hides it)."""
+        conflict = self.selected()
+        if conflict is None or not _has_secret(conflict):
+            self.notify("Only a pair with a memory marked secret is hidden.", severity="warning")
+            return
+        if self.revealed == conflict.id:
+            self._hide()
+            return
+        self._hide()
+        self.revealed = conflict.id
+        self._hide_timer = self.set_timer(REVEAL_S, self._hide)
+        self._redraw(conflict)
+
+    def _hide(self) -> None:
+        """Hide the revealed pair again (its time is up, r, another pair, leaving the page)."""
+        if self._hide_timer is not None:
+            self._hide_timer.stop()
+            self._hide_timer = None
+        revealed, self.revealed = self.revealed, None
+        conflict = self.pending.get(str(revealed)) if revealed is not None else None
+        if conflict is not None and self.is_mounted:
+            self._redraw(conflict)
+
+    def _redraw(self, conflict: Conflict) -> None:
+        """One pair's row and, if it is selected, the panels under the list."""
+        cells = self._cells(conflict)
+        for key, cell in (("old", cells[3]), ("new", cells[4])):
+            self.table.update_cell(str(conflict.id), key, cell)
+        self._show_pair()
 
     # --- marking ------------------------------------------------------------------------------
 
@@ -277,6 +348,9 @@ class ConflictsScreen(Page):
         conflict = self.selected()
         if conflict is None:
             self.notify("No conflict selected.", severity="warning")
+            return
+        if self._hidden(conflict):  # the editor would show the secret
+            self.notify("r shows the pair first; then m merges it.", severity="warning")
             return
         both = f"{conflict.existing.content}\n{conflict.candidate.content}"
 
@@ -367,6 +441,11 @@ class ConflictsScreen(Page):
 
     def on_screen_suspend(self) -> None:
         self._carry_out(list(self.waiting))  # leaving the page ends the undo window
+        self._hide()  # and hides a revealed secret
 
 
-__all__ = ["UNDO_WINDOW_S", "ConflictsScreen", "Waiting", "settle_all"]
+def _has_secret(conflict: Conflict) -> bool:
+    return conflict.existing.secret or conflict.candidate.secret
+
+
+__all__ = ["HIDDEN", "REVEAL_S", "UNDO_WINDOW_S", "ConflictsScreen", "Waiting", "settle_all"]

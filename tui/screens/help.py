@@ -66,7 +66,8 @@ class HelpScreen(ModalScreen[None]):
             for binding in bindings:
                 # every key a page has, also those its footer leaves out for room
                 if isinstance(binding, Binding) and binding.description:
-                    table.add_row(keys_of(binding), binding.description)
+                    # the tooltip: what a footer's short word means, when it has one
+                    table.add_row(keys_of(binding), binding.tooltip or binding.description)
         table.add_row("", "")
         table.add_row("Editor", "Ctrl+S saves · Esc cancels")
         table.add_row("History", "r reverts to the selected version · Esc closes")

@@ -348,6 +348,9 @@ class MemoriesScreen(Page):
         record = self._stored()
         if record is None:
             return
+        if record.secret and record.id not in self.revealed:  # the editor would show it
+            self.notify("r shows the secret first; then e corrects it.", severity="warning")
+            return
         memory_id = record.id
 
         def corrected(text: str | None) -> None:
@@ -461,7 +464,9 @@ class MemoriesScreen(Page):
 
         def show(versions: list[Version]) -> None:
             current = self.rows[memory_id].record if memory_id in self.rows else record
-            self.app.push_screen(HistoryModal(current, versions, self.lm.clock), revert)
+            hidden = current.secret and memory_id not in self.revealed
+            history = HistoryModal(current, versions, self.lm.clock, hidden=hidden)
+            self.app.push_screen(history, revert)
 
         def revert(version: int | None) -> None:
             if version is None:

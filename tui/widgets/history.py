@@ -13,8 +13,11 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from localmind.records import MemoryRecord, Version
-from tui.format import age, one_line, shown, word_diff
+from tui.format import SECRET_MARK, age, one_line, shown, word_diff
 from tui.widgets.table import Table
+
+#: A secret's versions while the page hides it (leak11): the history is no way around r.
+HIDDEN = f"{SECRET_MARK} •••••••• (a secret: r on the page shows it, then h)"
 
 
 class HistoryModal(ModalScreen[int | None]):
@@ -26,10 +29,17 @@ class HistoryModal(ModalScreen[int | None]):
     ]
 
     def __init__(
-        self, record: MemoryRecord, versions: list[Version], clock: Callable[[], float]
+        self,
+        record: MemoryRecord,
+        versions: list[Version],
+        clock: Callable[[], float],
+        *,
+        hidden: bool = False,
     ) -> None:
+        """``hidden``: the memory is a secret the page hides; so are its versions' texts."""
         super().__init__()
         self.record = record
+        self.hidden = hidden
         # (version, content, why it was replaced, when); the current version has no reason yet.
         self.rows: list[tuple[int, str, str, str]] = [
             (v.version, v.content, v.reason, age(clock() - v.replaced_at)) for v in versions
@@ -39,7 +49,7 @@ class HistoryModal(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="history-dialog", classes="dialog"):
             yield Label(
-                f"History of: {one_line(self.record.content, 60)}",
+                f"History of: {self._text(self.record.content, 60)}",
                 classes="dialog-title",
                 markup=False,
             )
@@ -59,7 +69,7 @@ class HistoryModal(ModalScreen[int | None]):
                 str(version),
                 Text(one_line(why)),
                 ago,
-                Text(one_line(content, 60)),
+                Text(self._text(content, 60)),
                 key=str(version),
             )
         table.move_cursor(row=len(self.rows) - 1)
@@ -68,10 +78,16 @@ class HistoryModal(ModalScreen[int | None]):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         index = event.cursor_row
         diff = self.query_one("#diff", Static)
+        if self.hidden:  # the changed words are the secret's
+            diff.update(Text(HIDDEN))
+            return
         if index <= 0:
             diff.update(shown(self.rows[0][1]))
             return
         diff.update(word_diff(self.rows[index - 1][1], self.rows[index][1]))
+
+    def _text(self, content: str, width: int) -> str:
+        return one_line(HIDDEN if self.hidden else content, width)
 
     def action_revert(self) -> None:
         index = self.query_one(DataTable).cursor_row
