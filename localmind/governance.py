@@ -258,7 +258,7 @@ class Governance:
         for memory_id in rows:
             stored = self.store.get(memory_id)
             if stored is not None:
-                self.store.erase(stored, self._clock())
+                self.store.erase(stored, self._clock(), purged=True)
         if rows:
             self.store.purge_forgotten()
         return len(rows)

@@ -159,6 +159,13 @@ SET_ASIDE_FOR = "set_aside_for"
 EVICTION = "evicted"
 
 
+#: A forget's payload key marking a purge of an archived memory (retention or `maintain
+#: --purge-archived`). Archiving is each laptop's own (capacity), so its purge is too: the fold
+#: on another device leaves it out, where the memory may be active (review11 U4: a capacity of
+#: 2 and a purge on one laptop erased five current memories on the other).
+PURGED = "purged"
+
+
 def is_eviction(reason: str | None) -> bool:
     """Whether an event's ``reason`` says capacity archived the memory (:data:`EVICTION`)."""
     return reason is not None and reason.startswith(f"{EVICTION}:")

@@ -45,6 +45,7 @@ from localmind.records import (
     FOLDED_INTO,
     JUDGED,
     KEPT_WITH,
+    PURGED,
     SEEN,
     SET_ASIDE_FOR,
     TOMBSTONE,
@@ -584,6 +585,9 @@ def _fold(
         payload = json.loads(text)
         if payload.get(_REDACTED) is True and op != "forget":
             continue
+        purged_there = payload.get(PURGED) is True and Stamp.parse(stamp).device != here
+        if op == "forget" and here is not None and purged_there:
+            continue  # archived and purged there; here it may be current (review11 U4)
         if op == "forget":
             base = dict(state.fields) if state else {}
             base.update({k: payload[k] for k in TOMBSTONE if k in payload})

@@ -77,8 +77,9 @@ def stats(obj: Context, as_json: bool) -> None:
 @click.option(
     "--purge-archived",
     is_flag=True,
-    help="Also erase every archived memory of the user for good (nothing else purges them, "
-    "unless `localmind config archive-retention-days N` is set).",
+    help="Also erase every archived memory of the user for good, on this laptop (nothing else "
+    "purges them, unless `localmind config archive-retention-days N` is set; archiving and "
+    "purging are each laptop's own: use `forget` to erase a memory on every laptop).",
 )
 @click.option("--json", "as_json", is_flag=True)
 @click.option(

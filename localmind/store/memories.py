@@ -19,6 +19,7 @@ from localmind.records import (
     FOLDED_INTO,
     JUDGED,
     KEPT_WITH,
+    PURGED,
     SEEN,
     SET_ASIDE_FOR,
     TOMBSTONE,
@@ -270,6 +271,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         at: float,
         into: str | None = None,
         set_aside_for: str | None = None,
+        purged: bool = False,
     ) -> None:
         """Forget: the row stays as a tombstone (status deleted, content and history gone) so the
         deletion can replicate; the indexes lose it at once, and every trace of its text goes
@@ -277,7 +279,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         resolution folded the memory into that one (take-new, merge); the forget then also
         names the content writes of it this device had seen, so the device that made an edit
         not among them carries that edit into the kept memory (``localmind.replica``).
-        ``set_aside_for``: a keep-old dropped it for that memory (sync10b)."""
+        ``set_aside_for``: a keep-old dropped it for that memory (sync10b). ``purged``: an
+        archived memory purged here (:data:`PURGED`: this laptop's own, like its archiving)."""
         record = stored.record
         seen = self.content_stamps(record.id) if into is not None else []
         if record.status is Status.ACTIVE:
@@ -298,6 +301,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             tombstone.update({FOLDED_INTO: into, SEEN: seen})
         if set_aside_for is not None:
             tombstone[SET_ASIDE_FOR] = set_aside_for
+        if purged:
+            tombstone[PURGED] = True
         self.record_event(record.namespace, record.id, "forget", tombstone, None, record.hlc)
 
     def content_stamps(self, memory_id: str) -> list[str]:

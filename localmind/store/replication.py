@@ -13,6 +13,7 @@ from localmind.records import (
     CARRIED_FROM,
     FOLDED_INTO,
     KEPT_WITH,
+    PURGED,
     SEEN,
     SET_ASIDE_FOR,
     MemoryRecord,
@@ -190,7 +191,8 @@ class Replication(Memories):
         forgets = []
         for stamp, text in rows:
             payload = json.loads(text)
-            if FOLDED_INTO not in payload:
+            # a purge is housekeeping of an archived copy, not the person's word on the text
+            if FOLDED_INTO not in payload and payload.get(PURGED) is not True:
                 kept = payload.get(SET_ASIDE_FOR)
                 forgets.append((str(stamp), kept if isinstance(kept, str) else None))
         return forgets

@@ -180,7 +180,7 @@ async def test_a_forgotten_memory_is_no_longer_recalled(store: Path):
         forgotten = await call(session, "forget", id=tea["id"])
         hits = await call(session, "recall", query="green tea coffee")
 
-    assert forgotten == {"id": tea["id"], "forgotten": True}
+    assert forgotten == {"id": tea["id"], "forgotten": True, "content": TEA}
     # nothing about tea is left, and the unrelated memory is not offered as filler
     assert tea["id"] not in [hit["id"] for hit in hits]
     assert rust["id"] not in [hit["id"] for hit in hits]

@@ -281,9 +281,7 @@ async def test_forget_names_the_text_it_erases_and_keeps_a_text_taken_since(
 
     async with Client(build_server(memory)) as client:
         await call(client, "resolve", conflict=berlin.conflict_id, resolution="take_new")
-        changed = await refused(
-            client, "forget", id=hamburg.id, text="The user lives in Hamburg."
-        )
+        changed = await refused(client, "forget", id=hamburg.id, text="The user lives in Hamburg.")
         folded = await refused(client, "forget", id=berlin.record.id)
         erased = await call(
             client,

@@ -420,6 +420,13 @@ def test_a_capacity_lowered_on_one_laptop_archives_nothing_on_the_other(
     for memory_id in evicted:
         assert a.get(memory_id).status is Status.EXPIRED
         assert b.get(memory_id).status is Status.ACTIVE
+    # review11 U4: purging what capacity archived here erases nothing current elsewhere
+    assert a.purge_archived() == 2
+    sync_all(shared, a, b)
+    for memory_id in evicted:
+        assert a.get(memory_id).status is Status.DELETED
+        assert b.get(memory_id).status is Status.ACTIVE
+    assert len(b.list_memories()) == 4
 
 
 def test_sync_now_says_the_later_of_two_answers_stands(tmp_path: Path) -> None:
