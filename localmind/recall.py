@@ -481,6 +481,11 @@ class Recaller:
                 # told as such, it is evidence against; a long chat turn with a habit word in
                 # it ("Writing isn't always easy…") may tell what was done as well
                 return False if told_as_done else None
+            if told_then and told >= frame.end and not told_as_done:
+                # told in the days after, in the present ("我现在住在北京", "my work e-mail
+                # is …" told this morning): how things are, not what was done then (review11
+                # Z1: the morning's facts answered "what did I do yesterday?")
+                return False
         return told_then
 
     def _own_period(self, record: MemoryRecord) -> TimeFrame | None:

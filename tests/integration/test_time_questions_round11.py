@@ -107,3 +107,23 @@ def test_a_season_asked_about_ranks_its_trips_above_a_condition_of_every_spring(
     assert not any(r.breakdown.in_period for r in allergy)
     assert all(found.index(trip) < found.index(ALLERGY) for trip in TRIPS if ALLERGY in found)
     assert set(found) >= TRIPS, found
+
+
+@pytest.mark.parametrize("question", ["What did I do yesterday?", "我昨天做了什么？"])
+def test_facts_told_this_morning_are_no_answer_to_what_was_done_yesterday(
+    week: Memory, clock: FakeClock, question: str
+) -> None:
+    """review11 Z1: how things are, told in the present the morning after ("我现在住在北京",
+    "my work e-mail is …"), is not what was done the day before; the day's own event is."""
+    clock.now = WEDNESDAY + 3600
+    today = [
+        "My work email is mia@zalando.de.",
+        "我现在住在柏林。",
+        "My sister Anna lives in Lisbon.",
+    ]
+    for text in today:
+        week.remember(text, type="semantic")
+    results = week.recall(question, 5)
+    assert _texts(results)[0] == TUESDAY
+    in_period = {r.memory.content for r in results if r.breakdown.in_period}
+    assert not in_period & set(today), in_period
