@@ -1,0 +1,98 @@
+"""Words that name a kind of thing a person has or does, and the things of that kind.
+
+"Do I have any pets?" shares no word with "I adopted a dog named Bruno", and the bundled
+embedder puts "pets" no nearer to "dog" than to "allergic to peanuts" (review10 F4: the dog was
+not among the first five). A question that names a kind is answered by a memory that names one
+of its members, so recall counts such a memory as holding the kind's word (keyword coverage)
+and searches the keyword index for the members too (``recall.Recaller._terms_of_query``).
+
+Only kinds whose members are a short, closed list a person names by the member (a dog, the
+piano, 游泳), and only when the question's last line names the kind: a dialogue that mentions
+sport in passing is not asking about sport. Hand-written, not a thesaurus: WordNet would need
+its data downloaded, and its hyponyms of "sport" or "pet" run to hundreds of words a person
+does not say of themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from localmind.cjk import RANGES as _CJK
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of thing: the words that name it and the words that name its members."""
+
+    name: str
+    names: tuple[str, ...]  # "pets", 宠物
+    members: tuple[str, ...]  # "dog", 狗
+
+
+def _kind(name: str, names: str, members: str) -> Kind:
+    return Kind(name, tuple(names.split()), tuple(members.split()))
+
+
+KINDS = (
+    _kind(
+        "pet",
+        "pet pets 宠物",
+        "dog dogs puppy cat cats kitten hamster rabbit bunny parrot budgie goldfish turtle "
+        "tortoise ferret 狗 猫 仓鼠 兔子 鹦鹉 金鱼 乌龟",
+    ),
+    _kind(
+        "sport",
+        "sport sports 运动 体育",
+        "swim swimming run running jog jogging climb climbing bouldering tennis football soccer "
+        "basketball volleyball badminton yoga pilates cycling hiking padel ski skiing surfing "
+        "gym 游泳 跑步 慢跑 攀岩 爬山 网球 足球 篮球 排球 羽毛球 乒乓球 瑜伽 骑行 健身 滑雪",
+    ),
+    _kind(
+        "instrument",
+        "instrument instruments 乐器",
+        "piano guitar violin cello drums flute saxophone ukulele trumpet clarinet harp "
+        "钢琴 吉他 小提琴 大提琴 架子鼓 长笛 萨克斯 尤克里里 二胡 古筝 琵琶",
+    ),
+    _kind(
+        "child",
+        "kids children 孩子 子女",
+        "son daughter sons daughters 儿子 女儿",
+    ),
+    _kind(
+        "sibling",
+        "sibling siblings 兄弟姐妹",
+        "brother sister brothers sisters 哥哥 姐姐 弟弟 妹妹",
+    ),
+    _kind(
+        "parent",
+        "parents 父母",
+        "mother father mom dad mum 妈妈 爸爸 母亲 父亲",
+    ),
+    _kind(
+        "language",
+        "language languages 语言 外语",
+        "english german chinese mandarin cantonese japanese korean spanish french italian "
+        "portuguese russian dutch 英语 德语 中文 普通话 粤语 日语 韩语 西班牙语 法语 意大利语",
+    ),
+)
+
+_IN_CJK = re.compile(f"[{_CJK}]")
+
+
+def _named(word: str, text: str) -> bool:
+    if _IN_CJK.search(word):
+        return word in text
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
+def kinds_named(question: str) -> tuple[Kind, ...]:
+    """The kinds ``question`` names by one of their names ("any pets?", 宠物)."""
+    text = question.casefold()
+    return tuple(kind for kind in KINDS if any(_named(name, text) for name in kind.names))
+
+
+def in_cjk(word: str) -> bool:
+    """Whether ``word`` is written in CJK characters: matched in a memory's text, not its
+    index terms (a lone character such as 狗 is indexed only inside bigrams)."""
+    return _IN_CJK.search(word) is not None
