@@ -78,18 +78,43 @@ KINDS = (
 )
 
 _IN_CJK = re.compile(f"[{_CJK}]")
+#: Words before a kind's name that make it definite: "our pets", "the pets", "Leo's sport" are
+#: members the person already knows, and the question asks something else of them ("Which vet
+#: do the pets go to now?" is answered by the vet's memory, not by every memory of the dog).
+_DEFINITE_EN = re.compile(r"(?:\b(?:my|our|the|his|her|their|your|these|those)|'s)\s+$")
+#: ... in Chinese: a possessive or demonstrative just before it (我的宠物, 我们孩子, 这些宠物), or
+#: the name opening the question as its subject (孩子最近长高了多少？).
+_DEFINITE_ZH = re.compile(r"(?:^|[的我们你他她这那]|这些|那些)$")
 
 
-def _named(word: str, text: str) -> bool:
+def _asked(word: str, text: str) -> bool:
+    """Whether ``text`` names ``word`` as a kind it asks about (not a definite one)."""
     if _IN_CJK.search(word):
-        return word in text
-    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+        return any(
+            not _DEFINITE_ZH.search(text[:at].strip())
+            for at in (m.start() for m in re.finditer(re.escape(word), text))
+        )
+    return any(
+        not _DEFINITE_EN.search(text[: m.start()])
+        for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)
+    )
+
+
+#: A question: a question mark, a Chinese question word, or an English question's first word.
+#: A chat's last line is often a statement ("学校要举办运动会" — a sports day), which asks
+#: about no kind.
+_QUESTION = re.compile(
+    r"[?？]|[吗呢哪几]|什么|多少|^\s*(?:do|does|did|what|which|who|how|any|have|has|is|are|can)\b"
+)
 
 
 def kinds_named(question: str) -> tuple[Kind, ...]:
-    """The kinds ``question`` names by one of their names ("any pets?", 宠物)."""
+    """The kinds ``question`` asks about by one of their names ("any pets?", 养了哪些宠物), not
+    when the name is definite ("the pets", 我的宠物), nor in a line that asks nothing."""
     text = question.casefold()
-    return tuple(kind for kind in KINDS if any(_named(name, text) for name in kind.names))
+    if not _QUESTION.search(text):
+        return ()
+    return tuple(kind for kind in KINDS if any(_asked(name, text) for name in kind.names))
 
 
 def in_cjk(word: str) -> bool:

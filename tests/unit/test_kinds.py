@@ -36,3 +36,19 @@ def test_a_question_naming_a_kind(question: str, kind: str):
 )
 def test_a_question_naming_no_kind(question: str):
     assert kinds_named(question) == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which vet do the pets go to now?",  # the pets are known: the vet is asked
+        "Which vets have our pets gone to?",
+        "What is Leo's sport?",
+        "我家的宠物去哪家医院？",
+        "孩子最近个头长高了多少？",  # the kid, the question's subject
+        "The school is going to hold a sports day.",  # a chat's statement asks nothing
+        "学校要举办运动会，我挺期待的。",
+    ],
+)
+def test_a_definite_kind_or_a_statement_asks_about_no_kind(question: str):
+    assert kinds_named(question) == ()
