@@ -495,6 +495,21 @@ class EveryLine(LastLine):
         return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
 
 
+def dialogue_order(a: Asked, config: FusionConfig, keywords: float, gap: float) -> list[str]:
+    """Round 11: for a query of three lines or more (a dialogue), the keyword terms (relative
+    BM25, log BM25, coverage) weighed ``keywords`` times as shipped and the cosine gaps ``gap``
+    times; one-line questions as shipped."""
+    lines = [line for line in a.text.strip().splitlines() if line.strip()]
+    if len(lines) < 3 or not a.candidate_ids:
+        return fused_order(a, config)
+    q = a.question
+    x = q.x.copy()
+    x[:, [2, 3, 4]] *= keywords
+    x[:, [1, 6]] *= gap
+    score = shipped(config)(Question(q.set, q.kind, x, q.gold, q.gold_count, q.record))
+    return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
 def _sigmoid(z: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-np.clip(z, -50, 50)))
 
@@ -567,6 +582,7 @@ def replay(out: Path, variants: Sequence[str]) -> None:
         "dense": lambda a: leg_order(a, 0),
         "fused": lambda a: fused_order(a, config),
     }
+    every_line = EveryLine()  # one for every variant: each embeds every line of every query
     for variant in variants:
         kind, *args = variant.split(":")
         values = [float(v) for v in args]
@@ -600,8 +616,9 @@ def replay(out: Path, variants: Sequence[str]) -> None:
             systems[variant] = lambda a, v=values, k=kind: diverse_order(
                 a, config, v[0], v[1], k == "mmrtold"
             )
+        elif kind == "dialogue":  # dialogue:keywords:gap (round 11)
+            systems[variant] = lambda a, v=values: dialogue_order(a, config, v[0], v[1])
         elif kind in ("lines", "lines2"):  # lines:own:gap (round 11)
-            every_line = EveryLine()
             systems[variant] = lambda a, v=values, f=every_line, k=kind: f.order(
                 a, config, v[0], v[1], k == "lines2"
             )

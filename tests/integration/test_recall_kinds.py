@@ -47,6 +47,13 @@ def test_a_question_about_pets_finds_the_dog_in_either_language(memory: Memory, 
         assert "游泳" not in context.split("\n\n")[-1]
 
 
+def test_a_member_told_in_chinese_answers_an_english_question(memory: Memory, clock: FakeClock):
+    # review10 F15: "Which sport do I do during the week?" put a weekly phone call first
+    ids = _told(memory, clock)
+    found = [r.memory.id for r in memory.recall("Which sports do I do?", limit=3)]
+    assert found[0] == ids["用户每周二晚上去游泳。"]
+
+
 def test_a_question_naming_no_kind_is_searched_as_before(memory: Memory, clock: FakeClock):
     ids = _told(memory, clock)
     found = [r.memory.id for r in memory.recall("Which hospital do I work at?", limit=3)]
