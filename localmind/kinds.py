@@ -87,17 +87,26 @@ _DEFINITE_EN = re.compile(r"(?:\b(?:my|our|the|his|her|their|your|these|those)|'
 _DEFINITE_ZH = re.compile(r"(?:^|[的我们你他她这那]|这些|那些)$")
 
 
-def _asked(word: str, text: str) -> bool:
-    """Whether ``text`` names ``word`` as a kind it asks about (not a definite one)."""
-    if _IN_CJK.search(word):
-        return any(
-            not _DEFINITE_ZH.search(text[:at].strip())
-            for at in (m.start() for m in re.finditer(re.escape(word), text))
-        )
-    return any(
-        not _DEFINITE_EN.search(text[: m.start()])
-        for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)
+def _mentions(kind: Kind) -> re.Pattern[str]:
+    """Any name of ``kind``: an English one as a word of its own, a CJK one anywhere."""
+    english = "|".join(re.escape(name) for name in kind.names if not _IN_CJK.search(name))
+    chinese = "|".join(re.escape(name) for name in kind.names if _IN_CJK.search(name))
+    return re.compile(
+        "|".join(filter(None, [english and rf"(?<![\w-])(?:{english})(?![\w-])", chinese]))
     )
+
+
+_MENTIONS = tuple((kind, _mentions(kind)) for kind in KINDS)
+
+
+def _asked(mention: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` names a kind (``mention``) as one it asks about: not a definite one."""
+    for found in mention.finditer(text):
+        before = text[max(found.start() - 8, 0) : found.start()]  # "those ", "'s "
+        definite = _DEFINITE_ZH if _IN_CJK.match(found.group()) else _DEFINITE_EN
+        if not definite.search(before.strip() if definite is _DEFINITE_ZH else before):
+            return True
+    return False
 
 
 #: A question: a question mark, a Chinese question word, or an English question's first word.
@@ -114,7 +123,7 @@ def kinds_named(question: str) -> tuple[Kind, ...]:
     text = question.casefold()
     if not _QUESTION.search(text):
         return ()
-    return tuple(kind for kind in KINDS if any(_asked(name, text) for name in kind.names))
+    return tuple(kind for kind, mention in _MENTIONS if _asked(mention, text))
 
 
 def in_cjk(word: str) -> bool:
