@@ -46,7 +46,9 @@ KINDS = (
         "sport sports 运动 体育",
         "swim swimming run running jog jogging climb climbing bouldering tennis football soccer "
         "basketball volleyball badminton yoga pilates cycling hiking padel ski skiing surfing "
-        "gym 游泳 跑步 慢跑 攀岩 爬山 网球 足球 篮球 排球 羽毛球 乒乓球 瑜伽 骑行 健身 滑雪",
+        "gym hockey baseball rugby golf boxing karate judo taekwondo fencing rowing skating "
+        "snowboarding 游泳 跑步 慢跑 攀岩 爬山 网球 足球 篮球 排球 羽毛球 乒乓球 瑜伽 骑行 健身 "
+        "滑雪 冰球 棒球 橄榄球 高尔夫 拳击 跆拳道 击剑 划船 滑冰",
     ),
     _kind(
         "instrument",
