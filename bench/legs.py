@@ -470,6 +470,50 @@ class LastLineLeg(LastLine):
         return [ids[i] for i in np.argsort(-score, kind="stable")]
 
 
+class EveryLine(LastLine):
+    """Round 11: every line of a dialogue query embedded on its own; a memory's best cosine to
+    any line (``best2``: the mean of its two best) enters the fusion as ``own`` × (that − its
+    cosine to the whole query) + ``gap`` × (that − the best candidate's): a memory one turn
+    speaks of, which the whole dialogue's vector blurs."""
+
+    def order(
+        self, a: Asked, config: FusionConfig, own: float, gap: float = 0.0, two: bool = False
+    ) -> list[str]:
+        lines = [line for line in a.text.strip().splitlines() if line.strip()]
+        if len(lines) < 2 or not a.candidate_ids:
+            return fused_order(a, config)
+        every = np.stack([self.vector(line) for line in lines])
+        every /= np.linalg.norm(every, axis=1, keepdims=True)
+        per_line = a.space.vectors[[a.space.index[key] for key in a.candidate_ids]] @ every.T
+        ranked = np.sort(per_line, axis=1)[:, ::-1]
+        best = ranked[:, :2].mean(axis=1) if two else ranked[:, 0]
+        q = a.question
+        weights = np.array([getattr(config, n) for n in NAMES])
+        z = config.bias + q.x @ weights
+        lifted = z + own * (best - q.x[:, 0]) + gap * (best - best.max())
+        score = shipped(config)(q) * _sigmoid(lifted) / _sigmoid(z)
+        return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+def dialogue_order(a: Asked, config: FusionConfig, keywords: float, gap: float) -> list[str]:
+    """Round 11: for a query of three lines or more (a dialogue), the keyword terms (relative
+    BM25, log BM25, coverage) weighed ``keywords`` times as shipped and the cosine gaps ``gap``
+    times; one-line questions as shipped."""
+    lines = [line for line in a.text.strip().splitlines() if line.strip()]
+    if len(lines) < 3 or not a.candidate_ids:
+        return fused_order(a, config)
+    q = a.question
+    x = q.x.copy()
+    x[:, [2, 3, 4]] *= keywords
+    x[:, [1, 6]] *= gap
+    score = shipped(config)(Question(q.set, q.kind, x, q.gold, q.gold_count, q.record))
+    return [a.candidate_ids[i] for i in np.argsort(-score, kind="stable")]
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(z, -50, 50)))
+
+
 def spread_order(a: Asked, config: FusionConfig, weight: float) -> list[str]:
     """Round 10: per-query leg weighting from the dense leg's score distribution: the cosine
     gap gains ``weight`` × (best cosine − 10th best cosine) / 0.1, so that a peaked dense leg
@@ -538,6 +582,7 @@ def replay(out: Path, variants: Sequence[str]) -> None:
         "dense": lambda a: leg_order(a, 0),
         "fused": lambda a: fused_order(a, config),
     }
+    every_line = EveryLine()  # one for every variant: each embeds every line of every query
     for variant in variants:
         kind, *args = variant.split(":")
         values = [float(v) for v in args]
@@ -570,6 +615,12 @@ def replay(out: Path, variants: Sequence[str]) -> None:
         elif kind in ("mmr", "mmrtold"):  # mmr:weight:floor (round 10)
             systems[variant] = lambda a, v=values, k=kind: diverse_order(
                 a, config, v[0], v[1], k == "mmrtold"
+            )
+        elif kind == "dialogue":  # dialogue:keywords:gap (round 11)
+            systems[variant] = lambda a, v=values: dialogue_order(a, config, v[0], v[1])
+        elif kind in ("lines", "lines2"):  # lines:own:gap (round 11)
+            systems[variant] = lambda a, v=values, f=every_line, k=kind: f.order(
+                a, config, v[0], v[1], k == "lines2"
             )
         elif kind == "spread":  # spread:weight (round 10)
             systems[variant] = lambda a, v=values: spread_order(a, config, v[0])

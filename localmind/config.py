@@ -146,6 +146,10 @@ class ProfileConfig:
     # the context block gives a recalled memory only when it is at least this share of the best
     # one's relevance (recall's own bar keeps a tail a person scans; in a prompt it is filler)
     context_relative_relevance: float = 0.2
+    # ... and at most one memory for each this much of the best one's relevance (at least one):
+    # when even the best is barely relevant (0.05: "Can you suggest a dinner recipe?" of a store
+    # with no recipe), its tail is filler too, however close to it (review10 F4, F10)
+    context_relevance_per_memory: float = 0.015
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ system prompt is read as a whole, not in order (docs/design.md, "What an assista
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,16 +51,26 @@ def day_of(timestamp: float) -> str:
     return dt.datetime.fromtimestamp(timestamp).astimezone().date().isoformat()
 
 
-def worth_giving(results: Sequence[RecallResult], share: float) -> list[RecallResult]:
+def worth_giving(
+    results: Sequence[RecallResult], share: float, per_memory: float = 0.0
+) -> list[RecallResult]:
     """The results an assistant should be given: each at least ``share`` of the best one's
     relevance (recall's own bar keeps a long tail, right for a list a person scans, filler in a
-    system prompt), plus the newer version recall moved above a kept one, which is what the
-    question is about now although it may share fewer of its words ("where do I live?" — "I
-    moved to Lisbon")."""
+    system prompt), and of those at most one per ``per_memory`` of the best one's relevance (at
+    least one; 0: no such cap), plus the newer version recall moved above a kept one, which is
+    what the question is about now although it may share fewer of its words ("where do I
+    live?" — "I moved to Lisbon")."""
     if not results:
         return []
     best = max(r.breakdown.similarity for r in results)
-    kept = {r.memory.id for r in results if r.breakdown.similarity >= share * best}
+    near = sorted(
+        (r for r in results if r.breakdown.similarity >= share * best),
+        key=lambda r: r.breakdown.similarity,
+        reverse=True,
+    )
+    if per_memory > 0:
+        near = near[: max(1, math.floor(best / per_memory))]
+    kept = {r.memory.id for r in near}
     kept |= {r.memory.id for r in results if r.breakdown.moved_above in kept}
     kept |= {r.breakdown.superseded_by or "" for r in results if r.memory.id in kept}
     return [r for r in results if r.memory.id in kept]

@@ -609,7 +609,11 @@ class Memory:
         """The context block for memories already recalled (the chat's turn shows them too):
         see :meth:`context`; ``asked``, the question, chooses the block's language."""
         config = self.settings.profile
-        memories = self.given(worth_giving(results, config.context_relative_relevance))
+        memories = self.given(
+            worth_giving(
+                results, config.context_relative_relevance, config.context_relevance_per_memory
+            )
+        )
         profile = self.profile()
         if profile is not None:
             profile = self._profiles.for_context(profile, {m.record.id for m in memories})

@@ -30,6 +30,7 @@ from localmind.errors import InvalidInput
 from localmind.first_person import as_asked, as_told
 from localmind.fts_terms import MAX_QUERY_TERMS, match_expression, query_terms
 from localmind.governance import Governance
+from localmind.kinds import in_cjk, kinds_named
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.ranking import Candidate, Relevance, lifted, relevance, score, score_value
@@ -208,6 +209,18 @@ class _Found:
 
 
 @dataclass(frozen=True, slots=True)
+class _Members:
+    """What a memory holds when it names a member of a kind: any of ``terms`` (index terms of
+    the members' words) or, in its text, any of ``cjk`` (the members written in CJK)."""
+
+    terms: frozenset[str]
+    cjk: tuple[str, ...]
+
+    def named_in(self, held: frozenset[str], text: str) -> bool:
+        return bool(self.terms & held) or any(word in text for word in self.cjk)
+
+
+@dataclass(frozen=True, slots=True)
 class _QueryTerms:
     """What recall reads from a query's words, the same for every store content: worked out once
     per query (a chat asks the same dialogue again and again; tokenizing it twice per recall,
@@ -217,6 +230,10 @@ class _QueryTerms:
     match: str | None  # the FTS5 MATCH expression, None without a searchable term
     index_terms: list[str]  # the words as the keyword index holds them (stems, bigrams), distinct
     cjk: bool = False  # written mostly in CJK characters (localmind.cjk.mostly_cjk)
+    #: of ``index_terms``, those that name a kind the question asks about ("pets"), each with
+    #: what a memory that names a member holds: member index terms, and CJK member words
+    #: (matched in the text: a lone 狗 is indexed only inside bigrams). See localmind.kinds.
+    kinds: dict[str, _Members] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -786,7 +803,8 @@ class Recaller:
         query terms it holds / Σ idf of all query terms (terms as the keyword index sees them;
         idf as BM25's). Unlike BM25 it does not grow with the query's length, so it says the
         same thing for a four-word question and a long dialogue."""
-        terms = self._terms_of_query(query).index_terms
+        asked = self._terms_of_query(query)
+        terms = asked.index_terms
         if not terms or not keys:
             return {}
         if found.idf is None:
@@ -804,8 +822,18 @@ class Recaller:
             return {}
         coverage = {}
         for key in keys:
-            held = self._terms_of(found.record(key))
-            coverage[key] = sum(weight for term, weight in idf.items() if term in held) / mass
+            record = found.record(key)
+            held = self._terms_of(record)
+            coverage[key] = (
+                sum(
+                    weight
+                    for term, weight in idf.items()
+                    # naming a member ("a dog") holds the kind asked about ("pets")
+                    if term in held
+                    or (term in asked.kinds and asked.kinds[term].named_in(held, record.content))
+                )
+                / mass
+            )
         return coverage
 
     def _not_counting_secrets(self, documents: dict[str, int]) -> dict[str, int]:
@@ -837,15 +865,37 @@ class Recaller:
             self._query_terms.move_to_end(query)
             return cached
         words = query_terms(query)
+        index_terms = list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:]))))
+        kinds = self._kinds_asked(_last_line(query), index_terms)
+        members = [word for named in kinds.values() for word in (*named.terms, *named.cjk)]
         cached = self._query_terms[query] = _QueryTerms(
             words,
-            match_expression(query),
-            list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:])))),
+            # the members are searched for too: in a large store the memory that names the dog
+            # need not be among the vector search's nearest to "any pets?"
+            match_expression(" ".join([query, *members]) if members else query),
+            index_terms,
             mostly_cjk(query),
+            kinds,
         )
         if len(self._query_terms) > _QUERY_CACHE_SIZE:
             self._query_terms.popitem(last=False)
         return cached
+
+    def _kinds_asked(self, question: str, index_terms: list[str]) -> dict[str, _Members]:
+        """Of the question's ``index_terms``, those that name a kind it asks about, each with
+        the kind's members as a memory holds them (localmind.kinds)."""
+        asked: dict[str, _Members] = {}
+        for kind in kinds_named(question):
+            english = [word for word in kind.members if not in_cjk(word)]
+            members = _Members(
+                frozenset(self._store.terms(" ".join(english))),
+                tuple(word for word in kind.members if in_cjk(word)),
+            )
+            for name in kind.names:
+                for term in self._store.terms(_around(name, question)):
+                    if term in index_terms:
+                        asked[term] = members
+        return asked
 
     def _terms_of(self, record: MemoryRecord) -> frozenset[str]:
         """A memory's index terms, from a cache keyed by its text's hash: tokenizing every
@@ -1136,6 +1186,18 @@ def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: Fus
     if plain < (fusion.min_relevance if matched else fusion.min_relevance_unmatched):
         return math.inf
     return max(fusion.min_relevance_kept, fusion.relative_relevance * best)
+
+
+def _around(name: str, question: str) -> str:
+    """``name`` as the question's terms hold it: a CJK name with the character on each side,
+    whose bigrams the keyword index makes of it too (我有宠物吗 → 有宠, 宠物, 物吗: a memory that
+    names a dog should not hold a quarter of the question because 宠物 was cut three ways)."""
+    if not in_cjk(name):
+        return name
+    at = question.find(name)
+    if at < 0:
+        return name
+    return question[max(at - 1, 0) : at + len(name) + 1]
 
 
 def _last_line(query: str) -> str:

@@ -3,10 +3,12 @@ over a hand-made question, no store."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from bench.fit import NAMES, Question
-from bench.legs import Asked, Space, diverse_order, fused_order
+from bench.legs import Asked, Space, dialogue_order, diverse_order, fused_order
 from bench.zh_tokens import bigrams, ranked
 from localmind.config import FusionConfig
 
@@ -40,3 +42,14 @@ def test_the_chinese_keyword_replay_cuts_bigrams_and_ranks_by_bm25() -> None:
     assert bigrams("我喜欢绿茶 and tea") == ["我喜", "喜欢", "欢绿", "绿茶", "tea"]
     documents = {"tea": bigrams("我喜欢绿茶"), "dog": bigrams("我家的狗很可爱")}
     assert ranked(documents, bigrams("绿茶")) == ["tea"]
+
+
+def test_the_dialogue_replay_reweighs_the_legs_of_dialogues_only() -> None:
+    # m1 is the nearer in meaning, m2 holds the query's words
+    asked = _asked([0.55, 0.60, 0.50], [[1, 0], [1, 0.2], [0, 1]], [0.0, 0.0, 0.0])
+    asked.question.x[2, 4] = 1.0  # m2's keyword coverage
+    config = FusionConfig()
+    dialogue = replace(asked, text="hi\nhow are you?\nwhat did I do?")
+    assert fused_order(dialogue, config)[0] == "m2"
+    assert dialogue_order(dialogue, config, 0.0, 1.0)[0] == "m1"  # without the keyword terms
+    assert dialogue_order(replace(asked, text="what did I do?"), config, 0.0, 1.0)[0] == "m2"
