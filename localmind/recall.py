@@ -465,7 +465,11 @@ class Recaller:
                 elif told_of is None and asking:
                     found.no_occasion.add(key)
             self._period_words_alone(query, frame, found, keys)
-            self._held_then(query, frame, query_vector, found, keys)
+            if read(asked).single_slots or not doings:
+                # what held then answers "where did I live in 2024?", not "where did I go last
+                # summer?" (review11 Z4: every current fact whose earlier text was told that
+                # summer came before the trip)
+                self._held_then(query, frame, query_vector, found, keys)
         else:
             self._held_before(query, query_vector, found, keys)
 

@@ -127,3 +127,29 @@ def test_facts_told_this_morning_are_no_answer_to_what_was_done_yesterday(
     assert _texts(results)[0] == TUESDAY
     in_period = {r.memory.content for r in results if r.breakdown.in_period}
     assert not in_period & set(today), in_period
+
+
+def test_where_i_went_last_summer_is_a_trip_not_where_i_lived_then(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """review11 Z4: the earlier text of a changed fact holds in the period asked ("where did I
+    live last summer?"), but it is no answer to where the person went then."""
+    clock.now = WEDNESDAY
+    memory = open_memory(llm=None)
+    trip = "Went to Qingdao with Chen to see the sea."
+    hamburg = memory.remember(
+        "I live in Hamburg.", type="semantic", created_at=_at("2026-06-20T10:00")
+    )
+    memory.remember(trip, type="episodic", created_at=_at("2026-07-25T10:00"))
+    memory.remember("I play the cello.", type="semantic", created_at=_at("2026-03-01T10:00"))
+    moved = memory.remember_explained(
+        "We moved to Berlin and live in Kreuzberg now.", created_at=_at("2026-10-01T10:00")
+    )
+    assert moved.conflict_id is not None
+    memory.resolve_conflict(moved.conflict_id, "take_new", None)
+
+    went = memory.recall("Where did I go last summer?", 5)
+    assert _texts(went)[0] == trip
+    assert not [r for r in went if r.memory.id == hamburg.id and r.breakdown.in_period]
+    lived = memory.recall("Where did I live last summer?", 5)
+    assert any(r.memory.id == hamburg.id and r.breakdown.in_period for r in lived)
