@@ -96,14 +96,14 @@ _EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
 _EN_SAID = re.compile(
     # "'s" is "is" only right after the name ("my wifi password's hunter2"): in "the door code
     # of the user's flat is 7391#" it is the user's (review10 F1)
-    rf"\b(?:{_EN_NAMES})\b(?:'s\b|(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?"
+    rf"\b(?:{_EN_NAMES})(?:(?<=\.)|\b)(?:'s\b|(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?"
     r"[\w'.&-]+)?"
     # "was changed to", "was reset to", "changed from 4821 to 9930" (the old value is a secret
     # too; secret12) before plain "was", which would read "changed" as the value
     r"\s*(?:(?:\b(?:was|has\s+been|had\s+been|got|is\s+now)\s+)?"
     r"\b(?:chang|reset|set|updat|switch)\w*\s+(?:to|from)\b"
     r"|\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|:|="
-    r"|,\s*(?:it|which)\s+(?:is|was)\b|,\s*it's\b))"
+    r"|[,;]\s*(?:it|which)\s+(?:is|was)(?:\s+now)?\b|[,;]\s*it's(?:\s+now)?\b))"
     # "is: apple banana …" (a seed phrase after a colon)
     r"(?:\s*:)?\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
@@ -113,7 +113,7 @@ _EN_SAID = re.compile(
 _EN_CHANGED_TO = re.compile(
     r"\b(?:chang(?:e|es|ed|ing)|set(?:s|ting)?|updat(?:e|es|ed|ing)|reset(?:s|ting)?"
     r"|switch(?:es|ed|ing)?)\b[^.!?;\n]{0,40}?"
-    rf"\b(?:{_EN_NAMES})\b\s+(?:to|into)\s+"
+    rf"\b(?:{_EN_NAMES})\b\s+(?:to|into|from)\s+"
     r"(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
@@ -140,14 +140,16 @@ _NOT_A_VALUE = frozenset(
     saved stored written kept hidden in on at under with by for from of to and or but also
     just so really something what which where who how why when required needed needs set
     reset locked blocked forgotten lost new old been being done fine ok okay good bad great
-    terrible there here one two three four five six seven eight nine ten mine yours""",
+    terrible there here one two three four five six seven eight nine ten mine yours
+    stronger weaker longer shorter safer better harder easier simpler""",
     )
 )
 
 # "my PIN is 4 digits long", "changed from 4 digits to 6": a number counting what the secret
 # is made of is its length, not the secret.
 _A_LENGTH = re.compile(
-    r"\s*(?:-\s*)?(?:digits?|characters?|chars?|letters?|numbers?|words?)\b", re.I
+    r"(?:\s*(?:to|or|-)\s*\d+)?\s*(?:-\s*)?(?:digits?|characters?|chars?|letters?|numbers?|words?)\b",
+    re.I,
 )
 
 _DESCRIBING = ("ed", "ing", "ly", "able", "ible", "ful", "less", "ive", "ous")
@@ -171,7 +173,8 @@ _ZH_NAMES = (
 _ZH_SAID = re.compile(
     _ZH_NAMES
     # 被重置为 / 从4821改成9930 (secret12): the old value after 从 is a secret too
-    + r"\s*(?:是|为|：|:|=|被?(?:改|换|设|重置|重设|更新)(?:成|为)了?|从|叫)?\s*[「“\"']?"
+    + r"\s*(?:是|为|：|:|=|(?:已经?|被)?(?:更?改|换|设|重置|重设|更新)(?:成|为)了?|从|叫)?"
+    + r"\s*[：:]?\s*[「“\"']?"
     + r"(?P<value>[A-Za-z0-9!@#$%^&*()_+\-=.,?~]{3,})"
 )
 # A value in Chinese words only after an explicit "是/为/：" ("密码是芝麻开门"), and not a
