@@ -211,7 +211,10 @@ _LOCKABLE = (
 )
 _CODE_OF = re.compile(
     rf"\b(?:code|combination|combo|pin)\s+(?:for|to|of|on)\s+(?:the|my|our|[\w]+'s)?\s*"
-    rf"(?:[a-z]+\s+)?(?:{_LOCKABLE})\b\s*(?:is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]+\b(?!['’]))",
+    rf"(?:[a-z]+\s+)?(?:{_LOCKABLE})\b\s*"
+    # "… was changed to 2468", "set the code for the alarm to 4711" (secret12)
+    r"(?:(?:(?:was|has\s+been|got)\s+)?(?:chang|reset|set|updat|switch)\w*\s+to\b|to(?=\s+\d)"
+    r"|is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]+\b(?!['’]))",
     re.IGNORECASE,
 )
 # "gym locker: zqxwvplor", 储物柜：zqxwvplor — something opened by a code and nothing else (not
