@@ -12,7 +12,9 @@ commands. Two kinds of evidence:
   (never its network verification);
 - what people say in plain words, which those plugins (made for code) miss: "my password is
   …", "bank PIN 4821", "the door code is 1234#", "security answer: …", a card number that
-  passes the Luhn check, 密码/口令/PIN码/验证码/银行卡号 followed by a value.
+  passes the Luhn check, 密码/口令/PIN码/验证码/银行卡号 followed by a value; also told as a
+  change ("the PIN was reset to 5566", "changed from 4821 to 9930", 密码从…改成…), and a
+  passport or ID number with its value (护照号, 身份证号).
 
 The person has the last word: ``metadata["secret"]`` true or false (``localmind update ID
 --not-secret``) overrides the recogniser. "Not a secret" covers only the text it was given for
@@ -85,17 +87,25 @@ _EN_CODED = (
     r"(?:code|combination|combo)"
     r"|ssn|social\s+security\s+(?:number|no\.?)|sin\s+number"
     r"|(?:wi-?fi|wlan|wpa2?|network)\s+key"
+    # identity documents: a passport or ID number opens accounts and passes checks (secret12)
+    r"|passport\s+(?:number|no\.?)|(?:national\s+|personal\s+)?id(?:entity)?\s+(?:card\s+)?"
+    r"(?:number|no\.?)|driver'?s\s+licen[cs]e\s+(?:number|no\.?)|tax\s+id(?:\s+number)?"
 )
 # "<name> is <value>", "<name> for Gmail: <value>", "<name>=<value>"
 _EN_NAMES = f"(?P<wordy>{_EN_WORDY})|{_EN_CODED}"
 _EN_SAID = re.compile(
     # "'s" is "is" only right after the name ("my wifi password's hunter2"): in "the door code
     # of the user's flat is 7391#" it is the user's (review10 F1)
-    rf"\b(?:{_EN_NAMES})\b(?:'s\b|(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?"
+    rf"\b(?:{_EN_NAMES})(?:(?<=\.)|\b)(?:'s\b|(?:\s+(?:for|to|of|on|at|from)\s+(?:[\w'.&-]+\s+){{0,3}}?"
     r"[\w'.&-]+)?"
-    r"\s*(?:\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|:|=|\bchanged\s+to\b|\bset\s+to\b"
-    r"|,\s*(?:it|which)\s+(?:is|was)\b|,\s*it's\b))"
-    r"\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
+    # "was changed to", "was reset to", "changed from 4821 to 9930" (the old value is a secret
+    # too; secret12) before plain "was", which would read "changed" as the value
+    r"\s*(?:(?:\b(?:was|has\s+been|had\s+been|got|is\s+now)\s+)?"
+    r"\b(?:chang|reset|set|updat|switch)\w*\s+(?:to|from)\b"
+    r"|\bis(?:\s+(?:still|now))?\b|\bwas\b|\bare\b|:|="
+    r"|[,;]\s*(?:it|which)\s+(?:is|was)(?:\s+now)?\b|[,;]\s*it's(?:\s+now)?\b))"
+    # "is: apple banana …" (a seed phrase after a colon)
+    r"(?:\s*:)?\s*(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
 # "I changed my bank card PIN to 9930", "set my phone passcode to 240690", "updated the Wi-Fi
@@ -103,8 +113,15 @@ _EN_SAID = re.compile(
 _EN_CHANGED_TO = re.compile(
     r"\b(?:chang(?:e|es|ed|ing)|set(?:s|ting)?|updat(?:e|es|ed|ing)|reset(?:s|ting)?"
     r"|switch(?:es|ed|ing)?)\b[^.!?;\n]{0,40}?"
-    rf"\b(?:{_EN_NAMES})\b\s+(?:to|into)\s+"
+    rf"\b(?:{_EN_NAMES})\b\s+(?:to|into|from)\s+"
     r"(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
+    re.IGNORECASE,
+)
+# "the same password everywhere: tulip88", "PIN for the bank app and the card: 4821": a colon a
+# few words after the name, then a value holding a digit or random letters (secret12)
+_EN_COLON_AFTER = re.compile(
+    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b(?:\s+[\w'’.&-]+){{1,5}}?\s*:\s*"
+    r"(?P<value>[^\s,;]*\d[^\s,;]*|[A-Za-z]{4,}(?![\w'’-]))",
     re.IGNORECASE,
 )
 # "<name> 4821", "<name>: hunter2" right after it: a value holding a digit; "<name> zqxwvplor":
@@ -123,8 +140,16 @@ _NOT_A_VALUE = frozenset(
     saved stored written kept hidden in on at under with by for from of to and or but also
     just so really something what which where who how why when required needed needs set
     reset locked blocked forgotten lost new old been being done fine ok okay good bad great
-    terrible there here one two three four five six seven eight nine ten mine yours""",
+    terrible there here one two three four five six seven eight nine ten mine yours
+    stronger weaker longer shorter safer better harder easier simpler""",
     )
+)
+
+# "my PIN is 4 digits long", "changed from 4 digits to 6": a number counting what the secret
+# is made of is its length, not the secret.
+_A_LENGTH = re.compile(
+    r"(?:\s*(?:to|or|-)\s*\d+)?\s*(?:-\s*)?(?:digits?|characters?|chars?|letters?|numbers?|words?)\b",
+    re.I,
 )
 
 _DESCRIBING = ("ed", "ing", "ly", "able", "ible", "ful", "less", "ive", "ous")
@@ -142,11 +167,14 @@ _NOT_IN_A_PHRASE = _NOT_A_VALUE - {"correct", "right", "wrong", "good", "bad", "
 _ZH_NAMES = (
     r"(?:支付|取款|登录|开机|锁屏|邮箱|银行卡?|网银|无线|wifi|WiFi|WIFI|门锁|门禁|保险柜|账户|账号)?"
     r"(?:密码|口令|密钥|秘钥|私钥|助记词|验证码|动态码|安全码|门禁码|暗号|暗语|密语|[Pp][Ii][Nn]\s*码|(?<=[\u4e00-\u9fff])[Pp][Ii][Nn](?![A-Za-z])|"
-    r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌|开门码|开锁码)"
+    r"银行卡号|信用卡号|卡号|密保答案|安全问题答案|令牌|开门码|开锁码"
+    r"|护照号码?|身份证号码?|身份证件号码?|驾驶证号码?|驾照号码?)"
 )
 _ZH_SAID = re.compile(
     _ZH_NAMES
-    + r"\s*(?:是|为|：|:|=|改成了?|改为|换成了?|设成了?|设为|叫)?\s*[「“\"']?"
+    # 被重置为 / 从4821改成9930 (secret12): the old value after 从 is a secret too
+    + r"\s*(?:是|为|：|:|=|(?:已经?|被)?(?:更?改|换|设|重置|重设|更新)(?:成|为)了?|从|叫)?"
+    + r"\s*[：:]?\s*[「“\"']?"
     + r"(?P<value>[A-Za-z0-9!@#$%^&*()_+\-=.,?~]{3,})"
 )
 # A value in Chinese words only after an explicit "是/为/：" ("密码是芝麻开门"), and not a
@@ -183,7 +211,10 @@ _LOCKABLE = (
 )
 _CODE_OF = re.compile(
     rf"\b(?:code|combination|combo|pin)\s+(?:for|to|of|on)\s+(?:the|my|our|[\w]+'s)?\s*"
-    rf"(?:[a-z]+\s+)?(?:{_LOCKABLE})\b\s*(?:is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]+\b(?!['’]))",
+    rf"(?:[a-z]+\s+)?(?:{_LOCKABLE})\b\s*"
+    # "… was changed to 2468", "set the code for the alarm to 4711" (secret12)
+    r"(?:(?:(?:was|has\s+been|got)\s+)?(?:chang|reset|set|updat|switch)\w*\s+to\b|to(?=\s+\d)"
+    r"|is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]+\b(?!['’]))",
     re.IGNORECASE,
 )
 # "gym locker: zqxwvplor", 储物柜：zqxwvplor — something opened by a code and nothing else (not
@@ -368,7 +399,7 @@ def _in_plain_words(text: str) -> Finding | None:
     for match in (*_EN_SAID.finditer(text), *_EN_CHANGED_TO.finditer(text)):
         if _said_value(match):
             return Finding("a password, PIN or code told in words")
-    for match in _EN_NEXT.finditer(text):
+    for match in (*_EN_NEXT.finditer(text), *_EN_COLON_AFTER.finditer(text)):
         value = match.group("value").strip(".,;:!?)(")
         if _random_letters(value) or (len(value) >= 3 and any(c.isdigit() for c in value)):
             return Finding("a password, PIN or code told in words")
@@ -387,6 +418,8 @@ def _said_value(match: re.Match[str]) -> bool:
     horse battery staple", not "four random words")."""
     raw = match.group("value")
     value = raw.strip(".,;:!?)(").lower()
+    if value.isdigit() and _A_LENGTH.match(match.group("rest")):
+        return False
     if _digit_or_random(raw.strip(".,;:!?)(")) or (match.group("quote") and value):
         return True
     if not match.group("wordy"):

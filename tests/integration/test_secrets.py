@@ -384,3 +384,29 @@ def test_not_a_secret_given_with_the_text_holds_for_that_text_only(memory: Memor
     assert not locker.secret
     corrected = memory.feedback(locker.id, "correct", LOCKER_AND_PASSWORD)
     assert corrected.secret
+
+
+@pytest.mark.slow  # jieba's first load for the Chinese pair
+@pytest.mark.parametrize(
+    ("told", "changed"),
+    [
+        # review11 L1: the person's words, and an assistant's
+        ("My bank card PIN is 4821.", "I changed my bank card PIN to 9930."),
+        ("My bank card PIN is 4821.", "The user's bank card PIN was changed to 9930."),
+        ("我的银行卡密码是4821。", "我的银行卡密码从4821改成了9930。"),
+    ],
+)
+def test_a_changed_pin_is_a_secret_queued_against_the_old_one(
+    memory: Memory, told: str, changed: str
+) -> None:
+    """The new PIN was neither marked nor queued, so it went into the profile and every
+    context as a plain fact, beside the old one (both current). Now it is a secret, and the
+    change waits for the person against the old PIN."""
+    old = memory.remember(told, "semantic")
+    new = memory.remember_explained(changed, "semantic")
+    assert old.secret and new.record.secret and new.decision is Decision.QUEUED
+    [conflict] = memory.conflicts()
+    assert (conflict.existing.id, conflict.candidate.id) == (old.id, new.record.id)
+    profile = memory.profile(rebuild=True)
+    sent = memory.context("What's my bank card PIN?") + (profile.text if profile else "")
+    assert "9930" not in sent and "4821" not in sent
