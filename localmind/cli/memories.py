@@ -420,20 +420,22 @@ def show(obj: Context, memory_id: str, as_json: bool) -> None:
 
 @cli.command(epilog=ID_HELP)
 @click.argument("memory_id", metavar="ID")
+@click.option("--secret", "secret", is_flag=True, help="Keep it from assistants.")
 @click.option(
-    "--secret/--not-secret",
-    "secret",
-    default=None,
-    help="--not-secret: it was taken for a secret (a password, PIN, key or code) but is not, so "
-    "it may be sent to assistants again; --secret: keep it from them.",
+    "--not-secret",
+    "not_secret",
+    is_flag=True,
+    help="It was taken for a secret (a password, PIN, key or code) but is not, so it may be "
+    "sent to assistants again.",
 )
 @click.pass_obj
 @friendly_errors
-def update(obj: Context, memory_id: str, secret: bool | None) -> None:
+def update(obj: Context, memory_id: str, secret: bool, not_secret: bool) -> None:
     """Change how a memory is treated. Secrets are never sent to an assistant (`context`, MCP);
     you still see them in recall, list and show."""
-    if secret is None:
-        raise click.UsageError("Say --secret or --not-secret; nothing was changed.")
+    if secret == not_secret:
+        # both: the one said last used to win quietly, and "not secret" sends it to assistants
+        raise click.UsageError("Say --secret or --not-secret (one of them); nothing was changed.")
     with obj.open() as memory:
         record = memory.mark_secret(not_forgotten(memory, memory_id).id, secret)
     if record.secret:

@@ -78,6 +78,10 @@ def test_a_false_positive_is_marked_not_secret_and_a_missed_one_secret(cli: Cli)
 
     refused = cli("update", hiking)
     assert refused.exit_code != 0 and "--secret or --not-secret" in refused.output
+    # both at once: refused, not the last one quietly (review11 E1)
+    both = cli("update", hiking, "--secret", "--not-secret")
+    assert both.exit_code != 0 and "one of them" in both.output
+    assert cli.json("show", hiking)["secret"] is True
 
 
 @pytest.mark.slow
