@@ -152,6 +152,10 @@ KEPT_WITH = "kept_with"
 #: a forget of the person's own, so of it and another laptop's take-new of the same pair the
 #: later one wins (a final forget erases a concurrent take-new's copy; this one only when later).
 SET_ASIDE_FOR = "set_aside_for"
+#: an ``add`` that brings back, under its own id, a memory a resolution folded into another
+#: (fix11: a keep-both later than another laptop's take-new or merge). Only a fold is undone
+#: so: a memory some device forgot itself stays forgotten.
+REVIVED = "revived"
 
 #: The reason of an update by which capacity archived a memory. Capacity is each laptop's own
 #: (sync10b, review10 F30): the fold on another device leaves such an update out, so a
