@@ -63,3 +63,28 @@ def test_a_pair_told_half_on_each_laptop_is_asked_alike_on_both(
     assert {(old, new) for old, new, _ in on_a} == {(older, newer)}
     # each laptop finds it by the newer memory's id, whatever number it gave it
     assert a.find_conflict(newer).existing.id == b.find_conflict(newer).existing.id == older
+
+
+@pytest.mark.parametrize("first", ["take_new", "merge"])
+def test_a_later_keep_both_brings_the_newer_memory_back_under_its_own_id(
+    two: tuple[Memory, FakeClock, Memory, FakeClock, Path], first: str
+) -> None:
+    a, a_clock, b, b_clock, shared = two
+    siemens = a.remember("I work at Siemens as an engineer.").id
+    bosch = a.remember("I now work at Bosch as a team lead.").id
+    sync_all(shared, a, b)
+    a_clock.advance(seconds=60)
+    merged = "I work at Bosch now (before: Siemens)." if first == "merge" else None
+    a.resolve_conflict(a.find_conflict(bosch).id, first, merged)
+    b_clock.advance(seconds=120)  # the person's later answer, on the other laptop
+    b.resolve_conflict(b.find_conflict(bosch).id, "keep_both")
+    sync_all(shared, a, b)
+
+    for device in (a, b):
+        assert device.conflicts() == []
+        # both texts current, each under the id it always had; nothing lost
+        assert device.get(siemens).content == "I work at Siemens as an engineer."
+        assert device.get(bosch).content == "I now work at Bosch as a team lead."
+        assert len(device.list_memories()) == 2
+        if merged:
+            assert merged in [v.content for v in device.history(siemens)]
