@@ -513,8 +513,8 @@ class Lifecycle:
         announces = bool(read(content).cues)
         for conflict in self.store.pending_conflicts_of(stored.record.id):
             ends = (conflict.existing_id, conflict.candidate_id)
-            if stored.record.id not in ends or any(end not in near for end in ends):
-                continue
+            if any(end not in near for end in ends):
+                continue  # (a far side: not this text's question)
             older, newer = sorted((near[end] for end in ends), key=lambda n: n[0].record.created_at)
             change, close = newer
             if (
