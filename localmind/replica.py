@@ -33,6 +33,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ulid import ULID
+
 from localmind import validation
 from localmind.config import Limits
 from localmind.embedders.base import Vectors
