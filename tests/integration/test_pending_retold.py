@@ -115,6 +115,7 @@ def test_the_context_dates_a_reviewed_fact_by_its_telling_and_an_edit_by_its_day
     assert f"(told {told}, changed {day(clock)})" in block  # an edit is said as one
 
 
+@pytest.mark.slow  # (about a second: a question about a period reads every earlier text)
 def test_a_merge_dated_by_its_later_side_ends_the_earlier_text_when_its_earlier_side_was_told(
     open_memory: Callable[..., Memory], clock: FakeClock
 ) -> None:
