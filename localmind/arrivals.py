@@ -119,8 +119,33 @@ def judge_arrivals(
             report.judged += 1
             report.merged.append(same.dropped.record.id)
             continue
-        _judge(store, lifecycle, namespace, arrived, neighbours, judging, report, rewording)
+        # Each pair judged from its later side, so both laptops decide it alike (review10
+        # F19): the laptop where the newer memory was told meets the older one arriving, the
+        # other laptop the newer one; the rules read a pair (older, newer), not (here, there).
+        older = [(m, s) for m, s in neighbours if not _later(m, arrived)]
+        _judge(store, lifecycle, namespace, arrived, older, judging, report, _of(rewording, older))
+        for stored, similarity in neighbours:
+            if _later(stored, arrived) and stored.record.id not in arriving:
+                pair = [(arrived, similarity)]
+                told = _of(rewording, pair)
+                _judge(store, lifecycle, namespace, stored, pair, judging, report, told)
     return report
+
+
+def _later(one: StoredMemory, other: StoredMemory) -> bool:
+    """Whether ``one`` was made after ``other`` (by id when made at one moment): the same
+    answer on every laptop."""
+    return (one.record.created_at, one.record.id) > (other.record.created_at, other.record.id)
+
+
+def _of(
+    rewording: Rewording | None, neighbours: Sequence[tuple[StoredMemory, float]]
+) -> Rewording | None:
+    """``rewording`` when its other memory is among ``neighbours`` (the pair judged there)."""
+    if rewording is None:
+        return None
+    ids = {stored.record.id for stored, _ in neighbours}
+    return rewording if {rewording.first.record.id, rewording.second.record.id} & ids else None
 
 
 def _judge(

@@ -27,16 +27,40 @@ class Given:
     record: MemoryRecord
     newer: MemoryRecord | None = None
     earlier: tuple[EarlierText, ...] = ()
+    # when its text was last edited after it was told (``edited_after_told``); None: never
+    edited: float | None = None
 
 
-def told_on(record: MemoryRecord) -> str:
+#: The reasons of a text change that date the memory when its new text was told (its
+#: ``created_at``): a person's answer in the review queue (take-new, merge, a keep-both that
+#: gave a text back), a model's overwrite. The day of such a change is the day someone reviewed
+#: the queue, not a day anything was told: "changed <that day>" read as "broke up again today"
+#: (review10 F25). (The values of ``lifecycle.Resolution`` and ``Lifecycle.overwrite``'s.)
+REDATING_CHANGES = frozenset({"take_new", "merge", "keep_both", "overwrite"})
+
+
+def told_on(record: MemoryRecord, edited: float | None = None) -> str:
     """The day a memory was told (this machine's time zone, as the periods recall reads in a
-    question are), and the day its text last changed when it did."""
+    question are), and the day its text was ``edited`` after that, when it was."""
     told = day_of(record.created_at)
-    changed = day_of(record.updated_at)
-    if record.version > 1 and changed != told:
-        return f"{told}, changed {changed}"
+    if edited is not None and day_of(edited) != told:
+        return f"{told}, changed {day_of(edited)}"
     return told
+
+
+def edited_after_told(store: SqliteStore, records: Sequence[MemoryRecord]) -> dict[str, float]:
+    """For each of ``records`` whose current text a person (or an assistant) edited after it
+    was told — ``update``, ``feedback correct``, a fuller retelling —, when: its
+    ``updated_at``. Not a text a resolution or the model's overwrite put there
+    (``REDATING_CHANGES``): the memory is dated when that text was told."""
+    edited: dict[str, float] = {}
+    for record in records:
+        if record.version < 2:
+            continue
+        versions = store.versions(record.id)
+        if versions and versions[-1][2] not in REDATING_CHANGES:
+            edited[record.id] = record.updated_at
+    return edited
 
 
 def newer_named(breakdown: ScoreBreakdown) -> str:
@@ -99,15 +123,25 @@ def newer_versions(
     return newer
 
 
-def given(results: Sequence[RecallResult], newer: dict[str, MemoryRecord]) -> list[Given]:
+def given(
+    results: Sequence[RecallResult],
+    newer: dict[str, MemoryRecord],
+    edited: dict[str, float] | None = None,
+) -> list[Given]:
     """``results`` as the block shows them: a memory recall moved a newer one above, or in a
-    pending conflict with a newer one, names it; an outdated memory follows its newer one."""
+    pending conflict with a newer one, names it; an outdated memory follows its newer one.
+    ``edited``: when each memory's text was edited after it was told (``edited_after_told``)."""
     by_id = {r.memory.id: r.memory for r in results}
     moved = {
         r.breakdown.moved_above: r.memory for r in results if r.breakdown.moved_above is not None
     }
     shown = [
-        Given(r.memory, newer.get(r.memory.id) or moved.get(r.memory.id), r.earlier)
+        Given(
+            r.memory,
+            newer.get(r.memory.id) or moved.get(r.memory.id),
+            r.earlier,
+            (edited or {}).get(r.memory.id),
+        )
         for r in results
     ]
     # an outdated memory goes right after the newer one when both are shown, so the two are read

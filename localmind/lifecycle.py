@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -158,6 +158,8 @@ class Proposal:
     keeps_new_text: bool = False
     # COMPATIBLE, but ``neighbour`` may be the same fact in other words: no model judged it.
     may_restate: bool = False
+    # SAME: ``neighbour`` is one side of this pending conflict, which the new text tells again.
+    joins: int | None = None
 
 
 class Feedback(StrEnum):
@@ -195,6 +197,15 @@ class Conflict:
     similarity: float
     reason: str
     created_at: float
+
+
+class _Joined(NamedTuple):
+    """The side of a pending conflict a new text tells again (``Lifecycle._side_waiting``)."""
+
+    side: StoredMemory
+    similarity: float
+    conflict_id: int
+    newer: bool  # the side is the change (else the older memory)
 
 
 #: Why a pair was not put to the model.
@@ -388,16 +399,16 @@ class Lifecycle:
             if sameness.same:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
-        waiting: list[StoredMemory] = []
+        waiting: list[_Joined] = []
         for stored, similarity in self._current_version_first(
             _same_attribute_first(neighbours, content), content
         ):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
-            change = self._change_waiting(stored, neighbours, content)
-            if change is not None:
-                waiting.append(change)
+            joined = self._side_waiting(stored, neighbours, content)
+            if joined is not None:
+                waiting.append(joined)
                 continue
             if not ask_model:
                 why = f"{suspicion.why}; added in a batch, left for review"
@@ -408,12 +419,14 @@ class Lifecycle:
             return self._settle(stored, similarity, content, suspicion.why)
         nearest, nearest_similarity = neighbours[0]
         if waiting:
-            return Proposal(
-                Relation.COMPATIBLE,
-                nearest,
-                nearest_similarity,
-                "tells again a change already waiting for review against the older memory",
-            )
+            # one question per change: the retelling joins the side it tells (merged into it,
+            # so it is kept, dropped or made current with that side when the person answers)
+            # and names the conflict, instead of a second conflict or an unqueued memory that
+            # later reads as newer than the answer (review10 F6/F6b)
+            side, similarity, conflict_id, newer = waiting[0]
+            told = "the change" if newer else "the older memory"
+            why = f"tells again {told} of conflict #{conflict_id}, already waiting for review"
+            return Proposal(Relation.SAME, side, similarity, why, joins=conflict_id)
         if self.llm is not None and ask_model:
             for stored, similarity in neighbours:
                 if similarity < self.config.ask_threshold:
@@ -482,32 +495,41 @@ class Lifecycle:
         first = by_id[current]
         return [first, *(n for n in neighbours if n[0].record.id != current)]
 
-    def _change_waiting(
+    def _side_waiting(
         self,
         stored: StoredMemory,
         neighbours: Sequence[tuple[StoredMemory, float]],
         content: str,
-    ) -> StoredMemory | None:
-        """The neighbour already queued as a change of ``stored`` that ``content`` tells again
-        (as close as a merge needs, and not suspect against it: "I switched to Neovim", then
-        我写代码换到Neovim了): the change waits for review once, not once per telling. None
-        when there is none."""
-        close = {
-            neighbour.record.id: neighbour
-            for neighbour, similarity in neighbours
-            if similarity >= self.config.merge_threshold
-        }
-        if not close:
-            return None
-        ids = [neighbour.record.id for neighbour, _ in neighbours]
-        for earlier, newer in self.store.pending_pairs(stored.record.namespace, ids):
-            change = close.get(newer)
-            if earlier != stored.record.id or change is None:
-                continue
-            if not suspect(change.record.content, content).contradicts and not changes_more_than(
-                stored.record.content, change.record.content, content
+    ) -> _Joined | None:
+        """The side of a pending conflict of ``stored`` that ``content`` tells again, so it
+        waits for review once, not once per telling. Either the change: a neighbour queued as a
+        change of ``stored``, as close as a merge needs and not suspect against ``content`` ("I
+        switched to Neovim", then 我写代码换到Neovim了); or, for a text that announces no change
+        itself, the side whose value it gives (:func:`sides_with`: "The user lives in Berlin."
+        while Hamburg → "moved to Berlin … Kreuzberg" waits; "doesn't eat meat" while
+        vegetarian → "no longer vegetarian" waits). None when it tells neither (a third value,
+        "moved to Munich", is a change of its own: queued after the waiting one)."""
+        near = {memory.record.id: (memory, alike) for memory, alike in neighbours}
+        announces = bool(read(content).cues)
+        for conflict in self.store.pending_conflicts_of(stored.record.id):
+            ends = (conflict.existing_id, conflict.candidate_id)
+            if any(end not in near for end in ends):
+                continue  # (a far side: not this text's question)
+            older, newer = sorted((near[end] for end in ends), key=lambda n: n[0].record.created_at)
+            change, close = newer
+            if (
+                older[0].record.id == stored.record.id
+                and close >= self.config.merge_threshold
+                and not suspect(change.record.content, content).contradicts
+                and not changes_more_than(stored.record.content, change.record.content, content)
             ):
-                return change
+                return _Joined(change, close, conflict.id, True)
+            if announces:
+                continue
+            side = sides_with(content, older[0].record.content, change.record.content)
+            if side is not None:
+                joined, similarity = newer if side else older
+                return _Joined(joined, similarity, conflict.id, side)
         return None
 
     def may_update(
@@ -697,14 +719,22 @@ class Lifecycle:
         return self.store.update_fields(existing, reason, confidence=confidence, metadata=metadata)
 
     def drop_restatements(
-        self, existing: StoredMemory, reason: str, replaced: tuple[str, float] | None = None
+        self,
+        existing: StoredMemory,
+        reason: str,
+        replaced: tuple[str, float] | None = None,
+        new_ones: Sequence[str] = (),
     ) -> MemoryRecord:
         """After a new text replaced a memory's because it contradicted it (take-new) or
         corrected it (``feedback correct``, an ``update`` with new text): see
         :func:`without_restatements`. ``replaced``: the text a newer fact replaced and its
         date (take-new, an update that settled a conflict), kept among the words the memory
-        is found by (``records.REPLACED``)."""
+        is found by (``records.REPLACED``). ``new_ones``: the restatements of the new text
+        (take-new: those merged into the newer memory), kept as the memory's."""
         metadata = without_restatements(existing.record)
+        kept = [text for text in new_ones if text != existing.record.content]
+        if kept:
+            metadata[RESTATEMENTS] = kept[:RESTATEMENTS_KEPT]
         if replaced is not None:
             # the replaced text and what restated it: their words still find the memory
             text, made = replaced
@@ -810,6 +840,27 @@ def _same_attribute_first(
     if paired is None:
         return list(neighbours)
     return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
+
+
+def sides_with(text: str, older: str, newer: str) -> bool | None:
+    """Which side of a pending change ``text`` gives the value of: True for ``newer``, False
+    for ``older``, None for neither. By the names and numbers only one side has (``text`` holds
+    some of one side's and none of the other's, and none of its own: "The user lives in
+    Berlin." against Hamburg/Altona → Berlin/Kreuzberg); when the sides differ in none, by
+    negation ("doesn't eat meat" is negated as "no longer vegetarian" is, not as "is
+    vegetarian"). A name or number neither side has is a third value, another change."""
+    said = [read(part) for part in (older, newer, text)]
+    marks = [frozenset().union(*s.names, s.numbers) for s in said]
+    old_only, new_only = marks[0] - marks[1], marks[1] - marks[0]
+    if marks[2] - marks[0] - marks[1]:
+        return None
+    if old_only or new_only:
+        gives_old, gives_new = bool(marks[2] & old_only), bool(marks[2] & new_only)
+        return None if gives_old == gives_new else gives_new
+    negated = [s.negations % 2 for s in said]
+    if negated[0] == negated[1]:
+        return None
+    return negated[2] == negated[1]
 
 
 def newest_change(

@@ -19,7 +19,7 @@ from typing import Any
 from localmind import preferences, ranking, validation
 from localmind.arrivals import Judging, judge_arrivals
 from localmind.config import GovernanceConfig, Settings
-from localmind.currency import Given, given, newer_versions, worth_giving
+from localmind.currency import Given, edited_after_told, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
 from localmind.embedders.rerank import Reranker
 from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
@@ -629,8 +629,10 @@ class Memory:
         """``results`` as an assistant is given them (``localmind.currency``): a memory a newer
         one may replace names it (a pending conflict, wherever the newer one is, or one recall
         moved above it) and follows it."""
-        stored = [r.memory.id for r in results if r.memory.type is not MemoryType.SHORT_TERM]
-        return given(results, newer_versions(self._store, self.namespace, stored))
+        kept = [r.memory for r in results if r.memory.type is not MemoryType.SHORT_TERM]
+        stored = [record.id for record in kept]
+        newer = newer_versions(self._store, self.namespace, stored)
+        return given(results, newer, edited_after_told(self._store, kept))
 
     def clear(self) -> int:
         """Forget every memory of this namespace (and the short-term buffer). Returns how many."""

@@ -240,7 +240,7 @@ def _held_then(memory: Given, chinese: bool) -> str:
 
 def _dated(memory: Given, chinese: bool) -> str:
     """``(told 2026-03-20)``, or with the newer memory that may replace it."""
-    told = told_on(memory.record)
+    told = told_on(memory.record, memory.edited)
     newer = memory.newer
     if newer is None:
         return f"（{told}）" if chinese else f"(told {told})"

@@ -152,6 +152,10 @@ KEPT_WITH = "kept_with"
 #: a forget of the person's own, so of it and another laptop's take-new of the same pair the
 #: later one wins (a final forget erases a concurrent take-new's copy; this one only when later).
 SET_ASIDE_FOR = "set_aside_for"
+#: an ``add`` that brings back, under its own id, a memory a resolution folded into another
+#: (fix11: a keep-both later than another laptop's take-new or merge). Only a fold is undone
+#: so: a memory some device forgot itself stays forgotten.
+REVIVED = "revived"
 
 #: The reason of an update by which capacity archived a memory. Capacity is each laptop's own
 #: (sync10b, review10 F30): the fold on another device leaves such an update out, so a
@@ -371,11 +375,56 @@ def held_during(
         if made is not None and made < record.created_at:
             told.setdefault(made, []).append(text)
     moments = [*sorted(told), record.created_at]
+    ended = _ended(record.metadata)
+    held = [(made, min(until, ended.get(made, until))) for made, until in pairwise(moments)]
     return tuple(
         EarlierText(_first_preferred(told[made], preferred), made, until)
-        for made, until in pairwise(moments)
+        for made, until in held
         if made < end and until > start
     )
+
+
+def _ended(metadata: dict[str, Any]) -> dict[float, float]:
+    """When each earlier text (by the date it was told) stopped holding, where that is noted
+    (``held_until``)."""
+    kept = metadata.get(REPLACED)
+    ended: dict[float, float] = {}
+    for entry in kept if isinstance(kept, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        made: Any = entry.get("created_at")
+        until: Any = entry.get(UNTIL)
+        if _is_time(made) and _is_time(until):
+            ended[float(made)] = float(until)
+    return ended
+
+
+def _is_time(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+#: In an entry of ``REPLACED``: when the text stopped holding, noted when the memory's own
+#: date no longer says it (``held_until``).
+UNTIL = "until"
+
+
+def held_until(metadata: dict[str, Any], until: float) -> dict[str, Any]:
+    """``metadata`` noting that its newest earlier texts (``REPLACED``) held until ``until``
+    (the day the text that replaced them was told). A merge in the review queue dates the
+    memory when the later of its two sides was told: without the note, "I moved to Berlin" told
+    on 08-01 and its retelling on 09-10, merged, had Hamburg held "until 09-10" (review10
+    F25). An earlier note stays."""
+    found = [made for _, made in replaced(metadata) if made is not None]
+    if not found:
+        return metadata
+    newest = max(found)
+    entries = [
+        {**entry, UNTIL: until}
+        if isinstance(entry, dict) and entry.get("created_at") == newest and UNTIL not in entry
+        else entry
+        for entry in metadata[REPLACED]
+    ]
+    return {**metadata, REPLACED: entries}
 
 
 def _first_preferred(texts: list[str], preferred: Callable[[str], bool] | None) -> str:
@@ -397,7 +446,12 @@ def with_replaced(
     entries = {text: when for text, when in replaced(metadata) if text not in earlier}
     entries.update({text: made for text in earlier})
     entries.pop(current, None)
-    kept = [{"text": text, "created_at": when} for text, when in entries.items()]
+    ended = _ended(metadata)
+    kept = [
+        {"text": text, "created_at": when}
+        | ({UNTIL: ended[when]} if when is not None and when in ended else {})
+        for text, when in entries.items()
+    ]
     return {**metadata, REPLACED: kept[-REPLACED_KEPT:]}
 
 

@@ -46,6 +46,7 @@ from localmind.records import (
     JUDGED,
     KEPT_WITH,
     PURGED,
+    REVIVED,
     SEEN,
     SET_ASIDE_FOR,
     TOMBSTONE,
@@ -353,58 +354,74 @@ def _carry_over(
     return carried
 
 
+@dataclass(frozen=True, slots=True)
+class _KeptBoth:
+    """A pair this device kept both later than another device folded ``newer`` into ``kept``
+    (take-new, merge): ``told``, the newer memory as it is here before that fold."""
+
+    newer: str
+    kept: str
+    told: MemoryRecord
+
+
 def _kept_both_later(
     store: SqliteStore, touched: Iterable[str], arrived: Collection[str]
-) -> list[tuple[str, str]]:
-    """(newer id, kept id) of each pair this device kept both later than another device's
-    take-new or merge of it, whose forget of the newer memory arrives now. Read before the
-    fold redacts the forgotten memory's events (this device's keep-both among them)."""
+) -> list[_KeptBoth]:
+    """Each pair this device kept both later than another device's take-new or merge of it,
+    whose forget of the newer memory arrives now. Read before the fold redacts the forgotten
+    memory's events (this device's keep-both among them) and its text."""
     pairs = []
     for newer in touched:
         for stamp, kept_id in store.folds_with_stamps(newer):
             mine = store.own_keep_both(newer, kept_id)
-            if stamp in arrived and mine is not None and mine > stamp:
-                pairs.append((newer, kept_id))
+            here = store.get(newer)
+            if (
+                stamp in arrived
+                and mine is not None
+                and mine > stamp
+                and here is not None
+                and here.record.status is Status.ACTIVE
+            ):
+                pairs.append(_KeptBoth(newer, kept_id, replace(here.record)))
     return pairs
 
 
 def _keep_apart(
-    store: SqliteStore, pairs: Sequence[tuple[str, str]], embed: Embed, content_hash: Hasher
+    store: SqliteStore, pairs: Sequence[_KeptBoth], embed: Embed, content_hash: Hasher
 ) -> list[str]:
-    """This device kept each pair both, later than another device answered it take-new: the
-    later answer wins. A forgotten memory never comes back, so the device that kept both
-    writes it again: the kept memory gets back the text the take-new replaced (its history
-    keeps both) and the newer text becomes a memory of its own, noted as kept beside it (so
-    no laptop asks the pair again). Local writes that replicate; only the keep-both's author
-    writes them, so they are written once. Not after a merge (its text is neither side's) or
-    a later change of the kept memory. Returns the kept memories' ids."""
+    """This device kept each pair both, later than another device answered it take-new or
+    merge: the later answer wins. The device that kept both writes it again: the kept memory
+    gets back the text it had before the fold (its history keeps the fold's text), and the
+    newer memory comes back under its own id, with its own text and date (an ``add`` marked
+    ``REVIVED``, which undoes a fold, never a forget of the person's own), noted as kept
+    beside the other (so no laptop asks the pair again). Local writes that replicate; only the
+    keep-both's author writes them, so they are written once. Not after a later change of the
+    kept memory. Returns the kept memories' ids."""
     apart: list[str] = []
-    for newer, kept_id in pairs:
-        kept = store.get(kept_id)
-        carried = store.carried_texts(kept_id)
-        versions = store.versions(kept_id)
+    for pair in pairs:
+        kept = store.get(pair.kept)
+        carried = store.carried_texts(pair.kept)
+        versions = store.versions(pair.kept)
         if (
             kept is None
             or kept.record.status is not Status.ACTIVE
             or not carried
-            or carried[-1][2] != newer
+            or carried[-1][2] != pair.newer
             or carried[-1][3] != kept.record.content
             or not versions
         ):
             continue
-        told, before = kept.record.content, versions[-1][1]
-        told_vector, before_vector = embed([told, before])
-        record = replace(
-            kept.record,
-            id=str(ULID.from_timestamp(kept.record.created_at)),
-            version=1,
-            access_count=0,
-            last_accessed=None,
-            hlc="",
-        )
-        rowid = store.insert(record, told_vector)
-        [again] = store.get_by_rowids([rowid]).values()
-        store.update_fields(again, "keep_both", kept_with=kept_id)
+        told = pair.told
+        payload = {**told.to_dict(), KEPT_WITH: pair.kept, REVIVED: True}
+        store.record_event(told.namespace, told.id, "add", payload, "keep_both")
+        rowid = _rebuild(store, told.id, content_hash)
+        if rowid is not None:
+            _index(store, [rowid], embed)
+        again = store.get(told.id)
+        if again is not None:  # (the keep-both's note, as a keep-both here writes it)
+            store.update_fields(again, "keep_both", kept_with=pair.kept)
+        before = versions[-1][1]
+        [before_vector] = embed([before])
         store.replace_content(
             kept,
             before,
@@ -412,9 +429,9 @@ def _keep_apart(
             before_vector,
             "keep_both",
             store.now(),
-            _told_at(store, kept_id),
+            _told_at(store, pair.kept),
         )
-        apart.append(kept_id)
+        apart.append(pair.kept)
     return apart
 
 
@@ -579,6 +596,7 @@ def _fold(
     ``here``: this device's id; another device's capacity eviction is left out (capacity is
     each laptop's own), without it every eviction lands."""
     state: _State | None = None
+    final = False  # some device forgot it itself (not by folding it into another)
     for op, text, stamp, reason, at in rows:
         if here is not None and is_eviction(reason) and Stamp.parse(stamp).device != here:
             continue
@@ -589,6 +607,7 @@ def _fold(
         if op == "forget" and here is not None and purged_there:
             continue  # archived and purged there; here it may be current (review11 U4)
         if op == "forget":
+            final = final or FOLDED_INTO not in payload
             base = dict(state.fields) if state else {}
             base.update({k: payload[k] for k in TOMBSTONE if k in payload})
             base.update(status=str(Status.DELETED), metadata="{}")
@@ -606,8 +625,9 @@ def _fold(
             base.pop("version", None)
             state = _State(base, "", version, {}, stamp, deleted=True)
             continue
-        if state is not None and state.deleted:
-            continue  # nothing resurrects a forgotten memory
+        revived = op == "add" and payload.get(REVIVED) is True and not final
+        if state is not None and state.deleted and not revived:
+            continue  # nothing resurrects a forgotten memory (but a fold may be undone)
         if op == "add":
             fields = {k: payload[k] for k in TRAVELLING if k in payload}
             state = _State(

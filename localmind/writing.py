@@ -35,7 +35,14 @@ from localmind.lifecycle import (
     Resolution,
     Settlement,
 )
-from localmind.records import MemoryRecord, MemoryType, Status, content_hash, restatements
+from localmind.records import (
+    MemoryRecord,
+    MemoryType,
+    Status,
+    content_hash,
+    held_until,
+    restatements,
+)
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import VERDICT_FOR, person_said, with_verdict, withheld
 from localmind.statement import read
@@ -386,7 +393,12 @@ class Writer:
         if proposal.relation is Relation.SAME:
             fuller = (hashed, vector) if proposal.keeps_new_text else None
             merged = self._lifecycle.merge(fresh, item.content, similarity, fuller)
-            return Outcome(merged, Decision.MERGED, related, similarity, why)
+            # a retelling of one side of a pending conflict names it (if still pending)
+            joined = proposal.joins is not None and any(
+                c.id == proposal.joins for c in self._store.pending_conflicts_of(merged.id)
+            )
+            conflict_id = proposal.joins if joined else None
+            return Outcome(merged, Decision.MERGED, related, similarity, why, conflict_id)
         if proposal.relation is Relation.CONTRADICTS and _made_later(item, fresh.record):
             # Told with a date before the memory it contradicts was made (an import of old
             # notes): the older fact must not replace the newer one. Stored as its earlier
@@ -932,6 +944,7 @@ class Writer:
         with self._store.db:
             self._close_conflict(conflict_id, resolution)
             candidate = self._get_active(candidate_id)
+            retold = restatements(candidate.record.metadata)  # read before it is forgotten
             # The memory is now the newer fact, dated when that was told (a merge covers both:
             # the later of the two), so "when did I move?" and "newer than" read its date.
             made = candidate.record.created_at
@@ -954,9 +967,18 @@ class Writer:
                 made,
                 source=candidate_id,
             )
+            if resolution is Resolution.MERGE and made > earlier[1]:
+                # dated by its later side: what the memory held before ended when its earlier
+                # side was told, not then (records.held_until)
+                noted = held_until(record.metadata, earlier[1])
+                if noted != record.metadata:
+                    record = self._store.update_fields(existing, str(resolution), metadata=noted)
             if resolution is Resolution.TAKE_NEW:
-                # a merge's text is the person's, meant to cover both: it keeps them
-                record = self._lifecycle.drop_restatements(existing, str(resolution), earlier)
+                # a merge's text is the person's, meant to cover both: it keeps them; take-new
+                # keeps the newer text's own (a retelling told while the change waited)
+                record = self._lifecycle.drop_restatements(
+                    existing, str(resolution), earlier, retold
+                )
         return Settlement(record, repointed, closed)
 
     def _carry_over(

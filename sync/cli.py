@@ -201,9 +201,9 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
         )
     for memory_id in dict.fromkeys(report.kept_apart):
         click.echo(
-            f"Kept both again: another laptop had answered take-new before your keep-both here; "
-            f"memory {memory_id} has its earlier text back and the newer one is a memory of "
-            "its own."
+            "Kept both again: another laptop had answered take-new or merge before your "
+            f"keep-both here; memory {memory_id} has its earlier text back and the newer memory "
+            "is back under its own id."
         )
     for memory_id in dict.fromkeys(report.overruled):
         click.echo(

@@ -204,6 +204,13 @@ def describe_outcome(outcome: Outcome) -> str:
             f"Remembered {record.id} ({record.type}); it may contradict {related.id}: "
             f"review with `localmind conflicts`"
         )
+    if outcome.may_restate and related is not None:
+        # what MCP asks the assistant, said to the person too (review10 F19)
+        return (
+            f"Remembered {record.id} ({record.type}); it may say the same as {related.id} "
+            f"(“{one_line(related.content, 60)}”) in other words or another language: "
+            f"if it does, `localmind forget {record.id}`"
+        )
     return f"Remembered {record.id} ({record.type})"
 
 

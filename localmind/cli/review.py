@@ -141,9 +141,12 @@ def conflicts(obj: Context, as_json: bool, reveal: bool) -> None:
             click.echo("   why  (with the texts: --reveal)")
         elif c.reason:
             click.echo(f"   why  {one_line(c.reason, width=500)}")  # whole: it is the point
+    # numbers are this store's own: a laptop that synced the same pair gave it another one
+    # (review10 F19), while the memory ids are the same on every laptop
     click.echo(
         "Resolve with: localmind resolve ID keep-old|take-new|keep-both|merge [--text TEXT] "
-        "(ID: the #number or either memory's id)",
+        "(ID: either memory's id, the same on every synced laptop, or the #number, which is "
+        "this laptop's own)",
         err=True,
     )
 

@@ -322,7 +322,8 @@ class MemoryTools:
         conflict: Annotated[
             str | int,
             Field(
-                description="The conflict's number (conflict_id) or the id of either memory in it."
+                description="The conflict's number (conflict_id; this store's own) or the id of "
+                "either memory in it (the same on every synced device)."
             ),
         ],
         resolution: Annotated[

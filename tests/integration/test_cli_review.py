@@ -51,7 +51,10 @@ def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_da
     cli: Cli,
 ) -> None:
     java, go = conflicted(cli)
-    listing = cli.ok("conflicts").stdout.splitlines()
+    shown = cli.ok("conflicts")
+    listing = shown.stdout.splitlines()
+    # the number is this laptop's own; the ids are what every synced laptop shares
+    assert "either memory's id, the same on every synced laptop" in shown.stderr
     assert listing[1].split()[:2] == ["old", java] and listing[2].split()[:2] == ["new", go]
     assert all(re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", line) for line in listing[1:3])
     # why the two were paired, as `conflicts --json` (and MCP, the app) say it
@@ -217,3 +220,12 @@ def test_telling_the_old_side_of_a_pending_change_again_says_it_is_pending(
     assert "It is in pending conflict #1 with" in said
     assert "“The user moved to Lisbon”" in said and "does not settle that" in said
     assert "The user moved to Lisbon" in cli.ok("conflicts").stdout
+
+
+@pytest.mark.slow  # four CLI runs
+def test_add_says_which_memory_a_retelling_in_another_language_may_restate(cli: Cli) -> None:
+    sister = cli.add("My sister Julia lives in Paris.")
+    said = cli.ok("add", "我妹妹Julia住在巴黎。").stdout
+    [new] = [m["id"] for m in cli.json("list") if m["id"] != sister]
+    assert f"it may say the same as {sister}" in said
+    assert f"`localmind forget {new}`" in said

@@ -302,7 +302,9 @@ def test_a_change_told_again_waits_for_review_once(open_memory: Callable[..., Me
     change = memory.remember_explained("Got my raise: my base at Northwind is now $182,000.")
     assert change.decision is Decision.QUEUED
     again = memory.remember_explained("After the raise my Northwind base pay is $182k.")
-    assert again.decision is Decision.INSERTED
+    # it joins the change it tells again, and names that conflict
+    assert again.decision is Decision.MERGED and again.record.id == change.record.id
+    assert again.conflict_id == change.conflict_id
     assert "already waiting for review" in again.reason
     assert memory.pending_conflicts() == 1  # the raise, once
     # a change of the changed value is queued again

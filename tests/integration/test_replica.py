@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmind import Memory, Status
-from localmind.records import DECLARED, Travel
+from localmind.records import DECLARED, KEPT_WITH, REVIVED, Travel
 from localmind.replica import Event
 from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
 
@@ -344,3 +344,23 @@ def test_a_remote_forget_redacts_quotes_of_what_was_merged_in() -> None:
                 "SELECT reason FROM events WHERE reason IS NOT NULL"
             ).fetchall()
             assert not any("Darjeeling" in reason for (reason,) in reasons)
+
+
+def test_a_revived_memory_stays_forgotten_when_someone_forgot_it_for_real() -> None:
+    # A keep-both brings back a memory a take-new folded away (an add marked revived); a
+    # memory a person forgot themselves never comes back, whatever arrives after its forget.
+    with devices() as (a, b, c):
+        record = a.memory.remember("The door code is 4711")
+        exchange(a, b)
+        a.clock.advance(seconds=1)
+        a.memory.forget(record.id)
+        b.clock.advance(seconds=5)
+        store = b.memory._store
+        with store.db:  # (what a keep-both's author writes)
+            payload = {**record.to_dict(), REVIVED: True, KEPT_WITH: "01OTHER"}
+            store.record_event(record.namespace, record.id, "add", payload, "keep_both")
+        exchange(b, c)
+        exchange(a, c)
+        gone = c.memory.get(record.id)
+        assert gone.status is Status.DELETED and gone.content == ""
+        assert c.memory.recall("door code") == []

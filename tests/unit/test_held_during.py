@@ -3,7 +3,15 @@ each held from when it was told until the next text was told."""
 
 from __future__ import annotations
 
-from localmind.records import EarlierText, MemoryRecord, held_during, with_replaced
+from dataclasses import replace
+
+from localmind.records import (
+    EarlierText,
+    MemoryRecord,
+    held_during,
+    held_until,
+    with_replaced,
+)
 
 YEAR = 365 * 86_400.0
 T2023, T2024, T2025, T2026 = (1_672_531_200.0 + i * YEAR for i in range(4))  # about Jan 1st
@@ -73,3 +81,22 @@ def test_of_a_fact_told_in_two_languages_the_preferred_one_stands_for_it() -> No
 
     assert [e.text for e in chinese] == ["我住在柏林"]
     assert [e.text for e in nothing_preferred] == ["I live in Berlin"]
+
+
+def test_a_noted_end_shortens_the_newest_earlier_text_and_survives_a_later_replacement() -> None:
+    # Hamburg, then Berlin (told T2025) merged with a retelling told later (T2026): the memory
+    # is dated T2026, but Hamburg ended with the move
+    berlin = memory("I live in Berlin", T2026, (["I live in Hamburg"], T2023))
+    berlin = replace(berlin, metadata=held_until(berlin.metadata, T2025))
+    assert held_in(berlin, T2023, T2026) == (EarlierText("I live in Hamburg", T2023, T2025),)
+    assert held_until(berlin.metadata, T2024) == berlin.metadata  # an earlier note stays
+
+    # a later take-new keeps the note with the text it is about
+    metadata = with_replaced(berlin.metadata, ["I live in Berlin"], T2026, "I moved to Rome")
+    rome = MemoryRecord(id="m1", content="I moved to Rome", created_at=T2026 + YEAR)
+    rome = replace(rome, metadata=metadata)
+    assert held_in(rome, T2023, T2026 + YEAR) == (
+        EarlierText("I live in Hamburg", T2023, T2025),
+        EarlierText("I live in Berlin", T2026, T2026 + YEAR),
+    )
+    assert held_until({}, T2025) == {}  # nothing replaced: nothing to note

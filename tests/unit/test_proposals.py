@@ -27,6 +27,9 @@ class NothingQueued:
     def pending_pairs(self, namespace: str, ids: list[str]) -> list[tuple[str, str]]:
         return []
 
+    def pending_conflicts_of(self, memory_id: str) -> list[object]:
+        return []
+
 
 def lifecycle(llm: FakeLLM | None) -> Lifecycle:
     return Lifecycle(NothingQueued(), LifecycleConfig(), lambda: 0.0, llm)  # type: ignore[arg-type]
