@@ -593,7 +593,11 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     if not token[:1].isupper() or token == "I" or len(tokens) < 2:
         return False
     lower, following = token.lower(), tokens[1].lower()
-    if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS or lower in TIME_WORDS:
+    base = lower.partition("'")[0]  # "I'm married", "She's engaged": a pronoun, no name
+    if any(
+        word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS or word in TIME_WORDS
+        for word in (lower, base)
+    ):
         return False
     return (
         following in ("is", "was", "has", "had", "does", "did")
@@ -855,6 +859,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = None  # 我的工作邮箱, 工作电话: how to reach the user at work, not their job
         if slot == "manager" and _a_title(words, index):
             slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
+        if slot == "residence" and lang == "en" and _a_homes_detail(words, index):
+            slot = None
         if lang == "en" and norm == "work":
             slots |= _work_slots(words, index)
         if slot:
@@ -1133,6 +1139,32 @@ def _work_slots(words: Sequence[Word], index: int) -> set[str]:
         elif word.norm in _WORK_AS:
             slots.add("job")
     return slots
+
+
+# Nouns that name the home itself (not "live", "move": those set where one lives anyway).
+_HOMES = _words("apartment flat")
+# A home named after these is what a detail belongs to ("the door code of my new flat", "our
+# rent on the apartment"), not where one lives.
+_DETAIL_OF = _words("of on for")
+# Words between such a preposition and the home ("of *the user's new* flat").
+_HOME_DETERMINERS = _words("the a an my our your their his her user 's")
+
+
+def _a_homes_detail(words: Sequence[Word], index: int) -> bool:
+    """The home at ``index`` is what another thing belongs to — "The door code of the user's
+    new flat is 7391#", "My flat's wifi password", "Our rent on the apartment" — so the text
+    sets that thing, not the residence (review10 F7: a door code was queued against a move at
+    cosine 0.13 as "both set the residence")."""
+    if words[index].norm not in _HOMES:
+        return False
+    if index + 2 < len(words) and words[index + 1].norm == "'s":
+        return True  # "my flat's door code"
+    before = index - 1
+    while before >= 0 and (
+        words[before].norm in _HOME_DETERMINERS or words[before].norm in SLOT_ADJECTIVES
+    ):
+        before -= 1
+    return before > 0 and words[before].norm in _DETAIL_OF
 
 
 def _the_users_work(words: Sequence[Word], index: int) -> bool:

@@ -180,6 +180,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
         and not _changes_another_attribute(old, new)
+        and not _another_activity_started(old, new, cues, shared | shared_names)
     ):
         said = _said(new, min(cues))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
@@ -226,7 +227,9 @@ def _ended(old: Statement, new: Statement) -> Suspicion | None:
     ):
         said = _said(new, min(breakups))
         return Suspicion(True, f"“{said}”: the relationship the older memory tells of ended")
-    lives = endings - JOB_ENDINGS  # "fired from Acme" ends a job (the slot rules), not Acme
+    # "fired from Acme" ends a job (the slot rules), not Acme; "Jonas and I split up" ends a
+    # relationship (above), not Jonas: "Jonas is a teacher" still holds.
+    lives = endings - JOB_ENDINGS - BREAKUPS
     ended = _near_a_cue(new, _flat(old.names) & _unowned_names(new)) if lives else set()
     if ended:
         name = next(w.surface for w in new.words if w.norm == min(ended))
@@ -329,7 +332,8 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     name both languages spell alike ("manager … Dave" / 经理 … Rachel)."""
     single = _related_slots(old.single_slots, new.single_slots)
     names_old, names_new = _flat(old.names), _flat(new.names)
-    if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
+    new_names = set(_new_latin_names(old, names_new - names_old)) - _chinese_names_of(old)
+    if single and names_old & names_new and new_names:
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
     # Each names the value, spelled in Latin letters or translated, and they differ:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
@@ -374,6 +378,20 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     if not marks:
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+def _chinese_names_of(statement: Statement) -> set[str]:
+    """The Latin spellings CC-CEDICT gives the Chinese words of ``statement`` that name a place
+    or a thing, whether jieba knows them as names or not (国会山: "Capitol Hill"): a name the
+    other language gives that is no new one."""
+    if statement.lang != "zh":
+        return set()
+    return {
+        name
+        for word in statement.words
+        if len(word.norm) > 1 and _CJK.match(word.norm) and not word.person
+        for name in bilingual.proper_names(word.norm)
+    }
 
 
 def _related_slots(old: frozenset[str], new: frozenset[str]) -> frozenset[str]:
@@ -493,8 +511,9 @@ VALUE_SLOTS = frozenset({"partner", "diet"})
 def _slot_values_differ(old: Statement, new: Statement, slots: frozenset[str]) -> bool:
     """The words that set one of ``slots`` differ ("I'm single" / "I got married in June")."""
     for slot in slots:
-        said_old = {word.norm for word in old.words if SINGLE_SLOTS.get(word.norm) == slot}
-        said_new = {word.norm for word in new.words if SINGLE_SLOTS.get(word.norm) == slot}
+        # by the word as written too: "dating" sets the partner, its lemma "date" does not
+        said_old = {word.norm for word in old.words if _slot_of(word) == slot}
+        said_new = {word.norm for word in new.words if _slot_of(word) == slot}
         if said_old and said_new and not said_old & said_new:
             return True
     return False
@@ -658,6 +677,28 @@ def changes_more_than(existing: str, change: str, candidate: str) -> bool:
     return any(term not in said and not _glued_in(term, said) for term in _near_a_cue(new, shared))
 
 
+# Change words that begin something rather than end or replace it.
+_STARTS = frozenset({"start", "begin", "开始"})
+
+
+def _another_activity_started(
+    old: Statement, new: Statement, cues: frozenset[str], shared: set[str]
+) -> bool:
+    """The new text only starts something ("I started learning the cello", 我开始学大提琴了)
+    and shares with the older one nothing but the verb it starts, no name either ("I'm learning
+    Mandarin with a tutor"): one more activity, no change to the older one, whose object it does
+    not name (review10 F21, queued at cosine 0.32; "I gave up Japanese and started learning
+    Korean" names it). A one-value attribute both set is left to the slot
+    rules ("I started working at SAP")."""
+    if not cues or not cues <= _STARTS or old.slots & new.slots or not shared:
+        return False
+    words = new.words
+    started = {
+        words[index + 1].norm for index, word in enumerate(words[:-1]) if word.norm in _STARTS
+    }
+    return shared <= started
+
+
 def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
     """Only "now" marks a change, about no slot both set, and every name and number the new
     text gives the older one gives too (安娜现在住在新加坡 after 安娜在新加坡养了一只猫): it says
@@ -744,10 +785,12 @@ def _owned_slots(statement: Statement, people_only: bool = False) -> set[str]:
     words = statement.words
     owned: set[str] = set()
     for index, word in enumerate(words[:-1]):
-        if word.norm not in POSSESSIVE_SELF:
-            continue
         ahead = index + 1
-        if statement.lang == "zh" and words[ahead].norm == "的":
+        if word.norm == "user" and words[ahead].norm == "'s":
+            ahead += 1  # "The user's boyfriend": an assistant's note, the user's own
+        elif word.norm not in POSSESSIVE_SELF:
+            continue
+        elif statement.lang == "zh" and words[ahead].norm == "的":
             ahead += 1
         while ahead < len(words) - 1 and words[ahead].norm in SLOT_ADJECTIVES:
             ahead += 1
