@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from localmind import bilingual
 from localmind.bilingual import DICTIONARY
@@ -48,6 +49,7 @@ from localmind.statement import (
     STOP_WORDS,
     TIME_WORDS,
     USED_TO_ZH,
+    VEHICLE_CLASSIFIER,
     WEEKDAYS,
     Statement,
     Word,
@@ -590,7 +592,7 @@ def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
     said = set(old.terms)
     return frozenset(
         cue
-        for cue in _cues(new)
+        for cue in _cues(new) - _said_with_the_same_word(old, new)
         if (
             not (rest := _glued_object(cue))
             or any(character in old.text for character in rest)
@@ -600,6 +602,22 @@ def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
     )
 
 
+def _said_with_the_same_word(old: Statement, new: Statement) -> set[str]:
+    """The new text's change words the older one says too, before the same one-value
+    attribute, whose value (a name in Latin letters) the new text names again ("Rachel, my new
+    manager, runs ultramarathons" after "… so my new manager is Rachel Ng"): the change the
+    older told, not another."""
+    values_old = {value for value in _values(old) if _LATIN.match(value) and len(value) > 2}
+    if not values_old or set(_new_latin_names(new, values_old)) == values_old:
+        return set()
+    said_old = {(one.norm, two.norm) for one, two in pairwise(old.words)}
+    return {
+        cue.norm
+        for cue, following in pairwise(new.words)
+        if cue.norm in new.cues and _slot_of(following) and (cue.norm, following.norm) in said_old
+    }
+
+
 # How far after a change word the attribute it changes may be named ("started a new job").
 _CUE_REACH = 3
 
@@ -607,8 +625,13 @@ _CUE_REACH = 3
 def _names_another_attribute(cue: str, old: Statement, new: Statement) -> bool:
     """Each time the new text says ``cue``, the words right after it name a one-value attribute
     the older text does not set: "I started a new job at Otto in Hamburg" changes the job,
-    not the residence of "We moved to Hamburg", though both name Hamburg (review10 F12)."""
-    if not old.single_slots or old.single_slots & new.single_slots:
+    not the residence of "We moved to Hamburg", though both name Hamburg (review10 F12). An
+    older text that sets no such attribute at all is not what it changes either: 王磊换了一辆
+    比亚迪汉 changes his car, not 王磊开了一家火锅店 (queue11)."""
+    if old.single_slots & new.single_slots:
+        return False
+    # ... when it changes something ("换了一辆"), not when it says when ("现在可以开车了")
+    if not old.single_slots and cue in _WHEN_ONLY:
         return False
     words = new.words
     positions = [index for index, word in enumerate(words) if word.norm == cue]
@@ -616,10 +639,21 @@ def _names_another_attribute(cue: str, old: Statement, new: Statement) -> bool:
         return False
     for index in positions:
         ahead = words[index + 1 : index + 1 + _CUE_REACH]
-        slots = {_slot_of(word) for word in ahead} - {None}
+        slots = {slot for word in ahead if (slot := _slot_of(word)) is not None}
         if not slots or slots & old.slots:
             return False
+        if not old.single_slots and _slot_words_said(new, slots, old):
+            return False  # 不吃肉，开始吃素 after 我很爱吃红烧肉: the meat is the older's
     return True
+
+
+def _slot_words_said(statement: Statement, slots: set[str], other: Statement) -> bool:
+    """A word of ``statement`` that sets one of ``slots`` is said in ``other`` too (肉 in
+    红烧肉, "meat")."""
+    return any(
+        _slot_of(word) in slots and (word.norm in other.terms or word.norm in other.text)
+        for word in statement.words
+    )
 
 
 def _slot_of(word: Word) -> str | None:
@@ -627,6 +661,8 @@ def _slot_of(word: Word) -> str | None:
     slot = SINGLE_SLOTS.get(word.norm) or SINGLE_SLOTS.get(word.surface.lower())
     if slot is None and _CJK.match(word.norm) and len(word.norm) > 2:
         slot = SINGLE_SLOTS.get(word.norm[-2:])
+    if slot is None and VEHICLE_CLASSIFIER in word.norm:
+        slot = "vehicle"  # 一辆: the measure word of vehicles
     return slot
 
 
@@ -733,8 +769,11 @@ def _values_differ(old: Statement, new: Statement) -> bool:
         return False  # 王磊是我的领导，他是山东人 after 我的领导是王磊
     if values_old and values_new:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
-        # means the same value told again, with other details.
-        return bool(values_new - values_old) and not values_old & values_new
+        # means the same value told again, with other details — also where the reader takes
+        # the name that opens the new text for a dictionary word ("Rachel," first).
+        latin_old = {value for value in values_old if _LATIN.match(value) and len(value) > 2}
+        told_again = values_old & values_new or set(_new_latin_names(new, latin_old)) != latin_old
+        return bool(values_new - values_old) and not told_again
     return _frame(old, values_old) != _frame(new, values_new)
 
 

@@ -25,6 +25,17 @@ NO_CHANGE = [
     # a breakup ends the relationship, not what is true of the person
     ("Jonas is a teacher.", "Jonas and I split up."),
     ("Jonas's mother lives in Hamburg.", "Jonas and I split up."),
+    # 搬 that carries (patients), not a move
+    ("我们家住在武侯区。", "我腰不好，ICU翻身搬病人搬多了。"),
+    # a change to an attribute the older text does not tell: his car, not his restaurant
+    ("我弟弟王磊在春熙路开了一家火锅店。", "王磊上个月换了一辆黑色的比亚迪汉，说是给店里进货用。"),
+    # the change the older told, its value named again with other details
+    (
+        "Dave moved to the platform org, so my new manager is Rachel Ng.",
+        "Rachel, my new manager, runs ultramarathons — she did a 50K in the Cascades last month.",
+    ),
+    # a drive somewhere is the way there, not the car one has
+    ("我开的是一辆2019年的比亚迪秦，白色的。", "现在开车去养老院，十五分钟就到，不用再挤公交了。"),
 ]
 
 
@@ -50,6 +61,16 @@ CHANGES = [
     # a new home is a new residence
     ("I live in Berlin.", "We moved into a new flat in Hamburg."),
     ("I live in Berlin.", "My new flat is in Hamburg."),
+    # ... and a move told with 搬 still is one
+    ("我住在武侯区。", "我们搬去高新区了。"),
+    ("我们家住在武侯区。", "我们搬去高新区了。"),  # jieba cuts 家住
+    ("我住在武侯区。", "我们上个月搬了新家，在高新区。"),
+    # an attribute the older names in passing (肉 of 红烧肉) is what the change is to
+    ("我很爱吃红烧肉。", "我现在不吃肉了，开始吃素。"),
+    ("我开的是一辆2019年的比亚迪秦，白色的。", "我换了一辆丰田卡罗拉。"),
+    ("I drive a blue 2018 Honda Civic.", "I drive a 2024 Tesla now."),
+    # the same attribute, the same change word, another value
+    ("My new manager is Rachel Ng.", "My new manager is Priya Shah."),
 ]
 
 
@@ -76,3 +97,9 @@ def test_a_move_told_in_both_languages_names_no_new_place() -> None:
     older = "我们搬到Ballard的新房子了，不再住国会山的公寓。"
     newer = "We've moved out of the Capitol Hill apartment and now live in our house in Ballard."
     assert not suspect(older, newer).contradicts
+
+
+def test_a_drive_somewhere_tells_the_commute() -> None:
+    assert "commute" in read("From Markham I drive to Scarborough General, 25 minutes.").slots
+    assert "vehicle" not in read("我妈住在成都，离我们开车二十分钟。").slots
+    assert "vehicle" in read("I drive a 2012 Toyota Corolla.").slots
