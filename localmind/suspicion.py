@@ -341,7 +341,14 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
     # (review10 F26)
     values_old, values_new = _named_values(old), _named_values(new)
-    if single and values_old and values_new and not values_old & values_new and _cues(new):
+    if (
+        single
+        and values_old
+        and values_new
+        and not values_old & values_new
+        and not _named_again(values_old, new)
+        and _cues(new)
+    ):
         return Suspicion(
             True, f"both set {_slot_name(_told_first(new, single))}, with another name"
         )
@@ -607,8 +614,7 @@ def _said_with_the_same_word(old: Statement, new: Statement) -> set[str]:
     attribute, whose value (a name in Latin letters) the new text names again ("Rachel, my new
     manager, runs ultramarathons" after "… so my new manager is Rachel Ng"): the change the
     older told, not another."""
-    values_old = {value for value in _values(old) if _LATIN.match(value) and len(value) > 2}
-    if not values_old or set(_new_latin_names(new, values_old)) == values_old:
+    if not _named_again(_values(old), new):
         return set()
     said_old = {(one.norm, two.norm) for one, two in pairwise(old.words)}
     return {
@@ -771,10 +777,16 @@ def _values_differ(old: Statement, new: Statement) -> bool:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
         # means the same value told again, with other details — also where the reader takes
         # the name that opens the new text for a dictionary word ("Rachel," first).
-        latin_old = {value for value in values_old if _LATIN.match(value) and len(value) > 2}
-        told_again = values_old & values_new or set(_new_latin_names(new, latin_old)) != latin_old
+        told_again = values_old & values_new or _named_again(values_old, new)
         return bool(values_new - values_old) and not told_again
     return _frame(old, values_old) != _frame(new, values_new)
+
+
+def _named_again(values: set[str], other: Statement) -> bool:
+    """A name in Latin letters among ``values`` that the other text says too, as a name or not
+    (the reader takes "Rachel," opening a text for a dictionary word)."""
+    latin = {value for value in values if _LATIN.match(value) and len(value) > 2}
+    return set(_new_latin_names(other, latin)) != latin
 
 
 def _chinese_value_told_again(values: set[str], other: Statement) -> bool:

@@ -34,6 +34,10 @@ NO_CHANGE = [
         "Dave moved to the platform org, so my new manager is Rachel Ng.",
         "Rachel, my new manager, runs ultramarathons — she did a 50K in the Cascades last month.",
     ),
+    (
+        "我现在的经理换成了Rachel Ng，Dave调去平台部门了。",
+        "Rachel, my new manager, runs ultramarathons — she did a 50K in the Cascades last month.",
+    ),
     # a drive somewhere is the way there, not the car one has
     ("我开的是一辆2019年的比亚迪秦，白色的。", "现在开车去养老院，十五分钟就到，不用再挤公交了。"),
 ]
@@ -69,6 +73,9 @@ CHANGES = [
     ("我很爱吃红烧肉。", "我现在不吃肉了，开始吃素。"),
     ("我开的是一辆2019年的比亚迪秦，白色的。", "我换了一辆丰田卡罗拉。"),
     ("I drive a blue 2018 Honda Civic.", "I drive a 2024 Tesla now."),
+    # the older value named again as the one that left
+    ("我的经理是Dave。", "Dave left, my manager is now Rachel."),
+    ("My manager is Dave.", "Dave调走了，我现在的经理是Rachel。"),
     # the same attribute, the same change word, another value
     ("My new manager is Rachel Ng.", "My new manager is Priya Shah."),
 ]
