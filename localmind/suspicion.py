@@ -184,7 +184,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _changes_another_attribute(old, new)
         and not _another_activity_started(old, new, cues, shared | shared_names)
     ):
-        said = _said(new, min(cues))
+        said = _said(new, _cue_before(new, cues, shared_values | shared_things))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
     negated_change = _a_change_negates_what_the_older_says(old, new)
     if negated_change is not None and not _tells_the_change_again(old, new):
@@ -270,6 +270,18 @@ _SENTENCE_ENDS = frozenset("。！？；!?;")
 
 def _a_bare_character(term: str) -> bool:
     return bool(_ONE_CHARACTER.fullmatch(term)) and not nouns_among((term,))
+
+
+def _cue_before(statement: Statement, cues: frozenset[str], shared: set[str]) -> str:
+    """The change word the reason names: the first one right before a word both texts say
+    ("Sold the Corolla when I moved to Hamburg" after "I drive a 2012 Corolla": "sold", not
+    "moved"; review10 F14), else the first in order."""
+    words = statement.words
+    for index, word in enumerate(words):
+        ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
+        if word.norm in cues and ahead & shared:
+            return word.norm
+    return min(cues)
 
 
 def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:

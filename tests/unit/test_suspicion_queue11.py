@@ -110,3 +110,12 @@ def test_a_drive_somewhere_tells_the_commute() -> None:
     assert "commute" in read("From Markham I drive to Scarborough General, 25 minutes.").slots
     assert "vehicle" not in read("我妈住在成都，离我们开车二十分钟。").slots
     assert "vehicle" in read("I drive a 2012 Toyota Corolla.").slots
+
+
+def test_the_reason_names_the_change_word_before_what_both_say() -> None:
+    # the car was sold (review10 F14); the move is the when
+    why = suspect(
+        "I drive a 2012 Toyota Corolla.",
+        "Sold the Corolla when I moved to Hamburg; I take the U-Bahn now.",
+    ).why
+    assert why.startswith("“Sold”"), why
