@@ -346,7 +346,7 @@ MULTI_SLOTS = _groups(
         "preference": "like love enjoy prefer hate dislike fan favourite favorite 喜欢 爱 讨厌",
         "allergy": "allergic allergy 过敏",
         "habit": "habit routine 习惯",
-        "pet": "cat dog pet 猫 狗 宠物",
+        "pet": "cat dog pet puppy kitten 猫 狗 宠物 小狗 小猫 狗狗 猫咪",
         "language": "speak language 说 语",
         "tool": "use 用",
     }

@@ -454,6 +454,10 @@ def _things_in_both(old: Statement, new: Statement) -> set[str]:
 _NOT_OF_A_THING = frozenset({"finally", "终于", "new", "新", "back", "recently", "lately"})
 
 
+# Change words said after what they change.
+_TRAILING_CUES = frozenset({"anymore"})
+
+
 def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
     """Whether one of ``things`` (Chinese words, or their English meanings) follows ``cue``
     within ``_CUE_REACH`` words: 戒了咖啡, "quit coffee"; not "the new unit … nights"."""
@@ -463,6 +467,8 @@ def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
         if word.norm != cue:
             continue
         ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
+        if cue in _TRAILING_CUES:  # "not a foster anymore": the thing comes before it
+            ahead = {w.norm for w in words[max(0, index - _CUE_REACH) : index]}
         if ahead & things or ahead & meanings:
             return True
     return False
@@ -822,6 +828,26 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or _named_in(subject_new, old)
         or bool(_owned_slots(old) & _owned_slots(new))
         or _one_attribute_of_the_users(old, new)
+        or _the_pet_told_of(old, new)
+        or _the_pet_told_of(new, old)
+    )
+
+
+# A text that opens with one of these and names no one is about whom or what was told before.
+_BARE_PRONOUNS = frozenset({"she", "he", "it", "她", "他", "它"})
+
+
+def _the_pet_told_of(statement: Statement, other: Statement) -> bool:
+    """``other`` opens with a bare pronoun ("She's not a foster anymore") and names nobody,
+    and ``statement`` tells of a pet (我们在临时寄养一只小狗): the pronoun may be the pet, as
+    a person's note about it goes on from the last one. Only a pet: "He moved to Munich" after
+    "I work with Tom in Berlin" stays someone else's news."""
+    words = other.words
+    return (
+        "~pet" in statement.slots
+        and bool(words)
+        and words[0].norm in _BARE_PRONOUNS
+        and not _people(other) - _BARE_PRONOUNS - {OTHER}
     )
 
 

@@ -22,6 +22,9 @@ NO_CHANGE = [
     # one more activity started, no change to another (F21, cosine 0.32)
     ("I'm learning Mandarin with a tutor every Monday evening.", "I started learning the cello."),
     ("我每周一晚上跟老师学中文。", "我开始学大提琴了。"),
+    # a bare pronoun is the pet only for a pet, and says nothing it changes here
+    ("We're fostering a puppy from the shelter.", "She loves the beach."),
+    ("I work with Tom in Berlin.", "He moved to Munich."),
     # a breakup ends the relationship, not what is true of the person
     ("Jonas is a teacher.", "Jonas and I split up."),
     ("Jonas's mother lives in Hamburg.", "Jonas and I split up."),
@@ -76,6 +79,9 @@ CHANGES = [
     # the older value named again as the one that left
     ("我的经理是Dave。", "Dave left, my manager is now Rachel."),
     ("My manager is Dave.", "Dave调走了，我现在的经理是Rachel。"),
+    # a bare pronoun after a pet: the pet, in either language (session 9's leftovers)
+    ("我们在临时寄养一只黑色小狗，是从动物收容所接来的。", "She's not a foster anymore."),
+    ("We're fostering a puppy from the shelter.", "She's not a foster anymore, we adopted her."),
     # the same attribute, the same change word, another value
     ("My new manager is Rachel Ng.", "My new manager is Priya Shah."),
 ]
