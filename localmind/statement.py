@@ -313,8 +313,8 @@ QUALIFIERS = _words(
 # Attributes a person has one value of at a time ("where I live") and the words that set them.
 SINGLE_SLOTS = _groups(
     {
-        "residence": "live reside base move relocate apartment flat 住 居住 定居 搬 搬到 搬家 住址 "
-        "搬进 搬入 搬回",
+        "residence": "live reside base move relocate apartment flat 住 居住 定居 家住 搬 搬到 "
+        "搬家 住址 搬进 搬入 搬回",
         "origin": "grow born hometown 出生 长大 老家 家乡",
         "job": "job profession occupation career engineer developer designer nurse teacher "
         "position role hire employ 工作 上班 职业 职位 入职 离职 辞职 跳槽 转岗 工程师 程序员 "
@@ -346,7 +346,7 @@ MULTI_SLOTS = _groups(
         "preference": "like love enjoy prefer hate dislike fan favourite favorite 喜欢 爱 讨厌",
         "allergy": "allergic allergy 过敏",
         "habit": "habit routine 习惯",
-        "pet": "cat dog pet 猫 狗 宠物",
+        "pet": "cat dog pet puppy kitten 猫 狗 宠物 小狗 小猫 狗狗 猫咪",
         "language": "speak language 说 语",
         "tool": "use 用",
     }
@@ -368,7 +368,7 @@ BREAKUPS = _words("break broke split divorce 分手 离婚")
 # What tells of a relationship in an older memory besides a partner word ("I'm dating Tom").
 COURTING = _words("date dating 交往 约会 在一起 恋爱 谈恋爱")
 
-_VEHICLE_CLASSIFIER = "辆"
+VEHICLE_CLASSIFIER = "辆"
 
 # Words that announce that something changed.
 # Chinese words that begin with a change: 搬到, 换成, 转学, 改吃, 戒烟, 辞职, 调走, 涨到, 停掉.
@@ -593,7 +593,11 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     if not token[:1].isupper() or token == "I" or len(tokens) < 2:
         return False
     lower, following = token.lower(), tokens[1].lower()
-    if lower in STOP_WORDS or lower in SELF_WORDS or lower in OTHER_WORDS or lower in TIME_WORDS:
+    base = lower.partition("'")[0]  # "I'm married", "She's engaged": a pronoun, no name
+    if any(
+        word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS or word in TIME_WORDS
+        for word in (lower, base)
+    ):
         return False
     return (
         following in ("is", "was", "has", "had", "does", "did")
@@ -834,7 +838,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
                 slots.add("job")
             elif norm in BREAKUPS:
                 slots.add("partner")  # "we broke up": the partner memory is what it changes
-        if lang == "zh" and _VEHICLE_CLASSIFIER in norm:
+        if lang == "zh" and VEHICLE_CLASSIFIER in norm:
             slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
         if norm in NEGATIONS:
             negations += 1
@@ -855,6 +859,12 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = None  # 我的工作邮箱, 工作电话: how to reach the user at work, not their job
         if slot == "manager" and _a_title(words, index):
             slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
+        if slot == "residence" and lang == "en" and _a_homes_detail(words, index):
+            slot = None
+        if norm == "搬" and not _is_cue(words, index):
+            slot = None  # 搬病人: carrying, not moving house
+        if slot == "vehicle" and norm in _DRIVES and _a_trip(words, index):
+            slot = "commute"
         if lang == "en" and norm == "work":
             slots |= _work_slots(words, index)
         if slot:
@@ -1091,7 +1101,19 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         return after is not None and after.norm in ("成", "为", "到", "去", "回")
     if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
         return before is None or before.norm != "既然"
+    if word.norm == "搬":  # 搬了新家, 搬去多伦多: a move; 搬病人 carries patients, 搬多了 a lot
+        return (
+            after is None
+            or after.is_name
+            or after.norm in _MOVED_TO
+            or after.norm.startswith(_MOVED_TO)
+            or after.norm.endswith("家")
+        )
     return True
+
+
+# What follows 搬 when it is a move: where to, away, home (not a thing carried).
+_MOVED_TO = ("到", "进", "去", "回", "走", "出", "过", "来", "了", "的", "新", ",")
 
 
 # Job words that name the one who holds the job ("a nurse"), not the job ("my job").
@@ -1133,6 +1155,47 @@ def _work_slots(words: Sequence[Word], index: int) -> set[str]:
         elif word.norm in _WORK_AS:
             slots.add("job")
     return slots
+
+
+# Nouns that name the home itself (not "live", "move": those set where one lives anyway).
+_HOMES = _words("apartment flat")
+# A home named after these is what a detail belongs to ("the door code of my new flat", "our
+# rent on the apartment"), not where one lives.
+_DETAIL_OF = _words("of on for")
+# Words between such a preposition and the home ("of *the user's new* flat").
+_HOME_DETERMINERS = _words("the a an my our your their his her user 's")
+
+
+def _a_homes_detail(words: Sequence[Word], index: int) -> bool:
+    """The home at ``index`` is what another thing belongs to — "The door code of the user's
+    new flat is 7391#", "My flat's wifi password", "Our rent on the apartment" — so the text
+    sets that thing, not the residence (review10 F7: a door code was queued against a move at
+    cosine 0.13 as "both set the residence")."""
+    if words[index].norm not in _HOMES:
+        return False
+    if index + 2 < len(words) and words[index + 1].norm == "'s":
+        return True  # "my flat's door code"
+    before = index - 1
+    while before >= 0 and (
+        words[before].norm in _HOME_DETERMINERS or words[before].norm in SLOT_ADJECTIVES
+    ):
+        before -= 1
+    return before > 0 and words[before].norm in _DETAIL_OF
+
+
+_DRIVES = _words("drive 开车")
+# What makes a drive a trip: where to (去, "to"), or how long it takes.
+_TRIP_WORDS = _words("to 去 到 minute minutes hour hours min 分钟 小时 钟头")
+_TRIP_REACH = 4
+
+
+def _a_trip(words: Sequence[Word], index: int) -> bool:
+    """The drive at ``index`` goes somewhere or takes a while ("I drive to Scarborough General,
+    25 minutes", 离我们开车二十分钟, 开车去养老院): the way to a place, not the car one has
+    ("I drive a 2012 Corolla"). Such a text tells the commute (or a distance), and a change of
+    home told beside it is not one of the vehicle."""
+    ahead = words[index + 1 : index + 1 + _TRIP_REACH]
+    return any(word.norm in _TRIP_WORDS or word.norm.endswith(("分钟", "小时")) for word in ahead)
 
 
 def _the_users_work(words: Sequence[Word], index: int) -> bool:

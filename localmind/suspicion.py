@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from localmind import bilingual
 from localmind.bilingual import DICTIONARY
@@ -48,6 +49,7 @@ from localmind.statement import (
     STOP_WORDS,
     TIME_WORDS,
     USED_TO_ZH,
+    VEHICLE_CLASSIFIER,
     WEEKDAYS,
     Statement,
     Word,
@@ -180,8 +182,9 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
         and not _changes_another_attribute(old, new)
+        and not _another_activity_started(old, new, cues, shared | shared_names)
     ):
-        said = _said(new, min(cues))
+        said = _said(new, _cue_before(new, cues, shared_values | shared_things))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
     negated_change = _a_change_negates_what_the_older_says(old, new)
     if negated_change is not None and not _tells_the_change_again(old, new):
@@ -226,7 +229,9 @@ def _ended(old: Statement, new: Statement) -> Suspicion | None:
     ):
         said = _said(new, min(breakups))
         return Suspicion(True, f"“{said}”: the relationship the older memory tells of ended")
-    lives = endings - JOB_ENDINGS  # "fired from Acme" ends a job (the slot rules), not Acme
+    # "fired from Acme" ends a job (the slot rules), not Acme; "Jonas and I split up" ends a
+    # relationship (above), not Jonas: "Jonas is a teacher" still holds.
+    lives = endings - JOB_ENDINGS - BREAKUPS
     ended = _near_a_cue(new, _flat(old.names) & _unowned_names(new)) if lives else set()
     if ended:
         name = next(w.surface for w in new.words if w.norm == min(ended))
@@ -265,6 +270,18 @@ _SENTENCE_ENDS = frozenset("。！？；!?;")
 
 def _a_bare_character(term: str) -> bool:
     return bool(_ONE_CHARACTER.fullmatch(term)) and not nouns_among((term,))
+
+
+def _cue_before(statement: Statement, cues: frozenset[str], shared: set[str]) -> str:
+    """The change word the reason names: the first one right before a word both texts say
+    ("Sold the Corolla when I moved to Hamburg" after "I drive a 2012 Corolla": "sold", not
+    "moved"; review10 F14), else the first in order."""
+    words = statement.words
+    for index, word in enumerate(words):
+        ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
+        if word.norm in cues and ahead & shared:
+            return word.norm
+    return min(cues)
 
 
 def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
@@ -329,13 +346,21 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     name both languages spell alike ("manager … Dave" / 经理 … Rachel)."""
     single = _related_slots(old.single_slots, new.single_slots)
     names_old, names_new = _flat(old.names), _flat(new.names)
-    if single and names_old & names_new and _new_latin_names(old, names_new - names_old):
+    new_names = set(_new_latin_names(old, names_new - names_old)) - _chinese_names_of(old)
+    if single and names_old & names_new and new_names:
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
     # Each names the value, spelled in Latin letters or translated, and they differ:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
     # (review10 F26)
     values_old, values_new = _named_values(old), _named_values(new)
-    if single and values_old and values_new and not values_old & values_new and _cues(new):
+    if (
+        single
+        and values_old
+        and values_new
+        and not values_old & values_new
+        and not _named_again(values_old, new)
+        and _cues(new)
+    ):
         return Suspicion(
             True, f"both set {_slot_name(_told_first(new, single))}, with another name"
         )
@@ -374,6 +399,20 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     if not marks:
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+def _chinese_names_of(statement: Statement) -> set[str]:
+    """The Latin spellings CC-CEDICT gives the Chinese words of ``statement`` that name a place
+    or a thing, whether jieba knows them as names or not (国会山: "Capitol Hill"): a name the
+    other language gives that is no new one."""
+    if statement.lang != "zh":
+        return set()
+    return {
+        name
+        for word in statement.words
+        if len(word.norm) > 1 and _CJK.match(word.norm) and not word.person
+        for name in bilingual.proper_names(word.norm)
+    }
 
 
 def _related_slots(old: frozenset[str], new: frozenset[str]) -> frozenset[str]:
@@ -415,6 +454,10 @@ def _things_in_both(old: Statement, new: Statement) -> set[str]:
 _NOT_OF_A_THING = frozenset({"finally", "终于", "new", "新", "back", "recently", "lately"})
 
 
+# Change words said after what they change.
+_TRAILING_CUES = frozenset({"anymore"})
+
+
 def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
     """Whether one of ``things`` (Chinese words, or their English meanings) follows ``cue``
     within ``_CUE_REACH`` words: 戒了咖啡, "quit coffee"; not "the new unit … nights"."""
@@ -424,6 +467,8 @@ def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
         if word.norm != cue:
             continue
         ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
+        if cue in _TRAILING_CUES:  # "not a foster anymore": the thing comes before it
+            ahead = {w.norm for w in words[max(0, index - _CUE_REACH) : index]}
         if ahead & things or ahead & meanings:
             return True
     return False
@@ -493,8 +538,9 @@ VALUE_SLOTS = frozenset({"partner", "diet"})
 def _slot_values_differ(old: Statement, new: Statement, slots: frozenset[str]) -> bool:
     """The words that set one of ``slots`` differ ("I'm single" / "I got married in June")."""
     for slot in slots:
-        said_old = {word.norm for word in old.words if SINGLE_SLOTS.get(word.norm) == slot}
-        said_new = {word.norm for word in new.words if SINGLE_SLOTS.get(word.norm) == slot}
+        # by the word as written too: "dating" sets the partner, its lemma "date" does not
+        said_old = {word.norm for word in old.words if _slot_of(word) == slot}
+        said_new = {word.norm for word in new.words if _slot_of(word) == slot}
         if said_old and said_new and not said_old & said_new:
             return True
     return False
@@ -571,7 +617,7 @@ def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
     said = set(old.terms)
     return frozenset(
         cue
-        for cue in _cues(new)
+        for cue in _cues(new) - _said_with_the_same_word(old, new)
         if (
             not (rest := _glued_object(cue))
             or any(character in old.text for character in rest)
@@ -581,6 +627,21 @@ def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
     )
 
 
+def _said_with_the_same_word(old: Statement, new: Statement) -> set[str]:
+    """The new text's change words the older one says too, before the same one-value
+    attribute, whose value (a name in Latin letters) the new text names again ("Rachel, my new
+    manager, runs ultramarathons" after "… so my new manager is Rachel Ng"): the change the
+    older told, not another."""
+    if not _named_again(_values(old), new):
+        return set()
+    said_old = {(one.norm, two.norm) for one, two in pairwise(old.words)}
+    return {
+        cue.norm
+        for cue, following in pairwise(new.words)
+        if cue.norm in new.cues and _slot_of(following) and (cue.norm, following.norm) in said_old
+    }
+
+
 # How far after a change word the attribute it changes may be named ("started a new job").
 _CUE_REACH = 3
 
@@ -588,8 +649,13 @@ _CUE_REACH = 3
 def _names_another_attribute(cue: str, old: Statement, new: Statement) -> bool:
     """Each time the new text says ``cue``, the words right after it name a one-value attribute
     the older text does not set: "I started a new job at Otto in Hamburg" changes the job,
-    not the residence of "We moved to Hamburg", though both name Hamburg (review10 F12)."""
-    if not old.single_slots or old.single_slots & new.single_slots:
+    not the residence of "We moved to Hamburg", though both name Hamburg (review10 F12). An
+    older text that sets no such attribute at all is not what it changes either: 王磊换了一辆
+    比亚迪汉 changes his car, not 王磊开了一家火锅店 (queue11)."""
+    if old.single_slots & new.single_slots:
+        return False
+    # ... when it changes something ("换了一辆"), not when it says when ("现在可以开车了")
+    if not old.single_slots and cue in _WHEN_ONLY:
         return False
     words = new.words
     positions = [index for index, word in enumerate(words) if word.norm == cue]
@@ -597,10 +663,21 @@ def _names_another_attribute(cue: str, old: Statement, new: Statement) -> bool:
         return False
     for index in positions:
         ahead = words[index + 1 : index + 1 + _CUE_REACH]
-        slots = {_slot_of(word) for word in ahead} - {None}
+        slots = {slot for word in ahead if (slot := _slot_of(word)) is not None}
         if not slots or slots & old.slots:
             return False
+        if not old.single_slots and _slot_words_said(new, slots, old):
+            return False  # 不吃肉，开始吃素 after 我很爱吃红烧肉: the meat is the older's
     return True
+
+
+def _slot_words_said(statement: Statement, slots: set[str], other: Statement) -> bool:
+    """A word of ``statement`` that sets one of ``slots`` is said in ``other`` too (肉 in
+    红烧肉, "meat")."""
+    return any(
+        _slot_of(word) in slots and (word.norm in other.terms or word.norm in other.text)
+        for word in statement.words
+    )
 
 
 def _slot_of(word: Word) -> str | None:
@@ -608,6 +685,8 @@ def _slot_of(word: Word) -> str | None:
     slot = SINGLE_SLOTS.get(word.norm) or SINGLE_SLOTS.get(word.surface.lower())
     if slot is None and _CJK.match(word.norm) and len(word.norm) > 2:
         slot = SINGLE_SLOTS.get(word.norm[-2:])
+    if slot is None and VEHICLE_CLASSIFIER in word.norm:
+        slot = "vehicle"  # 一辆: the measure word of vehicles
     return slot
 
 
@@ -658,6 +737,28 @@ def changes_more_than(existing: str, change: str, candidate: str) -> bool:
     return any(term not in said and not _glued_in(term, said) for term in _near_a_cue(new, shared))
 
 
+# Change words that begin something rather than end or replace it.
+_STARTS = frozenset({"start", "begin", "开始"})
+
+
+def _another_activity_started(
+    old: Statement, new: Statement, cues: frozenset[str], shared: set[str]
+) -> bool:
+    """The new text only starts something ("I started learning the cello", 我开始学大提琴了)
+    and shares with the older one nothing but the verb it starts, no name either ("I'm learning
+    Mandarin with a tutor"): one more activity, no change to the older one, whose object it does
+    not name (review10 F21, queued at cosine 0.32; "I gave up Japanese and started learning
+    Korean" names it). A one-value attribute both set is left to the slot
+    rules ("I started working at SAP")."""
+    if not cues or not cues <= _STARTS or old.slots & new.slots or not shared:
+        return False
+    words = new.words
+    started = {
+        words[index + 1].norm for index, word in enumerate(words[:-1]) if word.norm in _STARTS
+    }
+    return shared <= started
+
+
 def _now_with_nothing_new(old: Statement, new: Statement) -> bool:
     """Only "now" marks a change, about no slot both set, and every name and number the new
     text gives the older one gives too (安娜现在住在新加坡 after 安娜在新加坡养了一只猫): it says
@@ -692,9 +793,18 @@ def _values_differ(old: Statement, new: Statement) -> bool:
         return False  # 王磊是我的领导，他是山东人 after 我的领导是王磊
     if values_old and values_new:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
-        # means the same value told again, with other details.
-        return bool(values_new - values_old) and not values_old & values_new
+        # means the same value told again, with other details — also where the reader takes
+        # the name that opens the new text for a dictionary word ("Rachel," first).
+        told_again = values_old & values_new or _named_again(values_old, new)
+        return bool(values_new - values_old) and not told_again
     return _frame(old, values_old) != _frame(new, values_new)
+
+
+def _named_again(values: set[str], other: Statement) -> bool:
+    """A name in Latin letters among ``values`` that the other text says too, as a name or not
+    (the reader takes "Rachel," opening a text for a dictionary word)."""
+    latin = {value for value in values if _LATIN.match(value) and len(value) > 2}
+    return set(_new_latin_names(other, latin)) != latin
 
 
 def _chinese_value_told_again(values: set[str], other: Statement) -> bool:
@@ -718,6 +828,26 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or _named_in(subject_new, old)
         or bool(_owned_slots(old) & _owned_slots(new))
         or _one_attribute_of_the_users(old, new)
+        or _the_pet_told_of(old, new)
+        or _the_pet_told_of(new, old)
+    )
+
+
+# A text that opens with one of these and names no one is about whom or what was told before.
+_BARE_PRONOUNS = frozenset({"she", "he", "it", "她", "他", "它"})
+
+
+def _the_pet_told_of(statement: Statement, other: Statement) -> bool:
+    """``other`` opens with a bare pronoun ("She's not a foster anymore") and names nobody,
+    and ``statement`` tells of a pet (我们在临时寄养一只小狗): the pronoun may be the pet, as
+    a person's note about it goes on from the last one. Only a pet: "He moved to Munich" after
+    "I work with Tom in Berlin" stays someone else's news."""
+    words = other.words
+    return (
+        "~pet" in statement.slots
+        and bool(words)
+        and words[0].norm in _BARE_PRONOUNS
+        and not _people(other) - _BARE_PRONOUNS - {OTHER}
     )
 
 
@@ -744,10 +874,12 @@ def _owned_slots(statement: Statement, people_only: bool = False) -> set[str]:
     words = statement.words
     owned: set[str] = set()
     for index, word in enumerate(words[:-1]):
-        if word.norm not in POSSESSIVE_SELF:
-            continue
         ahead = index + 1
-        if statement.lang == "zh" and words[ahead].norm == "的":
+        if word.norm == "user" and words[ahead].norm == "'s":
+            ahead += 1  # "The user's boyfriend": an assistant's note, the user's own
+        elif word.norm not in POSSESSIVE_SELF:
+            continue
+        elif statement.lang == "zh" and words[ahead].norm == "的":
             ahead += 1
         while ahead < len(words) - 1 and words[ahead].norm in SLOT_ADJECTIVES:
             ahead += 1
