@@ -1356,6 +1356,8 @@ def _same_frame_other_value(old: Statement, new: Statement) -> bool:
     told in the past ("I ran 10 km on Sunday" after "I run 5 km every morning")."""
     if new.event or ("past" in new.tense and "past" not in old.tense and not _cues(new)):
         return False
+    if _dated_apart(old, new):
+        return False
     values_old, values_new = _values(old), _values(new)
     if not (values_old - values_new and values_new - values_old):
         return False
@@ -1372,6 +1374,23 @@ def _same_frame_other_value(old: Statement, new: Statement) -> bool:
         return False
     shared = frame_old & frame_new
     return len(shared) / max(len(frame_old), len(frame_new)) >= FRAME_OVERLAP
+
+
+def _dated_apart(old: Statement, new: Statement) -> bool:
+    """Two occurrences, each told with its own date and naming another place or person, of
+    something with no one-value attribute: "The user visited Lisbon in May 2025" / "… Kyoto in
+    October 2025" are two trips, not a trip changed (review11 V1: take-new turned Lisbon into
+    Kyoto). The same one moved to another day ("Lily's recital is on Saturday" / "… on
+    Sunday", 12月20号飞杭州 / 1月20号) is still a change."""
+    return (
+        not old.single_slots & new.single_slots
+        and bool(old.dates)
+        and bool(new.dates)
+        and not old.dates & new.dates
+        and bool(_flat(old.names))
+        and bool(_flat(new.names))
+        and not _flat(old.names) & _flat(new.names)
+    )
 
 
 def _value_numbers(statement: Statement) -> set[str]:

@@ -53,3 +53,20 @@ def test_a_pet_called_by_its_name_is_a_pet() -> None:
     # jieba reads 狗叫 as "a dog barks"
     assert "~pet" in read("我的狗叫豆豆。").slots
     assert read("我女朋友叫小美。").names == (frozenset({"小美"}),)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user visited Lisbon in May 2025.", "The user visited Kyoto in October 2025."),
+        ("The user visited Kyoto in October 2025.", "The user visited Oslo in March 2026."),
+    ],
+)
+def test_trips_told_each_with_its_own_date_are_two_trips(old: str, new: str) -> None:
+    """review11 V1: queued as "another value", and take-new turned Lisbon into Kyoto."""
+    assert not suspect(old, new).contradicts
+
+
+def test_a_value_changed_is_still_a_change_whatever_the_dates() -> None:
+    assert suspect("My rent was 1200 euros in 2024.", "My rent is 1450 euros in 2025.").contradicts
+    assert suspect("I get up at 6:30.", "I get up at 7:30.").contradicts
