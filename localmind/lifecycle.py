@@ -6,7 +6,7 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
@@ -28,7 +28,7 @@ from localmind.records import (
     with_replaced,
 )
 from localmind.sameness import Sameness, compare
-from localmind.secrets_check import looks_secret
+from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import Suspicion, announces_change_to, changes_more_than
@@ -331,11 +331,7 @@ class Lifecycle:
         """Memories the keyword index finds by the words of the one-value attribute
         ``content`` announces a change to, not among ``seen``: up to ``SLOT_NEIGHBOURS``, with
         their cosine similarity. None when it announces no change to one."""
-        statement = read(content)
-        slots = sorted(slot for slot in statement.single_slots if slot in SLOT_WORDS)
-        if not statement.cues or not slots:
-            return []
-        match = match_expression(" ".join(word for slot in slots for word in SLOT_WORDS[slot]))
+        match = self.slot_match(content)
         if match is None:
             return []
         hits = self.store.keyword(match, SLOT_NEIGHBOURS + len(seen), namespace, types)
@@ -348,6 +344,15 @@ class Lifecycle:
             for rowid in rowids
             if rowid in stored and rowid in vectors
         ]
+
+    def slot_match(self, content: str) -> str | None:
+        """The keyword query for the memories stating the one-value attribute ``content``
+        announces a change to (see :meth:`_slot_neighbours`); None when it announces none."""
+        statement = read(content)
+        slots = sorted(slot for slot in statement.single_slots if slot in SLOT_WORDS)
+        if not statement.cues or not slots:
+            return None
+        return match_expression(" ".join(word for slot in slots for word in SLOT_WORDS[slot]))
 
     def floor(self, content: str | None) -> float:
         """How alike a neighbour must be to be compared at all: ``conflict_threshold``, or
@@ -642,25 +647,14 @@ class Lifecycle:
         restatements. With ``fuller`` (the new text's hash and vector) the new text says more
         ("… a dog named Max"): the memory takes it, and keeps the shorter one it had."""
         record = existing.record
-        metadata = dict(record.metadata)
-        metadata["mentions"] = _mentions(metadata) + 1
-        kept = restatements(metadata)
         if fuller is not None:
             content, told = record.content, content
             reason = f"told again with more detail (similarity {similarity:.2f})"
             self.store.replace_content(existing, told, *fuller, reason, self._clock())
-        if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
-            metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
         # The note names no text: it travels to other devices with the update (the restated
         # text stays in the local merge event's payload, which a forget redacts).
         reason = f"restated (similarity {similarity:.2f})"
-        merged = self.store.update_fields(
-            existing,
-            reason,
-            confidence=clamp(record.confidence + self.config.merge_boost),
-            metadata=metadata,
-            updated_at=self._clock(),
-        )
+        merged = self.store.update_fields(existing, reason, **self._restated(record, content))
         self.store.record_event(
             record.namespace,
             record.id,
@@ -669,6 +663,32 @@ class Lifecycle:
             reason,
         )
         return merged
+
+    def merged(self, record: MemoryRecord, content: str, fuller: str | None = None) -> MemoryRecord:
+        """What :meth:`merge` would make of ``record``, written nowhere (an import decides
+        before it takes the write lock). ``fuller``: the new text's hash, when it says more."""
+        merged = replace(record, metadata=dict(record.metadata))
+        if fuller is not None:
+            content, merged.content, merged.content_hash = record.content, content, fuller
+            merged.version += 1
+        for name, value in self._restated(merged, content).items():
+            setattr(merged, name, value)
+        merged.secret = withheld(merged.content, merged.metadata)
+        return merged
+
+    def _restated(self, record: MemoryRecord, content: str) -> dict[str, Any]:
+        """The fields a merge sets on ``record`` (holding its text now) when ``content``
+        restates it: one more mention, ``content`` among its restatements, more confidence."""
+        metadata = dict(record.metadata)
+        metadata["mentions"] = _mentions(metadata) + 1
+        kept = restatements(metadata)
+        if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
+            metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
+        return {
+            "confidence": clamp(record.confidence + self.config.merge_boost),
+            "metadata": metadata,
+            "updated_at": self._clock(),
+        }
 
     def overwrite(
         self,
