@@ -564,6 +564,7 @@ class Writer:
                     item.content, neighbours[:NEIGHBOURS], ask_model=False, secret=secret
                 )
                 earlier = self._lifecycle.may_update(item.content, neighbours, secret=secret)
+                act.judged(item, vector, neighbours, proposal, earlier)
                 outcome = self._apply(proposal, earlier, item, hashed, vector, act)
             elif outcome is None:
                 outcome = Outcome(act.insert(item, hashed, vector), Decision.INSERTED)
@@ -1210,6 +1211,14 @@ class _Acts(Protocol):
     def twin(self, hashed: str, item: NewMemory) -> Outcome | None: ...
     def replaced(self, item: NewMemory, hashed: str) -> _Replaced | None: ...
     def short_term(self, item: NewMemory, vector: Vectors) -> MemoryRecord: ...
+    def judged(
+        self,
+        item: NewMemory,
+        vector: Vectors,
+        neighbours: list[tuple[StoredMemory, float]],
+        proposal: Proposal,
+        earlier: Sequence[tuple[StoredMemory, float]],
+    ) -> None: ...
     def insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord: ...
     def merge(
         self,
@@ -1256,6 +1265,16 @@ class _WriteNow:
     def short_term(self, item: NewMemory, vector: Vectors) -> MemoryRecord:
         return self._writer._push_short_term(item, vector)
 
+    def judged(
+        self,
+        item: NewMemory,
+        vector: Vectors,
+        neighbours: list[tuple[StoredMemory, float]],
+        proposal: Proposal,
+        earlier: Sequence[tuple[StoredMemory, float]],
+    ) -> None:
+        pass  # (written at once: nothing to judge again)
+
     def insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:
         return self._writer._insert(item, hashed, vector)
 
@@ -1297,7 +1316,27 @@ class _WriteNow:
         self._lifecycle.log_verdict(existing, candidate_id, similarity, verdict)
 
 
-class DecidednedVectors:
+def _decision(proposal: Proposal, earlier: Sequence[tuple[StoredMemory, float]]) -> Any:
+    """What a line's outcome depends on: the relation found, with which memory, whether the
+    new text is kept, and the memories it may be a later version of."""
+    neighbour = None if proposal.neighbour is None else proposal.neighbour.record.id
+    later_than = frozenset(stored.record.id for stored, _ in earlier)
+    return (proposal.relation, neighbour, proposal.keeps_new_text, later_than)
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """A line a plan judged: against what, and what it decided (see ``Decided.stale``)."""
+
+    item: NewMemory
+    vector: Vectors
+    floor: float
+    match: str | None  # the keyword query of the attribute it changes, if any
+    neighbours: list[tuple[StoredMemory, float]]
+    decision: Any
+
+
+class _PlannedVectors:
     """The unit vectors of the memories a plan added (or gave a fuller text), searched by
     cosine as the store's index would find them once written."""
 
@@ -1364,12 +1403,11 @@ class Decided:
         self.facts = False  # whether the plan adds a fact
         self._current: dict[str, StoredMemory] = {}  # memories the plan adds or changes
         self._by_hash: dict[str, list[str]] = {}  # the plan's memories by their text now
-        self._vectors = DecidednedVectors()
+        self._vectors = _PlannedVectors()
         self._revectored: set[str] = set()  # stored memories a fuller text re-embedded
-        self._read: set[str] = set()  # stored memories a decision read
+        self._read: set[str] = set()  # stored memories found by a line's text
         self._hashes: set[str] = set()  # every line's text
-        # per judged text: its vector, floor and slot query (what a new memory would meet)
-        self._lines: dict[str, tuple[Vectors, float, str | None]] = {}
+        self._judged: list[_Judged] = []  # every judged line, with what it was judged against
         self._replaced: dict[str, tuple[NewMemory, str | None]] = {}
 
     # --- what the decisions read --------------------------------------------------------------
@@ -1383,17 +1421,11 @@ class Decided:
         episodic = [item.type is MemoryType.EPISODIC for item in batch]
         planned = self._vectors.near(vectors, floors, episodic)
         found: list[list[tuple[StoredMemory, float]]] = []
-        for item, vector, floor, near in zip(batch, vectors, floors, planned, strict=True):
+        for item, vector, near in zip(batch, vectors, planned, strict=True):
             if not _judged(item, self.check):
                 found.append([])
                 continue
-            self._lines[content_hash(item.content)] = (
-                vector,
-                floor,
-                self._lifecycle.slot_match(item.content),
-            )
             stored = self._writer._stored_neighbours(item, vector, self.check, facts)
-            self._read.update(m.record.id for m, _ in stored)
             pairs = [
                 (self._current.get(m.record.id, m), similarity)
                 for m, similarity in stored
@@ -1405,10 +1437,25 @@ class Decided:
         return found
 
     def get(self, memory_id: str) -> StoredMemory | None:
+        # (a neighbour: what another program changes in it is judged again in stale())
         if memory_id in self._current:
             return self._current[memory_id]
-        self._read.add(memory_id)
         return self._store.get(memory_id)
+
+    def judged(
+        self,
+        item: NewMemory,
+        vector: Vectors,
+        neighbours: list[tuple[StoredMemory, float]],
+        proposal: Proposal,
+        earlier: Sequence[tuple[StoredMemory, float]],
+    ) -> None:
+        """Note what a line was judged against and what was decided, to judge it again under
+        the lock if another program changed one of its neighbours or added one."""
+        floor = self._lifecycle.floor(item.content)
+        match = self._lifecycle.slot_match(item.content)
+        key = _decision(proposal, earlier)
+        self._judged.append(_Judged(item, vector, floor, match, neighbours, key))
 
     def twin(self, hashed: str, item: NewMemory) -> Outcome | None:
         self._hashes.add(hashed)
@@ -1540,47 +1587,93 @@ class Decided:
     # --- under the write lock -----------------------------------------------------------------
 
     def stale(self) -> bool:
-        """Whether another program changed, since the plan began, a memory a decision read,
-        or added or changed one a line would have met (the same text, a cosine at or above
-        the line's floor, the attribute it changes, a text it replaced). Read under the write
-        lock; every change of a memory is an event (the sync outbox relies on that)."""
+        """Whether another program's change since the plan began changes a decision: read
+        under the write lock (every change of a memory is an event: the sync outbox relies on
+        that). A memory a line's text was found in (a repeat, a text it replaced) that changed,
+        or a new one with a line's very text, is stale; a changed or new memory that is, or
+        would be, a line's neighbour (at or above its floor, or found by the attribute it
+        changes) has that line judged again, and is stale only if the decision differs."""
         writer = self._writer
         touched = self._store.touched_since(writer.namespace, self.seq)
         if not touched:
             return False
         if touched & self._read:
             return True
-        rows = [
-            stored
+        now = {
+            memory_id: stored
             for memory_id in touched
             if (stored := self._store.get(memory_id)) is not None
             and stored.record.status is Status.ACTIVE
             and stored.record.namespace == writer.namespace
-        ]
-        if any(stored.record.content_hash in self._hashes for stored in rows):
+        }
+        if any(stored.record.content_hash in self._hashes for stored in now.values()):
             return True
-        if rows and self._lines:
-            rowids = [stored.rowid for stored in rows]
-            blobs = self._store.vectors_for(rowids)
-            others = [np.frombuffer(blob, dtype=np.float32) for blob in blobs.values()]
-            if others:
-                lines = list(self._lines.values())
-                near = DecidednedVectors()
-                for at, vector in enumerate(others):
-                    near.add(str(at), MemoryType.SEMANTIC.value, vector)
-                meets = near.near(
-                    [v for v, _, _ in lines], [f for _, f, _ in lines], [False] * len(lines)
-                )
-                if any(meets):
-                    return True
-            for match in {match for _, _, match in self._lines.values() if match}:
-                if self._store.keyword_matches(match, rowids):
-                    return True
         for hashed, (item, was) in self._replaced.items():
-            now = writer._replaced(item, hashed)
-            if (None if now is None else now.current.record.id) != was:
+            found = writer._replaced(item, hashed)
+            if (None if found is None else found.current.record.id) != was:
                 return True
-        return False
+        vectors = {
+            memory_id: np.frombuffer(blob, dtype=np.float32)
+            for memory_id, stored in now.items()
+            if (blob := self._store.vectors_for([stored.rowid]).get(stored.rowid)) is not None
+        }
+        return any(
+            self._judged_otherwise(line, touched, now, vectors)
+            for line in self._affected(touched, now, vectors)
+        )
+
+    def _affected(
+        self, touched: set[str], now: dict[str, StoredMemory], vectors: dict[str, Vectors]
+    ) -> Iterator[_Judged]:
+        """The judged lines a changed memory is, or now would be, a neighbour of."""
+        near = _PlannedVectors()
+        for memory_id, vector in vectors.items():
+            near.add(memory_id, now[memory_id].record.type.value, vector)
+        rowids = [stored.rowid for stored in now.values()]
+        matches: dict[str, bool] = {}
+        for line in self._judged:
+            if line.match is not None and line.match not in matches:
+                matches[line.match] = bool(self._store.keyword_matches(line.match, rowids))
+        meets = near.near(
+            [line.vector for line in self._judged],
+            [line.floor for line in self._judged],
+            [line.item.type is MemoryType.EPISODIC for line in self._judged],
+        )
+        for line, met in zip(self._judged, meets, strict=True):
+            if (
+                met
+                or (line.match is not None and matches[line.match])
+                or any(m.record.id in touched for m, _ in line.neighbours)
+            ):
+                yield line
+
+    def _judged_otherwise(
+        self,
+        line: _Judged,
+        touched: set[str],
+        now: dict[str, StoredMemory],
+        vectors: dict[str, Vectors],
+    ) -> bool:
+        """Whether ``line`` is decided otherwise among its neighbours as they are now: those
+        another program changed as they are now (gone when no longer active), with those it
+        added or changed that are near the line."""
+        pairs = [(m, s) for m, s in line.neighbours if m.record.id not in touched]
+        for memory_id, vector in vectors.items():
+            similarity = _cosine(line.vector, vector)
+            was = any(m.record.id == memory_id for m, _ in line.neighbours)
+            if was or similarity >= line.floor:
+                pairs.append((now[memory_id], similarity))
+        if line.item.type is MemoryType.EPISODIC:
+            pairs = [pair for pair in pairs if pair[0].record.type in FACTS]
+        pairs.sort(key=lambda pair: pair[1], reverse=True)
+        pairs = pairs[:SUCCESSOR_NEIGHBOURS]
+        content = line.item.content
+        secret = withheld(content, line.item.metadata or {})
+        proposal = self._lifecycle.propose(
+            content, pairs[:NEIGHBOURS], ask_model=False, secret=secret
+        )
+        earlier = self._lifecycle.may_update(content, pairs, secret=secret)
+        return bool(_decision(proposal, earlier) != line.decision)
 
 
 def _takes_side(text: str, side: str, against: str) -> bool:
