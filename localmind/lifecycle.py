@@ -371,6 +371,7 @@ class Lifecycle:
         *,
         ask_model: bool = True,
         secret: bool | None = None,
+        planned: Sequence[tuple[str, str]] = (),
     ) -> Proposal:
         """What to do with ``content`` given its neighbours (see docs/design.md, "What
         remember() decides"): merge a restatement the guard accepts
@@ -382,7 +383,9 @@ class Lifecycle:
         like one; a neighbour marked secret): its text never goes to a model, which may not run
         on this laptop; a contradiction waits for the person instead. A secret and a plain
         memory are never paired (review9 M7: a login and its password do not replace each
-        other), as they are never merged (``Writer._carry_out``)."""
+        other), as they are never merged (``Writer._carry_out``). ``planned``: (earlier id,
+        newer id) of conflicts an import has decided to queue and not yet written, pending as
+        those of the store are."""
         neighbours = _alike_in_secrecy(neighbours, content, secret)
         if not neighbours:
             return Proposal(Relation.COMPATIBLE, None, None, "nothing similar stored")
@@ -395,12 +398,12 @@ class Lifecycle:
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[StoredMemory] = []
         for stored, similarity in self._current_version_first(
-            _same_attribute_first(neighbours, content), content
+            _same_attribute_first(neighbours, content), content, planned
         ):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
-            change = self._change_waiting(stored, neighbours, content)
+            change = self._change_waiting(stored, neighbours, content, planned)
             if change is not None:
                 waiting.append(change)
                 continue
@@ -455,7 +458,10 @@ class Lifecycle:
         return None
 
     def _current_version_first(
-        self, neighbours: list[tuple[StoredMemory, float]], content: str
+        self,
+        neighbours: list[tuple[StoredMemory, float]],
+        content: str,
+        planned: Sequence[tuple[str, str]] = (),
     ) -> list[tuple[StoredMemory, float]]:
         """``neighbours``, except that when the first one ``content`` is suspect against already
         waits for review against a later neighbour ``content`` is suspect against too, that later
@@ -475,7 +481,7 @@ class Lifecycle:
         by_id = {stored.record.id: (stored, similarity) for stored, similarity in suspects}
         namespace = suspects[0][0].record.namespace
         later: dict[str, list[str]] = {}
-        for earlier, newer in self.store.pending_pairs(namespace, list(by_id)):
+        for earlier, newer in self._pending_pairs(namespace, list(by_id), planned):
             texts = (by_id[earlier][0].record.content, by_id[newer][0].record.content)
             if not changes_more_than(*texts, content):
                 later.setdefault(earlier, []).append(newer)
@@ -492,6 +498,7 @@ class Lifecycle:
         stored: StoredMemory,
         neighbours: Sequence[tuple[StoredMemory, float]],
         content: str,
+        planned: Sequence[tuple[str, str]] = (),
     ) -> StoredMemory | None:
         """The neighbour already queued as a change of ``stored`` that ``content`` tells again
         (as close as a merge needs, and not suspect against it: "I switched to Neovim", then
@@ -505,7 +512,7 @@ class Lifecycle:
         if not close:
             return None
         ids = [neighbour.record.id for neighbour, _ in neighbours]
-        for earlier, newer in self.store.pending_pairs(stored.record.namespace, ids):
+        for earlier, newer in self._pending_pairs(stored.record.namespace, ids, planned):
             change = close.get(newer)
             if earlier != stored.record.id or change is None:
                 continue
@@ -514,6 +521,17 @@ class Lifecycle:
             ):
                 return change
         return None
+
+    def _pending_pairs(
+        self, namespace: str, ids: list[str], planned: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """(earlier id, newer id) of the pending conflicts between two of ``ids``: the store's,
+        then the ``planned`` ones (queued after them)."""
+        pairs = self.store.pending_pairs(namespace, ids)
+        if planned and len(ids) > 1:
+            among = set(ids)
+            pairs += [(a, b) for a, b in planned if a in among and b in among]
+        return pairs
 
     def may_update(
         self,

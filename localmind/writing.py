@@ -561,7 +561,11 @@ class Writer:
                     neighbours = [n for n in neighbours if n[0].record.type in FACTS]
                 secret = withheld(item.content, item.metadata or {})
                 proposal = self._lifecycle.propose(
-                    item.content, neighbours[:NEIGHBOURS], ask_model=False, secret=secret
+                    item.content,
+                    neighbours[:NEIGHBOURS],
+                    ask_model=False,
+                    secret=secret,
+                    planned=act.planned_pairs,
                 )
                 earlier = self._lifecycle.may_update(item.content, neighbours, secret=secret)
                 act.judged(item, vector, neighbours, proposal, earlier)
@@ -1207,6 +1211,11 @@ class _Acts(Protocol):
     transaction (:class:`_WriteNow`), or planned, to be written under the lock later
     (:class:`Decided`). What it reads goes through it too, so that a plan sees its own lines."""
 
+    @property
+    def planned_pairs(self) -> Sequence[tuple[str, str]]:
+        """(earlier id, newer id) of the conflicts decided and not yet written."""
+        ...
+
     def get(self, memory_id: str) -> StoredMemory | None: ...
     def twin(self, hashed: str, item: NewMemory) -> Outcome | None: ...
     def replaced(self, item: NewMemory, hashed: str) -> _Replaced | None: ...
@@ -1248,6 +1257,8 @@ class _Acts(Protocol):
 
 class _WriteNow:
     """Decisions written as they are made (inside the caller's write transaction)."""
+
+    planned_pairs: Sequence[tuple[str, str]] = ()  # (the store holds every conflict queued)
 
     def __init__(self, writer: Writer) -> None:
         self._writer = writer
@@ -1334,6 +1345,7 @@ class _Judged:
     match: str | None  # the keyword query of the attribute it changes, if any
     neighbours: list[tuple[StoredMemory, float]]
     decision: Any
+    pairs: int  # how many conflicts the plan had decided to queue then
 
 
 class _PlannedVectors:
@@ -1409,6 +1421,7 @@ class Decided:
         self._hashes: set[str] = set()  # every line's text
         self._judged: list[_Judged] = []  # every judged line, with what it was judged against
         self._replaced: dict[str, tuple[NewMemory, str | None]] = {}
+        self.planned_pairs: list[tuple[str, str]] = []  # conflicts decided, as pending_pairs
 
     # --- what the decisions read --------------------------------------------------------------
 
@@ -1455,7 +1468,8 @@ class Decided:
         floor = self._lifecycle.floor(item.content)
         match = self._lifecycle.slot_match(item.content)
         key = _decision(proposal, earlier)
-        self._judged.append(_Judged(item, vector, floor, match, neighbours, key))
+        pairs = len(self.planned_pairs)
+        self._judged.append(_Judged(item, vector, floor, match, neighbours, key, pairs))
 
     def twin(self, hashed: str, item: NewMemory) -> Outcome | None:
         self._hashes.add(hashed)
@@ -1564,6 +1578,11 @@ class Decided:
         self, older: MemoryRecord, newer: MemoryRecord, similarity: float, reason: str
     ) -> int | None:
         self.ops.append(partial(self._lifecycle.queue_conflict, older, newer, similarity, reason))
+        # (dated as the store's pending_pairs dates them: an import may tell the newer first)
+        pair = (older.id, newer.id)
+        if older.created_at > newer.created_at:
+            pair = (newer.id, older.id)
+        self.planned_pairs.append(pair)
         return None  # (numbered when written)
 
     def link(self, record: MemoryRecord, earlier: Sequence[tuple[StoredMemory, float]]) -> None:
@@ -1670,7 +1689,11 @@ class Decided:
         content = line.item.content
         secret = withheld(content, line.item.metadata or {})
         proposal = self._lifecycle.propose(
-            content, pairs[:NEIGHBOURS], ask_model=False, secret=secret
+            content,
+            pairs[:NEIGHBOURS],
+            ask_model=False,
+            secret=secret,
+            planned=self.planned_pairs[: line.pairs],
         )
         earlier = self._lifecycle.may_update(content, pairs, secret=secret)
         return bool(_decision(proposal, earlier) != line.decision)
