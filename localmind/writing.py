@@ -1328,9 +1328,11 @@ class _WriteNow:
 
 
 def _decision(proposal: Proposal, earlier: Sequence[tuple[StoredMemory, float]]) -> Any:
-    """What a line's outcome depends on: the relation found, with which memory, whether the
-    new text is kept, and the memories it may be a later version of."""
-    neighbour = None if proposal.neighbour is None else proposal.neighbour.record.id
+    """What a line's writes depend on: the relation found, with which memory (not for a
+    compatible one, merely stored: which memory is nearest changes nothing written), whether
+    the new text is kept, and the memories it may be a later version of."""
+    compared = proposal.neighbour if proposal.relation is not Relation.COMPATIBLE else None
+    neighbour = None if compared is None else compared.record.id
     later_than = frozenset(stored.record.id for stored, _ in earlier)
     return (proposal.relation, neighbour, proposal.keeps_new_text, later_than)
 
