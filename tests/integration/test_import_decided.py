@@ -7,6 +7,7 @@ program" is a second Memory on the same file (its own connection)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,10 +31,15 @@ BATCHES = [
 ]
 
 
-def _written(memory: Memory) -> tuple[list[str], list[tuple[str, str]]]:
-    contents = sorted(record.content for record, _ in memory.export())
+def _written(memory: Memory) -> tuple[list[tuple[str, str, float]], list[tuple[str, str]]]:
+    """Each memory's text, metadata (a merge's restatements) and confidence (raised by a
+    repeat and a merge), and the pending conflicts."""
+    memories = sorted(
+        (r.content, json.dumps(r.metadata, sort_keys=True), round(r.confidence, 6))
+        for r, _ in memory.export()
+    )
     pairs = sorted((c.existing.content, c.candidate.content) for c in memory.conflicts())
-    return contents, pairs
+    return memories, pairs
 
 
 @pytest.mark.slow  # two stores, a dozen lines embedded: ~2 s
@@ -56,6 +62,8 @@ def test_lines_decided_before_the_lock_are_judged_as_under_it(
                 written = [memory.remember_many_explained(batch) for batch in batches]
         seen.append(([batch.decisions for batch in written], _written(memory)))
     assert seen[0] == seen[1]
+    tea = [m for m in seen[1][1][0] if m[0] == "I drink green tea every morning"]
+    assert "Every morning I drink green tea" in tea[0][1]  # merged, with its restatement
     decisions = seen[1][0][1]
     assert decisions[:3] == [Decision.QUEUED, Decision.REINFORCED, Decision.MERGED]
     assert seen[1][1][1] == [("I live in Berlin", "We moved to Lisbon")]
