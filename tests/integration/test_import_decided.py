@@ -48,13 +48,15 @@ def test_lines_decided_before_the_lock_are_judged_as_under_it(
 ) -> None:
     seen = []
     for ahead in (False, True):
-        memory = open_memory(path=tmp_path / f"{ahead}.db")
+        path = tmp_path / f"{ahead}.db"
+        memory = open_memory(path=path)
         memory.remember("I take vitamin D every morning.")
         batches = [[NewMemory(text) for text in batch] for batch in BATCHES]
         if ahead:
+            before = state(path)
             decided = memory.decide(batches)
             assert decided is not None
-            assert memory.count() == 1  # nothing written yet
+            assert state(path) == before  # nothing written yet
             with memory.all_or_nothing():
                 written = memory.apply_decided(decided)
         else:
