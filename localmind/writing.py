@@ -9,7 +9,7 @@ crash safety").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -1638,23 +1638,29 @@ class Decided:
             for memory_id, stored in now.items()
             if (blob := self._store.vectors_for([stored.rowid]).get(stored.rowid)) is not None
         }
+        # the changed memories the keyword query of each attribute a line changes finds
+        rowids = {stored.rowid: memory_id for memory_id, stored in now.items()}
+        matches: dict[str, set[str]] = {}
+        for line in self._judged:
+            if line.match is not None and line.match not in matches:
+                hits = self._store.keyword_matches(line.match, list(rowids))
+                matches[line.match] = {rowids[rowid] for rowid in hits}
         return any(
-            self._judged_otherwise(line, touched, now, vectors)
-            for line in self._affected(touched, now, vectors)
+            self._judged_otherwise(line, touched, now, vectors, matches.get(line.match or "", ()))
+            for line in self._affected(touched, now, vectors, matches)
         )
 
     def _affected(
-        self, touched: set[str], now: dict[str, StoredMemory], vectors: dict[str, Vectors]
+        self,
+        touched: set[str],
+        now: dict[str, StoredMemory],
+        vectors: dict[str, Vectors],
+        matches: dict[str, set[str]],
     ) -> Iterator[_Judged]:
         """The judged lines a changed memory is, or now would be, a neighbour of."""
         near = _PlannedVectors()
         for memory_id, vector in vectors.items():
             near.add(memory_id, now[memory_id].record.type.value, vector)
-        rowids = [stored.rowid for stored in now.values()]
-        matches: dict[str, bool] = {}
-        for line in self._judged:
-            if line.match is not None and line.match not in matches:
-                matches[line.match] = bool(self._store.keyword_matches(line.match, rowids))
         meets = near.near(
             [line.vector for line in self._judged],
             [line.floor for line in self._judged],
@@ -1674,15 +1680,17 @@ class Decided:
         touched: set[str],
         now: dict[str, StoredMemory],
         vectors: dict[str, Vectors],
+        by_attribute: Collection[str],
     ) -> bool:
         """Whether ``line`` is decided otherwise among its neighbours as they are now: those
         another program changed as they are now (gone when no longer active), with those it
-        added or changed that are near the line."""
+        added or changed that are near the line (or found by the attribute it changes, as
+        ``Lifecycle.neighbours`` finds them)."""
         pairs = [(m, s) for m, s in line.neighbours if m.record.id not in touched]
         for memory_id, vector in vectors.items():
             similarity = _cosine(line.vector, vector)
             was = any(m.record.id == memory_id for m, _ in line.neighbours)
-            if was or similarity >= line.floor:
+            if was or similarity >= line.floor or memory_id in by_attribute:
                 pairs.append((now[memory_id], similarity))
         if line.item.type is MemoryType.EPISODIC:
             pairs = [pair for pair in pairs if pair[0].record.type in FACTS]

@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from localmind import Memory, NewMemory
 from localmind.lifecycle import Decision
 from localmind.memory import StaleDecisions
+from tests.cli_support import Cli
+from tests.conftest import FAST_KDF, PASSPHRASE
 from tests.integration.test_import_all_or_nothing import fillers, state
 
 # Two batches of one import: the second meets what the first added (a change, a repeat, a
@@ -110,3 +113,36 @@ def test_what_another_program_changed_elsewhere_leaves_the_decisions_as_they_are
     other.forget(berlin)
     with pytest.raises(StaleDecisions), importer.all_or_nothing():
         importer.apply_decided(decided)
+
+
+def test_the_cli_import_decides_again_while_another_program_keeps_changing_what_it_read(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each time the import has decided, another program writes what a line is judged
+    otherwise against (a fact it changes, the very text of one): twice it decides again, the
+    third time it judges under the lock. Each line is counted once in the summary."""
+    source = tmp_path / "notes.txt"
+    source.write_text("We moved to Lisbon\nI play the cello on Sundays\n", encoding="utf-8")
+    told = iter(["I live in Berlin", "I play the cello on Sundays", "My sister lives in Munich"])
+    decide = Memory.decide
+
+    def decided_then_another_program_writes(memory: Memory, *args: Any, **kwargs: Any) -> Any:
+        decided = decide(memory, *args, **kwargs)
+        with Memory.open(cli.db, PASSPHRASE, kdf=FAST_KDF, maintain=False) as other:
+            other.remember(next(told))
+        return decided
+
+    monkeypatch.setattr(Memory, "decide", decided_then_another_program_writes)
+    result = cli.ok("import", str(source))
+    assert next(told, None) is None  # decided three times
+    assert result.stdout.startswith("Imported 1 memory"), result.stdout
+    assert "1 already present (same text)" in result.stdout
+    assert "1 memory may change an earlier one" in result.stdout
+    assert sorted(cli.contents()) == [
+        "I live in Berlin",
+        "I play the cello on Sundays",
+        "My sister lives in Munich",
+        "We moved to Lisbon",
+    ]
+    pairs = [(c["existing"]["content"], c["candidate"]["content"]) for c in cli.json("conflicts")]
+    assert ("I live in Berlin", "We moved to Lisbon") in pairs
