@@ -173,6 +173,13 @@ def _add_import_lock(commands: argparse._SubParsersAction[argparse.ArgumentParse
         description="The write lock an import holds (see bench/import_lock.py).",
     )
     parser.add_argument("--rounds", type=int, default=2, help="imports of each kind")
+    parser.add_argument(
+        "--synthetic",
+        type=int,
+        default=0,
+        metavar="N",
+        help="import N generated facts onto a store of one memory instead of the dev sets",
+    )
     parser.set_defaults(handler=_runs("import_lock", "run"))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -67,4 +68,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"  add at {at:6.1f} s: {wall:5.1f} s, {'ok' if ok else 'failed (busy)'}")
         failed = sum(not ok for _, _, ok in adds)
         print(f"{len(adds)} adds meanwhile, {failed} failed as busy")
+        if adds:
+            walls = sorted(wall for _, wall, _ in adds)
+            print(
+                f"add wall (each a new process, start-up included): median "
+                f"{statistics.median(walls):.1f} s, worst {walls[-1]:.1f} s"
+            )
     return 0

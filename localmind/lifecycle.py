@@ -6,7 +6,7 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -28,7 +28,7 @@ from localmind.records import (
     with_replaced,
 )
 from localmind.sameness import Sameness, compare
-from localmind.secrets_check import looks_secret
+from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import Suspicion, announces_change_to, changes_more_than
@@ -204,7 +204,7 @@ class _Joined(NamedTuple):
 
     side: StoredMemory
     similarity: float
-    conflict_id: int
+    conflict_id: int | None  # None: a conflict an import decided to queue, not yet written
     newer: bool  # the side is the change (else the older memory)
 
 
@@ -342,11 +342,7 @@ class Lifecycle:
         """Memories the keyword index finds by the words of the one-value attribute
         ``content`` announces a change to, not among ``seen``: up to ``SLOT_NEIGHBOURS``, with
         their cosine similarity. None when it announces no change to one."""
-        statement = read(content)
-        slots = sorted(slot for slot in statement.single_slots if slot in SLOT_WORDS)
-        if not statement.cues or not slots:
-            return []
-        match = match_expression(" ".join(word for slot in slots for word in SLOT_WORDS[slot]))
+        match = self.slot_match(content)
         if match is None:
             return []
         hits = self.store.keyword(match, SLOT_NEIGHBOURS + len(seen), namespace, types)
@@ -359,6 +355,15 @@ class Lifecycle:
             for rowid in rowids
             if rowid in stored and rowid in vectors
         ]
+
+    def slot_match(self, content: str) -> str | None:
+        """The keyword query for the memories stating the one-value attribute ``content``
+        announces a change to (see :meth:`_slot_neighbours`); None when it announces none."""
+        statement = read(content)
+        slots = sorted(slot for slot in statement.single_slots if slot in SLOT_WORDS)
+        if not statement.cues or not slots:
+            return None
+        return match_expression(" ".join(word for slot in slots for word in SLOT_WORDS[slot]))
 
     def floor(self, content: str | None) -> float:
         """How alike a neighbour must be to be compared at all: ``conflict_threshold``, or
@@ -377,6 +382,7 @@ class Lifecycle:
         *,
         ask_model: bool = True,
         secret: bool | None = None,
+        planned: Sequence[tuple[str, str]] = (),
     ) -> Proposal:
         """What to do with ``content`` given its neighbours (see docs/design.md, "What
         remember() decides"): merge a restatement the guard accepts
@@ -388,7 +394,9 @@ class Lifecycle:
         like one; a neighbour marked secret): its text never goes to a model, which may not run
         on this laptop; a contradiction waits for the person instead. A secret and a plain
         memory are never paired (review9 M7: a login and its password do not replace each
-        other), as they are never merged (``Writer._carry_out``)."""
+        other), as they are never merged (``Writer._carry_out``). ``planned``: (earlier id,
+        newer id) of conflicts an import has decided to queue and not yet written, pending as
+        those of the store are."""
         neighbours = _alike_in_secrecy(neighbours, content, secret)
         if not neighbours:
             return Proposal(Relation.COMPATIBLE, None, None, "nothing similar stored")
@@ -401,12 +409,12 @@ class Lifecycle:
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[_Joined] = []
         for stored, similarity in self._current_version_first(
-            _same_attribute_first(neighbours, content), content
+            _same_attribute_first(neighbours, content), content, planned
         ):
             suspicion = suspect(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
-            joined = self._side_waiting(stored, neighbours, content)
+            joined = self._side_waiting(stored, neighbours, content, planned)
             if joined is not None:
                 waiting.append(joined)
                 continue
@@ -425,7 +433,8 @@ class Lifecycle:
             # later reads as newer than the answer (review10 F6/F6b)
             side, similarity, conflict_id, newer = waiting[0]
             told = "the change" if newer else "the older memory"
-            why = f"tells again {told} of conflict #{conflict_id}, already waiting for review"
+            which = "a conflict" if conflict_id is None else f"conflict #{conflict_id}"
+            why = f"tells again {told} of {which}, already waiting for review"
             return Proposal(Relation.SAME, side, similarity, why, joins=conflict_id)
         if self.llm is not None and ask_model:
             for stored, similarity in neighbours:
@@ -463,7 +472,10 @@ class Lifecycle:
         return None
 
     def _current_version_first(
-        self, neighbours: list[tuple[StoredMemory, float]], content: str
+        self,
+        neighbours: list[tuple[StoredMemory, float]],
+        content: str,
+        planned: Sequence[tuple[str, str]] = (),
     ) -> list[tuple[StoredMemory, float]]:
         """``neighbours``, except that when the first one ``content`` is suspect against already
         waits for review against a later neighbour ``content`` is suspect against too, that later
@@ -483,7 +495,7 @@ class Lifecycle:
         by_id = {stored.record.id: (stored, similarity) for stored, similarity in suspects}
         namespace = suspects[0][0].record.namespace
         later: dict[str, list[str]] = {}
-        for earlier, newer in self.store.pending_pairs(namespace, list(by_id)):
+        for earlier, newer in self._pending_pairs(namespace, list(by_id), planned):
             texts = (by_id[earlier][0].record.content, by_id[newer][0].record.content)
             if not changes_more_than(*texts, content):
                 later.setdefault(earlier, []).append(newer)
@@ -500,6 +512,7 @@ class Lifecycle:
         stored: StoredMemory,
         neighbours: Sequence[tuple[StoredMemory, float]],
         content: str,
+        planned: Sequence[tuple[str, str]] = (),
     ) -> _Joined | None:
         """The side of a pending conflict of ``stored`` that ``content`` tells again, so it
         waits for review once, not once per telling. Either the change: a neighbour queued as a
@@ -508,11 +521,18 @@ class Lifecycle:
         itself, the side whose value it gives (:func:`sides_with`: "The user lives in Berlin."
         while Hamburg → "moved to Berlin … Kreuzberg" waits; "doesn't eat meat" while
         vegetarian → "no longer vegetarian" waits). None when it tells neither (a third value,
-        "moved to Munich", is a change of its own: queued after the waiting one)."""
+        "moved to Munich", is a change of its own: queued after the waiting one). ``planned``:
+        (earlier id, newer id) of conflicts an import has decided to queue and not yet written
+        (no number yet)."""
         near = {memory.record.id: (memory, alike) for memory, alike in neighbours}
         announces = bool(read(content).cues)
-        for conflict in self.store.pending_conflicts_of(stored.record.id):
-            ends = (conflict.existing_id, conflict.candidate_id)
+        pairs: list[tuple[str, str, int | None]] = [
+            (c.existing_id, c.candidate_id, c.id)
+            for c in self.store.pending_conflicts_of(stored.record.id)
+        ]
+        pairs += [(a, b, None) for a, b in planned if stored.record.id in (a, b)]
+        for existing_id, candidate_id, conflict_id in pairs:
+            ends = (existing_id, candidate_id)
             if any(end not in near for end in ends):
                 continue  # (a far side: not this text's question)
             older, newer = sorted((near[end] for end in ends), key=lambda n: n[0].record.created_at)
@@ -523,14 +543,25 @@ class Lifecycle:
                 and not suspect(change.record.content, content).contradicts
                 and not changes_more_than(stored.record.content, change.record.content, content)
             ):
-                return _Joined(change, close, conflict.id, True)
+                return _Joined(change, close, conflict_id, True)
             if announces:
                 continue
             side = sides_with(content, older[0].record.content, change.record.content)
             if side is not None:
                 joined, similarity = newer if side else older
-                return _Joined(joined, similarity, conflict.id, side)
+                return _Joined(joined, similarity, conflict_id, side)
         return None
+
+    def _pending_pairs(
+        self, namespace: str, ids: list[str], planned: Sequence[tuple[str, str]]
+    ) -> list[tuple[str, str]]:
+        """(earlier id, newer id) of the pending conflicts between two of ``ids``: the store's,
+        then the ``planned`` ones (queued after them)."""
+        pairs = self.store.pending_pairs(namespace, ids)
+        if planned and len(ids) > 1:
+            among = set(ids)
+            pairs += [(a, b) for a, b in planned if a in among and b in among]
+        return pairs
 
     def may_update(
         self,
@@ -664,25 +695,14 @@ class Lifecycle:
         restatements. With ``fuller`` (the new text's hash and vector) the new text says more
         ("… a dog named Max"): the memory takes it, and keeps the shorter one it had."""
         record = existing.record
-        metadata = dict(record.metadata)
-        metadata["mentions"] = _mentions(metadata) + 1
-        kept = restatements(metadata)
         if fuller is not None:
             content, told = record.content, content
             reason = f"told again with more detail (similarity {similarity:.2f})"
             self.store.replace_content(existing, told, *fuller, reason, self._clock())
-        if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
-            metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
         # The note names no text: it travels to other devices with the update (the restated
         # text stays in the local merge event's payload, which a forget redacts).
         reason = f"restated (similarity {similarity:.2f})"
-        merged = self.store.update_fields(
-            existing,
-            reason,
-            confidence=clamp(record.confidence + self.config.merge_boost),
-            metadata=metadata,
-            updated_at=self._clock(),
-        )
+        merged = self.store.update_fields(existing, reason, **self._restated(record, content))
         self.store.record_event(
             record.namespace,
             record.id,
@@ -691,6 +711,32 @@ class Lifecycle:
             reason,
         )
         return merged
+
+    def merged(self, record: MemoryRecord, content: str, fuller: str | None = None) -> MemoryRecord:
+        """What :meth:`merge` would make of ``record``, written nowhere (an import decides
+        before it takes the write lock). ``fuller``: the new text's hash, when it says more."""
+        merged = replace(record, metadata=dict(record.metadata))
+        if fuller is not None:
+            content, merged.content, merged.content_hash = record.content, content, fuller
+            merged.version += 1
+        for name, value in self._restated(merged, content).items():
+            setattr(merged, name, value)
+        merged.secret = withheld(merged.content, merged.metadata)
+        return merged
+
+    def _restated(self, record: MemoryRecord, content: str) -> dict[str, Any]:
+        """The fields a merge sets on ``record`` (holding its text now) when ``content``
+        restates it: one more mention, ``content`` among its restatements, more confidence."""
+        metadata = dict(record.metadata)
+        metadata["mentions"] = _mentions(metadata) + 1
+        kept = restatements(metadata)
+        if content != record.content and content not in kept and len(kept) < RESTATEMENTS_KEPT:
+            metadata[RESTATEMENTS] = [*kept, content]  # found by its own words too
+        return {
+            "confidence": clamp(record.confidence + self.config.merge_boost),
+            "metadata": metadata,
+            "updated_at": self._clock(),
+        }
 
     def overwrite(
         self,

@@ -56,14 +56,24 @@ from localmind.store.connection import BUSY_ERRORS
 from localmind.transfer import Carried, CarriedConflict, CarriedNote, Restorable, Restored
 from localmind.writing import (
     Batch,
+    Decided,
     Edit,
     NewMemory,
+    StaleDecisions,
     Writer,
     content_hash,
     validate_new,
 )
 
-__all__ = ["EMBED_BATCH", "Memory", "NewMemory", "content_hash", "validate_new"]
+__all__ = [
+    "EMBED_BATCH",
+    "Decided",
+    "Memory",
+    "NewMemory",
+    "StaleDecisions",
+    "content_hash",
+    "validate_new",
+]
 
 # How the model's verdict on a pair settles its conflict.
 _SETTLES = {
@@ -378,6 +388,25 @@ class Memory:
         self._check_ready()
         self.reload_preferences()
         self._writer.prepare(items, check=check)
+
+    def decide(
+        self, batches: Iterable[Sequence[NewMemory]], *, check: bool = True
+    ) -> Decided | None:
+        """Judge ``batches`` as :meth:`remember_many` would, one after another, holding no
+        lock and writing nothing (prepare them first: :meth:`prepare`); :meth:`apply_decided`
+        writes what was decided inside :meth:`all_or_nothing`, so other programs' writes wait
+        only for the writes. None when a decision cannot be made ahead (then judge under the
+        lock, with :meth:`remember_many_explained`)."""
+        self._check_ready()
+        self.reload_preferences()
+        return self._writer.decide(batches, check=check)
+
+    def apply_decided(self, decided: Decided, *, judge_again: bool = False) -> list[Batch]:
+        """Write what :meth:`decide` decided (a :class:`Batch` per batch), inside
+        :meth:`all_or_nothing`. If another program changed meanwhile what the decisions read,
+        nothing is written and :class:`StaleDecisions` raised: leave the transaction and
+        decide again; or, with ``judge_again``, the items are judged again, under the lock."""
+        return self._writer.apply_decided(decided, judge_again=judge_again)
 
     def validate(self, item: NewMemory) -> NewMemory:
         """The item with defaults filled in, or :class:`InvalidInput` saying what is wrong."""

@@ -9,10 +9,11 @@ crash safety").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 
 import numpy as np
 from ulid import ULID
@@ -34,6 +35,7 @@ from localmind.lifecycle import (
     Relation,
     Resolution,
     Settlement,
+    Verdict,
 )
 from localmind.records import (
     MemoryRecord,
@@ -201,6 +203,7 @@ class Writer:
                 yield []
             return
         deferred = self._deferred = _DeferredCapacity()
+        prepared_kept = False
         try:
             with self._store.all_or_nothing():
                 yield deferred.evicted
@@ -209,9 +212,13 @@ class Writer:
                 deferred.evicted += self._governance.enforce_capacity(
                     self.namespace, agent_write=deferred.agent_write
                 )
+        except StaleDecisions:
+            prepared_kept = True  # the caller decides again, with the same vectors
+            raise
         finally:
             self._deferred = None
-            self._prepared = {}
+            if not prepared_kept:
+                self._prepared = {}
 
     def prepare(self, items: Sequence[NewMemory], *, check: bool = True) -> None:
         """Do now, holding no lock, the slow part of writing ``items`` later in
@@ -324,11 +331,11 @@ class Writer:
         conflict_id = self._lifecycle.queue_conflict(current, record, similarity, reason)
         return Outcome(record, Decision.QUEUED, current, similarity, reason, conflict_id)
 
-    def _known_earlier(self, item: NewMemory, hashed: str) -> Outcome | None:
+    def _known_earlier(self, item: NewMemory, hashed: str, act: _Acts) -> Outcome | None:
         """In a batch, a text a memory replaced is not stored again (a file imported again after
         its facts were resolved would bring them back, newer than their replacements). Not one
         dated after it was replaced: told again since, it is news, judged as any item."""
-        replaced = self._replaced(item, hashed)
+        replaced = act.replaced(item, hashed)
         if replaced is None or (item.created_at is not None and item.created_at > replaced.at):
             return None
         current = replaced.current.record
@@ -342,14 +349,17 @@ class Writer:
         item: NewMemory,
         hashed: str,
         vector: Vectors,
+        act: _Acts | None = None,
     ) -> Outcome:
         """Carry out ``proposal``, note the memories the new one may be a later version of
-        (``earlier``), and log the model's verdict if it was asked: inside the transaction."""
-        outcome = self._carry_out(proposal, item, hashed, vector)
+        (``earlier``), and log the model's verdict if it was asked: inside the transaction
+        (or, with a :class:`Decided` for ``act``, planned, to be written under the lock later)."""
+        act = act or _WriteNow(self)
+        outcome = self._carry_out(proposal, item, hashed, vector, act)
         if outcome.decision in (Decision.INSERTED, Decision.QUEUED):
             record = outcome.record
             before = [(m, s) for m, s in earlier if not _made_later(item, m.record)]
-            self._lifecycle.link_successor(record, before)
+            act.link(record, before)
             # A dated item told after memories made later than it (an import, newest first)
             # is their earlier version, not their successor; so is one the model found to
             # contradict a memory made later (_carry_out stored it instead of overwriting).
@@ -362,23 +372,23 @@ class Writer:
                 later.append((contradicted, proposal.similarity))
             told = StoredMemory(-1, record)  # only its id is read
             for newer, similarity in later:
-                self._lifecycle.link_successor(newer.record, [(told, similarity)])
+                act.link(newer.record, [(told, similarity)])
         if proposal.verdict is not None and proposal.verdict.asked:
             assert proposal.neighbour is not None and proposal.similarity is not None
-            self._lifecycle.log_verdict(
+            act.log_verdict(
                 proposal.neighbour.record, outcome.record.id, proposal.similarity, proposal.verdict
             )
         return outcome
 
     def _carry_out(
-        self, proposal: Proposal, item: NewMemory, hashed: str, vector: Vectors
+        self, proposal: Proposal, item: NewMemory, hashed: str, vector: Vectors, act: _Acts
     ) -> Outcome:
-        """Do what ``proposal`` says, inside the write transaction."""
+        """Do what ``proposal`` says, inside the write transaction (or plan it: ``act``)."""
         neighbour, similarity = proposal.neighbour, proposal.similarity
-        fresh = self._store.get(neighbour.record.id) if neighbour else None
+        fresh = act.get(neighbour.record.id) if neighbour else None
         # Nothing near, or the neighbour stopped being active while the LLM was thinking.
         if neighbour is None or fresh is None or fresh.record.status is not Status.ACTIVE:
-            return Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
+            return Outcome(act.insert(item, hashed, vector), Decision.INSERTED)
         assert similarity is not None
         related, why = neighbour.record, proposal.why
         if proposal.relation is Relation.SAME and fresh.record.secret != withheld(
@@ -387,12 +397,10 @@ class Writer:
             # A secret told with a plain fact ("I like hiking, my Strava password is …") merged
             # into "I like hiking" would withhold the plain fact from assistants too (and a
             # plain text merged into a secret would be withheld): each stays its own memory.
-            return Outcome(
-                self._insert(item, hashed, vector), Decision.INSERTED, related, similarity
-            )
+            return Outcome(act.insert(item, hashed, vector), Decision.INSERTED, related, similarity)
         if proposal.relation is Relation.SAME:
             fuller = (hashed, vector) if proposal.keeps_new_text else None
-            merged = self._lifecycle.merge(fresh, item.content, similarity, fuller)
+            merged = act.merge(fresh, item.content, similarity, fuller)
             # a retelling of one side of a pending conflict names it (if still pending)
             joined = proposal.joins is not None and any(
                 c.id == proposal.joins for c in self._store.pending_conflicts_of(merged.id)
@@ -404,22 +412,14 @@ class Writer:
             # notes): the older fact must not replace the newer one. Stored as its earlier
             # version: _apply notes the newer one as its successor, so recall answers with the
             # newer, and a question about that time still finds the older (docs/design.md).
-            record = self._insert(item, hashed, vector)
+            record = act.insert(item, hashed, vector)
             reason = f"an earlier version of a memory made later (it contradicts it: {why})"
             return Outcome(record, Decision.INSERTED, related, similarity, reason)
         if proposal.relation is Relation.CONTRADICTS:
-            record = self._lifecycle.overwrite(
-                fresh,
-                item.content,
-                hashed,
-                vector,
-                similarity,
-                why,
-                self.settings.default_confidence,
-                self._clock() if item.created_at is None else float(item.created_at),
-            )
+            made = self._clock() if item.created_at is None else float(item.created_at)
+            record = act.overwrite(fresh, item.content, hashed, vector, similarity, why, made)
             return Outcome(record, Decision.OVERWRITTEN, related, similarity, why)
-        record = self._insert(item, hashed, vector)
+        record = act.insert(item, hashed, vector)
         if proposal.relation is Relation.COMPATIBLE:
             return Outcome(
                 record,
@@ -437,7 +437,7 @@ class Writer:
         else:
             reason = f"may contradict the older memory: {why}"
             older, newer = fresh.record, record
-        conflict_id = self._lifecycle.queue_conflict(older, newer, similarity, reason)
+        conflict_id = act.queue(older, newer, similarity, reason)
         return Outcome(record, Decision.QUEUED, related, similarity, reason, conflict_id)
 
     def remember_many(
@@ -454,16 +454,73 @@ class Writer:
             raise
         return replace(written, evicted=evicted)
 
-    def _remember_many(
-        self, items: Iterable[NewMemory], progress: Progress | None, check: bool
-    ) -> Batch:
+    def decide(
+        self, batches: Iterable[Sequence[NewMemory]], *, check: bool = True
+    ) -> Decided | None:
+        """Judge ``batches`` one after another as :meth:`remember_many` would, holding no
+        lock: against the store as it is and the batches' earlier items, writing nothing.
+        What was decided is written by :meth:`apply_decided`, under the lock: other programs'
+        writes then wait only for the writes, not for the judging (docs/design.md, "An import
+        that never blocks other writers"). None when a decision cannot be made ahead."""
         self._check_ready()
+        plan = Decided(self, check)
+        try:
+            for items in batches:
+                validated = self._validated(items)
+                outcomes: list[Outcome] = []
+                for start in range(0, len(validated), EMBED_BATCH):
+                    batch = validated[start : start + EMBED_BATCH]
+                    vectors = self.embed_documents([item.content for item in batch])
+                    stored = plan.neighbours(batch, vectors, plan.facts or self._facts_stored())
+                    outcomes += self._judge_batch(batch, vectors, stored, plan, check)
+                plan.items.append(validated)
+                plan.batches.append(
+                    Batch(
+                        [outcome.record for outcome in outcomes],
+                        [],
+                        [outcome.decision for outcome in outcomes],
+                        [outcome.reason for outcome in outcomes],
+                    )
+                )
+        except _NotDecidable:
+            return None
+        return plan
+
+    def apply_decided(self, plan: Decided, *, judge_again: bool = False) -> list[Batch]:
+        """Write what :meth:`decide` decided, one :class:`Batch` per batch it was given:
+        inside :meth:`all_or_nothing`, whose write lock is taken first. When another program
+        changed meanwhile what the decisions read (``Decided.stale``), nothing is written and
+        :class:`StaleDecisions` raised (leave the transaction, decide again), or, with
+        ``judge_again``, the items are judged again here, under the lock."""
+        assert self._deferred is not None, "only inside all_or_nothing"
+        try:
+            if plan.stale():
+                raise StaleDecisions
+            with self._store.db:  # (a savepoint: a stale write found on the way undoes all)
+                for op in plan.ops:
+                    op()
+        except StaleDecisions:
+            if not judge_again:
+                raise
+            return [self._remember_many(items, None, plan.check) for items in plan.items]
+        for items in plan.items:
+            self._evict_at_end(items)
+        return plan.batches
+
+    def _validated(self, items: Iterable[NewMemory]) -> list[NewMemory]:
         validated = []
         for position, item in enumerate(items, start=1):
             try:
                 validated.append(validate_new(item, self.settings, self._clock()))
             except InvalidInput as error:
                 raise type(error)(f"item {position}: {error}") from None  # (InFuture stays)
+        return validated
+
+    def _remember_many(
+        self, items: Iterable[NewMemory], progress: Progress | None, check: bool
+    ) -> Batch:
+        self._check_ready()
+        validated = self._validated(items)
         results: list[MemoryRecord] = []
         decisions: list[Decision] = []
         reasons: list[str] = []
@@ -478,41 +535,58 @@ class Writer:
                 for item, vector in zip(batch, vectors, strict=True)
             ]
             with self._store.db:
-                told = _Told(vectors)
-                for position, (item, vector) in enumerate(zip(batch, vectors, strict=True)):
-                    if item.type is MemoryType.SHORT_TERM:
-                        results.append(self._push_short_term(item, vector))
-                        decisions.append(Decision.INSERTED)
-                        reasons.append("")
-                        continue
-                    hashed = content_hash(item.content)
-                    outcome = self._reinforce_twin(hashed, item)
-                    if outcome is None and _judged(item, check):
-                        outcome = self._known_earlier(item, hashed)
-                    if outcome is None and _judged(item, check):
-                        neighbours = told.neighbours(
-                            position, stored[position], self._lifecycle.floor(item.content)
-                        )
-                        if item.type is MemoryType.EPISODIC:  # (the batch's events too)
-                            neighbours = [n for n in neighbours if n[0].record.type in FACTS]
-                        secret = withheld(item.content, item.metadata or {})
-                        proposal = self._lifecycle.propose(
-                            item.content, neighbours[:NEIGHBOURS], ask_model=False, secret=secret
-                        )
-                        earlier = self._lifecycle.may_update(
-                            item.content, neighbours, secret=secret
-                        )
-                        outcome = self._apply(proposal, earlier, item, hashed, vector)
-                    elif outcome is None:
-                        outcome = Outcome(self._insert(item, hashed, vector), Decision.INSERTED)
-                    told.note(position, outcome)
-                    results.append(outcome.record)
-                    decisions.append(outcome.decision)
-                    reasons.append(outcome.reason)
+                outcomes = self._judge_batch(batch, vectors, stored, _WriteNow(self), check)
                 self._evict_at_end(batch)  # once, when the outermost all_or_nothing ends
+            results += [outcome.record for outcome in outcomes]
+            decisions += [outcome.decision for outcome in outcomes]
+            reasons += [outcome.reason for outcome in outcomes]
             if progress:
                 progress(len(batch))
         return Batch(results, [], decisions, reasons)
+
+    def _judge_batch(
+        self,
+        batch: Sequence[NewMemory],
+        vectors: Sequence[Vectors],
+        stored: Sequence[list[tuple[StoredMemory, float]]],
+        act: _Acts,
+        check: bool,
+    ) -> list[Outcome]:
+        """Judge each of ``batch`` as remember judges, against its ``stored`` neighbours and
+        the batch's items before it, and carry out (``_WriteNow``) or plan (``Decided``) what
+        was decided, in order."""
+        told = _Told(vectors)
+        outcomes: list[Outcome] = []
+        for position, (item, vector) in enumerate(zip(batch, vectors, strict=True)):
+            if item.type is MemoryType.SHORT_TERM:
+                outcomes.append(Outcome(act.short_term(item, vector), Decision.INSERTED))
+                continue
+            hashed = content_hash(item.content)
+            outcome = act.twin(hashed, item)
+            if outcome is None and _judged(item, check):
+                outcome = self._known_earlier(item, hashed, act)
+            if outcome is None and _judged(item, check):
+                neighbours = told.neighbours(
+                    position, stored[position], self._lifecycle.floor(item.content)
+                )
+                if item.type is MemoryType.EPISODIC:  # (the batch's events too)
+                    neighbours = [n for n in neighbours if n[0].record.type in FACTS]
+                secret = withheld(item.content, item.metadata or {})
+                proposal = self._lifecycle.propose(
+                    item.content,
+                    neighbours[:NEIGHBOURS],
+                    ask_model=False,
+                    secret=secret,
+                    planned=act.planned_pairs,
+                )
+                earlier = self._lifecycle.may_update(item.content, neighbours, secret=secret)
+                act.judged(item, vector, neighbours, proposal, earlier)
+                outcome = self._apply(proposal, earlier, item, hashed, vector, act)
+            elif outcome is None:
+                outcome = Outcome(act.insert(item, hashed, vector), Decision.INSERTED)
+            told.note(position, outcome)
+            outcomes.append(outcome)
+        return outcomes
 
     def _stored_neighbours(
         self, item: NewMemory, vector: Vectors, check: bool, facts: bool
@@ -585,8 +659,10 @@ class Writer:
         write transaction: read before it, the memory may have changed or been forgotten by
         another process since."""
         existing = self._twin(hashed, item, alone)
-        if existing is None:
-            return None
+        return None if existing is None else self._reinforce(existing, item)
+
+    def _reinforce(self, existing: StoredMemory, item: NewMemory) -> Outcome:
+        """Raise the confidence of ``existing``, which ``item`` repeats (write transaction)."""
         record = existing.record
         reinforced = self._store.update_fields(
             existing,
@@ -636,11 +712,15 @@ class Writer:
         ]
 
     def _push_short_term(self, item: NewMemory, vector: Vectors | None = None) -> MemoryRecord:
-        record = self._new_record(item, content_hash(item.content))
-        record.secret = withheld(record.content, record.metadata)  # the store marks the rest
+        record = self._short_term_record(item)
         if vector is None:
             vector = self.embed_documents([record.content])[0]
         self._short_term.push(ShortTerm(record, vector))
+        return record
+
+    def _short_term_record(self, item: NewMemory) -> MemoryRecord:
+        record = self._new_record(item, content_hash(item.content))
+        record.secret = withheld(record.content, record.metadata)  # the store marks the rest
         return record
 
     # --- changing and forgetting --------------------------------------------------------------
@@ -1136,6 +1216,519 @@ class _Told:
         ]
         found.sort(key=lambda pair: pair[1], reverse=True)
         return found[:SUCCESSOR_NEIGHBOURS]
+
+
+class StaleDecisions(Exception):
+    """Another program changed what an import's decisions read between deciding them and the
+    write lock: nothing was written; decide again (:meth:`Writer.apply_decided`)."""
+
+
+class _NotDecidable(Exception):
+    """A line's decision that cannot be planned ahead (a model's overwrite): the import judges
+    under the write lock instead."""
+
+
+class _Acts(Protocol):
+    """How a judged line's decision is carried out: written at once, inside the write
+    transaction (:class:`_WriteNow`), or planned, to be written under the lock later
+    (:class:`Decided`). What it reads goes through it too, so that a plan sees its own lines."""
+
+    @property
+    def planned_pairs(self) -> Sequence[tuple[str, str]]:
+        """(earlier id, newer id) of the conflicts decided and not yet written."""
+        ...
+
+    def get(self, memory_id: str) -> StoredMemory | None: ...
+    def twin(self, hashed: str, item: NewMemory) -> Outcome | None: ...
+    def replaced(self, item: NewMemory, hashed: str) -> _Replaced | None: ...
+    def short_term(self, item: NewMemory, vector: Vectors) -> MemoryRecord: ...
+    def judged(
+        self,
+        item: NewMemory,
+        vector: Vectors,
+        neighbours: list[tuple[StoredMemory, float]],
+        proposal: Proposal,
+        earlier: Sequence[tuple[StoredMemory, float]],
+    ) -> None: ...
+    def insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord: ...
+    def merge(
+        self,
+        fresh: StoredMemory,
+        content: str,
+        similarity: float,
+        fuller: tuple[str, Vectors] | None,
+    ) -> MemoryRecord: ...
+    def overwrite(
+        self,
+        fresh: StoredMemory,
+        content: str,
+        hashed: str,
+        vector: Vectors,
+        similarity: float,
+        why: str,
+        made: float,
+    ) -> MemoryRecord: ...
+    def queue(
+        self, older: MemoryRecord, newer: MemoryRecord, similarity: float, reason: str
+    ) -> int | None: ...
+    def link(self, record: MemoryRecord, earlier: Sequence[tuple[StoredMemory, float]]) -> None: ...
+    def log_verdict(
+        self, existing: MemoryRecord, candidate_id: str, similarity: float, verdict: Verdict
+    ) -> None: ...
+
+
+class _WriteNow:
+    """Decisions written as they are made (inside the caller's write transaction)."""
+
+    planned_pairs: Sequence[tuple[str, str]] = ()  # (the store holds every conflict queued)
+
+    def __init__(self, writer: Writer) -> None:
+        self._writer = writer
+        self._lifecycle = writer._lifecycle
+
+    def get(self, memory_id: str) -> StoredMemory | None:
+        return self._writer._store.get(memory_id)
+
+    def twin(self, hashed: str, item: NewMemory) -> Outcome | None:
+        return self._writer._reinforce_twin(hashed, item)
+
+    def replaced(self, item: NewMemory, hashed: str) -> _Replaced | None:
+        return self._writer._replaced(item, hashed)
+
+    def short_term(self, item: NewMemory, vector: Vectors) -> MemoryRecord:
+        return self._writer._push_short_term(item, vector)
+
+    def judged(
+        self,
+        item: NewMemory,
+        vector: Vectors,
+        neighbours: list[tuple[StoredMemory, float]],
+        proposal: Proposal,
+        earlier: Sequence[tuple[StoredMemory, float]],
+    ) -> None:
+        pass  # (written at once: nothing to judge again)
+
+    def insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:
+        return self._writer._insert(item, hashed, vector)
+
+    def merge(
+        self,
+        fresh: StoredMemory,
+        content: str,
+        similarity: float,
+        fuller: tuple[str, Vectors] | None,
+    ) -> MemoryRecord:
+        return self._lifecycle.merge(fresh, content, similarity, fuller)
+
+    def overwrite(
+        self,
+        fresh: StoredMemory,
+        content: str,
+        hashed: str,
+        vector: Vectors,
+        similarity: float,
+        why: str,
+        made: float,
+    ) -> MemoryRecord:
+        confidence = self._writer.settings.default_confidence
+        return self._lifecycle.overwrite(
+            fresh, content, hashed, vector, similarity, why, confidence, made
+        )
+
+    def queue(
+        self, older: MemoryRecord, newer: MemoryRecord, similarity: float, reason: str
+    ) -> int | None:
+        return self._lifecycle.queue_conflict(older, newer, similarity, reason)
+
+    def link(self, record: MemoryRecord, earlier: Sequence[tuple[StoredMemory, float]]) -> None:
+        self._lifecycle.link_successor(record, earlier)
+
+    def log_verdict(
+        self, existing: MemoryRecord, candidate_id: str, similarity: float, verdict: Verdict
+    ) -> None:
+        self._lifecycle.log_verdict(existing, candidate_id, similarity, verdict)
+
+
+def _decision(proposal: Proposal, earlier: Sequence[tuple[StoredMemory, float]]) -> Any:
+    """What a line's writes depend on: the relation found, with which memory (not for a
+    compatible one, merely stored: which memory is nearest changes nothing written), whether
+    the new text is kept, and the memories it may be a later version of."""
+    compared = proposal.neighbour if proposal.relation is not Relation.COMPATIBLE else None
+    neighbour = None if compared is None else compared.record.id
+    later_than = frozenset(stored.record.id for stored, _ in earlier)
+    return (proposal.relation, neighbour, proposal.keeps_new_text, later_than)
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """A line a plan judged: against what, and what it decided (see ``Decided.stale``)."""
+
+    item: NewMemory
+    vector: Vectors
+    floor: float
+    match: str | None  # the keyword query of the attribute it changes, if any
+    neighbours: list[tuple[StoredMemory, float]]
+    decision: Any
+    pairs: int  # how many conflicts the plan had decided to queue then
+
+
+class _PlannedVectors:
+    """The unit vectors of the memories a plan added (or gave a fuller text), searched by
+    cosine as the store's index would find them once written."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, int] = {}
+        self._types: list[str] = []
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+
+    def add(self, memory_id: str, kind: str, vector: Vectors) -> None:
+        unit = np.asarray(vector, dtype=np.float32).reshape(-1)
+        norm = float(np.linalg.norm(unit))
+        unit = unit / norm if norm > 0 else unit
+        row = self._rows.get(memory_id)
+        if row is None:
+            row = self._rows[memory_id] = len(self._types)
+            self._types.append(kind)
+            if row >= len(self._matrix):  # (grown by doubling: one copy per doubling)
+                grown = np.zeros((max(64, 2 * len(self._matrix)), unit.size), dtype=np.float32)
+                if len(self._matrix):
+                    grown[: len(self._matrix)] = self._matrix
+                self._matrix = grown
+        self._matrix[row] = unit
+
+    def near(
+        self, vectors: Sequence[Vectors], floors: Sequence[float], types: Sequence[bool]
+    ) -> list[list[tuple[str, float]]]:
+        """For each of ``vectors``, the planned memories at or above its floor (facts only
+        where ``types`` says so), with their cosine."""
+        if not self._types or not vectors:
+            return [[] for _ in vectors]
+        ids = list(self._rows)
+        raw = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        queries = (raw / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        with blas.one_thread():  # (a batch against a few thousand rows: threads only wait)
+            cosines = queries @ self._matrix[: len(ids)].T
+        found: list[list[tuple[str, float]]] = []
+        for row, floor, facts_only in zip(cosines, floors, types, strict=True):
+            found.append(
+                [
+                    (ids[at], float(row[at]))
+                    for at in np.flatnonzero(row >= floor)
+                    if not facts_only or self._types[at] in FACTS
+                ]
+            )
+        return found
+
+
+class Decided:
+    """An import's decisions, made against the store as it is (no write lock) and the
+    import's own earlier lines, and the writes that carry them out, run later under the lock
+    (:meth:`Writer.apply_decided`). What the decisions read is noted, so that what another
+    program changed meanwhile can be told apart from what it did not touch."""
+
+    def __init__(self, writer: Writer, check: bool) -> None:
+        self._writer = writer
+        self._store = writer._store
+        self._lifecycle = writer._lifecycle
+        self.check = check
+        self.seq = self._store.latest_event_seq()  # what another program writes comes after
+        self.items: list[list[NewMemory]] = []  # per batch of the caller
+        self.batches: list[Batch] = []
+        self.ops: list[Callable[[], object]] = []
+        self.facts = False  # whether the plan adds a fact
+        self._current: dict[str, StoredMemory] = {}  # memories the plan adds or changes
+        self._by_hash: dict[str, list[str]] = {}  # the plan's memories by their text now
+        self._vectors = _PlannedVectors()
+        self._revectored: set[str] = set()  # stored memories a fuller text re-embedded
+        self._read: set[str] = set()  # stored memories found by a line's text
+        self._hashes: set[str] = set()  # every line's text
+        self._judged: list[_Judged] = []  # every judged line, with what it was judged against
+        self._replaced: dict[str, tuple[NewMemory, str | None]] = {}
+        self.planned_pairs: list[tuple[str, str]] = []  # conflicts decided, as pending_pairs
+
+    # --- what the decisions read --------------------------------------------------------------
+
+    def neighbours(
+        self, batch: Sequence[NewMemory], vectors: Sequence[Vectors], facts: bool
+    ) -> list[list[tuple[StoredMemory, float]]]:
+        """Each item's stored neighbours (as the plan left them) and the plan's earlier
+        memories near it, nearest first."""
+        floors = [self._lifecycle.floor(item.content) for item in batch]
+        episodic = [item.type is MemoryType.EPISODIC for item in batch]
+        planned = self._vectors.near(vectors, floors, episodic)
+        found: list[list[tuple[StoredMemory, float]]] = []
+        for item, vector, near in zip(batch, vectors, planned, strict=True):
+            if not _judged(item, self.check):
+                found.append([])
+                continue
+            stored = self._writer._stored_neighbours(item, vector, self.check, facts)
+            pairs = [
+                (self._current.get(m.record.id, m), similarity)
+                for m, similarity in stored
+                if m.record.id not in self._revectored
+            ]
+            pairs += [(self._current[memory_id], similarity) for memory_id, similarity in near]
+            pairs.sort(key=lambda pair: pair[1], reverse=True)
+            found.append(pairs[:SUCCESSOR_NEIGHBOURS])
+        return found
+
+    def get(self, memory_id: str) -> StoredMemory | None:
+        # (a neighbour: what another program changes in it is judged again in stale())
+        if memory_id in self._current:
+            return self._current[memory_id]
+        return self._store.get(memory_id)
+
+    def judged(
+        self,
+        item: NewMemory,
+        vector: Vectors,
+        neighbours: list[tuple[StoredMemory, float]],
+        proposal: Proposal,
+        earlier: Sequence[tuple[StoredMemory, float]],
+    ) -> None:
+        """Note what a line was judged against and what was decided, to judge it again under
+        the lock if another program changed one of its neighbours or added one."""
+        floor = self._lifecycle.floor(item.content)
+        match = self._lifecycle.slot_match(item.content)
+        key = _decision(proposal, earlier)
+        pairs = len(self.planned_pairs)
+        self._judged.append(_Judged(item, vector, floor, match, neighbours, key, pairs))
+
+    def twin(self, hashed: str, item: NewMemory) -> Outcome | None:
+        self._hashes.add(hashed)
+        for memory_id in self._by_hash.get(hashed, ()):
+            current = self._current[memory_id]
+            if item.type is not MemoryType.EPISODIC or self._writer._same_occasion(
+                item, current.record, alone=False
+            ):
+                return self._reinforce(current, item)
+        found = self._writer._twin(hashed, item, alone=False)
+        if found is None:
+            return None
+        self._read.add(found.record.id)
+        current = self._current.get(found.record.id, found)
+        if current.record.content_hash != hashed:
+            return None  # the plan gave it a fuller text
+        return self._reinforce(current, item)
+
+    def _reinforce(self, current: StoredMemory, item: NewMemory) -> Outcome:
+        before = current.record
+        # The plan's own record changes in place: a line repeated 1,000 times is one record
+        # (memory stays bounded by the distinct lines), not a copy per repeat.
+        after = before if before.id in self._current else replace(before)
+        after.confidence = min(1.0, before.confidence + _REINFORCE_CONFIDENCE)
+        after.importance = max(before.importance, float(item.importance or 0.0))
+        after.updated_at = self._writer._clock()
+        self._current[before.id] = StoredMemory(current.rowid, after)
+        self.ops.append(partial(self._reinforce_stored, before.id, item))
+        return Outcome(after, Decision.REINFORCED, before, 1.0)
+
+    def _reinforce_stored(self, memory_id: str, item: NewMemory) -> None:
+        self._writer._reinforce(self._fresh(memory_id), item)
+
+    def replaced(self, item: NewMemory, hashed: str) -> _Replaced | None:
+        found = self._writer._replaced(item, hashed)
+        self._replaced[hashed] = (item, None if found is None else found.current.record.id)
+        if found is None:
+            return None
+        self._read.add(found.current.record.id)
+        current = self._current.get(found.current.record.id)
+        if current is None:
+            return found
+        if any(content_hash(text) == hashed for text in restatements(current.record.metadata)):
+            return None  # the plan merged the text into it
+        return replace(found, current=current)
+
+    # --- what they write ----------------------------------------------------------------------
+
+    def short_term(self, item: NewMemory, vector: Vectors) -> MemoryRecord:
+        record = self._writer._short_term_record(item)
+        self.ops.append(partial(self._writer._short_term.push, ShortTerm(record, vector)))
+        return record
+
+    def insert(self, item: NewMemory, hashed: str, vector: Vectors) -> MemoryRecord:
+        record = self._writer._new_record(item, hashed)
+        record.secret = withheld(record.content, record.metadata)  # as the store marks it
+        self._current[record.id] = StoredMemory(-1, record)
+        self._by_hash.setdefault(hashed, []).append(record.id)
+        self._vectors.add(record.id, record.type.value, vector)
+        self.facts = self.facts or record.type.value in FACTS
+        # (a copy: the plan's later merges into it must not change what is inserted)
+        self.ops.append(partial(self._store.insert, replace(record), vector))
+        return record
+
+    def merge(
+        self,
+        fresh: StoredMemory,
+        content: str,
+        similarity: float,
+        fuller: tuple[str, Vectors] | None,
+    ) -> MemoryRecord:
+        before = fresh.record
+        merged = self._lifecycle.merged(before, content, None if fuller is None else fuller[0])
+        self._current[before.id] = StoredMemory(fresh.rowid, merged)
+        if fuller is not None:
+            if before.id in self._by_hash.get(before.content_hash, ()):
+                self._by_hash[before.content_hash].remove(before.id)
+            self._by_hash.setdefault(fuller[0], []).append(before.id)
+            self._vectors.add(before.id, before.type.value, fuller[1])
+            self._revectored.add(before.id)
+        self.ops.append(partial(self._merge_stored, before.id, content, similarity, fuller))
+        return merged
+
+    def _merge_stored(
+        self,
+        memory_id: str,
+        content: str,
+        similarity: float,
+        fuller: tuple[str, Vectors] | None,
+    ) -> None:
+        self._lifecycle.merge(self._fresh(memory_id), content, similarity, fuller)
+
+    def overwrite(
+        self,
+        fresh: StoredMemory,
+        content: str,
+        hashed: str,
+        vector: Vectors,
+        similarity: float,
+        why: str,
+        made: float,
+    ) -> MemoryRecord:
+        raise _NotDecidable  # (only a model overwrites, and a batch never asks one)
+
+    def queue(
+        self, older: MemoryRecord, newer: MemoryRecord, similarity: float, reason: str
+    ) -> int | None:
+        self.ops.append(partial(self._lifecycle.queue_conflict, older, newer, similarity, reason))
+        # (dated as the store's pending_pairs dates them: an import may tell the newer first)
+        pair = (older.id, newer.id)
+        if older.created_at > newer.created_at:
+            pair = (newer.id, older.id)
+        self.planned_pairs.append(pair)
+        return None  # (numbered when written)
+
+    def link(self, record: MemoryRecord, earlier: Sequence[tuple[StoredMemory, float]]) -> None:
+        self.ops.append(partial(self._lifecycle.link_successor, record, list(earlier)))
+
+    def log_verdict(
+        self, existing: MemoryRecord, candidate_id: str, similarity: float, verdict: Verdict
+    ) -> None:
+        self.ops.append(
+            partial(self._lifecycle.log_verdict, existing, candidate_id, similarity, verdict)
+        )
+
+    def _fresh(self, memory_id: str) -> StoredMemory:
+        """The memory as it is now, under the write lock; gone or no longer active: the
+        decision is stale."""
+        stored = self._store.get(memory_id)
+        if stored is None or stored.record.status is not Status.ACTIVE:
+            raise StaleDecisions(memory_id)
+        return stored
+
+    # --- under the write lock -----------------------------------------------------------------
+
+    def stale(self) -> bool:
+        """Whether another program's change since the plan began changes a decision: read
+        under the write lock (every change of a memory is an event: the sync outbox relies on
+        that). A memory a line's text was found in (a repeat, a text it replaced) that changed,
+        or a new one with a line's very text, is stale; a changed or new memory that is, or
+        would be, a line's neighbour (at or above its floor, or found by the attribute it
+        changes) has that line judged again, and is stale only if the decision differs."""
+        writer = self._writer
+        touched = self._store.touched_since(writer.namespace, self.seq)
+        if not touched:
+            return False
+        if touched & self._read:
+            return True
+        now = {
+            memory_id: stored
+            for memory_id in touched
+            if (stored := self._store.get(memory_id)) is not None
+            and stored.record.status is Status.ACTIVE
+            and stored.record.namespace == writer.namespace
+        }
+        if any(stored.record.content_hash in self._hashes for stored in now.values()):
+            return True
+        for hashed, (item, was) in self._replaced.items():
+            found = writer._replaced(item, hashed)
+            if (None if found is None else found.current.record.id) != was:
+                return True
+        vectors = {
+            memory_id: np.frombuffer(blob, dtype=np.float32)
+            for memory_id, stored in now.items()
+            if (blob := self._store.vectors_for([stored.rowid]).get(stored.rowid)) is not None
+        }
+        # the changed memories the keyword query of each attribute a line changes finds
+        rowids = {stored.rowid: memory_id for memory_id, stored in now.items()}
+        matches: dict[str, set[str]] = {}
+        for line in self._judged:
+            if line.match is not None and line.match not in matches:
+                hits = self._store.keyword_matches(line.match, list(rowids))
+                matches[line.match] = {rowids[rowid] for rowid in hits}
+        return any(
+            self._judged_otherwise(line, touched, now, vectors, matches.get(line.match or "", ()))
+            for line in self._affected(touched, now, vectors, matches)
+        )
+
+    def _affected(
+        self,
+        touched: set[str],
+        now: dict[str, StoredMemory],
+        vectors: dict[str, Vectors],
+        matches: dict[str, set[str]],
+    ) -> Iterator[_Judged]:
+        """The judged lines a changed memory is, or now would be, a neighbour of."""
+        near = _PlannedVectors()
+        for memory_id, vector in vectors.items():
+            near.add(memory_id, now[memory_id].record.type.value, vector)
+        meets = near.near(
+            [line.vector for line in self._judged],
+            [line.floor for line in self._judged],
+            [line.item.type is MemoryType.EPISODIC for line in self._judged],
+        )
+        for line, met in zip(self._judged, meets, strict=True):
+            if (
+                met
+                or (line.match is not None and matches[line.match])
+                or any(m.record.id in touched for m, _ in line.neighbours)
+            ):
+                yield line
+
+    def _judged_otherwise(
+        self,
+        line: _Judged,
+        touched: set[str],
+        now: dict[str, StoredMemory],
+        vectors: dict[str, Vectors],
+        by_attribute: Collection[str],
+    ) -> bool:
+        """Whether ``line`` is decided otherwise among its neighbours as they are now: those
+        another program changed as they are now (gone when no longer active), with those it
+        added or changed that are near the line (or found by the attribute it changes, as
+        ``Lifecycle.neighbours`` finds them)."""
+        pairs = [(m, s) for m, s in line.neighbours if m.record.id not in touched]
+        for memory_id, vector in vectors.items():
+            similarity = _cosine(line.vector, vector)
+            was = any(m.record.id == memory_id for m, _ in line.neighbours)
+            if was or similarity >= line.floor or memory_id in by_attribute:
+                pairs.append((now[memory_id], similarity))
+        if line.item.type is MemoryType.EPISODIC:
+            pairs = [pair for pair in pairs if pair[0].record.type in FACTS]
+        pairs.sort(key=lambda pair: pair[1], reverse=True)
+        pairs = pairs[:SUCCESSOR_NEIGHBOURS]
+        content = line.item.content
+        secret = withheld(content, line.item.metadata or {})
+        proposal = self._lifecycle.propose(
+            content,
+            pairs[:NEIGHBOURS],
+            ask_model=False,
+            secret=secret,
+            planned=self.planned_pairs[: line.pairs],
+        )
+        earlier = self._lifecycle.may_update(content, pairs, secret=secret)
+        return bool(_decision(proposal, earlier) != line.decision)
 
 
 def _takes_side(text: str, side: str, against: str) -> bool:

@@ -34,7 +34,7 @@ from localmind.errors import (
 )
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
-from localmind.memory import Memory, NewMemory, validate_new
+from localmind.memory import Decided, Memory, NewMemory, StaleDecisions, validate_new
 from localmind.records import MemoryType
 from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
@@ -49,6 +49,7 @@ from localmind.transfer import (
     markdown,
     to_document,
 )
+from localmind.writing import Batch
 
 
 @cli.command("import")
@@ -127,78 +128,82 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         pending = next(batches, None)
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
-    imported = skipped = forgotten = settled_away = repeated = merged = queued = outdated = 0
-    requeued = 0  # pending conflicts an export carried, queued again
-    secret: dict[str, None] = {}  # ids of those that look like secrets, in order
-    restored: list[str] = []  # ids an export's lines wrote back, judged at the end
-    spoken_for: set[str] = set()  # ids of a version 2 export: it carries their queue
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
-        # Half the bar reads and prepares (no lock held), the other half writes.
+        # Half the bar reads, prepares and judges (no lock held), the other half writes.
         bar = click.progressbar(length=2 * (lines.size or 1), label="Importing", file=sys.stderr)
         with _nothing_left_if_stopped(), bar:
             progress = _Progress(bar, lines)
             ahead = _prepared_ahead(memory, pending, batches, progress, check=not raw)
-            with (
-                _refused_over_capacity(file.name),
-                memory.all_or_nothing(archive=allow_evict) as evicted,
-            ):
-                # (a file of more than PREPARED_AHEAD memories prepares the rest under the lock)
-                for pending in itertools.chain(ahead, _prepared(memory, batches, progress, raw)):
-                    added = memory.remember_many_explained(pending.new, check=not raw)
-                    report = memory.restore(pending.restorable)
-                    requeued += memory.restore_waiting(pending.carried)
-                    restored += report.written
-                    spoken_for.update(r.record.id for r in pending.restorable if r.carries_queue)
-                    imported += len(pending.new) - added.reinforced - added.merged - added.outdated
-                    imported += report.restored
-                    repeated += added.reinforced
-                    outdated += added.outdated
-                    merged += added.merged
-                    queued += added.queued
-                    skipped += len(report.skipped)
-                    forgotten += len(report.forgotten)
-                    settled_away += len(report.settled_away)
-                    secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
-                    secret.update(dict.fromkeys(report.secret))
-                    progress.written(pending)
-                # Written back as they were, then judged as `add` judges, against the rest
-                # of the store (what the export's own memories waited for, it carried).
-                queued += memory.judge_restored(restored, spoken_for)
+            decided = _decided(memory, ahead, raw)
+            attempt = 1
+            while True:
+                tally = _Tally()
+                try:
+                    with (
+                        _refused_over_capacity(file.name),
+                        memory.all_or_nothing(archive=allow_evict) as evicted,
+                    ):
+                        if decided is not None:
+                            last = attempt >= DECIDING_ATTEMPTS
+                            written = memory.apply_decided(decided, judge_again=last)
+                            for pending, added in zip(ahead, written, strict=True):
+                                tally.add(added, len(pending.new))
+                                progress.written(pending)
+                            rest = _prepared(memory, batches, progress, raw)
+                        else:
+                            rest = itertools.chain(ahead, _prepared(memory, batches, progress, raw))
+                        # (past PREPARED_AHEAD memories, the rest is prepared and judged under
+                        # the lock: memory stays bounded)
+                        for pending in rest:
+                            tally.write(memory, pending, raw)
+                            progress.written(pending)
+                        # Written back as they were, then judged as `add` judges, against
+                        # the rest of the store (what the export's own memories waited for,
+                        # it carried).
+                        tally.queued += memory.judge_restored(tally.restored, tally.spoken_for)
+                    break
+                except StaleDecisions:
+                    # Another program changed what the decisions read (nothing was written):
+                    # decide again against the store as it is now, holding no lock.
+                    attempt += 1
+                    decided = _decided(memory, ahead, raw)
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
-    summary = f"Imported {n_memories(imported)} in {elapsed:.1f} s"
-    if skipped:
-        summary += f"; {skipped} already present (same id), left as they are"
-    if forgotten:
+    summary = f"Imported {n_memories(tally.imported)} in {elapsed:.1f} s"
+    if tally.skipped:
+        summary += f"; {tally.skipped} already present (same id), left as they are"
+    if tally.forgotten:
         # a forget is final: an old export must not bring the memory back
-        summary += f"; {forgotten} forgotten here: not brought back"
-    if settled_away:
+        summary += f"; {tally.forgotten} forgotten here: not brought back"
+    if tally.settled_away:
         summary += (
-            f"; {settled_away} merged into another memory (or set aside) in a review here: "
+            f"; {tally.settled_away} merged into another memory (or set aside) in a review here: "
             "not brought back"
         )
-    if repeated:
+    if tally.repeated:
         # a file imported twice must not look like twice the memories
-        summary += f"; {repeated} already present (same text): confidence raised, not added again"
-    if outdated:
+        summary += (
+            f"; {tally.repeated} already present (same text): confidence raised, not added again"
+        )
+    if tally.outdated:
         # a file imported again after its facts were resolved must not bring them back
         summary += (
-            f"; {outdated} already known as an earlier version of a memory (or set aside in "
+            f"; {tally.outdated} already known as an earlier version of a memory (or set aside in "
             "a review): kept the current text, not added again"
         )
-    if merged:
-        summary += f"; {merged} restated a memory: merged into it"
-    if queued:
+    if tally.merged:
+        summary += f"; {tally.merged} restated a memory: merged into it"
+    if tally.queued:
         summary += (
-            f"; {n_memories(queued)} may change an earlier one: "
+            f"; {n_memories(tally.queued)} may change an earlier one: "
             "queued for review (localmind conflicts)"
         )
-    if requeued:
+    if tally.requeued:
         summary += (
-            f"; {plural(requeued, 'pending conflict')} of the export queued again for review "
+            f"; {plural(tally.requeued, 'pending conflict')} of the export queued again for review "
             "(localmind conflicts)"
         )
     if evicted:
@@ -206,8 +211,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     if bad:
         summary += f"; skipped {plural(bad, 'bad line')}"
     click.echo(summary + ".")
-    if secret:
-        click.echo(told_to_person(list(secret)), err=True)
+    if tally.secret:
+        click.echo(told_to_person(list(tally.secret)), err=True)
 
 
 NOTHING_IMPORTED = "nothing imported; the store is as it was."
@@ -252,11 +257,15 @@ def _nothing_left_if_stopped() -> Iterator[None]:
 IMPORT_BATCH = 1024
 
 
-#: Memories read and prepared (embedded, their statements read) before the import takes the
-#: write lock: what other programs' writes wait for is then only judging and writing. Bounded:
-#: a vector is 2 KiB, and statement.read keeps 4096 statements (a longer file reads some again
-#: under the lock, and prepares what is past this under it).
-PREPARED_AHEAD = 4 * IMPORT_BATCH
+#: Memories read, prepared (embedded, their statements read) and judged before the import
+#: takes the write lock: what other programs' writes wait for is then only the writes. Bounded:
+#: a vector is 2 KiB (32 MiB in all), and a judged line is held until it is written; a longer
+#: file prepares and judges what is past this under the lock.
+PREPARED_AHEAD = 16 * IMPORT_BATCH
+
+#: How many times an import decides its lines before the write lock when another program
+#: keeps changing what they read; the last time it judges again under the lock instead.
+DECIDING_ATTEMPTS = 3
 
 
 @dataclass(slots=True)
@@ -272,6 +281,47 @@ class _Batch:
 
     def __len__(self) -> int:
         return len(self.new) + len(self.restorable) + len(self.carried)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What an import did, for its summary (counted afresh if it is decided again)."""
+
+    imported: int = 0
+    skipped: int = 0
+    forgotten: int = 0
+    settled_away: int = 0
+    repeated: int = 0
+    merged: int = 0
+    queued: int = 0
+    outdated: int = 0
+    requeued: int = 0  # pending conflicts an export carried, queued again
+    secret: dict[str, None] = field(default_factory=dict)  # ids that look like secrets, in order
+    restored: list[str] = field(default_factory=list)  # ids an export wrote back: judged last
+    spoken_for: set[str] = field(default_factory=set)  # a version 2 export carries their queue
+
+    def add(self, added: Batch, lines: int) -> None:
+        """Count what ``lines`` new lines came to."""
+        self.imported += lines - added.reinforced - added.merged - added.outdated
+        self.repeated += added.reinforced
+        self.outdated += added.outdated
+        self.merged += added.merged
+        self.queued += added.queued
+        self.secret.update(dict.fromkeys(r.id for r in added.records if r.secret))
+
+    def write(self, memory: Memory, batch: _Batch, raw: bool) -> None:
+        """Judge and write ``batch`` under the lock: its new lines, an export's memories and
+        what they wait for."""
+        self.add(memory.remember_many_explained(batch.new, check=not raw), len(batch.new))
+        report = memory.restore(batch.restorable)
+        self.requeued += memory.restore_waiting(batch.carried)
+        self.restored += report.written
+        self.spoken_for.update(r.record.id for r in batch.restorable if r.carries_queue)
+        self.imported += report.restored
+        self.skipped += len(report.skipped)
+        self.forgotten += len(report.forgotten)
+        self.settled_away += len(report.settled_away)
+        self.secret.update(dict.fromkeys(report.secret))
 
 
 class _Progress:
@@ -315,6 +365,14 @@ def _prepared_ahead(
             break
         batch = next(rest, None)
     return ahead
+
+
+def _decided(memory: Memory, ahead: list[_Batch], raw: bool) -> Decided | None:
+    """``ahead``'s lines judged before the write lock (``Memory.decide``); None for an
+    export's memories, which are restored and judged under it."""
+    if any(batch.restorable or batch.carried for batch in ahead):
+        return None
+    return memory.decide([batch.new for batch in ahead], check=not raw)
 
 
 def _prepared(

@@ -158,6 +158,16 @@ class Events(Tables):
         )
         return [(str(reason or op), str(day), int(n)) for op, reason, day, n in rows]
 
+    def touched_since(self, namespace: str, seq: int) -> set[str]:
+        """Ids of the memories of ``namespace`` that events after position ``seq`` changed or
+        name: a queued conflict's existing memory, a later version's successor too."""
+        rows = self.db.execute(
+            "SELECT memory_id, json_extract(payload, '$.existing'), "
+            "json_extract(payload, '$.later') FROM events WHERE namespace = ? AND seq > ?",
+            (namespace, seq),
+        )
+        return {str(memory_id) for row in rows for memory_id in row if memory_id is not None}
+
     def changed_since(self, namespace: str, seq: int, ops: Sequence[str] | None = None) -> set[str]:
         """Ids of the memories of ``namespace`` with events after position ``seq`` (of the
         ``ops`` given, or any)."""

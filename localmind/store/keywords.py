@@ -117,6 +117,17 @@ class KeywordIndex(Tables):
                 return hits[:k]
             fetch *= 4
 
+    def keyword_matches(self, match: str, rowids: Sequence[int]) -> set[int]:
+        """Which of ``rowids`` (indexed memories) the keyword query ``match`` finds."""
+        if not rowids:
+            return set()
+        rows = self.db.execute(
+            "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? "
+            f"AND rowid IN ({placeholders(rowids)})",
+            [match, *rowids],
+        )
+        return {int(rowid) for (rowid,) in rows}
+
     def terms(self, text: str) -> list[str]:
         """The terms the keyword index holds for ``text``: FTS5's own tokenizer (Porter stems)
         over ``index_text`` (CJK bigrams), so they compare with indexed terms exactly."""

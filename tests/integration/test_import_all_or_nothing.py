@@ -188,16 +188,15 @@ def test_ctrl_c_in_the_middle_of_an_import_leaves_the_store_as_it_was(
     stderr: list[str] = []
     reader = threading.Thread(target=lambda: stderr.append(child.stderr.read()))  # type: ignore[union-attr]
     reader.start()
-    deadline = time.monotonic() + 120
-    # Mid-way: the import holds the write lock (its one transaction is open) and, a second
-    # later, still does. It is frozen (SIGSTOP) before that is checked: its writes take only
-    # seconds (the embedding was done before), and a check of a running import could see the
+    deadline = time.monotonic() + 300  # (it embeds and judges 4,003 lines first)
+    # Mid-way: the import holds the write lock (its one transaction is open). It is frozen
+    # (SIGSTOP) as soon as it is seen to, then checked: its writes take only seconds (the
+    # embedding and judging were done before), and a check of a running import could see the
     # lock held just before it ended, the Ctrl-C then arriving after it had (CI, under load).
     while not _write_lock_held(store):
         assert child.poll() is None, "the import ended before it could be interrupted"
         assert time.monotonic() < deadline, "the import never began writing"
-        time.sleep(0.1)
-    time.sleep(1)
+        time.sleep(0.05)
     child.send_signal(signal.SIGSTOP)
     try:
         assert child.poll() is None and _write_lock_held(store), "the import ended too soon"
