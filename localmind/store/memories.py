@@ -8,8 +8,8 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from localmind.embedders.base import Vectors
@@ -26,6 +26,7 @@ from localmind.records import (
     MemoryRecord,
     Status,
     column_reader,
+    copied,
     restatements,
     to_column,
     to_json,
@@ -337,7 +338,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             self.db,
             rowids,
             lambda: self.scalar("PRAGMA data_version"),
-            lambda row: StoredMemory(row.rowid, replace(row.record, last_accessed=noted)),
+            lambda row: StoredMemory(row.rowid, copied(row.record, last_accessed=noted)),
             lambda: self.db.executemany(
                 "UPDATE memories SET last_accessed = ? WHERE rowid = ?",
                 [(noted, rowid) for rowid in rowids],

@@ -89,7 +89,7 @@ class RowCache(Generic[_Row]):
         rowids: Iterable[int],
         data_version: Callable[[], int],
         change: Callable[[_Row], _Row],
-        write: Callable[[], None],
+        write: Callable[[], object],
     ) -> Callable[[], None]:
         """Run ``write``, an update of ``rowids`` inside the caller's write transaction that
         changes each row as ``change`` does; returns what to call once that transaction
