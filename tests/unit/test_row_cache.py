@@ -128,3 +128,70 @@ def test_lookups_are_kept_until_their_table_changes_here_or_elsewhere() -> None:
     assert ask("c") == {"c": 0}
 
     assert reads == [["a", "b"], ["a", "b"], ["b"], ["c"], ["c"]]
+
+
+def _noted(
+    db: apsw.Connection, cache: RowCache[str], version: Callable[[], int], rowids: list[int]
+) -> Callable[[], None]:
+    """``RowCache.updating`` as a recall notes its results: the rows upper-cased in SQL, and
+    the cached copies changed alike."""
+    marks = ", ".join("?" for _ in rowids)
+    return cache.updating(
+        db,
+        rowids,
+        version,
+        str.upper,
+        lambda: db.execute(
+            f"UPDATE memories SET content = upper(content) WHERE rowid IN ({marks})", rowids
+        ),
+    )
+
+
+def test_rows_a_committed_update_changed_are_kept_changed_not_read_again() -> None:
+    db, cache, reads = _connection(), RowCache[str](), list[list[int]]()
+    read = _reader(db, reads)
+    cache.rows(db, [1, 2, 3], lambda: 1, read)
+
+    db.execute("BEGIN IMMEDIATE")
+    committed = _noted(db, cache, lambda: 1, [1, 2])
+    db.execute("COMMIT")
+    committed()
+
+    assert cache.rows(db, [1, 2, 3], lambda: 1, read) == {1: "A", 2: "B", 3: "c"}
+    assert reads == [[1, 2, 3]]  # what SQL holds now, without reading it
+
+
+def test_an_update_not_committed_or_overtaken_is_read_again() -> None:
+    db, cache, reads = _connection(), RowCache[str](), list[list[int]]()
+    read = _reader(db, reads)
+    version = [1]
+    cache.rows(db, [1, 2, 3], lambda: version[0], read)
+
+    # rolled back: its rows left the cache, and nothing puts them back
+    db.execute("BEGIN IMMEDIATE")
+    _noted(db, cache, lambda: version[0], [1])
+    db.execute("ROLLBACK")
+    assert cache.rows(db, [1], lambda: version[0], read) == {1: "a"}
+    # a savepoint inside a transaction still open: not committed yet when it is called
+    with contextlib.suppress(RuntimeError), db:
+        _noted(db, cache, lambda: version[0], [2])()
+        raise RuntimeError("the outer write fails")
+    assert cache.rows(db, [2], lambda: version[0], read) == {2: "b"}
+    # another change to memories here came in between
+    db.execute("BEGIN IMMEDIATE")
+    committed = _noted(db, cache, lambda: version[0], [3])
+    db.execute("UPDATE memories SET content = 'x' || content WHERE rowid = 3")
+    db.execute("COMMIT")
+    committed()
+    assert cache.rows(db, [3], lambda: version[0], read) == {3: "xC"}
+    # another connection committed before it was called, and another thread read since
+    cache.rows(db, [1], lambda: version[0], read)
+    db.execute("BEGIN IMMEDIATE")
+    committed = _noted(db, cache, lambda: version[0], [1])
+    db.execute("COMMIT")
+    version[0] = 2
+    cache.rows(db, [2], lambda: version[0], read)
+    committed()
+    assert cache.rows(db, [1], lambda: version[0], read) == {1: "A"}
+
+    assert reads == [[1, 2, 3], [1], [2], [3], [2], [1]]
