@@ -204,11 +204,25 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     attributes, or only one of them an attribute, are no change of one: "Mia started school
     in September" changes nothing in 用户的女儿叫米娅，今年六岁 (review9 M2). What ``remember``
     notes as a later version on a cue alone, and recall judges so too (docs/design.md, "Wrong
-    answers, round 10")."""
+    answers, round 10"). Never about someone else (我爸妈决定不搬来北京了 changes nothing in
+    where the user lives), and where neither sets an attribute, only a change to something
+    the older text names: 改学韩语 is no change of 每周三晚上去游泳 (review11 Z13)."""
     old, new = read(existing), read(candidate)
-    if not new.cues:
+    if not new.cues or not _same_subject(old, new):
         return False
-    return bool(old.single_slots & new.single_slots) or not (old.single_slots or new.single_slots)
+    if old.single_slots or new.single_slots:
+        return bool(old.single_slots & new.single_slots)
+    return bool(_said_in_both(old.terms, new.terms)) or (
+        old.lang != new.lang and bool(_things_in_both(old, new))
+    )
+
+
+def _said_in_both(old: Sequence[str], new: Sequence[str]) -> set[str]:
+    """The content terms two texts share, a Chinese one also by a character of it (喝咖啡 /
+    喝茶: jieba keeps a verb glued to its object)."""
+    shared = set(old) & set(new)
+    characters = {c for term in old if _CJK.match(term) for c in term}
+    return shared | {c for term in new if _CJK.match(term) for c in term if c in characters}
 
 
 def _ended(old: Statement, new: Statement) -> Suspicion | None:

@@ -16,6 +16,8 @@ CHANGES = [
     ("我们住在成都", "今天终于搬进了万锦的新家"),
     # neither names an attribute the reader knows: the change word is all there is to go by
     ("Rex's vet is Dr. Lee", "We switched Rex to Dr. Park"),
+    ("我每天早上喝咖啡", "我现在改喝茶了"),
+    ("I prefer coffee", "我戒咖啡了"),
 ]
 
 OTHER_ATTRIBUTES = [
@@ -24,6 +26,12 @@ OTHER_ATTRIBUTES = [
     ("My daughter Mia is six years old", "Mia started school in September"),
     ("I drive a white Honda", "I now work at Google"),
     ("我的车是一辆白色的丰田", "I started a new job at a bakery"),
+    # neither sets an attribute, and the newer names nothing the older does (review11 Z13)
+    ("我不打羽毛球了，现在每周三晚上去游泳。", "我不学日语了，改学韩语。"),
+    # the same attribute of someone else: the parents', a friend's home is not the user's
+    ("我现在住在北京。", "我爸妈决定不搬来北京了。"),
+    ("我搬家了，现在住在朝阳区望京。", "我的闺蜜林小雨搬去深圳了。"),
+    ("I live in Hamburg", "My sister moved to Berlin"),
 ]
 
 
