@@ -208,13 +208,23 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     where the user lives), and where neither sets an attribute, only a change to something
     the older text names: 改学韩语 is no change of 每周三晚上去游泳 (review11 Z13)."""
     old, new = read(existing), read(candidate)
-    if not new.cues or not _same_subject(old, new):
+    if not new.cues:
         return False
     if old.single_slots or new.single_slots:
-        return bool(old.single_slots & new.single_slots)
+        return bool(old.single_slots & new.single_slots) and not _the_user_and_another(old, new)
     return bool(_said_in_both(old.terms, new.terms)) or (
         old.lang != new.lang and bool(_things_in_both(old, new))
     )
+
+
+def _the_user_and_another(old: Statement, new: Statement) -> bool:
+    """Whether one text is about the user and the other about someone else (我现在住在北京 /
+    我爸妈决定不搬来北京了). Two others are left alone (莉莉 and "Lily" read as two subjects), and
+    so is one the user's text names ("My unit manager is Kelly Brown" / "Kelly Brown moved to
+    the ICU as manager")."""
+    subjects = {_subject(old, new), _subject(new, old)}
+    named = _flat(old.names) | _flat(new.names)
+    return SELF in subjects and len(subjects) > 1 and not subjects - {SELF} <= named
 
 
 def _said_in_both(old: Sequence[str], new: Sequence[str]) -> set[str]:
