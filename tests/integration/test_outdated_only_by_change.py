@@ -69,26 +69,3 @@ def test_a_change_of_the_same_attribute_still_goes_first(
     ]
     assert [r.memory.id for r in found] == [newer.id, older.id]
     assert "可能已过时" in memory.context("我女儿在哪里上学？")
-
-
-@pytest.mark.slow
-def test_another_hobby_or_someone_elses_move_marks_nothing_outdated(
-    open_memory: Callable[..., Memory], clock: FakeClock
-) -> None:
-    """review11 Z13: a new language course is no later version of a sport, and the parents'
-    plan not to move to Beijing is no change of where the user lives, though each has a
-    change word (改学, 搬)."""
-    memory = open_memory()
-    for text in ["我不打羽毛球了，现在每周三晚上去游泳。", "我不学日语了，改学韩语。"]:
-        memory.remember(text, type="semantic")
-        clock.advance(days=10)
-    memory.remember("我现在住在北京。", type="semantic")
-    clock.advance(days=10)
-    memory.remember("我爸妈决定不搬来北京了。", type="semantic")
-    clock.advance(seconds=60)
-    for question in ["我这个月有什么安排？", "我什么时候搬到北京的？"]:
-        found = memory.recall(question, 5, threshold=0)
-        assert "我不打羽毛球了，现在每周三晚上去游泳。" in [r.memory.content for r in found]
-        assert all(r.breakdown.moved_above is None for r in found)
-        assert all(r.breakdown.superseded_by is None for r in found)
-        assert "可能已过时：" not in memory.context(question)
