@@ -85,7 +85,7 @@ class Events(Tables):
                 "SELECT seq, memory_id, json_extract(payload, '$.later'), "
                 "json_extract(payload, '$.similarity') FROM events AS note "
                 f"WHERE memory_id IN ({placeholders(keys)}) AND op = ? AND namespace = ? "
-                "AND NOT EXISTS (SELECT 1 FROM events AS kept WHERE kept.op = 'update' "
+                "AND NOT EXISTS (SELECT 1 FROM events AS kept WHERE kept.op IN ('update', 'add') "
                 "AND kept.memory_id IN (note.memory_id, json_extract(note.payload, '$.later')) "
                 f"AND json_valid(kept.payload) AND json_extract(kept.payload, '$.{KEPT_WITH}') "
                 "IN (note.memory_id, json_extract(note.payload, '$.later')))",
@@ -113,14 +113,16 @@ class Events(Tables):
 
     def kept_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:
         """The pairs a person kept both of (keep-both, on this laptop or another: a
-        ``kept_with`` note on the newer memory, which travels) whose newer memory is one of
-        ``ids`` (looked up by the memory's id: a search of every note's text would read the
-        whole log)."""
+        ``kept_with`` note on the newer memory, which travels; an update, or the add that brings
+        it back after another laptop folded it away, ``replica._kept_both_later``) whose newer
+        memory is one of ``ids`` (looked up by the memory's id: a search of every note's text
+        would read the whole log)."""
         if not ids:
             return set()
         rows = self.db.execute(
             f"SELECT memory_id, json_extract(payload, '$.{KEPT_WITH}') FROM events "
-            f"WHERE memory_id IN ({placeholders(ids)}) AND op = 'update' AND json_valid(payload) "
+            f"WHERE memory_id IN ({placeholders(ids)}) AND op IN ('update', 'add') "
+            "AND json_valid(payload) "
             f"AND json_type(payload, '$.{KEPT_WITH}') = 'text'",
             list(ids),
         ).fetchall()
