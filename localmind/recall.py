@@ -1061,7 +1061,8 @@ class Recaller:
         them: the newer may contradict the older (``localmind.suspicion.suspect``), or it
         announces a change to what the older tells (``announces_change_to``) and the two are
         at least ``UNLINKED_SIMILARITY`` alike; none less
-        than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory. Events (episodic
+        than ``UNLINKED_FLOOR`` alike, none a secret beside a plain memory, none a person kept
+        both of. Events (episodic
         memories, texts tied to a day) are left alone: a later occasion does not replace an
         earlier one. In the results' order: ``_newer_first`` moves them in this order, which
         must not depend on the process (a set's order of strings does: PYTHONHASHSEED)."""
@@ -1073,6 +1074,8 @@ class Recaller:
         if len(facts) < 2:
             return []
         known = {frozenset((old, new)) for old, new, _ in linked}
+        # a pair a person kept both of holds both: never judged a version again
+        known |= self._store.kept_pairs([m.id for m in facts])
         blobs = self._store.vectors_for([found.stored[m.id].rowid for m in facts])
         facts = [m for m in facts if found.stored[m.id].rowid in blobs]
         if len(facts) < 2:

@@ -204,11 +204,26 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     attributes, or only one of them an attribute, are no change of one: "Mia started school
     in September" changes nothing in 用户的女儿叫米娅，今年六岁 (review9 M2). What ``remember``
     notes as a later version on a cue alone, and recall judges so too (docs/design.md, "Wrong
-    answers, round 10")."""
+    answers, round 10"). Never the same attribute of a relative or a friend (我爸妈决定不搬来北京了
+    changes nothing in where the user lives, review11 Z13)."""
     old, new = read(existing), read(candidate)
     if not new.cues:
         return False
-    return bool(old.single_slots & new.single_slots) or not (old.single_slots or new.single_slots)
+    if old.single_slots or new.single_slots:
+        return bool(old.single_slots & new.single_slots) and not _the_user_and_another(old, new)
+    return True
+
+
+#: The relations a subject may be (statement.RELATIONS' canonical words: "parents", "friend").
+_RELATIVES = frozenset(RELATIONS.values())
+
+
+def _the_user_and_another(old: Statement, new: Statement) -> bool:
+    """Whether one text is about the user and the other about a relative or a friend of theirs
+    (我现在住在北京 / 我爸妈决定不搬来北京了). Not a name ("My unit manager is Kelly Brown" / "Kelly
+    Brown moved to the ICU") nor "we": those may well tell the user's own change."""
+    subjects = {_subject(old, new), _subject(new, old)}
+    return SELF in subjects and bool(subjects & _RELATIVES)
 
 
 def _ended(old: Statement, new: Statement) -> Suspicion | None:

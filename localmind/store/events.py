@@ -10,6 +10,7 @@ from typing import Any
 import apsw
 
 from localmind.hlc import HybridLogicalClock, Stamp
+from localmind.records import KEPT_WITH
 from localmind.store.base import Tables, placeholders
 from localmind.store.row_cache import LookupCache
 
@@ -72,16 +73,22 @@ class Events(Tables):
     ) -> list[tuple[str, str, float | None]]:
         """(earlier id, later id, their similarity) for each of ``ids`` that ``remember`` noted a
         later memory may replace (a ``LATER_VERSION`` event on the earlier one), in the order
-        they were noted; the similarity is None in a note that lacks it. Each memory's notes
-        come from a cache while the event log is unchanged (``LookupCache``)."""
+        they were noted; the similarity is None in a note that lacks it. Not a pair a person
+        kept both of, here or on another laptop (``kept_pairs``): both hold, neither replaces
+        the other. Each memory's notes come from a cache while the event log is unchanged
+        (``LookupCache``)."""
         if not ids:
             return []
 
         def read(keys: list[tuple[str, str]]) -> dict[tuple[str, str], list[_LaterVersion]]:
             rows: list[tuple[Any, ...]] = self.db.execute(
                 "SELECT seq, memory_id, json_extract(payload, '$.later'), "
-                "json_extract(payload, '$.similarity') FROM events "
-                f"WHERE memory_id IN ({placeholders(keys)}) AND op = ? AND namespace = ?",
+                "json_extract(payload, '$.similarity') FROM events AS note "
+                f"WHERE memory_id IN ({placeholders(keys)}) AND op = ? AND namespace = ? "
+                "AND NOT EXISTS (SELECT 1 FROM events AS kept WHERE kept.op IN ('update', 'add') "
+                "AND kept.memory_id IN (note.memory_id, json_extract(note.payload, '$.later')) "
+                f"AND json_valid(kept.payload) AND json_extract(kept.payload, '$.{KEPT_WITH}') "
+                "IN (note.memory_id, json_extract(note.payload, '$.later')))",
                 [*(memory_id for _, memory_id in keys), LATER_VERSION, namespace],
             ).fetchall()
             found: dict[tuple[str, str], list[_LaterVersion]] = {key: [] for key in keys}
@@ -103,6 +110,23 @@ class Events(Tables):
             for seq, later, similarity in notes
         )
         return [(memory_id, later, similarity) for _, memory_id, later, similarity in noted]
+
+    def kept_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:
+        """The pairs a person kept both of (keep-both, on this laptop or another: a
+        ``kept_with`` note on the newer memory, which travels; an update, or the add that brings
+        it back after another laptop folded it away, ``replica._kept_both_later``) whose newer
+        memory is one of ``ids`` (looked up by the memory's id: a search of every note's text
+        would read the whole log)."""
+        if not ids:
+            return set()
+        rows = self.db.execute(
+            f"SELECT memory_id, json_extract(payload, '$.{KEPT_WITH}') FROM events "
+            f"WHERE memory_id IN ({placeholders(ids)}) AND op IN ('update', 'add') "
+            "AND json_valid(payload) "
+            f"AND json_type(payload, '$.{KEPT_WITH}') = 'text'",
+            list(ids),
+        ).fetchall()
+        return {frozenset((str(newer), str(kept))) for newer, kept in rows}
 
     def record_event(
         self,

@@ -16,6 +16,8 @@ CHANGES = [
     ("我们住在成都", "今天终于搬进了万锦的新家"),
     # neither names an attribute the reader knows: the change word is all there is to go by
     ("Rex's vet is Dr. Lee", "We switched Rex to Dr. Park"),
+    ("我每天早上喝咖啡", "我现在改喝茶了"),
+    ("I prefer coffee", "我戒咖啡了"),
 ]
 
 OTHER_ATTRIBUTES = [
@@ -24,10 +26,23 @@ OTHER_ATTRIBUTES = [
     ("My daughter Mia is six years old", "Mia started school in September"),
     ("I drive a white Honda", "I now work at Google"),
     ("我的车是一辆白色的丰田", "I started a new job at a bakery"),
+    # the same attribute of someone else: the parents', a friend's home is not the user's
+    ("我现在住在北京。", "我爸妈决定不搬来北京了。"),
+    ("我搬家了，现在住在朝阳区望京。", "我的闺蜜林小雨搬去深圳了。"),
+    ("I live in Hamburg", "My sister moved to Berlin"),
+]
+
+#: the same attribute, the subjects read apart but the user's own change all the same
+OWN_CHANGES = [
+    ("我们一家住在西雅图国会山的一套两居室公寓里。", "We've moved out and now live in Ballard."),
+    (
+        "My unit manager on 4 West is Kelly Brown.",
+        "Kelly Brown moved to the ICU; our new manager is Marcus.",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("older", "newer"), CHANGES)
+@pytest.mark.parametrize(("older", "newer"), CHANGES + OWN_CHANGES)
 def test_a_change_word_about_the_same_attribute_announces_a_change(older: str, newer: str) -> None:
     assert announces_change_to(older, newer)
 
