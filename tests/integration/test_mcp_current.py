@@ -82,5 +82,5 @@ async def test_ids_may_be_a_unique_beginning_in_any_case(store: Path):
 
     assert confirmed["id"] == updated["id"] == tea["id"]
     assert updated["content"] == "I prefer oolong tea"
-    assert forgotten == {"id": tea["id"], "forgotten": True}
+    assert forgotten == {"id": tea["id"], "forgotten": True, "content": "I prefer oolong tea"}
     assert left == []
