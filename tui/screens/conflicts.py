@@ -39,6 +39,7 @@ REVEAL_S = 10.0
 HIDDEN = f"{SECRET_MARK} •••••••• (a secret: r shows the pair for {REVEAL_S:g} s)"
 #: Terminals shorter than this get the short layout (class ``-short``).
 SHORT_BELOW = 32
+HEIGHTS = [(0, "-short"), (SHORT_BELOW, "-tall")]
 NAMES = {
     Resolution.KEEP_OLD: "keep old",
     Resolution.TAKE_NEW: "take new",
@@ -94,7 +95,7 @@ class ConflictsScreen(Page):
     PAGE = "conflicts"
     # Below this height (the default 80x24 among them) the list gets fewer rows (``-short``):
     # the pair, its reason and what changed must all be in view (review11 A3).
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT_BELOW, "-tall")]
+    VERTICAL_BREAKPOINTS = HEIGHTS
     # Short names keep the footer whole at 80 columns; the panels' headings say what o and n
     # do, the count line names the marking keys, and help lists every key.
     BINDINGS: ClassVar = [
