@@ -1114,6 +1114,8 @@ class Memory:
             # of the active memories, as "active" counts them (forgotten ones are tombstones)
             "by_type": store.counts_by("type", self.namespace, str(Status.ACTIVE)),
             "by_status": store.counts_by("status", self.namespace),
+            # of the "deleted" ones, those folded into another memory (its text lives on there)
+            "merged_away": store.count_folded(self.namespace),
             "namespaces": store.counts_by("namespace", None),
             "events": store.event_count(),
             "embedder": store.get_meta("embedder"),

@@ -6,7 +6,7 @@ import hashlib
 import json
 import operator
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from itertools import pairwise
@@ -40,6 +40,24 @@ class Status(StrEnum):
         """The word people read: every command calls an expired memory "archived" (the stored
         value, the JSON and the sync format keep "expired")."""
         return "archived" if self is Status.EXPIRED else self.value
+
+
+#: How ``status_counts_shown`` names forgotten memories whose text another memory holds.
+MERGED_AWAY = "merged into another"
+
+
+def status_counts_shown(by_status: Mapping[str, int], merged_away: int) -> dict[str, int]:
+    """Memories counted by status in the words people read (:attr:`Status.shown`), the
+    forgotten ones a take-new, a merge or a sync folded into another memory counted apart
+    from "deleted": their text lives on there, and "deleted 1" after a take-new read like
+    data loss (review11 A3)."""
+    shown = {Status(status).shown: n for status, n in by_status.items()}
+    if merged_away:
+        deleted = shown.pop(Status.DELETED.value, 0) - merged_away
+        if deleted > 0:
+            shown[Status.DELETED.value] = deleted
+        shown[MERGED_AWAY] = merged_away
+    return shown
 
 
 class Travel(StrEnum):

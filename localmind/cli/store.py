@@ -18,7 +18,7 @@ from localmind.configuration import NEW_PASSPHRASE_ENV
 from localmind.errors import NotAStore
 from localmind.keys import key_file_for
 from localmind.memory import Memory
-from localmind.records import Status
+from localmind.records import status_counts_shown
 from localmind.swap import finish_interrupted
 
 
@@ -36,7 +36,7 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"store:      {figures['path']} ({figures['size_bytes'] / 1e6:.1f} MB)")
     click.echo(f"user:       {figures['namespace']}")
     click.echo(f"memories:   {figures['active']} active")
-    by_status = {Status(status).shown: n for status, n in figures["by_status"].items()}
+    by_status = status_counts_shown(figures["by_status"], figures["merged_away"])
     for label, counts in (("by type", figures["by_type"]), ("by status", by_status)):
         parts = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
         click.echo(f"{label:<11} {parts or '-'}")

@@ -537,6 +537,16 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         sql = f"SELECT {column}, count(*) FROM memories WHERE {where} GROUP BY {column}"
         return {key: n for key, n in self.db.execute(sql, params)}
 
+    def count_folded(self, namespace: str) -> int:
+        """Forgotten memories of ``namespace`` that were folded into another (a take-new, a
+        merge, or the same memory told on two laptops): their text lives on in the kept one."""
+        return self.scalar(
+            "SELECT count(*) FROM memories AS m WHERE m.namespace = ? AND m.status = 'deleted' "
+            "AND EXISTS (SELECT 1 FROM events AS e WHERE e.memory_id = m.id AND e.op = 'forget' "
+            f"AND json_valid(e.payload) AND json_type(e.payload, '$.{FOLDED_INTO}') = 'text')",
+            (namespace,),
+        )
+
     def eviction_candidates(
         self,
         namespace: str,

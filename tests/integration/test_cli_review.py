@@ -29,6 +29,8 @@ def test_without_ollama_a_contradiction_waits_in_conflicts_and_take_new_versions
 
     cli.ok("resolve", str(conflict["id"]), "take-new")
     assert cli.contents() == ["I now prefer Go"]
+    # the memory folded into Java's is no loss: not counted as "deleted" (review11 A3)
+    assert "by status   active 1, merged into another 1\n" in cli.ok("stats").stdout
     assert cli.ok("conflicts").stdout.strip() == "No conflicts to review."
     history = cli.json("history", java)
     assert history["current"] == {"version": 2, "content": "I now prefer Go"}
@@ -44,6 +46,7 @@ def test_resolve_merge_needs_text_and_keep_old_drops_the_new(cli: Cli) -> None:
     assert_error(cli("resolve", conflict_id, "merge"), "needs the merged text")
     cli.ok("resolve", conflict_id, "keep-old")
     assert cli.contents() == ["I like Java"]
+    assert "by status   active 1, deleted 1\n" in cli.ok("stats").stdout  # rejected: gone
     assert_error(cli("resolve", conflict_id, "keep-both"), "No pending conflict")
 
 

@@ -39,7 +39,7 @@ async def open_conflicts(pilot: Pilot[None], app: LocalmindApp) -> None:
     assert RENT in str(app.screen.query_one("#old").render())
     assert RENT_NEW in str(app.screen.query_one("#new").render())
     changed = "What changed: My rent [-is-]{+went+} [-1200-]{+up to 1450+} euros a month"
-    assert changed in str(app.screen.query_one("#why").render())  # readable without colour
+    assert changed in str(app.screen.query_one("#changes").render())  # readable without colour
 
 
 @pytest.mark.parametrize(

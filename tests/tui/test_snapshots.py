@@ -148,6 +148,23 @@ def test_conflicts_page_with_a_secret(
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
+@pytest.mark.slow
+def test_conflicts_page_in_chinese(
+    snap_compare: SnapCompare, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Chinese-only store at 80×24: the reason above the pair, whole headings, lines broken
+    between characters and never before "。", the changed characters under the pair
+    (review11 A3)."""
+    monkeypatch.chdir(tmp_path)
+    with Memory.open(Path("memory.db"), PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("我住在上海浦东张江，租了一套一室一厅。", "semantic")
+        clock.advance(days=60)
+        moved = memory.remember_explained("我搬到北京了，现在住在海淀区五道口。", "semantic")
+        assert moved.conflict_id is not None
+    app = make_app(Path("memory.db"), clock)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=on_page("f4"))
+
+
 @SIZES
 def test_chat_page_offline(
     snap_compare: SnapCompare, size: Size, here: Path, clock: FakeClock

@@ -27,6 +27,7 @@ from tui.format import SECRET_MARK, one_line, plural, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.table import Table
+from tui.wrapping import Wrapped
 
 # How long a resolution can be undone (the notification stays as long); leaving the page or
 # quitting carries it out at once.
@@ -36,6 +37,9 @@ UNDO_WINDOW_S = 8.0
 REVEAL_S = 10.0
 #: A secret side until r reveals the pair: someone may be looking over the person's shoulder.
 HIDDEN = f"{SECRET_MARK} •••••••• (a secret: r shows the pair for {REVEAL_S:g} s)"
+#: Terminals shorter than this get the short layout (class ``-short``).
+SHORT_BELOW = 32
+HEIGHTS = [(0, "-short"), (SHORT_BELOW, "-tall")]
 NAMES = {
     Resolution.KEEP_OLD: "keep old",
     Resolution.TAKE_NEW: "take new",
@@ -89,6 +93,9 @@ def _date(timestamp: float) -> str:
 
 class ConflictsScreen(Page):
     PAGE = "conflicts"
+    # Below this height (the default 80x24 among them) the list gets fewer rows (``-short``):
+    # the pair, its reason and what changed must all be in view (review11 A3).
+    VERTICAL_BREAKPOINTS = HEIGHTS
     # Short names keep the footer whole at 80 columns; the panels' headings say what o and n
     # do, the count line names the marking keys, and help lists every key.
     BINDINGS: ClassVar = [
@@ -121,6 +128,9 @@ class ConflictsScreen(Page):
             yield Table(id="conflicts", cursor_type="row", zebra_stripes=True)
             # Long texts scroll under the list instead of squeezing it out of an 80x24 terminal.
             with VerticalScroll(id="conflict-detail", can_focus=False):
+                # The reason first: long texts push what comes after them below an 80x24 screen,
+                # and a pair shown without its reason cannot be judged (review11 A3).
+                yield Static(id="why")
                 with Horizontal(id="pair"):
                     with Vertical(classes="side"):
                         yield Label("Old  (o keeps it)", id="old-heading", classes="heading")
@@ -128,7 +138,7 @@ class ConflictsScreen(Page):
                     with Vertical(classes="side"):
                         yield Label("New  (n takes it)", id="new-heading", classes="heading")
                         yield Static(id="new")
-                yield Static(id="why")
+                yield Static(id="changes")
 
     def on_mount(self) -> None:
         table = self.table
@@ -245,11 +255,13 @@ class ConflictsScreen(Page):
 
     def _show_pair(self) -> None:
         conflict = self.selected()
-        old, new, why = (self.query_one(f"#{n}", Static) for n in ("old", "new", "why"))
+        old, new, why, changes = (
+            self.query_one(f"#{n}", Static) for n in ("old", "new", "why", "changes")
+        )
         # No pair, no boxes: empty ones kept the last pair's headings and dates.
         self.query_one("#conflict-detail").display = conflict is not None
         if conflict is None:
-            for panel in (old, new, why):
+            for panel in (old, new, why, changes):
                 panel.update("")
             return
         newer = conflict.candidate.created_at >= conflict.existing.created_at
@@ -260,23 +272,17 @@ class ConflictsScreen(Page):
             heading = f"{side.title()} · {_date(record.created_at)}"
             heading += " · newer" if is_newer else ""
             self.query_one(f"#{side}-heading", Label).update(f"{heading} · {keys}")
-        old.update(shown(self._text_of(conflict, conflict.existing)))
-        new.update(shown(self._text_of(conflict, conflict.candidate)))
+        old.update(Wrapped(shown(self._text_of(conflict, conflict.existing))))
+        new.update(Wrapped(shown(self._text_of(conflict, conflict.candidate))))
         if self._hidden(conflict):
             # the changed words are the secret's (a PIN's old and new digits), and a reason may
             # quote a word of it: both wait for r with the texts
-            why.update(
-                Text(f"What changed, and why it is here: r shows the pair for {REVEAL_S:g} s")
-            )
+            why.update(Text(f"Why it is here: r shows the pair for {REVEAL_S:g} s", "dim"))
+            changes.update("")
             return
-        changes = word_diff(conflict.existing.content, conflict.candidate.content)
-        why.update(
-            Text.assemble(
-                ("What changed: ", "bold"),
-                changes,
-                (f"\nWhy it is here: {printable(conflict.reason)}", "dim"),
-            )
-        )
+        why.update(Wrapped(Text(f"Why it is here: {printable(conflict.reason)}", "dim")))
+        diff = word_diff(conflict.existing.content, conflict.candidate.content)
+        changes.update(Wrapped(Text.assemble(("What changed: ", "bold"), diff)))
 
     # --- revealing a secret -------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, ProgressBar, Sparkline, Static
 
 from localmind.governance import MaintenanceReport
-from localmind.records import Status
+from localmind.records import status_counts_shown
 from sync.folder import device_label
 from sync.watch import SyncReport
 from tui.format import DAY, age, ago, plural
@@ -73,7 +73,7 @@ class HealthScreen(Page):
         now = self.lm.clock()
         counts = Text("Memories\n", style="bold")
         counts.append(f"{stats['active']} active, {stats['short_term']} in this session\n")
-        by_status = {Status(status).shown: n for status, n in stats["by_status"].items()}
+        by_status = status_counts_shown(stats["by_status"], stats["merged_away"])
         for title, figures in (("by type", stats["by_type"]), ("by status", by_status)):
             parts = ", ".join(f"{k} {v}" for k, v in sorted(figures.items()))
             counts.append(f"{title}: {parts or '-'}\n")
