@@ -731,10 +731,15 @@ _SURNAMES = frozenset(
 )
 
 
+# jieba's guesser glues a word after a name (徐浩在, 王磊说): no name ends with one of these.
+_GLUED_AFTER_A_NAME = frozenset("在的了和说是也都就又去来给跟把被要会")
+
+
 def _a_chinese_full_name(token: str, tags: dict[str, str]) -> bool:
     return (
         2 <= len(token) <= 3
         and token[0] in _SURNAMES
+        and not (len(token) == 3 and token[-1] in _GLUED_AFTER_A_NAME)
         and token not in tags
         and all("\u4e00" <= c <= "\u9fff" for c in token)
     )

@@ -70,3 +70,9 @@ def test_trips_told_each_with_its_own_date_are_two_trips(old: str, new: str) -> 
 def test_a_value_changed_is_still_a_change_whatever_the_dates() -> None:
     assert suspect("My rent was 1200 euros in 2024.", "My rent is 1450 euros in 2025.").contradicts
     assert suspect("I get up at 6:30.", "I get up at 7:30.").contradicts
+
+
+def test_a_word_glued_after_a_name_is_not_part_of_it() -> None:
+    # jieba's guesser cuts 徐浩在 as one word: the name is 徐浩, not "徐浩在"
+    assert "徐浩在" not in {n for group in read("徐浩在阿里加班太晚。").names for n in group}
+    assert read("我和陈阳订婚了。").names == (frozenset({"陈阳"}),)
