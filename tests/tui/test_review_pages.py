@@ -76,6 +76,7 @@ async def test_each_resolution_changes_the_store(
         assert old.content == (RENT_NEW if key == "n" else RENT)
 
 
+@pytest.mark.slow  # several seconds: the quick loop stays under two minutes
 async def test_merge_opens_the_editor_with_both_texts(
     store_path: Path, clock: FakeClock, ids: dict[str, str]
 ) -> None:
@@ -150,6 +151,7 @@ async def test_health_shows_counts_and_runs_maintenance(
         assert any("Maintenance done" in n.message for n in app._notifications)
 
 
+@pytest.mark.slow  # several seconds: the quick loop stays under two minutes
 async def test_help_lists_the_keys_and_the_palette_reaches_pages(
     store_path: Path, clock: FakeClock, seeded: dict[str, str]
 ) -> None:
@@ -210,6 +212,7 @@ async def palette(pilot: Pilot[None], app: LocalmindApp, query: str = "") -> lis
     return [str(option.prompt).split("\n")[0] for option in options]
 
 
+@pytest.mark.slow  # several seconds: the quick loop stays under two minutes
 async def test_the_palette_offers_every_action_of_the_page_by_name(
     store_path: Path, clock: FakeClock, seeded: dict[str, str]
 ) -> None:
@@ -241,6 +244,7 @@ async def test_the_palette_offers_every_action_of_the_page_by_name(
         assert any("Press u to undo" in n.message for n in app._notifications)
 
 
+@pytest.mark.slow  # several seconds: the quick loop stays under two minutes
 async def test_the_palette_lists_each_job_once_on_its_own_page(
     store_path: Path, clock: FakeClock, seeded: dict[str, str]
 ) -> None:

@@ -86,6 +86,7 @@ async def test_health_says_how_to_set_sync_up(store_path: Path, clock: FakeClock
         assert not app.sync.running
 
 
+@pytest.mark.slow  # several seconds: the quick loop stays under two minutes
 async def test_a_joined_store_syncs_while_the_app_runs(
     store_path: Path, clock: FakeClock, shared: Path, other_laptop: Memory
 ) -> None:
