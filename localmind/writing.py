@@ -915,6 +915,12 @@ class Writer:
 
     def _get_archived(self, memory_id: str) -> StoredMemory:
         stored = self.get_stored(memory_id)
+        if stored.record.status is Status.DELETED:
+            # forgotten here or on another laptop: say so, not "is deleted" (review11 U3)
+            gone = self.gone(memory_id) or (
+                "was forgotten (its text and history are erased, here or on another laptop)"
+            )
+            raise InvalidInput(f"Memory {memory_id} {gone}: there is nothing to bring back.")
         if stored.record.status is not Status.EXPIRED:
             raise InvalidInput(
                 f"Memory {memory_id} is {stored.record.status}, not archived: only archived "

@@ -148,6 +148,10 @@ def test_unarchive_refuses_a_memory_that_is_not_archived(cli: Cli) -> None:
     active = cli.add(FACTS[0])
     assert_error(cli("unarchive", active), "is active, not archived")
     assert_error(cli("unarchive", "01NOSUCHMEMORY"), "No memory with id '01NOSUCHMEMORY'")
+    forgotten = cli.add(FACTS[1])
+    cli.ok("forget", forgotten)
+    # review11 U3: it was forgotten (maybe on another laptop), not "is deleted"
+    assert_error(cli("unarchive", forgotten), "was forgotten (its text and history are erased")
 
 
 def test_archived_memories_are_only_purged_when_asked(cli: Cli) -> None:
