@@ -202,6 +202,17 @@ _ACCOUNT = re.compile(
     r"|网银|登录|登陆|账号|帐号|账户|无线网?|路由器?|后台|支付宝|微信",
     re.IGNORECASE,
 )
+# A sentence that names an account or a network without a word for its key (review11).
+_NAMES_NOT_A_KEY = re.compile(
+    r"(?<![A-Za-z])(?:re)?nam(?:e|es|ed|ing)(?![A-Za-z])|\bssid\b|\bcalled\b|\bhandle\b"
+    r"|用户名|名字|名称|昵称|改名|叫做",
+    re.IGNORECASE,
+)
+_KEY_WORD = re.compile(
+    r"(?<![A-Za-z])(?:pass\w*|pw|pwd|pins?|codes?|keys?|secret|credentials?)(?![A-Za-z])"
+    r"|密码|口令|密钥|验证码",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"[。！？；\n]|[.!?;]\s")
 # "the code for the garage is 4821#": a code of something that locks, holding a digit.
 _LOCKABLE = (
@@ -247,6 +258,10 @@ def _no_telltale_word(text: str) -> Finding | None:
             return Finding("a password-like word")
     for sentence in _SENTENCE_END.split(text):
         account = _ACCOUNT.search(sentence)
+        if _NAMES_NOT_A_KEY.search(sentence) and not _KEY_WORD.search(sentence):
+            # "I renamed the Wi-Fi to HomeNet5G", "the router's SSID is Kiwi-2G4": the word
+            # after the network is its name, which anyone nearby can see, not its password.
+            continue
         if account and any(
             _mixes_three(word) for word in _credential_words(sentence[account.end() :])
         ):
