@@ -488,13 +488,14 @@ def _forgot_version(store: SqliteStore, memory_id: str, stamp: str) -> int:
 def _keep_taken(
     store: SqliteStore, taken: Sequence[_Taken], embed: Embed, content_hash: Hasher
 ) -> list[str]:
-    """Each taken text becomes a memory of its own (dated when its source was told), written
-    here, where the person chose it, as a local add that replicates: a forgotten memory never
-    comes back, and the text was never the forgotten one's. Returns the new ids."""
+    """Each taken text becomes a memory of its own again (dated when its source was told),
+    written here, where the person chose it, as a local write that replicates: a forgotten
+    memory never comes back, and the text was never the forgotten one's. It gets back the id
+    it was told under (:func:`_revivable`: the person's references to that memory, in an
+    assistant's notes or in `history`, lead to it again), else a new one. Returns the ids."""
     kept: list[str] = []
     for item in taken:
         told = _told_at(store, item.source) or item.record.created_at
-        [vector] = embed([item.record.content])
         record = replace(
             item.record,
             id=str(ULID.from_timestamp(told)),
@@ -506,9 +507,36 @@ def _keep_taken(
             content_hash=content_hash(item.record.content),
             hlc="",
         )
-        store.insert(record, vector)
+        if _revivable(store, item):
+            # undoes the resolution's fold of the source (as `_keep_apart` does): its forget
+            # folded it into the memory now forgotten for real
+            record = replace(record, id=item.source)
+            payload = {**record.to_dict(), REVIVED: True}
+            store.record_event(record.namespace, record.id, "add", payload, "kept_taken")
+            rowid = _rebuild(store, record.id, content_hash)
+            if rowid is not None:
+                _index(store, [rowid], embed)
+        else:
+            [vector] = embed([item.record.content])
+            store.insert(record, vector)
         kept.append(record.id)
     return kept
+
+
+def _revivable(store: SqliteStore, item: _Taken) -> bool:
+    """Whether the taken text may come back under its source's id: the source is gone here
+    only because a resolution folded it into the holder (no device forgot it itself, and no
+    fold put it anywhere else). A source forgotten for real
+    stays forgotten (and a new id keeps its old references from leading to this text)."""
+    source = store.get(item.source)
+    folds = store.folded_into(item.source)
+    return (
+        source is not None
+        and source.record.status is Status.DELETED
+        and bool(folds)
+        and all(kept == item.holder for kept, _ in folds)
+        and not store.forgotten_for_real(item.source)
+    )
 
 
 def _told_at(store: SqliteStore, memory_id: str) -> float | None:
