@@ -230,11 +230,14 @@ def apply_remote(
     content_hash: Hasher,
     meta: Mapping[str, str] | None = None,
     judge: Callable[[Sequence[str]], object] | None = None,
+    folded: Callable[[Sequence[tuple[str, str]]], object] | None = None,
 ) -> ApplyReport:
     """Apply other devices' events in one transaction (with ``meta`` written in the same one,
     e.g. a sync cursor). Idempotent: an event already recorded is skipped. ``judge``: called
     with the ids of the memories new here, in the same transaction (so a killed import either
-    judged them or recorded nothing)."""
+    judged them or recorded nothing). ``folded``: called likewise with (dropped id, kept id)
+    of each fold into another memory (a resolution or a merge on another laptop) that this
+    import brought (``localmind.superseded``)."""
     events = list(events)
     embed = _embedded_ahead(store, events, embed)
     report = ApplyReport()
@@ -275,6 +278,9 @@ def apply_remote(
         report.kept_taken = _keep_taken(store, taken, embed, content_hash)
         if judge is not None and report.arrived:
             judge(report.arrived)
+        folds = _folds_arrived(store, touched, arrived)
+        if folded is not None and folds:
+            folded(folds)
         report.kept_both = _settle_kept_pairs(store, events)
         forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
         if forgot:
@@ -286,6 +292,18 @@ def apply_remote(
     if latest is not None:
         store.observe(latest)
     return report
+
+
+def _folds_arrived(
+    store: SqliteStore, touched: Iterable[str], arrived: Collection[str]
+) -> list[tuple[str, str]]:
+    """(dropped id, kept id) of each fold among the events ``arrived`` (their stamps)."""
+    return [
+        (memory_id, kept)
+        for memory_id in touched
+        for stamp, kept in store.folds_with_stamps(memory_id)
+        if stamp in arrived
+    ]
 
 
 def _settle_kept_pairs(store: SqliteStore, events: Iterable[Event]) -> int:

@@ -111,6 +111,20 @@ class Events(Tables):
         )
         return [(memory_id, later, similarity) for _, memory_id, later, similarity in noted]
 
+    def superseded_by_note(self, namespace: str, later: str) -> list[tuple[str, float | None]]:
+        """(earlier id, similarity) of each memory ``remember`` (or the arrivals judge) noted
+        ``later`` may replace (``LATER_VERSION``), oldest note first, each memory once."""
+        rows = self.db.execute(
+            "SELECT memory_id, json_extract(payload, '$.similarity') FROM events "
+            "WHERE op = ? AND namespace = ? AND json_valid(payload) "
+            "AND json_extract(payload, '$.later') = ? ORDER BY seq",
+            (LATER_VERSION, namespace, later),
+        ).fetchall()
+        noted: dict[str, float | None] = {}
+        for memory_id, similarity in rows:
+            noted.setdefault(str(memory_id), None if similarity is None else float(similarity))
+        return list(noted.items())
+
     def kept_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:
         """The pairs a person kept both of (keep-both, on this laptop or another: a
         ``kept_with`` note on the newer memory, which travels; an update, or the add that brings
