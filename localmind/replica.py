@@ -40,6 +40,7 @@ from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
 from localmind.records import (
+    BASED_ON,
     CARRIED_FROM,
     DECLARED,
     FOLDED_INTO,
@@ -151,7 +152,7 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
     if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
     # ids and hashes (sync9, 10, 10b)
-    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH, SET_ASIDE_FOR):
+    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH, SET_ASIDE_FOR, BASED_ON):
         if key in payload and not (isinstance(payload[key], str) and len(payload[key]) <= 64):
             raise ValueError(f"{key} must be an id")
     seen = payload.get(SEEN, [])
@@ -643,6 +644,9 @@ def _fold(
     each laptop's own), without it every eviction lands."""
     state: _State | None = None
     final = False  # some device forgot it itself (not by folding it into another)
+    # the stamp of the last change folded that every laptop folds (not an eviction): what
+    # maintenance's BASED_ON is measured against, alike on every laptop
+    shared = ""
     for op, text, stamp, reason, at in rows:
         if here is not None and is_eviction(reason) and Stamp.parse(stamp).device != here:
             continue
@@ -670,6 +674,7 @@ def _fold(
             version = int(payload.get("version", state.version if state else 1))
             base.pop("version", None)
             state = _State(base, "", version, {}, stamp, deleted=True)
+            shared = stamp
             continue
         revived = op == "add" and payload.get(REVIVED) is True and not final
         if state is not None and state.deleted and not revived:
@@ -679,8 +684,14 @@ def _fold(
             state = _State(
                 fields, str(payload.get("content", "")), int(payload.get("version", 1)), {}, stamp
             )
+            shared = stamp
             continue
         if state is None:  # an update whose add was redacted or never came
+            continue
+        based_on = payload.get(BASED_ON)
+        if isinstance(based_on, str) and based_on < shared:
+            # maintenance that read an older state than this fold has reached (a laptop off
+            # for a while decayed or archived its old copy): a change it never saw stands
             continue
         if "content" in payload:
             state.history[state.version] = (state.content, reason or "update", at)
@@ -695,6 +706,8 @@ def _fold(
             changed.pop("confidence", None)
         state.fields.update(changed)
         state.hlc = stamp
+        if not is_eviction(reason):
+            shared = stamp
     return state
 
 

@@ -61,3 +61,45 @@ def test_a_move_taken_for_one_copy_of_the_residence_reaches_the_other_on_both_la
         active = [r.content for r in device.iter_all() if r.status is Status.ACTIVE]
         assert active == [MOVE]
         assert device.conflicts() == []
+
+
+def test_an_old_copy_maintained_on_its_return_undoes_nothing_decided_elsewhere(
+    open_device: test_sync_folder.Opener, tmp_path: Path
+) -> None:
+    """review11 U2: a third laptop, off for two months, runs its maintenance on its old copy
+    when it comes back, then syncs. Its decay and archiving, read from that old copy, must not
+    archive again what the person brought back on another laptop, rewrite why a memory was
+    archived there, or undo a verdict there with a confidence decayed from its old value."""
+    shared = tmp_path / "Sync" / "localmind"
+    a, b, c = test_sync_folder.joined(open_device, shared, "a", "b", "c")
+    archived = a.remember("I take the tram to work").id
+    brought_back = a.remember("My sister lives in Porto").id
+    confirmed = a.remember("I drink oolong tea").id
+    for memory_id in (archived, brought_back):
+        a.update(memory_id, importance=0.06)  # decays under the floor within a month
+    sync_all(shared, a, b, c)
+    for device in (a, b, c):
+        device.maintain(trust_clock=True)
+    for _ in range(6):  # c is off for 60 days; a and b run their maintenance every 10
+        for device in (a, b, c):
+            device._clock.advance(days=10)  # type: ignore[attr-defined]
+        a.maintain()
+        b.maintain()
+        sync_all(shared, a, b)
+    why = a.archive_reasons([archived])[archived]
+    assert a.get(archived).status is Status.EXPIRED
+    a.unarchive(brought_back)
+    a.feedback(confirmed, "confirm")
+    sync_all(shared, a, b)
+    decided = {m: b.get(m) for m in (archived, brought_back, confirmed)}
+    assert decided[brought_back].status is Status.ACTIVE
+    for device in (a, b, c):
+        device._clock.advance(seconds=3600)  # type: ignore[attr-defined]
+    report = c.maintain()  # back, an hour later: its maintenance first, on its old copy
+    assert report.archived == 2 and report.confidence_decayed >= 1
+    sync_all(shared, c, a, b)
+    for device in (a, b, c):
+        assert device.get(archived).status is Status.EXPIRED
+        assert device.archive_reasons([archived])[archived] == why
+        assert device.get(brought_back).status is Status.ACTIVE
+        assert device.get(confirmed).confidence == decided[confirmed].confidence
