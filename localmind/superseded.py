@@ -28,13 +28,13 @@ def ask_about_other_copies(
     """After ``dropped`` was folded into ``kept`` (take-new, merge): queue each other memory
     ``dropped`` was noted to supersede against ``kept`` when it plausibly contradicts it.
     ``how``: where the resolution was made, for the reason. Returns the conflict ids."""
-    holder = _active(store, namespace, kept)
+    holder = active_in(store, namespace, kept)
     if holder is None:
         return []
     queued: list[int] = []
     for earlier_id, similarity in store.superseded_by_note(namespace, dropped):
-        earlier = _active(store, namespace, earlier_id)
-        if earlier is None or earlier_id == kept or _asked(store, namespace, earlier_id, kept):
+        earlier = active_in(store, namespace, earlier_id)
+        if earlier is None or earlier_id == kept or asked_about(store, namespace, earlier_id, kept):
             continue
         closeness = similarity if similarity is not None else 0.0
         proposal = lifecycle.propose(holder.record.content, [(earlier, closeness)], ask_model=False)
@@ -49,13 +49,15 @@ def ask_about_other_copies(
     return queued
 
 
-def _active(store: SqliteStore, namespace: str, memory_id: str) -> StoredMemory | None:
+def active_in(store: SqliteStore, namespace: str, memory_id: str) -> StoredMemory | None:
+    """``memory_id`` when it is active in ``namespace``."""
     stored = store.get(memory_id)
     if stored is None or stored.record.status is not Status.ACTIVE:
         return None
     return stored if stored.record.namespace == namespace else None
 
 
-def _asked(store: SqliteStore, namespace: str, one: str, other: str) -> bool:
-    """A pending conflict asks about the pair, or a person kept the two both."""
+def asked_about(store: SqliteStore, namespace: str, one: str, other: str) -> bool:
+    """Whether a pending conflict asks about these two memories already, or a person on some
+    device kept them both (keep-both: asked and answered)."""
     return bool(store.pending_pairs(namespace, [one, other])) or store.kept_together(one, other)
