@@ -32,9 +32,11 @@ import numpy as np
 
 from localmind.config import LifecycleConfig
 from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, Lifecycle
-from localmind.records import MemoryType, Status
+from localmind.records import MemoryType
 from localmind.sameness import Likeness, Sameness, compare
 from localmind.store import SqliteStore, StoredMemory
+from localmind.superseded import active_in as _active
+from localmind.superseded import asked_about as _asked
 from localmind.suspicion import suspect
 
 #: Arrivals judged per import at most: a laptop joining with years of memories would
@@ -327,16 +329,3 @@ def _queue_rewording(
 def _in_order(one: StoredMemory, other: StoredMemory) -> tuple[StoredMemory, StoredMemory]:
     """(earlier made, later made): the later one may replace the earlier."""
     return (one, other) if one.record.created_at <= other.record.created_at else (other, one)
-
-
-def _active(store: SqliteStore, namespace: str, memory_id: str) -> StoredMemory | None:
-    stored = store.get(memory_id)
-    if stored is None or stored.record.status is not Status.ACTIVE:
-        return None
-    return stored if stored.record.namespace == namespace else None
-
-
-def _asked(store: SqliteStore, namespace: str, one: str, other: str) -> bool:
-    """Whether a pending conflict asks about these two memories already, or a person on some
-    device kept them both (keep-both: asked and answered)."""
-    return bool(store.pending_pairs(namespace, [one, other])) or store.kept_together(one, other)

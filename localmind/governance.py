@@ -207,7 +207,11 @@ class Governance:
                 record = stored.record
                 if record.expires_at is not None and record.expires_at <= now:
                     self.store.update_fields(
-                        stored, "expired", status=Status.EXPIRED, updated_at=now
+                        stored,
+                        "expired",
+                        based_on=record.hlc,
+                        status=Status.EXPIRED,
+                        updated_at=now,
                     )
                     counts["expired"] += 1
                     continue
@@ -220,6 +224,7 @@ class Governance:
                         stored,
                         f"archived: importance decayed to {effective:.3f} after "
                         f"{idle_days:.0f} idle days",
+                        based_on=record.hlc,
                         status=Status.EXPIRED,
                         updated_at=now,
                     )
@@ -232,6 +237,7 @@ class Governance:
                     self.store.update_fields(
                         stored,
                         "confidence decay: " + ("low confidence" if doubtful else "rarely used"),
+                        based_on=record.hlc,
                         confidence=max(0.0, record.confidence * factor),
                     )
                     counts["confidence_decayed"] += 1

@@ -53,6 +53,7 @@ from localmind.sameness import compare
 from localmind.secrets_check import with_verdict
 from localmind.store import SqliteStore, StoredMemory
 from localmind.store.connection import BUSY_ERRORS
+from localmind.superseded import ask_about_other_copies
 from localmind.transfer import Carried, CarriedConflict, CarriedNote, Restorable, Restored
 from localmind.writing import (
     Batch,
@@ -1081,7 +1082,16 @@ class Memory:
             content_hash=content_hash,
             meta=meta,
             judge=lambda ids: judge_arrivals(self._store, self._lifecycle, self.namespace, ids),
+            folded=self._ask_about_other_copies,
         )
+
+    def _ask_about_other_copies(self, folds: Sequence[tuple[str, str]]) -> None:
+        """A change another laptop's resolution folded into a memory reaches the other copies
+        it was noted to supersede here (``localmind.superseded``)."""
+        for dropped, kept in folds:
+            ask_about_other_copies(
+                self._store, self._lifecycle, self.namespace, dropped, kept, "on another laptop"
+            )
 
     def get_meta(self, key: str) -> str | None:
         """A value from the store's ``meta`` table (sync keeps its cursors there)."""

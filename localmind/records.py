@@ -188,6 +188,14 @@ SET_ASIDE_FOR = "set_aside_for"
 #: so: a memory some device forgot itself stays forgotten.
 REVIVED = "revived"
 
+#: an update that maintenance decided from the memory as this laptop had it (confidence
+#: decay, archiving by decay, expiry) names the stamp of that state (sync12, review11 U2):
+#: the fold leaves it out when it folds after another change it never saw, so a laptop that
+#: was off for a while and runs its maintenance on its old copy neither archives again what
+#: a person brought back elsewhere, nor rewrites why it was archived, nor undoes a verdict
+#: with a confidence decayed from its old value.
+BASED_ON = "based_on"
+
 #: The reason of an update by which capacity archived a memory. Capacity is each laptop's own
 #: (sync10b, review10 F30): the fold on another device leaves such an update out, so a
 #: capacity lowered on one laptop archives nothing on the others.

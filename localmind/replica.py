@@ -40,6 +40,7 @@ from localmind.config import Limits
 from localmind.embedders.base import Vectors
 from localmind.hlc import Stamp
 from localmind.records import (
+    BASED_ON,
     CARRIED_FROM,
     DECLARED,
     FOLDED_INTO,
@@ -151,7 +152,7 @@ def _check_payload(op: str, payload: dict[str, Any]) -> None:
     if "type" in payload and validation.memory_type(payload["type"]) is MemoryType.SHORT_TERM:
         raise ValueError("a short_term memory does not travel")
     # ids and hashes (sync9, 10, 10b)
-    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH, SET_ASIDE_FOR):
+    for key in (FOLDED_INTO, CARRIED_FROM, JUDGED, KEPT_WITH, SET_ASIDE_FOR, BASED_ON):
         if key in payload and not (isinstance(payload[key], str) and len(payload[key]) <= 64):
             raise ValueError(f"{key} must be an id")
     seen = payload.get(SEEN, [])
@@ -230,11 +231,14 @@ def apply_remote(
     content_hash: Hasher,
     meta: Mapping[str, str] | None = None,
     judge: Callable[[Sequence[str]], object] | None = None,
+    folded: Callable[[Sequence[tuple[str, str]]], object] | None = None,
 ) -> ApplyReport:
     """Apply other devices' events in one transaction (with ``meta`` written in the same one,
     e.g. a sync cursor). Idempotent: an event already recorded is skipped. ``judge``: called
     with the ids of the memories new here, in the same transaction (so a killed import either
-    judged them or recorded nothing)."""
+    judged them or recorded nothing). ``folded``: called likewise with (dropped id, kept id)
+    of each fold into another memory (a resolution or a merge on another laptop) that this
+    import brought (``localmind.superseded``)."""
     events = list(events)
     embed = _embedded_ahead(store, events, embed)
     report = ApplyReport()
@@ -275,6 +279,9 @@ def apply_remote(
         report.kept_taken = _keep_taken(store, taken, embed, content_hash)
         if judge is not None and report.arrived:
             judge(report.arrived)
+        folds = _folds_arrived(store, touched, arrived)
+        if folded is not None and folds:
+            folded(folds)
         report.kept_both = _settle_kept_pairs(store, events)
         forgot = any(event.op == "forget" for event in events if event.memory_id in touched)
         if forgot:
@@ -286,6 +293,18 @@ def apply_remote(
     if latest is not None:
         store.observe(latest)
     return report
+
+
+def _folds_arrived(
+    store: SqliteStore, touched: Iterable[str], arrived: Collection[str]
+) -> list[tuple[str, str]]:
+    """(dropped id, kept id) of each fold among the events ``arrived`` (their stamps)."""
+    return [
+        (memory_id, kept)
+        for memory_id in touched
+        for stamp, kept in store.folds_with_stamps(memory_id)
+        if stamp in arrived
+    ]
 
 
 def _settle_kept_pairs(store: SqliteStore, events: Iterable[Event]) -> int:
@@ -488,13 +507,14 @@ def _forgot_version(store: SqliteStore, memory_id: str, stamp: str) -> int:
 def _keep_taken(
     store: SqliteStore, taken: Sequence[_Taken], embed: Embed, content_hash: Hasher
 ) -> list[str]:
-    """Each taken text becomes a memory of its own (dated when its source was told), written
-    here, where the person chose it, as a local add that replicates: a forgotten memory never
-    comes back, and the text was never the forgotten one's. Returns the new ids."""
+    """Each taken text becomes a memory of its own again (dated when its source was told),
+    written here, where the person chose it, as a local write that replicates: a forgotten
+    memory never comes back, and the text was never the forgotten one's. It gets back the id
+    it was told under (:func:`_revivable`: the person's references to that memory, in an
+    assistant's notes or in `history`, lead to it again), else a new one. Returns the ids."""
     kept: list[str] = []
     for item in taken:
         told = _told_at(store, item.source) or item.record.created_at
-        [vector] = embed([item.record.content])
         record = replace(
             item.record,
             id=str(ULID.from_timestamp(told)),
@@ -506,9 +526,36 @@ def _keep_taken(
             content_hash=content_hash(item.record.content),
             hlc="",
         )
-        store.insert(record, vector)
+        if _revivable(store, item):
+            # undoes the resolution's fold of the source (as `_keep_apart` does): its forget
+            # folded it into the memory now forgotten for real
+            record = replace(record, id=item.source)
+            payload = {**record.to_dict(), REVIVED: True}
+            store.record_event(record.namespace, record.id, "add", payload, "kept_taken")
+            rowid = _rebuild(store, record.id, content_hash)
+            if rowid is not None:
+                _index(store, [rowid], embed)
+        else:
+            [vector] = embed([item.record.content])
+            store.insert(record, vector)
         kept.append(record.id)
     return kept
+
+
+def _revivable(store: SqliteStore, item: _Taken) -> bool:
+    """Whether the taken text may come back under its source's id: the source is gone here
+    only because a resolution folded it into the holder (no device forgot it itself, and no
+    fold put it anywhere else). A source forgotten for real
+    stays forgotten (and a new id keeps its old references from leading to this text)."""
+    source = store.get(item.source)
+    folds = store.folded_into(item.source)
+    return (
+        source is not None
+        and source.record.status is Status.DELETED
+        and bool(folds)
+        and all(kept == item.holder for kept, _ in folds)
+        and not store.forgotten_for_real(item.source)
+    )
 
 
 def _told_at(store: SqliteStore, memory_id: str) -> float | None:
@@ -597,6 +644,9 @@ def _fold(
     each laptop's own), without it every eviction lands."""
     state: _State | None = None
     final = False  # some device forgot it itself (not by folding it into another)
+    # the stamp of the last change folded that every laptop folds (not an eviction): what
+    # maintenance's BASED_ON is measured against, alike on every laptop
+    shared = ""
     for op, text, stamp, reason, at in rows:
         if here is not None and is_eviction(reason) and Stamp.parse(stamp).device != here:
             continue
@@ -624,6 +674,7 @@ def _fold(
             version = int(payload.get("version", state.version if state else 1))
             base.pop("version", None)
             state = _State(base, "", version, {}, stamp, deleted=True)
+            shared = stamp
             continue
         revived = op == "add" and payload.get(REVIVED) is True and not final
         if state is not None and state.deleted and not revived:
@@ -633,8 +684,14 @@ def _fold(
             state = _State(
                 fields, str(payload.get("content", "")), int(payload.get("version", 1)), {}, stamp
             )
+            shared = stamp
             continue
         if state is None:  # an update whose add was redacted or never came
+            continue
+        based_on = payload.get(BASED_ON)
+        if isinstance(based_on, str) and based_on < shared:
+            # maintenance that read an older state than this fold has reached (a laptop off
+            # for a while decayed or archived its old copy): a change it never saw stands
             continue
         if "content" in payload:
             state.history[state.version] = (state.content, reason or "update", at)
@@ -649,6 +706,8 @@ def _fold(
             changed.pop("confidence", None)
         state.fields.update(changed)
         state.hlc = stamp
+        if not is_eviction(reason):
+            shared = stamp
     return state
 
 

@@ -49,6 +49,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import VERDICT_FOR, person_said, with_verdict, withheld
 from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
+from localmind.superseded import ask_about_other_copies
 
 _REINFORCE_CONFIDENCE = 0.05
 # How the reason of a replaced text told again begins (front ends say it as it is).
@@ -1065,6 +1066,10 @@ class Writer:
                 record = self._lifecycle.drop_restatements(
                     existing, str(resolution), earlier, retold
                 )
+            # the change may supersede another copy of the fact than the one asked about
+            ask_about_other_copies(
+                self._store, self._lifecycle, self.namespace, candidate_id, existing_id, "here"
+            )
         return Settlement(record, repointed, closed)
 
     def _carry_over(

@@ -10,7 +10,7 @@ from typing import Any
 import apsw
 
 from localmind.hlc import HybridLogicalClock, Stamp
-from localmind.records import KEPT_WITH
+from localmind.records import BASED_ON, KEPT_WITH, is_eviction
 from localmind.store.base import Tables, placeholders
 from localmind.store.row_cache import LookupCache
 
@@ -111,6 +111,20 @@ class Events(Tables):
         )
         return [(memory_id, later, similarity) for _, memory_id, later, similarity in noted]
 
+    def superseded_by_note(self, namespace: str, later: str) -> list[tuple[str, float | None]]:
+        """(earlier id, similarity) of each memory ``remember`` (or the arrivals judge) noted
+        ``later`` may replace (``LATER_VERSION``), oldest note first, each memory once."""
+        rows = self.db.execute(
+            "SELECT memory_id, json_extract(payload, '$.similarity') FROM events "
+            "WHERE op = ? AND namespace = ? AND json_valid(payload) "
+            "AND json_extract(payload, '$.later') = ? ORDER BY seq",
+            (LATER_VERSION, namespace, later),
+        ).fetchall()
+        noted: dict[str, float | None] = {}
+        for memory_id, similarity in rows:
+            noted.setdefault(str(memory_id), None if similarity is None else float(similarity))
+        return list(noted.items())
+
     def kept_pairs(self, ids: Sequence[str]) -> set[frozenset[str]]:
         """The pairs a person kept both of (keep-both, on this laptop or another: a
         ``kept_with`` note on the newer memory, which travels; an update, or the add that brings
@@ -153,16 +167,29 @@ class Events(Tables):
         )
 
     def archive_reasons(self, memory_ids: Sequence[str]) -> dict[str, str]:
-        """Why each memory was last archived (status set to expired), from the events log."""
+        """Why each memory was last archived (status set to expired), from the events log, in
+        stamp order: not by maintenance that read an older state than a change before it (the
+        fold leaves that out, ``records.BASED_ON``)."""
         if not memory_ids:
             return {}
         rows = self.db.execute(
-            "SELECT memory_id, reason FROM events WHERE op = 'update' AND "
-            f"memory_id IN ({placeholders(memory_ids)}) AND "
-            "json_extract(payload, '$.status') = 'expired' ORDER BY seq",
+            "SELECT memory_id, hlc, reason, op = 'update' AND json_valid(payload) AND "
+            "json_extract(payload, '$.status') = 'expired', "
+            f"json_extract(payload, '$.{BASED_ON}') FROM events "
+            f"WHERE memory_id IN ({placeholders(memory_ids)}) "
+            "AND op IN ('add', 'update', 'forget') ORDER BY hlc",
             tuple(memory_ids),
         )
-        return {memory_id: reason or "" for memory_id, reason in rows}
+        reasons: dict[str, str] = {}
+        folded: dict[str, str] = {}  # each memory's stamp folded so far
+        for memory_id, stamp, reason, archives, based_on in rows:
+            if isinstance(based_on, str) and based_on < folded.get(memory_id, ""):
+                continue
+            if not is_eviction(reason):  # each laptop's own: not what maintenance is measured by
+                folded[memory_id] = str(stamp)
+            if archives:
+                reasons[memory_id] = reason or ""
+        return reasons
 
     def event_count(self) -> int:
         return self.scalar("SELECT count(*) FROM events")

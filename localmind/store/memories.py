@@ -14,6 +14,7 @@ from typing import Any
 
 from localmind.embedders.base import Vectors
 from localmind.records import (
+    BASED_ON,
     CARRIED_FROM,
     DECLARED,
     FOLDED_INTO,
@@ -166,6 +167,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         *,
         judged: str | None = None,
         kept_with: str | None = None,
+        based_on: str | None = None,
         **fields: Any,
     ) -> MemoryRecord:
         """Change plain fields of a memory (not its content); keeps the indexes in step with its
@@ -173,7 +175,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         about (feedback's confidence); it travels, so that another device's fold does not let
         the verdict land on a correction it never saw (``localmind.replica``). ``kept_with``:
         a person kept this memory beside that one (keep-both); it travels, so every device
-        settles its copy of the pair (no field need change)."""
+        settles its copy of the pair (no field need change). ``based_on``: maintenance (decay,
+        expiry) names the stamp of the state it read (``records.BASED_ON``)."""
         unknown = set(fields) - _UPDATABLE - {"updated_at", "access_count", "last_accessed"}
         if unknown:
             raise ValueError(f"cannot update {sorted(unknown)}")
@@ -198,7 +201,7 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             self._log_words_changed(stored.rowid)
         elif now_active and "type" in fields:
             self._retype_vector(stored.rowid, record)
-        ties = {JUDGED: judged, KEPT_WITH: kept_with}
+        ties = {JUDGED: judged, KEPT_WITH: kept_with, BASED_ON: based_on}
         payload = columns | {key: value for key, value in ties.items() if value is not None}
         self.record_event(record.namespace, record.id, "update", payload, reason, record.hlc)
         return record

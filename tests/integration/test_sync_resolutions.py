@@ -464,7 +464,7 @@ def test_a_forget_of_the_old_fact_keeps_the_new_one_taken_on_the_other_laptop(
     a, b, shared = laptops
     corolla = a.remember("I drive a red Toyota Corolla.").id
     sync_all(shared, a, b)
-    b.remember("I sold the Corolla and bought a blue VW Polo.")
+    polo = b.remember("I sold the Corolla and bought a blue VW Polo.").id
     [conflict] = b.conflicts()
     sync_all(shared, b, a)
     a.forget(corolla)
@@ -475,8 +475,14 @@ def test_a_forget_of_the_old_fact_keeps_the_new_one_taken_on_the_other_laptop(
     _, said = sync_once(b, shared)  # `sync now` on b names the memory kept
     sync_all(shared, a, b)
     assert [b.get(memory_id).content for memory_id in said.kept_taken] == [kept]
+    # round 12: under the id it was told under, so references to the Polo still lead to it
+    assert said.kept_taken == [polo]
     for device in (a, b):
-        active = [r.content for r in device.iter_all() if r.status is Status.ACTIVE]
-        assert active == [kept]
+        active = [(r.id, r.content) for r in device.iter_all() if r.status is Status.ACTIVE]
+        assert active == [(polo, kept)]
+        assert device.history(polo) == []  # the forgotten Corolla is no version of it
         assert "red Toyota Corolla" not in texts_anywhere(device)
         assert device.get(corolla).status is Status.DELETED
+    a.update(polo, pinned=True)  # an assistant's note of the Polo's id still works
+    sync_all(shared, a, b)
+    assert b.get(polo).pinned

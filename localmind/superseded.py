@@ -1,0 +1,63 @@
+"""A change reaches every memory it supersedes (review11 L2).
+
+``remember`` queues a change ("We moved to Lisbon") against its nearest contradicting memory
+only, and notes it as a possible later version of the others ("I live in Berlin, in Kreuzberg"
+beside "我住在柏林，离公司很近": two copies of the residence, in two languages). A take-new or a
+merge then folds the change into the memory asked about, under that memory's id; the other
+copy's note names the folded-away id, and it stayed current, unmarked, on every laptop.
+
+When a person's resolution folds a memory into another (here, or on another laptop, whose
+forget arrives by sync), each other active memory that was noted as superseded by the folded
+one, and that the kept text plausibly contradicts by remember's own rules (no model), is
+queued against the kept memory: the person decides whether the change holds for that copy
+too. Conflicts are local, so each laptop asks its own copy of the question (the notes are on
+both: ``remember`` writes them where it was told, the arrivals judge on the others); an answer
+replicates as any other (the later answer stands).
+"""
+
+from __future__ import annotations
+
+from localmind.lifecycle import Lifecycle
+from localmind.records import Status
+from localmind.store import SqliteStore, StoredMemory
+
+
+def ask_about_other_copies(
+    store: SqliteStore, lifecycle: Lifecycle, namespace: str, dropped: str, kept: str, how: str
+) -> list[int]:
+    """After ``dropped`` was folded into ``kept`` (take-new, merge): queue each other memory
+    ``dropped`` was noted to supersede against ``kept`` when it plausibly contradicts it.
+    ``how``: where the resolution was made, for the reason. Returns the conflict ids."""
+    holder = active_in(store, namespace, kept)
+    if holder is None:
+        return []
+    queued: list[int] = []
+    for earlier_id, similarity in store.superseded_by_note(namespace, dropped):
+        earlier = active_in(store, namespace, earlier_id)
+        if earlier is None or earlier_id == kept or asked_about(store, namespace, earlier_id, kept):
+            continue
+        closeness = similarity if similarity is not None else 0.0
+        proposal = lifecycle.propose(holder.record.content, [(earlier, closeness)], ask_model=False)
+        if proposal.relation is not None or proposal.neighbour is None:
+            continue  # a restatement or compatible with it: nothing to ask
+        older, newer = sorted((earlier, holder), key=lambda m: m.record.created_at)
+        reason = (
+            f"may contradict the older memory: {proposal.why}; the change it holds replaced "
+            f"memory {dropped} ({how}) and was noted to supersede this one too"
+        )
+        queued.append(lifecycle.queue_conflict(older.record, newer.record, closeness, reason))
+    return queued
+
+
+def active_in(store: SqliteStore, namespace: str, memory_id: str) -> StoredMemory | None:
+    """``memory_id`` when it is active in ``namespace``."""
+    stored = store.get(memory_id)
+    if stored is None or stored.record.status is not Status.ACTIVE:
+        return None
+    return stored if stored.record.namespace == namespace else None
+
+
+def asked_about(store: SqliteStore, namespace: str, one: str, other: str) -> bool:
+    """Whether a pending conflict asks about these two memories already, or a person on some
+    device kept them both (keep-both: asked and answered)."""
+    return bool(store.pending_pairs(namespace, [one, other])) or store.kept_together(one, other)
