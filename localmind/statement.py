@@ -461,10 +461,11 @@ class Statement:
     def subject(self) -> str | None:
         """Who it is about first: the user (also "my …"), a relative, someone named."""
         for index, word in enumerate(self.words):
-            if word.person:
-                return word.norm
+            # "Dad stopped losartan" is about the father, as "my dad" is (review12 R5)
             if relation := _relation(word):
                 return relation
+            if word.person:
+                return word.norm
             if word.norm in SELF_WORDS:
                 owned = _owned_relation(self.words, index)
                 return owned[0] if owned else SELF
@@ -586,13 +587,23 @@ def _lemma(word: str) -> str:
     return lemma
 
 
+_ADVERBS_BEFORE_A_VERB = _words(
+    """now still also just finally recently already no longer never always really actually
+    officially usually often sometimes rarely only even suddenly"""
+)
+
+
 def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     """ "Tom dropped…", "Lily goes…": a capitalized first word followed by a verb in the third
     person or the past is someone (or something) named, even when it is also a dictionary
     word (a tom is a cat)."""
     if not token[:1].isupper() or token == "I" or len(tokens) < 2:
         return False
-    lower, following = token.lower(), tokens[1].lower()
+    lower = token.lower()
+    # "Emma now goes…", "Tom still eats…", "Fang no longer drinks…": the verb after the adverbs
+    following = next(
+        (t.lower() for t in tokens[1:] if t.lower() not in _ADVERBS_BEFORE_A_VERB), ""
+    )
     base = lower.partition("'")[0]  # "I'm married", "She's engaged": a pronoun, no name
     if any(
         word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS or word in TIME_WORDS
@@ -865,6 +876,10 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if slot == "manager" and _a_title(words, index):
             slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
         if slot == "residence" and lang == "en" and _a_homes_detail(words, index):
+            slot = None
+        if slot and lang == "en" and _names_another_thing(words, index):
+            slot = None
+        if slot == "residence" and lang == "en" and _moves_something(words, index):
             slot = None
         if norm == "搬" and not _is_cue(words, index):
             slot = None  # 搬病人: carrying, not moving house
@@ -1186,6 +1201,39 @@ def _a_homes_detail(words: Sequence[Word], index: int) -> bool:
     ):
         before -= 1
     return before > 0 and words[before].norm in _DETAIL_OF
+
+
+# An attribute's word before one of these names another thing (review12 R1: "a flat white"
+# set the residence, "Emma's school concert" the school, and each was queued against a change).
+_ANOTHER_THING_AFTER = {
+    "flat": _words("white whites tire tires tyre tyres rate fee"),
+    "school": _words(
+        """concert concerts play trip trips fair run holiday holidays bus uniform event events
+        show party picnic camp reunion musical recital lunch lunches photo photos assembly
+        festival fundraiser bake sports pickup"""
+    ),
+}
+
+
+def _names_another_thing(words: Sequence[Word], index: int) -> bool:
+    """The attribute's word at ``index`` only qualifies the noun after it ("a flat white",
+    "the school concert"): the text tells of that, not where one lives or studies."""
+    after = _ANOTHER_THING_AFTER.get(words[index].norm)
+    return after is not None and index + 1 < len(words) and words[index + 1].surface in after
+
+
+# After "move" these make it something moved, not a home: "moved our banking to BECU", "moved
+# the Tokyo trip to May", "moved on to the billing rewrite" (review12 R1: paired with where
+# one lives).
+_MOVED_OBJECT = _words("the our my his her their its a an it them this that on up forward ahead")
+
+
+def _moves_something(words: Sequence[Word], index: int) -> bool:
+    return (
+        words[index].norm in ("move", "relocate")
+        and index + 1 < len(words)
+        and words[index + 1].norm in _MOVED_OBJECT
+    )
 
 
 _DRIVES = _words("drive 开车")

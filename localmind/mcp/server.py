@@ -534,10 +534,18 @@ def _question(outcome: Outcome) -> str | None:
             "the new one is wrong, keep_both if both hold, or merge with one text."
         )
     if outcome.decision is Decision.MERGED:
+        # the fuller telling becomes the memory's text (review12 R2: the answer said the
+        # older text was kept while `content` showed the new one)
+        kept = (
+            "it now says your fuller text; its shorter wording is kept beside it"
+            if record.content != related.content
+            else "its text was kept; yours is kept beside it"
+        )
         return (
             f"Your statement was taken as a restatement of memory {related.id} and merged into "
-            "it (that memory's text was kept). If your statement changes the fact, call "
-            f"`update` with id {related.id} and the right text."
+            f"it ({kept}). Nothing was stored under a new id, so there is nothing to forget. "
+            f"Only if your statement changes the fact, call `update` with id {related.id} and "
+            "the right text."
         )
     if outcome.may_restate:
         # what a local model would be asked; without one, the assistant is the judge
