@@ -69,7 +69,7 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument(
         "--sets",
         help="comma-separated parts of set names to run (e.g. personal,locomo); default: all "
-        "but the held-out personal2, personal3 and personal4, each run only when named; with this "
+        "but the personal2 … personal5 sets (held out, or dev sets run only when named); with this "
         "option no report file unless --out is given",
     )
     parser.add_argument(
@@ -209,7 +209,7 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--skip-held-out",
         action="store_true",
-        help="leave out the held-out personal2, personal3 and personal4 sets (their rows are for "
+        help="leave out the personal2 … personal5 sets, run only when named (their rows are for "
         "reporting, not tuning)",
     )
     parser.add_argument(

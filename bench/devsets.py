@@ -12,7 +12,8 @@
 - The held-out personal sets (``bench/data/personal2``, another person, more Chinese;
   ``bench/data/personal3``, a third, mostly English; ``bench/data/personal4``, a fourth, mostly
   Chinese): the same format, each scored only when asked for (``--sets personal2``,
-  ``--sets personal4``) so no default run or fit sees it.
+  ``--sets personal4``) so no default run or fit sees it. ``bench/data/personal5`` (a fifth
+  person, en + zh; a dev set) is run the same way, only when named (``--sets personal5``).
 
 Each set is loaded into a fresh encrypted store (one namespace per user or conversation) through
 the public API; recall runs with ``touch=False`` and a clock fixed after the newest memory.

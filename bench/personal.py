@@ -4,8 +4,10 @@
 since round 5, still run only when named), ``bench/data/personal3`` (Hélène Moreau) and
 ``bench/data/personal4`` (Zhou Zihan, a young founder in Shenzhen, mostly Chinese; written in
 session 7 so the rules meet a set none of them has seen) are held out: report figures on them,
-never tune on them. All share one format; see their READMEs for the fields and
-the asking dates, and :data:`SETS` for how the benchmarks name them.
+never tune on them. ``bench/data/personal5`` (Wendy Lin, a pharmacist in Vancouver; written in
+session 11 by a helper who did not read the rules) is a dev set run only when named, as personal2.
+All share one format; see their READMEs for the fields and the asking dates, and :data:`SETS`
+for how the benchmarks name them.
 Loading validates what the benchmarks rely on and stops with a clear message naming the file,
 the line and the problem, rather than scoring against a broken set: ids are unique, every
 ``updates`` / ``restates`` points to an earlier memory, every question's ``gold`` is non-empty and
@@ -220,6 +222,14 @@ SETS = {
     "personal4": PersonalSet(
         "personal4 (Zhou Zihan, held out)",
         DATA_DIR.parent / "personal4",
+        dt.date(2026, 12, 1),
+        held_out=True,
+    ),
+    # A dev set (session 11), registered as personal2 is: run only when named (``--sets
+    # personal5``), so the default runs and the dumps ``bench fit`` reads stay as they were.
+    "personal5": PersonalSet(
+        "personal5 (Wendy Lin, dev)",
+        DATA_DIR.parent / "personal5",
         dt.date(2026, 12, 1),
         held_out=True,
     ),

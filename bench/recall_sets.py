@@ -394,7 +394,7 @@ def run(
     if not sets:
         raise SystemExit(
             f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2, "
-            "personal3, personal4, time."
+            "personal3, personal4, personal5, time."
         )
     if personal_imported:  # each beside its one-by-one row
         sets = [x for s in sets for x in ([s, devsets.imported(s)] if s.one_by_one else [s])]

@@ -50,6 +50,7 @@ def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> N
     assert "personal2" not in report, "the held-out set runs only when named"
     assert "personal3" not in report, "the held-out set runs only when named"
     assert "personal4" not in report, "the held-out set runs only when named"
+    assert "personal5" not in report, "the fifth set runs only when named"
     assert (tmp_path / "retrieval.json").exists()
     fitted = run_bench("fit", str(dump))
     assert fitted.returncode == 0, fitted.stderr
@@ -59,7 +60,11 @@ def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("named", "others"),
-    [("personal2", ("personal3", "personal4")), ("personal3", ("personal2", "personal4"))],
+    [
+        ("personal2", ("personal3", "personal4", "personal5")),
+        ("personal3", ("personal2", "personal4", "personal5")),
+        ("personal5", ("personal2", "personal3", "personal4")),
+    ],
 )
 def test_retrieval_scores_the_held_out_set_when_named(
     tmp_path: Path, named: str, others: tuple[str, ...]

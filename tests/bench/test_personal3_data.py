@@ -56,7 +56,8 @@ never_tuned_on = pytest.mark.parametrize("name", ["personal3", "personal4"])
         ("personal4", {"personal4"}),
         ("personal,personal2", {"personal2"}),
         ("personal3,personal4", {"personal3", "personal4"}),
-        ("held", {"personal2", "personal3", "personal4"}),
+        ("personal5", {"personal5"}),
+        ("held", {"personal2", "personal3", "personal4", "personal5"}),
     ],
 )
 def test_retrieval_runs_only_the_held_out_sets_named(sets: str, named: set[str]) -> None:
