@@ -601,9 +601,7 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
         return False
     lower = token.lower()
     # "Emma now goes…", "Tom still eats…", "Fang no longer drinks…": the verb after the adverbs
-    following = next(
-        (t.lower() for t in tokens[1:] if t.lower() not in _ADVERBS_BEFORE_A_VERB), ""
-    )
+    following = next((t.lower() for t in tokens[1:] if t.lower() not in _ADVERBS_BEFORE_A_VERB), "")
     base = lower.partition("'")[0]  # "I'm married", "She's engaged": a pronoun, no name
     if any(
         word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS or word in TIME_WORDS
@@ -846,9 +844,13 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     for index, word in enumerate(words):
         norm = word.norm
         if (
-            _is_cue(words, index)
-            or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
-        ) and not _hedged(words, index):
+            (
+                _is_cue(words, index)
+                or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+            )
+            and not _hedged(words, index)
+            and not _helped_with(words, index)
+        ):
             cues.add(norm)
             if norm in JOB_ENDINGS:
                 slots.add("job")
@@ -879,8 +881,12 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = None
         if slot and lang == "en" and _names_another_thing(words, index):
             slot = None
-        if slot == "residence" and lang == "en" and _moves_something(words, index):
+        if slot == "residence" and (
+            (lang == "en" and _moves_something(words, index)) or _helped_with(words, index)
+        ):
             slot = None
+        if slot == "vehicle" and index > 0 and word.surface == "Drive":
+            slot = None  # "near Commercial Drive": a street, not a car (review12 R7)
         if norm == "搬" and not _is_cue(words, index):
             slot = None  # 搬病人: carrying, not moving house
         if slot == "vehicle" and norm in _DRIVES and _a_trip(words, index):
@@ -1276,6 +1282,20 @@ HEDGES = _words(
     "考虑 可能 也许 或许 如果 要是 想想"
 )
 _HEDGE_REACH = 4
+
+
+# "Helped David move boxes", 帮Anna搬家: the change is the other person's, done with help.
+_HELPING = _words("help helped helping 帮 帮忙 帮着")
+
+
+def _helped_with(words: Sequence[Word], index: int) -> bool:
+    """The cue at ``index`` is what the user helped someone do (review12 R7: "Helped David
+    move boxes" was queued as a change of what David recommended): one or two words after a
+    helping word, a person or a name between."""
+    before = words[max(0, index - 3) : index]
+    return any(
+        word.norm in _HELPING or word.surface.lower() in _HELPING for word in before[:-1] or before
+    ) and any(w.is_name or w.person or _relation(w) or w.norm in OTHER_WORDS for w in before)
 
 
 def _hedged(words: Sequence[Word], index: int) -> bool:

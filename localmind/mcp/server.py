@@ -36,12 +36,12 @@ from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
 from localmind import __version__, validation
-from localmind.errors import LocalmindError, NotFound, TooManyWrites
+from localmind.errors import AmbiguousId, LocalmindError, NotFound, TooManyWrites
 from localmind.governance import AGENT_SOURCE
 from localmind.lifecycle import Conflict, Decision, Outcome, Resolution, Settlement
 from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
 from localmind.mcp.handover import serve_stdio
-from localmind.memory import Memory
+from localmind.memory import AMBIGUOUS_SHOWN, Memory
 from localmind.profile import nothing_remembered, quoted
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.store.connection import BUSY_ERRORS
@@ -586,6 +586,15 @@ def _whole_id(memory: Memory, reference: str) -> str:
         return memory.resolve_id(reference)
     except NotFound:
         return reference
+    except AmbiguousId as ambiguous:
+        # how many, not which: the ids would name memories an assistant is never shown, the
+        # person's secrets among them (review12 R14)
+        many = ambiguous.count
+        said = f"more than {AMBIGUOUS_SHOWN}" if many > AMBIGUOUS_SHOWN else str(many)
+        raise ToolError(
+            f"The id {reference!r} is the beginning of {said} memories' ids: "
+            "give the whole id as `recall`, `remember` or `conflicts` gave it."
+        ) from None
 
 
 def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:

@@ -24,6 +24,10 @@ CHANGES = [
     ("王芳住在上海", "Fang moved to Beijing"),
     ("王芳不喝咖啡，只喝乌龙茶", "Fang started drinking coffee again, a flat white every morning"),
     ("我不喝咖啡", "I started drinking coffee again"),
+    # still a change: one's own move, and the same note with another date
+    ("We live in Kitsilano", "We moved to Burnaby to help my mom"),
+    ("I get up at 6:30", "I get up at 7:30"),
+    ("工作：数据项目评审在05月25日", "工作：数据项目评审在03月30日"),
 ]
 
 APART = [
@@ -34,6 +38,21 @@ APART = [
     ("Fang does yoga on Sunday mornings", "Fang started drinking coffee again every morning"),
     # a dated event at a school is no school attribute a change replaces
     ("Went to Emma's school concert on Thursday", "Emma now goes to Marlborough Elementary"),
+    # review12 R7, a diary imported: someone helped to move is no change of the user's
+    ("David recommended the ramen place on Main Street", "Helped David move boxes today"),
+    ("Anna推荐了列治文的那家餐厅", "周六帮Anna搬家"),
+    # a street is no car
+    ("Ben recommended the bakery on Commercial Drive", "Had ramen with Ben near Commercial Drive"),
+    # two things done, each told as done: both hold
+    (
+        "Chloe recommended the restaurant on Lonsdale Quay",
+        "Chloe recommended the restaurant on Granville Island",
+    ),
+    # a date's parts are no frame two notes share
+    (
+        "Work: the search project review is on 02月14日",
+        "Reminder: renew the car insurance before 01月21日",
+    ),
 ]
 
 
