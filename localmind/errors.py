@@ -11,6 +11,14 @@ class InvalidInput(LocalmindError, ValueError):
     """Bad content, type, limit or option. Nothing was written."""
 
 
+class AmbiguousId(InvalidInput):
+    """A beginning of an id that several memories share; ``count`` of them (at least)."""
+
+    def __init__(self, message: str, count: int) -> None:
+        super().__init__(message)
+        self.count = count
+
+
 class ImplausibleDate(InvalidInput):
     """A memory dated where no memory can be: a wrong date. An import refuses its whole file
     (a file's dates are written alike, so the other lines' dates are as wrong)."""

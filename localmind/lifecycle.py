@@ -857,6 +857,10 @@ class Lifecycle:
 # diet); paired by all of them, personal's updates paired with their original went 35 → 32
 # and personal2's 25 → 23.
 PAIRED_BY_ATTRIBUTE = frozenset({"employer"})
+# … and the school only over a nearer suspect that sets no attribute. Not the residence: by
+# it personal2's move into a house was paired with the home left two moves before, over the
+# rented flat it replaced, which names no residence word (租了一套两室公寓).
+PAIRED_OVER_NOTHING_SET = frozenset({"school"})
 
 
 def _same_attribute_first(
@@ -868,13 +872,20 @@ def _same_attribute_first(
     as a staff engineer" changes "I work at Siemens as a software engineer …", not a nearer
     "I am on the Maps team" its "now" also fits (review9 Q1). Only then: which attribute a text
     sets is read from its words, and a nearest neighbour that shares one stays first."""
-    slots = read(content).single_slots & PAIRED_BY_ATTRIBUTE
+    sets = read(content).single_slots
     suspects = [
         index
         for index, (stored, _) in enumerate(neighbours)
         if suspect(stored.record.content, content).contradicts
     ]
-    if not suspects or not slots:
+    if not suspects or not sets:
+        return list(neighbours)
+    slots = sets & PAIRED_BY_ATTRIBUTE
+    if not read(neighbours[suspects[0]][0].record.content).single_slots:
+        # the nearest suspect sets no attribute at all ("Went to Emma's school concert"): a
+        # new school is paired with the school (review12 R1)
+        slots |= sets & PAIRED_OVER_NOTHING_SET
+    if not slots:
         return list(neighbours)
 
     def same_attribute(index: int) -> bool:

@@ -22,7 +22,7 @@ from localmind.config import GovernanceConfig, Settings
 from localmind.currency import Given, edited_after_told, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
 from localmind.embedders.rerank import Reranker
-from localmind.errors import InvalidInput, NotAStore, NotFound, StoreError
+from localmind.errors import AmbiguousId, InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
 from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
@@ -705,8 +705,9 @@ class Memory:
             raise NotFound(f"No memory with id {reference!r}.")
         shown = ", ".join(memory_id for memory_id, _ in found[:AMBIGUOUS_SHOWN])
         more = " and more" if len(found) > AMBIGUOUS_SHOWN else ""
-        raise InvalidInput(
-            f"The id {reference!r} is ambiguous: {shown}{more} start with it. Give more of the id."
+        raise AmbiguousId(
+            f"The id {reference!r} is ambiguous: {shown}{more} start with it. Give more of the id.",
+            count=len(found),
         )
 
     def count(
@@ -870,20 +871,29 @@ class Memory:
         governance = self.settings.governance
         return {p.name: getattr(governance, p.field) for p in preferences.PREFERENCES}
 
-    def configure(self, name: str, value: str) -> list[str]:
+    def configure(self, name: str, value: str, *, allow_archive: bool = True) -> list[str]:
         """Change a setting of this store (``localmind.preferences``) from its typed value.
         Lowering the capacity archives what is over it at once (returned ids), so the effect
-        is seen when it is chosen, not on some later write."""
+        is seen when it is chosen, not on some later write; with ``allow_archive`` false that
+        is refused (:class:`WouldArchive`, nothing changed): a capacity typed one digit short
+        would archive nearly everything (review12 R10)."""
         preference = preferences.find(name)
         parsed = preferences.parse(preference, value)
         change: dict[str, Any] = {preference.field: parsed}
         governance = replace(self.settings.governance, **change)
-        with self._store.db:
-            self._store.set_meta(
-                preferences.META_PREFIX + preference.name, preferences.to_meta(parsed)
-            )
-            self._use_governance(governance)
-            evicted = self._governance.enforce_capacity(self.namespace)
+        before = self.settings.governance
+        try:
+            with self._store.db:
+                self._store.set_meta(
+                    preferences.META_PREFIX + preference.name, preferences.to_meta(parsed)
+                )
+                self._use_governance(governance)
+                if not allow_archive:
+                    self._governance.refuse_over_capacity(self.namespace)
+                evicted = self._governance.enforce_capacity(self.namespace)
+        except BaseException:
+            self._use_governance(before)
+            raise
         return evicted
 
     def reload_preferences(self) -> None:

@@ -461,10 +461,11 @@ class Statement:
     def subject(self) -> str | None:
         """Who it is about first: the user (also "my …"), a relative, someone named."""
         for index, word in enumerate(self.words):
-            if word.person:
-                return word.norm
+            # "Dad stopped losartan" is about the father, as "my dad" is (review12 R5)
             if relation := _relation(word):
                 return relation
+            if word.person:
+                return word.norm
             if word.norm in SELF_WORDS:
                 owned = _owned_relation(self.words, index)
                 return owned[0] if owned else SELF
@@ -586,13 +587,21 @@ def _lemma(word: str) -> str:
     return lemma
 
 
+_ADVERBS_BEFORE_A_VERB = _words(
+    """now still also just finally recently already no longer never always really actually
+    officially usually often sometimes rarely only even suddenly"""
+)
+
+
 def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     """ "Tom dropped…", "Lily goes…": a capitalized first word followed by a verb in the third
     person or the past is someone (or something) named, even when it is also a dictionary
     word (a tom is a cat)."""
     if not token[:1].isupper() or token == "I" or len(tokens) < 2:
         return False
-    lower, following = token.lower(), tokens[1].lower()
+    lower = token.lower()
+    # "Emma now goes…", "Tom still eats…", "Fang no longer drinks…": the verb after the adverbs
+    following = next((t.lower() for t in tokens[1:] if t.lower() not in _ADVERBS_BEFORE_A_VERB), "")
     base = lower.partition("'")[0]  # "I'm married", "She's engaged": a pronoun, no name
     if any(
         word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS or word in TIME_WORDS
@@ -835,9 +844,13 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     for index, word in enumerate(words):
         norm = word.norm
         if (
-            _is_cue(words, index)
-            or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
-        ) and not _hedged(words, index):
+            (
+                _is_cue(words, index)
+                or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+            )
+            and not _hedged(words, index)
+            and not _helped_with(words, index)
+        ):
             cues.add(norm)
             if norm in JOB_ENDINGS:
                 slots.add("job")
@@ -866,6 +879,14 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
         if slot == "residence" and lang == "en" and _a_homes_detail(words, index):
             slot = None
+        if slot and lang == "en" and _names_another_thing(words, index):
+            slot = None
+        if slot == "residence" and (
+            (lang == "en" and _moves_something(words, index)) or _helped_with(words, index)
+        ):
+            slot = None
+        if slot == "vehicle" and index > 0 and word.surface == "Drive":
+            slot = None  # "near Commercial Drive": a street, not a car (review12 R7)
         if norm == "搬" and not _is_cue(words, index):
             slot = None  # 搬病人: carrying, not moving house
         if slot == "vehicle" and norm in _DRIVES and _a_trip(words, index):
@@ -1188,6 +1209,39 @@ def _a_homes_detail(words: Sequence[Word], index: int) -> bool:
     return before > 0 and words[before].norm in _DETAIL_OF
 
 
+# An attribute's word before one of these names another thing (review12 R1: "a flat white"
+# set the residence, "Emma's school concert" the school, and each was queued against a change).
+_ANOTHER_THING_AFTER = {
+    "flat": _words("white whites tire tires tyre tyres rate fee"),
+    "school": _words(
+        """concert concerts play trip trips fair run holiday holidays bus uniform event events
+        show party picnic camp reunion musical recital lunch lunches photo photos assembly
+        festival fundraiser bake sports pickup"""
+    ),
+}
+
+
+def _names_another_thing(words: Sequence[Word], index: int) -> bool:
+    """The attribute's word at ``index`` only qualifies the noun after it ("a flat white",
+    "the school concert"): the text tells of that, not where one lives or studies."""
+    after = _ANOTHER_THING_AFTER.get(words[index].norm)
+    return after is not None and index + 1 < len(words) and words[index + 1].surface in after
+
+
+# After "move" these make it something moved, not a home: "moved our banking to BECU", "moved
+# the Tokyo trip to May", "moved on to the billing rewrite" (review12 R1: paired with where
+# one lives).
+_MOVED_OBJECT = _words("the our my his her their its a an it them this that on up forward ahead")
+
+
+def _moves_something(words: Sequence[Word], index: int) -> bool:
+    return (
+        words[index].norm in ("move", "relocate")
+        and index + 1 < len(words)
+        and words[index + 1].norm in _MOVED_OBJECT
+    )
+
+
 _DRIVES = _words("drive 开车")
 # What makes a drive a trip: where to (去, "to"), or how long it takes.
 _TRIP_WORDS = _words("to 去 到 minute minutes hour hours min 分钟 小时 钟头")
@@ -1228,6 +1282,20 @@ HEDGES = _words(
     "考虑 可能 也许 或许 如果 要是 想想"
 )
 _HEDGE_REACH = 4
+
+
+# "Helped David move boxes", 帮Anna搬家: the change is the other person's, done with help.
+_HELPING = _words("help helped helping 帮 帮忙 帮着")
+
+
+def _helped_with(words: Sequence[Word], index: int) -> bool:
+    """The cue at ``index`` is what the user helped someone do (review12 R7: "Helped David
+    move boxes" was queued as a change of what David recommended): one or two words after a
+    helping word, a person or a name between."""
+    before = words[max(0, index - 3) : index]
+    return any(
+        word.norm in _HELPING or word.surface.lower() in _HELPING for word in before[:-1] or before
+    ) and any(w.is_name or w.person or _relation(w) or w.norm in OTHER_WORDS for w in before)
 
 
 def _hedged(words: Sequence[Word], index: int) -> bool:

@@ -4,6 +4,9 @@ bringing back a backup, hence ``unarchive``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
 
 from localmind import preferences
@@ -11,8 +14,9 @@ from localmind.cli.config import STORE_COMMAND, config_group
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
 from localmind.cli.memories import eviction_note
-from localmind.cli.output import echo_json, one_line
+from localmind.cli.output import echo_json, n_memories, one_line
 from localmind.cli.root import cli
+from localmind.governance import WouldArchive
 
 
 # "-5" is a value (refused with the allowed range), not an unknown option.
@@ -20,9 +24,18 @@ from localmind.cli.root import cli
 @click.argument("name", required=False)
 @click.argument("value", required=False)
 @click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--archive",
+    "allow_archive",
+    is_flag=True,
+    help="When a lower capacity leaves more memories than it allows, archive the "
+    "lowest-valued over it (without --archive that is refused and nothing changes).",
+)
 @click.pass_obj
 @friendly_errors
-def config_command(obj: Context, name: str | None, value: str | None, as_json: bool) -> None:
+def config_command(
+    obj: Context, name: str | None, value: str | None, as_json: bool, allow_archive: bool
+) -> None:
     """Show this store's settings, or set NAME to VALUE. The settings:
 
     \b
@@ -36,8 +49,12 @@ def config_command(obj: Context, name: str | None, value: str | None, as_json: b
         preference = preferences.find(name)  # bad input fails before the store is opened
         if value is not None:
             preferences.parse(preference, value)
-    with obj.open() as memory:
-        evicted = memory.configure(name, value) if name is not None and value is not None else []
+    with obj.open() as memory, _refused_lowering(value):
+        evicted = (
+            memory.configure(name, value, allow_archive=allow_archive)
+            if name is not None and value is not None
+            else []
+        )
         current = memory.preferences()
         capacity = memory.settings.governance.capacity
     shown = {
@@ -52,6 +69,21 @@ def config_command(obj: Context, name: str | None, value: str | None, as_json: b
         click.echo(f"{key} = {text}" if value is None else f"{key} is now {text}.")
     if evicted:
         click.echo(f"Lowering it, {eviction_note(evicted, capacity)}.")
+
+
+@contextmanager
+def _refused_lowering(value: str | None) -> Iterator[None]:
+    """A capacity below what the store holds, without --archive: how many it would archive,
+    and how to go on."""
+    try:
+        yield
+    except WouldArchive as over:
+        raise click.ClickException(
+            f"A capacity of {value} would archive {n_memories(over.excess)} of the "
+            f"{over.total} you have (the lowest-valued; archived memories can be brought back "
+            "with `localmind unarchive`). Nothing changed. To do it, run the same command "
+            "with --archive."
+        ) from None
 
 
 @cli.command()

@@ -36,12 +36,12 @@ from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
 from localmind import __version__, validation
-from localmind.errors import LocalmindError, NotFound, TooManyWrites
+from localmind.errors import AmbiguousId, LocalmindError, NotFound, TooManyWrites
 from localmind.governance import AGENT_SOURCE
 from localmind.lifecycle import Conflict, Decision, Outcome, Resolution, Settlement
 from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
 from localmind.mcp.handover import serve_stdio
-from localmind.memory import Memory
+from localmind.memory import AMBIGUOUS_SHOWN, Memory
 from localmind.profile import nothing_remembered, quoted
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.store.connection import BUSY_ERRORS
@@ -534,10 +534,18 @@ def _question(outcome: Outcome) -> str | None:
             "the new one is wrong, keep_both if both hold, or merge with one text."
         )
     if outcome.decision is Decision.MERGED:
+        # the fuller telling becomes the memory's text (review12 R2: the answer said the
+        # older text was kept while `content` showed the new one)
+        kept = (
+            "it now says your fuller text; its shorter wording is kept beside it"
+            if record.content != related.content
+            else "its text was kept; yours is kept beside it"
+        )
         return (
             f"Your statement was taken as a restatement of memory {related.id} and merged into "
-            "it (that memory's text was kept). If your statement changes the fact, call "
-            f"`update` with id {related.id} and the right text."
+            f"it ({kept}). Nothing was stored under a new id, so there is nothing to forget. "
+            f"Only if your statement changes the fact, call `update` with id {related.id} and "
+            "the right text."
         )
     if outcome.may_restate:
         # what a local model would be asked; without one, the assistant is the judge
@@ -578,6 +586,15 @@ def _whole_id(memory: Memory, reference: str) -> str:
         return memory.resolve_id(reference)
     except NotFound:
         return reference
+    except AmbiguousId as ambiguous:
+        # how many, not which: the ids would name memories an assistant is never shown, the
+        # person's secrets among them (review12 R14)
+        many = ambiguous.count
+        said = f"more than {AMBIGUOUS_SHOWN}" if many > AMBIGUOUS_SHOWN else str(many)
+        raise ToolError(
+            f"The id {reference!r} is the beginning of {said} memories' ids: "
+            "give the whole id as `recall`, `remember` or `conflicts` gave it."
+        ) from None
 
 
 def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:

@@ -10,6 +10,10 @@ from typing import Any
 from localmind.store.base import Tables, placeholders
 from localmind.store.row_cache import LookupCache
 
+# How a pending conflict ends when one of its memories is archived (capacity, decay, expiry):
+# not settled, set aside until the memory is brought back.
+ARCHIVED = "archived"
+
 
 @dataclass(frozen=True, slots=True)
 class StoredConflict:
@@ -171,13 +175,30 @@ class Conflicts(Tables):
         involved = sorted({pending for found in answers.values() for pending in found})
         return [(existing, candidate) for _, existing, candidate in involved]
 
-    def settle_conflicts_of(self, memory_id: str, at: float) -> None:
-        """The pending conflicts of a memory that stopped being active end with it ("gone")."""
+    def settle_conflicts_of(self, memory_id: str, at: float, *, archived: bool = False) -> None:
+        """The pending conflicts of a memory that stopped being active end with it ("gone");
+        ``archived``: it was archived, which can be undone, and they wait for that
+        (:meth:`reopen_archived_conflicts`)."""
         self.db.execute(
-            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = 'gone' "
+            "UPDATE conflicts SET status = 'resolved', resolved_at = ?, resolution = ? "
             "WHERE status = 'pending' AND (existing_id = ? OR candidate_id = ?)",
-            (at, memory_id, memory_id),
+            (at, ARCHIVED if archived else "gone", memory_id, memory_id),
         )
+
+    def reopen_archived_conflicts(self, memory_id: str) -> int:
+        """The conflicts ``memory_id``'s archiving closed wait for review again, now that it is
+        back, where the other memory is active too (review12 R10: a capacity typed one digit
+        short archived 6,930 memories, and bringing them back left their 1,511 questions
+        unasked). Returns how many."""
+        self.db.execute(
+            "UPDATE conflicts SET status = 'pending', resolved_at = NULL, resolution = NULL "
+            "WHERE status = 'resolved' AND resolution = ? "
+            "AND (existing_id = ? OR candidate_id = ?) AND NOT EXISTS (SELECT 1 FROM memories m "
+            "WHERE m.status != 'active' "
+            "AND m.id IN (conflicts.existing_id, conflicts.candidate_id))",
+            (ARCHIVED, memory_id, memory_id),
+        )
+        return int(self.db.changes())
 
     def settle_pair(self, one: str, other: str, resolution: str, at: float) -> int:
         """End the pending conflicts between ``one`` and ``other`` (either side either way) as

@@ -146,11 +146,14 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
             f"UPDATE memories SET {assignments} WHERE rowid = ?", (*values.values(), rowid)
         )
 
-    def _leave_active(self, rowid: int, memory_id: str, at: float) -> None:
+    def _leave_active(
+        self, rowid: int, memory_id: str, at: float, *, archived: bool = False
+    ) -> None:
         """A memory stops being active (archived, superseded, forgotten, here or on another
-        device): its index entries go, and its pending conflicts with it."""
+        device): its index entries go, and its pending conflicts with it (``archived``: set
+        aside until it is brought back)."""
         self._unindex(rowid)
-        self.settle_conflicts_of(memory_id, at)
+        self.settle_conflicts_of(memory_id, at, archived=archived)
 
     def _index(self, rowid: int, record: MemoryRecord, vector: Vectors) -> None:
         self._index_vector(rowid, record, vector)
@@ -193,7 +196,8 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         self._set_columns(stored.rowid, {**columns, **derived})
         now_active = record.status is Status.ACTIVE
         if was_active and not now_active:
-            self._leave_active(stored.rowid, record.id, self._clock())
+            archived = record.status is Status.EXPIRED
+            self._leave_active(stored.rowid, record.id, self._clock(), archived=archived)
         elif was_active and "metadata" in fields:
             # a merge adds its restatement to the words the memory is found by
             self._unindex_words(stored.rowid)
@@ -207,8 +211,10 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         return record
 
     def reactivate(self, stored: StoredMemory, vector: Vectors) -> None:
-        """Put a memory that was not active back into the indexes (its status already active)."""
+        """Put a memory that was not active back into the indexes (its status already active),
+        and the conflicts its archiving set aside back in the queue."""
         self._index(stored.rowid, stored.record, vector)
+        self.reopen_archived_conflicts(stored.record.id)
 
     def replace_content(
         self,

@@ -268,11 +268,14 @@ class Replication(Memories):
         )
         if not active:
             if was_active:
-                self._leave_active(rowid, memory_id, self._clock())
+                archived = values["status"] == str(Status.EXPIRED)
+                self._leave_active(rowid, memory_id, self._clock(), archived=archived)
             else:
                 self.settle_conflicts_of(memory_id, self._clock())
         elif was_active and not same:
             self._unindex(rowid)
+        if active and before is not None and not was_active:
+            self.reopen_archived_conflicts(memory_id)  # brought back on another laptop
         if active and (not was_active or not same):
             return rowid
         return None

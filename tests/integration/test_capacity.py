@@ -75,8 +75,14 @@ def test_add_over_capacity_says_what_it_archived(cli: Cli) -> None:
 def test_lowering_the_capacity_archives_at_once_and_says_so(cli: Cli) -> None:
     for fact in FACTS[:4]:
         cli.add(fact)
+    # a capacity below what the store holds is refused without --archive (review12 R10: a
+    # capacity typed one digit short archived 6,930 of 7,325 memories, unasked)
+    refused = cli("config", "capacity", "3")
+    assert_error(refused, "would archive 1 memory of the 4 you have")
+    assert "Nothing changed" in refused.stderr and "--archive" in refused.stderr
+    assert len(cli.contents()) == 4 and cli.json("config")["capacity"] == 500
 
-    output = cli.ok("config", "capacity", "3").stdout
+    output = cli.ok("config", "capacity", "3", "--archive").stdout
 
     assert output.startswith("capacity is now 3.\nLowering it, capacity 3 archived 1 memory")
     assert len(cli.contents()) == 3
@@ -399,3 +405,37 @@ def test_add_at_capacity_archives_an_imported_memory_before_one_typed_by_hand(
     [gone] = added["evicted"]
     assert gone not in typed
     assert [item["content"] for item in cli.json("list", "--archived")] == [FACTS[0]]
+
+
+def test_a_conflict_set_aside_by_archiving_waits_again_when_the_memory_comes_back(
+    memory: Memory,
+) -> None:
+    # review12 R10: lowering the capacity archived memories with their questions, and bringing
+    # them back left the 1,511 questions unasked for good
+    old = memory.remember("I live in Berlin")
+    new = memory.remember_explained("We moved to Lisbon last month")
+    assert [(c.existing.id, c.candidate.id) for c in memory.conflicts()] == [
+        (old.id, new.record.id)
+    ]
+
+    [archived] = memory.configure("capacity", "1")
+    assert memory.conflicts() == []
+    memory.configure("capacity", "unlimited")
+    memory.unarchive(archived)
+
+    assert [(c.existing.id, c.candidate.id) for c in memory.conflicts()] == [
+        (old.id, new.record.id)
+    ]
+
+
+def test_a_forgotten_memory_s_conflict_does_not_come_back_with_the_other(memory: Memory) -> None:
+    old = memory.remember("I live in Berlin")
+    new = memory.remember_explained("We moved to Lisbon last month")
+    [archived] = memory.configure("capacity", "1")
+    kept = new.record.id if archived == old.id else old.id
+    memory.forget(kept)
+    memory.configure("capacity", "unlimited")
+
+    memory.unarchive(archived)
+
+    assert memory.conflicts() == []

@@ -222,6 +222,29 @@ async def test_with_a_local_model_its_verdict_comes_back_with_the_old_text(
         assert "No local model is configured" in (client.instructions or "")
 
 
+async def test_a_fuller_retelling_merged_says_the_memory_now_holds_it_and_nothing_to_forget(
+    memory: Memory,
+):
+    # review12 R2: the answer said "that memory's text was kept" beside a `content` that was
+    # the new text, and an assistant that then forgot "the new one" lost the only copy
+    short = memory.remember("I am allergic to penicillin")
+
+    async with Client(build_server(memory)) as client:
+        fuller = await call(
+            client, "remember", content="I am allergic to penicillin and also sulfa drugs"
+        )
+        shorter = await call(client, "remember", content="I am allergic to penicillin.")
+
+    assert (fuller["decision"], fuller["id"]) == ("merged", short.id)
+    assert fuller["content"] == "I am allergic to penicillin and also sulfa drugs"
+    assert "now says your fuller text" in fuller["question"]
+    assert "nothing to forget" in fuller["question"]
+    assert "text was kept" not in fuller["question"]
+    assert shorter["id"] == short.id
+    assert shorter["question"] is None or "now says your fuller text" not in shorter["question"]
+    assert memory.get(short.id).content == "I am allergic to penicillin and also sulfa drugs"
+
+
 @pytest.mark.parametrize(
     ("tool", "arguments"),
     [

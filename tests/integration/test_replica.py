@@ -301,13 +301,18 @@ def test_a_remote_forget_settles_a_conflict_as_a_local_one_does() -> None:
         c.clock.advance(seconds=60)
         exchange(a, c)  # there
         assert b.memory.conflicts() == c.memory.conflicts() == []
-        assert settled(b, old.id) == [("resolved", "gone", b.clock())]
-        assert settled(c, old.id) == [("resolved", "gone", c.clock())]
+        assert settled(b, old.id) == [("resolved", "archived", b.clock())]
+        assert settled(c, old.id) == [("resolved", "archived", c.clock())]
+        c.memory.unarchive(old.id)  # brought back there: the question is asked again
+        assert [(k.existing.id, k.candidate.content) for k in c.memory.conflicts()] == [
+            (old.id, "I now prefer Go")
+        ]
 
 
 def test_an_archive_settles_a_conflict_here_as_it_does_there() -> None:
     """A memory archived on its own expiry (maintenance) takes its pending conflicts with it,
-    whether the archive ran here or arrived from another laptop."""
+    set aside until it is brought back (review12 R10), whether the archive ran here or arrived
+    from another laptop."""
     with devices() as (a, b, c):
         old = a.memory.remember("I like Java")
         a.memory.update(old.id, expires_at=a.clock() + 3600)
@@ -323,8 +328,12 @@ def test_an_archive_settles_a_conflict_here_as_it_does_there() -> None:
         exchange(a, c)  # there
         assert b.memory.get(old.id).status is c.memory.get(old.id).status is Status.EXPIRED
         assert b.memory.conflicts() == c.memory.conflicts() == []
-        assert settled(b, old.id) == [("resolved", "gone", b.clock())]
-        assert settled(c, old.id) == [("resolved", "gone", c.clock())]
+        assert settled(b, old.id) == [("resolved", "archived", b.clock())]
+        assert settled(c, old.id) == [("resolved", "archived", c.clock())]
+        c.memory.unarchive(old.id)  # brought back there: the question is asked again
+        assert [(k.existing.id, k.candidate.content) for k in c.memory.conflicts()] == [
+            (old.id, "I now prefer Go")
+        ]
 
 
 def test_a_remote_forget_redacts_quotes_of_what_was_merged_in() -> None:

@@ -368,6 +368,23 @@ async def test_an_assistant_cannot_rewrite_a_secret_it_cannot_read(memory: Memor
     assert "4821" not in confirmed["content"] and forgotten["forgotten"] is True
 
 
+async def test_an_ambiguous_id_over_mcp_names_how_many_not_which(memory: Memory) -> None:
+    """review12 R14: the "ambiguous id" error listed whole ids, a secret's among them, which an
+    assistant is never shown; with one it could act on the secret blind."""
+    pin = memory.remember("My bank PIN is 4821", "semantic")
+    others = [memory.remember(f"Grocery list item {n}: apples") for n in range(3)]
+    shared = 0
+    while all(o.id[: shared + 1] == pin.id[: shared + 1] for o in others):
+        shared += 1
+    assert shared >= 10  # the test's clock stands still: the ids share their time part
+    async with Client(build_server(memory)) as client:
+        message = await refused(client, "forget", id=pin.id[:shared])
+
+    assert "is the beginning of 4 memories' ids" in message
+    assert all(m.id not in message for m in (pin, *others))
+    assert memory.get(pin.id).secret and memory.get(pin.id).content == "My bank PIN is 4821"
+
+
 def test_a_login_and_its_password_do_not_replace_each_other(memory: Memory) -> None:
     """review9 M7: the password was queued as a change of the login ("both set the contact")
     and the login shown as "may be outdated" by a secret. A secret and a plain memory are never
