@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from localmind import bilingual
+from localmind import bilingual, places
 from localmind.bilingual import DICTIONARY
+from localmind.kinds import activities_named
 from localmind.statement import (
     ANTONYMS,
     BREAKUPS,
@@ -181,8 +182,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         )
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
+        and not _one_place_at_two_levels(old, new)
         and not _changes_another_attribute(old, new)
         and not _another_activity_started(old, new, cues, shared | shared_names)
+        and not _another_pursuit(old, new)
     ):
         said = _said(new, _cue_before(new, cues, shared_values | shared_things))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
@@ -210,8 +213,12 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     if not new.cues:
         return False
     if old.single_slots or new.single_slots:
-        return bool(old.single_slots & new.single_slots) and not _the_user_and_another(old, new)
-    return True
+        return (
+            bool(old.single_slots & new.single_slots)
+            and not _the_user_and_another(old, new)
+            and not _one_place_at_two_levels(old, new)
+        )
+    return not _another_pursuit(old, new)
 
 
 #: The relations a subject may be (statement.RELATIONS' canonical words: "parents", "friend").
@@ -362,7 +369,8 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     single = _related_slots(old.single_slots, new.single_slots)
     names_old, names_new = _flat(old.names), _flat(new.names)
     new_names = set(_new_latin_names(old, names_new - names_old)) - _chinese_names_of(old)
-    if single and names_old & names_new and new_names:
+    one_place = _one_place_at_two_levels(old, new)  # "I live in Beijing" / 我现在住在望京
+    if single and names_old & names_new and new_names and not one_place:
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
     # Each names the value, spelled in Latin letters or translated, and they differ:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
@@ -375,6 +383,7 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
         and not values_old & values_new
         and not _named_again(values_old, new)
         and _cues(new)
+        and not one_place
     ):
         return Suspicion(
             True, f"both set {_slot_name(_told_first(new, single))}, with another name"
@@ -804,8 +813,12 @@ def _values_differ(old: Statement, new: Statement) -> bool:
     title, the attribute's own name or when it began: :func:`_values`): a restatement that
     leaves a detail out changes nothing. Else, any other content word."""
     values_old, values_new = _values(old), _values(new)
+    if _another_place_in_the_same(old, new):
+        return True  # 我住在北京海淀区 after 我住在北京朝阳区: 北京 told again, not the district
     if _chinese_value_told_again(values_old, new):
         return False  # 王磊是我的领导，他是山东人 after 我的领导是王磊
+    if _one_place_at_two_levels(old, new):
+        return False  # 我住在望京 after 我住在北京
     if values_old and values_new:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
         # means the same value told again, with other details — also where the reader takes
@@ -1376,7 +1389,9 @@ def _same_frame_other_value(old: Statement, new: Statement) -> bool:
     values_old, values_new = _values(old), _values(new)
     if not (values_old - values_new and values_new - values_old):
         return False
-    if _chinese_value_told_again(values_old, new):
+    if _one_place_at_two_levels(old, new):
+        return False
+    if _chinese_value_told_again(values_old, new) and not _another_place_in_the_same(old, new):
         return False
     frame_old, frame_new = _frame(old, values_old), _frame(new, values_new)
     if not frame_old and not frame_new:
@@ -1543,3 +1558,51 @@ def _older_numbers_compared(old: Statement, new: Statement) -> bool:
         )
         for index, word in enumerate(words)
     )
+
+
+# --- one place at two levels (review11 Z16) ---------------------------------------------------
+
+
+def _one_place_at_two_levels(old: Statement, new: Statement) -> bool:
+    """Every value the two texts do not share is a place that lies within, or holds, a value
+    of the other, as CC-CEDICT places it (:func:`localmind.places.within`): 我住在望京 after
+    我住在北京, "I live in Beijing" / 我住在望京 name one home at two levels, not a move.
+    A change word other than "now" ("I moved, now I live in Beijing" after 我住在望京) allows
+    only a narrower place: a broader one may well be another district."""
+    values_old, values_new = _values(old), _values(new)
+    only_old, only_new = values_old - values_new, values_new - values_old
+    if not only_old or not only_new:
+        return False
+    narrower = all(any(places.within(v, u) for u in values_old) for v in only_new)
+    if _strong_cues(new) and not narrower:
+        return False
+    return all(any(places.nested(v, u) for u in only_old) for v in only_new) and all(
+        any(places.nested(u, v) for v in only_new) for u in only_old
+    )
+
+
+def _another_place_in_the_same(old: Statement, new: Statement) -> bool:
+    """A place of the older text replaced by another within a place both name: 我住在北京海淀区
+    after 我住在北京朝阳区 (Beijing told again, the district changed), which the rule for a
+    Chinese value told again took for the same value with other details."""
+    values_old, values_new = _values(old), _values(new)
+    kept = values_old & values_new
+    only_old, only_new = values_old - values_new, values_new - values_old
+    return any(
+        not places.nested(u, v) and places.within(u, s) and places.within(v, s)
+        for u in only_old
+        for v in only_new
+        for s in kept
+    )
+
+
+# --- another pursuit (review11 Z13) -----------------------------------------------------------
+
+
+def _another_pursuit(old: Statement, new: Statement) -> bool:
+    """The two texts name activities of different kinds only (a sport, an instrument, a
+    language: ``localmind.kinds.ACTIVITIES``): 我改学韩语了 after 我每周三晚上去游泳 takes up a
+    language beside the sport, one more pursuit, not the sport changed. When the new text
+    names the older one's kind too ("I quit swimming and started Korean"), it may change it."""
+    kinds_old, kinds_new = activities_named(old.text), activities_named(new.text)
+    return bool(kinds_old) and bool(kinds_new) and not kinds_old & kinds_new
