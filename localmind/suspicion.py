@@ -858,6 +858,8 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or _one_attribute_of_the_users(old, new)
         or _the_pet_told_of(old, new)
         or _the_pet_told_of(new, old)
+        or _named_in_pinyin(subject_old, new)
+        or _named_in_pinyin(subject_new, old)
     )
 
 
@@ -1606,3 +1608,25 @@ def _another_pursuit(old: Statement, new: Statement) -> bool:
     names the older one's kind too ("I quit swimming and started Korean"), it may change it."""
     kinds_old, kinds_new = activities_named(old.text), activities_named(new.text)
     return bool(kinds_old) and bool(kinds_new) and not kinds_old & kinds_new
+
+
+# --- a Chinese name written in pinyin ---------------------------------------------------------
+
+# One or two capitalised words opening an English text: "Liu Yang got the job", "Xiaomin is …".
+_OPENING_LATIN_NAME = re.compile(r"^\W*([A-Z][a-z]+)(?:\s+([A-Z][a-z]+))?")
+
+
+def _named_in_pinyin(subject: str, other: Statement) -> bool:
+    """A Chinese subject (刘洋, 小敏, 子轩) that the other, English, text opens with, written by
+    its sound ("Liu Yang got the job", "Xiaomin moved"): how Chinese names are written in
+    English (``bilingual.spells``; a name jieba glued to the next character, 刘洋调…, by its
+    first two or three characters). The sameness guard reads names so already."""
+    if other.lang == "zh" or not _ALL_CJK.fullmatch(subject) or len(subject) < 2:
+        return False
+    opening = _OPENING_LATIN_NAME.match(other.text)
+    if opening is None:
+        return False
+    first, second = opening.group(1).lower(), (opening.group(2) or "").lower()
+    spoken = {first, first + second} if second else {first}
+    heads = {subject[:length] for length in (2, 3) if length <= len(subject)}
+    return any(bilingual.spells(head, name) for head in heads for name in spoken)

@@ -97,3 +97,27 @@ SAME_PURSUIT = [
 def test_a_change_of_the_pursuit_itself_still_counts(older: str, newer: str) -> None:
     assert announces_change_to(older, newer)
     assert suspect(older, newer).contradicts
+
+
+PINYIN = [
+    # a Chinese name, then the same person written by its sound in English (and back)
+    ("小敏在华西医院当护士。", "Xiaomin quit her job at the hospital and now works at a clinic."),
+    ("刘洋在设计院做结构设计。", "Liu Yang quit the design institute; he drives for Uber now."),
+    ("Xiaomin is my best friend from the ICU.", "小敏搬到深圳了。"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), PINYIN)
+def test_a_chinese_name_written_in_pinyin_is_the_same_person(older: str, newer: str) -> None:
+    assert "someone else" not in suspect(older, newer).why
+
+
+def test_a_change_of_a_person_named_in_pinyin_is_queued() -> None:
+    # before, "about someone else (子轩 / zixuan)"
+    older, newer = "子轩每周六上午去游泳。", "Zixuan quit swimming; he plays hockey now."
+    assert suspect(older, newer).contradicts
+
+
+def test_a_name_pinyin_does_not_spell_is_someone_else() -> None:
+    assert "someone else" in suspect("子轩每周六上午去游泳。", "Lucas quit swimming.").why
+    assert "someone else" in suspect("我每周六上午去游泳。", "Xiaomin quit swimming.").why
