@@ -81,6 +81,10 @@ class Suspicion:
     why: str
 
 
+# Why a pair is not suspect when the two texts are about different people.
+ABOUT_SOMEONE_ELSE = "about someone else"
+
+
 def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
     ended = _ended(old, new)
@@ -88,7 +92,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         return ended
     if not _same_subject(old, new):
         subjects = f"{said_person(_subject(old, new))} / {said_person(_subject(new, old))}"
-        return Suspicion(False, f"about someone else ({subjects})")
+        return Suspicion(False, f"{ABOUT_SOMEONE_ELSE} ({subjects})")
     if old.lang != new.lang:
         return _across_languages(old, new)
     names_old, names_new = _flat(old.names), _flat(new.names)
@@ -1612,6 +1616,7 @@ def _another_pursuit(old: Statement, new: Statement) -> bool:
 
 # --- a Chinese name written in pinyin ---------------------------------------------------------
 
+_SHORTEST_NAME_OF_A_SUBJECT = 4
 # One or two capitalised words opening an English text: "Liu Yang got the job", "Xiaomin is …".
 _OPENING_LATIN_NAME = re.compile(r"^\W*([A-Z][a-z]+)(?:\s+([A-Z][a-z]+))?")
 
@@ -1624,9 +1629,19 @@ def _named_in_pinyin(subject: str, other: Statement) -> bool:
     if other.lang == "zh" or not _ALL_CJK.fullmatch(subject) or len(subject) < 2:
         return False
     opening = _OPENING_LATIN_NAME.match(other.text)
-    if opening is None:
-        return False
+    if opening is None or other.text[opening.end() :].startswith("'s"):
+        return False  # "Leo's friend Ethan …" is about the friend
     first, second = opening.group(1).lower(), (opening.group(2) or "").lower()
-    spoken = {first, first + second} if second else {first}
+    # the given name alone ("Liu Zixuan" for 子轩) counts
+    spoken = {first, second, first + second} if second else {first}
+    # 王磊调… (a name glued to the next character), and a given name: 子轩 of 刘子轩
     heads = {subject[:length] for length in (2, 3) if length <= len(subject)}
-    return any(bilingual.spells(head, name) for head in heads for name in spoken)
+    heads |= {subject[1:]} if len(subject) == 3 else set()
+    # Four letters are enough against the one name this text is about ("Siqi" / 思琪): the
+    # five bilingual.spells asks for keep "Ma" or "Li" from matching any span of a text.
+    return any(
+        name in bilingual.spellings(head)
+        for head in heads
+        for name in spoken
+        if len(name) >= _SHORTEST_NAME_OF_A_SUBJECT
+    )
