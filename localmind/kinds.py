@@ -132,3 +132,23 @@ def in_cjk(word: str) -> bool:
     """Whether ``word`` is written in CJK characters: matched in a memory's text, not its
     index terms (a lone character such as 狗 is indexed only inside bigrams)."""
     return _IN_CJK.search(word) is not None
+
+
+#: Kinds of things a person does, each its own pursuit: a language course is no change to a
+#: sport (review11 Z13: 改学韩语 marked 每周三晚上去游泳 outdated).
+ACTIVITIES = frozenset({"sport", "instrument", "language"})
+_ENGLISH_WORD = re.compile(r"[a-z]+")
+
+
+def activities_named(text: str) -> frozenset[str]:
+    """The kinds of activity (:data:`ACTIVITIES`) ``text`` names a member of: "I swim on
+    Wednesdays" → {sport}, 我开始学韩语了 → {language}. English members as whole words, Chinese
+    ones anywhere (游泳 of 游泳课)."""
+    folded = text.casefold()
+    words = set(_ENGLISH_WORD.findall(folded))
+    return frozenset(
+        kind.name
+        for kind in KINDS
+        if kind.name in ACTIVITIES
+        and any(member in folded if in_cjk(member) else member in words for member in kind.members)
+    )

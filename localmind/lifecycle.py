@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from localmind import aliases
 from localmind.config import LifecycleConfig
 from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
@@ -31,7 +32,12 @@ from localmind.sameness import Sameness, compare
 from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion, announces_change_to, changes_more_than
+from localmind.suspicion import (
+    ABOUT_SOMEONE_ELSE,
+    Suspicion,
+    announces_change_to,
+    changes_more_than,
+)
 from localmind.suspicion import suspect as _suspect_uncached
 
 # propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
@@ -58,6 +64,9 @@ CHANGE_FLOOR = 0.30
 # below any floor. This many, in the last places of the nearest five (see docs/design.md,
 # "The review queue, round 7").
 SLOT_NEIGHBOURS = 2
+# How many memories the keyword index is asked for when looking for a person's declared
+# English name (儿子刘子轩…英文名叫Leo; Lifecycle._declared_names).
+DECLARATIONS = 8
 # The words that set each one-value attribute, for that keyword search.
 SLOT_WORDS: dict[str, tuple[str, ...]] = {}
 for _word, _slot in sorted(SINGLE_SLOTS.items()):
@@ -356,6 +365,40 @@ class Lifecycle:
             if rowid in stored and rowid in vectors
         ]
 
+    def _suspicion_in(self, namespace: str) -> Callable[[str, str], Suspicion]:
+        """:func:`suspect`, except that when it finds the two texts about different people and
+        an English one opens with a name the user declared another's (儿子刘子轩…英文名叫Leo:
+        ``localmind.aliases``), the pair is judged with that name written as the other: "Leo
+        quit swimming" after 子轩每周六上午上游泳课. The declarations are looked up (one keyword
+        query) only then, once per new memory."""
+        declared: list[frozenset[tuple[str, str]]] = []
+
+        def judged(older: str, newer: str) -> Suspicion:
+            suspicion = suspect(older, newer)
+            if suspicion.contradicts or not suspicion.why.startswith(ABOUT_SOMEONE_ELSE):
+                return suspicion
+            if not (aliases.opens_with_a_name(older) or aliases.opens_with_a_name(newer)):
+                return suspicion
+            if not declared:
+                declared.append(self._declared_names(namespace))
+            pairs = declared[0]
+            renamed = aliases.by_declared_name(older, pairs), aliases.by_declared_name(newer, pairs)
+            return suspicion if renamed == (older, newer) else suspect(*renamed)
+
+        return judged
+
+    def _declared_names(self, namespace: str) -> frozenset[tuple[str, str]]:
+        """Every (English name, other name) pair the memories the keyword index finds by the
+        words of a declaration declare (``aliases.DECLARING_WORDS``)."""
+        match = match_expression(aliases.DECLARING_WORDS)
+        if match is None:
+            return frozenset()
+        hits = self.store.keyword(match, DECLARATIONS, namespace, None)
+        stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
+        return frozenset(
+            pair for memory in stored.values() for pair in aliases.declared(memory.record.content)
+        )
+
     def slot_match(self, content: str) -> str | None:
         """The keyword query for the memories stating the one-value attribute ``content``
         announces a change to (see :meth:`_slot_neighbours`); None when it announces none."""
@@ -408,10 +451,11 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[_Joined] = []
+        judged = self._suspicion_in(neighbours[0][0].record.namespace)
         for stored, similarity in self._current_version_first(
-            _same_attribute_first(neighbours, content), content, planned
+            _same_attribute_first(neighbours, content, judged), content, planned, judged
         ):
-            suspicion = suspect(stored.record.content, content)
+            suspicion = judged(stored.record.content, content)
             if not suspicion.contradicts:
                 continue
             joined = self._side_waiting(stored, neighbours, content, planned)
@@ -476,6 +520,7 @@ class Lifecycle:
         neighbours: list[tuple[StoredMemory, float]],
         content: str,
         planned: Sequence[tuple[str, str]] = (),
+        judged: Callable[[str, str], Suspicion] = suspect,
     ) -> list[tuple[StoredMemory, float]]:
         """``neighbours``, except that when the first one ``content`` is suspect against already
         waits for review against a later neighbour ``content`` is suspect against too, that later
@@ -484,11 +529,12 @@ class Lifecycle:
         oldest (the nearest in words may be either). Not when ``content`` changes in the older
         one something the later one does not speak of (:func:`changes_more_than`: the
         melatonin stopped, after the shift change): that is a change of the older one. One
-        query of the pending pairs, only when two neighbours or more are suspect."""
+        query of the pending pairs, only when two neighbours or more are suspect (``judged``:
+        :meth:`_suspicion_in`)."""
         suspects = [
             (stored, similarity)
             for stored, similarity in neighbours
-            if suspect(stored.record.content, content).contradicts
+            if judged(stored.record.content, content).contradicts
         ]
         if len(suspects) < 2:
             return neighbours
@@ -578,6 +624,9 @@ class Lifecycle:
         changed for these. Never a secret for a plain text nor the other way round (see
         :meth:`propose`)."""
         neighbours = _alike_in_secrecy(neighbours, content, secret)
+        if not neighbours:
+            return []
+        judged = self._suspicion_in(neighbours[0][0].record.namespace)
         return [
             (stored, similarity)
             for stored, similarity in neighbours
@@ -585,7 +634,7 @@ class Lifecycle:
                 similarity >= SUCCESSOR_SIMILARITY
                 and announces_change_to(stored.record.content, content)
             )
-            or suspect(stored.record.content, content).contradicts
+            or judged(stored.record.content, content).contradicts
         ]
 
     def link_successor(
@@ -864,7 +913,9 @@ PAIRED_OVER_NOTHING_SET = frozenset({"school"})
 
 
 def _same_attribute_first(
-    neighbours: Sequence[tuple[StoredMemory, float]], content: str
+    neighbours: Sequence[tuple[StoredMemory, float]],
+    content: str,
+    judged: Callable[[str, str], Suspicion] = suspect,
 ) -> list[tuple[StoredMemory, float]]:
     """``neighbours``, nearest first, except that when the nearest one ``content`` is suspect
     against sets no one-value attribute ``content`` sets, the nearest suspect one that does
@@ -876,7 +927,7 @@ def _same_attribute_first(
     suspects = [
         index
         for index, (stored, _) in enumerate(neighbours)
-        if suspect(stored.record.content, content).contradicts
+        if judged(stored.record.content, content).contradicts
     ]
     if not suspects or not sets:
         return list(neighbours)

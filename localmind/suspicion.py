@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from localmind import bilingual
+from localmind import bilingual, places
 from localmind.bilingual import DICTIONARY
+from localmind.kinds import activities_named
 from localmind.statement import (
     ANTONYMS,
     BREAKUPS,
@@ -80,6 +81,10 @@ class Suspicion:
     why: str
 
 
+# Why a pair is not suspect when the two texts are about different people.
+ABOUT_SOMEONE_ELSE = "about someone else"
+
+
 def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
     ended = _ended(old, new)
@@ -87,7 +92,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         return ended
     if not _same_subject(old, new):
         subjects = f"{said_person(_subject(old, new))} / {said_person(_subject(new, old))}"
-        return Suspicion(False, f"about someone else ({subjects})")
+        return Suspicion(False, f"{ABOUT_SOMEONE_ELSE} ({subjects})")
     if old.lang != new.lang:
         return _across_languages(old, new)
     names_old, names_new = _flat(old.names), _flat(new.names)
@@ -187,8 +192,10 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         )
         and not _tells_the_change_again(old, new)
         and not _now_with_nothing_new(old, new)
+        and not _one_place_at_two_levels(old, new)
         and not _changes_another_attribute(old, new)
         and not _another_activity_started(old, new, cues, shared | shared_names)
+        and not _another_pursuit(old, new)
     ):
         said = _said(new, _cue_before(new, cues, shared_values | shared_things))
         return Suspicion(True, f"“{said}” announces a change to what the older memory says")
@@ -216,8 +223,12 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     if not new.cues:
         return False
     if old.single_slots or new.single_slots:
-        return bool(old.single_slots & new.single_slots) and not _the_user_and_another(old, new)
-    return True
+        return (
+            bool(old.single_slots & new.single_slots)
+            and not _the_user_and_another(old, new)
+            and not _one_place_at_two_levels(old, new)
+        )
+    return not _another_pursuit(old, new)
 
 
 #: The relations a subject may be (statement.RELATIONS' canonical words: "parents", "friend").
@@ -368,7 +379,8 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     single = _related_slots(old.single_slots, new.single_slots)
     names_old, names_new = _flat(old.names), _flat(new.names)
     new_names = set(_new_latin_names(old, names_new - names_old)) - _chinese_names_of(old)
-    if single and names_old & names_new and new_names:
+    one_place = _one_place_at_two_levels(old, new)  # "I live in Beijing" / 我现在住在望京
+    if single and names_old & names_new and new_names and not one_place:
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
     # Each names the value, spelled in Latin letters or translated, and they differ:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
@@ -381,6 +393,7 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
         and not values_old & values_new
         and not _named_again(values_old, new)
         and _cues(new)
+        and not one_place
     ):
         return Suspicion(
             True, f"both set {_slot_name(_told_first(new, single))}, with another name"
@@ -822,8 +835,12 @@ def _values_differ(old: Statement, new: Statement) -> bool:
     title, the attribute's own name or when it began: :func:`_values`): a restatement that
     leaves a detail out changes nothing. Else, any other content word."""
     values_old, values_new = _values(old), _values(new)
+    if _another_place_in_the_same(old, new):
+        return True  # 我住在北京海淀区 after 我住在北京朝阳区: 北京 told again, not the district
     if _chinese_value_told_again(values_old, new):
         return False  # 王磊是我的领导，他是山东人 after 我的领导是王磊
+    if _one_place_at_two_levels(old, new):
+        return False  # 我住在望京 after 我住在北京
     if values_old and values_new:
         # "Rachel, my new manager, runs…" after "my new manager is Rachel Ng": a shared name
         # means the same value told again, with other details — also where the reader takes
@@ -865,6 +882,8 @@ def _same_subject(old: Statement, new: Statement) -> bool:
         or _one_attribute_of_the_users(old, new)
         or _the_pet_told_of(old, new)
         or _the_pet_told_of(new, old)
+        or _named_in_pinyin(subject_old, new)
+        or _named_in_pinyin(subject_new, old)
     )
 
 
@@ -1423,7 +1442,9 @@ def _same_frame_other_value(old: Statement, new: Statement) -> bool:
     values_old, values_new = _values(old), _values(new)
     if not (values_old - values_new and values_new - values_old):
         return False
-    if _chinese_value_told_again(values_old, new):
+    if _one_place_at_two_levels(old, new):
+        return False
+    if _chinese_value_told_again(values_old, new) and not _another_place_in_the_same(old, new):
         return False
     frame_old, frame_new = _frame(old, values_old), _frame(new, values_new)
     if not frame_old and not frame_new:
@@ -1597,4 +1618,85 @@ def _older_numbers_compared(old: Statement, new: Statement) -> bool:
             for later in words[index + 1 : index + 1 + _COMPARED_REACH + 1]
         )
         for index, word in enumerate(words)
+    )
+
+
+# --- one place at two levels (review11 Z16) ---------------------------------------------------
+
+
+def _one_place_at_two_levels(old: Statement, new: Statement) -> bool:
+    """Every value the two texts do not share is a place that lies within, or holds, a value
+    of the other, as CC-CEDICT places it (:func:`localmind.places.within`): 我住在望京 after
+    我住在北京, "I live in Beijing" / 我住在望京 name one home at two levels, not a move.
+    A change word other than "now" ("I moved, now I live in Beijing" after 我住在望京) allows
+    only a narrower place: a broader one may well be another district."""
+    values_old, values_new = _values(old), _values(new)
+    only_old, only_new = values_old - values_new, values_new - values_old
+    if not only_old or not only_new:
+        return False
+    narrower = all(any(places.within(v, u) for u in values_old) for v in only_new)
+    if _strong_cues(new) and not narrower:
+        return False
+    return all(any(places.nested(v, u) for u in only_old) for v in only_new) and all(
+        any(places.nested(u, v) for v in only_new) for u in only_old
+    )
+
+
+def _another_place_in_the_same(old: Statement, new: Statement) -> bool:
+    """A place of the older text replaced by another within a place both name: 我住在北京海淀区
+    after 我住在北京朝阳区 (Beijing told again, the district changed), which the rule for a
+    Chinese value told again took for the same value with other details."""
+    values_old, values_new = _values(old), _values(new)
+    kept = values_old & values_new
+    only_old, only_new = values_old - values_new, values_new - values_old
+    return any(
+        not places.nested(u, v) and places.within(u, s) and places.within(v, s)
+        for u in only_old
+        for v in only_new
+        for s in kept
+    )
+
+
+# --- another pursuit (review11 Z13) -----------------------------------------------------------
+
+
+def _another_pursuit(old: Statement, new: Statement) -> bool:
+    """The two texts name activities of different kinds only (a sport, an instrument, a
+    language: ``localmind.kinds.ACTIVITIES``): 我改学韩语了 after 我每周三晚上去游泳 takes up a
+    language beside the sport, one more pursuit, not the sport changed. When the new text
+    names the older one's kind too ("I quit swimming and started Korean"), it may change it."""
+    kinds_old, kinds_new = activities_named(old.text), activities_named(new.text)
+    return bool(kinds_old) and bool(kinds_new) and not kinds_old & kinds_new
+
+
+# --- a Chinese name written in pinyin ---------------------------------------------------------
+
+_SHORTEST_NAME_OF_A_SUBJECT = 4
+# One or two capitalised words opening an English text: "Liu Yang got the job", "Xiaomin is …".
+_OPENING_LATIN_NAME = re.compile(r"^\W*([A-Z][a-z]+)(?:\s+([A-Z][a-z]+))?")
+
+
+def _named_in_pinyin(subject: str, other: Statement) -> bool:
+    """A Chinese subject (刘洋, 小敏, 子轩) that the other, English, text opens with, written by
+    its sound ("Liu Yang got the job", "Xiaomin moved"): how Chinese names are written in
+    English (``bilingual.spells``; a name jieba glued to the next character, 刘洋调…, by its
+    first two or three characters). The sameness guard reads names so already."""
+    if other.lang == "zh" or not _ALL_CJK.fullmatch(subject) or len(subject) < 2:
+        return False
+    opening = _OPENING_LATIN_NAME.match(other.text)
+    if opening is None or other.text[opening.end() :].startswith("'s"):
+        return False  # "Leo's friend Ethan …" is about the friend
+    first, second = opening.group(1).lower(), (opening.group(2) or "").lower()
+    # the given name alone ("Liu Zixuan" for 子轩) counts
+    spoken = {first, second, first + second} if second else {first}
+    # 王磊调… (a name glued to the next character), and a given name: 子轩 of 刘子轩
+    heads = {subject[:length] for length in (2, 3) if length <= len(subject)}
+    heads |= {subject[1:]} if len(subject) == 3 else set()
+    # Four letters are enough against the one name this text is about ("Siqi" / 思琪): the
+    # five bilingual.spells asks for keep "Ma" or "Li" from matching any span of a text.
+    return any(
+        name in bilingual.spellings(head)
+        for head in heads
+        for name in spoken
+        if len(name) >= _SHORTEST_NAME_OF_A_SUBJECT
     )

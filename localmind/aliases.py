@@ -1,0 +1,104 @@
+"""A person's English name, as the user declared it: 儿子刘子轩…英文名叫Leo, "our son Liu
+Zixuan, Leo in English".
+
+Families who live in two languages call a child 子轩 in one and Leo in the other, and nothing
+in "Leo quit swimming" spells 子轩: the review queue read the pair as about two people, so a
+change told in English of what was told in Chinese was never queued (docs/design.md, "The
+review queue, round 12"). A name is only taken as another's when the store says so in one of
+these plain forms; nothing is guessed from sound or likeness.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from localmind.bilingual import DICTIONARY
+from localmind.statement import OTHER_WORDS, SELF_WORDS, STOP_WORDS, read
+
+_CJK_NAME = re.compile(r"^[\u3400-\u9fff]{2,4}$")
+# 英文名叫Leo, 英文名字是Leo, 英文名：Leo
+_ZH_DECLARED = re.compile(r"英文名(?:字)?\s*(?:叫|是|为|:|：)?\s*([A-Z][a-z]+)")
+_CALLED = re.compile(r"叫([\u3400-\u9fff]{2,4}?)(?=[，,、。\s]|今年|的)")
+_PINYIN_NAME = r"([A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+# "Liu Zixuan, Leo in English", "Zixuan (Leo in English)", "Zixuan's English name is Leo"
+_EN_DECLARED = (
+    re.compile(_PINYIN_NAME + r"\s*[,(]\s*([A-Z][a-z]+) in English"),
+    re.compile(_PINYIN_NAME + r"'s English name is ([A-Z][a-z]+)"),
+)
+# Words that may hold a declaration, for the keyword index (``Lifecycle``).
+DECLARING_WORDS = "英文名 English"
+
+
+def declared(text: str) -> frozenset[tuple[str, str]]:
+    """The (English name, other name) pairs ``text`` declares, the English name in lower case:
+    {("leo", "刘子轩")} for 儿子刘子轩今年九岁，英文名叫Leo; {("leo", "Liu Zixuan")} for "our son
+    Liu Zixuan, Leo in English". The other name is Chinese, or written in pinyin."""
+    found: set[tuple[str, str]] = set()
+    for match in _ZH_DECLARED.finditer(text):
+        owner = _chinese_name_before(text, match.start())
+        if owner is not None:
+            found.add((match.group(1).lower(), owner))
+    for pattern in _EN_DECLARED:
+        for match in pattern.finditer(text):
+            found.add((match.group(2).lower(), match.group(1)))
+    return frozenset(found)
+
+
+def _chinese_name_before(text: str, position: int) -> str | None:
+    """The Chinese name a declaration at ``position`` is of: the last person's name before it
+    in its sentence (儿子刘子轩今年九岁，英文名叫Leo), or the one its 的 names (子轩的英文名)."""
+    sentence_start = max(text.rfind(mark, 0, position) for mark in "。；;！？!?") + 1
+    words = read(text[sentence_start:position]).words
+    if len(words) >= 2 and words[-1].surface == "的" and _CJK_NAME.match(words[-2].surface):
+        return words[-2].surface  # a name jieba does not tag as one: 子轩的英文名
+    names = [w.surface for w in words if w.person and _CJK_NAME.match(w.surface)]
+    if names:
+        return names[-1]
+    # 我儿子叫周浩然: a name jieba cuts as words (浩然 "vast") is still the one 叫 gives
+    called = _CALLED.findall(text[sentence_start:position])
+    return called[-1] if called else None
+
+
+def in_pinyin(name: str) -> str:
+    """The given name of a Chinese name written by its sound, as one word (刘子轩 → "Zixuan",
+    思琪 → "Siqi"); of a Latin one, its last word ("Liu Zixuan" → "Zixuan"). A text that opens
+    with it reads as about that person, and a family name alone ("Liu") would be anyone's."""
+    if not _CJK_NAME.match(name):
+        return name.split()[-1]
+    given = name[1:] if len(name) == 3 else name
+    sounds = [min(DICTIONARY.readings(character), default="") for character in given]
+    if not all(sounds):
+        return name
+    return "".join(sounds).capitalize()
+
+
+_OPENING_WORD = re.compile(r"^(\W*)([A-Z][a-z]+)\b")
+_CJK_ANYWHERE = re.compile(r"[\u3400-\u9fff]")
+
+
+def opens_with_a_name(text: str) -> bool:
+    """Whether ``text`` (English) may open with a name ("Leo quit swimming"; not "My sister
+    …", "The …", "Sold the car": a stop word or an inflected verb): only then are declarations
+    looked up. The reader cannot tell: "Leo" is a dictionary word."""
+    if _OPENING_WORD.match(text) is None or _CJK_ANYWHERE.search(text):
+        return False
+    words = read(text).words
+    if not words:
+        return False
+    first = words[0]
+    common = STOP_WORDS | SELF_WORDS | OTHER_WORDS
+    return first.norm not in common and first.norm == first.surface.lower()
+
+
+def by_declared_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """``text`` with an English name it opens with written as the declared other name, in
+    pinyin ("Leo quit swimming" → "Zixuan quit swimming"), so the rules that read a
+    Chinese name written in pinyin see one person. Unchanged when it opens otherwise."""
+    opening = _OPENING_WORD.match(text)
+    if opening is None or _CJK_ANYWHERE.search(text):
+        return text
+    other = dict(pairs).get(opening.group(2).lower())
+    if other is None:
+        return text
+    return opening.group(1) + in_pinyin(other) + text[opening.end() :]
