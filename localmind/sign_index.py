@@ -37,6 +37,10 @@ _BLAS_ROWS = 32
 # Int8 rows ranked per block: 128 KB gathered, 512 KB widened to float32 (512 dimensions),
 # within a core's L2 cache; a multiple of _BLAS_ROWS.
 _INT8_BLOCK = 256
+# The Hamming bar of the pool is guessed from every _SAMPLE_STEP-th distance, then moved by at
+# most _BAR_STEPS steps (see _within_pool_bar).
+_SAMPLE_STEP = 16
+_BAR_STEPS = 6
 
 
 def _first_by_value(values: np.ndarray, keep: int) -> np.ndarray:
@@ -99,6 +103,28 @@ def sign_words(vectors: np.ndarray) -> np.ndarray:
     if pad:
         bits = np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, pad)])
     return np.ascontiguousarray(bits).view(np.uint64)
+
+
+def _within_pool_bar(distance: np.ndarray, pool: int) -> np.ndarray:
+    """Where ``distance`` is at or below the smallest bar with at least ``pool`` of them there.
+    The bar is guessed from a histogram of every ``_SAMPLE_STEP``-th distance, then moved a
+    step at a time, counting all of them, until it is that bar (each count is one pass over the
+    array, where a histogram of them all costs about four: the conversion to integers first);
+    when the guess is far off, the histogram of them all."""
+    sample = np.cumsum(np.bincount(distance[::_SAMPLE_STEP])) * _SAMPLE_STEP
+    bar = int(np.argmax(sample >= pool)) if sample[-1] >= pool else len(sample)
+    within = distance <= bar
+    for _ in range(_BAR_STEPS):
+        if np.count_nonzero(within) < pool:
+            bar += 1
+            within = distance <= bar
+            continue
+        lower = distance <= bar - 1 if bar > 0 else None
+        if lower is None or np.count_nonzero(lower) < pool:
+            return within
+        bar, within = bar - 1, lower
+    reached = np.cumsum(np.bincount(distance)) >= pool
+    return distance <= int(np.argmax(reached))
 
 
 class SignIndex:
@@ -299,14 +325,13 @@ class SignIndex:
 
     @staticmethod
     def _closest(distance: np.ndarray, pool: int) -> np.ndarray:
-        """Positions of the ``pool`` smallest distances, and those tied with the last: a
-        histogram of the few possible distances finds them faster than a partial sort (unless
-        the ties are many)."""
-        reached = np.cumsum(np.bincount(distance)) >= pool
-        within = np.flatnonzero(distance <= int(np.argmax(reached)))
-        if len(within) > 2 * pool:
+        """Positions of the ``pool`` smallest distances, and those tied with the last (the
+        smallest bar with ``pool`` distances at or below it: few possible distances, so a
+        bar and a mask find them faster than a partial sort, unless the ties are many)."""
+        within = _within_pool_bar(distance, pool)
+        if np.count_nonzero(within) > 2 * pool:
             return np.argpartition(distance, pool - 1)[:pool]
-        return within
+        return np.flatnonzero(within)
 
     def _hamming(self, query: np.ndarray, slots: np.ndarray | slice) -> np.ndarray:
         """Hamming distance between the query's sign bits and each of these slots' bits."""

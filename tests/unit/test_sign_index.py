@@ -201,3 +201,20 @@ def test_the_int8_cosines_are_one_product_over_the_pool() -> None:
         expected = (once * scale / norms)[rowids]
         assert len(rowids) == size
         assert np.array_equal(cosines, expected)
+
+
+def test_the_hamming_pool_is_the_nearest_and_their_ties_however_the_distances_fall() -> None:
+    rng = np.random.default_rng(23)
+    spread = rng.binomial(512, 0.3, size=50_000).astype(np.uint16)
+    # every 16th distance 0, the rest 100: a strided sample sees only zeros
+    misleading = np.where(np.arange(50_000) % 16 == 0, 0, 100).astype(np.uint16)
+    for distance, pool in [(spread, 2000), (spread, 1), (spread, 49_999), (misleading, 30_000)]:
+        bar = int(np.argmax(np.cumsum(np.bincount(distance)) >= pool))
+        expected = np.flatnonzero(distance <= bar)
+
+        found = SignIndex._closest(distance, pool)
+
+        if len(expected) > 2 * pool:  # too many ties: a partial sort takes exactly the pool
+            assert len(found) == pool and distance[found].max() <= bar
+        else:
+            assert found.tolist() == expected.tolist()
