@@ -314,7 +314,9 @@ class SignIndex:
 
     @property
     def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        """A block of gathered int8 rows and its float32 copy (made once per index and width)."""
+        """A block of gathered int8 rows and its float32 copy (made once per index and width).
+        Shared by every search of this index: one search at a time, as the store searches
+        under its index lock."""
         held = self._block_buffers
         if held is None or held[0].shape[1] != self.dim:
             held = self._block_buffers = (
