@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from localmind.sign_index import IndexRows, SignIndex, sign_words
+from localmind import blas
+from localmind.sign_index import IndexRows, SignIndex, _first_by_value, sign_words
 
 DIM = 96  # not a multiple of 64: the last word of the sign bits is padded
 
@@ -167,3 +168,53 @@ def test_past_its_bound_the_float_copy_is_dropped_and_search_goes_on() -> None:
     rowids, held = index.search_exact(vectors[100], pool=200, keep=5, types=None)
     assert held is None
     assert 100 in rowids.tolist()
+
+
+def test_the_first_by_value_are_a_stable_sort_cut_short() -> None:
+    rng = np.random.default_rng(17)
+    for size, keep in [(0, 5), (3, 5), (400, 120), (2000, 120), (500, 1)]:
+        # few distinct values: many ties, some across the cut
+        values = rng.integers(0, 40, size=size).astype(np.float32) / 7
+
+        first = _first_by_value(values, keep)
+
+        assert first.tolist() == np.argsort(-values, kind="stable")[:keep].tolist()
+
+
+def test_the_int8_cosines_are_one_product_over_the_pool() -> None:
+    # the int8 stage ranks its rows in blocks that stay in the CPU's cache; each cosine must be
+    # the one a single product over all the pool's rows gives, to the last bit, else the rows
+    # handed to the exact stage (and so recall's results) would change with the block size
+    rng = np.random.default_rng(19)
+    query = rng.normal(size=512).astype(np.float32)
+    for size in (1500, 1001, 333):
+        vectors = rng.normal(size=(size, 512)).astype(np.float32)
+        index = SignIndex("me")
+        index.add(_rows(list(range(size)), vectors))
+        scale = (np.abs(vectors).max(axis=1) / 127.0).astype(np.float32)
+        norms = np.linalg.norm(vectors, axis=1) * float(np.linalg.norm(query))
+
+        with blas.one_thread():  # as recall searches
+            rowids, cosines = index.search(query, pool=size, keep=size, types=None)
+            once = np.rint(vectors / scale[:, None]).astype(np.float32) @ query
+
+        expected = (once * scale / norms)[rowids]
+        assert len(rowids) == size
+        assert np.array_equal(cosines, expected)
+
+
+def test_the_hamming_pool_is_the_nearest_and_their_ties_however_the_distances_fall() -> None:
+    rng = np.random.default_rng(23)
+    spread = rng.binomial(512, 0.3, size=50_000).astype(np.uint16)
+    # every 16th distance 0, the rest 100: a strided sample sees only zeros
+    misleading = np.where(np.arange(50_000) % 16 == 0, 0, 100).astype(np.uint16)
+    for distance, pool in [(spread, 2000), (spread, 1), (spread, 49_999), (misleading, 30_000)]:
+        bar = int(np.argmax(np.cumsum(np.bincount(distance)) >= pool))
+        expected = np.flatnonzero(distance <= bar)
+
+        found = SignIndex._closest(distance, pool)
+
+        if len(expected) > 2 * pool:  # too many ties: a partial sort takes exactly the pool
+            assert len(found) == pool and distance[found].max() <= bar
+        else:
+            assert found.tolist() == expected.tolist()
