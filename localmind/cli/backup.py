@@ -56,7 +56,7 @@ def backup(obj: Context, file: Path, force: bool) -> None:
     del passphrase
     click.echo(
         f"Backed up {n_memories(report.memories)} ({report.size_bytes / 1e6:.1f} MB, encrypted) "
-        f"to {report.path} and {report.key_path.name}."
+        f"to {report.path} and its key file {report.key_path}."
     )
 
 

@@ -13,8 +13,8 @@ import click
 
 from localmind import composition, configuration
 from localmind.configuration import PASSPHRASE_ENV
-from localmind.errors import NotAStore, StoreError, WrongPassphrase
-from localmind.keys import key_file_for
+from localmind.errors import InvalidInput, NotAStore, StoreError, WrongPassphrase
+from localmind.keys import check_new_passphrase, key_file_for
 from localmind.memory import Memory
 from localmind.paths import default_db_path
 from localmind.swap import finish_interrupted
@@ -162,6 +162,16 @@ def no_store_message(db: Path) -> str:
     )
 
 
+def _long_enough(passphrase: str) -> str:
+    """A new passphrase refused as soon as it is typed, before it is asked again (review12
+    R13: typed twice, then refused, the command had to be run again)."""
+    try:
+        check_new_passphrase(passphrase)
+    except InvalidInput as error:
+        raise click.UsageError(str(error).replace(" Nothing was created or changed.", "")) from None
+    return passphrase
+
+
 def read_passphrase(
     *, creating: bool, db: Path, prompt: str = "Passphrase", may_ask: bool = True
 ) -> str:
@@ -179,6 +189,12 @@ def read_passphrase(
         click.echo(f"No store at {where} yet: choose a passphrase to create it.", err=True)
         click.echo("It cannot be recovered if you lose it.", err=True)
         return str(
-            click.prompt("New passphrase", hide_input=True, confirmation_prompt=True, err=True)
+            click.prompt(
+                "New passphrase",
+                hide_input=True,
+                confirmation_prompt=True,
+                err=True,
+                value_proc=_long_enough,
+            )
         )
     return str(click.prompt(prompt, hide_input=True, err=True))
