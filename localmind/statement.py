@@ -75,7 +75,7 @@ RELATIONS = _groups(
         "uncle": "uncle 叔叔 舅舅 伯伯",
         "aunt": "aunt 阿姨 姑姑 舅妈",
         "cousin": "cousin 表哥 表姐 表妹 表弟 堂哥 堂姐 堂妹 堂弟",
-        "doctor": "doctor 医生 大夫",
+        "doctor": "doctor dr 医生 大夫",
     }
 )
 # Which sister it is does not matter for "who": 姐姐/妹妹 are both "sister" above, so an older
@@ -1342,7 +1342,8 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
                 marks.add("future")
             elif word.norm in USED_TO_ZH and not _before_an_action(words, index):
                 marks.add("past")
-            elif word.norm in PAST_ZH:
+            elif word.norm in PAST_ZH and word.surface != "不了":
+                # 接受不了 "cannot accept": the 了 of "not able to", no aspect
                 marks.add("done")
         return frozenset(marks)
     for index, word in enumerate(words):
@@ -1420,7 +1421,7 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
         actor: str | None = None
         if word.is_name or word.norm in names:
             actor = word.norm
-        elif relation := _relation(word):
+        elif (relation := _relation(word)) and not _the_user_young(words, index):
             actor = relation
         elif word.norm in SELF_WORDS and word.norm not in ("my", "our", "mine", "ours"):
             following = words[index + 1] if index + 1 < len(words) else None
@@ -1490,7 +1491,7 @@ def _persons(words: Sequence[Word]) -> tuple[str, ...]:
         if owned is not None:
             found.append(owned[0])
             index = owned[1]
-        elif _relation(word):
+        elif _relation(word) and not _the_user_young(words, index):
             found.append(_relation(word) or "")
         elif word.norm in SELF_WORDS:
             found.append(SELF)
@@ -1498,6 +1499,20 @@ def _persons(words: Sequence[Word]) -> tuple[str, ...]:
             found.append(OTHER)
         index += 1
     return tuple(dict.fromkeys(found))
+
+
+def _the_user_young(words: Sequence[Word], index: int) -> bool:
+    """ "when I was a kid", "as a child": the user when young, a time (小时候), no child."""
+    if _relation(words[index]) != "child":
+        return False
+    before = index - 1
+    while before >= 0 and words[before].norm in ("little", "small", "young"):
+        before -= 1
+    return (
+        before >= 1
+        and words[before].norm in ("a", "an")
+        and words[before - 1].surface.lower() in ("was", "were", "as")
+    )
 
 
 def _owned_relation(words: Sequence[Word], index: int) -> tuple[str, int] | None:
