@@ -370,6 +370,8 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
         return None
     if not _same_qualifiers_across(english, chinese):
         return None
+    if _negated(english) and not _same_negated_across(english, chinese):
+        return None
     if english.comparison is not None and chinese.comparison is not None:
         for side_en, side_zh in zip(english.comparison, chinese.comparison, strict=True):
             side = _translations(tuple(side_en), chinese)
@@ -378,6 +380,32 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages (similarity {similarity:.2f})")
+
+
+def _same_negated_across(english: Statement, chinese: Statement) -> bool:
+    """ "I eat fish, not meat" is not 我吃肉，不吃鱼: the same words, as many negations, but
+    not the same ones negated. Every English content word of a negated phrase ("not meat")
+    is said in a negated phrase of the Chinese text (不吃肉)."""
+    negated_en = _negated_phrases(english)
+    words = [word for word in read(negated_en).content if word not in DATE_WORDS]
+    if not words:
+        return True
+    negated_zh = read(_negated_phrases(chinese))
+    spelled = _spelled_spans(negated_zh.text, _spoken_names(english))
+    return _translations(words, negated_zh, spelled) is not None
+
+
+_PHRASE_BREAK = re.compile(r"[,;:.!?，。；：！？、—–]+")
+
+
+def _negated_phrases(statement: Statement) -> str:
+    """The phrases of ``statement`` that hold a negation (or a verb of stopping), joined."""
+    phrases = [
+        phrase
+        for phrase in _PHRASE_BREAK.split(statement.text)
+        if phrase.strip() and _negated(read(phrase))
+    ]
+    return "，".join(phrases) if statement.lang == "zh" else ", ".join(phrases)
 
 
 def _spoken_names(english: Statement) -> tuple[str, ...]:

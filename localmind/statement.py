@@ -845,6 +845,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
                 slots.add("partner")  # "we broke up": the partner memory is what it changes
         if lang == "zh" and VEHICLE_CLASSIFIER in norm:
             slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
+        if lang == "zh" and _degree_complement(words, index):
+            continue  # 卡得不行 "terribly slow": a degree, no negation
         if norm in NEGATIONS:
             negations += 1
             continue
@@ -1499,6 +1501,17 @@ def _persons(words: Sequence[Word]) -> tuple[str, ...]:
             found.append(OTHER)
         index += 1
     return tuple(dict.fromkeys(found))
+
+
+def _degree_complement(words: Sequence[Word], index: int) -> bool:
+    """不行 after 得 (饿得不行, 卡得不行: "terribly hungry", "terribly slow") says how much,
+    not "not"; jieba gives its 不 and 行 one surface."""
+    if words[index].surface != "不行":
+        return False
+    start = index
+    while start > 0 and words[start - 1].surface == "不行":
+        start -= 1
+    return start > 0 and words[start - 1].surface.endswith("得")
 
 
 def _the_user_young(words: Sequence[Word], index: int) -> bool:

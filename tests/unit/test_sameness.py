@@ -867,6 +867,8 @@ def test_a_translation_told_again_is_the_same_either_way(english: str, chinese: 
         ("My sister is allergic to peanuts.", "对花生过敏。"),  # who is not told
         ("Last year I preferred tea over coffee.", "去年比起茶，我更喜欢咖啡。"),  # swapped
         ("Molly prefers cats over dogs.", "比起猫，莫莉更喜欢狗。"),  # swapped
+        ("I eat fish, not meat.", "我吃肉，不吃鱼。"),  # the other one negated
+        ("I don't drink coffee, I drink tea.", "我不喝茶，我喝咖啡。"),  # the other one negated
     ],
 )
 def test_a_near_translation_that_says_something_else_is_not_the_same(
@@ -893,3 +895,8 @@ def test_a_latin_name_is_read_as_pinyin_would_write_it() -> None:
     assert "moli" in sounds("molly")
     assert "anna" in sounds("anna")  # 安娜 reads an-na
     assert sounds("tom") == ("tom",)
+
+
+def test_a_degree_is_no_negation() -> None:
+    assert read("新电脑卡得不行。").negations == 0  # "terribly slow"
+    assert read("这样不行。").negations == 1
