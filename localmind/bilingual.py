@@ -113,11 +113,6 @@ EN_ZH = _table(
         "when": "时候 时",
         "kid": "孩子 小孩 小时候",
         "child": "孩子 小孩 小时候",
-        # a title is said after the name in Chinese: Dr. Kim / Kim医生, Mr. Lee / 李先生
-        "dr": "医生 大夫",
-        "mr": "先生",
-        "mrs": "太太 夫人",
-        "ms": "女士",
     }
 )
 

@@ -1061,7 +1061,7 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
         # Across languages a name is counted in both when spelled alike or when the Chinese
         # text's name is its CC-CEDICT translation (柏林 is Berlin, 汤姆 is Tom).
         every = frozenset(name for name in every if _LATIN.match(name))
-        every -= _shortened_names(old, new) | _titles_said(old, new)
+        every -= _shortened_names(old, new)
         old, new = _names_in_latin(old, every), _names_in_latin(new, every)
     counts_old, counts_new = _name_counts(old, every), _name_counts(new, every)
     if counts_old != counts_new:
@@ -1099,21 +1099,6 @@ def _shortened_names(old: Statement, new: Statement) -> frozenset[str]:
         if len(group) > 1 and said:
             left_out |= {name for name in group if not counts[name] and _LATIN.match(name)}
     return frozenset(left_out)
-
-
-def _titles_said(old: Statement, new: Statement) -> frozenset[str]:
-    """The English titles the Chinese text says in words (Dr. Kim / Kim医生, Mr. Lee /
-    李先生): compared as words (:func:`_translations`), not as names."""
-    english, chinese = (old, new) if old.lang == "en" else (new, old)
-    return frozenset(
-        name
-        for group in english.names
-        for name in group
-        if any(word in chinese.text for word in EN_ZH.get(name, ())) and name in _TITLES
-    )
-
-
-_TITLES = frozenset({"dr", "mr", "mrs", "ms"})
 
 
 def _sides_swapped(old: Statement, new: Statement, names: frozenset[str]) -> bool:

@@ -75,7 +75,7 @@ RELATIONS = _groups(
         "uncle": "uncle 叔叔 舅舅 伯伯",
         "aunt": "aunt 阿姨 姑姑 舅妈",
         "cousin": "cousin 表哥 表姐 表妹 表弟 堂哥 堂姐 堂妹 堂弟",
-        "doctor": "doctor dr 医生 大夫",
+        "doctor": "doctor 医生 大夫",
     }
 )
 # Which sister it is does not matter for "who": 姐姐/妹妹 are both "sister" above, so an older

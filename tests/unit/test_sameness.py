@@ -825,8 +825,6 @@ def test_a_negated_detail_that_denies_or_limits_the_fact_is_not_the_same(
         # names written by sound: Molly is moli (莫莉), Lily lili (莉莉)
         ("Molly is allergic to peanuts.", "莫莉对花生过敏。"),
         ("Lily is allergic to peanuts.", "莉莉对花生过敏。"),
-        # a title is said after the name in Chinese
-        ("My dentist is Dr. Park.", "我的牙医是Park医生。"),
         # "once" and 一次 both count one; 一 is read as "a" elsewhere
         ("I drink coffee once a day.", "我每天喝一次咖啡。"),
         # Chinese leaves out "I"
@@ -860,7 +858,6 @@ def test_a_translation_told_again_is_the_same_either_way(english: str, chinese: 
         ("I was allergic to milk when I was a kid.", "我对牛奶过敏。"),  # still allergic
         ("Holly is allergic to peanuts.", "莫莉对花生过敏。"),  # moli is not holly
         ("Lily is allergic to peanuts.", "莉莉对花生不过敏。"),  # negation
-        ("My dentist is Dr. Park.", "我的牙医是Kim医生。"),  # another doctor
         ("I drink coffee once a day.", "我每天喝两次咖啡。"),  # another number
         ("I drink coffee once a day.", "我每周喝一次咖啡。"),  # another period
         ("I drink coffee 1 time a day.", "我每天喝咖啡。"),  # a digit counts
