@@ -109,11 +109,15 @@ EN_ZH = _table(
         "book": "书",
         "read": "读 看书",
         "music": "音乐",
+        # "when I was a kid": 小时候
+        "when": "时候 时",
+        "kid": "孩子 小孩 小时候",
+        "child": "孩子 小孩 小时候",
     }
 )
 
 # Chinese characters that carry no content of their own in these statements.
-ZH_LIGHT = frozenset("在对是有每个都就也把给从到")
+ZH_LIGHT = frozenset("在对是有每个都就也把给从到当")
 
 
 # --- CC-CEDICT --------------------------------------------------------------------------------
@@ -274,8 +278,23 @@ def _folded(word: str) -> str:
 
 
 # A Latin name is matched to a Chinese one by sound only when it has this many letters or
-# more: "Ma" or "Li" would find 妈 or 里 in any sentence.
-_SHORTEST_SPELLED_NAME = 5
+# more: "Ma" or "Li" would find 妈 or 里 in any sentence; a span of two characters or more
+# that reads "anna" or "lili" in a text that is the other's translation is its name.
+_SHORTEST_SPELLED_NAME = 4
+
+
+def sounds(latin: str) -> tuple[str, ...]:
+    """How a Latin name may be read in pinyin: as written; with an English final "y" read
+    as the "i" it sounds (Lily → lili: 莉莉); with a doubled consonant read once (Molly →
+    moli: 莫莉; Anna stays anna too: 安娜)."""
+    found = [latin]
+    if len(latin) > 2 and latin.endswith("y") and latin[-2] not in "aeiouy":
+        found.append(latin[:-1] + "i")
+    found.extend(_DOUBLED.sub(r"\1", spelled) for spelled in tuple(found))
+    return tuple(dict.fromkeys(found))
+
+
+_DOUBLED = re.compile(r"([b-df-hj-np-tv-z])\1")
 
 
 def spells(chinese: str, latin: str) -> bool:

@@ -25,6 +25,7 @@ from localmind.bilingual import (
     main_sense,
     meanings,
     proper_names,
+    sounds,
     spellings,
     spells,
 )
@@ -172,7 +173,7 @@ def _all_said(short: Statement, long: Statement) -> bool:
     beside reading each run of clauses, which only a pair that passes this needs."""
     english, chinese = (short, long) if short.lang == "en" else (long, short)
     words = [word for word in english.content if word not in DATE_WORDS]
-    spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
+    spelled = _spelled_spans(chinese.text, _spoken_names(english))
     if short is english:
         return _translations(words, chinese, spelled) is not None
     spans = (_translations([word], chinese, spelled) for word in words)
@@ -339,7 +340,9 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     english, chinese = (old, new) if old.lang == "en" else (new, old)
     if (
         {english.lang, chinese.lang} != {"en", "zh"}
-        or old.persons != new.persons
+        # Chinese leaves out "I" where English cannot (2月20号做了手术): who else is told is
+        # compared, the user aside; the order of the people is compared by _same_actors_across
+        or set(old.persons) - {SELF} != set(new.persons) - {SELF}
         # a change told on one side only ("now", 改成) is a change; told on both ("moved from
         # Saturday to Sunday" / 从周六改到周日) it is the same change told twice
         or bool(old.cues) != bool(new.cues)
@@ -354,14 +357,20 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if not _same_actors_across(english, chinese):
         return None
     # Weekdays and months were compared as dates above, whatever the words ("9月").
-    spelled = _spelled_spans(chinese.text, tuple(sorted(_all_names(english, english))))
-    said = _translations([w for w in english.content if w not in DATE_WORDS], chinese, spelled)
+    spelled = _spelled_spans(chinese.text, _spoken_names(english))
+    untold = DATE_WORDS | _shortened_names(english, chinese)
+    words = [w for w in english.content if w not in untold]
+    if _WHEN_YOUNG.search(english.text):
+        words.append("kid")
+    said = _translations(words, chinese, spelled)
     if said is not None and _negated(english):
         # 戒 says the English "quit" / "no longer" (the negations were compared above)
         said |= {word.surface for word in chinese.words if word.surface.startswith(_STOPPING_ZH)}
     if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
         return None
     if not _same_qualifiers_across(english, chinese):
+        return None
+    if _negated(english) and not _same_negated_across(english, chinese):
         return None
     if english.comparison is not None and chinese.comparison is not None:
         for side_en, side_zh in zip(english.comparison, chinese.comparison, strict=True):
@@ -371,6 +380,44 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
     return Sameness(Likeness.SAME, f"the same in both languages (similarity {similarity:.2f})")
+
+
+def _same_negated_across(english: Statement, chinese: Statement) -> bool:
+    """ "I eat fish, not meat" is not 我吃肉，不吃鱼: the same words, as many negations, but
+    not the same ones negated. Every English content word of a negated phrase ("not meat")
+    is said in a negated phrase of the Chinese text (不吃肉)."""
+    negated_en = _negated_phrases(english)
+    words = [word for word in read(negated_en).content if word not in DATE_WORDS]
+    if not words:
+        return True
+    negated_zh = read(_negated_phrases(chinese))
+    spelled = _spelled_spans(negated_zh.text, _spoken_names(english))
+    return _translations(words, negated_zh, spelled) is not None
+
+
+_PHRASE_BREAK = re.compile(r"[,;:.!?，。；：！？、—–]+")
+
+
+def _negated_phrases(statement: Statement) -> str:
+    """The phrases of ``statement`` that hold a negation (or a verb of stopping), joined."""
+    phrases = [
+        phrase
+        for phrase in _PHRASE_BREAK.split(statement.text)
+        if phrase.strip() and _negated(read(phrase))
+    ]
+    return "，".join(phrases) if statement.lang == "zh" else ", ".join(phrases)
+
+
+def _spoken_names(english: Statement) -> tuple[str, ...]:
+    """The English text's names, and its capitalized words (a name that is also a word,
+    "Molly", "Rose", opening a sentence is not read as one): what a Chinese text may write
+    by sound (:func:`_spelled_spans`)."""
+    capitalized = {
+        word.norm
+        for word in english.words
+        if word.surface[:1].isupper() and word.surface.isalpha() and word.norm in english.content
+    }
+    return tuple(sorted(_all_names(english, english) | capitalized))
 
 
 def _letters_in(chinese: Statement, english: Statement) -> frozenset[str]:
@@ -476,7 +523,7 @@ def _translations(
     spans = _spans(chinese.text)
     shared = {item.lower() for item in (*chinese.content, *chinese.terms)}  # O型血: "type O"
     for word in dict.fromkeys(words):
-        senses = {word, *(_DATED_ALIKE.get(word, ()) if chinese.dates else ())}  # born: 生日
+        senses = {word, *_derived(word), *(_DATED_ALIKE.get(word, ()) if chinese.dates else ())}
         found = {span for span in spans if senses & meanings(span) or word in proper_names(span)}
         found -= {span for span in found if _names_a_kind_of(span, word, words)}
         # 爱喝 / 喜欢吃 say "love" / "like" (tea, Sichuan food): the verb names no more
@@ -495,6 +542,17 @@ def _translations(
             return None
         said |= found
     return frozenset(said)
+
+
+def _derived(word: str) -> tuple[str, ...]:
+    """The words CC-CEDICT's glosses may say ``word`` with: an adverb by its adjective
+    (completely: 完全 "complete"), a verb by who does it (teach: 老师 "teacher", as "teaches
+    physics" / 当物理老师). Born: 生日 is told with a date (:data:`_DATED_ALIKE`)."""
+    if len(word) > 4 and word.endswith("ly"):
+        return (word[:-2], word[:-3] + "e") if word.endswith("lly") else (word[:-2],)
+    if _LATIN.match(word) and word.isalpha():
+        return (word + "er", word + "r") if word.endswith("e") else (word + "er",)
+    return ()
 
 
 # A part that counts or points (每天 "every day", 这次 "this time") makes no kind of the word.
@@ -827,10 +885,16 @@ def _clock_free(statement: Statement, other: Statement) -> frozenset[str]:
     says the part of the day in words, read apart from the number)."""
     if statement.lang == other.lang:
         return statement.numbers
-    return frozenset(_AM_PM.sub("", number) for number in statement.numbers)
+    numbers = frozenset(_AM_PM.sub("", number) for number in statement.numbers)
+    if "1" in numbers and not _DIGIT_ONE.search(statement.text):
+        # "one of the boxes", "once a month", "my first day" / 摔坏了一个, 每个月去一次: a one
+        # in words is as often an article across languages (一个 reads as "a", :mod:`statement`)
+        numbers -= {"1"}
+    return numbers
 
 
 _AM_PM = re.compile(r"(?<=\d)[ap]m$")
+_DIGIT_ONE = re.compile(r"(?<![\d.,])1(?![\d.,]*\d)")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD_OR_NUMBER = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)?")
 
@@ -875,7 +939,9 @@ _HAS_CJK_ANYWHERE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 def _tense(old: Statement, new: Statement) -> Sameness | None:
     """ "I work at Northwind" / "I worked at Northwind", 我要戒咖啡 / 我戒了咖啡."""
     hard = {"past", "future"}
-    if old.lang != new.lang and (_done_in_both(old, new) or _changed_in_both(old, new)):
+    if old.lang != new.lang and (
+        _done_in_both(old, new) or _changed_in_both(old, new) or _dated_past_in_both(old, new)
+    ):
         return None
     if old.tense & hard != new.tense & hard:
         return _different("the tense differs: one tells it as past or to come, the other not")
@@ -910,6 +976,45 @@ def _done_in_both(old: Statement, new: Statement) -> bool:
         and bool(verbs)
         and not verbs & _STATES
     )
+
+
+def _dated_past_in_both(old: Statement, new: Statement) -> bool:
+    """ "I had LASIK on February 20" / 2月20号做了近视激光手术, "Yesterday was my birthday;
+    they made me a cake" / 生日那天给我做了蛋糕, "She turned four last fall" / 去年秋天满四岁:
+    a past tied to a time is an event then, whatever the verb ("had", "was" are states
+    only when no time says when; :func:`_done_in_both` leaves those apart). The English
+    past is dated (a date, "yesterday", "last …", "… ago") and the Chinese text tells it
+    done (了 / 过), or without any tense mark names a past time (去年, 昨天, 上周) itself.
+    A future or "used to" on either side keeps the tenses apart."""
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    if english.tense != {"past"} or chinese.tense - {"done"}:
+        return False
+    english_dated = bool(english.dates) or _says_a_past_time(english)
+    if chinese.tense == {"done"}:
+        return english_dated
+    return english_dated and _PAST_TIME_ZH.search(chinese.text) is not None
+
+
+# Words that put what is told at a past time: "yesterday", "last fall", "two years ago"
+# ("my last job", "the last time" say no time).
+_PAST_TIME_EN = re.compile(
+    r"\b(?:yesterday|last (?:night|week|weekend|month|year|spring|summer|fall|autumn|winter"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:days|weeks|months|years) ago"
+    r")\b",
+    re.IGNORECASE,
+)
+# "when I was a kid" (小时候): a time, whose "kid" is no person (:mod:`statement`) and no
+# content word, but still a word the Chinese text must say.
+_WHEN_YOUNG = re.compile(
+    r"\b(?:when|as) (?:i|we) (?:was|were) (?:a |an )?(?:little |small |young )?(?:kid|child)s?\b"
+    r"|\bas (?:a |an )?(?:little |small |young )?(?:kid|child)\b",
+    re.IGNORECASE,
+)
+_PAST_TIME_ZH = re.compile(r"昨天|前天|去年|前年|上周|上个?星期|上个?月|小时候")
+
+
+def _says_a_past_time(statement: Statement) -> bool:
+    return any(pattern.search(statement.text) for pattern in (_PAST_TIME_EN, _WHEN_YOUNG))
 
 
 def _changed_in_both(old: Statement, new: Statement) -> bool:
@@ -956,6 +1061,7 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
         # Across languages a name is counted in both when spelled alike or when the Chinese
         # text's name is its CC-CEDICT translation (柏林 is Berlin, 汤姆 is Tom).
         every = frozenset(name for name in every if _LATIN.match(name))
+        every -= _shortened_names(old, new)
         old, new = _names_in_latin(old, every), _names_in_latin(new, every)
     counts_old, counts_new = _name_counts(old, every), _name_counts(new, every)
     if counts_old != counts_new:
@@ -971,6 +1077,28 @@ def _names(old: Statement, new: Statement) -> Sameness | None:
     if len(order_old) > 1 and order_old != order_new and not _sides_swapped(old, new, every):
         return _different("the same names in other roles")
     return None
+
+
+def _shortened_names(old: Statement, new: Statement) -> frozenset[str]:
+    """Across languages, the parts of a full name one text gives and the other leaves out:
+    "My husband Tom Becker" / 我老公汤姆, "Dr. Helen Liang" / 梁医生 call one person by a
+    part of the name (becker, helen: dropped here), as long as a part of that name is said in
+    both, and the rest nowhere in the shorter text. A text that names someone else
+    (汤姆·汉克斯) keeps a word the other does not say, which keeps the pair apart."""
+    if old.lang == new.lang:
+        return frozenset()
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    latin = frozenset(name for group in english.names for name in group if _LATIN.match(name))
+    if not latin:
+        return frozenset()
+    told = _names_in_latin(chinese, latin)
+    counts = _name_counts(told, latin)
+    left_out: set[str] = set()
+    for group in english.names:
+        said = {name for name in group if counts[name]}
+        if len(group) > 1 and said:
+            left_out |= {name for name in group if not counts[name] and _LATIN.match(name)}
+    return frozenset(left_out)
 
 
 def _sides_swapped(old: Statement, new: Statement, names: frozenset[str]) -> bool:
@@ -1012,7 +1140,8 @@ def _names_in_latin(statement: Statement, latin: frozenset[str]) -> Statement:
         # the longest spans that say it: 慕尼黑 for Munich, 日语 for Japanese, 成都 Chengdu;
         # every one (圣诞节 … 圣诞), written as all the names it says (刘洋: Liu Yang)
         for span in sorted(_spans(text), key=len, reverse=True):
-            said = latin & (meanings(span) | proper_names(span))
+            # the names its sense opens with first: 新宿 is "Shinjuku, district of Tokyo"
+            said = latin & proper_names(span) or latin & meanings(span)
             if name in said and span in text:
                 text = text.replace(span, f" {' '.join(sorted(said))} ")
     if latin:  # no Latin name: nothing to spell (every span would be read aloud for nothing)
@@ -1034,7 +1163,9 @@ def _spelled_spans(text: str, latin: tuple[str, ...]) -> tuple[tuple[str, tuple[
     that one Latin name of ``latin``, or two ("Liu Yang", tried both ways), spells in pinyin:
     刘洋 → (liu, yang), 小敏 → (xiaomin). Chinese names the dictionary does not hold are
     written in English by their sound."""
-    wanted: dict[str, tuple[str, ...]] = {name: (name,) for name in latin}
+    wanted: dict[str, tuple[str, ...]] = {}
+    for name in latin:
+        wanted.update((sound, (name,)) for sound in sounds(name))
     wanted.update(
         (first + second, (first, second)) for first in latin for second in latin if first != second
     )

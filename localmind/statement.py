@@ -858,6 +858,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
                 slots.add("partner")  # "we broke up": the partner memory is what it changes
         if lang == "zh" and VEHICLE_CLASSIFIER in norm:
             slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
+        if lang == "zh" and _degree_complement(words, index):
+            continue  # 卡得不行 "terribly slow": a degree, no negation
         if norm in NEGATIONS:
             negations += 1
             continue
@@ -1410,7 +1412,8 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
                 marks.add("future")
             elif word.norm in USED_TO_ZH and not _before_an_action(words, index):
                 marks.add("past")
-            elif word.norm in PAST_ZH:
+            elif word.norm in PAST_ZH and word.surface != "不了":
+                # 接受不了 "cannot accept": the 了 of "not able to", no aspect
                 marks.add("done")
         return frozenset(marks)
     for index, word in enumerate(words):
@@ -1488,7 +1491,7 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
         actor: str | None = None
         if word.is_name or word.norm in names:
             actor = word.norm
-        elif relation := _relation(word):
+        elif (relation := _relation(word)) and not _the_user_young(words, index):
             actor = relation
         elif word.norm in SELF_WORDS and word.norm not in ("my", "our", "mine", "ours"):
             following = words[index + 1] if index + 1 < len(words) else None
@@ -1558,7 +1561,7 @@ def _persons(words: Sequence[Word]) -> tuple[str, ...]:
         if owned is not None:
             found.append(owned[0])
             index = owned[1]
-        elif _relation(word):
+        elif _relation(word) and not _the_user_young(words, index):
             found.append(_relation(word) or "")
         elif word.norm in SELF_WORDS:
             found.append(SELF)
@@ -1566,6 +1569,31 @@ def _persons(words: Sequence[Word]) -> tuple[str, ...]:
             found.append(OTHER)
         index += 1
     return tuple(dict.fromkeys(found))
+
+
+def _degree_complement(words: Sequence[Word], index: int) -> bool:
+    """不行 after 得 (饿得不行, 卡得不行: "terribly hungry", "terribly slow") says how much,
+    not "not"; jieba gives its 不 and 行 one surface."""
+    if words[index].surface != "不行":
+        return False
+    start = index
+    while start > 0 and words[start - 1].surface == "不行":
+        start -= 1
+    return start > 0 and words[start - 1].surface.endswith("得")
+
+
+def _the_user_young(words: Sequence[Word], index: int) -> bool:
+    """ "when I was a kid", "as a child": the user when young, a time (小时候), no child."""
+    if _relation(words[index]) != "child":
+        return False
+    before = index - 1
+    while before >= 0 and words[before].norm in ("little", "small", "young"):
+        before -= 1
+    return (
+        before >= 1
+        and words[before].norm in ("a", "an")
+        and words[before - 1].surface.lower() in ("was", "were", "as")
+    )
 
 
 def _owned_relation(words: Sequence[Word], index: int) -> tuple[str, int] | None:
