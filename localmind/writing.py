@@ -606,8 +606,7 @@ class Writer:
     def _facts_stored(self) -> bool:
         """Whether this namespace holds an active fact (what a batch's events are judged
         against)."""
-        counts = self._store.counts_by("type", self.namespace, "active")
-        return any(counts.get(kind) for kind in FACTS)
+        return self._store.holds_active(self.namespace, [str(kind) for kind in FACTS])
 
     def embed_documents(self, contents: Sequence[str]) -> list[Vectors]:
         """Vectors for ``contents``. The embedding cache is keyed by content hash: text already

@@ -546,6 +546,17 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         sql = f"SELECT {column}, count(*) FROM memories WHERE {where} GROUP BY {column}"
         return {key: n for key, n in self.db.execute(sql, params)}
 
+    def holds_active(self, namespace: str, types: Sequence[str]) -> bool:
+        """Whether ``namespace`` holds an active memory of one of ``types``: stops at the first
+        (a count of them all, asked once per batch of a large import, made it quadratic)."""
+        return bool(
+            self.scalar(
+                "SELECT EXISTS (SELECT 1 FROM memories WHERE namespace = ? AND status = 'active' "
+                f"AND type IN ({placeholders(types)}))",
+                (namespace, *types),
+            )
+        )
+
     def count_folded(self, namespace: str) -> int:
         """Forgotten memories of ``namespace`` that were folded into another (a take-new, a
         merge, or the same memory told on two laptops): their text lives on in the kept one."""
