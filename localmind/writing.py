@@ -9,7 +9,7 @@ crash safety").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -21,7 +21,7 @@ from ulid import ULID
 from localmind import blas, validation
 from localmind.config import Settings
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
-from localmind.errors import InvalidInput, NotFound
+from localmind.errors import ChangedMeanwhile, InvalidInput, NotFound
 from localmind.first_person import as_told
 from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
@@ -726,12 +726,18 @@ class Writer:
 
     # --- changing and forgetting --------------------------------------------------------------
 
-    def update(self, memory_id: str, edit: Edit, reason: str) -> MemoryRecord:
-        return self.update_explained(memory_id, edit, reason).record
+    def update(
+        self, memory_id: str, edit: Edit, reason: str, expected: str | None = None
+    ) -> MemoryRecord:
+        return self.update_explained(memory_id, edit, reason, expected).record
 
-    def update_explained(self, memory_id: str, edit: Edit, reason: str) -> Settlement:
+    def update_explained(
+        self, memory_id: str, edit: Edit, reason: str, expected: str | None = None
+    ) -> Settlement:
         """:meth:`update`; a new text that says what the other side of a pending conflict says
-        settles that conflict (``Settlement.settled``: see :meth:`_settled_by`)."""
+        settles that conflict (``Settlement.settled``: see :meth:`_settled_by`). ``expected``:
+        the text the change was decided on (what the caller was shown); if the memory says
+        something else now, under the write lock, nothing is changed (:class:`ChangedMeanwhile`)."""
         self._check_ready()
         limits = self.settings.limits
         fields: dict[str, Any] = {}
@@ -751,6 +757,7 @@ class Writer:
             fields["expires_at"] = validation.timestamp(edit.expires_at, "expires_at")
         new_content = None if edit.content is None else validation.content(edit.content, limits)
         stored = self._get_changeable(memory_id)
+        _as_read(stored, expected, "Nothing was changed.")
         vector = None
         if new_content is not None and new_content != stored.record.content:
             vector = self.embed_documents([new_content])[0]
@@ -758,6 +765,7 @@ class Writer:
             # Read again under the write lock: another process may have changed or forgotten
             # the memory while its new text was embedded.
             stored = self._get_changeable(memory_id)
+            _as_read(stored, expected, "Nothing was changed.")
             now = self._clock()
             record = stored.record
             settled: list[tuple[int, StoredMemory]] = []
@@ -937,10 +945,14 @@ class Writer:
         return self.feedback_explained(memory_id, kind, new_content).record
 
     def feedback_explained(
-        self, memory_id: str, kind: Feedback | str, new_content: str | None
+        self,
+        memory_id: str,
+        kind: Feedback | str,
+        new_content: str | None,
+        expected: str | None = None,
     ) -> Settlement:
         """:meth:`feedback`; a correction that settles a pending conflict says so (see
-        :meth:`update_explained`)."""
+        :meth:`update_explained`, and for ``expected``)."""
         try:
             kind = Feedback(str(kind).strip().lower())
         except ValueError:
@@ -952,7 +964,7 @@ class Writer:
             if new_content is None:
                 raise InvalidInput("A correction needs the corrected text.")
             edit = Edit(content=new_content, confidence=config.corrected_confidence)
-            settlement = self.update_explained(memory_id, edit, reason="correct")
+            settlement = self.update_explained(memory_id, edit, "correct", expected)
             return replace(settlement, record=self._used(settlement.record))
         if new_content is not None:
             raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
@@ -990,8 +1002,18 @@ class Writer:
         return self.update(memory_id, Edit(content=earlier[version].content), reason="revert")
 
     def resolve_conflict(
-        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None
+        self,
+        conflict_id: int,
+        resolution: Resolution | str,
+        merged_text: str | None,
+        expected: Mapping[str, str] | None = None,
     ) -> Settlement:
+        """Settle a conflict as the person (or an assistant) decided on its two texts: the
+        texts read here, and ``expected`` (memory id → the text the caller was shown, when it
+        was shown them earlier). If either side says something else under the write lock
+        (another program updated it meanwhile), nothing is settled (:class:`ChangedMeanwhile`):
+        a take-new would otherwise write the text read before that update, and erase the
+        update with the newer memory (review11 T3)."""
         try:
             resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
         except ValueError:
@@ -1007,9 +1029,28 @@ class Writer:
             raise InvalidInput("Only a merge takes a text.")
         conflict = self._lifecycle.conflict(self.namespace, conflict_id)
         existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
+        read = {existing_id: conflict.existing.content, candidate_id: conflict.candidate.content}
+        for side in (conflict.existing, conflict.candidate):
+            shown = (expected or {}).get(side.id)
+            if shown is not None and side.content != shown:
+                raise _changed(conflict_id, side, shown)
+
+        def close() -> None:
+            """Close the conflict, under the write lock, if it and its sides are as read."""
+            self._close_conflict(conflict_id, resolution)
+            for memory_id, text in read.items():
+                now = self._store.get(memory_id)
+                # (a side forgotten meanwhile: the writes below say what became of it)
+                if (
+                    now is not None
+                    and now.record.status is not Status.DELETED
+                    and now.record.content != text
+                ):
+                    raise _changed(conflict_id, now.record, text)
+
         if resolution is Resolution.KEEP_BOTH:
             with self._store.db:
-                self._close_conflict(conflict_id, resolution)
+                close()
                 # conflicts are local: a note on the newer memory that travels settles the
                 # other laptops' copies of this pair, and keeps them from asking it again
                 candidate = self._store.get(candidate_id)  # archived meanwhile: noted too
@@ -1019,7 +1060,7 @@ class Writer:
         if resolution is Resolution.KEEP_OLD:
             kept = self.embed_documents([conflict.existing.content])[0]  # cached: it is stored
             with self._store.db:
-                self._close_conflict(conflict_id, resolution)
+                close()
                 repointed, closed = self._carry_over(candidate_id, existing_id, resolution, kept)
                 self._set_aside(existing_id, self._get_active(candidate_id), resolution)
                 self._store.purge_forgotten()
@@ -1029,7 +1070,7 @@ class Writer:
         assert text is not None
         vector = self.embed_documents([text])[0]
         with self._store.db:
-            self._close_conflict(conflict_id, resolution)
+            close()
             candidate = self._get_active(candidate_id)
             retold = restatements(candidate.record.metadata)  # read before it is forgotten
             # The memory is now the newer fact, dated when that was told (a merge covers both:
@@ -1162,6 +1203,34 @@ class Writer:
         if stored.record.status is not Status.ACTIVE:
             raise InvalidInput(f"Memory {memory_id} is {stored.record.status}; it cannot change.")
         return stored
+
+
+def _as_read(stored: StoredMemory, expected: str | None, nothing: str) -> None:
+    """Refuse a change decided on the text ``expected`` when the memory says something else
+    now: another program changed it since (``nothing``: what was therefore not done)."""
+    record = stored.record
+    if expected is None or record.content == expected:
+        return
+    raise ChangedMeanwhile(
+        f"Memory {record.id} now says {record.content!r} (version {record.version}), not "
+        f"{expected!r}: another program or assistant changed it since it was read. {nothing}",
+        memory_id=record.id,
+        now=record.content,
+        version=record.version,
+    )
+
+
+def _changed(conflict_id: int, now: MemoryRecord, then: str) -> ChangedMeanwhile:
+    """A resolution refused: a side of the conflict says ``now``, not ``then`` (as read)."""
+    return ChangedMeanwhile(
+        f"Conflict #{conflict_id} changed since it was read: memory {now.id} now says "
+        f"{now.content!r} (version {now.version}), not {then!r} (another program or assistant "
+        "changed it). Nothing was settled; look at the conflict again (localmind conflicts) "
+        "and resolve it once more if your answer still holds.",
+        memory_id=now.id,
+        now=now.content,
+        version=now.version,
+    )
 
 
 @dataclass(frozen=True, slots=True)
