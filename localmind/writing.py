@@ -445,15 +445,56 @@ class Writer:
         self, items: Iterable[NewMemory], progress: Progress | None, *, check: bool = True
     ) -> Batch:
         """All of ``items`` or, if anything stops it (an error, Ctrl-C, a killed process),
-        none: the store and the session's buffer stay as they were (:meth:`all_or_nothing`)."""
+        none: the store and the session's buffer stay as they were (:meth:`all_or_nothing`).
+        Embedded, and with ``check`` judged (:meth:`decide`), before the write lock is taken,
+        so other programs' writes wait only for the writes; within an outer
+        :meth:`all_or_nothing` (which holds the lock already), or past ``DECIDED_AHEAD``
+        items, judged under it as before."""
         buffered = {kept.record.id for kept in self._short_term}
+        items = list(items)
         try:
-            with self.all_or_nothing() as evicted:
-                written = self._remember_many(items, progress, check)
+            if self._deferred is not None or len(items) > DECIDED_AHEAD:
+                with self.all_or_nothing() as evicted:
+                    written = self._remember_many(items, progress, check)
+            else:
+                written, evicted = self._decided_then_written(items, progress, check)
         except BaseException:
             self._short_term.remove_if(lambda kept: kept.record.id not in buffered)
             raise
         return replace(written, evicted=evicted)
+
+    def _decided_then_written(
+        self, items: list[NewMemory], progress: Progress | None, check: bool
+    ) -> tuple[Batch, list[str]]:
+        """:meth:`remember_many` with the embedding and the judging before the write lock:
+        decided (:meth:`decide`), then written (:meth:`apply_decided`); decided again when
+        another program changed meanwhile what the decisions read, and the last of
+        ``DECIDING_ATTEMPTS`` times judged under the lock, so it always ends."""
+        self._check_ready()
+        validated = self._validated(items)  # a bad item named before anything is embedded
+        try:
+            for start in range(0, len(validated), EMBED_BATCH):
+                contents = [item.content for item in validated[start : start + EMBED_BATCH]]
+                for text, vector in zip(contents, self.embed_documents(contents), strict=True):
+                    self._prepared[content_hash(text)] = vector
+                if progress:
+                    progress(len(contents))
+            attempt = 1
+            while True:
+                # (without check nothing is judged: only the embedding moves before the lock)
+                plan = self.decide([validated], check=check) if check else None
+                try:
+                    with self.all_or_nothing() as evicted:
+                        if plan is None:
+                            written = self._remember_many(validated, None, check)
+                        else:
+                            last = attempt >= DECIDING_ATTEMPTS
+                            [written] = self.apply_decided(plan, judge_again=last)
+                    return written, evicted
+                except StaleDecisions:
+                    attempt += 1
+        finally:
+            self._prepared = {}
 
     def decide(
         self, batches: Iterable[Sequence[NewMemory]], *, check: bool = True
@@ -1296,6 +1337,16 @@ class _Told:
         ]
         found.sort(key=lambda pair: pair[1], reverse=True)
         return found[:SUCCESSOR_NEIGHBOURS]
+
+
+#: Items embedded and judged before the write lock at most (:meth:`Writer.remember_many`,
+#: ``localmind import``): a vector is 2 KiB (32 MiB in all), and a judged item is held until
+#: it is written; more than this is judged under the lock, its memory bounded by a batch.
+DECIDED_AHEAD = 16_384
+
+#: How many times items are decided before the write lock when another program keeps
+#: changing what they read; the last time they are judged again under the lock instead.
+DECIDING_ATTEMPTS = 3
 
 
 class StaleDecisions(Exception):

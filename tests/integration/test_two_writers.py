@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from localmind import ChangedMeanwhile, Memory
-from localmind.lifecycle import Resolution
+from localmind import ChangedMeanwhile, Memory, NewMemory
+from localmind.lifecycle import Decision, Resolution
 from localmind.records import Status
 
 BERLIN = "I live in Berlin"
@@ -117,3 +117,52 @@ def test_the_apps_resolution_waits_out_its_undo_window_against_the_texts_it_show
     ]
     assert app.get(lisbon).content == PORTO and app.get(berlin).content == BERLIN
     assert [c.id for c in app.conflicts()] == [conflict_id]
+
+
+def _while_judging(memory: Memory, write: Callable[[], Any]) -> list[int]:
+    """Run ``write`` (another program's) while ``memory`` judges its first item; the list
+    counts the items judged."""
+    lifecycle = memory._lifecycle
+    propose = lifecycle.propose
+    judged: list[int] = []
+
+    def another_program_writes_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if not judged:
+            write()  # on a connection of its own: it would wait for a write lock held here
+        judged.append(1)
+        return propose(*args, **kwargs)
+
+    lifecycle.propose = another_program_writes_meanwhile  # type: ignore[method-assign]
+    return judged
+
+
+def test_remember_many_judges_before_it_takes_the_write_lock(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """Another program's write while a batch is judged goes through at once (it used to wait
+    for the batch's write lock: 10 s, then failed as busy), and the batch is decided as
+    before: what that write changed nowhere near its items leaves its decisions standing."""
+    writer = open_memory()
+    writer.remember(BERLIN, type="semantic")
+    other = open_memory()
+    judged = _while_judging(writer, lambda: other.remember("My sister collects vintage stamps"))
+    batch = writer.remember_many_explained(
+        [NewMemory(LISBON, "semantic"), NewMemory("I play the cello on Sundays", "semantic")]
+    )
+    assert batch.decisions == [Decision.QUEUED, Decision.INSERTED]
+    assert len(judged) == 2  # judged once: not decided again
+    assert [c.candidate.content for c in writer.conflicts()] == [LISBON]
+    assert writer.count() == 4
+
+
+def test_remember_many_decides_again_when_another_program_wrote_what_it_meets(
+    open_memory: Callable[..., Memory],
+) -> None:
+    writer = open_memory()
+    other = open_memory()
+    _while_judging(writer, lambda: other.remember(BERLIN, type="semantic"))
+    batch = writer.remember_many_explained([NewMemory(LISBON, "semantic")])
+    # decided against a store without Berlin, then again with it: the move is queued
+    assert batch.decisions == [Decision.QUEUED]
+    [conflict] = writer.conflicts()
+    assert (conflict.existing.content, conflict.candidate.content) == (BERLIN, LISBON)
