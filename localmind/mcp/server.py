@@ -331,7 +331,9 @@ class MemoryTools:
         memory says (e.g. "I live in Lisbon" for "I live in Berlin" against "I moved to
         Lisbon"), that settles the conflict: `settled_conflicts` lists it, the other memory is
         set aside (its date kept: the memory is dated by the newer of the two). A memory the
-        user keeps secret cannot be rewritten: you cannot read it."""
+        user keeps secret cannot be rewritten: you cannot read it. If another assistant or
+        program changed the memory since you were shown it, nothing is changed and the error
+        says what it says now."""
         with self._using() as memory:
             whole = _whole_id(memory, id)
             _refuse_rewriting_a_secret(memory, whole)
@@ -384,7 +386,9 @@ class MemoryTools:
     ) -> Resolved:
         """Settle a possible contradiction that `remember` or `conflicts` returned. When it
         drops a memory that other pending conflicts involve, those now ask about the memory
-        kept (`repointed`) or ended with it (`also_closed`, with why)."""
+        kept (`repointed`) or ended with it (`also_closed`, with why). If another assistant or
+        program changed either memory since you were shown it, nothing is settled and the
+        error says what it says now."""
         with self._using() as memory:
             found = memory.find_conflict(conflict)
             if found.existing.secret or found.candidate.secret:
