@@ -190,6 +190,20 @@ def _add_import_wait(commands: argparse._SubParsersAction[argparse.ArgumentParse
         description="localmind add during a real localmind import (see bench/import_wait.py).",
     )
     parser.add_argument("--lines", type=int, default=5000, help="synthetic lines imported")
+    parser.add_argument(
+        "--way",
+        choices=("import", "remember-many", "export-import", "sync"),
+        default="import",
+        help="the long write: localmind import (default), Memory.remember_many, an import of "
+        "an export, a sync import",
+    )
+    parser.add_argument(
+        "--adder",
+        choices=("process", "loop"),
+        default="process",
+        help="the other writer: localmind add after localmind add, each a new process "
+        "(default), or Memory.remember after Memory.remember in one process (the wait alone)",
+    )
     parser.set_defaults(handler=_runs("import_wait", "run"))
 
 

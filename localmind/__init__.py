@@ -2,6 +2,7 @@
 
 from localmind.config import DecayConfig, FusionConfig, Limits, RankingWeights, Settings
 from localmind.errors import (
+    ChangedMeanwhile,
     EmbedderMismatch,
     InvalidInput,
     LocalmindError,
@@ -17,6 +18,7 @@ from localmind.records import MemoryRecord, MemoryType, RecallResult, ScoreBreak
 __version__ = "0.1.0"
 
 __all__ = [
+    "ChangedMeanwhile",
     "DecayConfig",
     "EmbedderMismatch",
     "FusionConfig",

@@ -94,6 +94,18 @@ class WouldArchive(LocalmindError):
         self.capacity = capacity
 
 
+class ChangedMeanwhile(InvalidInput):
+    """A memory's text is no longer the one a change was decided on: another program (another
+    assistant, the app, sync) changed it after it was read or shown. Nothing was changed; the
+    message says what it says now, so the caller can decide again."""
+
+    def __init__(self, message: str, *, memory_id: str, now: str, version: int) -> None:
+        super().__init__(message)
+        self.memory_id = memory_id
+        self.now = now  # its text now
+        self.version = version
+
+
 class TooManyWrites(LocalmindError):
     """An assistant wrote faster than the configured rate. Nothing was written."""
 

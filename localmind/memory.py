@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
@@ -432,14 +432,21 @@ class Memory:
         return self._writer.update(memory_id, edit, reason)
 
     def update_explained(
-        self, memory_id: str, *, content: str, reason: str = "update"
+        self,
+        memory_id: str,
+        *,
+        content: str,
+        reason: str = "update",
+        expected: str | None = None,
     ) -> Settlement:
         """:meth:`update` of the text, also saying which pending conflicts it settled: a new
         text that says what the other side of a conflict says ("I live in Lisbon" for "I live
         in Berlin" while "I moved to Lisbon" waits) answers it, as a merge with that text
         would (``Settlement.settled``; the other memory is set aside, its other conflicts
-        re-pointed or closed as a resolution does)."""
-        return self._writer.update_explained(memory_id, Edit(content=content), reason)
+        re-pointed or closed as a resolution does). ``expected``: the text the caller was
+        shown; if the memory says something else now (another program changed it since),
+        nothing is changed: :class:`~localmind.errors.ChangedMeanwhile` says what it says."""
+        return self._writer.update_explained(memory_id, Edit(content=content), reason, expected)
 
     def forget(self, memory_id: str) -> None:
         """Remove a memory: its content and history are erased at once; a tombstone remains so
@@ -460,11 +467,16 @@ class Memory:
         return self._writer.feedback(memory_id, kind, new_content)
 
     def feedback_explained(
-        self, memory_id: str, kind: Feedback | str, new_content: str | None = None
+        self,
+        memory_id: str,
+        kind: Feedback | str,
+        new_content: str | None = None,
+        *,
+        expected: str | None = None,
     ) -> Settlement:
         """:meth:`feedback`, also saying which pending conflicts a correction settled (see
-        :meth:`update_explained`)."""
-        return self._writer.feedback_explained(memory_id, kind, new_content)
+        :meth:`update_explained`; ``expected`` as there, for a correction)."""
+        return self._writer.feedback_explained(memory_id, kind, new_content, expected)
 
     def nudge_confidence(
         self, memory_id: str, delta: float, reason: str, *, used: bool = False
@@ -503,12 +515,20 @@ class Memory:
         return self.resolve_conflict_explained(conflict_id, resolution, merged_text).record
 
     def resolve_conflict_explained(
-        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None = None
+        self,
+        conflict_id: int,
+        resolution: Resolution | str,
+        merged_text: str | None = None,
+        *,
+        expected: Mapping[str, str] | None = None,
     ) -> Settlement:
         """:meth:`resolve_conflict`, also saying what became of the other pending conflicts of
         the memory it dropped: re-pointed to the memory that took its place, or closed (and
-        why)."""
-        return self._writer.resolve_conflict(conflict_id, resolution, merged_text)
+        why). A side that says something else, under the write lock, than when the conflict
+        was read (or than ``expected``, memory id → the text the caller was shown) is a
+        :class:`~localmind.errors.ChangedMeanwhile` and nothing is settled: another program
+        changed it meanwhile, and settling would overwrite that change unseen."""
+        return self._writer.resolve_conflict(conflict_id, resolution, merged_text, expected)
 
     def ask_model(self, conflict: Conflict) -> tuple[Resolution, str] | None:
         """The local model's settlement of a pending conflict and its reason, or None when no

@@ -9,7 +9,7 @@ crash safety").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -21,7 +21,7 @@ from ulid import ULID
 from localmind import blas, validation
 from localmind.config import Settings
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
-from localmind.errors import InvalidInput, NotFound
+from localmind.errors import ChangedMeanwhile, InvalidInput, NotFound
 from localmind.first_person import as_told
 from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
@@ -445,15 +445,56 @@ class Writer:
         self, items: Iterable[NewMemory], progress: Progress | None, *, check: bool = True
     ) -> Batch:
         """All of ``items`` or, if anything stops it (an error, Ctrl-C, a killed process),
-        none: the store and the session's buffer stay as they were (:meth:`all_or_nothing`)."""
+        none: the store and the session's buffer stay as they were (:meth:`all_or_nothing`).
+        Embedded, and with ``check`` judged (:meth:`decide`), before the write lock is taken,
+        so other programs' writes wait only for the writes; within an outer
+        :meth:`all_or_nothing` (which holds the lock already), or past ``DECIDED_AHEAD``
+        items, judged under it as before."""
         buffered = {kept.record.id for kept in self._short_term}
+        items = list(items)
         try:
-            with self.all_or_nothing() as evicted:
-                written = self._remember_many(items, progress, check)
+            if self._deferred is not None or len(items) > DECIDED_AHEAD:
+                with self.all_or_nothing() as evicted:
+                    written = self._remember_many(items, progress, check)
+            else:
+                written, evicted = self._decided_then_written(items, progress, check)
         except BaseException:
             self._short_term.remove_if(lambda kept: kept.record.id not in buffered)
             raise
         return replace(written, evicted=evicted)
+
+    def _decided_then_written(
+        self, items: list[NewMemory], progress: Progress | None, check: bool
+    ) -> tuple[Batch, list[str]]:
+        """:meth:`remember_many` with the embedding and the judging before the write lock:
+        decided (:meth:`decide`), then written (:meth:`apply_decided`); decided again when
+        another program changed meanwhile what the decisions read, and the last of
+        ``DECIDING_ATTEMPTS`` times judged under the lock, so it always ends."""
+        self._check_ready()
+        validated = self._validated(items)  # a bad item named before anything is embedded
+        try:
+            for start in range(0, len(validated), EMBED_BATCH):
+                contents = [item.content for item in validated[start : start + EMBED_BATCH]]
+                for text, vector in zip(contents, self.embed_documents(contents), strict=True):
+                    self._prepared[content_hash(text)] = vector
+                if progress:
+                    progress(len(contents))
+            attempt = 1
+            while True:
+                # (without check nothing is judged: only the embedding moves before the lock)
+                plan = self.decide([validated], check=check) if check else None
+                try:
+                    with self.all_or_nothing() as evicted:
+                        if plan is None:
+                            written = self._remember_many(validated, None, check)
+                        else:
+                            last = attempt >= DECIDING_ATTEMPTS
+                            [written] = self.apply_decided(plan, judge_again=last)
+                    return written, evicted
+                except StaleDecisions:
+                    attempt += 1
+        finally:
+            self._prepared = {}
 
     def decide(
         self, batches: Iterable[Sequence[NewMemory]], *, check: bool = True
@@ -725,12 +766,18 @@ class Writer:
 
     # --- changing and forgetting --------------------------------------------------------------
 
-    def update(self, memory_id: str, edit: Edit, reason: str) -> MemoryRecord:
-        return self.update_explained(memory_id, edit, reason).record
+    def update(
+        self, memory_id: str, edit: Edit, reason: str, expected: str | None = None
+    ) -> MemoryRecord:
+        return self.update_explained(memory_id, edit, reason, expected).record
 
-    def update_explained(self, memory_id: str, edit: Edit, reason: str) -> Settlement:
+    def update_explained(
+        self, memory_id: str, edit: Edit, reason: str, expected: str | None = None
+    ) -> Settlement:
         """:meth:`update`; a new text that says what the other side of a pending conflict says
-        settles that conflict (``Settlement.settled``: see :meth:`_settled_by`)."""
+        settles that conflict (``Settlement.settled``: see :meth:`_settled_by`). ``expected``:
+        the text the change was decided on (what the caller was shown); if the memory says
+        something else now, under the write lock, nothing is changed (:class:`ChangedMeanwhile`)."""
         self._check_ready()
         limits = self.settings.limits
         fields: dict[str, Any] = {}
@@ -750,6 +797,7 @@ class Writer:
             fields["expires_at"] = validation.timestamp(edit.expires_at, "expires_at")
         new_content = None if edit.content is None else validation.content(edit.content, limits)
         stored = self._get_changeable(memory_id)
+        _as_read(stored, expected, "Nothing was changed.")
         vector = None
         if new_content is not None and new_content != stored.record.content:
             vector = self.embed_documents([new_content])[0]
@@ -757,6 +805,7 @@ class Writer:
             # Read again under the write lock: another process may have changed or forgotten
             # the memory while its new text was embedded.
             stored = self._get_changeable(memory_id)
+            _as_read(stored, expected, "Nothing was changed.")
             now = self._clock()
             record = stored.record
             settled: list[tuple[int, StoredMemory]] = []
@@ -936,10 +985,14 @@ class Writer:
         return self.feedback_explained(memory_id, kind, new_content).record
 
     def feedback_explained(
-        self, memory_id: str, kind: Feedback | str, new_content: str | None
+        self,
+        memory_id: str,
+        kind: Feedback | str,
+        new_content: str | None,
+        expected: str | None = None,
     ) -> Settlement:
         """:meth:`feedback`; a correction that settles a pending conflict says so (see
-        :meth:`update_explained`)."""
+        :meth:`update_explained`, and for ``expected``)."""
         try:
             kind = Feedback(str(kind).strip().lower())
         except ValueError:
@@ -951,7 +1004,7 @@ class Writer:
             if new_content is None:
                 raise InvalidInput("A correction needs the corrected text.")
             edit = Edit(content=new_content, confidence=config.corrected_confidence)
-            settlement = self.update_explained(memory_id, edit, reason="correct")
+            settlement = self.update_explained(memory_id, edit, "correct", expected)
             return replace(settlement, record=self._used(settlement.record))
         if new_content is not None:
             raise InvalidInput(f"{kind} takes no text; use correct to change the memory.")
@@ -989,8 +1042,18 @@ class Writer:
         return self.update(memory_id, Edit(content=earlier[version].content), reason="revert")
 
     def resolve_conflict(
-        self, conflict_id: int, resolution: Resolution | str, merged_text: str | None
+        self,
+        conflict_id: int,
+        resolution: Resolution | str,
+        merged_text: str | None,
+        expected: Mapping[str, str] | None = None,
     ) -> Settlement:
+        """Settle a conflict as the person (or an assistant) decided on its two texts: the
+        texts read here, and ``expected`` (memory id → the text the caller was shown, when it
+        was shown them earlier). If either side says something else under the write lock
+        (another program updated it meanwhile), nothing is settled (:class:`ChangedMeanwhile`):
+        a take-new would otherwise write the text read before that update, and erase the
+        update with the newer memory (review11 T3)."""
         try:
             resolution = Resolution(str(resolution).strip().lower().replace("-", "_"))
         except ValueError:
@@ -1006,9 +1069,28 @@ class Writer:
             raise InvalidInput("Only a merge takes a text.")
         conflict = self._lifecycle.conflict(self.namespace, conflict_id)
         existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
+        read = {existing_id: conflict.existing.content, candidate_id: conflict.candidate.content}
+        for side in (conflict.existing, conflict.candidate):
+            shown = (expected or {}).get(side.id)
+            if shown is not None and side.content != shown:
+                raise _changed(conflict_id, side, shown)
+
+        def close() -> None:
+            """Close the conflict, under the write lock, if it and its sides are as read."""
+            self._close_conflict(conflict_id, resolution)
+            for memory_id, text in read.items():
+                now = self._store.get(memory_id)
+                # (a side forgotten meanwhile: the writes below say what became of it)
+                if (
+                    now is not None
+                    and now.record.status is not Status.DELETED
+                    and now.record.content != text
+                ):
+                    raise _changed(conflict_id, now.record, text)
+
         if resolution is Resolution.KEEP_BOTH:
             with self._store.db:
-                self._close_conflict(conflict_id, resolution)
+                close()
                 # conflicts are local: a note on the newer memory that travels settles the
                 # other laptops' copies of this pair, and keeps them from asking it again
                 candidate = self._store.get(candidate_id)  # archived meanwhile: noted too
@@ -1018,7 +1100,7 @@ class Writer:
         if resolution is Resolution.KEEP_OLD:
             kept = self.embed_documents([conflict.existing.content])[0]  # cached: it is stored
             with self._store.db:
-                self._close_conflict(conflict_id, resolution)
+                close()
                 repointed, closed = self._carry_over(candidate_id, existing_id, resolution, kept)
                 self._set_aside(existing_id, self._get_active(candidate_id), resolution)
                 self._store.purge_forgotten()
@@ -1028,7 +1110,7 @@ class Writer:
         assert text is not None
         vector = self.embed_documents([text])[0]
         with self._store.db:
-            self._close_conflict(conflict_id, resolution)
+            close()
             candidate = self._get_active(candidate_id)
             retold = restatements(candidate.record.metadata)  # read before it is forgotten
             # The memory is now the newer fact, dated when that was told (a merge covers both:
@@ -1163,6 +1245,34 @@ class Writer:
         return stored
 
 
+def _as_read(stored: StoredMemory, expected: str | None, nothing: str) -> None:
+    """Refuse a change decided on the text ``expected`` when the memory says something else
+    now: another program changed it since (``nothing``: what was therefore not done)."""
+    record = stored.record
+    if expected is None or record.content == expected:
+        return
+    raise ChangedMeanwhile(
+        f"Memory {record.id} now says {record.content!r} (version {record.version}), not "
+        f"{expected!r}: another program or assistant changed it since it was read. {nothing}",
+        memory_id=record.id,
+        now=record.content,
+        version=record.version,
+    )
+
+
+def _changed(conflict_id: int, now: MemoryRecord, then: str) -> ChangedMeanwhile:
+    """A resolution refused: a side of the conflict says ``now``, not ``then`` (as read)."""
+    return ChangedMeanwhile(
+        f"Conflict #{conflict_id} changed since it was read: memory {now.id} now says "
+        f"{now.content!r} (version {now.version}), not {then!r} (another program or assistant "
+        "changed it). Nothing was settled; look at the conflict again (localmind conflicts) "
+        "and resolve it once more if your answer still holds.",
+        memory_id=now.id,
+        now=now.content,
+        version=now.version,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Replaced:
     """The active memory that replaced a text told again, and how (see ``Writer._replaced``)."""
@@ -1226,6 +1336,16 @@ class _Told:
         ]
         found.sort(key=lambda pair: pair[1], reverse=True)
         return found[:SUCCESSOR_NEIGHBOURS]
+
+
+#: Items embedded and judged before the write lock at most (:meth:`Writer.remember_many`,
+#: ``localmind import``): a vector is 2 KiB (32 MiB in all), and a judged item is held until
+#: it is written; more than this is judged under the lock, its memory bounded by a batch.
+DECIDED_AHEAD = 16_384
+
+#: How many times items are decided before the write lock when another program keeps
+#: changing what they read; the last time they are judged again under the lock instead.
+DECIDING_ATTEMPTS = 3
 
 
 class StaleDecisions(Exception):

@@ -49,7 +49,7 @@ from localmind.transfer import (
     markdown,
     to_document,
 )
-from localmind.writing import Batch
+from localmind.writing import DECIDED_AHEAD, DECIDING_ATTEMPTS, Batch
 
 
 @cli.command("import")
@@ -258,14 +258,10 @@ IMPORT_BATCH = 1024
 
 
 #: Memories read, prepared (embedded, their statements read) and judged before the import
-#: takes the write lock: what other programs' writes wait for is then only the writes. Bounded:
-#: a vector is 2 KiB (32 MiB in all), and a judged line is held until it is written; a longer
-#: file prepares and judges what is past this under the lock.
-PREPARED_AHEAD = 16 * IMPORT_BATCH
-
-#: How many times an import decides its lines before the write lock when another program
-#: keeps changing what they read; the last time it judges again under the lock instead.
-DECIDING_ATTEMPTS = 3
+#: takes the write lock: what other programs' writes wait for is then only the writes. Bounded
+#: (``writing.DECIDED_AHEAD``): a longer file prepares and judges what is past this under the
+#: lock. An import decides again up to ``DECIDING_ATTEMPTS`` times, as remember_many does.
+PREPARED_AHEAD = DECIDED_AHEAD
 
 
 @dataclass(slots=True)

@@ -36,7 +36,13 @@ from pydantic import Field, ValidationError
 from typing_extensions import TypedDict
 
 from localmind import __version__, validation
-from localmind.errors import AmbiguousId, LocalmindError, NotFound, TooManyWrites
+from localmind.errors import (
+    AmbiguousId,
+    ChangedMeanwhile,
+    LocalmindError,
+    NotFound,
+    TooManyWrites,
+)
 from localmind.governance import AGENT_SOURCE
 from localmind.lifecycle import Conflict, Decision, Outcome, Resolution, Settlement
 from localmind.mcp.front import SERVER_NAME, SERVER_TITLE, FirstMessage, instructions
@@ -50,6 +56,11 @@ TYPE_NAMES = ", ".join(t.value for t in MemoryType)
 ID = "The memory's id, or a beginning of it only that memory has (any case)."
 
 WINDOW_SECONDS = 60.0
+
+#: How many memories' shown texts a session keeps (see ``MemoryTools._showing``): the oldest
+#: are dropped past it, and a change of one of them is then checked only against the text read
+#: when the change is made.
+SHOWN_KEPT = 4096
 
 # Outcome.reason is empty when nothing needed explaining; an assistant still wants a reason.
 _DEFAULT_REASONS = {
@@ -204,6 +215,37 @@ class MemoryTools:
         self._lock = threading.Lock()
         self._clock = clock
         self._writes: deque[float] = deque()  # when this session's recent writes happened
+        # memory id → the text this session last showed the assistant: what its `update`,
+        # `feedback` correct and `resolve` were decided on (another assistant's server, the
+        # app or sync may change it in between: review11 T3)
+        self._shown: dict[str, str] = {}
+
+    def _showing(self, *records: MemoryRecord | None) -> None:
+        """Note the texts the assistant is about to be shown."""
+        for record in records:
+            if record is None or record.type is MemoryType.SHORT_TERM:
+                continue
+            self._shown.pop(record.id, None)  # (re-inserted: the newest last)
+            self._shown[record.id] = record.content
+            if len(self._shown) > SHOWN_KEPT:
+                del self._shown[next(iter(self._shown))]
+
+    def _refused_as_changed(
+        self, memory: Memory, error: ChangedMeanwhile, action: str
+    ) -> ToolError:
+        """A change refused because another program changed the memory since this session
+        showed it: say what it says now (withheld if secret), which is now what was shown."""
+        self._shown[error.memory_id] = error.now
+        try:
+            text = shown(memory.get(error.memory_id))
+        except LocalmindError:
+            text = "(gone)"
+        return ToolError(
+            f"{action} memory {error.memory_id} now says {text!r} (version {error.version}): "
+            "another assistant or program changed it since you were shown it. Nothing was "
+            "changed. Tell the user what it says now; if what they asked still holds, call "
+            "again."
+        )
 
     def _count_write(self) -> None:
         """Refuse a write beyond the store's MCP rate (``localmind config
@@ -280,6 +322,8 @@ class MemoryTools:
             if outcome.record.secret:
                 return _kept_secret(outcome, type)
             pending = memory.still_pending(outcome)
+            self._showing(outcome.record, outcome.related)
+            self._showing(*(side for c in pending for side in (c.existing, c.candidate)))
         return _remembered(outcome, pending)
 
     def update(
@@ -293,14 +337,23 @@ class MemoryTools:
         memory says (e.g. "I live in Lisbon" for "I live in Berlin" against "I moved to
         Lisbon"), that settles the conflict: `settled_conflicts` lists it, the other memory is
         set aside (its date kept: the memory is dated by the newer of the two). A memory the
-        user keeps secret cannot be rewritten: you cannot read it."""
+        user keeps secret cannot be rewritten: you cannot read it. If another assistant or
+        program changed the memory since you were shown it, nothing is changed and the error
+        says what it says now."""
         with self._using() as memory:
             whole = _whole_id(memory, id)
             _refuse_rewriting_a_secret(memory, whole)
             self._count_write()
-            settlement = memory.update_explained(
-                whole, content=content, reason="update by the assistant"
-            )
+            try:
+                settlement = memory.update_explained(
+                    whole,
+                    content=content,
+                    reason="update by the assistant",
+                    expected=self._shown.get(whole),
+                )
+            except ChangedMeanwhile as error:
+                raise self._refused_as_changed(memory, error, "Not updated:") from None
+            self._showing(settlement.record)
         return _updated(settlement)
 
     def conflicts(self) -> list[Pending]:
@@ -309,6 +362,7 @@ class MemoryTools:
         `resolve`. One involving a secret the user keeps is theirs to settle and not listed."""
         with self._using() as memory:
             pending = memory.conflicts()
+            self._showing(*(side for c in pending for side in (c.existing, c.candidate)))
         # one with a secret side is the person's alone to settle (`resolve` refuses all but
         # keep_both), and listing it would tell whether a remembered guess matched
         return [
@@ -338,7 +392,9 @@ class MemoryTools:
     ) -> Resolved:
         """Settle a possible contradiction that `remember` or `conflicts` returned. When it
         drops a memory that other pending conflicts involve, those now ask about the memory
-        kept (`repointed`) or ended with it (`also_closed`, with why)."""
+        kept (`repointed`) or ended with it (`also_closed`, with why). If another assistant or
+        program changed either memory since you were shown it, nothing is settled and the
+        error says what it says now."""
         with self._using() as memory:
             found = memory.find_conflict(conflict)
             if found.existing.secret or found.candidate.secret:
@@ -349,7 +405,19 @@ class MemoryTools:
                     f"Conflict #{found.id} involves a memory the person keeps secret: only they "
                     "can settle it (`localmind conflicts`, then `localmind resolve`)."
                 )
-            settlement = memory.resolve_conflict_explained(found.id, resolution, text)
+            sides = (found.existing.id, found.candidate.id)
+            try:
+                settlement = memory.resolve_conflict_explained(
+                    found.id,
+                    resolution,
+                    text,
+                    expected={id: self._shown[id] for id in sides if id in self._shown},
+                )
+            except ChangedMeanwhile as error:
+                raise self._refused_as_changed(
+                    memory, error, f"Conflict #{found.id} was not settled:"
+                ) from None
+            self._showing(settlement.record)
         return Resolved(
             conflict_id=found.id,
             resolution=str(Resolution(resolution.strip().lower().replace("-", "_"))),
@@ -384,6 +452,7 @@ class MemoryTools:
             # searched as if no secret were stored: neither the results nor their scores can
             # confirm an assistant's guess ("is my PIN 4821?")
             results = memory.recall(query, limit, types=types, secrets=False)
+            self._showing(*(result.memory for result in results))
         return [_recalled(result) for result in results]
 
     def context(
@@ -418,7 +487,13 @@ class MemoryTools:
             # (anything but a string is refused below, by feedback itself, with its message)
             if isinstance(verdict, str) and verdict.strip().lower() == "correct":
                 _refuse_rewriting_a_secret(memory, whole)
-            settlement = memory.feedback_explained(whole, verdict, new_content)
+            try:
+                settlement = memory.feedback_explained(
+                    whole, verdict, new_content, expected=self._shown.get(whole)
+                )
+            except ChangedMeanwhile as error:
+                raise self._refused_as_changed(memory, error, "Not corrected:") from None
+            self._showing(settlement.record)
         return _updated(settlement)
 
     def forget(

@@ -273,3 +273,21 @@ def test_retrieval_scores_madial_from_the_vendored_copy(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     report = out.read_text(encoding="utf-8").replace("**", "")
     assert "| MADial en, plain recall | localmind recall (as shipped) | 5 |" in report
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("way", "said"),
+    [
+        ("remember-many", "  remembered 30: "),
+        ("export-import", "  Imported "),
+        ("sync", "  imported "),
+    ],
+)
+def test_import_wait_times_one_process_adding_during_each_long_write(way: str, said: str) -> None:
+    result = run_bench("import-wait", "--lines", "30", "--way", way, "--adder", "loop")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{way} of 30 lines:") and lines[1].startswith(said), lines[:2]
+    assert any(line.endswith(" failed as busy") for line in lines)
+    assert lines[-1].startswith("add wall (each Memory.remember in one process, its model ")

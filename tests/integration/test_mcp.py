@@ -65,10 +65,11 @@ def server_env(db: Path, passphrase: str | None = PASSPHRASE) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def served(db: Path) -> AsyncIterator[ClientSession]:
+async def served(db: Path, log_name: str = "server.log") -> AsyncIterator[ClientSession]:
     """A session with ``localmind mcp`` started as an MCP client starts it (its stderr, the
-    client's log, goes next to the store). Anything on the server's stdout that is not protocol
-    reaches the client as an exception, which fails the test."""
+    client's log, goes next to the store as ``log_name``: one each for two servers). Anything on
+    the server's stdout that is not protocol reaches the client as an exception, which fails
+    the test."""
     params = StdioServerParameters(command=SERVER[0], args=SERVER[1:], env=server_env(db))
     not_protocol: list[Exception] = []
 
@@ -76,7 +77,7 @@ async def served(db: Path) -> AsyncIterator[ClientSession]:
         if isinstance(message, Exception):
             not_protocol.append(message)
 
-    with (db.parent / "server.log").open("w", encoding="utf-8") as log:
+    with (db.parent / log_name).open("w", encoding="utf-8") as log:
         async with (
             stdio_client(params, errlog=log) as (read, write),
             ClientSession(read, write, message_handler=watch) as session,

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import DataTable, Label, Static
 
-from localmind.errors import LocalmindError
+from localmind.errors import ChangedMeanwhile, LocalmindError
 from localmind.lifecycle import Conflict, Resolution
 from localmind.memory import Memory
 from localmind.records import MemoryRecord
@@ -53,6 +53,9 @@ class Waiting:
     """Resolutions decided together (one key press), carried out together after the window."""
 
     settles: dict[int, tuple[Resolution, str | None]]  # conflict id -> how, merged text
+    # memory id -> the text the page showed when the person decided: an assistant that changes
+    # a side in the undo window makes that resolution wait for another look (review11 T3)
+    shown: dict[str, str] = field(default_factory=dict)
     timer: Timer | None = None
     done: bool = field(default=False)
 
@@ -75,7 +78,17 @@ def settle_all(memory: Memory, waiting: list[Waiting]) -> Settled:
             if conflict_id in ended:  # closed by one settled before it: its note says why
                 continue
             try:
-                done = memory.resolve_conflict_explained(conflict_id, resolution, text)
+                done = memory.resolve_conflict_explained(
+                    conflict_id, resolution, text, expected=batch.shown
+                )
+            except ChangedMeanwhile as error:
+                # (no text: the side may be a secret; the page shows it again as it is now)
+                settled.errors.append(
+                    f"Conflict #{conflict_id} was not settled: memory {error.memory_id} changed "
+                    "after you decided (another program or assistant changed it). Look at it "
+                    "again."
+                )
+                continue
             except LocalmindError as error:
                 settled.errors.append(str(error))
                 continue
@@ -397,7 +410,13 @@ class ConflictsScreen(Page):
         self.in_background(ask, answered)
 
     def _settle_later(self, settles: dict[int, tuple[Resolution, str | None]], what: str) -> None:
-        batch = Waiting(settles)
+        shown = {
+            side.id: side.content
+            for conflict_id in settles
+            if (conflict := self.pending.get(str(conflict_id))) is not None
+            for side in (conflict.existing, conflict.candidate)
+        }
+        batch = Waiting(settles, shown)
         batch.timer = self.set_timer(UNDO_WINDOW_S, lambda: self._carry_out([batch]))
         self.waiting.append(batch)
         self.marked -= set(settles)
