@@ -493,7 +493,7 @@ class Recaller:
         the moment it was told, and of another attribute ("我现在住在杭州西湖区") it is no
         evidence (review11 Z3: the residence came first by its 现在 and by a cosine that
         "现在…在哪里" brought near it). Such a candidate gets no keyword evidence from those
-        words; every candidate's cosine is the one with the question without them; and,
+        words, and its cosine is the one with the question without them; and,
         for one attribute asked, a memory that sets it holds its words (上班 or "产品经理"
         for 工作). Recency answers "now" instead (``PRESENT_RECENCY``)."""
         asked = _last_line(query)
@@ -507,16 +507,18 @@ class Recaller:
         dropped = set(self._terms_of_query(query).index_terms) - kept
         if not dropped:
             return
+        other = []
         for key in keys:
             told = _cached(self._slots, found.record(key), _slots_told)
             # "汤姆现在在…上班" keeps its 现在: it is of the attribute asked
             if told and not told & wanted:
                 self._no_evidence_from(dropped, kept, found, key)
+                other.append(key)
         if len(wanted) == 1:
             self._attribute_words_held(wanted, found, keys)
-        if without.strip():
+        if without.strip() and other:
             plain_vector = self.query_vector(without)
-            rowids = {found.stored[key].rowid: key for key in keys if key in found.stored}
+            rowids = {found.stored[key].rowid: key for key in other if key in found.stored}
             for rowid, blob in self._store.vectors_for(list(rowids)).items():
                 key = rowids[rowid]
                 found.cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ plain_vector)
@@ -1108,14 +1110,19 @@ class Recaller:
         # contradicts it (a pending conflict, or judged so now: "Sold the Golf" after "I drive
         # a VW Golf") or sets the same one-value attribute asked about ("我买了一辆特斯拉" after
         # "我开一辆大众高尔夫"), however little the newer one concerns the question (review11
-        # F14, F24): it drops to just below the newer one, within the first few
+        # F14, F24), within the first few: the older one drops to just below the newer one
+        # (a sale is no answer either), or the newer one of the attribute asked moves up to
+        # just above it (it is the answer: "The user moved to Lisbon" over "I live in Berlin")
         dropped_below = (
             [
-                (old, new)
+                (old, new, False)
                 for old, new, close in linked
                 if close is None and (old, new) not in pairs and old not in in_period
             ]
-            + self._same_attribute_later(asked_now, results, stored)
+            + [
+                (old, new, True)
+                for old, new in self._same_attribute_later(asked_now, results, stored)
+            ]
             if asked_now is not None
             else []
         )
@@ -1123,11 +1130,11 @@ class Recaller:
             return results
         successor = {old: new for old, new in conflicts if (old, new) in pairs}
         ordered = list(results)
-        for old, new in dropped_below:
+        for old, new, lift in dropped_below:
             positions = {r.memory.id: i for i, r in enumerate(ordered)}
             i, j = positions[old], positions[new]
             if i < j < min(limit, UNLINKED_CANDIDATES):
-                ordered.insert(j, ordered.pop(i))
+                ordered.insert(*(i, ordered.pop(j)) if lift else (j, ordered.pop(i)))
         moved_above: dict[str, str] = {}
         for _ in range(len(pairs)):  # a chain (A → B → C) settles in as many passes at most
             moved = False
