@@ -56,12 +56,14 @@ from localmind.timeframe import (
     asks_about_the_past,
     is_a_question,
     might_mention_time,
+    named_from_the_day,
     names_a_season,
     period_told_of,
     says_habit_or_plan_words,
     tells_no_doing,
     time_frame,
     told_in_the_past,
+    words_about_now,
 )
 
 _Derived = TypeVar("_Derived")
@@ -287,6 +289,7 @@ class Recaller:
         self._scripts: OrderedDict[str, bool] = OrderedDict()
         self._no_doing: OrderedDict[str, tuple[bool, bool]] = OrderedDict()
         self._attributes: OrderedDict[str, frozenset[str]] = OrderedDict()
+        self._slots: OrderedDict[str, frozenset[str]] = OrderedDict()
         self._frames: dict[tuple[str, int], TimeFrame | None] = {}
         # the period each memory's own words name, by its text and when it was told
         self._own_periods: OrderedDict[tuple[str, float], TimeFrame | None] = OrderedDict()
@@ -302,6 +305,7 @@ class Recaller:
         self._scripts.clear()
         self._no_doing.clear()
         self._attributes.clear()
+        self._slots.clear()
         self._query_terms.clear()
         self._secret_terms = None
 
@@ -415,7 +419,9 @@ class Recaller:
         # the full breakdown only for what is returned: the same figures, built a few times
         results = [
             self._result(entry, now, weights)
-            for entry in self._newer_first(ranked, limit, found)[:limit]
+            for entry in self._newer_first(
+                ranked, limit, found, asked_now=self._slots_asked_now(query)
+            )[:limit]
         ]
         if touch:
             recalled = [
@@ -477,6 +483,64 @@ class Recaller:
                 self._held_then(query, frame, query_vector, found, keys)
         else:
             self._held_before(query, query_vector, found, keys)
+        self._now_words_alone(query, query_vector, found, keys)
+
+    def _now_words_alone(
+        self, query: str, query_vector: Vectors, found: _Found, keys: list[str]
+    ) -> None:
+        """A question about now that asks one-value attributes of someone ("我现在在哪里工作？")
+        is read without its words about the present ("now", 现在): a memory's own "now" is
+        the moment it was told, and of another attribute ("我现在住在杭州西湖区") it is no
+        evidence (review11 Z3: the residence came first by its 现在 and by a cosine that
+        "现在…在哪里" brought near it). Such a candidate gets no keyword evidence from those
+        words, and its cosine is the one with the question without them; and,
+        for one attribute asked, a memory that sets it holds its words (上班 or "产品经理"
+        for 工作). Recency answers "now" instead (``PRESENT_RECENCY``)."""
+        asked = _last_line(query)
+        wanted = read(asked).single_slots
+        words = words_about_now(asked) if wanted else []
+        if not words:
+            return
+        head = query[: len(query) - len(asked)]
+        without = head + re.sub("|".join(re.escape(word) for word in words), " ", asked)
+        kept = set(self._terms_of_query(without).index_terms)
+        dropped = set(self._terms_of_query(query).index_terms) - kept
+        if not dropped:
+            return
+        other = []
+        for key in keys:
+            told = _cached(self._slots, found.record(key), _slots_told)
+            # "汤姆现在在…上班" keeps its 现在: it is of the attribute asked
+            if told and not told & wanted:
+                self._no_evidence_from(dropped, kept, found, key)
+                other.append(key)
+        if len(wanted) == 1:
+            self._attribute_words_held(wanted, found, keys)
+        if without.strip() and other:
+            plain_vector = self.query_vector(without)
+            rowids = {found.stored[key].rowid: key for key in other if key in found.stored}
+            for rowid, blob in self._store.vectors_for(list(rowids)).items():
+                key = rowids[rowid]
+                found.cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ plain_vector)
+
+    def _attribute_words_held(self, wanted: frozenset[str], found: _Found, keys: list[str]) -> None:
+        """Candidates that set the user's one-value attribute ``wanted`` hold the question's
+        words for it (``statement.SINGLE_SLOTS``): their coverage gains those words' share.
+        Only for a question about now (``_now_words_alone``): asked of every question ("car"
+        held by "I drive a Corolla") the older values rose with the current one (rec12k)."""
+        if not found.idf:
+            return
+        words = " ".join(word for word, slot in SINGLE_SLOTS.items() if slot in wanted)
+        slot_terms = set(self._store.terms(words)) & set(found.idf)
+        mass = sum(found.idf.values())
+        if not slot_terms or mass <= 0:
+            return
+        for key in keys:
+            record = found.record(key)
+            if _cached(self._attributes, record, _attributes_told) & wanted:
+                missing = slot_terms - self._terms_of(record)
+                share = sum(found.idf[term] for term in missing) / mass
+                found.coverage[key] = found.coverage.get(key, 0.0) + share
 
     def _tells_of(self, frame: TimeFrame, record: MemoryRecord, doings: bool) -> bool | None:
         """Whether a memory may tell of the period the query names (review9 M3). Its own words
@@ -498,6 +562,10 @@ class Recaller:
             and own.end - own.start <= max(frame.end - frame.start, 86_400.0)
         ):
             return True
+        if self._told_of_elsewhere(frame, record):
+            # "last month" told on 1 November is October: not November's, though told in it
+            # (review11 Z15)
+            return False
         told = record.created_at
         told_then = frame.start <= told < (frame.end if own is not None else frame.told_until)
         # the statement is read (milliseconds) only of those told then or with a habit's words
@@ -541,31 +609,66 @@ class Recaller:
     def _period_words_alone(
         self, query: str, frame: TimeFrame, found: _Found, keys: list[str]
     ) -> None:
-        """The words of a season asked about ("last spring", 今年春天) are no evidence of
-        what happened in it: a candidate that shares no other word of the question ("I have
-        a mild pollen allergy in spring.") gets no keyword evidence, and every candidate's
-        cosine is the one with the question without them ("Where did I go?"). The period is
-        read from its dates instead (``in_period``; review10 F27)."""
+        """The words that name the period asked about are no evidence of what happened in it
+        when a candidate's own words put them elsewhere: "today" in a diary line of March
+        ("Today I went to the dentist") is that March day, not the day asked about, and "last
+        month" told on 1 November is October (review11 Z15, Z17). Such a candidate gets no
+        keyword evidence from them (none at all when it shares no other word of the question).
+        The words of a season ("last spring", 今年春天) are no evidence for any candidate ("I
+        have a mild pollen allergy in spring."): every candidate's cosine is also the one with
+        the question without them ("Where did I go?"). The period is read from its dates
+        instead (``in_period``; review10 F27)."""
         asked = _last_line(query)
         at = asked.rfind(frame.phrase)
-        if at < 0 or not names_a_season(frame.phrase):
+        if at < 0:
             return
         without = query[: len(query) - len(asked) + at] + asked[at + len(frame.phrase) :]
         kept = set(self._terms_of_query(without).index_terms)
-        if not set(self._terms_of_query(query).index_terms) - kept:
+        dropped = set(self._terms_of_query(query).index_terms) - kept
+        if not dropped:
             return
+        season = names_a_season(frame.phrase)
         for key in keys:
-            if not self._terms_of(found.record(key)) & kept:
-                found.bm25.pop(key, None)
-                found.keyword_ranks.pop(key, None)
-                found.coverage[key] = 0.0
-        if not without.strip():
+            if season or self._told_of_elsewhere(frame, found.record(key)):
+                self._no_evidence_from(dropped, kept, found, key)
+        if not season or not without.strip():
             return
         plain_vector = self.query_vector(without)
         rowids = {found.stored[key].rowid: key for key in keys if key in found.stored}
         for rowid, blob in self._store.vectors_for(list(rowids)).items():
             key = rowids[rowid]
             found.cosines[key] = float(np.frombuffer(blob, dtype=np.float32) @ plain_vector)
+
+    def _told_of_elsewhere(self, frame: TimeFrame, record: MemoryRecord) -> bool:
+        """Whether a memory's own words place what it tells in a period that does not meet
+        ``frame``, both named only from the day they are said (``named_from_the_day``): its
+        "today", "last month", 上个月 read from the day it was told, not from today."""
+        own = self._own_period(record)
+        return (
+            own is not None
+            and not (own.start < frame.end and frame.start < own.end)
+            # named only from the day, in both: "Thanksgiving" in a memory is no other period
+            # than the question's "Thanksgiving last year" (its own reading of a bare holiday
+            # may be the coming one)
+            and named_from_the_day(frame.phrase)
+            and named_from_the_day(own.phrase)
+        )
+
+    def _no_evidence_from(self, dropped: set[str], kept: set[str], found: _Found, key: str) -> None:
+        """Candidate ``key`` gets no keyword evidence from the query's terms ``dropped``: no
+        BM25 match at all when it holds none of the others (``kept``), else a coverage without
+        their share (BM25 is FTS5's, of the whole query: left as it is)."""
+        held = self._terms_of(found.record(key))
+        if not held & kept:
+            found.bm25.pop(key, None)
+            found.keyword_ranks.pop(key, None)
+            found.coverage[key] = 0.0
+            return
+        idf = found.idf or {}
+        mass = sum(idf.values())
+        if mass > 0 and key in found.coverage:
+            share = sum(weight for term, weight in idf.items() if term in dropped & held) / mass
+            found.coverage[key] = max(found.coverage[key] - share, 0.0)
 
     def _held_before(
         self, query: str, query_vector: Vectors, found: _Found, keys: list[str]
@@ -939,7 +1042,14 @@ class Recaller:
         two regex counts cost about 2 ms per 100 candidates)."""
         return _cached(self._scripts, record, mostly_cjk)
 
-    def _newer_first(self, results: list[_Ranked], limit: int, found: _Found) -> list[_Ranked]:
+    def _newer_first(
+        self,
+        results: list[_Ranked],
+        limit: int,
+        found: _Found,
+        *,
+        asked_now: frozenset[str] | None = None,
+    ) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
@@ -996,10 +1106,35 @@ class Recaller:
                 or relevance[new] >= NEWER_FIRST_SHARE * relevance[old]
             )
         ]
-        if not pairs:
+        # asked how things stand now, an older memory is not the answer when a newer one
+        # contradicts it (a pending conflict, or judged so now: "Sold the Golf" after "I drive
+        # a VW Golf") or sets the same one-value attribute asked about ("我买了一辆特斯拉" after
+        # "我开一辆大众高尔夫"), however little the newer one concerns the question (review11
+        # F14, F24), within the first few: the older one drops to just below the newer one
+        # (a sale is no answer either), or the newer one of the attribute asked moves up to
+        # just above it (it is the answer: "The user moved to Lisbon" over "I live in Berlin")
+        dropped_below = (
+            [
+                (old, new, False)
+                for old, new, close in linked
+                if close is None and (old, new) not in pairs and old not in in_period
+            ]
+            + [
+                (old, new, True)
+                for old, new in self._same_attribute_later(asked_now, results, stored)
+            ]
+            if asked_now is not None
+            else []
+        )
+        if not pairs and not dropped_below:
             return results
         successor = {old: new for old, new in conflicts if (old, new) in pairs}
         ordered = list(results)
+        for old, new, lift in dropped_below:
+            positions = {r.memory.id: i for i, r in enumerate(ordered)}
+            i, j = positions[old], positions[new]
+            if i < j < min(limit, UNLINKED_CANDIDATES):
+                ordered.insert(*(i, ordered.pop(j)) if lift else (j, ordered.pop(i)))
         moved_above: dict[str, str] = {}
         for _ in range(len(pairs)):  # a chain (A → B → C) settles in as many passes at most
             moved = False
@@ -1048,6 +1183,33 @@ class Recaller:
                 r = replace(r, superseded_by=marks[0], superseded_at=marks[1], moved_above=marks[2])
             reordered.append(r)
         return reordered
+
+    @staticmethod
+    def _slots_asked_now(query: str) -> frozenset[str] | None:
+        """None unless the query's last line asks how things stand now; then the user's
+        one-value attributes it asks about (none, for "what do I drink these days?")."""
+        asked = _last_line(query)
+        return read(asked).single_slots if asks_about_now(asked) else None
+
+    def _same_attribute_later(
+        self, asked: frozenset[str], results: Sequence[_Ranked], stored: set[str]
+    ) -> list[tuple[str, str]]:
+        """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that both set
+        one of the user's one-value attributes ``asked`` (facts, not episodic memories)."""
+        if not asked:
+            return []
+        facts = [
+            r.memory
+            for r in results[:UNLINKED_CANDIDATES]
+            if r.memory.id in stored and r.memory.type is not MemoryType.EPISODIC
+        ]
+        told = {m.id: _cached(self._attributes, m, _attributes_told) & asked for m in facts}
+        return [
+            (older.id, newer.id)
+            for older in facts
+            for newer in facts
+            if newer.created_at > older.created_at and told[older.id] & told[newer.id]
+        ]
 
     def _unlinked_versions(
         self,
@@ -1247,6 +1409,11 @@ def _told_with(relevant: Sequence[Relevance], found: _Found) -> dict[str, float]
         if best > 0:
             context[row.record.id] = best
     return context
+
+
+def _slots_told(text: str) -> frozenset[str]:
+    """The one-value attributes a text sets, of the user or of anyone ("Tom works at …")."""
+    return read(text).single_slots
 
 
 def _attributes_told(text: str) -> frozenset[str]:

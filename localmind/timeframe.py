@@ -114,6 +114,12 @@ def asks_about_now(question: str) -> bool:
     return _ASKS_ABOUT_NOW.search(question) is not None
 
 
+def words_about_now(question: str) -> list[str]:
+    """The words of ``question`` that ask how things stand at present ("now", 现在), as
+    written, in order."""
+    return [match.group(0) for match in _ASKS_ABOUT_NOW.finditer(question)]
+
+
 #: Words that ask about an earlier time without naming a period ("Who was my manager at Otto?",
 #: "Where did I live before?", "我以前住在哪里？"): what a change replaced may be the answer.
 _ASKS_ABOUT_THE_PAST = re.compile(
@@ -147,6 +153,26 @@ def asks_about_the_past(question: str) -> bool:
 #: pollen allergy in spring", 我冬天怕冷), unlike a holiday's or a day's name, which a memory
 #: names when it tells of that occasion ("Spent Easter in Lisbon").
 _NAMES_A_SEASON = re.compile(rf"\b(?:{_SEASONS_EN})\b|[春夏秋冬][天季]", re.IGNORECASE)
+
+
+#: A period named only by where it lies from the day it is said ("today", "last month", "a week
+#: ago", 上个月, 昨天), with no name of its own (a month, a holiday, a weekday, a date).
+_FROM_THE_DAY = re.compile(
+    r"(?:\s|in|on|during|over|of|for|the|this|last|past|previous|recent|yesterday|today|"
+    r"tonight|night|morning|afternoon|evening|day|days|week|weeks|weekend|month|months|year|"
+    r"years|ago|a|one|two|three|few|couple)+"
+    r"|[今昨前去上本这那个一两几半][天晚早周月年]?(?:[天晚早周月年]|星期|礼拜|个月|个星期|上|下午|晚上)*"
+    r"|[一二两三四五六七八九十几半]+(?:天|周|个月|年|个星期)前",
+    re.IGNORECASE,
+)
+
+
+def named_from_the_day(phrase: str) -> bool:
+    """Whether ``phrase`` names its period only by where it lies from the day it is said
+    ("today", "last month", 上个月): the same words in a memory name another period, read from
+    the day it was told (review11 Z15, Z17). Not a named period ("Thanksgiving last year",
+    "on October 6, 2022", 七月底), which a memory names as the question does."""
+    return _FROM_THE_DAY.fullmatch(phrase.strip()) is not None
 
 
 def names_a_season(phrase: str) -> bool:

@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmind.timeframe import asks_about_now, might_mention_time, time_frame
+from localmind.timeframe import (
+    asks_about_now,
+    might_mention_time,
+    named_from_the_day,
+    time_frame,
+    words_about_now,
+)
 
 # Tuesday 1 December 2026, 10:00 UTC.
 NOW = datetime(2026, 12, 1, 10, 0, tzinfo=UTC).timestamp()
@@ -441,3 +447,26 @@ def test_a_question_about_the_present_is_recognised(question: str) -> None:
 )
 def test_other_questions_are_not_about_the_present(question: str) -> None:
     assert not asks_about_now(question)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["today", "last month", "yesterday", "this morning", "a week ago", "上个月", "昨天", "两周前"],
+)
+def test_a_period_named_only_from_the_day_it_is_said(phrase: str) -> None:
+    # in a memory, the same words name another period: read from the day it was told
+    assert named_from_the_day(phrase)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    ["Thanksgiving last year", "on October 6, 2022", "last summer", "last Friday", "七月"],
+)
+def test_a_period_with_a_name_of_its_own_is_not_only_from_the_day(phrase: str) -> None:
+    assert not named_from_the_day(phrase)
+
+
+def test_the_words_about_now_are_found_as_written() -> None:
+    assert words_about_now("我现在在哪里工作？") == ["现在"]
+    assert words_about_now("What car do I drive now?") == ["now"]
+    assert words_about_now("What car do I drive?") == []
