@@ -31,7 +31,7 @@ from localmind.sameness import Sameness, compare
 from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion, announces_change_to, changes_more_than
+from localmind.suspicion import Suspicion, changes_more_than, may_replace
 from localmind.suspicion import suspect as _suspect_uncached
 
 # propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
@@ -572,8 +572,8 @@ class Lifecycle:
     ) -> list[tuple[StoredMemory, float]]:
         """The neighbours ``content`` may be a later version of: every one the suspicion rules
         flag (not only the first, which alone may be queued), and every one at or above
-        ``SUCCESSOR_SIMILARITY`` that ``content`` announces a change to
-        (:func:`localmind.suspicion.announces_change_to`: the same attribute, not another).
+        ``SUCCESSOR_SIMILARITY`` that ``content`` announces a change to, of the same person and
+        the same thing (:func:`localmind.suspicion.may_replace`; review12 R5).
         Recall ranks the new memory above them (``link_successor``); nothing is queued or
         changed for these. Never a secret for a plain text nor the other way round (see
         :meth:`propose`)."""
@@ -581,11 +581,7 @@ class Lifecycle:
         return [
             (stored, similarity)
             for stored, similarity in neighbours
-            if (
-                similarity >= SUCCESSOR_SIMILARITY
-                and announces_change_to(stored.record.content, content)
-            )
-            or suspect(stored.record.content, content).contradicts
+            if may_replace(stored.record.content, content, similarity >= SUCCESSOR_SIMILARITY)
         ]
 
     def link_successor(

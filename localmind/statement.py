@@ -586,6 +586,12 @@ def _lemma(word: str) -> str:
     return lemma
 
 
+# Adverbs said between a name and its verb ("Emma now goes", "Tom still works").
+_ADVERBS_BEFORE_A_VERB = frozenset(
+    {"now", "still", "just", "also", "finally", "recently", "already", "never", "always"}
+)
+
+
 def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     """ "Tom dropped…", "Lily goes…": a capitalized first word followed by a verb in the third
     person or the past is someone (or something) named, even when it is also a dictionary
@@ -593,6 +599,8 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     if not token[:1].isupper() or token == "I" or len(tokens) < 2:
         return False
     lower, following = token.lower(), tokens[1].lower()
+    if following in _ADVERBS_BEFORE_A_VERB and len(tokens) > 2:
+        following = tokens[2].lower()  # "Emma now goes to Marlborough" (review12 R5)
     base = lower.partition("'")[0]  # "I'm married", "She's engaged": a pronoun, no name
     if any(
         word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS or word in TIME_WORDS
