@@ -37,6 +37,7 @@ from localmind.suspicion import (
     Suspicion,
     announces_change_to,
     changes_more_than,
+    told_of_one_thing,
 )
 from localmind.suspicion import suspect as _suspect_uncached
 
@@ -618,8 +619,8 @@ class Lifecycle:
     ) -> list[tuple[StoredMemory, float]]:
         """The neighbours ``content`` may be a later version of: every one the suspicion rules
         flag (not only the first, which alone may be queued), and every one at or above
-        ``SUCCESSOR_SIMILARITY`` that ``content`` announces a change to
-        (:func:`localmind.suspicion.announces_change_to`: the same attribute, not another).
+        ``SUCCESSOR_SIMILARITY`` that ``content`` announces a change to, of the same person and
+        the same thing (:func:`localmind.suspicion.may_replace`; review12 R5).
         Recall ranks the new memory above them (``link_successor``); nothing is queued or
         changed for these. Never a secret for a plain text nor the other way round (see
         :meth:`propose`)."""
@@ -630,11 +631,16 @@ class Lifecycle:
         return [
             (stored, similarity)
             for stored, similarity in neighbours
+            # the same rules as may_replace, with the declared names of this store (queue12)
             if (
                 similarity >= SUCCESSOR_SIMILARITY
                 and announces_change_to(stored.record.content, content)
+                and told_of_one_thing(stored.record.content, content, announced=True)
             )
-            or judged(stored.record.content, content).contradicts
+            or (
+                judged(stored.record.content, content).contradicts
+                and told_of_one_thing(stored.record.content, content)
+            )
         ]
 
     def link_successor(

@@ -15,7 +15,6 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -49,7 +48,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import looks_secret
 from localmind.statement import SELF, SINGLE_SLOTS, read
 from localmind.store import SqliteStore, StoredMemory
-from localmind.suspicion import Suspicion, announces_change_to, suspect
+from localmind.suspicion import may_replace, told_of_one_thing
 from localmind.timeframe import (
     TimeFrame,
     asks_about_now,
@@ -69,7 +68,6 @@ from localmind.timeframe import (
 _Derived = TypeVar("_Derived")
 # one recall judges the same pairs of its first results as the last one did (a chat asks again
 # and again about one thing): a pure function of the two texts, answered once
-_suspect: Callable[[str, str], Suspicion] = lru_cache(maxsize=1024)(suspect)
 _QUERY_CACHE_SIZE = 256
 _TERMS_CACHE_SIZE = 20_000  # memories whose index terms are kept (a few MB at most)
 #: Candidates the cross-encoder rescores when recall reranks.
@@ -1079,10 +1077,16 @@ class Recaller:
             if a in created and b in created
         ]
         conflicts = [(old, new) for old, new, _ in linked]
+        texts = {r.memory.id: r.memory.content for r in results}
         linked += [
             (old, new, close)
             for old, new, close in self._store.later_versions(self.namespace, top)
-            if new in created and created[old] <= created[new]
+            if new in created
+            and created[old] <= created[new]
+            # a note an earlier version wrote on a change word alone, about another person or
+            # another thing ("Emma's new best friend" after "Emma's teacher"), is dropped
+            # (review12 R5)
+            and told_of_one_thing(texts[old], texts[new], announced=True)
         ]
         # pairs nothing links, judged now as remember() would have: they pass like a conflict,
         # and move only over memories about as relevant (below)
@@ -1266,13 +1270,7 @@ class Recaller:
             for older, newer, alikeness in alike
             if not read(older.content).event
             and not read(newer.content).event
-            and (
-                (
-                    alikeness >= UNLINKED_SIMILARITY
-                    and announces_change_to(older.content, newer.content)
-                )
-                or _suspect(older.content, newer.content).contradicts
-            )
+            and may_replace(older.content, newer.content, alikeness >= UNLINKED_SIMILARITY)
         ]
 
     @staticmethod

@@ -231,6 +231,92 @@ def announces_change_to(existing: str, candidate: str) -> bool:
     return not _another_pursuit(old, new)
 
 
+def may_replace(existing: str, candidate: str, alike: bool) -> bool:
+    """Whether ``candidate``, told later, may be a later version of ``existing``: the suspicion
+    rules flag it, or it announces a change (``announces_change_to``) to a text at least
+    ``alike`` as remember requires, and either way it tells of the same person and the same
+    thing (``told_of_one_thing``). What remember notes as a later version and what recall
+    judges so of two results nothing links (docs/design.md, "Outdated marks, round 12")."""
+    if (
+        alike
+        and announces_change_to(existing, candidate)
+        and told_of_one_thing(existing, candidate, announced=True)
+    ):
+        return True
+    return _suspect_cached(existing, candidate).contradicts and told_of_one_thing(
+        existing, candidate
+    )
+
+
+def told_of_one_thing(existing: str, candidate: str, announced: bool = False) -> bool:
+    """Whether two texts may be two values of one thing, as recall must see it before it marks
+    the older "may be outdated" by a newer one (review12 R3-R5): the same person
+    (``_same_subject``; "Dad" is "my dad"). ``announced``: the newer was judged a change only
+    by its change word (``announces_change_to``), which reads neither who nor what; of a
+    relative or someone named, told in one language without a one-value attribute, it must
+    then also name a thing the older names beyond whom both are about ("My dad's blood
+    pressure is normal now" changes nothing in "My dad's doctor changed his medication to
+    losartan"; "Emma's new best friend is Aisha" nothing in "Emma's teacher this year is Mr.
+    Okafor"). The user's own changes keep the change word alone: on the personal sets most of
+    them name nothing the older names (a gym after another, 陶艺课不上了 after a pottery class)."""
+    old, new = read(existing), read(candidate)
+    if _about_two_people(old, new):
+        return False
+    subjects = {_subject(old, new), _subject(new, old)}
+    if not announced or SELF in subjects or old.lang != new.lang:
+        return True
+    if old.single_slots or new.single_slots:
+        return True  # announces_change_to passed them on a one-value attribute both set
+    people = _people(old) | _people(new) | subjects | set(RELATIONS)
+    said_again = {
+        term
+        for term in set(old.terms) - TIME_WORDS - people - TITLES
+        if not _a_bare_character(term)
+        and (term in new.terms or (len(term) > 1 and _CJK.match(term) and term in new.text))
+    }
+    return bool(said_again | ((_flat(old.names) & _flat(new.names)) - people - TITLES))
+
+
+def _about_two_people(old: Statement, new: Statement) -> bool:
+    """Whether two texts are surely about two people: each opens with someone read for sure
+    (the user, a relative, a word read as a person), not the same one, neither named in the
+    other text. Not two names in two scripts (子轩 / Leo may be one child), nor a subject the
+    reader may have got wrong (考完试…, "Big news: …"): on the personal sets those were one
+    person's updates."""
+    if _same_subject(old, new):
+        return False
+    one, other = _subject(old, new), _subject(new, old)
+    if not (_surely_a_person(one, old) and _surely_a_person(other, new)):
+        return False
+    names = one not in (SELF, *_RELATIVES) and other not in (SELF, *_RELATIVES)
+    if names and bool(_ALL_CJK.fullmatch(one)) != bool(_ALL_CJK.fullmatch(other)):
+        return False
+    return not (_mentions(old, other) or _mentions(new, one))
+
+
+def _surely_a_person(subject: str, statement: Statement) -> bool:
+    # the user only when the text says I/my/我: a text read as the user's for want of a subject
+    # it knows (以恒转学…, 考完试以后…) may be anyone's
+    return (
+        (subject == SELF and _mentions(statement, SELF))
+        or subject in _RELATIVES
+        or any(word.person and word.norm == subject for word in statement.words)
+    )
+
+
+def _mentions(statement: Statement, person: str) -> bool:
+    """Whether the text names ``person``: the user by I/my/我, a relative by any of its words
+    (我妈 for "mother"), someone by name."""
+    if person == SELF:
+        return any(word.norm in SELF_WORDS for word in statement.words)
+    if person in _RELATIVES:
+        return any(RELATIONS.get(word.norm) == person for word in statement.words)
+    return person in statement.text.lower()
+
+
+_suspect_cached = lru_cache(maxsize=1024)(suspect)
+
+
 #: The relations a subject may be (statement.RELATIONS' canonical words: "parents", "friend").
 _RELATIVES = frozenset(RELATIONS.values())
 
@@ -870,6 +956,8 @@ def _same_subject(old: Statement, new: Statement) -> bool:
     subject_old, subject_new = _subject(old, new), _subject(new, old)
     return (
         subject_old == subject_new
+        # "Dad stopped losartan" opens with a relative's word read as a name: one with "my dad"
+        or RELATIONS.get(subject_old, subject_old) == RELATIONS.get(subject_new, subject_new)
         or _glued(subject_old, subject_new)
         or _glued(subject_new, subject_old)
         or subject_old in _flat(new.names)

@@ -1,0 +1,46 @@
+"""What recall and remember take as a later version (``suspicion.may_replace``): the same person
+and the same thing, never a newer memory about another person or another attribute (review12
+R3-R5; docs/design.md, "Outdated marks, round 12")."""
+
+from __future__ import annotations
+
+import pytest
+
+from localmind.suspicion import may_replace
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("Noah's teacher this year is Ms. Delgado", "Noah's new best friend at Lakeview is Tariq"),
+        (
+            "My mom's doctor switched her medication to ramipril",
+            "My mom's blood pressure is fine now",
+        ),
+        ("Li Na started drinking tea again, a chai every afternoon", "I'm back to drinking tea"),
+        (
+            "We moved to Richmond, near the river",
+            "Noah now goes to Lakeview Elementary in Richmond",
+        ),
+    ],
+)
+def test_a_newer_text_about_another_person_or_thing_replaces_nothing(
+    older: str, newer: str
+) -> None:
+    assert not may_replace(older, newer, alike=True)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("Noah goes to Brookfield Elementary, grade 3", "Noah now goes to Lakeview Elementary"),
+        (
+            "My mom's doctor switched her medication to ramipril",
+            "Mom stopped ramipril; she's on amlodipine again",
+        ),
+        ("我们住在温哥华的 Kitsilano", "We moved to Burnaby, near Metrotown"),
+        ("I prefer coffee", "我戒咖啡了"),
+    ],
+)
+def test_a_change_of_the_same_thing_may_replace(older: str, newer: str) -> None:
+    assert may_replace(older, newer, alike=True)
