@@ -593,6 +593,11 @@ _ADVERBS_BEFORE_A_VERB = _words(
 )
 
 
+_NEGATED_AUXILIARIES = _words(
+    "isn't wasn't hasn't hadn't doesn't didn't can't cannot won't wouldn't shouldn't couldn't"
+)
+
+
 def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
     """ "Tom dropped…", "Lily goes…": a capitalized first word followed by a verb in the third
     person or the past is someone (or something) named, even when it is also a dictionary
@@ -610,6 +615,8 @@ def _leads_a_verb(token: str, tokens: Sequence[str]) -> bool:
         return False
     return (
         following in ("is", "was", "has", "had", "does", "did")
+        # "Leo doesn't need the night light anymore", "Mia can't eat nuts" (review12 R6)
+        or following in _NEGATED_AUXILIARIES
         or following in IRREGULAR_PAST  # "Tom left Roosevelt High"
         or (following.isalpha() and following.endswith(("s", "ed")) and len(following) > 3)
     )

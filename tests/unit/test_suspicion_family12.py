@@ -24,6 +24,9 @@ CHANGES = [
     ("王芳住在上海", "Fang moved to Beijing"),
     ("王芳不喝咖啡，只喝乌龙茶", "Fang started drinking coffee again, a flat white every morning"),
     ("我不喝咖啡", "I started drinking coffee again"),
+    # a name before a negated auxiliary is the subject, as before the verb alone (R6)
+    ("Leo needs a night light to sleep", "Leo doesn't need the night light anymore"),
+    ("Mia likes peanuts", "Mia can't eat peanuts anymore"),
     # still a change: one's own move, and the same note with another date
     ("We live in Kitsilano", "We moved to Burnaby to help my mom"),
     ("I get up at 6:30", "I get up at 7:30"),
