@@ -301,12 +301,8 @@ def test_a_remote_forget_settles_a_conflict_as_a_local_one_does() -> None:
         c.clock.advance(seconds=60)
         exchange(a, c)  # there
         assert b.memory.conflicts() == c.memory.conflicts() == []
-        assert settled(b, old.id) == [("resolved", "archived", b.clock())]
-        assert settled(c, old.id) == [("resolved", "archived", c.clock())]
-        c.memory.unarchive(old.id)  # brought back there: the question is asked again
-        assert [(k.existing.id, k.candidate.content) for k in c.memory.conflicts()] == [
-            (old.id, "I now prefer Go")
-        ]
+        assert settled(b, old.id) == [("resolved", "gone", b.clock())]
+        assert settled(c, old.id) == [("resolved", "gone", c.clock())]
 
 
 def test_an_archive_settles_a_conflict_here_as_it_does_there() -> None:
