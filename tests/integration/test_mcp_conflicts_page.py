@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from mcp import Client
 
 from localmind import Memory
@@ -17,6 +18,7 @@ from tests.integration.test_mcp import call, refused
 RENTS = [f"My rent is {euros} euros" for euros in (950, 1100, 1400, 1700, 2000)]
 
 
+@pytest.mark.slow
 async def test_a_long_queue_comes_a_page_at_a_time_with_its_total(
     open_memory: Callable[..., Memory],
 ) -> None:

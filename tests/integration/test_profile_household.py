@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from localmind import Memory, NewMemory
 from localmind.llm.ollama import OllamaLLM
 from tests.conftest import FakeClock
@@ -43,6 +45,7 @@ def _family(open_memory: Callable[..., Memory], clock: FakeClock) -> Memory:
     return memory
 
 
+@pytest.mark.slow
 def test_the_profile_takes_no_unconfirmed_change_no_fact_twice_and_keeps_the_allergies(
     open_memory: Callable[..., Memory], clock: FakeClock
 ) -> None:
@@ -77,6 +80,7 @@ AROUND = [
 ALLERGIC = [PEANUTS, "Emma is allergic to cats", "I am allergic to penicillin and sulfa drugs"]
 
 
+@pytest.mark.slow
 def test_who_has_allergies_finds_everyone_who_is_allergic(memory: Memory) -> None:
     memory.remember_many([NewMemory(text) for text in [*AROUND, *ALLERGIC]], check=False)
 
