@@ -15,6 +15,7 @@ from localmind import token_budget as tokens
 from localmind.config import ProfileConfig
 from localmind.currency import Given, day_of, newer_versions, told_on
 from localmind.first_person import as_told
+from localmind.fts_terms import STOPWORDS
 from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, Status
@@ -45,8 +46,9 @@ class Profile:
 
 
 #: Bumped when an extractive profile's choice of facts changes, so one chosen by older rules is
-#: built again at once (2: only what holds now, each attribute once — review10 F8/F13).
-EXTRACTIVE_RULES = 2
+#: built again at once (2: only what holds now, each attribute once — review10 F8/F13; 3: no
+#: side of a pending conflict, no fact told twice, safety facts of anyone — review12 R11).
+EXTRACTIVE_RULES = 3
 
 
 def value(record: MemoryRecord) -> float:
@@ -62,16 +64,29 @@ _NAMED = re.compile(r"\b(my name is|my name's|call me|i'?m called)\b|我叫|我�
 _IDENTITY_SLOTS = frozenset({"residence", "job", "employer", "partner", "origin", "diet"})
 # after who they are: what an assistant must not get wrong for them (an allergy, their pets)
 _CARE_SLOTS = frozenset({"~allergy", "~pet"})
+# What an assistant must not get wrong for anyone the user cooks, books or shops for: an allergy,
+# an intolerance, a condition, a diet, whoever's it is ("Fang is allergic to peanuts, she
+# carries an EpiPen" was left out for a duplicated car: its subject was not the user; review12
+# R11). Words, not the reader's slots: it has no slot for a condition.
+_SAFETY = re.compile(
+    r"\b(allerg\w*|intoleran\w*|anaphyla\w*|epipens?|coeliac|celiac|diabet\w*|asthma\w*|"
+    r"epilep\w*|insulin|vegetarian\w*|vegan\w*|halal|kosher|gluten[- ]free)\b"
+    r"|过敏|不耐受|糖尿病|哮喘|癫痫|吃素|素食|清真",
+    re.IGNORECASE,
+)
 
 
 def _who_first(record: MemoryRecord) -> int:
     """0: the person's name; 1: where they live, their work, partner, origin or diet, said of
-    themselves; 2: their allergies and pets; 3: anything else."""
+    themselves; 2: what keeps anyone of theirs safe (an allergy, a condition, a diet) and the
+    user's pets; 3: anything else."""
     told = as_told(record.content)
     if _NAMED.search(told):
         return 0
     if attributes_set(record) & _IDENTITY_SLOTS:
         return 1
+    if _SAFETY.search(told):
+        return 2
     statement = read(told)
     if statement.subject in (SELF, None) and statement.slots & _CARE_SLOTS:
         return 2
@@ -400,7 +415,9 @@ class ProfileEngine:
         secret one, marked or recognised (the profile starts every context block)."""
         ids = [r.id for r in records]
         by_id = {r.id: r for r in records}
-        replaced = set(newer_versions(self.store, namespace, ids))
+        # neither side of a pending conflict: the newer one is unconfirmed ("I now work at
+        # Google", queued against the old job and never answered, became the profile's job)
+        replaced = self._disputed(namespace, ids)
         replaced |= {
             old
             for old, new, _ in self.store.later_versions(namespace, ids)
@@ -423,7 +440,31 @@ class ProfileEngine:
         ]
         stable = newest_per_attribute(stable, newest)
         stable.sort(key=_who_first)  # a stable sort: by value within each tier, as before
-        return stable[: self.config.profile_facts]
+        return self._told_once(stable)[: self.config.profile_facts]
+
+    def _disputed(self, namespace: str, ids: Sequence[str]) -> set[str]:
+        """Both memories of each pending conflict among ``ids`` whose two sides are active."""
+        pairs = self.store.conflicts_involving(namespace, ids)
+        return {
+            memory_id
+            for pair in pairs
+            if all(self._active(memory_id) is not None for memory_id in pair)
+            for memory_id in pair
+        }
+
+    def _told_once(self, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+        """``records`` without each one that tells again what an earlier one of them says
+        (``retold``): "We bought a Tesla Model Y" after "We drive a Tesla Model Y (we sold the
+        Civic)" took one of five places to say the car twice (review12 R11)."""
+        kept: list[tuple[MemoryRecord, set[str]]] = []
+        for record in records:
+            words = self._content_terms(record.content)
+            if not any(retold(words, earlier) for _, earlier in kept):
+                kept.append((record, words))
+        return [record for record, _ in kept]
+
+    def _content_terms(self, text: str) -> set[str]:
+        return {term for term in self.store.terms(text) if term not in STOPWORDS}
 
     def _active(self, memory_id: str) -> MemoryRecord | None:
         stored = self.store.get(memory_id)
@@ -469,6 +510,20 @@ class ProfileEngine:
                 break
             picked.append(memory.content.rstrip("。.;；"))
         return join_facts(picked)
+
+
+#: Of the shorter of two facts' content words, the share the longer must hold for the two to be
+#: one fact told twice (3 of "bought tesla model y" in "drive tesla model y sold civic"; 1 of
+#: "allergic penicillin" in "allergic sulfa drugs" is two facts).
+RETOLD_SHARE = 0.7
+
+
+def retold(words: set[str], earlier: set[str]) -> bool:
+    """Whether a fact of content ``words`` tells again one of ``earlier`` (their index terms
+    without stopwords): at least two words in common, and ``RETOLD_SHARE`` of the shorter."""
+    common = len(words & earlier)
+    shorter = min(len(words), len(earlier))
+    return common >= 2 and common >= RETOLD_SHARE * shorter
 
 
 def join_facts(facts: list[str]) -> str:

@@ -22,6 +22,7 @@ import numpy as np
 from localmind import validation
 from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, RankingWeights, Settings
+from localmind.derivations import by_stem
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
 from localmind.embedders.use import UseEmbedder
@@ -292,6 +293,7 @@ class Recaller:
         # the period each memory's own words name, by its text and when it was told
         self._own_periods: OrderedDict[tuple[str, float], TimeFrame | None] = OrderedDict()
         self._query_terms: OrderedDict[str, _QueryTerms] = OrderedDict()
+        self._families: dict[str, tuple[str, ...]] | None = None  # localmind.derivations
         # how many secret memories hold each term, for the store's list of them it was built from
         self._secret_terms: tuple[list[MemoryRecord], Counter[str]] | None = None
 
@@ -978,6 +980,16 @@ class Recaller:
         index_terms = list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:]))))
         kinds = self._kinds_asked(_last_line(query), index_terms)
         members = [word for named in kinds.values() for word in (*named.terms, *named.cjk)]
+        relatives = self._relatives(index_terms)
+        members += [word for family in relatives.values() for word in family]
+        for term, family in relatives.items():
+            # "allergies" is held by a memory that says "allergic" (localmind.derivations)
+            held = _Members(frozenset(self._store.terms(" ".join(family))), ())
+            kinds[term] = (
+                _Members(kinds[term].terms | held.terms, kinds[term].cjk)
+                if (term in kinds)
+                else held
+            )
         cached = self._query_terms[query] = _QueryTerms(
             words,
             # the members are searched for too: in a large store the memory that names the dog
@@ -990,6 +1002,14 @@ class Recaller:
         if len(self._query_terms) > _QUERY_CACHE_SIZE:
             self._query_terms.popitem(last=False)
         return cached
+
+    def _relatives(self, index_terms: list[str]) -> dict[str, tuple[str, ...]]:
+        """Of ``index_terms``, those of a family of words (localmind.derivations), each with
+        the family's words."""
+        if self._families is None:
+            self._families = by_stem(self._store.terms)
+        families = self._families
+        return {term: families[term] for term in index_terms if term in families}
 
     def _kinds_asked(self, question: str, index_terms: list[str]) -> dict[str, _Members]:
         """Of the question's ``index_terms``, those that name a kind it asks about, each with

@@ -39,6 +39,7 @@ from localmind import __version__, validation
 from localmind.errors import (
     AmbiguousId,
     ChangedMeanwhile,
+    InvalidInput,
     LocalmindError,
     NotFound,
     TooManyWrites,
@@ -138,6 +139,19 @@ class Pending(TypedDict):
     reason: str
     old: Candidate
     new: Candidate
+
+
+class PendingPage(TypedDict):
+    """One page of the conflicts queue: a queue of 1,531 in one answer was 857 KB (review12 R9)."""
+
+    total: int  # pending conflicts the assistant may settle, in all
+    offset: int
+    next_offset: int | None  # where the next page starts; None on the last one
+    conflicts: list[Pending]
+
+
+#: The most conflicts one ``conflicts`` answer holds (about 0.6 KB each).
+MAX_CONFLICTS_PAGE = 100
 
 
 class Closed(TypedDict):
@@ -356,20 +370,45 @@ class MemoryTools:
             self._showing(settlement.record)
         return _updated(settlement)
 
-    def conflicts(self) -> list[Pending]:
-        """Memories that may contradict each other and wait for a decision, oldest first: each
-        with both texts, their dates and cosine (how alike in meaning). Settle each with
-        `resolve`. One involving a secret the user keeps is theirs to settle and not listed."""
+    def conflicts(
+        self,
+        limit: Annotated[
+            int, Field(description=f"How many conflicts at most (1 to {MAX_CONFLICTS_PAGE}).")
+        ] = 20,
+        offset: Annotated[
+            int, Field(description="How many to pass over first (the next page: `next_offset`).")
+        ] = 0,
+    ) -> PendingPage:
+        """Memories that may contradict each other and wait for a decision, a page at a time,
+        oldest first (the order they were queued, so a page does not shift when new ones are
+        queued while you read): each with both texts, their dates and cosine (how alike in
+        meaning). `total` says how many wait in all and `next_offset` where the next page
+        starts (null on the last). Settle each with `resolve`. One involving a secret the user
+        keeps is theirs to settle and not listed (nor counted)."""
         with self._using() as memory:
+            if not 1 <= limit <= MAX_CONFLICTS_PAGE:
+                raise InvalidInput(
+                    f"limit must be between 1 and {MAX_CONFLICTS_PAGE}, not {limit}."
+                )
+            if offset < 0:
+                raise InvalidInput(f"offset must be 0 or more, not {offset}.")
             pending = memory.conflicts()
             self._showing(*(side for c in pending for side in (c.existing, c.candidate)))
         # one with a secret side is the person's alone to settle (`resolve` refuses all but
         # keep_both), and listing it would tell whether a remembered guess matched
-        return [
-            _pending(conflict)
+        listed = [
+            conflict
             for conflict in pending
             if not (conflict.existing.secret or conflict.candidate.secret)
         ]
+        page = listed[offset : offset + limit]
+        following = offset + len(page)
+        return PendingPage(
+            total=len(listed),
+            offset=offset,
+            next_offset=following if following < len(listed) else None,
+            conflicts=[_pending(conflict) for conflict in page],
+        )
 
     def resolve(
         self,

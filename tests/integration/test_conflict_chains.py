@@ -131,7 +131,7 @@ async def test_mcp_resolve_returns_the_conflicts_it_repointed(
 
     async with Client(build_server(memory)) as client:
         settled = await call(client, "resolve", conflict=one, resolution="take_new")
-        pending = await call(client, "conflicts")
+        pending = (await call(client, "conflicts"))["conflicts"]
 
     assert (settled["repointed"], settled["also_closed"]) == ([two], [])
     [still] = pending

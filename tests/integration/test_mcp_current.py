@@ -22,7 +22,7 @@ async def test_a_pending_move_reads_right_in_recall_context_and_remember(store: 
         berlin = await call(session, "remember", content=BERLIN, type="semantic")
         await call(session, "remember", content="My sister Anna has two cats", type="semantic")
         lisbon = await call(session, "remember", content=LISBON, type="semantic")
-        pending = await call(session, "conflicts")
+        pending = (await call(session, "conflicts"))["conflicts"]
         hits = await call(session, "recall", query="where do I live?")
         context = await call(session, "context", query="where do I live now?")
         again = await call(session, "remember", content="I live in Berlin.")

@@ -58,9 +58,9 @@ async def test_a_possible_contradiction_comes_back_with_candidates_and_is_resolv
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         java = await call(session, "remember", content=JAVA, type="semantic")
         go = await call(session, "remember", content=GO, type="semantic")
-        pending = await call(session, "conflicts")
+        pending = (await call(session, "conflicts"))["conflicts"]
         settled = await call(session, "resolve", conflict=go["id"], resolution="take_new")
-        after = await call(session, "conflicts")
+        after = (await call(session, "conflicts"))["conflicts"]
         hits = await call(session, "recall", query="programming language", limit=5)
 
     assert java["candidates"] == [] and java["question"] is None
@@ -276,7 +276,7 @@ async def test_a_retelling_no_model_judged_comes_back_for_the_assistant_to_settl
         other = await call(session, "remember", content="My passport expires in March 2029.")
         settled = await call(session, "forget", id=retold["id"])
         hits = await call(session, "recall", query="hiking", limit=5)
-        pending = await call(session, "conflicts")
+        pending = (await call(session, "conflicts"))["conflicts"]
 
     assert retold["decision"] == "inserted"
     [candidate] = retold["candidates"]

@@ -199,7 +199,7 @@ async def test_mcp_update_settles_the_conflict_and_says_so(
 
     async with Client(build_server(memory)) as client:
         updated = await call(client, tool, id=old_id, **arguments)
-        pending = await call(client, "conflicts")
+        pending = (await call(client, "conflicts"))["conflicts"]
         found = await call(client, "recall", query=question)
 
     assert (updated["settled_conflicts"], updated["repointed"], updated["also_closed"]) == (

@@ -161,7 +161,7 @@ async def test_mcp_never_sends_a_secret_and_says_so_at_the_door(store: Path) -> 
         confirmed = await call(session, "feedback", id=pin, verdict="confirm")
         profile = await call(session, "profile", rebuild=True)
         changed = await call(session, "remember", content="My bank card PIN is 1234")
-        pending = await call(session, "conflicts")
+        pending = (await call(session, "conflicts"))["conflicts"]
         # the conflict's number can be guessed: settling it is still refused, even keep_both
         blind = await refused(session, "resolve", conflict=1, resolution="take_new")
         kept = await refused(session, "resolve", conflict=1, resolution="keep_both")
@@ -278,7 +278,9 @@ async def test_an_assistant_cannot_confirm_a_guess_by_remembering_it(
             answers[pin] = (guess, conflicts)
     assert answers["4821"] == answers["7193"] == answers["none"]
     guess, conflicts = answers["4821"]
-    assert guess["decision"] == "kept" and guess["id"] is None and conflicts == []
+    assert guess["decision"] == "kept" and guess["id"] is None
+    # nor counted: a total of 1 would tell the guess matched (or changed) the secret
+    assert (conflicts["conflicts"], conflicts["total"]) == ([], 0)
     # what each store did is the person's to see
     assert stores["4821"].count() == len(PLAIN) + 1  # a repeat: the same memory
     [change] = [c for c in stores["7193"].conflicts() if c.existing.secret]
