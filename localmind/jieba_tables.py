@@ -29,6 +29,20 @@ class Frequencies(FirstCharacterBuckets[int]):
     """jieba's ``Tokenizer.FREQ`` (word or word prefix -> count): it reads it with ``in``,
     ``[]`` and ``get``, and ``add_word`` writes to it (in memory only)."""
 
+    _unpacking = threading.Lock()
+
+    def _bucket(self, index: int) -> dict[str, Any]:
+        """As the base's, but a bucket is put in place once: a word ``add_word`` wrote into it
+        is never replaced by another thread's fresh copy of the same bucket."""
+        bucket = self._buckets[index]
+        if bucket is None:
+            unpacked = self.unpack(self._packed[index])
+            with self._unpacking:
+                bucket = self._buckets[index]
+                if bucket is None:
+                    bucket = self._buckets[index] = unpacked
+        return bucket
+
     def __setitem__(self, key: str, value: int) -> None:
         self._bucket(by_first_character(key))[key] = value
 
