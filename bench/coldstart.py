@@ -25,12 +25,18 @@ from typing import Any
 PASSPHRASE = "benchmark passphrase"
 # no time phrase: one would add dateparser (~0.15 s) to any recall that has one
 QUERY = "what do I like to drink?"
+# a recall whose results are Chinese, one of them told in English too: the pairing of results
+# reads the statements (jieba) and compares across languages (CC-CEDICT; review12 R8)
+QUERY_ZH = "我们现在住在哪里？"
 SEED_MEMORIES = [
     "I prefer green tea over coffee in the morning",
     "用户喜欢 Rust 编程语言",
     "My sister lives in Lyon and visits in May",
     "I am allergic to peanuts",
     "The team meeting is on Tuesdays at 10",
+    "我们住在成都的老房子里",
+    "我们去年搬到了上海",
+    "We moved to Shanghai last year",
 ]
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -46,6 +52,7 @@ INITIALIZE = {
 COMMANDS = (
     ("version", "`localmind --version`"),
     ("recall", "`localmind recall` (opens the store, loads the model, searches)"),
+    ("recall_zh", "`localmind recall` in Chinese, Chinese results"),
     ("add", "`localmind add` (opens the store, loads the model, remembers)"),
     ("mcp_initialize", "`localmind mcp` answers `initialize`"),
     ("mcp_first_recall", "`localmind mcp` answers `initialize`, then a first `recall`"),
@@ -154,6 +161,7 @@ def measure(rounds: int = 7, workdir: Path | None = None) -> dict[str, Any]:
         runs: dict[str, Callable[[], Sample]] = {
             "version": lambda: _run(_localmind("--version"), env),
             "recall": lambda: _run(_localmind("recall", QUERY), env),
+            "recall_zh": lambda: _run(_localmind("recall", QUERY_ZH), env),
             "add": lambda: _run(
                 _localmind("--no-llm", "add", f"benchmark note number {next(counter)}"), env
             ),

@@ -9,21 +9,17 @@ directory in 1,024 buckets (by CRC-32 of the word); later processes read that fi
 checked against its CRC-32) and unpack a bucket only when a word looks into it.
 
 The lemmas are the package's own: simplemma's strategies run unchanged over the same entries (a
-test compares every word of the dictionary). The file is named after simplemma's version and
-the install; it records the data file's size and modification time, and a file of another
-format, source or checksum is never used: it is rebuilt. Any failure to read or write it falls
+test compares every word of the dictionary). The file is a :mod:`localmind.derived_tables` one:
+named after simplemma's version, localmind's and the install; a file of another format,
+version, source or checksum is never used: it is rebuilt. Any failure to read or write it falls
 back to simplemma's own loading. It holds the package's dictionary and nothing else: never a
 memory's words.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import logging
 import marshal
-import os
-import tempfile
 import zlib
 from collections.abc import Mapping
 from functools import cache
@@ -38,7 +34,9 @@ from simplemma.strategies.dictionaries.dictionary_factory import (
 )
 from simplemma.utils import normalize_token
 
+from localmind import derived_tables
 from localmind.buckets import LazyBuckets
+from localmind.derived_tables import CacheInvalid
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +44,6 @@ LANG = "en"
 #: Bumped whenever what is written (or how it is read back) changes.
 FORMAT = 1
 BUCKETS = 1024
-_MAGIC = b"localmind lemmas\n"
-
-
-class CacheInvalid(Exception):
-    """The file on disk cannot be used as it is; the message says why."""
 
 
 def cache_dir() -> Path:
@@ -61,17 +54,14 @@ def _data_file() -> Path:
     return DATA_FOLDER / f"{LANG}.plzma"
 
 
+def _derived() -> derived_tables.Derived:
+    return derived_tables.Derived(f"simplemma-{LANG}", simplemma.__version__, _data_file(), FORMAT)
+
+
 def cache_file(directory: Path | None = None) -> Path:
     """Where this install's table is kept: two virtual environments get a file each (their data
     files differ in modification time: one shared file would be rebuilt by each in turn)."""
-    place = hashlib.sha256(str(_data_file()).encode()).hexdigest()[:8]
-    name = f"simplemma-{simplemma.__version__}-{LANG}-{place}-f{FORMAT}.bin"
-    return (directory or cache_dir()) / name
-
-
-def _stamp() -> list[int]:
-    stat = _data_file().stat()
-    return [stat.st_size, stat.st_mtime_ns]
+    return _derived().path(directory or cache_dir())
 
 
 def bucket_of(key: str) -> int:
@@ -96,72 +86,29 @@ def _packed(table: Mapping[str, str]) -> list[bytes]:
 
 
 def _read(path: Path) -> BucketedDictionary:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise CacheInvalid(f"unreadable: {error}") from None
-    head = len(_MAGIC) + 4
-    if data[: len(_MAGIC)] != _MAGIC or len(data) < head:
-        raise CacheInvalid("not a lemma table")
-    if zlib.crc32(data[head:]) != int.from_bytes(data[len(_MAGIC) : head], "big"):
-        raise CacheInvalid("damaged (checksum)")
-    try:
-        content = marshal.loads(data[head:])
-    except (EOFError, ValueError, TypeError) as error:
-        raise CacheInvalid(f"unreadable: {error}") from None
-    expected = {"format": FORMAT, "version": simplemma.__version__, "source": _stamp()}
-    for field, value in expected.items():
-        if not isinstance(content, dict) or content.get(field) != value:
-            raise CacheInvalid(f"{field} is not {value!r}")
-    buckets = content.get("buckets")
+    return _unpack(derived_tables.read(_derived(), path.parent))
+
+
+def _unpack(buckets: object) -> BucketedDictionary:
     if not isinstance(buckets, list) or len(buckets) != BUCKETS:
         raise CacheInvalid("no buckets")
     return BucketedDictionary(buckets)
 
 
 def _write(path: Path, table: Mapping[str, str]) -> None:
-    """Written to a temporary sibling and renamed into place: another process sees no file or
-    a complete one. Files of other versions or formats of this install go."""
-    content = {
-        "format": FORMAT,
-        "version": simplemma.__version__,
-        "source": _stamp(),
-        "buckets": _packed(table),
-    }
-    payload = marshal.dumps(content, 4)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, staging = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(_MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload)
-        os.replace(staging, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(staging)
-    place = path.name.split("-")[3]
-    for sibling in path.parent.glob(f"simplemma-*-{LANG}-{place}-*.bin"):
-        if sibling != path:
-            with contextlib.suppress(OSError):
-                sibling.unlink()
+    derived_tables.write(_derived(), _packed(table), path.parent)
 
 
 def load(directory: Path | None = None) -> Mapping[str, str]:
     """The English dictionary: from the cache when it is valid, else from the package (and the
     cache is then written for the next process). Never fails because of the cache."""
-    path = cache_file(directory)
-    try:
-        return _read(path)
-    except CacheInvalid as error:
-        if path.exists():
-            log.info("lemma cache %s not used (%s): rebuilding it", path, error)
-    except OSError as error:  # the package's data file itself: let simplemma report it
-        log.info("lemma cache not used: %s", error)
-    table = DEFAULT_DICTIONARY_FACTORY.get_dictionary(LANG)
-    try:
-        _write(path, table)
-    except OSError as error:
-        log.info("lemma cache not written (%s): simplemma loads its own next time", error)
-    return table
+    return derived_tables.load(
+        _derived(),
+        lambda: DEFAULT_DICTIONARY_FACTORY.get_dictionary(LANG),
+        _packed,
+        _unpack,
+        directory or cache_dir(),
+    )
 
 
 class _CachedDictionaries:

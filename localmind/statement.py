@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -660,15 +660,14 @@ def _an_employer(token: str, position: int, tokens: Sequence[str]) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _jieba() -> tuple[Any, dict[str, str]]:
+def _jieba() -> tuple[Any, Mapping[str, str]]:
     """jieba's word cutter and its dictionary's part-of-speech tags. The tags are looked up,
-    not guessed: jieba.posseg's tagger costs ~8 times the cut (an HMM over every sentence)."""
-    import jieba
-    import jieba.posseg
+    not guessed: jieba.posseg's tagger costs ~8 times the cut (an HMM over every sentence).
+    Both tables come from a derived cache file (review12 R8: ~1.3 s of CPU otherwise)."""
+    from localmind import jieba_tables
 
+    jieba, tags = jieba_tables.load()
     jieba.setLogLevel(60)  # its "Building prefix dict" chatter goes to stderr otherwise
-    jieba.lcut("")  # load the dictionary now, once
-    tags = jieba.posseg.dt.word_tag_tab
     # The people and attributes the reader knows are words even where jieba's dictionary lacks
     # them: else its guesser glues the next character on (闺蜜林 小雨 for 闺蜜 林小雨, review11 Z2).
     for word in (*RELATIONS, *SINGLE_SLOTS, *MULTI_SLOTS):
@@ -751,7 +750,7 @@ _SURNAMES = frozenset(
 _GLUED_AFTER_A_NAME = frozenset("在的了和说是也都就又去来给跟把被要会")
 
 
-def _a_chinese_full_name(token: str, tags: dict[str, str]) -> bool:
+def _a_chinese_full_name(token: str, tags: Mapping[str, str]) -> bool:
     return (
         2 <= len(token) <= 3
         and token[0] in _SURNAMES
@@ -773,7 +772,7 @@ def _time_phrase(token: str) -> tuple[str, str] | None:
     return None
 
 
-def _glued_call(token: str, tags: dict[str, str]) -> list[Word] | None:
+def _glued_call(token: str, tags: Mapping[str, str]) -> list[Word] | None:
     """jieba's 狗叫 ("a dog barks") in 我的狗叫豆豆 and its guess 叫小美 in 我女朋友叫小美: the
     pet or person, 叫 ("is called") and the name, as three words (review11 Z10)."""
     if len(token) < 2:
@@ -786,7 +785,7 @@ def _glued_call(token: str, tags: dict[str, str]) -> list[Word] | None:
     return None
 
 
-def _glued_verb(token: str, flag: str, tags: dict[str, str]) -> bool:
+def _glued_verb(token: str, flag: str, tags: Mapping[str, str]) -> bool:
     """jieba's dictionary tags a few verb pairs as names (爱喝 "nr"): a liking word glued to
     the verb it likes."""
     return (

@@ -221,10 +221,15 @@ def test_the_cache_holds_no_memory_text(tmp_path: Path) -> None:
     and recalling memories, no byte of their text is in the cache."""
     # the third is a neighbour of the first: remember() compares them, which reads English
     # lemmas (localmind.lemmas, its own cache file)
+    # the last three: a Chinese recall pairs them, which reads jieba's dictionary and CC-CEDICT
+    # (localmind.jieba_tables, localmind.bilingual: their own cache files)
     secrets = [
         "My locker code is ZEBRA-4471",
         "我的银行密码是星期三",
         "My locker code is now QUOKKA-9902",
+        "我们住在成都的老房子里，门牌号九四二七",
+        "我们去年搬到了上海",
+        "We moved to Shanghai last year",
     ]
     env = {
         **os.environ,
@@ -237,20 +242,23 @@ def test_the_cache_holds_no_memory_text(tmp_path: Path) -> None:
     for secret in secrets:
         command = [sys.executable, "-m", "localmind", "--no-llm", "add", secret]
         subprocess.run(command, env=env, check=True, capture_output=True)
-    recalled = subprocess.run(
-        [sys.executable, "-m", "localmind", "recall", "locker code"],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    assert "ZEBRA-4471" in recalled.stdout
+    for query, expected in (("locker code", "ZEBRA-4471"), ("我们现在住在哪里？", "上海")):
+        recalled = subprocess.run(
+            [sys.executable, "-m", "localmind", "recall", query],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        assert expected in recalled.stdout
 
     cached = [path for path in (tmp_path / "user-cache").rglob("*") if path.is_file()]
     assert any(path.name == MANIFEST for path in cached)  # the cache was written there
     assert any(path.name.startswith("simplemma-") for path in cached)  # and the lemmas'
+    assert any(path.name.startswith("jieba-") for path in cached)  # and jieba's
+    assert any(path.name.startswith("cedict-") for path in cached)  # and CC-CEDICT's
     # whole texts and the made-up codes: common words are pieces of the vocabulary itself
-    fragments = [*secrets, "ZEBRA-4471", "QUOKKA-9902"]
+    fragments = [*secrets, "ZEBRA-4471", "QUOKKA-9902", "门牌号九四二七", "成都的老房子"]
     for path in cached:
         data = path.read_bytes()
         for fragment in fragments:

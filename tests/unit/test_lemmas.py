@@ -11,7 +11,7 @@ import pytest
 import simplemma
 from simplemma.strategies.dictionaries.dictionary_factory import DEFAULT_DICTIONARY_FACTORY
 
-from localmind import lemmas
+from localmind import derived_tables, lemmas
 
 
 @pytest.fixture
@@ -95,13 +95,14 @@ def test_a_damaged_or_mismatched_cache_is_never_used_and_is_rebuilt(
         path.write_bytes(data[: len(data) // 3])
     elif damage == "not a table":
         path.write_text("hello")
-    elif damage == "other format":
+    elif damage == "other format":  # a file of the next format, put where this one goes
         with monkeypatch.context() as patch:
             patch.setattr(lemmas, "FORMAT", lemmas.FORMAT + 1)
-            lemmas._write(path, {"living": "wrong"})
+            lemmas._write(lemmas.cache_file(), {"living": "wrong"})
+            path.write_bytes(lemmas.cache_file().read_bytes())
     else:  # built from a data file of another size or time than the installed one
         with monkeypatch.context() as patch:
-            patch.setattr(lemmas, "_stamp", lambda: [1, 2])
+            patch.setattr(derived_tables.Derived, "stamp", lambda self: [1, 2])
             lemmas._write(path, {"living": "wrong"})
     assert not _valid(path)
 
@@ -128,8 +129,8 @@ def test_a_new_table_removes_this_installs_older_ones_only(cache_home: Path) -> 
     path = lemmas.cache_file()
     path.parent.mkdir(parents=True)
     place = path.name.split("-")[3]
-    older = path.parent / f"simplemma-1.9.0-en-{place}-f1.bin"
-    other_install = path.parent / "simplemma-2.0.0-en-00000000-f1.bin"
+    older = path.parent / f"simplemma-en-1.9.0+localmind0.0.1-{place}-f1.bin"
+    other_install = path.parent / "simplemma-en-2.0.0+localmind0.1.0-00000000-f1.bin"
     for stale in (older, other_install):
         stale.write_bytes(b"x")
 
