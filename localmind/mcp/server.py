@@ -261,6 +261,11 @@ class MemoryTools:
             "again."
         )
 
+    def _shown_text(self, memory_id: object) -> str | None:
+        """The text this server last showed its assistant under ``memory_id``; None for an id
+        it never showed, or for an argument that is no id at all (the library refuses it)."""
+        return self._shown.get(memory_id) if isinstance(memory_id, str) else None
+
     def _count_write(self) -> None:
         """Refuse a write beyond the store's MCP rate (``localmind config
         mcp-writes-per-minute``): an assistant steered by text it read must not be able to
@@ -363,7 +368,7 @@ class MemoryTools:
                     whole,
                     content=content,
                     reason="update by the assistant",
-                    expected=self._shown.get(whole),
+                    expected=self._shown_text(whole),
                 )
             except ChangedMeanwhile as error:
                 raise self._refused_as_changed(memory, error, "Not updated:") from None
@@ -528,7 +533,7 @@ class MemoryTools:
                 _refuse_rewriting_a_secret(memory, whole)
             try:
                 settlement = memory.feedback_explained(
-                    whole, verdict, new_content, expected=self._shown.get(whole)
+                    whole, verdict, new_content, expected=self._shown_text(whole)
                 )
             except ChangedMeanwhile as error:
                 raise self._refused_as_changed(memory, error, "Not corrected:") from None

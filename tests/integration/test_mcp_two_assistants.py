@@ -22,7 +22,7 @@ async def test_an_update_and_a_resolution_by_two_assistants_lose_neither(store: 
     async with served(store, "a.log") as a, served(store, "b.log") as b:
         berlin = (await call(a, "remember", content=BERLIN, type="semantic"))["id"]
         lisbon = await call(a, "remember", content=LISBON, type="semantic")
-        [pending] = await call(b, "conflicts")  # B is shown Berlin and Lisbon
+        [pending] = (await call(b, "conflicts"))["conflicts"]  # B is shown Berlin and Lisbon
         number = pending["conflict_id"]
         assert (pending["old"]["id"], pending["new"]["id"]) == (berlin, lisbon["id"])
 
@@ -31,7 +31,8 @@ async def test_an_update_and_a_resolution_by_two_assistants_lose_neither(store: 
         message = await refused(b, "resolve", conflict=number, resolution="take_new")
         assert f"Conflict #{number} was not settled: memory {lisbon['id']} now says" in message
         assert repr(PORTO) in message and "Nothing was changed" in message
-        [still] = await call(b, "conflicts")  # nothing settled, A's text is the pending one
+        # nothing settled, A's text is the pending one
+        [still] = (await call(b, "conflicts"))["conflicts"]
         assert still["conflict_id"] == number and still["new"]["content"] == PORTO
         assert still["old"]["content"] == BERLIN
         # told, B settles it again: A's correction is the text taken
