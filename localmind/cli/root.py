@@ -101,5 +101,18 @@ def home(obj: Context) -> None:
     click.echo('Try: localmind add "...", localmind recall "...", localmind --help')
 
 
+@cli.command("init", hidden=True, context_settings={"ignore_unknown_options": True})
+@click.argument("ignored", nargs=-1, type=click.UNPROCESSED)
+def init(ignored: tuple[str, ...]) -> None:
+    """Not a command: say how a store is made (review12 R13: "No such command 'init'." with
+    no hint, the only "init" in the README being `sync init`)."""
+    raise click.ClickException(
+        "There is no `localmind init`: a store is made the first time you use one. Run "
+        '`localmind` (the app) or `localmind add "..."` / `localmind import FILE`, which ask '
+        "for the new store's passphrase. To sync a store between laptops: `localmind sync "
+        "init FOLDER`."
+    )
+
+
 def main() -> None:
     cli(prog_name="localmind")

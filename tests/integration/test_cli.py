@@ -425,6 +425,7 @@ def test_import_of_a_file_that_is_not_utf8_text_fails_cleanly(cli: Cli, tmp_path
         (["--embedder", "word2vec", "list"], 1, "Unknown embedder 'word2vec'"),
         (["--user", "two words", "list"], 1, "Namespace 'two words' is not valid"),
         (["frobnicate"], 2, "No such command 'frobnicate'"),
+        (["init"], 1, "There is no `localmind init`: a store is made the first time"),
     ],
 )
 def test_bad_input_is_refused_and_changes_nothing(
@@ -446,6 +447,7 @@ def test_bad_input_does_not_create_a_store(tmp_path: Path):
     assert_error(fresh("add", "   "), "Memory content is empty")
     assert_error(fresh("recall", "x", "--limit", "0"), "limit must be at least 1")
     assert_error(fresh("--embedder", "nonsense", "add", "x"), "Unknown embedder")
+    assert_error(fresh("init"), "`localmind add")  # says how a store is made, makes none
 
     assert list(tmp_path.iterdir()) == []
 
