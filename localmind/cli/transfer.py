@@ -34,6 +34,7 @@ from localmind.errors import (
 )
 from localmind.files import write_atomically
 from localmind.importing import BadLine, detect_jsonl, read_lines
+from localmind.keys import key_file_for
 from localmind.memory import Decided, Memory, NewMemory, StaleDecisions, validate_new
 from localmind.records import MemoryType
 from localmind.secrets_check import told_to_person
@@ -128,6 +129,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         pending = next(batches, None)
     if pending is None:
         raise click.ClickException(f"No memory to import from {file.name}; nothing was changed.")
+    new_store = not obj.db.exists() and not key_file_for(obj.db).exists()
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
         started = time.perf_counter()
@@ -142,7 +144,7 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                 tally = _Tally()
                 try:
                     with (
-                        _refused_over_capacity(file.name),
+                        _refused_over_capacity(file.name, obj.db if new_store else None),
                         memory.all_or_nothing(archive=allow_evict) as evicted,
                     ):
                         if decided is not None:
@@ -219,18 +221,24 @@ NOTHING_IMPORTED = "nothing imported; the store is as it was."
 
 
 @contextmanager
-def _refused_over_capacity(name: str) -> Iterator[None]:
+def _refused_over_capacity(name: str, new_store: Path | None = None) -> Iterator[None]:
     """An import over the capacity, not allowed to archive: say by how much, and the two
-    ways on."""
+    ways on. ``new_store``: the store this import made, kept (empty) so that its capacity
+    can be raised, and said so (review12 R12: it was left behind unannounced)."""
     try:
         yield
     except WouldArchive as over:
+        kept = (
+            f" The new store at {printable(str(new_store))} is kept, empty, for that."
+            if new_store is not None
+            else ""
+        )
         raise click.ClickException(
             f"Importing {printable(name)} would leave {n_memories(over.total)}, over the "
             f"capacity of {over.capacity}: {n_memories(over.excess)} would be archived to make "
             f"room. Nothing was imported. Raise the capacity first (localmind config capacity "
             f"{over.total}), or import with --allow-evict to archive the {over.excess} of "
-            "least value (memories you added one by one go last)."
+            f"least value (memories you added one by one go last).{kept}"
         ) from None
 
 

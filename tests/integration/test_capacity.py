@@ -439,3 +439,19 @@ def test_a_forgotten_memory_s_conflict_does_not_come_back_with_the_other(memory:
     memory.unarchive(archived)
 
     assert memory.conflicts() == []
+
+
+def test_a_first_import_over_the_default_capacity_says_the_new_store_is_kept(
+    tmp_path: Path,
+) -> None:
+    # review12 R12: the refusal left a new, empty store behind without a word
+    fresh = Cli(tmp_path / "new" / "memory.db")
+    lines = tmp_path / "diary.txt"
+    lines.write_text("".join(f"Diary line {n}: a walk by the river\n" for n in range(3)))
+    fresh.ok("config", "set", "governance.capacity", "2")  # the configuration file: no store
+
+    result = fresh("import", str(lines))
+
+    assert result.exit_code == 1, result.output
+    assert f"The new store at {fresh.db} is kept, empty, for that." in result.stderr
+    assert fresh.db.exists()
