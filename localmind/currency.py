@@ -81,9 +81,9 @@ def worth_giving(
     """The results an assistant should be given: each at least ``share`` of the best one's
     relevance (recall's own bar keeps a long tail, right for a list a person scans, filler in a
     system prompt), and of those at most one per ``per_memory`` of the best one's relevance (at
-    least one; 0: no such cap), plus the newer version recall moved above a kept one, which is
-    what the question is about now although it may share fewer of its words ("where do I
-    live?" — "I moved to Lisbon")."""
+    least one; 0: no such cap), plus recall's first result and the newer version recall moved
+    above a kept one, which is what the question is about now although it may share fewer of
+    its words ("where do I live?" — "I moved to Lisbon")."""
     if not results:
         return []
     best = max(r.breakdown.similarity for r in results)
@@ -95,6 +95,10 @@ def worth_giving(
     if per_memory > 0:
         near = near[: max(1, math.floor(best / per_memory))]
     kept = {r.memory.id for r in near}
+    # recall's first answer, whatever its relevance: placed first as what holds now ("我搬进了
+    # Boxhagener Platz的新家" for 我现在住在哪里？ at 0.03), it was left out while the two
+    # Airbnbs it replaced were given as the home (review13 J4)
+    kept.add(results[0].memory.id)
     kept |= {r.memory.id for r in results if r.breakdown.moved_above in kept}
     kept |= {r.breakdown.superseded_by or "" for r in results if r.memory.id in kept}
     return [r for r in results if r.memory.id in kept]

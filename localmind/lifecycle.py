@@ -28,7 +28,7 @@ from localmind.records import (
     restatements,
     with_replaced,
 )
-from localmind.sameness import Sameness, compare
+from localmind.sameness import Sameness, compare, numbers_differ
 from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
@@ -589,6 +589,10 @@ class Lifecycle:
                 and close >= self.config.merge_threshold
                 and not suspect(change.record.content, content).contradicts
                 and not changes_more_than(stored.record.content, change.record.content, content)
+                # joined is merged: never into a text whose values differ. Across languages the
+                # suspicion rules compare no values, and "I moved my 1:1 with Sarah to Tuesdays
+                # at 11" joined "Sarah和我的1:1改到每周一上午10点" (review13 J0: the new day lost)
+                and not numbers_differ(change.record.content, content)
             ):
                 return _Joined(change, close, conflict_id, True)
             if announces:
@@ -596,6 +600,8 @@ class Lifecycle:
             side = sides_with(content, older[0].record.content, change.record.content)
             if side is not None:
                 joined, similarity = newer if side else older
+                if numbers_differ(joined.record.content, content):
+                    continue
                 return _Joined(joined, similarity, conflict_id, side)
         return None
 

@@ -44,7 +44,14 @@ from localmind.locks import key_file_lock
 from localmind.opening import attach, reembed, settings_for, store_path, unlocked
 from localmind.profile import Profile, ProfileEngine, context_block
 from localmind.recall import Recaller
-from localmind.records import MemoryRecord, MemoryType, RecallResult, Status, from_source
+from localmind.records import (
+    MemoryRecord,
+    MemoryType,
+    RecallResult,
+    Status,
+    event_and_fact,
+    from_source,
+)
 from localmind.replica import ApplyReport, Event, apply_remote, events_since
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.rollback import SeenRecord, record_seen
@@ -564,6 +571,11 @@ class Memory:
             ):
                 # "the same" would drop a text that says something else: a person decides
                 settlements.append(None)
+            elif verdict.relation is Relation.CONTRADICTS and event_and_fact(
+                conflict.existing, conflict.candidate
+            ):
+                # an event and a fact: neither replaces the other (see resolve_conflict)
+                settlements.append((Resolution.KEEP_BOTH, verdict.reason))
             else:
                 settlements.append((_SETTLES[verdict.relation], verdict.reason))
         return settlements

@@ -29,6 +29,15 @@ class MemoryType(StrEnum):
     SEMANTIC = "semantic"  # a fact: "the user is a software engineer"
 
 
+def event_and_fact(one: Any, other: Any) -> bool:
+    """Whether of two memories (anything with a ``type``) one is an event (episodic) and the
+    other is not: neither replaces the other (what happened one day is no earlier version of
+    what holds; review13 J10)."""
+    return (MemoryType(one.type) is MemoryType.EPISODIC) != (
+        MemoryType(other.type) is MemoryType.EPISODIC
+    )
+
+
 class Status(StrEnum):
     ACTIVE = "active"
     SUPERSEDED = "superseded"

@@ -117,6 +117,14 @@ _EN_CHANGED_TO = re.compile(
     r"(?P<quote>[\"'“‘])?(?P<value>[^\s\"'”’]+)(?=(?P<rest>[^.!?;,\n\"”’]*))",
     re.IGNORECASE,
 )
+# "The building door code changed, the new one is 4712": the value later in the sentence, after
+# words of its own ("the new one is", "now it's"); only a value of three digits or more, as a
+# later "is" may say anything (review13 J8)
+_EN_VALUE_LATER = re.compile(
+    rf"\b(?:{_EN_WORDY}|{_EN_CODED})\b[^.!?;\n]{{1,60}}?(?:\bis|\bwas|\bit's|:|=)\s*(?:now\s+)?"
+    r"(?P<value>[^\s,;]*\d{3,}[^\s,;]*)",
+    re.IGNORECASE,
+)
 # "the same password everywhere: tulip88", "PIN for the bank app and the card: 4821": a colon a
 # few words after the name, then a value holding a digit or random letters (secret12)
 _EN_COLON_AFTER = re.compile(
@@ -414,7 +422,11 @@ def _in_plain_words(text: str) -> Finding | None:
     for match in (*_EN_SAID.finditer(text), *_EN_CHANGED_TO.finditer(text)):
         if _said_value(match):
             return Finding("a password, PIN or code told in words")
-    for match in (*_EN_NEXT.finditer(text), *_EN_COLON_AFTER.finditer(text)):
+    for match in (
+        *_EN_NEXT.finditer(text),
+        *_EN_COLON_AFTER.finditer(text),
+        *_EN_VALUE_LATER.finditer(text),
+    ):
         value = match.group("value").strip(".,;:!?)(")
         if _random_letters(value) or (len(value) >= 3 and any(c.isdigit() for c in value)):
             return Finding("a password, PIN or code told in words")

@@ -121,7 +121,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         if (more_old & less_new) or (less_old & more_new):
             return Suspicion(True, "the comparison is reversed")
     if (
-        old.negations != new.negations
+        (old.negations != new.negations or _negated(old) != _negated(new))
         and (overlap >= NEGATION_OVERLAP or (shared_names and overlap >= WEAK_OVERLAP))
         and _negates_what_both_say(old, new)
     ):
@@ -437,12 +437,26 @@ def _near_a_cue(statement: Statement, values: set[str]) -> set[str]:
 _NEGATED_REACH = 3
 
 
+def _negated(statement: Statement) -> frozenset[str]:
+    """The words a text's negations reach: as many negations in both texts is no sameness
+    when they negate other things ("…, no EpiPen needed" / "hazelnuts, not peanuts", review13
+    J1)."""
+    words = statement.words
+    return frozenset(
+        following.norm
+        for index, word in enumerate(words)
+        if word.norm in NEGATIONS
+        for following in words[index + 1 : index + 1 + _NEGATED_REACH]
+    )
+
+
 def _negates_what_both_say(old: Statement, new: Statement) -> bool:
     """A negation the two texts do not share is about a word both say ("doesn't eat meat
     anymore" / "eats meat again"), not about something only one of them tells ("still can't
-    believe it", 不再是寄养的 / 已经正式领养了)."""
+    believe it", 不再是寄养的 / 已经正式领养了). A word both negate is no change ("still no
+    sugar")."""
     for negating, other in ((old, new), (new, old)):
-        said = set(other.terms)
+        said = set(other.terms) - _negated(other)
         words = negating.words
         for index, word in enumerate(words):
             if word.norm not in NEGATIONS:

@@ -42,6 +42,7 @@ from localmind.records import (
     MemoryType,
     Status,
     content_hash,
+    event_and_fact,
     held_until,
     restatements,
 )
@@ -415,6 +416,12 @@ class Writer:
             # newer, and a question about that time still finds the older (docs/design.md).
             record = act.insert(item, hashed, vector)
             reason = f"an earlier version of a memory made later (it contradicts it: {why})"
+            return Outcome(record, Decision.INSERTED, related, similarity, reason)
+        if proposal.relation is Relation.CONTRADICTS and event_and_fact(fresh.record, item):
+            # a model's "contradicts" between an event and a fact overwrites neither: what
+            # happened one day is no earlier version of what holds (review13 J10)
+            record = act.insert(item, hashed, vector)
+            reason = f"an event and a fact: stored beside it, neither replaced ({why})"
             return Outcome(record, Decision.INSERTED, related, similarity, reason)
         if proposal.relation is Relation.CONTRADICTS:
             made = self._clock() if item.created_at is None else float(item.created_at)
@@ -1068,6 +1075,16 @@ class Writer:
         elif merged_text is not None:
             raise InvalidInput("Only a merge takes a text.")
         conflict = self._lifecycle.conflict(self.namespace, conflict_id)
+        if resolution is Resolution.TAKE_NEW and event_and_fact(
+            conflict.existing, conflict.candidate
+        ):
+            # take-new writes the newer text into the older memory: an event would become the
+            # fact and leave recall as what happened that day (review13 J10)
+            raise InvalidInput(
+                f"Conflict #{conflict_id} pairs an event with a fact: one does not replace the "
+                "other, so take-new would lose what happened. Answer keep-both (both stay), "
+                "keep-old, or merge with a text of your own."
+            )
         existing_id, candidate_id = conflict.existing.id, conflict.candidate.id
         read = {existing_id: conflict.existing.content, candidate_id: conflict.candidate.content}
         for side in (conflict.existing, conflict.candidate):

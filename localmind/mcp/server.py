@@ -428,7 +428,8 @@ class MemoryTools:
             str,
             Field(
                 description="keep_old (the new memory was wrong: it is forgotten), take_new "
-                "(the new text becomes the old memory's next version), keep_both (both are "
+                "(the new text becomes the old memory's next version; refused between an "
+                "event and a fact, which never replace each other), keep_both (both are "
                 "true), or merge (text replaces both)."
             ),
         ],

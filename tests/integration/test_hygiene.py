@@ -554,3 +554,25 @@ def test_a_retelling_no_model_judged_is_stored_and_names_the_memory_it_may_resta
     denied = memory.remember_explained("I do not like hiking.")
     assert not denied.may_restate
     assert not memory.remember_explained("My passport expires in March 2029.").may_restate
+
+
+def test_a_retelling_with_another_day_and_hour_never_joins_a_waiting_change(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """A new user's 1:1 moved again, told in English while the Chinese change still waits: it
+    was merged into the waiting change as "said the same", and Tuesday at 11 was lost
+    (review13 J0). It is stored, and the waiting change keeps its own text."""
+    memory = open_memory(llm=None)
+    memory.remember("第一次和Sarah 1:1，她想让我负责整个checkout flow", type="episodic")
+    monday = memory.remember("Sarah和我的1:1改到每周一上午10点", type="semantic")
+    for text in (
+        "I moved my 1:1 with Sarah to Tuesdays at 11",
+        "My 1:1 with Sarah moved to Tuesdays at 11",
+    ):
+        told = memory.remember_explained(text, type="semantic")
+        assert told.decision is not Decision.MERGED, told.reason
+        assert memory.get(told.record.id).content == text
+        assert memory.get(monday.id).content == "Sarah和我的1:1改到每周一上午10点"
+        found = memory.recall("When is my 1:1 with Sarah?", 5, threshold=0)
+        assert text in [r.memory.content for r in found]
+        memory.forget(told.record.id)

@@ -56,3 +56,14 @@ def test_the_newer_version_moved_above_a_kept_memory_is_given_beyond_the_cap():
     weak = [result(f"weak {i}", 0.03) for i in range(4)]
     newer = result("I moved to Lisbon", 0.01, moved_above="weak 0")
     assert given([newer, *weak]) == ["I moved to Lisbon", "weak 0", "weak 1"]
+
+
+def test_recalls_first_answer_is_always_given():
+    # recall put the move first as what holds now, though it shares few of the question's
+    # words; the two homes it replaced were given without it (review13 J4)
+    moved = result("我搬进了Boxhagener Platz的新家", 0.03)
+    airbnbs = [result("Mitte的Airbnb", 0.48), result("Airbnb延长到了11月15日", 0.35)]
+    assert given([moved, *airbnbs]) == [
+        "我搬进了Boxhagener Platz的新家",
+        *[a.memory.content for a in airbnbs],
+    ]
