@@ -795,6 +795,7 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
         found += _dateparser_spans(text, clock)
     if not found:
         return None
+    found = _without_the_dates_weekday(found, text)
     found.sort(key=lambda item: item.at)
     first = min(item.days[0] for item in found)
     last = max(item.days[1] for item in found)
@@ -806,6 +807,36 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
         phrase=" ".join(text.words(item.at, item.to).strip() for item in found),
         told_within=max(0.0, _midnight(told_until, tz) - end),
     )
+
+
+# A weekday alone, as dateparser and the table read it ("周日", "星期天", "Sunday", "on Sundays").
+_WEEKDAY_ONLY = re.compile(
+    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:星期|礼拜|周)[一二三四五六日天]",
+    re.IGNORECASE,
+)
+
+
+# A day named by its date: 10月25日, 10.25, "October 25", "25 October", 2026-10-25.
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_A_DATE = re.compile(
+    rf"\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]|\d{{4}}-\d{{1,2}}-\d{{1,2}}"
+    rf"|\b{_MONTHS}\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}",
+    re.IGNORECASE,
+)
+
+
+def _without_the_dates_weekday(found: list[_Found], text: _Text) -> list[_Found]:
+    """``found`` without a weekday named beside a single day: "10月25日，周日" is that day
+    and its weekday, not that day through the most recent Sunday (review13 J13: memories told
+    a month later were "in the period")."""
+    said = {id(item): text.words(item.at, item.to).strip() for item in found}
+    if not any(
+        _A_DATE.search(said[id(item)])
+        for item in found
+        if item.days[1] - item.days[0] == timedelta(days=1)
+    ):
+        return found
+    return [item for item in found if not _WEEKDAY_ONLY.fullmatch(said[id(item)])]
 
 
 # --- what a memory's own words say of its time (review9 M3) ---------------------------------------

@@ -102,7 +102,11 @@ async def test_undo_brings_a_keep_old_back_and_nothing_was_forgotten(
         await pilot.press("o")
         await settle(pilot)
         assert first not in shown(app)
-        assert any("Press u to undo" in n.message for n in app._notifications)
+        # it says what becomes of the newer memory, not only "keep old" (review13 J14)
+        assert any(
+            "1 newer memory forgotten" in n.message and "Press u to undo" in n.message
+            for n in app._notifications
+        )
         await pilot.press("u")
         await settle(pilot)
         assert first in shown(app)

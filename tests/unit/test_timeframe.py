@@ -470,3 +470,24 @@ def test_the_words_about_now_are_found_as_written() -> None:
     assert words_about_now("我现在在哪里工作？") == ["现在"]
     assert words_about_now("What car do I drive now?") == ["now"]
     assert words_about_now("What car do I drive?") == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "10月25日，周日，我做了什么？",
+        "10月25日那个周日我做了什么？",
+        "What did I do on Sunday, October 25?",
+    ],
+)
+def test_a_weekday_beside_a_date_is_that_dates_weekday(query: str) -> None:
+    # not the date through the most recent Sunday: memories told a month later were "in the
+    # period" and answered first (review13 J13)
+    frame = time_frame(query, NOW, UTC)
+    assert frame is not None
+    assert (_day(frame.start), _day(frame.end)) == ("2026-10-25", "2026-10-26")
+
+
+def test_two_weekdays_without_a_date_are_both_read() -> None:
+    frame = time_frame("上周日和周三我做了什么？", NOW, UTC)
+    assert frame is not None and frame.phrase == "上周日 周三"

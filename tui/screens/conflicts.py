@@ -112,8 +112,21 @@ class ConflictsScreen(Page):
     # Short names keep the footer whole at 80 columns; the panels' headings say what o and n
     # do, the count line names the marking keys, and help lists every key.
     BINDINGS: ClassVar = [
-        Binding("o", "resolve('keep_old')", "Old"),
-        Binding("n", "resolve('take_new')", "New"),
+        # what becomes of the other memory is said where there is room (the tooltip, the help,
+        # the toast with its undo): "o Old" read as "leave the old one alone", and 13 true
+        # newer memories were forgotten in three keys (review13 J14)
+        Binding(
+            "o",
+            "resolve('keep_old')",
+            "Old",
+            tooltip="Keep the old memory and forget the newer one (u undoes it for a few seconds)",
+        ),
+        Binding(
+            "n",
+            "resolve('take_new')",
+            "New",
+            tooltip="The newer text replaces the old memory's (kept in its history)",
+        ),
         Binding("b", "resolve('keep_both')", "Both"),
         Binding("m", "merge", "Merge…"),
         Binding("u", "undo", "Undo"),
@@ -361,7 +374,10 @@ class ConflictsScreen(Page):
             self.notify("No conflict selected.", severity="warning")
             return
         how = Resolution(resolution)
-        self._settle_later({c.id: (how, None) for c in chosen}, f"{NAMES[how]}")
+        what = NAMES[how]
+        if how is Resolution.KEEP_OLD:
+            what += f": {plural(len(chosen), 'newer memory', 'newer memories')} forgotten"
+        self._settle_later({c.id: (how, None) for c in chosen}, what)
 
     def action_merge(self) -> None:
         conflict = self.selected()
