@@ -1408,8 +1408,10 @@ def _around(name: str, question: str) -> str:
 
 def _last_line(query: str) -> str:
     """The question a query asks: its last line (a chat's query is the dialogue so far, ending
-    with the person's latest turn)."""
-    return query.strip().splitlines()[-1] if query.strip() else ""
+    with the person's latest turn) as it was said, a transcript's markup taken off (a trailing
+    ``<EOD>`` is no question: localmind.transcript)."""
+    said = utterances(query)
+    return said[-1] if said else ""
 
 
 def _told_with(relevant: Sequence[Relevance], found: _Found) -> dict[str, float]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from localmind import Memory, NewMemory
+from localmind.recall import PRESENT_RECENCY
 
 HIKE = "We hiked up Mount Si last Saturday; the view from the top was worth the climb."
 TOOTH = "My daughter Lily lost her first tooth at breakfast on Sunday."
@@ -65,3 +66,15 @@ def test_a_transcript_is_embedded_as_what_was_said(open_memory: Callable[..., Me
     )
     assert memory.query_vector(transcript) == pytest.approx(memory.query_vector(DIALOGUE), abs=1e-6)
     assert memory.recall(transcript, 1)[0].memory.content == TOOTH
+
+
+def test_a_transcript_asks_its_last_turn_not_its_end_marker(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """What the last line asks (here: about now, so recency weighs more) is read from the last
+    turn said, not from a transcript's closing ``<EOD>``."""
+    memory = open_memory()
+    memory.remember_many([NewMemory(content=text) for text in MEMORIES])
+    transcript = '<BOD>\n<Ann>: "We moved last year."\n<Ann>: "Where do I live now?"\n<EOD>\n'
+    found = memory.recall(transcript, 3, threshold=0)
+    assert found and {r.breakdown.recency_weight for r in found} == {PRESENT_RECENCY}
