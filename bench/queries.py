@@ -64,20 +64,25 @@ def with_last_user(base: QueryBuilder, repeats: int) -> QueryBuilder:
     return build
 
 
-DEFAULT = "window+last×2"
+#: The chat page's query (``localmind.chat.query.dialogue_query``): every turn so far, one a line.
+#: Since round 13 recall itself repeats the last line (``recall.LAST_LINE_REPEATS``), so the
+#: "+last×N" builders below weigh it N more times on top of that.
+DEFAULT = "window"
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
         Strategy("history", "the peers' query: raw lines, <BOD> and role tags kept", history),
-        Strategy("window", "every turn so far, role tags dropped, one per line", window),
+        Strategy(DEFAULT, "every turn so far, role tags dropped, one per line", window),
         Strategy("user-turns", "the user's turns only", user_turns),
         Strategy("last-user", "the last user turn only", last_user),
         Strategy("last-3", "the last three turns", last_turns(3)),
         Strategy(
             "window+last×1", "window, then the last user turn once more", with_last_user(window, 1)
         ),
-        Strategy(DEFAULT, "window, then the last user turn twice more", with_last_user(window, 2)),
+        Strategy(
+            "window+last×2", "window, then the last user turn twice more", with_last_user(window, 2)
+        ),
         Strategy(
             "window+last×3",
             "window, then the last user turn three more times",

@@ -65,6 +65,7 @@ from localmind.timeframe import (
     told_in_the_past,
     words_about_now,
 )
+from localmind.transcript import utterances, with_last_repeated
 
 _Derived = TypeVar("_Derived")
 # one recall judges the same pairs of its first results as the last one did (a chat asks again
@@ -134,6 +135,11 @@ PRESENT_RECENCY = 2.0
 #: outweigh it. On MADial's raw dialogue histories R@5 +0.02 in both languages; the chat query,
 #: which already repeats the last turn, moved by under a question (docs/benchmarks.md, "Round 7").
 LAST_LINE_WEIGHT = 0.2
+#: ... and its last line is repeated this many more times in the text embedded (what the chat
+#: page's query builder did alone until round 13): so a transcript given to plain ``recall`` is
+#: read as the chat page's query is. 1 or 3 lose on MADial en and zh (docs/benchmarks.md,
+#: "Recall, round 13").
+LAST_LINE_REPEATS = 2
 
 
 #: A name inside a sentence (a capital not at its start): "Otto" of "My manager at Otto is
@@ -1339,13 +1345,19 @@ class Recaller:
         return self.embedder.embed_documents([as_told(answer)])[0] if answer else None
 
     def _embedded(self, query: str) -> Vectors:
-        """The query's embedding; a query of several lines gets ``LAST_LINE_WEIGHT`` of its last
-        line's added (one batch of two: about a query's cost again, only for such queries)."""
+        """The query's embedding. A query of several lines is read as a conversation: its
+        utterances, the last one ``LAST_LINE_REPEATS`` more times, plus ``LAST_LINE_WEIGHT`` of
+        the last one's own vector (one batch of two: about a query's cost again, only for such
+        queries)."""
         query = as_asked(query)  # an assistant's question about "the user", as the person asks
-        last = _last_line(query)
-        if last == query.strip():
+        if _last_line(query) == query.strip():
             return self.embedder.embed_query([query])[0]
-        whole, asked = self.embedder.embed_query([query, last])
+        said = utterances(query)  # a transcript's markup is no meaning (localmind.transcript)
+        if len(said) <= 1:
+            return self.embedder.embed_query([said[0] if said else query])[0]
+        whole, asked = self.embedder.embed_query(
+            [with_last_repeated(said, LAST_LINE_REPEATS), said[-1]]
+        )
         mixed = whole + LAST_LINE_WEIGHT * asked
         return np.asarray(mixed / np.linalg.norm(mixed), dtype=np.float32)
 
@@ -1396,8 +1408,10 @@ def _around(name: str, question: str) -> str:
 
 def _last_line(query: str) -> str:
     """The question a query asks: its last line (a chat's query is the dialogue so far, ending
-    with the person's latest turn)."""
-    return query.strip().splitlines()[-1] if query.strip() else ""
+    with the person's latest turn) as it was said, a transcript's markup taken off (a trailing
+    ``<EOD>`` is no question: localmind.transcript)."""
+    said = utterances(query)
+    return said[-1] if said else ""
 
 
 def _told_with(relevant: Sequence[Relevance], found: _Found) -> dict[str, float]:
