@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from localmind import token_budget as tokens
+from localmind.bilingual import meanings
 from localmind.config import ProfileConfig
 from localmind.currency import Given, day_of, newer_versions, told_on
 from localmind.first_person import as_told
@@ -459,7 +460,10 @@ class ProfileEngine:
         kept: list[tuple[MemoryRecord, set[str]]] = []
         for record in records:
             words = self._content_terms(record.content)
-            if not any(retold(words, earlier) for _, earlier in kept):
+            if not any(
+                retold(words, earlier) or retold_across(record.content, told.content)
+                for told, earlier in kept
+            ):
                 kept.append((record, words))
         return [record for record, _ in kept]
 
@@ -524,6 +528,30 @@ def retold(words: set[str], earlier: set[str]) -> bool:
     common = len(words & earlier)
     shorter = min(len(words), len(earlier))
     return common >= 2 and common >= RETOLD_SHARE * shorter
+
+
+#: Told in both languages, the Chinese telling's words found in the English one (through the
+#: dictionary, or spelled alike): at least this many ...
+RETOLD_ACROSS_WORDS = 3
+#: ... and this share of the shorter telling's words ("My cat Mochi is a 3-year-old British
+#: Shorthair" / 我的猫叫Mochi，是一只三岁的英短蓝猫: 猫, Mochi, 上海 of six).
+RETOLD_ACROSS_SHARE = 0.5
+
+
+def retold_across(text: str, other: str) -> bool:
+    """Whether two facts in two languages tell one fact: the profile gave a new user's cat and
+    her allergy twice, once in each language (review13 J5). Word by word through CC-CEDICT
+    (:func:`localmind.bilingual.meanings`), never used to merge: only to leave the second
+    telling out of a list of a few facts."""
+    one, two = read(as_told(text)), read(as_told(other))
+    if {one.lang, two.lang} != {"en", "zh"}:
+        return False
+    english, chinese = (one, two) if one.lang == "en" else (two, one)
+    said = set(english.terms)
+    told = list(dict.fromkeys(chinese.terms))
+    found = sum(1 for term in told if term.lower() in said or meanings(term) & said)
+    shorter = min(len(said), len(told))
+    return found >= RETOLD_ACROSS_WORDS and found >= RETOLD_ACROSS_SHARE * shorter
 
 
 def join_facts(facts: list[str]) -> str:
