@@ -71,7 +71,10 @@ EN_ZH = _table(
         "home": "家",
         "rent": "房租 租",
         "euro": "欧元",
-        "dollar": "美元",
+        # "$" reads "dollars"; 加元 / 加币 (Canadian), 美金 and the colloquial 块 are what a
+        # family abroad says for it, and CC-CEDICT lacks the first three or glosses 块 at length
+        "dollar": "美元 美金 加元 加币 块",
+        "mortgage": "房贷",
         "salary": "工资 薪水 年薪",
         "office": "办公室",
         "job": "工作",

@@ -358,7 +358,7 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
         return None
     # Weekdays and months were compared as dates above, whatever the words ("9月").
     spelled = _spelled_spans(chinese.text, _spoken_names(english))
-    untold = DATE_WORDS | _shortened_names(english, chinese)
+    untold = DATE_WORDS | _shortened_names(english, chinese) | _currency_left_out(english, chinese)
     words = [w for w in english.content if w not in untold]
     if _WHEN_YOUNG.search(english.text):
         words.append("kid")
@@ -366,7 +366,10 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if said is not None and _negated(english):
         # 戒 says the English "quit" / "no longer" (the negations were compared above)
         said |= {word.surface for word in chinese.words if word.surface.startswith(_STOPPING_ZH)}
-    if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
+    if said is None:
+        return None
+    said |= _letters_in(chinese, english)
+    if not _accounted_for(_undated(chinese), said):
         return None
     if not _same_qualifiers_across(english, chinese):
         return None
@@ -663,6 +666,19 @@ def _people_in_order(
 ) -> list[frozenset[str]]:
     kept = (frozenset(filter(None, map(keep, group))) for group in groups)
     return [group for group in kept if group]
+
+
+# A currency a Chinese text names (元, 加币, 英镑, 欧元, 美金, 刀, the colloquial 块).
+_CURRENCY_ZH = re.compile(r"[元币镑欧刀块]|美金")
+
+
+def _currency_left_out(english: Statement, chinese: Statement) -> frozenset[str]:
+    """ "Hospital salary is $121k" / 医院的工资是12.1万: the amounts are the same (compared as
+    numbers), and a Chinese text that names no currency at all leaves the dollar unsaid, not
+    another one (12.1万元 / 12.1万英镑 name one, which must then say "dollar")."""
+    if "dollar" not in english.content or not english.numbers or _CURRENCY_ZH.search(chinese.text):
+        return frozenset()
+    return frozenset({"dollar"})
 
 
 def _same_qualifiers_across(english: Statement, chinese: Statement) -> bool:

@@ -897,3 +897,42 @@ def test_a_latin_name_is_read_as_pinyin_would_write_it() -> None:
 def test_a_degree_is_no_negation() -> None:
     assert read("新电脑卡得不行。").negations == 0  # "terribly slow"
     assert read("这样不行。").negations == 1
+
+
+# --- round 13: money told in both languages (hyg13f) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        # a Chinese amount with no currency leaves the dollar unsaid, not another one
+        ("My salary is $121k.", "我的工资是12.1万。"),
+        ("My hourly wage is $20.50.", "我的时薪是20.5。"),
+        # what a family in Canada or the US says for "$": 加元, 加币, 美金, 块
+        ("Our rent is $2,400 a month.", "我们的月租是2400加元。"),
+        ("Our rent is $2,400 a month.", "我们的月租是2400块。"),
+        ("The mortgage is $4,100 a month.", "房贷一个月4100美元。"),
+    ],
+)
+def test_an_amount_in_dollars_is_the_same_told_in_chinese(english: str, chinese: str) -> None:
+    assert compare(english, chinese, 0.7).same
+    assert compare(chinese, english, 0.7).same
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("My salary is $121k.", "我的工资是12.1万元。"),  # yuan
+        ("My salary is $121k.", "我的工资是12.1万英镑。"),  # pounds
+        ("Our rent is $2,400 a month.", "我们的月租是2400欧元。"),  # euros
+        ("My salary is $121k.", "我的工资是13.1万。"),  # another amount
+        ("My salary is $121k.", "我老公的工资是12.1万。"),  # someone else's
+        ("My salary is $121k.", "我的奖金是12.1万。"),  # a bonus, not the salary
+        ("The mortgage is $4,100 a month.", "房租一个月4100美元。"),  # rent, not the mortgage
+    ],
+)
+def test_an_amount_in_another_currency_or_of_another_thing_is_not_the_same(
+    english: str, chinese: str
+) -> None:
+    assert not compare(english, chinese, 1.0).same
+    assert not compare(chinese, english, 1.0).same
