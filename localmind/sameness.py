@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
+from localmind import declared_names
 from localmind.bilingual import (
     EN_ZH,
     ZH_LIGHT,
@@ -89,12 +90,20 @@ REORDERING_SIMILARITY = 0.85
 CROSS_SIMILARITY = 0.6
 
 
-def compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
+def compare(
+    existing: str,
+    candidate: str,
+    similarity: float | None = None,
+    names: frozenset[tuple[str, str]] = frozenset(),
+) -> Sameness:
     """Does ``candidate`` say what ``existing`` says? Checks run from the hardest evidence of a
     different meaning to the softest; the first that fails gives the verdict. ``similarity``
     (the texts' cosine) lets a small rewording of a close text count as the same. A text that
     tells the other one word for word and adds a detail in a phrase of its own is the same
-    too (:func:`_adds_detail`)."""
+    too (:func:`_adds_detail`). ``names``: (Latin name, Chinese name) pairs the user declared
+    (儿子何以恒（Ethan）: :mod:`localmind.declared_names`); across languages the Chinese text
+    is read with them, and with those it declares itself, written in Latin letters."""
+    existing, candidate = _declared_names_written(existing, candidate, names)
     verdict = _compare(existing, candidate, similarity)
     if verdict.same:
         return verdict
@@ -103,6 +112,50 @@ def compare(existing: str, candidate: str, similarity: float | None = None) -> S
         if detail is not None:
             return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", keeps_new)
     return verdict
+
+
+def _declared_names_written(
+    existing: str, candidate: str, names: frozenset[tuple[str, str]]
+) -> tuple[str, str]:
+    """The pair with the Chinese text's declared names written as the Latin ones ("以恒进了
+    篮球队" → "Ethan 进了篮球队"), and a name told with its declaration (何以恒（Ethan）)
+    told once. Unchanged in one language: a name is compared there as it is written."""
+    old, new = read(existing), read(candidate)
+    if old.lang == new.lang:
+        return existing, candidate
+    chinese = existing if old.lang == "zh" else candidate
+    pairs = declared_names.said_names(
+        names | declared_names.bracketed(existing) | declared_names.bracketed(candidate)
+    )
+    if not pairs:
+        return existing, candidate
+    latin = {name: _written(english) for english, name in pairs}
+
+    def told_once(match: re.Match[str]) -> str:
+        declared = match.group(2).lower()
+        name = next(
+            (
+                n
+                for n, e in sorted(latin.items(), key=lambda i: -len(i[0]))
+                if match.group(1).endswith(n) and e.lower() == declared
+            ),
+            None,
+        )
+        if name is None:
+            return match.group(0)
+        return match.group(1)[: -len(name)] + f" {latin[name]} "
+
+    written = declared_names.BRACKETED.sub(told_once, chinese)
+    for name in sorted(latin, key=len, reverse=True):
+        written = written.replace(name, f" {latin[name]} ")
+    if chinese is existing:
+        return written, candidate
+    return existing, written
+
+
+def _written(name: str) -> str:
+    """ "kenji sato" → "Kenji Sato": a name as the reader takes one."""
+    return " ".join(part.capitalize() for part in name.split())
 
 
 def _fuller_first(

@@ -641,6 +641,8 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS for word in (lower, base)
     ):
         return False
+    if base in RELATIONS:
+        return False  # "Mom's knee", "… and Dad": what a family calls its own, no name
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
     return not starts_sentence or not lemmas.is_known(lower)
 

@@ -1002,3 +1002,13 @@ def test_a_near_translation_said_by_its_form_or_adding_a_word_is_not_the_same(
 ) -> None:
     assert not compare(english, chinese, 1.0).same
     assert not compare(chinese, english, 1.0).same
+
+
+def test_what_a_family_calls_its_own_is_no_name() -> None:
+    # "Mom's" opening a sentence read as a name (no dictionary word with its 's), so 妈妈 was
+    # someone else; Tom's is still a name
+    assert read("Mom's right knee is bad.").names == ()
+    assert read("We drove to Calgary with Mom.").persons == ("self", "mother")
+    assert read("Tom's birthday is July 15th.").names == (frozenset({"tom"}),)
+    assert compare("Mom's knee surgery is on May 12.", "妈妈的膝盖手术在5月12日。", 0.7).same
+    assert not compare("Mom's knee surgery is on May 12.", "爸爸的膝盖手术在5月12日。", 1.0).same
