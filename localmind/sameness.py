@@ -572,6 +572,16 @@ def _said_by_form(chinese: Statement, english: Statement) -> frozenset[str]:
         | _kinds_after_names(chinese, english)
         | _habit_in(chinese, english)
         | _superlative_in(chinese, english)
+        | _cues_said(chinese, english)
+    )
+
+
+def _cues_said(chinese: Statement, english: Statement) -> frozenset[str]:
+    """The Chinese words of a change that say an English one ("Dave moved to …" / Dave调去…:
+    调 "transfer, move"): a cue is no content word in English, so no content word says it,
+    while jieba keeps 调去 in the Chinese content. Both texts tell a change (checked first)."""
+    return frozenset(
+        cue for cue in chinese.cues if any(meanings(span) & english.cues for span in _spans(cue))
     )
 
 

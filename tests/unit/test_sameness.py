@@ -955,6 +955,8 @@ def test_an_amount_in_another_currency_or_of_another_thing_is_not_the_same(
         ("We don't pay rent anymore.", "我们现在不交房租了。"),
         # 我最好的朋友 is "my best friend": the user's possessive, not a second person
         ("Grace is my best friend.", "Grace是我最好的朋友。"),
+        # the word of a change says the English one (调 "transfer, move")
+        ("Dave moved to the platform org.", "Dave调去平台部门了。"),
     ],
 )
 def test_a_translation_said_by_its_form_is_the_same_either_way(english: str, chinese: str) -> None:
@@ -987,6 +989,9 @@ def test_a_chinese_telling_that_names_one_thing_more_keeps_the_fuller_text() -> 
         ("We pay rent.", "我们现在不交房租了。"),  # negated
         ("Grace is my closest colleague.", "Grace是我的同事。"),  # not the closest
         ("Grace is my best friend.", "Grace是我妹妹最好的朋友。"),  # my sister's
+        ("Dave moved to the platform org.", "Dave调去销售部门了。"),  # another team
+        ("Dave moved to the platform org.", "Dave离开平台部门了。"),  # left it
+        ("Dave moved to the platform org.", "Dave调去平台部门当经理了。"),  # and manages it
         # a word added before what the English says makes a kind of it
         ("I have a green card.", "我有美国绿卡。"),
         ("I like tea.", "我喜欢喝奶茶。"),
