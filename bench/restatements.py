@@ -42,9 +42,18 @@ NEIGHBOURS, SHORTLIST, MERGE, CROSS = 5, 0.35, 0.55, guard.CROSS_SIMILARITY
 ASK = 0.6  # LifecycleConfig.ask_threshold
 
 
-def blockers(old: str, new: str, similarity: float, rank: int) -> list[str]:
-    """Every reason the pair does not merge, in the order remember() meets them."""
+def blockers(
+    old: str,
+    new: str,
+    similarity: float,
+    rank: int,
+    names: frozenset[tuple[str, str]] = frozenset(),
+) -> list[str]:
+    """Every reason the pair does not merge, in the order remember() meets them. ``names``:
+    the names the memories before it declare (儿子何以恒（Ethan）), as remember() finds them."""
     found: list[str] = []
+    if hasattr(guard, "_declared_names_written"):
+        old, new = guard._declared_names_written(old, new, names)
     first, second = read(old), read(new)
     if rank > NEIGHBOURS or similarity < SHORTLIST:
         found.append("not among the neighbours")
@@ -60,9 +69,53 @@ def blockers(old: str, new: str, similarity: float, rank: int) -> list[str]:
             found.append(f"{name} ({verdict.likeness})")
     if first.lang == second.lang:
         if not guard._wording(first, second).same:
-            found.append("other words")
+            found.append(_other_words(first, second))
         return found
     return found + _unsaid(first, second)
+
+
+def _declared(text: str) -> frozenset[tuple[str, str]]:
+    """The names ``text`` declares (儿子何以恒（Ethan）, 英文名叫Leo); none before hyg13f, whose
+    guard could not use them (the tool also runs on an older checkout for a "before" table)."""
+    try:
+        from localmind import aliases, declared_names
+    except ImportError:
+        return frozenset()
+    return declared_names.bracketed(text) | aliases.declared(text)
+
+
+def _other_words(first: Statement, second: Statement) -> str:
+    """ "other words", and whether one side only says more (its content holds the other's)."""
+    words_first, words_second = set(first.content), set(second.content)
+    if words_first <= words_second or words_second <= words_first:
+        return "other words (one says more)"
+    return "other words"
+
+
+# What kind of reason stops a restatement (``--classes``): the first that applies, in this order.
+CLASSES = (
+    ("too far apart (cosine, neighbours)", ("not among", "cosine below")),
+    ("a value differs: numbers, dates, names", ("numbers", "names")),
+    (
+        "negation, tense, people or roles differ",
+        ("negation", "tense", "people", "antonyms", "roles", "actors", "a change cue"),
+    ),
+)
+
+
+def kind_of(found: Sequence[str]) -> str:
+    """The class of a pair's blockers (:func:`blockers`): distance, a value, the structure, or
+    only words — one side saying more than the other, or each saying something of its own."""
+    if not found:
+        return "merges"
+    for name, starts in CLASSES:
+        if any(reason.startswith(starts) for reason in found):
+            return name
+    english_unsaid = "English words the Chinese does not say" in found
+    chinese_unsaid = "Chinese characters no English word accounts for" in found
+    if (english_unsaid and chinese_unsaid) or found == ["other words"]:
+        return "only words: each says something the other does not"
+    return "only words: one says more than the other"
 
 
 def _unsaid(first: Statement, second: Statement) -> list[str]:
@@ -72,11 +125,16 @@ def _unsaid(first: Statement, second: Statement) -> list[str]:
     if hasattr(guard, "_spelled_spans"):
         names = tuple(sorted(guard._all_names(english, english)))
         extra = (guard._spelled_spans(chinese.text, names),)
-    words = [w for w in english.content if w not in guard.DATE_WORDS]
+    untold = guard.DATE_WORDS
+    if hasattr(guard, "_currency_left_out"):  # hyg13f
+        untold = untold | guard._currency_left_out(english, chinese)
+    words = [w for w in english.content if w not in untold]
     missing = [w for w in words if guard._translations([w], chinese, *extra) is None]
     said = guard._translations([w for w in words if w not in missing], chinese, *extra)
     said = said or frozenset()
-    if hasattr(guard, "_letters_in"):
+    if hasattr(guard, "_said_by_form"):  # hyg13f: letters, kinds of places, habits, 最
+        said |= guard._said_by_form(chinese, english)
+    elif hasattr(guard, "_letters_in"):
         said |= guard._letters_in(chinese, english)
     found = ["English words the Chinese does not say"] if missing else []
     if not guard._accounted_for(guard._undated(chinese), said):
@@ -163,16 +221,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     vectors = np.asarray(default_embedder().embed_documents([item.text for item in items]))
     position = {item.id: index for index, item in enumerate(items)}
     first, anywhere, total = Counter[str](), Counter[str](), 0
-    with_model = Counter[str]()
+    with_model, classes = Counter[str](), Counter[str]()
+    names: set[tuple[str, str]] = set()
     for index, item in enumerate(items):
+        names |= _declared(item.text)  # as the store holds them by then
         if not item.restates:
             continue
         earlier = position[item.restates]
         similarities = vectors[:index] @ vectors[index]
         similarity = float(similarities[earlier])
         rank = int((similarities > similarity).sum()) + 1
-        found = blockers(items[earlier].text, item.text, similarity, rank)
+        found = blockers(items[earlier].text, item.text, similarity, rank, frozenset(names))
         total += 1
+        classes[kind_of(found)] += 1
         first[found[0] if found else "nothing: merges"] += 1
         anywhere.update(set(found))
         with_model[_with_a_model(items, index, earlier, similarities, bool(found))] += 1
@@ -187,6 +248,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for reason, count in anywhere.most_common():
         if reason not in first:
             print(f"| {reason} | 0 | {count} |")
+    print("\n| what kind of reason stops it | restatements |\n|---|---:|")
+    for reason, count in classes.most_common():
+        print(f"| {reason} | {count} |")
     print("\n| with a local model (the most it could merge) | restatements |\n|---|---:|")
     for reason, count in with_model.most_common():
         print(f"| {reason} | {count} |")

@@ -71,11 +71,24 @@ EN_ZH = _table(
         "home": "家",
         "rent": "房租 租",
         "euro": "欧元",
-        "dollar": "美元",
+        # "$" reads "dollars"; 加元 / 加币 (Canadian), 美金 and the colloquial 块 are what a
+        # family abroad says for it, and CC-CEDICT lacks the first three or glosses 块 at length
+        "dollar": "美元 美金 加元 加币 块",
+        "mortgage": "房贷",
+        # "Dr. Nguyen" / Nguyen医生 (here only: recall still reads "Dr." as a name, rest12)
+        "dr": "医生 大夫 医师",
         "salary": "工资 薪水 年薪",
         "office": "办公室",
         "job": "工作",
         "engineer": "工程师",
+        # titles and teams CC-CEDICT glosses otherwise (高级 "high-ranking", 主管 "person in
+        # charge", 病房 "ward")
+        "senior": "高级 资深",
+        "lead": "主管 负责人 组长",
+        "tech": "技术",
+        "org": "部门",
+        "unit": "病房 科室",
+        "regional": "区域",
         "teach": "教",
         "teacher": "老师",
         "physics": "物理",
@@ -99,7 +112,7 @@ EN_ZH = _table(
         "cod": "写代码 代码 编程",
         "coding": "写代码 代码 编程",
         "language": "语言",
-        "chinese": "中文",
+        "chinese": "中文 中国",
         "english": "英语",
         "japanese": "日语",
         "speak": "说 讲",

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from localmind import aliases
+from localmind import aliases, declared_names
 from localmind.config import LifecycleConfig
 from localmind.embedders.base import Vectors
 from localmind.errors import InvalidInput
@@ -68,6 +68,9 @@ SLOT_NEIGHBOURS = 2
 # How many memories the keyword index is asked for when looking for a person's declared
 # English name (儿子刘子轩…英文名叫Leo; Lifecycle._declared_names).
 DECLARATIONS = 8
+# How many Latin names of an English text are looked up as declared names of a Chinese one
+# (Lifecycle._names_declared_for: a long text names many places and brands).
+DECLARED_NAMES = 3
 # The words that set each one-value attribute, for that keyword search.
 SLOT_WORDS: dict[str, tuple[str, ...]] = {}
 for _word, _slot in sorted(SINGLE_SLOTS.items()):
@@ -400,6 +403,38 @@ class Lifecycle:
             pair for memory in stored.values() for pair in aliases.declared(memory.record.content)
         )
 
+    def _names_declared_for(
+        self, namespace: str, stored: StoredMemory, content: str
+    ) -> frozenset[tuple[str, str]]:
+        """The (Latin, Chinese) names the store declares (儿子何以恒（Ethan）, 英文名叫Leo) for
+        a Latin name the English one of a pair in two languages gives and the Chinese one does
+        not write: "Ethan made the team" / 以恒进了篮球队. Looked up only then, by the keyword
+        index: the memories that hold the Latin name and a word of the Chinese text (a
+        declaration holds both; an English memory naming Ethan holds no Chinese), at most
+        ``DECLARATIONS`` per name, for up to ``DECLARED_NAMES`` names."""
+        texts = (stored.record.content, content)
+        english, chinese = sorted(texts, key=lambda text: read(text).lang)
+        if read(english).lang != "en" or read(chinese).lang != "zh":
+            return frozenset()
+        unwritten = sorted(
+            name
+            for group in read(english).names
+            for name in group
+            if name.isascii() and name.isalpha() and name not in chinese.lower()
+        )[:DECLARED_NAMES]
+        words = match_expression(chinese)
+        found: set[tuple[str, str]] = set()
+        for name in unwritten if words else ():
+            hits = self.store.keyword(f'"{name}" AND ({words})', DECLARATIONS, namespace, None)
+            for memory in self.store.get_by_rowids([rowid for rowid, _ in hits]).values():
+                text = memory.record.content
+                found.update(
+                    pair
+                    for pair in declared_names.bracketed(text) | aliases.declared(text)
+                    if pair[0] == name
+                )
+        return frozenset(found)
+
     def slot_match(self, content: str) -> str | None:
         """The keyword query for the memories stating the one-value attribute ``content``
         announces a change to (see :meth:`_slot_neighbours`); None when it announces none."""
@@ -448,6 +483,10 @@ class Lifecycle:
             if similarity < self.config.merge_threshold:
                 break
             sameness = compare(stored.record.content, content, similarity)
+            if not sameness.same and (
+                names := self._names_declared_for(stored.record.namespace, stored, content)
+            ):
+                sameness = compare(stored.record.content, content, similarity, names)
             if sameness.same:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
+from localmind import declared_names
 from localmind.bilingual import (
     EN_ZH,
     ZH_LIGHT,
@@ -89,12 +90,20 @@ REORDERING_SIMILARITY = 0.85
 CROSS_SIMILARITY = 0.6
 
 
-def compare(existing: str, candidate: str, similarity: float | None = None) -> Sameness:
+def compare(
+    existing: str,
+    candidate: str,
+    similarity: float | None = None,
+    names: frozenset[tuple[str, str]] = frozenset(),
+) -> Sameness:
     """Does ``candidate`` say what ``existing`` says? Checks run from the hardest evidence of a
     different meaning to the softest; the first that fails gives the verdict. ``similarity``
     (the texts' cosine) lets a small rewording of a close text count as the same. A text that
     tells the other one word for word and adds a detail in a phrase of its own is the same
-    too (:func:`_adds_detail`)."""
+    too (:func:`_adds_detail`). ``names``: (Latin name, Chinese name) pairs the user declared
+    (儿子何以恒（Ethan）: :mod:`localmind.declared_names`); across languages the Chinese text
+    is read with them, and with those it declares itself, written in Latin letters."""
+    existing, candidate = _declared_names_written(existing, candidate, names)
     verdict = _compare(existing, candidate, similarity)
     if verdict.same:
         return verdict
@@ -103,6 +112,50 @@ def compare(existing: str, candidate: str, similarity: float | None = None) -> S
         if detail is not None:
             return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", keeps_new)
     return verdict
+
+
+def _declared_names_written(
+    existing: str, candidate: str, names: frozenset[tuple[str, str]]
+) -> tuple[str, str]:
+    """The pair with the Chinese text's declared names written as the Latin ones ("以恒进了
+    篮球队" → "Ethan 进了篮球队"), and a name told with its declaration (何以恒（Ethan）)
+    told once. Unchanged in one language: a name is compared there as it is written."""
+    old, new = read(existing), read(candidate)
+    if old.lang == new.lang:
+        return existing, candidate
+    chinese = existing if old.lang == "zh" else candidate
+    pairs = declared_names.said_names(
+        names | declared_names.bracketed(existing) | declared_names.bracketed(candidate)
+    )
+    if not pairs:
+        return existing, candidate
+    latin = {name: _written(english) for english, name in pairs}
+
+    def told_once(match: re.Match[str]) -> str:
+        declared = match.group(2).lower()
+        name = next(
+            (
+                n
+                for n, e in sorted(latin.items(), key=lambda i: -len(i[0]))
+                if match.group(1).endswith(n) and e.lower() == declared
+            ),
+            None,
+        )
+        if name is None:
+            return match.group(0)
+        return match.group(1)[: -len(name)] + f" {latin[name]} "
+
+    written = declared_names.BRACKETED.sub(told_once, chinese)
+    for name in sorted(latin, key=len, reverse=True):
+        written = written.replace(name, f" {latin[name]} ")
+    if chinese is existing:
+        return written, candidate
+    return existing, written
+
+
+def _written(name: str) -> str:
+    """ "kenji sato" → "Kenji Sato": a name as the reader takes one."""
+    return " ".join(part.capitalize() for part in name.split())
 
 
 def _fuller_first(
@@ -178,7 +231,7 @@ def _all_said(short: Statement, long: Statement) -> bool:
         return _translations(words, chinese, spelled) is not None
     spans = (_translations([word], chinese, spelled) for word in words)
     said = frozenset(span for found in spans if found for span in found)
-    return _accounted_for(_undated(chinese), said | _letters_in(chinese, english))
+    return _accounted_for(_undated(chinese), said | _said_by_form(chinese, english))
 
 
 _PUNCTUATION = " ,;:，；：、—–"
@@ -371,7 +424,7 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
         return None
     # Weekdays and months were compared as dates above, whatever the words ("9月").
     spelled = _spelled_spans(chinese.text, _spoken_names(english))
-    untold = DATE_WORDS | _shortened_names(english, chinese)
+    untold = DATE_WORDS | _shortened_names(english, chinese) | _currency_left_out(english, chinese)
     words = [w for w in english.content if w not in untold]
     if _WHEN_YOUNG.search(english.text):
         words.append("kid")
@@ -379,8 +432,16 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
     if said is not None and _negated(english):
         # 戒 says the English "quit" / "no longer" (the negations were compared above)
         said |= {word.surface for word in chinese.words if word.surface.startswith(_STOPPING_ZH)}
-    if said is None or not _accounted_for(_undated(chinese), said | _letters_in(chinese, english)):
+    if said is None:
         return None
+    said |= _said_by_form(chinese, english)
+    added: tuple[str, ...] = ()
+    if not _accounted_for(_undated(chinese), said):
+        # the Chinese text may say all the English one does and name a thing more
+        found = _added_in_chinese(chinese, said)
+        if found is None:
+            return None
+        added = found
     if not _same_qualifiers_across(english, chinese):
         return None
     if _negated(english) and not _same_negated_across(english, chinese):
@@ -392,7 +453,71 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             side_zh = side_zh - verbs  # 更爱喝绿茶: 喝 was said with "prefer"
             if side is None or not side_zh or not _accounted_for(tuple(side_zh), side):
                 return None  # what is preferred in one is not what is preferred in the other
+    if added:
+        return Sameness(
+            Likeness.SAME,
+            f"told again in the other language, which adds {'、'.join(added)} "
+            f"(similarity {similarity:.2f})",
+            keeps_new=new is chinese,
+        )
     return Sameness(Likeness.SAME, f"the same in both languages (similarity {similarity:.2f})")
+
+
+# A Chinese telling that says every English word may add this many words of its own.
+_MOST_ADDED_WORDS = 2
+
+
+def _added_in_chinese(chinese: Statement, said: frozenset[str]) -> tuple[str, ...] | None:
+    """The words a Chinese text adds to an English one it says word for word ("the mortgage
+    is $4,100 a month at 6.1%" / 房贷每月4100美元，利率6.1%: 利率 "interest rate"), or None
+    when what it adds may change what both say: only whole words of two characters or more
+    (奶 of 奶茶 "milk tea" makes a kind of the tea the English says: a part of a said word),
+    none right before a said word (美国绿卡: "US" qualifies the green card), at most
+    :data:`_MOST_ADDED_WORDS`, and plain: no negation, cue, tense, comparison, qualifier,
+    number, date or name (those were compared as the pair's own and must agree)."""
+    characters = {char for item in said for char in item}
+    heads = {SYNONYMS.get(part) for item in said for part in _spans(item)}
+
+    def told(item: str) -> bool:
+        return (
+            item in ZH_LIGHT
+            or item in said
+            or item.lower() in said
+            or item in characters
+            or item in heads
+            or item in _DATE_CHARACTERS
+        )
+
+    untold = {item for item in _undated(chinese) if not told(item)}
+    words = [word for word in chinese.words if word.norm != ","]
+    added: list[str] = []
+    for index, word in enumerate(words):
+        cjk = [char for char in word.surface if _HAS_CJK.match(char)]
+        if word.norm not in untold and not untold & set(cjk):
+            continue
+        if not cjk:
+            return None  # a synonym head no English word says
+        if len(cjk) < 2 or not all(char not in characters for char in cjk):
+            return None  # a part of a said word, or a character alone: in doubt
+        following = next((w for w in words[index + 1 :] if w.surface != "的"), None)
+        if following is not None and any(char in characters for char in following.surface):
+            return None  # it qualifies what the English says
+        added.append(word.surface)
+    if not added or len(added) > _MOST_ADDED_WORDS:
+        return None
+    detail = read("，".join(added))
+    if (
+        _negated(detail)
+        or detail.cues
+        or detail.tense
+        or detail.comparison
+        or _qualifiers(detail)
+        or detail.numbers
+        or detail.dates
+        or detail.names
+    ):
+        return None
+    return tuple(added)
 
 
 def _same_negated_across(english: Statement, chinese: Statement) -> bool:
@@ -431,6 +556,89 @@ def _spoken_names(english: Statement) -> tuple[str, ...]:
         if word.surface[:1].isupper() and word.surface.isalpha() and word.norm in english.content
     }
     return tuple(sorted(_all_names(english, english) | capitalized))
+
+
+# What kind of place or body a name is, said after it in Chinese (TD银行, Edmonds站,
+# Cedarbrook养老院) where English lets the name alone say it ("the mortgage is with TD").
+_KINDS_OF_PLACES = sorted(
+    re.findall(
+        r"\S+",
+        """银行 信用社 车站 地铁站 站 机场 公司 事务所 医院 诊所 学校 小学 中学 高中 大学 学院
+        办公室 大道 大街 路 街 商场 超市 餐厅 饭店 酒店 健身房 工作室 中心 养老院 公园 图书馆
+        游泳馆 泳池 球场""",
+    ),
+    key=len,
+    reverse=True,
+)
+# the name, up to two characters the English says in words (Northwind物流公司: logistics), the kind
+_KIND_AFTER_NAME = re.compile(
+    r"([A-Za-z][A-Za-z0-9&'.-]*)\s*[\u4e00-\u9fff]{0,2}?(" + "|".join(_KINDS_OF_PLACES) + ")"
+)
+
+
+def _said_by_form(chinese: Statement, english: Statement) -> frozenset[str]:
+    """What of the Chinese text the English one says by its form rather than by a word: a
+    letter (A型 / "type A"), the kind of place a name is (TD银行), a habit (每周二 /
+    "Tuesdays"), a superlative (最 / "closest")."""
+    return (
+        _letters_in(chinese, english)
+        | _kinds_after_names(chinese, english)
+        | _habit_in(chinese, english)
+        | _superlative_in(chinese, english)
+        | _cues_said(chinese, english)
+    )
+
+
+def _cues_said(chinese: Statement, english: Statement) -> frozenset[str]:
+    """The Chinese words of a change that say an English one ("Dave moved to …" / Dave调去…:
+    调 "transfer, move"): a cue is no content word in English, so no content word says it,
+    while jieba keeps 调去 in the Chinese content. Both texts tell a change (checked first)."""
+    return frozenset(
+        cue for cue in chinese.cues if any(meanings(span) & english.cues for span in _spans(cue))
+    )
+
+
+# A habit told without "every": "Tuesdays", "Sunday mornings", "$4,100 a month", "daily".
+_HABIT_EN = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|mornings|afternoons|evenings|nights"
+    r"|weekends|daily|weekly|monthly|nightly|yearly"
+    r"|(?:a|per|each) (?:day|week|month|year|night))\b",
+    re.IGNORECASE,
+)
+
+
+def _habit_in(chinese: Statement, english: Statement) -> frozenset[str]:
+    """每 ("every": 每周二, 每个月) when the English tells the habit by a plural or a rate
+    ("Wednesdays after school", "$4,100 a month"). Which day or period is compared as a date
+    or a word on its own: "Tuesdays" / 每周三 still differ."""
+    if "every" in chinese.content and _HABIT_EN.search(english.text):
+        return frozenset({"every"})
+    return frozenset()
+
+
+def _superlative_in(chinese: Statement, english: Statement) -> frozenset[str]:
+    """最 ("most") when the English says a superlative ("closest", "best", "most"): the
+    lemma the words are compared by drops it."""
+    if "最" not in chinese.text:
+        return frozenset()
+    for word in english.words:
+        surface = word.surface.lower()
+        if surface == "most" or (surface.endswith("est") and word.norm != surface):
+            return frozenset({"最"})
+    return frozenset()
+
+
+def _kinds_after_names(chinese: Statement, english: Statement) -> frozenset[str]:
+    """The words of the Chinese text that say what kind of place a Latin name both texts
+    give is, right after it (TD银行 "TD", Edmonds站 "Edmonds"): told by the name itself in
+    the English one, not something it leaves out. Only this short list of places and bodies;
+    a word after a name that says more (Google总部 "headquarters", Advil儿童版) is not one."""
+    english_text = english.text.lower()
+    return frozenset(
+        match.group(2)
+        for match in _KIND_AFTER_NAME.finditer(chinese.text)
+        if re.search(_name_pattern(match.group(1).lower()), english_text)
+    )
 
 
 def _letters_in(chinese: Statement, english: Statement) -> frozenset[str]:
@@ -513,7 +721,8 @@ def _undated(chinese: Statement) -> list[str]:
     return [item for item in chinese.content if item not in _DATE_CHARACTERS]
 
 
-_DATE_CHARACTERS = frozenset({"年", "月", "日", "号", "date"}) | WEEKDAYS
+# (周 of 每周四: jieba cuts it from the weekday, "every Thursday")
+_DATE_CHARACTERS = frozenset({"年", "月", "日", "号", "周", "date"}) | WEEKDAYS
 DATE_WORDS = MONTHS | WEEKDAYS
 
 
@@ -678,11 +887,31 @@ def _people_in_order(
     return [group for group in kept if group]
 
 
+# A currency a Chinese text names (元, 加币, 英镑, 欧元, 美金, 刀, the colloquial 块).
+_CURRENCY_ZH = re.compile(r"[元币镑欧刀块]|美金")
+
+
+def _currency_left_out(english: Statement, chinese: Statement) -> frozenset[str]:
+    """ "Hospital salary is $121k" / 医院的工资是12.1万: the amounts are the same (compared as
+    numbers), and a Chinese text that names no currency at all leaves the dollar unsaid, not
+    another one (12.1万元 / 12.1万英镑 name one, which must then say "dollar")."""
+    if "dollar" not in english.content or not english.numbers or _CURRENCY_ZH.search(chinese.text):
+        return frozenset()
+    return frozenset({"dollar"})
+
+
+_NO_MORE = frozenset({"anymore", "longer"})
+
+
 def _same_qualifiers_across(english: Statement, chinese: Statement) -> bool:
     """ "I mostly eat fish" is not 我吃鱼: a qualifier on either side (mostly, only, 偶尔, 只)
     needs one of the same meaning on the other. Qualifiers are checked on every word: many
     are stop words the content comparison does not see."""
     qualifiers_en, qualifiers_zh = _qualifiers(english), _qualifiers(chinese)
+    if _negated(chinese) and chinese.cues:
+        # "don't … anymore", "no longer": the Chinese says it with a negation and a cue
+        # (现在不交房租了, 不再), both compared on their own
+        qualifiers_en -= _NO_MORE
     if not qualifiers_en and not qualifiers_zh:
         return True
     said = _translations(tuple(qualifiers_en), chinese)

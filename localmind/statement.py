@@ -641,6 +641,8 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         word in STOP_WORDS or word in SELF_WORDS or word in OTHER_WORDS for word in (lower, base)
     ):
         return False
+    if base in RELATIONS:
+        return False  # "Mom's knee", "… and Dad": what a family calls its own, no name
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
     return not starts_sentence or not lemmas.is_known(lower)
 
@@ -1502,7 +1504,9 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
         elif word.norm in SELF_WORDS and word.norm not in ("my", "our", "mine", "ours"):
             following = words[index + 1] if index + 1 < len(words) else None
             possessive = following is not None and (
-                following.norm in ("的", "'s") or _relation(following) is not None
+                following.norm in ("的", "'s")
+                or _relation(following) is not None
+                or _superlative_of(words, index + 1)
             )
             actor = None if possessive else SELF
         elif word.norm in OTHER_WORDS:
@@ -1518,6 +1522,15 @@ def actors(statement: Statement, names: frozenset[str]) -> tuple[frozenset[str],
         else:
             joined = False
     return tuple(frozenset(group) for group in groups)
+
+
+def _superlative_of(words: Sequence[Word], index: int) -> bool:
+    """我最好的朋友, 我最喜欢的歌手: "my best friend", "my favourite singer" — 我, a word
+    with 最 ("most") and 的 is the user's possessive, as "my" is."""
+    if index >= len(words) or not words[index].surface.startswith("最"):
+        return False
+    # jieba cuts it 最好 / 的, 最 / 喜欢 / 的 or 最要 / 好 / 的
+    return any(word.norm == "的" for word in words[index + 1 : index + 3])
 
 
 def introduced_relation(statement: Statement) -> str | None:

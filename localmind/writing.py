@@ -375,6 +375,20 @@ class Writer:
             told = StoredMemory(-1, record)  # only its id is read
             for newer, similarity in later:
                 act.link(newer.record, [(told, similarity)])
+        elif outcome.decision is Decision.MERGED:
+            # A retelling of a change merged into the change's memory still says what it
+            # changes: 我现在是…技术负责人 merged into "I'm now the tech lead …" is the later
+            # version of 我…当主任工程师 too, which only the retelling's words reach (hyg13f).
+            # Only what the merged memory was made after: it is never a later version of a
+            # memory made after it.
+            merged = outcome.record
+            before = [
+                (m, s)
+                for m, s in earlier
+                if m.record.id != merged.id and m.record.created_at < merged.created_at
+            ]
+            if before:
+                act.link(merged, before)
         if proposal.verdict is not None and proposal.verdict.asked:
             assert proposal.neighbour is not None and proposal.similarity is not None
             act.log_verdict(

@@ -897,3 +897,123 @@ def test_a_latin_name_is_read_as_pinyin_would_write_it() -> None:
 def test_a_degree_is_no_negation() -> None:
     assert read("新电脑卡得不行。").negations == 0  # "terribly slow"
     assert read("这样不行。").negations == 1
+
+
+# --- round 13: money told in both languages (hyg13f) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        # a Chinese amount with no currency leaves the dollar unsaid, not another one
+        ("My salary is $121k.", "我的工资是12.1万。"),
+        ("My hourly wage is $20.50.", "我的时薪是20.5。"),
+        # what a family in Canada or the US says for "$": 加元, 加币, 美金, 块
+        ("Our rent is $2,400 a month.", "我们的月租是2400加元。"),
+        ("Our rent is $2,400 a month.", "我们的月租是2400块。"),
+        ("The mortgage is $4,100 a month.", "房贷一个月4100美元。"),
+    ],
+)
+def test_an_amount_in_dollars_is_the_same_told_in_chinese(english: str, chinese: str) -> None:
+    assert compare(english, chinese, 0.7).same
+    assert compare(chinese, english, 0.7).same
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("My salary is $121k.", "我的工资是12.1万元。"),  # yuan
+        ("My salary is $121k.", "我的工资是12.1万英镑。"),  # pounds
+        ("Our rent is $2,400 a month.", "我们的月租是2400欧元。"),  # euros
+        ("My salary is $121k.", "我的工资是13.1万。"),  # another amount
+        ("My salary is $121k.", "我老公的工资是12.1万。"),  # someone else's
+        ("My salary is $121k.", "我的奖金是12.1万。"),  # a bonus, not the salary
+        ("The mortgage is $4,100 a month.", "房租一个月4100美元。"),  # rent, not the mortgage
+    ],
+)
+def test_an_amount_in_another_currency_or_of_another_thing_is_not_the_same(
+    english: str, chinese: str
+) -> None:
+    assert not compare(english, chinese, 1.0).same
+    assert not compare(chinese, english, 1.0).same
+
+
+# --- round 13: what a translation says by its form, and a word it adds (hyg13f) -----------------
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        # titles the glosses say otherwise (高级 "high-ranking", 主管 "person in charge")
+        ("I'm a senior engineer at Northwind.", "我在Northwind当高级工程师。"),
+        ("Sharon is the pharmacy lead.", "Sharon是药房主管。"),
+        # the kind of place a name is, said after it in Chinese
+        ("My mortgage is with TD.", "我的房贷在TD银行。"),
+        # a habit told by a plural (每周四 "every Thursday")
+        ("Lily swims on Thursdays.", "莉莉每周四游泳。"),
+        # "don't … anymore" told with a negation and a cue
+        ("We don't pay rent anymore.", "我们现在不交房租了。"),
+        # 我最好的朋友 is "my best friend": the user's possessive, not a second person
+        ("Grace is my best friend.", "Grace是我最好的朋友。"),
+        # the word of a change says the English one (调 "transfer, move")
+        ("Dave moved to the platform org.", "Dave调去平台部门了。"),
+    ],
+)
+def test_a_translation_said_by_its_form_is_the_same_either_way(english: str, chinese: str) -> None:
+    assert compare(english, chinese, 0.7).same
+    assert compare(chinese, english, 0.7).same
+
+
+def test_a_chinese_telling_that_names_one_thing_more_keeps_the_fuller_text() -> None:
+    english = "The mortgage is $4,100 a month at 6.1%."
+    chinese = "房贷每个月4100美元，利率6.1%。"  # 利率 "interest rate"
+    told = compare(english, chinese, 0.7)
+    assert told.same and told.keeps_new and "利率" in told.why
+    back = compare(chinese, english, 0.7)
+    assert back.same and not back.keeps_new  # the Chinese memory keeps its fuller text
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("I'm a senior engineer at Northwind.", "我在Northwind当初级工程师。"),  # junior
+        ("Sharon is the pharmacy lead.", "Sharon是药房经理助理。"),  # an assistant
+        ("My mortgage is with TD.", "我的房贷以前在TD银行。"),  # no longer
+        ("My mortgage is with TD.", "我的房贷在TD银行，不过明年到期。"),  # a limit
+        ("I take the SkyTrain to Metrotown.", "我坐SkyTrain去Metrotown商场。"),  # the mall
+        ("I work at Northwind.", "我在Northwind总部上班。"),  # headquarters: more than a kind
+        ("Lily swims on Thursday.", "莉莉每周四游泳。"),  # once, not every week
+        ("Lily swims on Thursdays.", "莉莉每周五游泳。"),  # another day
+        ("Lily swims on Thursdays.", "莉莉周四游了泳。"),  # once, done
+        ("I don't pay rent anymore.", "我不交房租。"),  # never did: no change told
+        ("We pay rent.", "我们现在不交房租了。"),  # negated
+        ("Grace is my closest colleague.", "Grace是我的同事。"),  # not the closest
+        ("Grace is my best friend.", "Grace是我妹妹最好的朋友。"),  # my sister's
+        ("Dave moved to the platform org.", "Dave调去销售部门了。"),  # another team
+        ("Dave moved to the platform org.", "Dave离开平台部门了。"),  # left it
+        ("Dave moved to the platform org.", "Dave调去平台部门当经理了。"),  # and manages it
+        # a word added before what the English says makes a kind of it
+        ("I have a green card.", "我有美国绿卡。"),
+        ("I like tea.", "我喜欢喝奶茶。"),
+        ("I'm a nurse.", "我是儿科护士。"),
+        ("I drink coffee.", "我每天早上喝黑咖啡。"),
+        # what it adds must agree: a number, a qualifier
+        ("The mortgage is $4,100 a month at 6.1%.", "房贷每个月4100美元，利率6.5%。"),
+        ("The mortgage is $4,100 a month.", "房贷每个月4100美元，只还利息。"),
+    ],
+)
+def test_a_near_translation_said_by_its_form_or_adding_a_word_is_not_the_same(
+    english: str, chinese: str
+) -> None:
+    assert not compare(english, chinese, 1.0).same
+    assert not compare(chinese, english, 1.0).same
+
+
+def test_what_a_family_calls_its_own_is_no_name() -> None:
+    # "Mom's" opening a sentence read as a name (no dictionary word with its 's), so 妈妈 was
+    # someone else; Tom's is still a name
+    assert read("Mom's right knee is bad.").names == ()
+    assert read("We drove to Calgary with Mom.").persons == ("self", "mother")
+    assert read("Tom's birthday is July 15th.").names == (frozenset({"tom"}),)
+    assert compare("Mom's knee surgery is on May 12.", "妈妈的膝盖手术在5月12日。", 0.7).same
+    assert not compare("Mom's knee surgery is on May 12.", "爸爸的膝盖手术在5月12日。", 1.0).same
