@@ -25,6 +25,7 @@ from localmind.embedders.rerank import Reranker
 from localmind.errors import AmbiguousId, InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
+from localmind.importing import MostAdded
 from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
     NOT_SENT,
@@ -953,6 +954,20 @@ class Memory:
         for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
             if stored.record.status is not Status.DELETED:
                 yield stored.record, self._lifecycle.versions(stored.record.id)
+
+    def refuse_over_capacity(self, adding: MostAdded) -> None:
+        """Refuse, before its work (:class:`WouldArchive`, nothing written), a bulk write whose
+        items could take this store over its capacity: ``adding`` counted the most they could
+        add, less the texts and exported memories already here."""
+        capacity = self._governance.config.capacity
+        if capacity is None:
+            return
+        namespace = self.namespace
+        most = adding.here(
+            lambda hashed: self._store.find_active_by_hash(namespace, hashed) is not None,
+            lambda memory_id: self._store.get(memory_id) is not None,
+        )
+        self._governance.refuse_over_capacity(namespace, adding=most)
 
     def restore(self, items: Sequence[Restorable], progress: Progress | None = None) -> Restored:
         """Write back exported memories as they were (same ids, versions, history, confidence,

@@ -33,7 +33,7 @@ from localmind.errors import (
     WouldArchive,
 )
 from localmind.files import write_atomically
-from localmind.importing import BadLine, detect_jsonl, read_lines
+from localmind.importing import BadLine, MostAdded, detect_jsonl, read_lines
 from localmind.keys import key_file_for
 from localmind.memory import Decided, Memory, NewMemory, StaleDecisions, validate_new
 from localmind.records import MemoryType
@@ -119,6 +119,12 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         )
     first = first_lines[0] if first_lines else ""
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
+    # The most it could add, counted before anything is embedded or judged (review12 R12: an
+    # import over the capacity was refused only after minutes of both). Not for standard
+    # input, which is read once: there the import's end is the check.
+    most = None
+    if file.seekable() and not allow_evict:
+        most = _most_added(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace)
     reader = _Batches(
         read_lines(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace), file.name
     )
@@ -132,6 +138,9 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     new_store = not obj.db.exists() and not key_file_for(obj.db).exists()
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
+        if most is not None:
+            with _refused_over_capacity(file.name, obj.db if new_store else None):
+                memory.refuse_over_capacity(most)
         started = time.perf_counter()
         # Half the bar reads, prepares and judges (no lock held), the other half writes.
         bar = click.progressbar(length=2 * (lines.size or 1), label="Importing", file=sys.stderr)
@@ -233,12 +242,16 @@ def _refused_over_capacity(name: str, new_store: Path | None = None) -> Iterator
             if new_store is not None
             else ""
         )
+        # Counted before the work (over.at_most), merges of restatements may leave fewer: the
+        # figures are the most it could be, and the capacity advised is enough either way.
+        up_to = "up to " if over.at_most else ""
+        least = "what is over it" if over.at_most else f"the {over.excess}"
         raise click.ClickException(
-            f"Importing {printable(name)} would leave {n_memories(over.total)}, over the "
-            f"capacity of {over.capacity}: {n_memories(over.excess)} would be archived to make "
-            f"room. Nothing was imported. Raise the capacity first (localmind config capacity "
-            f"{over.total}), or import with --allow-evict to archive the {over.excess} of "
-            f"least value (memories you added one by one go last).{kept}"
+            f"Importing {printable(name)} would leave {up_to}{n_memories(over.total)}, over "
+            f"the capacity of {over.capacity}: {up_to}{n_memories(over.excess)} would be "
+            f"archived to make room. Nothing was imported. Raise the capacity first (localmind "
+            f"config capacity {over.total}), or import with --allow-evict to archive {least} "
+            f"of least value (memories you added one by one go last).{kept}"
         ) from None
 
 
@@ -347,6 +360,21 @@ class _Progress:
         self._bar.update(max(0, position - self._bar.pos))
 
 
+def _most_added(lines: _Lines, *, jsonl: bool, default_type: str, namespace: str) -> MostAdded:
+    """One pass over the file before the import's own: the most memories it could add. A
+    line that refuses the whole file is said now, before a store is opened or made; bad lines
+    are said once, by the import's pass."""
+    most = MostAdded()
+    items = read_lines(lines, jsonl=jsonl, default_type=default_type, namespace=namespace)
+    for batch in _Batches(items, lines.name, quiet=True):
+        for item in batch.new:
+            most.note(item)
+        for restorable in batch.restorable:
+            most.note(restorable)
+    lines.rewind()
+    return most
+
+
 def _prepare(memory: Memory, batch: _Batch, progress: _Progress, check: bool) -> None:
     progress.read(batch)
     memory.prepare(batch.new, check=check)
@@ -393,6 +421,7 @@ class _Lines:
 
     def __init__(self, file: Any) -> None:
         self._file = file
+        self.name = str(file.name)
         self._first: list[str] = []
         self.consumed = 0
         try:
@@ -418,20 +447,33 @@ class _Lines:
             yield line
         self._first = []
 
+    def rewind(self) -> None:
+        """Back to the first line (a seekable file, read to its end)."""
+        self._file.seek(0)
+        self._first = []
+        self.consumed = 0
+
 
 class _Batches:
     """The memories of ``items`` in batches of at most IMPORT_BATCH; bad lines are reported
     (and counted) as they are met, never kept."""
 
     def __init__(
-        self, items: Iterator[tuple[int, NewMemory | Restorable | Carried | BadLine]], name: str
+        self,
+        items: Iterator[tuple[int, NewMemory | Restorable | Carried | BadLine]],
+        name: str,
+        *,
+        quiet: bool = False,
     ) -> None:
         self._items = items
         self._name = name
+        self._quiet = quiet  # a pass that only counts: the import's own pass reports
         self.bad = 0
 
     def _report(self, problem: BadLine) -> None:
         self.bad += 1
+        if self._quiet:
+            return
         reason = printable(problem.reason, newlines=False)  # may quote the line
         click.echo(f"{printable(self._name)}:{problem.line}: skipped: {reason}", err=True)
 
