@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from localmind import validation
+from localmind.arrivals import JudgedAhead
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
 from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_type_option
@@ -147,7 +148,12 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         with _nothing_left_if_stopped(), bar:
             progress = _Progress(bar, lines)
             ahead = _prepared_ahead(memory, pending, batches, progress, check=not raw)
+            following = next(batches, None)  # (a file longer than what is prepared ahead)
+            whole = following is None
+            if following is not None:
+                batches = itertools.chain([following], batches)
             decided = _decided(memory, ahead, raw)
+            restored = _restored_judged_ahead(memory, ahead) if whole and decided is None else None
             attempt = 1
             while True:
                 tally = _Tally()
@@ -156,6 +162,10 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                         _refused_over_capacity(file.name, obj.db if new_store else None),
                         memory.all_or_nothing(archive=allow_evict) as evicted,
                     ):
+                        if restored is not None and attempt < DECIDING_ATTEMPTS:
+                            memory.check_ahead(restored)  # (the lock held, nothing written)
+                        elif restored is not None:
+                            restored = None  # the last time: judged under the lock
                         if decided is not None:
                             last = attempt >= DECIDING_ATTEMPTS
                             written = memory.apply_decided(decided, judge_again=last)
@@ -172,14 +182,18 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                             progress.written(pending)
                         # Written back as they were, then judged as `add` judges, against
                         # the rest of the store (what the export's own memories waited for,
-                        # it carried).
-                        tally.queued += memory.judge_restored(tally.restored, tally.spoken_for)
+                        # it carried): judged before the lock when they could be.
+                        tally.queued += memory.judge_restored(
+                            tally.restored, tally.spoken_for, restored
+                        )
                     break
                 except StaleDecisions:
                     # Another program changed what the decisions read (nothing was written):
                     # decide again against the store as it is now, holding no lock.
                     attempt += 1
                     decided = _decided(memory, ahead, raw)
+                    if restored is not None:
+                        restored = _restored_judged_ahead(memory, ahead)
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
@@ -360,19 +374,29 @@ class _Progress:
         self._bar.update(max(0, position - self._bar.pos))
 
 
-def _most_added(lines: _Lines, *, jsonl: bool, default_type: str, namespace: str) -> MostAdded:
-    """One pass over the file before the import's own: the most memories it could add. A
-    line that refuses the whole file is said now, before a store is opened or made; bad lines
-    are said once, by the import's pass."""
+def _most_added(
+    lines: _Lines, *, jsonl: bool, default_type: str, namespace: str
+) -> MostAdded | None:
+    """One pass over the file before the import's own: the most memories it could add. None
+    when a line refuses the whole file: the import's pass says so, after the bad lines before
+    it (each said once, by that pass)."""
     most = MostAdded()
     items = read_lines(lines, jsonl=jsonl, default_type=default_type, namespace=namespace)
-    for batch in _Batches(items, lines.name, quiet=True):
-        for item in batch.new:
-            most.note(item)
-        for restorable in batch.restorable:
-            most.note(restorable)
-    lines.rewind()
+    try:
+        for batch in _Batches(items, lines.name, quiet=True):
+            for item in batch.new:
+                most.note(item)
+            for restorable in batch.restorable:
+                most.note(restorable)
+    except _RefusedWhole:
+        return None
+    finally:
+        lines.rewind()
     return most
+
+
+class _RefusedWhole(Exception):
+    """A line refuses the whole file (a pass that only counts: the import's own says why)."""
 
 
 def _prepare(memory: Memory, batch: _Batch, progress: _Progress, check: bool) -> None:
@@ -405,6 +429,19 @@ def _decided(memory: Memory, ahead: list[_Batch], raw: bool) -> Decided | None:
     if any(batch.restorable or batch.carried for batch in ahead):
         return None
     return memory.decide([batch.new for batch in ahead], check=not raw)
+
+
+def _restored_judged_ahead(memory: Memory, ahead: list[_Batch]) -> JudgedAhead | None:
+    """An export's memories (the whole file in ``ahead``) judged before the write lock, as
+    they are judged once restored (``Memory.judge_restored_ahead``). None for a file with
+    lines of its own too (judged under the lock: they change what the export's memories are
+    judged against) or with nothing to restore."""
+    if any(batch.new for batch in ahead):
+        return None
+    items = [item for batch in ahead for item in batch.restorable]
+    if not items:
+        return None
+    return memory.judge_restored_ahead(items, [item for batch in ahead for item in batch.carried])
 
 
 def _prepared(
@@ -481,6 +518,8 @@ class _Batches:
         batch = _Batch()
         for number, item in self._items:
             if isinstance(item, BadLine) and item.whole_file:
+                if self._quiet:
+                    raise _RefusedWhole
                 raise click.ClickException(
                     f"{printable(self._name)}:{number}: {printable(item.reason, newlines=False)} "
                     "Nothing was imported."
@@ -496,6 +535,8 @@ class _Batches:
                 try:
                     checked = validate_new(item, Settings())
                 except ImplausibleDate as error:
+                    if self._quiet:
+                        raise _RefusedWhole from None
                     # Not one bad line to skip: a file's dates are usually all off alike (a
                     # time zone, milliseconds for seconds), and the rest would be kept wrong
                     # (a date that cannot be read at all: BadLine.whole_file, above).
