@@ -106,29 +106,14 @@ def _arrival(
         return
     if judging.merges and _merged_with_twin(store, lifecycle, namespace, arrived, report):
         return
-    content = arrived.record.content
-    outside = memory_id not in judging.spoken_for
     vector = np.frombuffer(blob, dtype=np.float32)
-    neighbours = [
-        (stored, similarity)
-        for stored, similarity in lifecycle.neighbours(
-            namespace, vector, SUCCESSOR_NEIGHBOURS, content
-        )
-        if stored.record.id != memory_id and (outside or stored.record.id not in judging.spoken_for)
-    ]
+    found = lifecycle.neighbours(namespace, vector, SUCCESSOR_NEIGHBOURS, arrived.record.content)
+    neighbours = _judged_among(arrived, found, judging)
     if not neighbours:
         return
     if judging.both_ways:
-        # Each pair judged from its later-made side, as `add` would have met them: an
-        # import may restore a memory older than the store's own ("I live in Berlin"
-        # restored into a store told "I moved to Lisbon"). Later arrivals judge themselves.
-        made = arrived.record.created_at
-        older = [(m, s) for m, s in neighbours if m.record.created_at <= made]
-        _judge(store, lifecycle, namespace, arrived, older, judging, report)
-        for stored, similarity in neighbours:
-            if stored.record.created_at > made and stored.record.id not in arriving:
-                pair = [(arrived, similarity)]
-                _judge(store, lifecycle, namespace, stored, pair, judging, report)
+        for newer, older in _both_ways(arrived, neighbours, arriving):
+            _judge(store, lifecycle, namespace, newer, older, judging, report)
         return
     told_elsewhere = _told_on_another_device(store, arrived, neighbours)
     rewording = rewording_of(lifecycle.config, arrived, told_elsewhere)
@@ -235,21 +220,8 @@ def judge_ahead(
             found = lifecycle.neighbours(
                 namespace, matrix[start + row], SUCCESSOR_NEIGHBOURS, content, planned=near
             )
-            outside = arrived.record.id not in judging.spoken_for
-            neighbours = [
-                (stored, similarity)
-                for stored, similarity in found
-                if stored.record.id != arrived.record.id
-                and (outside or stored.record.id not in judging.spoken_for)
-            ]
-            made = arrived.record.created_at
-            older = [(m, s) for m, s in neighbours if m.record.created_at <= made]
-            sides = [(arrived, older)] if neighbours else []
-            sides += [
-                (stored, [(arrived, similarity)])
-                for stored, similarity in neighbours
-                if stored.record.created_at > made and stored.record.id not in arriving_ids
-            ]
+            neighbours = _judged_among(arrived, found, judging)
+            sides = _both_ways(arrived, neighbours, arriving_ids) if neighbours else []
             queued = len(planned_pairs)
             pairs = [
                 pair
@@ -315,6 +287,37 @@ def write_judged(
                     )
         differ ^= set(report.pairs[start:]) ^ set(planned.queues)
     return report
+
+
+def _judged_among(
+    arrived: StoredMemory, found: list[tuple[StoredMemory, float]], judging: Judging
+) -> list[tuple[StoredMemory, float]]:
+    """The neighbours ``found`` that ``arrived`` is judged against: not itself, and not one
+    whose pair with it an export carried (both ``spoken_for``)."""
+    outside = arrived.record.id not in judging.spoken_for
+    return [
+        (stored, similarity)
+        for stored, similarity in found
+        if stored.record.id != arrived.record.id
+        and (outside or stored.record.id not in judging.spoken_for)
+    ]
+
+
+def _both_ways(
+    arrived: StoredMemory, neighbours: list[tuple[StoredMemory, float]], arriving: Collection[str]
+) -> list[tuple[StoredMemory, list[tuple[StoredMemory, float]]]]:
+    """(newer side, what it is judged against), in order: each pair judged from its
+    later-made side, as `add` would have met them. An import may restore a memory older than
+    the store's own ("I live in Berlin" restored into a store told "I moved to Lisbon");
+    later arrivals judge themselves."""
+    made = arrived.record.created_at
+    sides = [(arrived, [(m, s) for m, s in neighbours if m.record.created_at <= made])]
+    sides += [
+        (stored, [(arrived, similarity)])
+        for stored, similarity in neighbours
+        if stored.record.created_at > made and stored.record.id not in arriving
+    ]
+    return sides
 
 
 def _later(one: StoredMemory, other: StoredMemory) -> bool:
