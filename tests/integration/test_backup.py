@@ -85,6 +85,7 @@ def test_a_restore_equals_the_source(
     memory.close()
 
     target = tmp_path / "restored" / "memory.db"
+    target.parent.mkdir()  # (a folder named by --db / LOCALMIND_DB is never made: polish13)
     result = Cli(target).ok("restore", str(backup))
     assert f"Restored {active} memories from {backup} to {target}" in result.stdout
 
