@@ -183,6 +183,17 @@ def _add_import_lock(commands: argparse._SubParsersAction[argparse.ArgumentParse
     parser.set_defaults(handler=_runs("import_lock", "run"))
 
 
+def _add_export_lock(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "export-lock",
+        help="how long an export's import holds the write lock, judged ahead or not",
+        description="The write lock an export's import holds (see bench/export_lock.py).",
+    )
+    parser.add_argument("--exported", default="personal,personal2", help="dev sets exported")
+    parser.add_argument("--into", default="personal5", help="dev sets of the importing store")
+    parser.set_defaults(handler=_runs("export_lock", "run"))
+
+
 def _add_import_wait(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "import-wait",
@@ -256,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_hygiene(commands)
     _add_import_rate(commands)
     _add_import_lock(commands)
+    _add_export_lock(commands)
     _add_import_wait(commands)
     args = parser.parse_args(argv)
     return int(args.handler(args))

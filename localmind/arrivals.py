@@ -25,14 +25,16 @@ judged there when it was told (maybe by a model), and that verdict stands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from localmind import aliases
 from localmind.config import LifecycleConfig
-from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, Lifecycle
-from localmind.records import MemoryType
+from localmind.embedders.base import Vectors
+from localmind.lifecycle import NEIGHBOURS, SUCCESSOR_NEIGHBOURS, Lifecycle, Proposal
+from localmind.records import MemoryRecord, MemoryType
 from localmind.sameness import Likeness, Sameness, compare
 from localmind.store import SqliteStore, StoredMemory
 from localmind.superseded import active_in as _active
@@ -50,6 +52,7 @@ class Arrivals:
     queued: list[int] = field(default_factory=list)  # conflict ids
     linked: int = 0  # later-version notes written
     merged: list[str] = field(default_factory=list)  # ids of memories folded into a twin
+    pairs: list[tuple[str, str]] = field(default_factory=list)  # (older, newer) id of each queued
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,55 +86,238 @@ def judge_arrivals(
     report = Arrivals()
     arriving = set(ids)
     for memory_id in list(dict.fromkeys(ids))[: judging.limit]:
-        arrived = _active(store, namespace, memory_id)
-        blob = None if arrived is None else store.vectors_for([arrived.rowid]).get(arrived.rowid)
-        if arrived is None or blob is None:
-            continue
-        if judging.merges and _merged_with_twin(store, lifecycle, namespace, arrived, report):
-            continue
-        content = arrived.record.content
-        outside = memory_id not in judging.spoken_for
-        vector = np.frombuffer(blob, dtype=np.float32)
-        neighbours = [
-            (stored, similarity)
-            for stored, similarity in lifecycle.neighbours(
-                namespace, vector, SUCCESSOR_NEIGHBOURS, content
-            )
-            if stored.record.id != memory_id
-            and (outside or stored.record.id not in judging.spoken_for)
-        ]
-        if not neighbours:
-            continue
-        if judging.both_ways:
-            # Each pair judged from its later-made side, as `add` would have met them: an
-            # import may restore a memory older than the store's own ("I live in Berlin"
-            # restored into a store told "I moved to Lisbon"). Later arrivals judge themselves.
-            made = arrived.record.created_at
-            older = [(m, s) for m, s in neighbours if m.record.created_at <= made]
-            _judge(store, lifecycle, namespace, arrived, older, judging, report)
-            for stored, similarity in neighbours:
-                if stored.record.created_at > made and stored.record.id not in arriving:
-                    pair = [(arrived, similarity)]
-                    _judge(store, lifecycle, namespace, stored, pair, judging, report)
-            continue
-        told_elsewhere = _told_on_another_device(store, arrived, neighbours)
-        rewording = rewording_of(lifecycle.config, arrived, told_elsewhere)
-        same = rewording if rewording is not None and rewording.sameness.same else None
-        if same is not None and _merged_rewording(store, lifecycle, namespace, same):
-            report.judged += 1
-            report.merged.append(same.dropped.record.id)
-            continue
-        # Each pair judged from its later side, so both laptops decide it alike (review10
-        # F19): the laptop where the newer memory was told meets the older one arriving, the
-        # other laptop the newer one; the rules read a pair (older, newer), not (here, there).
-        older = [(m, s) for m, s in neighbours if not _later(m, arrived)]
-        _judge(store, lifecycle, namespace, arrived, older, judging, report, _of(rewording, older))
-        for stored, similarity in neighbours:
-            if _later(stored, arrived) and stored.record.id not in arriving:
-                pair = [(arrived, similarity)]
-                told = _of(rewording, pair)
-                _judge(store, lifecycle, namespace, stored, pair, judging, report, told)
+        _arrival(store, lifecycle, namespace, memory_id, arriving, judging, report)
     return report
+
+
+def _arrival(
+    store: SqliteStore,
+    lifecycle: Lifecycle,
+    namespace: str,
+    memory_id: str,
+    arriving: Collection[str],
+    judging: Judging,
+    report: Arrivals,
+) -> None:
+    """Judge the memory ``memory_id``, one of ``arriving``, against this laptop's others."""
+    arrived = _active(store, namespace, memory_id)
+    blob = None if arrived is None else store.vectors_for([arrived.rowid]).get(arrived.rowid)
+    if arrived is None or blob is None:
+        return
+    if judging.merges and _merged_with_twin(store, lifecycle, namespace, arrived, report):
+        return
+    vector = np.frombuffer(blob, dtype=np.float32)
+    found = lifecycle.neighbours(namespace, vector, SUCCESSOR_NEIGHBOURS, arrived.record.content)
+    neighbours = _judged_among(arrived, found, judging)
+    if not neighbours:
+        return
+    if judging.both_ways:
+        for newer, older in _both_ways(arrived, neighbours, arriving):
+            _judge(store, lifecycle, namespace, newer, older, judging, report)
+        return
+    told_elsewhere = _told_on_another_device(store, arrived, neighbours)
+    rewording = rewording_of(lifecycle.config, arrived, told_elsewhere)
+    same = rewording if rewording is not None and rewording.sameness.same else None
+    if same is not None and _merged_rewording(store, lifecycle, namespace, same):
+        report.judged += 1
+        report.merged.append(same.dropped.record.id)
+        return
+    # Each pair judged from its later side, so both laptops decide it alike (review10
+    # F19): the laptop where the newer memory was told meets the older one arriving, the
+    # other laptop the newer one; the rules read a pair (older, newer), not (here, there).
+    older = [(m, s) for m, s in neighbours if not _later(m, arrived)]
+    _judge(store, lifecycle, namespace, arrived, older, judging, report, _of(rewording, older))
+    for stored, similarity in neighbours:
+        if _later(stored, arrived) and stored.record.id not in arriving:
+            pair = [(arrived, similarity)]
+            told = _of(rewording, pair)
+            _judge(store, lifecycle, namespace, stored, pair, judging, report, told)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedPair:
+    """One memory judged before the write lock as the newer side against its neighbours."""
+
+    newer: str  # its id
+    neighbours: list[tuple[StoredMemory, float]]
+    proposal: Proposal
+    earlier: list[tuple[StoredMemory, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedArrival:
+    """One arrival judged before the write lock: its pairs, in the order :func:`_arrival`
+    judges them, and the conflicts they would queue, (older id, newer id)."""
+
+    id: str
+    live: bool  # judged again under the lock (see judge_ahead)
+    pairs: list[JudgedPair]
+    queues: list[tuple[str, str]]
+
+    def reads(self) -> set[str]:
+        """The memories its verdicts were decided among."""
+        ids = {self.id}
+        for pair in self.pairs:
+            ids.add(pair.newer)
+            ids.update(memory.record.id for memory, _ in pair.neighbours)
+        return ids
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedAhead:
+    """Memories an import will restore, judged as :func:`judge_arrivals` judges them once
+    written, but before the write lock, against the store as it was at log position ``seq``
+    (:func:`judge_ahead`). Written by :func:`write_judged` under the lock, when nothing in the
+    namespace changed since ``seq`` and exactly ``ids`` were restored."""
+
+    seq: int
+    ids: frozenset[str]
+    arrivals: list[PlannedArrival]
+
+
+#: Arrivals compared with the others judged ahead at a time (a matrix of similarities each).
+_AHEAD_CHUNK = 256
+
+
+def judge_ahead(
+    store: SqliteStore,
+    lifecycle: Lifecycle,
+    namespace: str,
+    arriving: Sequence[tuple[MemoryRecord, Vectors]],
+    judging: Judging,
+    pending: Sequence[tuple[str, str]] = (),
+) -> JudgedAhead:
+    """Judge the active memories ``arriving`` (with their vectors, in the order they will be
+    written), not written yet, as :func:`judge_arrivals` would once they are (``both_ways``,
+    no merges: an import of an export). Each is found among the stored memories by its vector
+    as if it were stored (``Lifecycle.neighbours``' ``planned``); a name one of them declares
+    counts as the store's declarations do; the conflicts queued before it count as pending:
+    ``pending`` (what the import queues first: the export's own), then those it decided for
+    the arrivals before. An arrival the keyword index would also find neighbours for (one that
+    announces a change of a one-value attribute: the index does not hold the arrivals yet) is
+    marked ``live``: judged again under the lock. Nothing is written; the store is read."""
+    assert judging.both_ways and not judging.merges, "an import's judging"
+    seq = store.latest_event_seq()
+    arriving_ids = frozenset(record.id for record, _ in arriving)
+    planned_pairs = list(pending)
+    arrivals: list[PlannedArrival] = []
+    if not arriving:
+        return JudgedAhead(seq, arriving_ids, arrivals)
+    # a name one of them declares is read as the store's declarations are (Leo is 刘子轩)
+    lifecycle = lifecycle.with_declared(
+        pair for record, _ in arriving for pair in aliases.declared(record.content)
+    )
+    matrix = np.stack([np.asarray(vector, dtype=np.float32).reshape(-1) for _, vector in arriving])
+    planned = [StoredMemory(-1, record) for record, _ in arriving]
+    count = min(SUCCESSOR_NEIGHBOURS, len(arriving))
+    for start in range(0, len(arriving), _AHEAD_CHUNK):
+        similarities = matrix[start : start + _AHEAD_CHUNK] @ matrix.T
+        for row, alike in enumerate(similarities):
+            arrived = planned[start + row]
+            nearest = np.argpartition(-alike, count - 1)[:count]
+            near = [(planned[int(i)], float(alike[int(i)])) for i in nearest]
+            content = arrived.record.content
+            found = lifecycle.neighbours(
+                namespace, matrix[start + row], SUCCESSOR_NEIGHBOURS, content, planned=near
+            )
+            neighbours = _judged_among(arrived, found, judging)
+            sides = _both_ways(arrived, neighbours, arriving_ids) if neighbours else []
+            queued = len(planned_pairs)
+            pairs = [
+                pair
+                for newer, against in sides
+                if (pair := _verdict(lifecycle, newer, against, planned_pairs)) is not None
+            ]
+            live = lifecycle.slot_match(content) is not None
+            arrivals.append(PlannedArrival(arrived.record.id, live, pairs, planned_pairs[queued:]))
+    return JudgedAhead(seq, arriving_ids, arrivals)
+
+
+def _verdict(
+    lifecycle: Lifecycle,
+    newer: StoredMemory,
+    neighbours: list[tuple[StoredMemory, float]],
+    planned_pairs: list[tuple[str, str]],
+) -> JudgedPair | None:
+    """What :func:`_judge` decides for ``newer`` against ``neighbours``; the conflict it
+    would queue is noted in ``planned_pairs`` (as the store's pending pairs date it)."""
+    if not neighbours:
+        return None
+    content = newer.record.content
+    proposal = lifecycle.propose(
+        content, neighbours[:NEIGHBOURS], ask_model=False, planned=planned_pairs
+    )
+    earlier = lifecycle.may_update(content, neighbours)
+    neighbour = proposal.neighbour
+    if proposal.relation is None and neighbour is not None:
+        older, later = _in_order(neighbour, newer)
+        planned_pairs.append((older.record.id, later.record.id))
+    return JudgedPair(newer.record.id, neighbours, proposal, list(earlier))
+
+
+def write_judged(
+    store: SqliteStore, lifecycle: Lifecycle, namespace: str, ahead: JudgedAhead, judging: Judging
+) -> Arrivals:
+    """Write what :func:`judge_ahead` decided, in the order :func:`judge_arrivals` would
+    (inside the import's transaction, after the memories were restored), each note and
+    conflict checked against the store as it is now, as :func:`_judge` checks them. An
+    arrival marked live is judged here; so is one decided among two memories whose conflict
+    the writes so far queued otherwise than the plan counted on (a pair already asked about,
+    a live arrival's own): the result is judge_arrivals' own."""
+    report = Arrivals()
+    differ: set[tuple[str, str]] = set()  # pending pairs the plan counted wrongly
+    for planned in ahead.arrivals:
+        start = len(report.pairs)
+        reads = planned.reads()
+        if planned.live or any(a in reads and b in reads for a, b in differ):
+            _arrival(store, lifecycle, namespace, planned.id, ahead.ids, judging, report)
+        else:
+            for pair in planned.pairs:
+                newer = _active(store, namespace, pair.newer)
+                if newer is not None:
+                    _judge(
+                        store,
+                        lifecycle,
+                        namespace,
+                        newer,
+                        pair.neighbours,
+                        judging,
+                        report,
+                        decided=pair,
+                    )
+        differ ^= set(report.pairs[start:]) ^ set(planned.queues)
+    return report
+
+
+def _judged_among(
+    arrived: StoredMemory, found: list[tuple[StoredMemory, float]], judging: Judging
+) -> list[tuple[StoredMemory, float]]:
+    """The neighbours ``found`` that ``arrived`` is judged against: not itself, and not one
+    whose pair with it an export carried (both ``spoken_for``)."""
+    outside = arrived.record.id not in judging.spoken_for
+    return [
+        (stored, similarity)
+        for stored, similarity in found
+        if stored.record.id != arrived.record.id
+        and (outside or stored.record.id not in judging.spoken_for)
+    ]
+
+
+def _both_ways(
+    arrived: StoredMemory, neighbours: list[tuple[StoredMemory, float]], arriving: Collection[str]
+) -> list[tuple[StoredMemory, list[tuple[StoredMemory, float]]]]:
+    """(newer side, what it is judged against), in order: each pair judged from its
+    later-made side, as `add` would have met them. An import may restore a memory older than
+    the store's own ("I live in Berlin" restored into a store told "I moved to Lisbon");
+    later arrivals judge themselves."""
+    made = arrived.record.created_at
+    sides = [(arrived, [(m, s) for m, s in neighbours if m.record.created_at <= made])]
+    sides += [
+        (stored, [(arrived, similarity)])
+        for stored, similarity in neighbours
+        if stored.record.created_at > made and stored.record.id not in arriving
+    ]
+    return sides
 
 
 def _later(one: StoredMemory, other: StoredMemory) -> bool:
@@ -159,15 +345,20 @@ def _judge(
     judging: Judging,
     report: Arrivals,
     rewording: Rewording | None = None,
+    decided: JudgedPair | None = None,
 ) -> None:
     """Judge ``arrived`` as the newer side against ``neighbours`` (as ``remember`` would
     without the model): later-version notes, and a plausible contradiction (or a rewording
-    told on two laptops) queued."""
+    told on two laptops) queued. ``decided``: what the rules said, judged before the write
+    lock (:func:`judge_ahead`); what is written is read again here, under it."""
     if not neighbours:
         return
     memory_id, content = arrived.record.id, arrived.record.content
-    proposal = lifecycle.propose(content, neighbours[:NEIGHBOURS], ask_model=False)
-    earlier = lifecycle.may_update(content, neighbours)
+    if decided is None:
+        proposal = lifecycle.propose(content, neighbours[:NEIGHBOURS], ask_model=False)
+        earlier = lifecycle.may_update(content, neighbours)
+    else:
+        proposal, earlier = decided.proposal, decided.earlier
     report.judged += 1
     with store.db:
         now = _active(store, namespace, memory_id)  # as it is now, under the lock
@@ -195,6 +386,7 @@ def _judge(
         report.queued.append(
             lifecycle.queue_conflict(older.record, newer.record, proposal.similarity, reason)
         )
+        report.pairs.append((older.record.id, newer.record.id))
 
 
 def _merged_with_twin(

@@ -69,6 +69,9 @@ class Derived:
     version: str  # the package's version (localmind's is added)
     source: Path  # the package's data file it is derived from
     format: int  # bumped whenever what is written (or how it is read back) changes
+    #: Names this install's file of the table had before, as ``glob`` patterns with ``{place}``
+    #: (an older localmind named it otherwise): removed with the other stale versions.
+    former_names: tuple[str, ...] = ()
 
     @property
     def place(self) -> str:
@@ -123,7 +126,8 @@ def read(derived: Derived, directory: Path | None = None) -> Any:
 
 def write(derived: Derived, payload: Any, directory: Path | None = None) -> None:
     """Written to a temporary sibling and renamed into place. This install's files of other
-    versions or formats of the table go (what an upgrade leaves behind)."""
+    versions or formats of the table go (what an upgrade leaves behind), under its current
+    name or a former one; never another install's, another table's or anything else."""
     path = derived.path(directory)
     data = marshal.dumps({**derived.header(), "payload": payload}, 4)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,10 +139,12 @@ def write(derived: Derived, payload: Any, directory: Path | None = None) -> None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(staging)
-    for sibling in path.parent.glob(f"{derived.kind}-*-{derived.place}-f*.bin"):
-        if sibling != path:
-            with contextlib.suppress(OSError):
-                sibling.unlink()
+    patterns = [f"{derived.kind}-*-{{place}}-f*.bin", *derived.former_names]
+    for pattern in patterns:
+        for sibling in path.parent.glob(pattern.format(place=derived.place)):
+            if sibling != path and sibling.is_file():
+                with contextlib.suppress(OSError):
+                    sibling.unlink()
 
 
 def load(

@@ -87,11 +87,16 @@ class WouldArchive(LocalmindError):
     """A bulk write (``localmind import``) would take the store over its capacity, so memories
     would be archived to make room, and it was not allowed to: nothing was written."""
 
-    def __init__(self, message: str, *, excess: int, total: int, capacity: int) -> None:
+    def __init__(
+        self, message: str, *, excess: int, total: int, capacity: int, at_most: bool = False
+    ) -> None:
         super().__init__(message)
         self.excess = excess  # how many would have been archived
         self.total = total  # how many active memories the write would have left
         self.capacity = capacity
+        # ``total`` is the most the write could leave, counted before its work (merges may
+        # leave fewer); a capacity of ``total`` is enough either way
+        self.at_most = at_most
 
 
 class ChangedMeanwhile(InvalidInput):

@@ -123,20 +123,26 @@ class Governance:
             evicted.append(memory_id)
         return evicted
 
-    def refuse_over_capacity(self, namespace: str) -> None:
+    def refuse_over_capacity(self, namespace: str, *, adding: int = 0) -> None:
         """:class:`WouldArchive` when ``namespace`` holds more active memories than the
-        capacity (a bulk write not allowed to archive, inside its transaction: it rolls back)."""
-        excess = self.over_capacity(namespace)
-        if excess == 0:
-            return
+        capacity (a bulk write not allowed to archive, inside its transaction: it rolls back),
+        or would with ``adding`` more: the most a bulk write could add, checked before its
+        work (then the count is an upper bound, and the message says "up to")."""
         capacity = self.config.capacity
-        assert capacity is not None
+        if capacity is None:
+            return
+        total = self.store.count(namespace) + adding
+        excess = total - capacity
+        if excess <= 0:
+            return
+        up_to = "up to " if adding else ""
         raise WouldArchive(
-            f"This would leave {capacity + excess} memories, over the capacity of "
-            f"{capacity}: {excess} would be archived to make room. Nothing was written.",
+            f"This would leave {up_to}{total} memories, over the capacity of {capacity}: "
+            f"{up_to}{excess} would be archived to make room. Nothing was written.",
             excess=excess,
-            total=capacity + excess,
+            total=total,
             capacity=capacity,
+            at_most=bool(adding),
         )
 
     def over_capacity(self, namespace: str) -> int:

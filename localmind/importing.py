@@ -6,8 +6,8 @@ so the rest would be wrong too, and the whole file is refused."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ from typing import Any
 from localmind import validation
 from localmind.config import Limits
 from localmind.errors import InvalidInput
+from localmind.records import MemoryType, Status, content_hash
 from localmind.transfer import Carried, Restorable, from_export_line, is_export
 from localmind.writing import NewMemory
 
@@ -34,6 +35,56 @@ class BadDate(ValueError):
 
 #: What a date in a file may be, said with every date that is not.
 DATE_FORMS = "dates are ISO 8601 (2025-03-20, 2025-03-20T09:30:00+01:00) or Unix seconds"
+
+
+#: Distinct texts an import's count keeps at most (~100 bytes each); past them each line counts
+#: as new, so the count stays an upper bound and its memory bounded whatever the file's size.
+COUNTED_DISTINCT = 200_000
+
+
+@dataclass(slots=True)
+class MostAdded:
+    """The most active memories an import's items could add, counted as the file is read once
+    before any embedding or judging (review12 R12: a first import over the capacity was refused
+    only after minutes of both). A text counts once (an event once per moment it is dated: the
+    same run on another day is another run), an exported memory once by its id; a text or an
+    exported memory already in the store (:meth:`here`) counts none. Merges of restatements and
+    texts a memory replaced may leave fewer: the import's own end checks the exact count."""
+
+    texts: dict[str, None] = field(default_factory=dict)  # facts' content hashes, in order
+    events: set[tuple[str, float | None]] = field(default_factory=set)
+    exported: dict[str, None] = field(default_factory=dict)  # active exported memories' ids
+    uncounted: int = 0  # items past COUNTED_DISTINCT, each counted as new
+
+    def note(self, item: NewMemory | Restorable | Carried) -> None:
+        if isinstance(item, NewMemory):
+            if item.type is MemoryType.SHORT_TERM:
+                return  # (the session's buffer: never stored)
+            hashed = content_hash(item.content)
+            if hashed in self.texts or (hashed, item.created_at) in self.events:
+                return
+            if len(self.texts) + len(self.events) + len(self.exported) >= COUNTED_DISTINCT:
+                self.uncounted += 1
+            elif item.type is MemoryType.EPISODIC:
+                self.events.add((hashed, item.created_at))
+            else:
+                self.texts[hashed] = None
+        elif isinstance(item, Restorable) and item.record.status is Status.ACTIVE:
+            if item.record.id in self.exported:
+                return
+            if len(self.texts) + len(self.events) + len(self.exported) >= COUNTED_DISTINCT:
+                self.uncounted += 1
+            else:
+                self.exported[item.record.id] = None
+        # (what an export's memories wait for adds no memory)
+
+    def here(self, active_text: Callable[[str], bool], stored: Callable[[str], bool]) -> int:
+        """The count, less the facts whose text is ``active_text`` in the store (a repeat
+        raises its confidence) and the exported ids already ``stored`` (skipped, or forgotten
+        here: never brought back)."""
+        facts = sum(1 for hashed in self.texts if not active_text(hashed))
+        exported = sum(1 for memory_id in self.exported if not stored(memory_id))
+        return facts + len(self.events) + exported + self.uncounted
 
 
 def detect_jsonl(path: Path, first_line: str) -> bool:

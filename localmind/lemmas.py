@@ -54,8 +54,14 @@ def _data_file() -> Path:
     return DATA_FOLDER / f"{LANG}.plzma"
 
 
+#: The file's name before it was a derived_tables one (cold12): 4 MB an upgrade left behind.
+_FORMER_NAME = f"simplemma-*-{LANG}-{{place}}-f*.bin"
+
+
 def _derived() -> derived_tables.Derived:
-    return derived_tables.Derived(f"simplemma-{LANG}", simplemma.__version__, _data_file(), FORMAT)
+    return derived_tables.Derived(
+        f"simplemma-{LANG}", simplemma.__version__, _data_file(), FORMAT, (_FORMER_NAME,)
+    )
 
 
 def cache_file(directory: Path | None = None) -> Path:

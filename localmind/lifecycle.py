@@ -5,7 +5,8 @@ reverting to an earlier version. Every automatic decision is logged as an event 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -313,6 +314,17 @@ class Lifecycle:
         self.config = config
         self._clock = clock
         self.llm = llm
+        # (English name, other name) pairs declared by memories not stored yet: see
+        # :meth:`with_declared`
+        self._also_declared: frozenset[tuple[str, str]] = frozenset()
+
+    def with_declared(self, pairs: Iterable[tuple[str, str]]) -> Lifecycle:
+        """A copy that reads ``pairs`` among the names the store's memories declare
+        (:meth:`_declared_names`): an import judging memories it has not written yet, one of
+        which declares a name (儿子刘子轩…英文名叫Leo), judges as it would once they are."""
+        twin = copy.copy(self)
+        twin._also_declared = self._also_declared | frozenset(pairs)
+        return twin
 
     # --- what to do with a new memory ---------------------------------------------------------
 
@@ -323,21 +335,23 @@ class Lifecycle:
         count: int = NEIGHBOURS,
         content: str | None = None,
         types: Sequence[str] | None = None,
+        planned: Sequence[tuple[StoredMemory, float]] = (),
     ) -> list[tuple[StoredMemory, float]]:
         """The ``count`` nearest active memories at or above :meth:`floor` for ``content``
-        (of ``types`` only, when given)."""
+        (of ``types`` only, when given). ``planned``: memories a write will add, not stored
+        yet, with their similarity, found among the stored ones as if they were (by their
+        vectors; the keyword index does not hold them)."""
         hits = self.store.nearest(vector, count, namespace, types)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
         least = self.floor(content)
-        kept = [
-            (rowid, 1.0 - distance)
-            for rowid, distance in hits
-            if rowid in stored and 1.0 - distance >= least
-        ]
-        found = [(stored[rowid], similarity) for rowid, similarity in kept]
+        candidates = [(stored[r], 1.0 - distance) for r, distance in hits if r in stored]
+        if planned:
+            candidates = sorted([*candidates, *planned], key=lambda pair: pair[1], reverse=True)
+            candidates = candidates[:count]
+        found = [(memory, similarity) for memory, similarity in candidates if similarity >= least]
         if content is None:
             return found
-        seen = {rowid for rowid, _ in kept}
+        seen = {memory.rowid for memory, _ in found}
         by_slot = self._slot_neighbours(namespace, vector, content, seen, types)
         if not by_slot:
             return found
@@ -396,10 +410,10 @@ class Lifecycle:
         words of a declaration declare (``aliases.DECLARING_WORDS``)."""
         match = match_expression(aliases.DECLARING_WORDS)
         if match is None:
-            return frozenset()
+            return self._also_declared
         hits = self.store.keyword(match, DECLARATIONS, namespace, None)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
-        return frozenset(
+        return self._also_declared | frozenset(
             pair for memory in stored.values() for pair in aliases.declared(memory.record.content)
         )
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from localmind import preferences, ranking, validation
-from localmind.arrivals import Judging, judge_arrivals
+from localmind.arrivals import JudgedAhead, Judging, judge_ahead, judge_arrivals, write_judged
 from localmind.config import GovernanceConfig, Settings
 from localmind.currency import Given, edited_after_told, given, newer_versions, worth_giving
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors, warm_up
@@ -25,6 +25,7 @@ from localmind.embedders.rerank import Reranker
 from localmind.errors import AmbiguousId, InvalidInput, NotAStore, NotFound, StoreError
 from localmind.files import sidecars
 from localmind.governance import LAST_MAINTENANCE, Governance, MaintenanceReport
+from localmind.importing import MostAdded
 from localmind.keys import KdfParams, KeyFile, check_new_passphrase, key_file_for
 from localmind.lifecycle import (
     NOT_SENT,
@@ -966,6 +967,20 @@ class Memory:
             if stored.record.status is not Status.DELETED:
                 yield stored.record, self._lifecycle.versions(stored.record.id)
 
+    def refuse_over_capacity(self, adding: MostAdded) -> None:
+        """Refuse, before its work (:class:`WouldArchive`, nothing written), a bulk write whose
+        items could take this store over its capacity: ``adding`` counted the most they could
+        add, less the texts and exported memories already here."""
+        capacity = self._governance.config.capacity
+        if capacity is None:
+            return
+        namespace = self.namespace
+        most = adding.here(
+            lambda hashed: self._store.find_active_by_hash(namespace, hashed) is not None,
+            lambda memory_id: self._store.get(memory_id) is not None,
+        )
+        self._governance.refuse_over_capacity(namespace, adding=most)
+
     def restore(self, items: Sequence[Restorable], progress: Progress | None = None) -> Restored:
         """Write back exported memories as they were (same ids, versions, history, confidence,
         timestamps). An id already in the store is skipped; one forgotten here stays forgotten
@@ -1053,10 +1068,15 @@ class Memory:
                     )
         return queued
 
-    def judge_restored(self, ids: Sequence[str], spoken_for: Iterable[str]) -> int:
+    def judge_restored(
+        self, ids: Sequence[str], spoken_for: Iterable[str], ahead: JudgedAhead | None = None
+    ) -> int:
         """Judge memories an import restored as ``add`` would (without the model) against the
         store's other active memories, except the pairs of two memories in ``spoken_for`` (a
-        version 2 export carried what those waited for); returns the conflicts queued."""
+        version 2 export carried what those waited for); returns the conflicts queued.
+        ``ahead``: the same judging, done before the write lock (:meth:`judge_restored_ahead`;
+        check it first with :meth:`check_ahead`): only its writes are left. Used when exactly
+        the memories it judged were restored; otherwise they are judged here."""
         if not ids:
             return 0
         spoken = frozenset(spoken_for)
@@ -1065,12 +1085,71 @@ class Memory:
         active = [stored.record.id for stored in self._store.iter_memories(self.namespace)]
         if spoken.issuperset(active):
             return 0  # (into a fresh store: the export carried all there is to know)
-        judging = Judging(
-            "judged when imported", None, merges=False, spoken_for=spoken, both_ways=True
-        )
+        judging = _restored_judging(spoken)
         with self._writer.all_or_nothing():
-            report = judge_arrivals(self._store, self._lifecycle, self.namespace, ids, judging)
+            restored = {
+                memory_id
+                for memory_id in ids
+                if (stored := self._store.get(memory_id)) is not None
+                and stored.record.status is Status.ACTIVE
+                and stored.record.namespace == self.namespace
+            }
+            if ahead is not None and restored == ahead.ids:
+                report = write_judged(self._store, self._lifecycle, self.namespace, ahead, judging)
+            else:
+                report = judge_arrivals(self._store, self._lifecycle, self.namespace, ids, judging)
         return len(report.queued)
+
+    def judge_restored_ahead(
+        self, items: Sequence[Restorable], carried: Sequence[Carried] = ()
+    ) -> JudgedAhead | None:
+        """What :meth:`judge_restored` will decide for the memories :meth:`restore` writes of
+        ``items`` (prepared: their vectors are known), decided now, holding no lock, so that
+        other programs' writes wait only for the writes (polish13, as ``remember_many`` since
+        mcp12). ``carried``: what the items' export carries, queued before they are judged.
+        None when it cannot be decided ahead: an export without its queue (version 1: its
+        memories are judged against each other)."""
+        self._check_ready()
+        if not all(item.carries_queue for item in items):
+            return None
+        namespace = self.namespace
+        spoken = frozenset(item.record.id for item in items)
+        written = [
+            replace(item.record, content_hash=content_hash(item.record.content))
+            for item in items
+            if self._store.get(item.record.id) is None
+        ]
+        active = [
+            record
+            for record in written
+            if record.status is Status.ACTIVE and record.namespace == namespace
+        ]
+        judging = _restored_judging(spoken)
+        stored = [stored.record.id for stored in self._store.iter_memories(namespace)]
+        if spoken.issuperset(stored):  # (judge_restored's shortcut: a fresh store)
+            active = []
+        vectors = self._writer.embed_documents([record.content for record in active])
+        # The export's conflicts, queued before its memories are judged: pending for them,
+        # (earlier, newer) as the store dates a pending pair.
+        made = {record.id: record.created_at for record in written}
+        pending: list[tuple[str, str]] = []
+        for conflict in carried:
+            if isinstance(conflict, CarriedConflict):
+                pair = (conflict.existing_id, conflict.candidate_id)
+                for memory_id in pair:
+                    if memory_id not in made and (known := self._store.get(memory_id)):
+                        made[memory_id] = known.record.created_at
+                one, other = pair
+                pending.append(pair if made.get(one, 0.0) <= made.get(other, 0.0) else (other, one))
+        arriving = list(zip(active, vectors, strict=True))
+        return judge_ahead(self._store, self._lifecycle, namespace, arriving, judging, pending)
+
+    def check_ahead(self, ahead: JudgedAhead) -> None:
+        """:class:`StaleDecisions` when another program changed a memory of this namespace
+        since ``ahead`` was judged: at the start of the import's transaction (its lock held),
+        before its own writes."""
+        if self._store.touched_since(self.namespace, ahead.seq):
+            raise StaleDecisions
 
     def _active_pair(self, one: str, other: str) -> tuple[StoredMemory, StoredMemory] | None:
         """The two memories, when both are active memories of this namespace."""
@@ -1199,3 +1278,10 @@ class Memory:
     def iter_all(self) -> Iterator[MemoryRecord]:
         for stored in self._store.iter_memories(self.namespace, status=None, newest_first=False):
             yield stored.record
+
+
+def _restored_judging(spoken_for: frozenset[str]) -> Judging:
+    """How an import judges the memories of an export it restored (``localmind.arrivals``)."""
+    return Judging(
+        "judged when imported", None, merges=False, spoken_for=spoken_for, both_ways=True
+    )

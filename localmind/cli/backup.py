@@ -16,7 +16,7 @@ from localmind.backup import (
     check_store,
     restore_backup,
 )
-from localmind.cli.context import Context, read_passphrase
+from localmind.cli.context import Context, check_folder, read_passphrase
 from localmind.cli.errors import friendly_errors
 from localmind.cli.output import PagesBar, echo_json, n_memories
 from localmind.cli.root import cli
@@ -82,6 +82,9 @@ def restore(obj: Context, file: Path, target: Path | None, force: bool) -> None:
     store already there is kept aside, never deleted. Close the app and other localmind
     programs first."""
     target = (target or obj.db).expanduser()
+    # As for every command that makes a store: a folder named by mistake is never made (the
+    # default location's is). Said before the passphrase is asked for (review12 R13).
+    check_folder(target, "Nothing was restored.")
     occupied = target.exists() or key_file_for(target).exists()
     if occupied and not force and sys.stdin.isatty() and sys.stderr.isatty():
         click.confirm(

@@ -141,16 +141,17 @@ def open_remembered(
         return None
 
 
-def check_folder(db: Path) -> None:
+def check_folder(db: Path, nothing: str = "Nothing was created.") -> None:
     """Refuse to create a store named (--db, LOCALMIND_DB, the config file) in a folder that
     does not exist: a typo in the path would otherwise grow a tree of new folders holding a
-    new, empty store. The default location's folder is made as needed."""
+    new, empty store (or a restored one, where nobody looks for it). The default location's
+    folder is made as needed."""
     if db.parent.is_dir() or db == default_db_path():
         return
     where = printable(str(db.parent), newlines=False)
     raise NotAStore(
         f"No folder {where}: check --db / LOCALMIND_DB, or create the folder first (mkdir -p "
-        f"{where}). Nothing was created."
+        f"{where}). {nothing}"
     )
 
 

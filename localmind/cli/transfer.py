@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from localmind import validation
+from localmind.arrivals import JudgedAhead
 from localmind.cli.context import Context
 from localmind.cli.errors import friendly_errors
 from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_type_option
@@ -33,7 +34,7 @@ from localmind.errors import (
     WouldArchive,
 )
 from localmind.files import write_atomically
-from localmind.importing import BadLine, detect_jsonl, read_lines
+from localmind.importing import BadLine, MostAdded, detect_jsonl, read_lines
 from localmind.keys import key_file_for
 from localmind.memory import Decided, Memory, NewMemory, StaleDecisions, validate_new
 from localmind.records import MemoryType
@@ -119,6 +120,12 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         )
     first = first_lines[0] if first_lines else ""
     jsonl = fmt == "jsonl" or (fmt == "auto" and detect_jsonl(Path(file.name), first))
+    # The most it could add, counted before anything is embedded or judged (review12 R12: an
+    # import over the capacity was refused only after minutes of both). Not for standard
+    # input, which is read once: there the import's end is the check.
+    most = None
+    if file.seekable() and not allow_evict:
+        most = _most_added(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace)
     reader = _Batches(
         read_lines(lines, jsonl=jsonl, default_type=type_, namespace=obj.namespace), file.name
     )
@@ -132,13 +139,21 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     new_store = not obj.db.exists() and not key_file_for(obj.db).exists()
     with obj.open(create=True) as memory:
         memory.source = validation.source_of("import", Path(file.name).name)
+        if most is not None:
+            with _refused_over_capacity(file.name, obj.db if new_store else None):
+                memory.refuse_over_capacity(most)
         started = time.perf_counter()
         # Half the bar reads, prepares and judges (no lock held), the other half writes.
         bar = click.progressbar(length=2 * (lines.size or 1), label="Importing", file=sys.stderr)
         with _nothing_left_if_stopped(), bar:
             progress = _Progress(bar, lines)
             ahead = _prepared_ahead(memory, pending, batches, progress, check=not raw)
+            following = next(batches, None)  # (a file longer than what is prepared ahead)
+            whole = following is None
+            if following is not None:
+                batches = itertools.chain([following], batches)
             decided = _decided(memory, ahead, raw)
+            restored = _restored_judged_ahead(memory, ahead) if whole and decided is None else None
             attempt = 1
             while True:
                 tally = _Tally()
@@ -147,6 +162,10 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                         _refused_over_capacity(file.name, obj.db if new_store else None),
                         memory.all_or_nothing(archive=allow_evict) as evicted,
                     ):
+                        if restored is not None and attempt < DECIDING_ATTEMPTS:
+                            memory.check_ahead(restored)  # (the lock held, nothing written)
+                        elif restored is not None:
+                            restored = None  # the last time: judged under the lock
                         if decided is not None:
                             last = attempt >= DECIDING_ATTEMPTS
                             written = memory.apply_decided(decided, judge_again=last)
@@ -163,14 +182,18 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                             progress.written(pending)
                         # Written back as they were, then judged as `add` judges, against
                         # the rest of the store (what the export's own memories waited for,
-                        # it carried).
-                        tally.queued += memory.judge_restored(tally.restored, tally.spoken_for)
+                        # it carried): judged before the lock when they could be.
+                        tally.queued += memory.judge_restored(
+                            tally.restored, tally.spoken_for, restored
+                        )
                     break
                 except StaleDecisions:
                     # Another program changed what the decisions read (nothing was written):
                     # decide again against the store as it is now, holding no lock.
                     attempt += 1
                     decided = _decided(memory, ahead, raw)
+                    if restored is not None:
+                        restored = _restored_judged_ahead(memory, ahead)
             bad = reader.bad
         elapsed = time.perf_counter() - started
         capacity = memory.settings.governance.capacity
@@ -233,12 +256,16 @@ def _refused_over_capacity(name: str, new_store: Path | None = None) -> Iterator
             if new_store is not None
             else ""
         )
+        # Counted before the work (over.at_most), merges of restatements may leave fewer: the
+        # figures are the most it could be, and the capacity advised is enough either way.
+        up_to = "up to " if over.at_most else ""
+        least = "what is over it" if over.at_most else f"the {over.excess}"
         raise click.ClickException(
-            f"Importing {printable(name)} would leave {n_memories(over.total)}, over the "
-            f"capacity of {over.capacity}: {n_memories(over.excess)} would be archived to make "
-            f"room. Nothing was imported. Raise the capacity first (localmind config capacity "
-            f"{over.total}), or import with --allow-evict to archive the {over.excess} of "
-            f"least value (memories you added one by one go last).{kept}"
+            f"Importing {printable(name)} would leave {up_to}{n_memories(over.total)}, over "
+            f"the capacity of {over.capacity}: {up_to}{n_memories(over.excess)} would be "
+            f"archived to make room. Nothing was imported. Raise the capacity first (localmind "
+            f"config capacity {over.total}), or import with --allow-evict to archive {least} "
+            f"of least value (memories you added one by one go last).{kept}"
         ) from None
 
 
@@ -347,6 +374,31 @@ class _Progress:
         self._bar.update(max(0, position - self._bar.pos))
 
 
+def _most_added(
+    lines: _Lines, *, jsonl: bool, default_type: str, namespace: str
+) -> MostAdded | None:
+    """One pass over the file before the import's own: the most memories it could add. None
+    when a line refuses the whole file: the import's pass says so, after the bad lines before
+    it (each said once, by that pass)."""
+    most = MostAdded()
+    items = read_lines(lines, jsonl=jsonl, default_type=default_type, namespace=namespace)
+    try:
+        for batch in _Batches(items, lines.name, quiet=True):
+            for item in batch.new:
+                most.note(item)
+            for restorable in batch.restorable:
+                most.note(restorable)
+    except _RefusedWhole:
+        return None
+    finally:
+        lines.rewind()
+    return most
+
+
+class _RefusedWhole(Exception):
+    """A line refuses the whole file (a pass that only counts: the import's own says why)."""
+
+
 def _prepare(memory: Memory, batch: _Batch, progress: _Progress, check: bool) -> None:
     progress.read(batch)
     memory.prepare(batch.new, check=check)
@@ -379,6 +431,19 @@ def _decided(memory: Memory, ahead: list[_Batch], raw: bool) -> Decided | None:
     return memory.decide([batch.new for batch in ahead], check=not raw)
 
 
+def _restored_judged_ahead(memory: Memory, ahead: list[_Batch]) -> JudgedAhead | None:
+    """An export's memories (the whole file in ``ahead``) judged before the write lock, as
+    they are judged once restored (``Memory.judge_restored_ahead``). None for a file with
+    lines of its own too (judged under the lock: they change what the export's memories are
+    judged against) or with nothing to restore."""
+    if any(batch.new for batch in ahead):
+        return None
+    items = [item for batch in ahead for item in batch.restorable]
+    if not items:
+        return None
+    return memory.judge_restored_ahead(items, [item for batch in ahead for item in batch.carried])
+
+
 def _prepared(
     memory: Memory, batches: Iterator[_Batch], progress: _Progress, raw: bool
 ) -> Iterator[_Batch]:
@@ -393,6 +458,7 @@ class _Lines:
 
     def __init__(self, file: Any) -> None:
         self._file = file
+        self.name = str(file.name)
         self._first: list[str] = []
         self.consumed = 0
         try:
@@ -418,20 +484,33 @@ class _Lines:
             yield line
         self._first = []
 
+    def rewind(self) -> None:
+        """Back to the first line (a seekable file, read to its end)."""
+        self._file.seek(0)
+        self._first = []
+        self.consumed = 0
+
 
 class _Batches:
     """The memories of ``items`` in batches of at most IMPORT_BATCH; bad lines are reported
     (and counted) as they are met, never kept."""
 
     def __init__(
-        self, items: Iterator[tuple[int, NewMemory | Restorable | Carried | BadLine]], name: str
+        self,
+        items: Iterator[tuple[int, NewMemory | Restorable | Carried | BadLine]],
+        name: str,
+        *,
+        quiet: bool = False,
     ) -> None:
         self._items = items
         self._name = name
+        self._quiet = quiet  # a pass that only counts: the import's own pass reports
         self.bad = 0
 
     def _report(self, problem: BadLine) -> None:
         self.bad += 1
+        if self._quiet:
+            return
         reason = printable(problem.reason, newlines=False)  # may quote the line
         click.echo(f"{printable(self._name)}:{problem.line}: skipped: {reason}", err=True)
 
@@ -439,6 +518,8 @@ class _Batches:
         batch = _Batch()
         for number, item in self._items:
             if isinstance(item, BadLine) and item.whole_file:
+                if self._quiet:
+                    raise _RefusedWhole
                 raise click.ClickException(
                     f"{printable(self._name)}:{number}: {printable(item.reason, newlines=False)} "
                     "Nothing was imported."
@@ -454,6 +535,8 @@ class _Batches:
                 try:
                     checked = validate_new(item, Settings())
                 except ImplausibleDate as error:
+                    if self._quiet:
+                        raise _RefusedWhole from None
                     # Not one bad line to skip: a file's dates are usually all off alike (a
                     # time zone, milliseconds for seconds), and the rest would be kept wrong
                     # (a date that cannot be read at all: BadLine.whole_file, above).

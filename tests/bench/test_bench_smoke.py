@@ -207,7 +207,8 @@ def test_sync_throughput_carries_a_few_events(tmp_path: Path) -> None:
     ("sets", "variable", "named"),
     [
         ("madial", "LOCALMIND_MADIAL_DIR", "MADial-Bench"),
-        ("locomo", "LOCALMIND_LOCOMO_DIR", "LoCoMo"),
+        # (the same path for another set, a ~1 s process: the full run's; polish13)
+        pytest.param("locomo", "LOCALMIND_LOCOMO_DIR", "LoCoMo", marks=pytest.mark.slow),
     ],
 )
 def test_retrieval_without_its_outside_data_says_where_it_goes(

@@ -5,6 +5,7 @@ Through the real CLI on the real encrypted store with the bundled embedder."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -362,8 +363,11 @@ def test_an_import_over_capacity_imports_nothing_and_says_the_ways_on(
 
     assert result.exit_code == 1 and result.stdout == ""
     error = result.stderr.splitlines()[-1]  # (after the progress bar's label)
-    assert error.startswith(f"Error: Importing {lines} would leave 7 memories, over the capacity")
-    assert "2 memories would be archived to make room. Nothing was imported." in result.stderr
+    # (counted before the work: merges of restatements could leave fewer, hence "up to")
+    assert error.startswith(
+        f"Error: Importing {lines} would leave up to 7 memories, over the capacity of 5: up to "
+        "2 memories would be archived to make room. Nothing was imported."
+    )
     assert "localmind config capacity 7" in result.stderr and "--allow-evict" in result.stderr
     assert files_of(store) == before
     # Raising the capacity as it says lets the whole file in, archiving nothing.
@@ -455,3 +459,78 @@ def test_a_first_import_over_the_default_capacity_says_the_new_store_is_kept(
     assert result.exit_code == 1, result.output
     assert f"The new store at {fresh.db} is kept, empty, for that." in result.stderr
     assert fresh.db.exists()
+
+
+def test_an_import_over_capacity_is_refused_before_any_line_is_embedded_or_judged(
+    cli: Cli, tmp_path: Path, store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review12 R12: an 8,000-line diary was refused only after 2 min of embedding and judging
+    _, lines = typed_and_imported(cli, tmp_path)
+    before = files_of(store)
+
+    def no_work(*_: object, **__: object) -> None:
+        raise AssertionError("embedded or judged before the refusal")
+
+    monkeypatch.setattr(Memory, "prepare", no_work)
+    monkeypatch.setattr(Memory, "decide", no_work)
+    result = cli("import", str(lines))
+
+    assert result.exit_code == 1, result.output
+    assert "would leave up to 7 memories, over the capacity of 5" in result.stderr
+    assert "Importing" not in result.stderr.split("Error:")[0]  # no progress bar: no work
+    assert files_of(store) == before
+
+
+def test_repeats_and_texts_already_stored_do_not_count_against_the_capacity_ahead(
+    cli: Cli, tmp_path: Path
+) -> None:
+    typed_and_imported(cli, tmp_path)  # 3 typed, capacity 5
+    lines = tmp_path / "repeats.txt"
+    # 4 lines, 2 new texts: the store ends at its capacity, not over it
+    lines.write_text(f"{FACTS[0]}\n{FACTS[3]}\n{FACTS[3]}\n{FACTS[4]}\n", encoding="utf-8")
+
+    summary = cli.ok("import", str(lines)).stdout
+
+    assert summary.startswith("Imported 2 memories") and "archived" not in summary
+    assert sorted(cli.contents()) == sorted(FACTS[:5])
+
+
+def test_an_export_into_a_new_store_over_its_capacity_is_refused_before_the_work(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review12 R12, addendum: a 7,325-memory export into a new store was refused after 111 s
+    for fact in FACTS[:4]:
+        cli.add(fact)
+    export = tmp_path / "export.jsonl"
+    cli.ok("export", "-o", str(export))
+    fresh = Cli(tmp_path / "new" / "memory.db")
+    fresh.ok("config", "set", "governance.capacity", "3")  # the configuration file: no store
+    monkeypatch.setattr(Memory, "prepare", lambda *_, **__: pytest.fail("embedded first"))
+
+    result = fresh("import", str(export))
+
+    assert result.exit_code == 1, result.output
+    assert "would leave up to 4 memories, over the capacity of 3" in result.stderr
+    assert "localmind config capacity 4" in result.stderr
+    assert f"The new store at {fresh.db} is kept, empty, for that." in result.stderr
+    assert fresh.json("stats")["active"] == 0
+
+
+def test_an_import_from_a_pipe_is_checked_against_the_capacity_at_its_end(
+    cli: Cli, tmp_path: Path, store: Path
+) -> None:
+    # standard input is read once: no count ahead, the import's end refuses it as before
+    typed_and_imported(cli, tmp_path)
+    before = files_of(store)
+    read_end, write_end = os.pipe()
+    with os.fdopen(write_end, "wb") as writer:
+        writer.write(("\n".join(FACTS[3:]) + "\n").encode())
+    with os.fdopen(read_end, "rb") as pipe:
+        result = cli("import", "-", input=pipe)  # type: ignore[arg-type]
+
+    assert result.exit_code == 1, result.output
+    error = result.stderr.splitlines()[-1]
+    assert error.startswith(
+        "Error: Importing <stdin> would leave 7 memories, over the capacity of 5"
+    )
+    assert files_of(store) == before

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from localmind import Memory, NewMemory
-from localmind.lifecycle import Decision
+from localmind.lifecycle import Decision, Lifecycle
 from localmind.memory import StaleDecisions
 from tests.cli_support import Cli
 from tests.conftest import FAST_KDF, PASSPHRASE
@@ -146,3 +146,85 @@ def test_the_cli_import_decides_again_while_another_program_keeps_changing_what_
     ]
     pairs = [(c["existing"]["content"], c["candidate"]["content"]) for c in cli.json("conflicts")]
     assert ("I live in Berlin", "We moved to Lisbon") in pairs
+
+
+def _export_of(tmp_path: Path, *texts: str) -> Path:
+    """A localmind export (version 2: it carries its queue) of a store told ``texts``."""
+    source = Cli(tmp_path / "source.db")
+    for text in texts:
+        source.ok("add", text, "--type", "semantic")
+    export = tmp_path / "export.jsonl"
+    source.ok("export", "-o", str(export))
+    return export
+
+
+def _queue_and_notes(db: Path) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
+    with Memory.open(db, PASSPHRASE, kdf=FAST_KDF, maintain=False) as memory:
+        texts = {r.id: r.content for r, _ in memory.export()}
+        conflicts, notes = memory.waiting(list(texts))
+    return (
+        sorted((texts[c.existing_id], texts[c.candidate_id], c.reason) for c in conflicts),
+        sorted((texts[n.earlier_id], texts[n.later_id]) for n in notes),
+    )
+
+
+@pytest.mark.slow  # two stores and a source, eight adds and two imports: ~1.5 s
+def test_an_exports_memories_judged_before_the_lock_are_judged_as_under_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # polish13: the judging of an export's memories against the store moved before the lock
+    seen = []
+    for ahead in (True, False):
+        target = Cli(tmp_path / f"target-{ahead}.db")
+        for text in ("I live in Berlin", "I work as a nurse", "My son is called Liu Zixuan"):
+            target.add(text, "--type", "semantic")
+        seen.append(target)
+    export = _export_of(
+        tmp_path,
+        "I moved to Lisbon last month",
+        "I work as a teacher now",
+        "I work as a teacher at a primary school",
+        "Our son Liu Zixuan, Leo in English, turns nine this summer",
+        "Leo quit the swimming club",
+    )
+    for ahead, target in zip((True, False), seen, strict=True):
+        if not ahead:
+            monkeypatch.setattr(Memory, "judge_restored_ahead", lambda *_, **__: None)
+        target.ok("import", str(export))
+    judged_ahead, judged_under_the_lock = (_queue_and_notes(t.db) for t in seen)
+    assert judged_ahead == judged_under_the_lock
+    conflicts = [(old, new) for old, new, _ in judged_ahead[0]]
+    assert ("I live in Berlin", "I moved to Lisbon last month") in conflicts
+
+
+def test_another_writer_is_not_kept_waiting_while_an_exports_memories_are_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program's `add` while an export's import judges its memories goes through at
+    once (it used to wait for the import's write lock, 10 s, then fail as busy), and the
+    import, which read a store that changed, judges again and says the same."""
+    target = Cli(tmp_path / "target.db")
+    target.add("I live in Berlin", "--type", "semantic")
+    export = _export_of(tmp_path, "I moved to Lisbon last month", "I play the cello on Sundays")
+    propose = Lifecycle.propose
+    wrote: list[str] = []
+
+    def another_program_writes_meanwhile(lifecycle: Lifecycle, *args: Any, **kw: Any) -> Any:
+        if not wrote:
+            wrote.append("writing")  # (its own add is judged too: once)
+            with Memory.open(target.db, PASSPHRASE, kdf=FAST_KDF, maintain=False) as other:
+                other.remember("My sister collects vintage stamps")
+            wrote.append("written")
+        return propose(lifecycle, *args, **kw)
+
+    monkeypatch.setattr(Lifecycle, "propose", another_program_writes_meanwhile)
+    result = target.ok("import", str(export))
+
+    assert wrote == ["writing", "written"]
+    assert result.stdout.startswith("Imported 2 memories"), result.stdout
+    assert "1 memory may change an earlier one" in result.stdout
+    pairs = [
+        (c["existing"]["content"], c["candidate"]["content"]) for c in target.json("conflicts")
+    ]
+    assert pairs == [("I live in Berlin", "I moved to Lisbon last month")]
+    assert "My sister collects vintage stamps" in target.contents()

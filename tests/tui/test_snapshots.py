@@ -18,8 +18,14 @@ from tests.ollama_server import FakeOllama
 from tests.tui.conftest import make_app, on_page, screen_text, seed, settle, until
 
 SnapCompare = Callable[..., bool]
+SLOW = pytest.mark.slow
 #: Every page in the smallest terminal the app supports (the usual default) and a large one.
-SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 34)], ids=["80x24", "120x34"])
+#: The quick loop takes the small one, where a layout breaks first (polish13: the large one,
+#: the same screens, is the full run's; ~1.5 s each).
+SIZES = pytest.mark.parametrize(
+    "size",
+    [pytest.param((80, 24), id="80x24"), pytest.param((120, 34), id="120x34", marks=SLOW)],
+)
 Size = tuple[int, int]
 
 

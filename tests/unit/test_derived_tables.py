@@ -137,3 +137,27 @@ def test_a_new_file_removes_this_installs_older_ones_only(source: Path, tmp_path
     assert sorted(p.name for p in directory.iterdir()) == sorted(
         d.path(directory).name for d in (current, other_install, other_table)
     )
+
+
+def test_a_new_file_removes_this_installs_file_under_a_former_name_only(
+    source: Path, tmp_path: Path
+) -> None:
+    # (the lemma table's pre-cold12 name stayed behind, 4 MB, after every upgrade)
+    directory = tmp_path / "cache"
+    directory.mkdir()
+    current = Derived("words", "1.0", source, 1, ("old-words-{place}-*.bin",))
+    elsewhere = Derived("words", "1.0", tmp_path / "elsewhere" / "words.txt", 1)
+    former = directory / f"old-words-{current.place}-v3.bin"
+    kept = [
+        directory / f"old-words-{elsewhere.place}-v3.bin",  # another install's
+        directory / f"old-words-{current.place}-v3.bin.note",  # not the pattern
+        directory / "readme.txt",
+    ]
+    for path in (former, *kept):
+        path.write_bytes(b"x")
+
+    load(current, Builder({"apple": "fruit"}), directory)
+
+    assert sorted(p.name for p in directory.iterdir()) == sorted(
+        [current.path(directory).name, *(p.name for p in kept)]
+    )
