@@ -1103,21 +1103,24 @@ class Recaller:
             if a in created and b in created
         ]
         conflicts = [(old, new) for old, new, _ in linked]
-        texts = {r.memory.id: r.memory.content for r in results}
-        linked += [
-            (old, new, close)
-            for old, new, close in self._store.later_versions(self.namespace, top)
-            if new in created
-            and created[old] <= created[new]
-            # a note an earlier version wrote on a change word alone, about another person or
-            # another thing ("Emma's new best friend" after "Emma's teacher"), is dropped
-            # (review12 R5)
-            and told_of_one_thing(texts[old], texts[new], announced=True)
-        ]
+        if noted := self._store.later_versions(self.namespace, top):
+            texts = {r.memory.id: r.memory.content for r in results}
+            linked += [
+                (old, new, close)
+                for old, new, close in noted
+                if new in created
+                and created[old] <= created[new]
+                # a note an earlier version wrote on a change word alone, about another person
+                # or another thing ("Emma's new best friend" after "Emma's teacher"), is
+                # dropped (review12 R5)
+                and told_of_one_thing(texts[old], texts[new], announced=True)
+            ]
         # pairs nothing links, judged now as remember() would have: they pass like a conflict,
         # and move only over memories about as relevant (below)
         judged = self._unlinked_versions(results, stored, linked, found)
         linked += [(old, new, None) for old, new in judged]
+        if not linked and asked_now is None:  # the usual case: nothing can move
+            return results
         relevance = {r.memory.id: r.found.probability for r in results}
         in_period = {r.memory.id for r in results if r.found.candidate.in_period}
         pairs = [

@@ -41,6 +41,7 @@ _LaterVersion = tuple[int, str, float | None]
 class Events(Tables):
     device_id: str
     _later_versions: LookupCache[tuple[str, str], list[_LaterVersion]]
+    _kept_with: LookupCache[str, list[str]]  # memory id -> the ids a person kept it with
     _hlc: HybridLogicalClock
     _clock: Callable[[], float]
 
@@ -130,17 +131,29 @@ class Events(Tables):
         ``kept_with`` note on the newer memory, which travels; an update, or the add that brings
         it back after another laptop folded it away, ``replica._kept_both_later``) whose newer
         memory is one of ``ids`` (looked up by the memory's id: a search of every note's text
-        would read the whole log)."""
+        would read the whole log). Each memory's notes come from a cache while the event log is
+        unchanged (``LookupCache``): recall asks on every query, and the answer is nearly always
+        none."""
         if not ids:
             return set()
-        rows = self.db.execute(
-            f"SELECT memory_id, json_extract(payload, '$.{KEPT_WITH}') FROM events "
-            f"WHERE memory_id IN ({placeholders(ids)}) AND op IN ('update', 'add') "
-            "AND json_valid(payload) "
-            f"AND json_type(payload, '$.{KEPT_WITH}') = 'text'",
-            list(ids),
-        ).fetchall()
-        return {frozenset((str(newer), str(kept))) for newer, kept in rows}
+
+        def read(keys: list[str]) -> dict[str, list[str]]:
+            rows: list[tuple[Any, ...]] = self.db.execute(
+                f"SELECT memory_id, json_extract(payload, '$.{KEPT_WITH}') FROM events "
+                f"WHERE memory_id IN ({placeholders(keys)}) AND op IN ('update', 'add') "
+                "AND json_valid(payload) "
+                f"AND json_type(payload, '$.{KEPT_WITH}') = 'text'",
+                keys,
+            ).fetchall()
+            found: dict[str, list[str]] = {key: [] for key in keys}
+            for newer, kept in rows:
+                found[str(newer)].append(str(kept))
+            return found
+
+        answers = self._kept_with.get(
+            self.db, ids, lambda: self.scalar("PRAGMA data_version"), read
+        )
+        return {frozenset((newer, kept)) for newer, held in answers.items() for kept in held}
 
     def record_event(
         self,

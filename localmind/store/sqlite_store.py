@@ -49,6 +49,7 @@ class SqliteStore(Replication, Latency, Profiles):
         # what recall looks up of its first results besides their rows
         self._pending_conflicts = LookupCache(self._row_cache, ("conflicts",))
         self._later_versions = LookupCache(self._row_cache, ("events",))
+        self._kept_with = LookupCache(self._row_cache, ("events",))
         # The app searches from worker threads while its main thread may write: the arrays
         # change under one thread at a time.
         self._index_lock = threading.Lock()

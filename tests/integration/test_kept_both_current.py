@@ -37,3 +37,27 @@ def test_a_pair_kept_both_marks_neither_outdated(
     told = memory.context(QUESTION)
     assert WEEKENDS in told and POTTERY in told
     assert "可能已过时：" not in told and "may be outdated:" not in told
+
+
+@pytest.mark.slow
+def test_a_keep_both_told_in_another_program_holds_at_its_next_recall(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """The app asked before the person answered elsewhere (the CLI, another laptop's sync): what
+    it learnt then of kept pairs (none) must not outlive the answer."""
+    cli = open_memory()
+    older = cli.remember(WEEKENDS, type="semantic")
+    clock.advance(days=500)
+    newer = cli.remember(POTTERY, type="semantic")
+    clock.advance(seconds=60)
+    [conflict] = cli.conflicts()
+    app = open_memory()  # another connection, as another process has
+    for _ in range(3):  # past the searches answered through SQL: the in-memory indexes too
+        assert "可能已过时：" in app.context(QUESTION)
+
+    cli.resolve_conflict(conflict.id, "keep_both")
+
+    found = {r.memory.id: r.breakdown for r in app.recall(QUESTION, 5, threshold=0)}
+    assert {older.id, newer.id} <= set(found)
+    assert all(b.moved_above is None and b.superseded_by is None for b in found.values())
+    assert "可能已过时：" not in app.context(QUESTION)
