@@ -327,7 +327,9 @@ SINGLE_SLOTS = _groups(
         "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
         "age": "age 岁 年龄",
         "contact": "phone email address 电话 邮箱 地址 手机号",
-        "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
+        # (Miete, Kaltmiete: the German words a newcomer to Germany keeps for the rent, in
+        # either language; review13 J9)
+        "money": "rent salary pay earn income miete kaltmiete 房租 工资 薪水 月薪 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
         "school": "study university school college major degree student grade elementary "
         "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",

@@ -1,6 +1,7 @@
-"""As many negations in both texts is no sameness when they negate other things: a corrected
-diagnosis whose older text says "no EpiPen needed" is still queued (review13 J1). A word both
-texts negate is no change."""
+"""A new user's changes the queue missed (review13): as many negations in both texts is no
+sameness when they negate other things, so a corrected diagnosis whose older text says "no
+EpiPen needed" is queued (J1), while a word both texts negate is no change; the German word for
+the rent is the rent (J9)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,9 @@ def test_a_negation_of_another_word_is_queued(old: str, new: str) -> None:
 @pytest.mark.parametrize(("old", "new"), SAME)
 def test_a_word_both_negate_is_no_change(old: str, new: str) -> None:
     assert not suspect(old, new).contradicts
+
+
+def test_the_german_word_for_the_rent_is_the_rent() -> None:
+    # a newcomer to Berlin keeps "Kaltmiete" for the rent, in English and Chinese (review13 J9)
+    assert suspect("The Kaltmiete is 950 euros", "The Kaltmiete went up to 980 euros").contradicts
+    assert not suspect("The Kaltmiete is 950 euros", "The Warmmiete is 1150 euros").contradicts
