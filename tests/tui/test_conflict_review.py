@@ -232,7 +232,11 @@ async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(
     clock: FakeClock,
     queued: list[tuple[int, str, str]],
     ollama_server: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # the toast lasts the undo window: one that outlasts a loaded machine's slow steps (the
+    # toast was once gone before it was read, at load 15); leaving the page carries it out
+    monkeypatch.setattr("tui.screens.conflicts.UNDO_WINDOW_S", 600.0)
     verdicts = [{"pair": n, "relation": "contradicts", "reason": "moved"} for n in (1, 2)]
     ollama_server.when_schema_has("verdicts", {"verdicts": verdicts})
     ids = [c for c, _, _ in queued]

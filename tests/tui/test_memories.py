@@ -196,8 +196,15 @@ async def test_forget_then_undo_keeps_the_memory_as_it_was(
 
 
 async def test_a_forget_is_carried_out_when_the_page_is_left_or_the_app_quits(
-    app: LocalmindApp, seeded: dict[str, str], store_path: Path, clock: FakeClock
+    app: LocalmindApp,
+    seeded: dict[str, str],
+    store_path: Path,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # leaving and quitting end the window, not its clock: a window that outlasts a loaded
+    # machine's slow steps (it once ran out before the first check, at load 20)
+    monkeypatch.setattr("tui.app.UNDO_WINDOW_S", 600.0)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_page(pilot)
         await select(pilot, app, seeded[RUST])
