@@ -102,6 +102,9 @@ NEWER_FIRST_PUSH_OUT = 0.25
 #: personal sets (−0.01 with the queue's links, +0.01 without), reordering within them never
 #: changes what the first five hold (docs/benchmarks.md, "Recall, round 9").
 UNLINKED_CANDIDATES = 5
+#: How many changes on from the first results recall follows a chain of linked versions (a
+#: bus commute, then by car to the care home, then by car to the hospital: two).
+CHAIN_LINKS = 3
 #: The candidates, most relevant first, read for the attribute a question asks about.
 ATTRIBUTE_CANDIDATES = 60
 #: ... and a newer one so judged moves up only over memories at most ten times as relevant as
@@ -1089,25 +1092,13 @@ class Recaller:
             return results
         # created_at decides which is newer (an import may add an older fact after a newer one)
         created = {r.memory.id: r.memory.created_at for r in results if r.memory.id in stored}
-        # a pending conflict always counts (a person was asked; until they answer, the newer
-        # one is taken as current): no similarity to pass
-        linked: list[tuple[str, str, float | None]] = [
-            (a, b, None) if created[a] <= created[b] else (b, a, None)
-            for a, b in self._store.conflicts_involving(self.namespace, top)
-            if a in created and b in created
-        ]
-        conflicts = [(old, new) for old, new, _ in linked]
         texts = {r.memory.id: r.memory.content for r in results}
-        linked += [
-            (old, new, close)
-            for old, new, close in self._store.later_versions(self.namespace, top)
-            if new in created
-            and created[old] <= created[new]
-            # a note an earlier version wrote on a change word alone, about another person or
-            # another thing ("Emma's new best friend" after "Emma's teacher"), is dropped
-            # (review12 R5)
-            and told_of_one_thing(texts[old], texts[new], announced=True)
-        ]
+        # asked how things stand now, the latest of a chain of changes is the answer: the chain
+        # is followed; else only the first results' own successors move (a chain of Lily's
+        # school changes lifted over "What did Lily get on New Year's Eve?" pushed its answer
+        # out of the first five)
+        linked = self._links(top, created, texts, CHAIN_LINKS if asked_now is not None else 1)
+        conflicts = [(old, new) for old, new, close in linked if close is None]
         # pairs nothing links, judged now as remember() would have: they pass like a conflict,
         # and move only over memories about as relevant (below)
         judged = self._unlinked_versions(results, stored, linked, found)
@@ -1188,6 +1179,19 @@ class Recaller:
                     moved = True
             if not moved:
                 break
+        # of a chain of pending conflicts (A → B → C) whose middle dropped below its newer one
+        # (C too weak to push the last result out), the first was left above both, as the
+        # answer ("I drive a BYD" over "Sold the BYD, got a Corolla" and "Sold the Corolla, got
+        # a CR-V"): a pending conflict's earlier memory never ranks above the newer one
+        for _ in range(len(successor)):
+            settled = True
+            for old, new in successor.items():
+                positions = {r.memory.id: i for i, r in enumerate(ordered)}
+                if positions[old] < positions[new]:
+                    ordered.insert(positions[new], ordered.pop(positions[old]))
+                    settled = False
+            if settled:
+                break
         # a moved memory says so (its lower score is above a higher one), naming the earlier
         # one only while that is still among the results returned above the cut
         positions = {r.memory.id: i for i, r in enumerate(ordered)}
@@ -1207,6 +1211,45 @@ class Recaller:
                 r = replace(r, superseded_by=marks[0], superseded_at=marks[1], moved_above=marks[2])
             reordered.append(r)
         return reordered
+
+    def _links(
+        self, top: list[str], created: dict[str, float], texts: dict[str, str], steps: int
+    ) -> list[tuple[str, str, float | None]]:
+        """(older, newer, similarity) of each pending conflict (similarity None: a person was
+        asked, and until they answer the newer one is taken as current) and each later version
+        ``remember`` noted, among the results, whose older memory is one of ``top`` — or a
+        newer memory linked so, up to ``steps`` links from them: of a chain of changes (the
+        commute by bus, then by car to the care home, then by car to the hospital) the latest
+        is lifted over the one lifted over the first, not just over the first (session 12)."""
+        linked: list[tuple[str, str, float | None]] = []
+        seen_pairs: set[tuple[str, str, bool]] = set()
+        looked: set[str] = set()
+        wanted = list(top)
+        for _ in range(steps):
+            looked.update(wanted)
+            found: list[tuple[str, str, float | None]] = [
+                (a, b, None) if created[a] <= created[b] else (b, a, None)
+                for a, b in self._store.conflicts_involving(self.namespace, wanted)
+                if a in created and b in created
+            ]
+            found += [
+                (old, new, close)
+                for old, new, close in self._store.later_versions(self.namespace, wanted)
+                if new in created
+                and created[old] <= created[new]
+                # a note an earlier version wrote on a change word alone, about another person
+                # or another thing ("Emma's new best friend" after "Emma's teacher"), is dropped
+                # (review12 R5)
+                and told_of_one_thing(texts[old], texts[new], announced=True)
+            ]
+            for old, new, close in found:
+                if (old, new, close is None) not in seen_pairs:
+                    seen_pairs.add((old, new, close is None))
+                    linked.append((old, new, close))
+            wanted = list(dict.fromkeys(new for _, new, _ in found if new not in looked))
+            if not wanted:
+                break
+        return linked
 
     @staticmethod
     def _slots_asked_now(query: str) -> frozenset[str] | None:
