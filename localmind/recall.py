@@ -423,7 +423,11 @@ class Recaller:
         results = [
             self._result(entry, now, weights)
             for entry in self._newer_first(
-                ranked, limit, found, asked_now=self._slots_asked_now(query)
+                ranked,
+                limit,
+                found,
+                asked_now=self._slots_asked_now(query),
+                period_start=None if frame is None else frame.start,
             )[:limit]
         ]
         if touch:
@@ -1070,6 +1074,7 @@ class Recaller:
         found: _Found,
         *,
         asked_now: frozenset[str] | None = None,
+        period_start: float | None = None,
     ) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
@@ -1104,12 +1109,21 @@ class Recaller:
         judged = self._unlinked_versions(results, stored, linked, found)
         linked += [(old, new, None) for old, new in judged]
         relevance = {r.memory.id: r.found.probability for r in results}
+        # of the period the query names, a memory was current then unless a newer one replaced
+        # it before the period began: "thinking about Maui for Christmas" told in October is no
+        # answer to "where did we spend Christmas 2025?" after "Scratch Maui — Portland" told
+        # later in October (both plans for it; only the first says "this year")
         in_period = {r.memory.id for r in results if r.found.candidate.in_period}
+        replaced_before = {
+            (old, new)
+            for old, new, _ in linked
+            if period_start is not None and created[new] < period_start
+        }
         pairs = [
             (old, new)
             for old, new, close in linked
             # the query asks about the earlier one's time: it was current then
-            if (old not in in_period or new in in_period)
+            if (old not in in_period or new in in_period or (old, new) in replaced_before)
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
             and relevance[new] >= NEWER_FIRST_RELEVANCE

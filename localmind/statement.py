@@ -256,6 +256,9 @@ SYNONYMS = _groups(
         "light": "light 浅色 亮色",
         "mode": "mode theme 模式 主题",
         "app": "app application software 应用 软件 程序",
+        # what a year's or a month's work pays, in Chinese by several words (an hourly wage,
+        # 时薪, is another figure: not one of them)
+        "salary": "salary 工资 薪水 薪资 年薪 月薪",
     }
 )
 ANTONYMS = frozenset(
@@ -327,7 +330,7 @@ SINGLE_SLOTS = _groups(
         "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
         "age": "age 岁 年龄",
         "contact": "phone email address 电话 邮箱 地址 手机号",
-        "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
+        "money": "rent salary pay earn income wage 房租 工资 薪水 月薪 年薪 时薪 薪资 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
         "school": "study university school college major degree student grade elementary "
         "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
