@@ -14,7 +14,14 @@ import re
 from collections.abc import Iterable
 
 from localmind.bilingual import DICTIONARY
-from localmind.statement import OTHER_WORDS, SELF_WORDS, STOP_WORDS, read
+from localmind.statement import (
+    OTHER_WORDS,
+    RELATIONS,
+    SELF_WORDS,
+    STOP_WORDS,
+    a_full_chinese_name,
+    read,
+)
 
 _CJK_NAME = re.compile(r"^[\u3400-\u9fff]{2,4}$")
 # 英文名叫Leo, 英文名字是Leo, 英文名：Leo
@@ -102,3 +109,62 @@ def by_declared_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:
     if other is None:
         return text
     return opening.group(1) + in_pinyin(other) + text[opening.end() :]
+
+
+# --- a partner's name -------------------------------------------------------------------------
+# 我老公叫刘洋, 我太太王芳, "my husband Tom", "my wife, Sarah,": the store gives the user's partner
+# a name, and a change told by the name ("刘洋换工作了") is of what was told of "my husband",
+# and back (review12 R4). Only a partner (one person at a time), only these plain forms, and in
+# Chinese only a full name (a family name first): 我老公是医生 names no one.
+PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend"})
+_PARTNER_WORDS = sorted(
+    (word for word, relation in RELATIONS.items() if relation in PARTNERS), key=len, reverse=True
+)
+# Words that may hold a partner's name, for the keyword index (``Lifecycle``).
+PARTNER_DECLARING_WORDS = " ".join(_PARTNER_WORDS)
+_ZH_PARTNER_WORDS = [word for word in _PARTNER_WORDS if _CJK_ANYWHERE.match(word)]
+_EN_PARTNER_WORDS = [word for word in _PARTNER_WORDS if not _CJK_ANYWHERE.match(word)]
+_ZH_PARTNER_NAMED = re.compile(
+    r"我(?:的)?(" + "|".join(_ZH_PARTNER_WORDS) + r")(?:叫|名叫|是)?([\u3400-\u9fff]{2,3}?)"
+    r"(?=[，,、。；;\s（(]|是|今年|的|在|$)"
+)
+_EN_PARTNER_NAMED = re.compile(
+    r"\b(?i:my) (?i:(" + "|".join(_EN_PARTNER_WORDS) + r"))"
+    r"(?:,| is called| is named|'s name is)?\s+([A-Z][a-z]+)\b"
+)
+# What a partner is called in a text rewritten to name them as a relation.
+_SAID_AS = {"zh": "我{}", "en": "my {}"}
+
+
+def partners_named(text: str) -> frozenset[tuple[str, str]]:
+    """The (relation, name) pairs ``text`` gives the user's partner: {("husband", "刘洋")} for
+    我老公叫刘洋，是结构工程师; {("husband", "Tom")} for "My husband Tom works at Boeing"."""
+    found: set[tuple[str, str]] = set()
+    for match in _ZH_PARTNER_NAMED.finditer(text):
+        name = match.group(2)
+        if a_full_chinese_name(name):
+            found.add((RELATIONS[match.group(1)], name))
+    for match in _EN_PARTNER_NAMED.finditer(text):
+        name = match.group(2)
+        if name.lower() not in STOP_WORDS:
+            found.add((RELATIONS[match.group(1).lower()], name))
+    return frozenset(found)
+
+
+def by_partners_name(text: str, other: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """``text`` with the partner's name it opens with written as the relation ``other`` tells
+    of ("刘洋换工作了" → "我老公换工作了" beside "我老公在设计院上班"; "Tom now works at
+    Microsoft" → "my husband now works at Microsoft"), so the rules see one person. Unchanged
+    when it opens otherwise, or ``other`` is not about that relation."""
+    about = read(other).subject
+    for relation, name in pairs:
+        if relation != about or not text.lstrip().startswith(name):
+            continue
+        if _CJK_ANYWHERE.match(name):
+            word = next(w for w in _ZH_PARTNER_WORDS if RELATIONS[w] == relation)
+            said = _SAID_AS["zh"].format(word)
+        else:
+            said = _SAID_AS["en"].format(relation).capitalize()
+        start = text.index(name)
+        return text[:start] + said + text[start + len(name) :]
+    return text

@@ -756,6 +756,12 @@ _SURNAMES = frozenset(
 _GLUED_AFTER_A_NAME = frozenset("在的了和说是也都就又去来给跟把被要会")
 
 
+def a_full_chinese_name(name: str) -> bool:
+    """Whether ``name`` reads as a Chinese full name: two or three characters, a common family
+    name first (刘洋, 王芳, 刘子轩)."""
+    return 2 <= len(name) <= 3 and name[0] in _SURNAMES and all(_HAS_CJK.match(c) for c in name)
+
+
 def _a_chinese_full_name(token: str, tags: Mapping[str, str]) -> bool:
     return (
         2 <= len(token) <= 3
