@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from localmind.bilingual import DICTIONARY
+from localmind.fts_terms import match_expression
 from localmind.statement import (
     OTHER_WORDS,
     RELATIONS,
@@ -22,6 +24,9 @@ from localmind.statement import (
     a_full_chinese_name,
     read,
 )
+
+if TYPE_CHECKING:
+    from localmind.store import SqliteStore
 
 _CJK_NAME = re.compile(r"^[\u3400-\u9fff]{2,4}$")
 # 英文名叫Leo, 英文名字是Leo, 英文名：Leo
@@ -151,14 +156,27 @@ def partners_named(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
-def by_partners_name(text: str, other: str, pairs: Iterable[tuple[str, str]]) -> str:
-    """``text`` with the partner's name it opens with written as the relation ``other`` tells
-    of ("刘洋换工作了" → "我老公换工作了" beside "我老公在设计院上班"; "Tom now works at
-    Microsoft" → "my husband now works at Microsoft"), so the rules see one person. Unchanged
-    when it opens otherwise, or ``other`` is not about that relation."""
-    about = read(other).subject
+def partners_in(store: SqliteStore, namespace: str, most: int) -> frozenset[tuple[str, str]]:
+    """Every (relation, name) pair the ``most`` memories the keyword index finds by a partner's
+    words give the user's partner (:func:`partners_named`: 我老公叫刘洋): one keyword query."""
+    match = match_expression(PARTNER_DECLARING_WORDS)
+    if match is None:
+        return frozenset()
+    hits = store.keyword(match, most, namespace, None)
+    stored = store.get_by_rowids([rowid for rowid, _ in hits])
+    return frozenset(
+        pair for memory in stored.values() for pair in partners_named(memory.record.content)
+    )
+
+
+def by_partners_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """``text`` with the partner's name it opens with written as the relation ("刘洋换工作了"
+    → "我老公换工作了"; "Sarah now teaches at Burnaby South" → "My wife now teaches at Burnaby
+    South"), so the rules see the person "my husband" / "my wife" names in another text, and
+    another person in a text that opens with another name ("Emma now goes to …" beside
+    王芳's job, review12 R3). Unchanged when it opens otherwise."""
     for relation, name in pairs:
-        if relation != about or not text.lstrip().startswith(name):
+        if not text.lstrip().startswith(name):
             continue
         if _CJK_ANYWHERE.match(name):
             word = next(w for w in _ZH_PARTNER_WORDS if RELATIONS[w] == relation)

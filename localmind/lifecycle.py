@@ -30,7 +30,7 @@ from localmind.records import (
 )
 from localmind.sameness import Sameness, compare
 from localmind.secrets_check import looks_secret, withheld
-from localmind.statement import SINGLE_SLOTS, read
+from localmind.statement import OTHER, SELF, SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import (
     ABOUT_SOMEONE_ELSE,
@@ -65,6 +65,7 @@ CHANGE_FLOOR = 0.30
 # below any floor. This many, in the last places of the nearest five (see docs/design.md,
 # "The review queue, round 7").
 SLOT_NEIGHBOURS = 2
+SELF_AND_OTHER = frozenset({SELF, OTHER})
 # How many memories the keyword index is asked for when looking for a person's declared
 # English name (儿子刘子轩…英文名叫Leo; Lifecycle._declared_names).
 DECLARATIONS = 8
@@ -385,9 +386,10 @@ class Lifecycle:
     def _as_named_in(self, namespace: str) -> Callable[[str, str], tuple[str, str]]:
         """Two texts as this store names its people: an English name it opens with written as
         the declared other name (``localmind.aliases``: 儿子刘子轩…英文名叫Leo), a partner's name
-        written as the relation the other text tells of (我老公叫刘洋: "刘洋换工作了" beside
-        "我老公…"). The declarations are looked up (a keyword query each) only when a text may
-        open with such a name, once per new memory."""
+        written as the relation (我老公叫刘洋: "刘洋换工作了" beside
+        "我老公…", and as another person than "Emma" beside "Emma now goes to …"). The
+        declarations are looked up (a keyword query each) only when a text may open with such
+        a name, once per new memory."""
         declared: list[frozenset[tuple[str, str]]] = []
         partners: list[frozenset[tuple[str, str]]] = []
 
@@ -401,30 +403,17 @@ class Lifecycle:
                     aliases.by_declared_name(newer, declared[0]),
                 )
             subjects = {read(older).subject, read(newer).subject}
-            if subjects & aliases.PARTNERS:
+            if any(subject is not None and subject not in SELF_AND_OTHER for subject in subjects):
+                # someone named or a relative: which may be the partner the store names
                 if not partners:
-                    partners.append(self._partners_named(namespace))
+                    partners.append(aliases.partners_in(self.store, namespace, DECLARATIONS))
                 texts = (
-                    aliases.by_partners_name(texts[0], texts[1], partners[0]),
-                    aliases.by_partners_name(texts[1], texts[0], partners[0]),
+                    aliases.by_partners_name(texts[0], partners[0]),
+                    aliases.by_partners_name(texts[1], partners[0]),
                 )
             return texts
 
         return renamed
-
-    def _partners_named(self, namespace: str) -> frozenset[tuple[str, str]]:
-        """Every (relation, name) pair the memories the keyword index finds by a partner's
-        words give the user's partner (``aliases.partners_named``: 我老公叫刘洋)."""
-        match = match_expression(aliases.PARTNER_DECLARING_WORDS)
-        if match is None:
-            return frozenset()
-        hits = self.store.keyword(match, DECLARATIONS, namespace, None)
-        stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
-        return frozenset(
-            pair
-            for memory in stored.values()
-            for pair in aliases.partners_named(memory.record.content)
-        )
 
     def _declared_names(self, namespace: str) -> frozenset[tuple[str, str]]:
         """Every (English name, other name) pair the memories the keyword index finds by the

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from localmind import validation
+from localmind import aliases, validation
 from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, RankingWeights, Settings
 from localmind.derivations import by_stem
@@ -105,6 +105,9 @@ UNLINKED_CANDIDATES = 5
 #: How many changes on from the first results recall follows a chain of linked versions (a
 #: bus commute, then by car to the care home, then by car to the hospital: two).
 CHAIN_LINKS = 3
+#: How many memories the keyword index is asked for when looking for the name the store gives
+#: the user's partner (我老公叫刘洋: ``aliases.partners_in``), as ``remember`` asks.
+DECLARATIONS = 8
 #: The candidates, most relevant first, read for the attribute a question asks about.
 ATTRIBUTE_CANDIDATES = 60
 #: ... and a newer one so judged moves up only over memories at most ten times as relevant as
@@ -1102,11 +1105,13 @@ class Recaller:
         # is followed; else only the first results' own successors move (a chain of Lily's
         # school changes lifted over "What did Lily get on New Year's Eve?" pushed its answer
         # out of the first five)
-        linked = self._links(top, created, texts, CHAIN_LINKS if asked_now is not None else 1)
+        renamed = self._as_named()
+        steps = CHAIN_LINKS if asked_now is not None else 1
+        linked = self._links(top, created, texts, steps, renamed)
         conflicts = [(old, new) for old, new, close in linked if close is None]
         # pairs nothing links, judged now as remember() would have: they pass like a conflict,
         # and move only over memories about as relevant (below)
-        judged = self._unlinked_versions(results, stored, linked, found)
+        judged = self._unlinked_versions(results, stored, linked, found, renamed)
         linked += [(old, new, None) for old, new in judged]
         relevance = {r.memory.id: r.found.probability for r in results}
         # of the period the query names, a memory was current then unless a newer one replaced
@@ -1226,8 +1231,31 @@ class Recaller:
             reordered.append(r)
         return reordered
 
+    def _as_named(self) -> Callable[[str, str], tuple[str, str]]:
+        """Two texts with the partner's name the store gives written as the relation ("王芳现在
+        在 Burnaby South 中学教数学" → "我太太现在…": ``aliases.by_partners_name``), as
+        ``remember`` reads them: the wife's new job is no later version of Emma's school. The
+        names are looked up (one keyword query) on the first pair asked about, once per
+        recall."""
+        partners: list[frozenset[tuple[str, str]]] = []
+
+        def renamed(older: str, newer: str) -> tuple[str, str]:
+            if not partners:
+                partners.append(aliases.partners_in(self._store, self.namespace, DECLARATIONS))
+            return (
+                aliases.by_partners_name(older, partners[0]),
+                aliases.by_partners_name(newer, partners[0]),
+            )
+
+        return renamed
+
     def _links(
-        self, top: list[str], created: dict[str, float], texts: dict[str, str], steps: int
+        self,
+        top: list[str],
+        created: dict[str, float],
+        texts: dict[str, str],
+        steps: int,
+        renamed: Callable[[str, str], tuple[str, str]],
     ) -> list[tuple[str, str, float | None]]:
         """(older, newer, similarity) of each pending conflict (similarity None: a person was
         asked, and until they answer the newer one is taken as current) and each later version
@@ -1253,8 +1281,9 @@ class Recaller:
                 and created[old] <= created[new]
                 # a note an earlier version wrote on a change word alone, about another person
                 # or another thing ("Emma's new best friend" after "Emma's teacher"), is dropped
-                # (review12 R5)
+                # (review12 R5), the partner's name read as the partner (R3)
                 and told_of_one_thing(texts[old], texts[new], announced=True)
+                and told_of_one_thing(*renamed(texts[old], texts[new]), announced=True)
             ]
             for old, new, close in found:
                 if (old, new, close is None) not in seen_pairs:
@@ -1298,6 +1327,7 @@ class Recaller:
         stored: set[str],
         linked: Sequence[tuple[str, str, float | None]],
         found: _Found,
+        renamed: Callable[[str, str], tuple[str, str]],
     ) -> list[tuple[str, str]]:
         """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
         or later-version note links but that ``remember`` would have linked had it compared
@@ -1348,6 +1378,10 @@ class Recaller:
             if not read(older.content).event
             and not read(newer.content).event
             and may_replace(older.content, newer.content, alikeness >= UNLINKED_SIMILARITY)
+            # the partner's name read as the partner, as remember() reads it (review12 R3)
+            and may_replace(
+                *renamed(older.content, newer.content), alikeness >= UNLINKED_SIMILARITY
+            )
         ]
 
     @staticmethod

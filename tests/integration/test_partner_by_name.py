@@ -48,3 +48,30 @@ def test_without_the_name_the_two_are_two_people(
     memory = open_memory()
     _told(memory, clock)
     assert not [c for c in memory.conflicts() if c.candidate.content == NEW_JOB]
+
+
+@pytest.mark.slow
+def test_the_partners_new_job_does_not_outdate_a_childs_school(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """Emma's school and 王芳's new job at a school: two people, once the store names 王芳 the
+    wife (review12 R3: the wife's job had marked the daughter's school "may be outdated")."""
+    memory = open_memory()
+    _filled(memory)
+    memory.remember("我太太叫王芳，在 Kitsilano 中学教数学。")
+    school = memory.remember("Emma now goes to Burnaby South Secondary, grade 8.")
+    clock.advance(days=30)
+    job = memory.remember("王芳现在在 Burnaby South 中学教数学。")
+    clock.advance(days=1)
+    assert not [
+        c for c in memory.conflicts() if c.candidate.id == job.id and c.existing.id == school.id
+    ]
+    question = "Which school does Emma go to now?"
+    found = memory.recall(question, 5)
+    assert all(r.breakdown.moved_above != school.id for r in found)
+    [emma] = [r for r in found if r.memory.id == school.id]
+    assert emma.breakdown.superseded_by is None
+    # the wife's own earlier job is outdated by it; Emma's school is not
+    told = memory.context(question)
+    [line] = [line for line in told.splitlines() if "Emma now goes to Burnaby South" in line]
+    assert not any(mark in line for mark in ("may be outdated", "可能已过时"))
