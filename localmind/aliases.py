@@ -137,6 +137,8 @@ _EN_PARTNER_NAMED = re.compile(
     r"\b(?i:my) (?i:(" + "|".join(_EN_PARTNER_WORDS) + r"))"
     r"(?:,| is called| is named|'s name is)?\s+([A-Z][a-z]+)\b"
 )
+# What after a name makes the text about something of theirs.
+_OWNING = ("'s", "’s", "的")
 # What a partner is called in a text rewritten to name them as a relation.
 _SAID_AS = {"zh": "我{}", "en": "my {}"}
 
@@ -176,13 +178,15 @@ def by_partners_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:
     another person in a text that opens with another name ("Emma now goes to …" beside
     王芳's job, review12 R3). Unchanged when it opens otherwise."""
     for relation, name in pairs:
-        if not text.lstrip().startswith(name):
+        start = text.find(name)
+        if not text.lstrip().startswith(name) or text[start + len(name) :].startswith(_OWNING):
+            # "Tom's parents", 刘洋的同事: someone else of his, whom "my husband's parents"
+            # would read as him
             continue
         if _CJK_ANYWHERE.match(name):
             word = next(w for w in _ZH_PARTNER_WORDS if RELATIONS[w] == relation)
             said = _SAID_AS["zh"].format(word)
         else:
             said = _SAID_AS["en"].format(relation).capitalize()
-        start = text.index(name)
         return text[:start] + said + text[start + len(name) :]
     return text

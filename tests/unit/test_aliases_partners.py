@@ -39,3 +39,7 @@ def test_a_text_opening_with_the_name_is_read_as_the_relation() -> None:
         "Emma now goes to Burnaby South."
     )
     assert by_partners_name("Went hiking with Sarah.", named) == "Went hiking with Sarah."
+    # someone of hers is not her: "my wife's parents" would read as the wife
+    assert by_partners_name("Sarah's parents moved to Tucson.", named) == (
+        "Sarah's parents moved to Tucson."
+    )
