@@ -12,9 +12,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from localmind.bilingual import DICTIONARY
-from localmind.statement import OTHER_WORDS, SELF_WORDS, STOP_WORDS, read
+from localmind.fts_terms import match_expression
+from localmind.statement import (
+    OTHER_WORDS,
+    RELATIONS,
+    SELF_WORDS,
+    STOP_WORDS,
+    a_full_chinese_name,
+    read,
+)
+
+if TYPE_CHECKING:
+    from localmind.store import SqliteStore
 
 _CJK_NAME = re.compile(r"^[\u3400-\u9fff]{2,4}$")
 # 英文名叫Leo, 英文名字是Leo, 英文名：Leo
@@ -102,3 +114,79 @@ def by_declared_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:
     if other is None:
         return text
     return opening.group(1) + in_pinyin(other) + text[opening.end() :]
+
+
+# --- a partner's name -------------------------------------------------------------------------
+# 我老公叫刘洋, 我太太王芳, "my husband Tom", "my wife, Sarah,": the store gives the user's partner
+# a name, and a change told by the name ("刘洋换工作了") is of what was told of "my husband",
+# and back (review12 R4). Only a partner (one person at a time), only these plain forms, and in
+# Chinese only a full name (a family name first): 我老公是医生 names no one.
+PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend"})
+_PARTNER_WORDS = sorted(
+    (word for word, relation in RELATIONS.items() if relation in PARTNERS), key=len, reverse=True
+)
+# Words that may hold a partner's name, for the keyword index (``Lifecycle``).
+PARTNER_DECLARING_WORDS = " ".join(_PARTNER_WORDS)
+_ZH_PARTNER_WORDS = [word for word in _PARTNER_WORDS if _CJK_ANYWHERE.match(word)]
+_EN_PARTNER_WORDS = [word for word in _PARTNER_WORDS if not _CJK_ANYWHERE.match(word)]
+_ZH_PARTNER_NAMED = re.compile(
+    r"我(?:的)?(" + "|".join(_ZH_PARTNER_WORDS) + r")(?:叫|名叫|是)?([\u3400-\u9fff]{2,3}?)"
+    r"(?=[，,、。；;\s（(]|是|今年|的|在|$)"
+)
+_EN_PARTNER_NAMED = re.compile(
+    r"\b(?i:my) (?i:(" + "|".join(_EN_PARTNER_WORDS) + r"))"
+    r"(?:,| is called| is named|'s name is)?\s+([A-Z][a-z]+)\b"
+)
+# What after a name makes the text about something of theirs.
+_OWNING = ("'s", "’s", "的")
+# What a partner is called in a text rewritten to name them as a relation.
+_SAID_AS = {"zh": "我{}", "en": "my {}"}
+
+
+def partners_named(text: str) -> frozenset[tuple[str, str]]:
+    """The (relation, name) pairs ``text`` gives the user's partner: {("husband", "刘洋")} for
+    我老公叫刘洋，是结构工程师; {("husband", "Tom")} for "My husband Tom works at Boeing"."""
+    found: set[tuple[str, str]] = set()
+    for match in _ZH_PARTNER_NAMED.finditer(text):
+        name = match.group(2)
+        if a_full_chinese_name(name):
+            found.add((RELATIONS[match.group(1)], name))
+    for match in _EN_PARTNER_NAMED.finditer(text):
+        name = match.group(2)
+        if name.lower() not in STOP_WORDS:
+            found.add((RELATIONS[match.group(1).lower()], name))
+    return frozenset(found)
+
+
+def partners_in(store: SqliteStore, namespace: str, most: int) -> frozenset[tuple[str, str]]:
+    """Every (relation, name) pair the ``most`` memories the keyword index finds by a partner's
+    words give the user's partner (:func:`partners_named`: 我老公叫刘洋): one keyword query."""
+    match = match_expression(PARTNER_DECLARING_WORDS)
+    if match is None:
+        return frozenset()
+    hits = store.keyword(match, most, namespace, None)
+    stored = store.get_by_rowids([rowid for rowid, _ in hits])
+    return frozenset(
+        pair for memory in stored.values() for pair in partners_named(memory.record.content)
+    )
+
+
+def by_partners_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:
+    """``text`` with the partner's name it opens with written as the relation ("刘洋换工作了"
+    → "我老公换工作了"; "Sarah now teaches at Burnaby South" → "My wife now teaches at Burnaby
+    South"), so the rules see the person "my husband" / "my wife" names in another text, and
+    another person in a text that opens with another name ("Emma now goes to …" beside
+    王芳's job, review12 R3). Unchanged when it opens otherwise."""
+    for relation, name in pairs:
+        start = text.find(name)
+        if not text.lstrip().startswith(name) or text[start + len(name) :].startswith(_OWNING):
+            # "Tom's parents", 刘洋的同事: someone else of his, whom "my husband's parents"
+            # would read as him
+            continue
+        if _CJK_ANYWHERE.match(name):
+            word = next(w for w in _ZH_PARTNER_WORDS if RELATIONS[w] == relation)
+            said = _SAID_AS["zh"].format(word)
+        else:
+            said = _SAID_AS["en"].format(relation).capitalize()
+        return text[:start] + said + text[start + len(name) :]
+    return text

@@ -394,5 +394,10 @@ def names_a_thing(chinese: str) -> bool:
     )
 
 
+def a_family_name(chinese: str) -> bool:
+    """Whether CC-CEDICT gives ``chinese`` as a family name (戴: "surname Dai/to put on")."""
+    return "surname" in DICTIONARY.senses(chinese).lower()
+
+
 def known(chinese: str) -> bool:
     return bool(DICTIONARY.senses(chinese))

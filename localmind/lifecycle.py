@@ -31,7 +31,7 @@ from localmind.records import (
 )
 from localmind.sameness import Sameness, compare, numbers_differ
 from localmind.secrets_check import looks_secret, withheld
-from localmind.statement import SINGLE_SLOTS, read
+from localmind.statement import OTHER, SELF, SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
 from localmind.suspicion import (
     ABOUT_SOMEONE_ELSE,
@@ -66,6 +66,7 @@ CHANGE_FLOOR = 0.30
 # below any floor. This many, in the last places of the nearest five (see docs/design.md,
 # "The review queue, round 7").
 SLOT_NEIGHBOURS = 2
+SELF_AND_OTHER = frozenset({SELF, OTHER})
 # How many memories the keyword index is asked for when looking for a person's declared
 # English name (儿子刘子轩…英文名叫Leo; Lifecycle._declared_names).
 DECLARATIONS = 8
@@ -384,26 +385,52 @@ class Lifecycle:
         ]
 
     def _suspicion_in(self, namespace: str) -> Callable[[str, str], Suspicion]:
-        """:func:`suspect`, except that when it finds the two texts about different people and
-        an English one opens with a name the user declared another's (儿子刘子轩…英文名叫Leo:
-        ``localmind.aliases``), the pair is judged with that name written as the other: "Leo
-        quit swimming" after 子轩每周六上午上游泳课. The declarations are looked up (one keyword
-        query) only then, once per new memory."""
-        declared: list[frozenset[tuple[str, str]]] = []
+        """:func:`suspect`, except that when it finds the two texts about different people, the
+        pair is judged as this store names its people (:meth:`_as_named_in`): "Leo quit
+        swimming" after 子轩每周六上午上游泳课 (儿子刘子轩…英文名叫Leo), "刘洋换工作了" after
+        "我老公在设计院上班" (我老公叫刘洋)."""
+        renamed = self._as_named_in(namespace)
 
         def judged(older: str, newer: str) -> Suspicion:
             suspicion = suspect(older, newer)
             if suspicion.contradicts or not suspicion.why.startswith(ABOUT_SOMEONE_ELSE):
                 return suspicion
-            if not (aliases.opens_with_a_name(older) or aliases.opens_with_a_name(newer)):
-                return suspicion
-            if not declared:
-                declared.append(self._declared_names(namespace))
-            pairs = declared[0]
-            renamed = aliases.by_declared_name(older, pairs), aliases.by_declared_name(newer, pairs)
-            return suspicion if renamed == (older, newer) else suspect(*renamed)
+            texts = renamed(older, newer)
+            return suspicion if texts == (older, newer) else suspect(*texts)
 
         return judged
+
+    def _as_named_in(self, namespace: str) -> Callable[[str, str], tuple[str, str]]:
+        """Two texts as this store names its people: an English name it opens with written as
+        the declared other name (``localmind.aliases``: 儿子刘子轩…英文名叫Leo), a partner's name
+        written as the relation (我老公叫刘洋: "刘洋换工作了" beside
+        "我老公…", and as another person than "Emma" beside "Emma now goes to …"). The
+        declarations are looked up (a keyword query each) only when a text may open with such
+        a name, once per new memory."""
+        declared: list[frozenset[tuple[str, str]]] = []
+        partners: list[frozenset[tuple[str, str]]] = []
+
+        def renamed(older: str, newer: str) -> tuple[str, str]:
+            texts = older, newer
+            if aliases.opens_with_a_name(older) or aliases.opens_with_a_name(newer):
+                if not declared:
+                    declared.append(self._declared_names(namespace))
+                texts = (
+                    aliases.by_declared_name(older, declared[0]),
+                    aliases.by_declared_name(newer, declared[0]),
+                )
+            subjects = {read(older).subject, read(newer).subject}
+            if any(subject is not None and subject not in SELF_AND_OTHER for subject in subjects):
+                # someone named or a relative: which may be the partner the store names
+                if not partners:
+                    partners.append(aliases.partners_in(self.store, namespace, DECLARATIONS))
+                texts = (
+                    aliases.by_partners_name(texts[0], partners[0]),
+                    aliases.by_partners_name(texts[1], partners[0]),
+                )
+            return texts
+
+        return renamed
 
     def _declared_names(self, namespace: str) -> frozenset[tuple[str, str]]:
         """Every (English name, other name) pair the memories the keyword index finds by the
@@ -687,18 +714,19 @@ class Lifecycle:
         if not neighbours:
             return []
         judged = self._suspicion_in(neighbours[0][0].record.namespace)
+        renamed = self._as_named_in(neighbours[0][0].record.namespace)
         return [
             (stored, similarity)
             for stored, similarity in neighbours
-            # the same rules as may_replace, with the declared names of this store (queue12)
+            # the same rules as may_replace, with the names of this store (queue12, rec12m)
             if (
                 similarity >= SUCCESSOR_SIMILARITY
                 and announces_change_to(stored.record.content, content)
-                and told_of_one_thing(stored.record.content, content, announced=True)
+                and told_of_one_thing(*renamed(stored.record.content, content), announced=True)
             )
             or (
                 judged(stored.record.content, content).contradicts
-                and told_of_one_thing(stored.record.content, content)
+                and told_of_one_thing(*renamed(stored.record.content, content))
             )
         ]
 

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from localmind import validation
+from localmind import aliases, validation
 from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, RankingWeights, Settings
 from localmind.derivations import by_stem
@@ -103,6 +103,12 @@ NEWER_FIRST_PUSH_OUT = 0.25
 #: personal sets (−0.01 with the queue's links, +0.01 without), reordering within them never
 #: changes what the first five hold (docs/benchmarks.md, "Recall, round 9").
 UNLINKED_CANDIDATES = 5
+#: How many changes on from the first results recall follows a chain of linked versions (a
+#: bus commute, then by car to the care home, then by car to the hospital: two).
+CHAIN_LINKS = 3
+#: How many memories the keyword index is asked for when looking for the name the store gives
+#: the user's partner (我老公叫刘洋: ``aliases.partners_in``), as ``remember`` asks.
+DECLARATIONS = 8
 #: The candidates, most relevant first, read for the attribute a question asks about.
 ATTRIBUTE_CANDIDATES = 60
 #: ... and a newer one so judged moves up only over memories at most ten times as relevant as
@@ -426,7 +432,11 @@ class Recaller:
         results = [
             self._result(entry, now, weights)
             for entry in self._newer_first(
-                ranked, limit, found, asked_now=self._slots_asked_now(query)
+                ranked,
+                limit,
+                found,
+                asked_now=self._slots_asked_now(query),
+                period_start=None if frame is None else frame.start,
             )[:limit]
         ]
         if touch:
@@ -1073,6 +1083,7 @@ class Recaller:
         found: _Found,
         *,
         asked_now: frozenset[str] | None = None,
+        period_start: float | None = None,
     ) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
@@ -1095,39 +1106,37 @@ class Recaller:
             return results
         # created_at decides which is newer (an import may add an older fact after a newer one)
         created = {r.memory.id: r.memory.created_at for r in results if r.memory.id in stored}
-        # a pending conflict always counts (a person was asked; until they answer, the newer
-        # one is taken as current): no similarity to pass
-        linked: list[tuple[str, str, float | None]] = [
-            (a, b, None) if created[a] <= created[b] else (b, a, None)
-            for a, b in self._store.conflicts_involving(self.namespace, top)
-            if a in created and b in created
-        ]
-        conflicts = [(old, new) for old, new, _ in linked]
-        if noted := self._store.later_versions(self.namespace, top):
-            texts = {r.memory.id: r.memory.content for r in results}
-            linked += [
-                (old, new, close)
-                for old, new, close in noted
-                if new in created
-                and created[old] <= created[new]
-                # a note an earlier version wrote on a change word alone, about another person
-                # or another thing ("Emma's new best friend" after "Emma's teacher"), is
-                # dropped (review12 R5)
-                and told_of_one_thing(texts[old], texts[new], announced=True)
-            ]
+        texts = {r.memory.id: r.memory.content for r in results}
+        # asked how things stand now, the latest of a chain of changes is the answer: the chain
+        # is followed; else only the first results' own successors move (a chain of Lily's
+        # school changes lifted over "What did Lily get on New Year's Eve?" pushed its answer
+        # out of the first five)
+        renamed = self._as_named()
+        steps = CHAIN_LINKS if asked_now is not None else 1
+        linked = self._links(top, created, texts, steps, renamed)
+        conflicts = [(old, new) for old, new, close in linked if close is None]
         # pairs nothing links, judged now as remember() would have: they pass like a conflict,
         # and move only over memories about as relevant (below)
-        judged = self._unlinked_versions(results, stored, linked, found)
+        judged = self._unlinked_versions(results, stored, linked, found, renamed)
         linked += [(old, new, None) for old, new in judged]
         if not linked and asked_now is None:  # the usual case: nothing can move
             return results
         relevance = {r.memory.id: r.found.probability for r in results}
+        # of the period the query names, a memory was current then unless a newer one replaced
+        # it before the period began: "thinking about Maui for Christmas" told in October is no
+        # answer to "where did we spend Christmas 2025?" after "Scratch Maui — Portland" told
+        # later in October (both plans for it; only the first says "this year")
         in_period = {r.memory.id for r in results if r.found.candidate.in_period}
+        replaced_before = {
+            (old, new)
+            for old, new, _ in linked
+            if period_start is not None and created[new] < period_start
+        }
         pairs = [
             (old, new)
             for old, new, close in linked
             # the query asks about the earlier one's time: it was current then
-            if (old not in in_period or new in in_period)
+            if (old not in in_period or new in in_period or (old, new) in replaced_before)
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
             and relevance[new] >= NEWER_FIRST_RELEVANCE
@@ -1197,6 +1206,19 @@ class Recaller:
                     moved = True
             if not moved:
                 break
+        # of a chain of pending conflicts (A → B → C) whose middle dropped below its newer one
+        # (C too weak to push the last result out), the first was left above both, as the
+        # answer ("I drive a BYD" over "Sold the BYD, got a Corolla" and "Sold the Corolla, got
+        # a CR-V"): a pending conflict's earlier memory never ranks above the newer one
+        for _ in range(len(successor)):
+            settled = True
+            for old, new in successor.items():
+                positions = {r.memory.id: i for i, r in enumerate(ordered)}
+                if positions[old] < positions[new]:
+                    ordered.insert(positions[new], ordered.pop(positions[old]))
+                    settled = False
+            if settled:
+                break
         # a moved memory says so (its lower score is above a higher one), naming the earlier
         # one only while that is still among the results returned above the cut
         positions = {r.memory.id: i for i, r in enumerate(ordered)}
@@ -1216,6 +1238,69 @@ class Recaller:
                 r = replace(r, superseded_by=marks[0], superseded_at=marks[1], moved_above=marks[2])
             reordered.append(r)
         return reordered
+
+    def _as_named(self) -> Callable[[str, str], tuple[str, str]]:
+        """Two texts with the partner's name the store gives written as the relation ("王芳现在
+        在 Burnaby South 中学教数学" → "我太太现在…": ``aliases.by_partners_name``), as
+        ``remember`` reads them: the wife's new job is no later version of Emma's school. The
+        names are looked up (one keyword query) on the first pair asked about, once per
+        recall."""
+        partners: list[frozenset[tuple[str, str]]] = []
+
+        def renamed(older: str, newer: str) -> tuple[str, str]:
+            if not partners:
+                partners.append(aliases.partners_in(self._store, self.namespace, DECLARATIONS))
+            return (
+                aliases.by_partners_name(older, partners[0]),
+                aliases.by_partners_name(newer, partners[0]),
+            )
+
+        return renamed
+
+    def _links(
+        self,
+        top: list[str],
+        created: dict[str, float],
+        texts: dict[str, str],
+        steps: int,
+        renamed: Callable[[str, str], tuple[str, str]],
+    ) -> list[tuple[str, str, float | None]]:
+        """(older, newer, similarity) of each pending conflict (similarity None: a person was
+        asked, and until they answer the newer one is taken as current) and each later version
+        ``remember`` noted, among the results, whose older memory is one of ``top`` — or a
+        newer memory linked so, up to ``steps`` links from them: of a chain of changes (the
+        commute by bus, then by car to the care home, then by car to the hospital) the latest
+        is lifted over the one lifted over the first, not just over the first (session 12)."""
+        linked: list[tuple[str, str, float | None]] = []
+        seen_pairs: set[tuple[str, str, bool]] = set()
+        looked: set[str] = set()
+        wanted = list(top)
+        for _ in range(steps):
+            looked.update(wanted)
+            found: list[tuple[str, str, float | None]] = [
+                (a, b, None) if created[a] <= created[b] else (b, a, None)
+                for a, b in self._store.conflicts_involving(self.namespace, wanted)
+                if a in created and b in created
+            ]
+            found += [
+                (old, new, close)
+                for old, new, close in self._store.later_versions(self.namespace, wanted)
+                if new in created
+                and created[old] <= created[new]
+                # a note an earlier version wrote on a change word alone, about another person
+                # or another thing ("Emma's new best friend" after "Emma's teacher"), is dropped
+                # (review12 R5), the partner's name read as the partner (R3)
+                and told_of_one_thing(texts[old], texts[new], announced=True)
+                and told_of_one_thing(*renamed(texts[old], texts[new]), announced=True)
+            ]
+            for old, new, close in found:
+                if (old, new, close is None) not in seen_pairs:
+                    seen_pairs.add((old, new, close is None))
+                    linked.append((old, new, close))
+            wanted = list(dict.fromkeys(new for _, new, _ in found if new not in looked))
+            if not wanted:
+                break
+        return linked
 
     @staticmethod
     def _slots_asked_now(query: str) -> frozenset[str] | None:
@@ -1250,6 +1335,7 @@ class Recaller:
         stored: set[str],
         linked: Sequence[tuple[str, str, float | None]],
         found: _Found,
+        renamed: Callable[[str, str], tuple[str, str]],
     ) -> list[tuple[str, str]]:
         """(older, newer) pairs among the first ``UNLINKED_CANDIDATES`` results that no conflict
         or later-version note links but that ``remember`` would have linked had it compared
@@ -1300,6 +1386,10 @@ class Recaller:
             if not read(older.content).event
             and not read(newer.content).event
             and may_replace(older.content, newer.content, alikeness >= UNLINKED_SIMILARITY)
+            # the partner's name read as the partner, as remember() reads it (review12 R3)
+            and may_replace(
+                *renamed(older.content, newer.content), alikeness >= UNLINKED_SIMILARITY
+            )
         ]
 
     @staticmethod

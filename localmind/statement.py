@@ -256,6 +256,9 @@ SYNONYMS = _groups(
         "light": "light 浅色 亮色",
         "mode": "mode theme 模式 主题",
         "app": "app application software 应用 软件 程序",
+        # what a year's or a month's work pays, in Chinese by several words (an hourly wage,
+        # 时薪, is another figure: not one of them)
+        "salary": "salary 工资 薪水 薪资 年薪 月薪",
     }
 )
 ANTONYMS = frozenset(
@@ -329,7 +332,8 @@ SINGLE_SLOTS = _groups(
         "contact": "phone email address 电话 邮箱 地址 手机号",
         # (Miete, Kaltmiete: the German words a newcomer to Germany keeps for the rent, in
         # either language; review13 J9)
-        "money": "rent salary pay earn income miete kaltmiete 房租 工资 薪水 月薪 租金 收入",
+        "money": "rent salary pay earn income wage miete kaltmiete 房租 工资 薪水 月薪 年薪 时薪 "
+        "薪资 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
         "school": "study university school college major degree student grade elementary "
         "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
@@ -716,6 +720,9 @@ def _chinese_words(text: str) -> list[Word]:
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
+        if (phrase := _a_verb_phrase(token, flag, tags)) is not None:
+            words += [Word(part, part) for part in phrase]  # 考完试: 考 + 完 + 试, no person
+            continue
         # Digits are numbers (compared as such) and 老公 is a husband, whatever the tag says.
         is_name = (
             flag in _ZH_NAME_FLAGS
@@ -752,6 +759,12 @@ _SURNAMES = frozenset(
 
 # jieba's guesser glues a word after a name (徐浩在, 王磊说): no name ends with one of these.
 _GLUED_AFTER_A_NAME = frozenset("在的了和说是也都就又去来给跟把被要会")
+
+
+def a_full_chinese_name(name: str) -> bool:
+    """Whether ``name`` reads as a Chinese full name: two or three characters, a common family
+    name first (刘洋, 王芳, 刘子轩)."""
+    return 2 <= len(name) <= 3 and name[0] in _SURNAMES and all(_HAS_CJK.match(c) for c in name)
 
 
 def _a_chinese_full_name(token: str, tags: Mapping[str, str]) -> bool:
@@ -798,6 +811,30 @@ def _glued_verb(token: str, flag: str, tags: Mapping[str, str]) -> bool:
         and SYNONYMS.get(token[0]) == "like"
         and tags.get(token[1], "").startswith("v")
     )
+
+
+# What follows a verb to say it is done (考完, 吃了, 戒掉): never the second character of a name.
+_COMPLEMENTS = frozenset("完了过掉着")
+
+
+def _a_verb_phrase(token: str, flag: str, tags: Mapping[str, str]) -> tuple[str, ...] | None:
+    """A verb, its complement and what it acts on that jieba's dictionary lists, as one word,
+    among people's names ("nr"): 考完试 ("after the exam"). It opens with a verb that is no
+    family name (戴 and 谢 are: 戴大夫 and 谢政委 are people) and a complement (完, 了, 掉 …) no
+    name has second; read as a name, "考完试以后咖啡还是戒不掉" was a statement about someone
+    else, so the user's later coffee did not replace it. The three apart (考 完 试: each a
+    word jieba's dictionary holds, none an unseen name). A verb and its noun (喝咖啡) stay one
+    word: read apart, "我喝咖啡，不加糖" would merge with "I drink coffee" as a fuller telling,
+    which tests/unit/test_sameness.py keeps apart."""
+    if (
+        not flag.startswith("nr")
+        or len(token) < 3
+        or token[1] not in _COMPLEMENTS
+        or not tags.get(token[0], "").startswith("v")
+        or bilingual.a_family_name(token[0])
+    ):
+        return None
+    return token[0], token[1], token[2:]
 
 
 def _chinese_number(token: str) -> str | None:
