@@ -68,6 +68,9 @@ SLOT_NEIGHBOURS = 2
 # How many memories the keyword index is asked for when looking for a person's declared
 # English name (儿子刘子轩…英文名叫Leo; Lifecycle._declared_names).
 DECLARATIONS = 8
+# … and by the English name itself, for a bracketed declaration (女儿何以宁（Chloe）): a child's
+# name is in many memories, the one that declares it among them.
+DECLARATIONS_BY_NAME = 32
 # The words that set each one-value attribute, for that keyword search.
 SLOT_WORDS: dict[str, tuple[str, ...]] = {}
 for _word, _slot in sorted(SINGLE_SLOTS.items()):
@@ -368,33 +371,41 @@ class Lifecycle:
 
     def _suspicion_in(self, namespace: str) -> Callable[[str, str], Suspicion]:
         """:func:`suspect`, except that when it finds the two texts about different people and
-        an English one opens with a name the user declared another's (儿子刘子轩…英文名叫Leo:
-        ``localmind.aliases``), the pair is judged with that name written as the other: "Leo
-        quit swimming" after 子轩每周六上午上游泳课. The declarations are looked up (one keyword
-        query) only then, once per new memory."""
-        declared: list[frozenset[tuple[str, str]]] = []
+        an English one opens with a name the user declared another's (儿子刘子轩…英文名叫Leo,
+        女儿何以宁（Chloe）: ``localmind.aliases``), the pair is judged with that name written
+        as the other: "Leo quit swimming" after 子轩每周六上午上游泳课. The declarations are
+        looked up (a keyword query, and one for each opening name) only then, once per new
+        memory and name."""
+        declared: dict[str | None, frozenset[tuple[str, str]]] = {}
 
         def judged(older: str, newer: str) -> Suspicion:
             suspicion = suspect(older, newer)
             if suspicion.contradicts or not suspicion.why.startswith(ABOUT_SOMEONE_ELSE):
                 return suspicion
-            if not (aliases.opens_with_a_name(older) or aliases.opens_with_a_name(newer)):
+            names = {aliases.opening_name(older), aliases.opening_name(newer)} - {None}
+            if not names:
                 return suspicion
-            if not declared:
-                declared.append(self._declared_names(namespace))
-            pairs = declared[0]
+            pairs: set[tuple[str, str]] = set()
+            for name in (None, *sorted(n for n in names if n is not None)):
+                if name not in declared:
+                    declared[name] = self._declared_names(namespace, name)
+                pairs |= declared[name]
             renamed = aliases.by_declared_name(older, pairs), aliases.by_declared_name(newer, pairs)
             return suspicion if renamed == (older, newer) else suspect(*renamed)
 
         return judged
 
-    def _declared_names(self, namespace: str) -> frozenset[tuple[str, str]]:
-        """Every (English name, other name) pair the memories the keyword index finds by the
-        words of a declaration declare (``aliases.DECLARING_WORDS``)."""
-        match = match_expression(aliases.DECLARING_WORDS)
+    def _declared_names(
+        self, namespace: str, name: str | None = None
+    ) -> frozenset[tuple[str, str]]:
+        """Every (English name, other name) pair the memories the keyword index finds declare:
+        by the words of a declaration (``aliases.DECLARING_WORDS``), or, given ``name``, by
+        that English name (a bracketed one, 女儿何以宁（Chloe）, holds no such word)."""
+        match = match_expression(aliases.DECLARING_WORDS if name is None else name)
         if match is None:
             return frozenset()
-        hits = self.store.keyword(match, DECLARATIONS, namespace, None)
+        count = DECLARATIONS if name is None else DECLARATIONS_BY_NAME
+        hits = self.store.keyword(match, count, namespace, None)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
         return frozenset(
             pair for memory in stored.values() for pair in aliases.declared(memory.record.content)

@@ -330,7 +330,7 @@ SINGLE_SLOTS = _groups(
         "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
         "vehicle": "car drive vehicle 车 开车",
         "school": "study university school college major degree student grade elementary "
-        "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
+        "kindergarten preschool daycare 托儿所 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
         "answers": "answer reply response 回答 回复",
         "theme": "mode theme 主题 模式",
@@ -709,6 +709,12 @@ def _chinese_words(text: str) -> list[Word]:
         if (called := _glued_call(token, tags)) is not None:
             words += called  # 狗叫 豆豆, 叫小美: "is called" and what it names, apart
             continue
+        if token in _TITLES_ZH and words and _a_family_name(words[-1]):
+            # 张先生 "Mr. Zhang", cut by jieba as 张 + 先生: someone named, not the husband
+            # (我先生 is); 王先生, which jieba keeps whole, reads so already
+            named = words.pop().surface + token
+            words.append(Word(named.lower(), named, True, True))
+            continue
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
@@ -744,6 +750,16 @@ _SURNAMES = frozenset(
     "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
     "龚邵万钱严覃武戴莫孔向汤"
 )
+
+
+# Titles said after a family name (张先生 "Mr. Zhang", 李太太 "Mrs. Li"): the relation words
+# among them (先生 "husband", 太太 "wife") name someone else there.
+_TITLES_ZH = frozenset({"先生", "太太", "女士", "小姐"})
+
+
+def _a_family_name(word: Word) -> bool:
+    """A family name alone (张 of 张先生) or a name (家明 of 家明先生) before a title."""
+    return (len(word.surface) == 1 and word.surface in _SURNAMES) or word.person
 
 
 # jieba's guesser glues a word after a name (徐浩在, 王磊说): no name ends with one of these.

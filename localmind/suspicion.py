@@ -351,11 +351,36 @@ def _ended(old: Statement, new: Statement) -> Suspicion | None:
     # relationship (above), not Jonas: "Jonas is a teacher" still holds.
     lives = endings - JOB_ENDINGS - BREAKUPS
     ended = _near_a_cue(new, _flat(old.names) & _unowned_names(new)) if lives else set()
+    ended &= _who_ended(new, lives)
     if ended:
         name = next(w.surface for w in new.words if w.norm == min(ended))
         said = _said(new, min(lives))
         return Suspicion(True, f"it tells an end of {name}, named in the older memory (“{said}”)")
     return None
+
+
+def _who_ended(statement: Statement, endings: frozenset[str]) -> set[str]:
+    """The names said right before an ending word, no other person between: whose end it
+    tells ("My dog Rex died", 豆豆去世了). "… lives with my sister Linda since my dad passed
+    away" tells the father's, not Linda's (a name earlier in the clause is no one who ended)."""
+    words = statement.words
+    found: set[str] = set()
+    for index, word in enumerate(words):
+        if word.norm not in endings:
+            continue
+        for before in reversed(words[:index]):
+            if before.norm == ",":
+                break
+            if before.is_name or before.person:
+                found.add(before.norm)
+                break
+            if (
+                before.norm in RELATIONS
+                or before.surface.lower() in RELATIONS
+                or before.norm in PEOPLE_WORDS
+            ):
+                break
+    return found
 
 
 def _said(statement: Statement, cue: str) -> str:
@@ -465,6 +490,8 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     single = _related_slots(old.single_slots, new.single_slots)
     names_old, names_new = _flat(old.names), _flat(new.names)
     new_names = set(_new_latin_names(old, names_new - names_old)) - _chinese_names_of(old)
+    # whom both are about, named in the other script (Chloe / 以宁), is no new value
+    new_names -= {_subject(old, new), _subject(new, old)}
     one_place = _one_place_at_two_levels(old, new)  # "I live in Beijing" / 我现在住在望京
     if single and names_old & names_new and new_names and not one_place:
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
@@ -472,6 +499,10 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
     # (review10 F26)
     values_old, values_new = _named_values(old), _named_values(new)
+    # the older text told the change, the new one only says "now": the same change told again
+    # in the other language (妈妈从卡尔加里搬到本拿比… / "Mom lives with us in Burnaby now"),
+    # with no name both spell alike to show it (本拿比 is not in CC-CEDICT)
+    retold = _marks_a_change(old) and not _strong_cues(new) and not new.negations
     if (
         single
         and values_old
@@ -480,6 +511,7 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
         and not _named_again(values_old, new)
         and _cues(new)
         and not one_place
+        and not retold
     ):
         return Suspicion(
             True, f"both set {_slot_name(_told_first(new, single))}, with another name"
@@ -570,8 +602,11 @@ def _things_in_both(old: Statement, new: Statement) -> set[str]:
     for word in chinese.words:
         if not _CJK.match(word.norm) or len(word.norm) < 2:
             continue
-        # jieba glues a verb to its object (喝咖啡): the object alone is the thing
-        for part in (word.norm, *(word.norm[i:] for i in range(1, len(word.norm) - 1))):
+        # jieba glues a verb to its object (喝咖啡): the object alone is the thing; and a
+        # thing to what it is of (游泳课 "swimming class"): the thing alone, too
+        tails = (word.norm[i:] for i in range(1, len(word.norm) - 1))
+        heads = (word.norm[:i] for i in range(len(word.norm) - 1, 1, -1))
+        for part in (word.norm, *tails, *heads):
             if bilingual.meanings(part) & said:
                 found.add(part)
                 break
@@ -601,9 +636,29 @@ def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
         ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
         if cue in _TRAILING_CUES:  # "not a foster anymore": the thing comes before it
             ahead = {w.norm for w in words[max(0, index - _CUE_REACH) : index]}
+        else:
+            # the thing that changed, said right before its verb (after "now" at most):
+            # "Chloe's swimming moved", 游泳课现在改到周四
+            for before in reversed(words[max(0, index - _CUE_REACH) : index]):
+                if before.norm == ",":
+                    break
+                if before.norm not in _WHEN_ONLY and _a_content_word(before):
+                    ahead.add(before.norm)
         if ahead & things or ahead & meanings:
             return True
     return False
+
+
+def _a_content_word(word: Word) -> bool:
+    """Not a stop word, a pronoun or a person: "swimming" of "Chloe's swimming moved", not
+    "we" of "We moved" (CC-CEDICT's 美元 "US$" means "we" too, by its "US")."""
+    return not (
+        word.person
+        or word.norm in STOP_WORDS
+        or word.norm in PEOPLE_WORDS
+        or word.norm in TIME_WORDS
+        or word.norm == ","
+    )
 
 
 def _translated_names(chinese: Statement, english: Statement) -> set[str]:
@@ -1047,13 +1102,28 @@ def _spelled_by(chinese: str, latin: str) -> bool:
     given name, in pinyin: 王芳 is "Fang" or "Wang Fang" in a family that writes both
     languages (review12 R1: "Fang started drinking coffee again" was about someone else than
     王芳不喝咖啡)."""
-    if not (2 <= len(chinese) <= 3 and _ALL_CJK.fullmatch(chinese)):
+    if not 2 <= len(chinese) <= 3:
         return False
     if not (latin.isascii() and latin.isalpha() and len(latin) >= 3):
         return False
+    return latin in _pinyin_names(chinese)
+
+
+def _pinyin_names(chinese: str, glued: bool = False) -> frozenset[str]:
+    """How a Chinese name is written in Latin letters (CC-CEDICT's readings, toneless, as one
+    word): the whole name (刘洋 "liuyang"), and, for a name of two or three characters, its
+    given name (芳 "fang" of 王芳, "zixuan" of 刘子轩). ``glued``: also its first two or three
+    characters, for a name jieba glued to the next character (刘洋调… "liuyang"). The one
+    reading of names both :func:`_spelled_by` and :func:`_named_in_pinyin` use."""
+    if len(chinese) < 2 or not _ALL_CJK.fullmatch(chinese):
+        return frozenset()
+    names = set(bilingual.spellings(chinese))
     given = chinese[1:]
-    said = bilingual.spellings(given) if len(given) > 1 else DICTIONARY.readings(given)
-    return latin in said or latin in bilingual.spellings(chinese)
+    if len(chinese) <= 3:
+        names |= bilingual.spellings(given) if len(given) > 1 else DICTIONARY.readings(given)
+    if glued:
+        names |= bilingual.spellings(chinese[:2]) | bilingual.spellings(chinese[:3])
+    return frozenset(names)
 
 
 def _subject(statement: Statement, other: Statement) -> str:
@@ -1772,19 +1842,28 @@ def _named_in_pinyin(subject: str, other: Statement) -> bool:
     if other.lang == "zh" or not _ALL_CJK.fullmatch(subject) or len(subject) < 2:
         return False
     opening = _OPENING_LATIN_NAME.match(other.text)
-    if opening is None or other.text[opening.end() :].startswith("'s"):
+    if opening is None or _someone_of(other.text[opening.end() :]):
         return False  # "Leo's friend Ethan …" is about the friend
     first, second = opening.group(1).lower(), (opening.group(2) or "").lower()
     # the given name alone ("Liu Zixuan" for 子轩) counts
     spoken = {first, second, first + second} if second else {first}
-    # 王磊调… (a name glued to the next character), and a given name: 子轩 of 刘子轩
-    heads = {subject[:length] for length in (2, 3) if length <= len(subject)}
-    heads |= {subject[1:]} if len(subject) == 3 else set()
     # Four letters are enough against the one name this text is about ("Siqi" / 思琪): the
     # five bilingual.spells asks for keep "Ma" or "Li" from matching any span of a text.
+    written = _pinyin_names(subject, glued=True)
+    return any(name in written for name in spoken if len(name) >= _SHORTEST_NAME_OF_A_SUBJECT)
+
+
+def _someone_of(rest: str) -> bool:
+    """What follows a name is someone of theirs ("'s friend Ethan", "'s new teacher"): the text
+    is about that one. "'s swimming moved …" is still about the name's owner."""
+    if not rest.startswith("'s"):
+        return False
+    words = re.findall(r"[A-Za-z-]+", rest[2:])[:3]
     return any(
-        name in bilingual.spellings(head)
-        for head in heads
-        for name in spoken
-        if len(name) >= _SHORTEST_NAME_OF_A_SUBJECT
+        word[:1].isupper() or RELATIONS.get(word.lower()) or word.lower() in _PEOPLE_OF
+        for word in words
     )
+
+
+# People a child or a friend has that RELATIONS does not list (its teacher, coach, tutor).
+_PEOPLE_OF = frozenset({"teacher", "coach", "tutor", "nanny", "classmate", "doctor", "vet"})

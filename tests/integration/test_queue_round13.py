@@ -1,0 +1,38 @@
+"""The review queue, round 13 (queue13e), through Memory.remember on the real encrypted store
+with the bundled USE-m3 embedder and no model: a child's English name told in brackets after
+the Chinese one (女儿何以宁（Chloe）) is that child, found by the name itself since the
+declaration holds no word such as 英文名 (docs/design.md, "The review queue, round 13")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from localmind import Memory
+from localmind.lifecycle import Decision
+
+DECLARED = "我们有两个孩子：儿子何以恒（Ethan），2013年生；女儿何以宁（Chloe），2020年生。"
+CHINESE_FACT = "以宁每周三下午跟唐老师学钢琴，一节课45分钟。"
+ENGLISH_CHANGE = "Chloe switched piano teachers - now it's Mr. Li on Mondays at 4."
+
+
+def test_a_change_told_under_the_bracketed_english_name_waits_for_review(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember(DECLARED)
+    fact = memory.remember(CHINESE_FACT)
+    outcome = memory.remember_explained(ENGLISH_CHANGE)
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    [conflict] = memory.conflicts()
+    assert (conflict.existing.id, conflict.candidate.content) == (fact.id, ENGLISH_CHANGE)
+
+
+def test_without_the_brackets_the_english_name_is_someone_else(
+    open_memory: Callable[..., Memory],
+) -> None:
+    memory = open_memory(llm=None)
+    memory.remember("我们有两个孩子：儿子何以恒，2013年生；女儿何以宁，2020年生。")
+    memory.remember(CHINESE_FACT)
+    outcome = memory.remember_explained(ENGLISH_CHANGE)
+    assert outcome.decision is not Decision.QUEUED, outcome.reason
+    assert memory.conflicts() == []

@@ -1,0 +1,171 @@
+"""The review queue, round 13 (queue13e): whose end a text tells, a title after a family name,
+a child's English name in brackets, a thing said before its change word, one reading of a
+Chinese name in pinyin. Pure rules of localmind.suspicion, localmind.statement and
+localmind.aliases; wordings written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from localmind.aliases import by_declared_name, declared, opens_with_a_name
+from localmind.statement import read
+from localmind.suspicion import _pinyin_names, _spelled_by, suspect
+
+# --- whose end: the name right before the ending word, no one between ----------------------
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "My sister Rosa lives in Denver and works as a nurse.",
+            "My aunt lives with my sister Rosa in Denver since my uncle passed away.",
+        ),
+        ("我妹妹晓琳住在卡尔加里，是护士。", "我妈跟晓琳住在卡尔加里，因为我爸去世了。"),
+    ],
+)
+def test_a_death_of_someone_else_is_no_end_of_the_one_named_earlier(older: str, newer: str) -> None:
+    assert "tells an end of" not in suspect(older, newer).why
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("I have a dog named Rex.", "My dog Rex died last year."),
+        ("My grandma Rose lives in Ohio.", "Grandma Rose passed away in March."),
+    ],
+)
+def test_the_end_of_the_one_named_is_still_queued(older: str, newer: str) -> None:
+    assert suspect(older, newer).contradicts
+
+
+# --- 先生 after a family name is "Mr.", not the husband ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("张先生下个月搬到上海。", "张先生"),
+        ("李太太搬走了。", "李太太"),
+        ("我先生在谷歌工作。", "husband"),
+    ],
+)
+def test_a_title_after_a_family_name_is_someone_named(text: str, subject: str) -> None:
+    assert read(text).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("我老公在谷歌上班。", "张先生现在去微软上班了。"),
+        ("My husband works at Google.", "张先生现在去微软上班了。"),
+    ],
+)
+def test_mr_zhang_changing_jobs_is_not_the_husband_changing_his(older: str, newer: str) -> None:
+    assert not suspect(older, newer).contradicts
+
+
+def test_my_husband_changing_jobs_is_still_a_change() -> None:
+    assert suspect("我先生在谷歌上班。", "我先生现在去微软上班了。").contradicts
+
+
+# --- a child's English name in brackets after the Chinese one --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("女儿何以宁（Chloe），2020年生。", {("chloe", "何以宁")}),
+        ("我妹妹林晓琳（Linda）住在卡尔加里。", {("linda", "林晓琳")}),
+        ("我儿子叫周浩然(Ethan)，今年六岁。", {("ethan", "周浩然")}),
+    ],
+)
+def test_a_bracketed_english_name_after_a_relative_is_declared(
+    text: str, pairs: set[tuple[str, str]]
+) -> None:
+    assert declared(text) == pairs
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我们租住在列治文（Richmond）3号路附近。", "在万锦（Markham）看中了一套房子。"],
+)
+def test_a_place_in_brackets_is_no_ones_name(text: str) -> None:
+    assert declared(text) == frozenset()
+
+
+def test_a_possessive_opening_may_be_a_declared_name() -> None:
+    pairs = {("chloe", "何以宁")}
+    text = "Chloe's swimming moved to Thursdays."
+    assert opens_with_a_name(text)
+    assert by_declared_name(text, pairs) == "Yining's swimming moved to Thursdays."
+
+
+# --- what a child of theirs does is theirs; someone of theirs is someone else ---------------
+
+
+def test_a_thing_of_the_named_child_is_about_the_child() -> None:
+    older = "子轩每周六上午去游泳课。"
+    assert "someone else" not in suspect(older, "Zixuan's swimming moved to Sundays.").why
+    assert "someone else" in suspect(older, "Zixuan's friend Ethan moved to Toronto.").why
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "以宁报了列治文Watermania的游泳课，每周二下午五点。",
+            "Yining's swimming moved to Eileen Dailly pool in Burnaby, Thursdays now.",
+        ),
+        ("Yining's swimming is at Watermania on Tuesdays.", "以宁的游泳课现在改到周四了。"),
+    ],
+)
+def test_a_thing_said_before_its_change_word_is_what_changed(older: str, newer: str) -> None:
+    assert suspect(older, newer).contradicts
+
+
+def test_a_pronoun_before_the_change_word_is_no_thing_changed() -> None:
+    # CC-CEDICT's 美元 "US$" also means "we"
+    older = "我们平时在Whole Foods买菜，一个月大概花900美元。"
+    newer = "We moved on November 2 with movers; it cost $2,300."
+    assert not suspect(older, newer).contradicts
+
+
+# --- a daycare is a school -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Yining goes to Little Panda daycare on Westminster Hwy.",
+            "以宁今天开始上幼儿园（kindergarten）了，在Stride Avenue学校。",
+        ),
+        ("以宁在小熊猫托儿所。", "以宁现在去Stride Avenue的幼儿园了。"),
+    ],
+)
+def test_a_daycare_then_a_kindergarten_is_a_change_of_school(older: str, newer: str) -> None:
+    assert "school" in read(older).single_slots
+    assert suspect(older, newer).contradicts
+
+
+# --- a change told again in the other language, with a place CC-CEDICT does not spell -------
+
+
+def test_a_move_told_again_with_now_is_no_other_value() -> None:
+    older = "妈妈从卡尔加里搬到本拿比跟我们一起住了。"
+    assert not suspect(older, "Mom lives with us in Burnaby now.").contradicts
+    # … while a new move is one
+    assert suspect(older, "Mom moved to Surrey last week.").contradicts
+
+
+# --- one reading of a Chinese name in pinyin -------------------------------------------------
+
+
+def test_both_pinyin_rules_read_a_name_alike() -> None:
+    assert {"wangfang", "fang"} <= _pinyin_names("王芳")
+    assert {"liuzixuan", "zixuan"} <= _pinyin_names("刘子轩")
+    assert "liuyang" in _pinyin_names("刘洋调", glued=True)
+    assert "liuyang" not in _pinyin_names("刘洋调")
+    assert _spelled_by("王芳", "fang")
+    assert not _spelled_by("王芳", "li")
