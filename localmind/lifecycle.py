@@ -471,6 +471,8 @@ class Lifecycle:
             if not suspicion.contradicts:
                 continue
             joined = self._side_waiting(stored, neighbours, content, planned)
+            if joined is None:
+                joined = self._change_told_again(stored, neighbours, content, planned)
             if joined is not None:
                 waiting.append(joined)
                 continue
@@ -608,6 +610,42 @@ class Lifecycle:
             if side is not None:
                 joined, similarity = newer if side else older
                 return _Joined(joined, similarity, conflict_id, side)
+        return None
+
+    def _change_told_again(
+        self,
+        stored: StoredMemory,
+        neighbours: Sequence[tuple[StoredMemory, float]],
+        content: str,
+        planned: Sequence[tuple[str, str]] = (),
+    ) -> _Joined | None:
+        """A neighbour waiting for review as the change of another memory than ``stored``, that
+        ``content`` tells again: as close as a merge needs, not suspect against it, and changing
+        nothing in ``stored`` the change does not speak of (:func:`changes_more_than`). A
+        change told in both languages ("Mom's knee surgery got pushed from March 10 to May
+        12" after 妈妈的膝关节手术推迟了…改成5月12日) waits once, though the first telling was
+        paired with another of the older memories than the second would be; a second question
+        about the same change is one more for the person to answer, and the first is kept."""
+        for change, close in neighbours:
+            if close < self.config.merge_threshold or change.record.id == stored.record.id:
+                continue
+            waiting: list[int | None] = [
+                c.id
+                for c in self.store.pending_conflicts_of(change.record.id)
+                if c.candidate_id == change.record.id
+            ]
+            waiting += [None for _, newer in planned if newer == change.record.id]
+            if not waiting:
+                continue
+            against = suspect(change.record.content, content)
+            if against.contradicts or against.why.startswith(ABOUT_SOMEONE_ELSE):
+                continue
+            # told again, as the sameness guard reads a retelling: not a further change
+            if compare(change.record.content, content).differs:
+                continue
+            if changes_more_than(stored.record.content, change.record.content, content):
+                continue
+            return _Joined(change, close, waiting[0], True)
         return None
 
     def _pending_pairs(

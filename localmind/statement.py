@@ -66,7 +66,7 @@ RELATIONS = _groups(
         "friend": "friend 朋友 好友 闺蜜 发小",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "colleague": "colleague coworker co-worker 同事",
-        "neighbour": "neighbour neighbor 邻居",
+        "neighbour": "neighbour neighbor 邻居 隔壁",
         "roommate": "roommate flatmate housemate 室友 舍友",
         "mother-in-law": "mother-in-law 婆婆 岳母 丈母娘",
         "father-in-law": "father-in-law 公公 岳父 老丈人",
@@ -311,6 +311,15 @@ QUALIFIERS = _words(
 )
 
 # Attributes a person has one value of at a time ("where I live") and the words that set them.
+# Car makes a person names for the car itself ("We bought a Tesla", 买了一辆丰田): the vehicle,
+# as "car" is. A closed list, as the kinds of localmind.kinds are; makes that are everyday
+# words or common names (Dodge, Ram, Mini, Genesis, Lincoln) are left out.
+CAR_MAKES = (
+    "toyota honda tesla ford chevrolet chevy nissan mazda subaru hyundai kia bmw mercedes "
+    "audi volkswagen vw volvo lexus acura jeep gmc buick cadillac porsche fiat mitsubishi "
+    "infiniti polestar rivian byd 丰田 本田 特斯拉 福特 日产 马自达 斯巴鲁 起亚 宝马 奔驰 奥迪 "
+    "大众 沃尔沃 雷克萨斯 比亚迪 雪佛兰 别克 凯迪拉克 保时捷 讴歌 蔚来 小鹏"
+)
 SINGLE_SLOTS = _groups(
     {
         "residence": "live reside base move relocate apartment flat 住 居住 定居 家住 搬 搬到 "
@@ -328,7 +337,7 @@ SINGLE_SLOTS = _groups(
         "age": "age 岁 年龄",
         "contact": "phone email address 电话 邮箱 地址 手机号",
         "money": "rent salary pay earn income 房租 工资 薪水 月薪 租金 收入",
-        "vehicle": "car drive vehicle 车 开车",
+        "vehicle": "car drive vehicle 车 开车 " + CAR_MAKES,
         "school": "study university school college major degree student grade elementary "
         "kindergarten preschool daycare 托儿所 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
@@ -379,7 +388,7 @@ CUE_PREFIXES_ZH = (
 CUE_WORDS = (
     _words(
         """now currently nowadays anymore longer move switch change replace new leave quit stop
-    start become instead sell cancel migrate raise transfer convert recently lately back push
+    start become instead sell trade cancel migrate raise transfer convert recently lately back push
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
@@ -1146,6 +1155,8 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         return word.surface.lower() == "fired"
     if word.norm == "lay":  # "I was laid off"
         return after is not None and after.norm == "off"
+    if word.norm == "trade":  # "traded in the Corolla" (sold it), not "trades stocks"
+        return after is not None and after.norm == "in"
     if word.norm == "转":  # 转成全职 is a change; 再转地铁, 走404转401 change trains
         after = words[index + 1] if index + 1 < len(words) else None
         return after is not None and after.norm in ("成", "为", "到", "去", "回")

@@ -152,6 +152,9 @@ def suspect(existing: str, candidate: str) -> Suspicion:
             # whom one works for, named by both: "works as a data engineer at Zalando" / "My
             # employer is Bosch" (review9 M1)
             or _employers_differ(old, new)
+            # another one bought: "We bought a Tesla Model Y" after "We drive a 2016 Honda
+            # Civic" (review12 R6)
+            or _bought(new, single)
         )
     ):
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}")
@@ -507,9 +510,9 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
         single
         and values_old
         and values_new
-        and not values_old & values_new
+        and not _without_numbers(values_old) & _without_numbers(values_new)
         and not _named_again(values_old, new)
-        and _cues(new)
+        and (_cues(new) or _bought(new, single))
         and not one_place
         and not retold
     ):
@@ -539,6 +542,15 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
             return Suspicion(
                 True, f"“{_said(new, min(changed))}” announces a change to what both name"
             )
+        # … a thing taken up again that the older text gave up or negated (我又喜欢吃香菜了
+        # after "I can't stand cilantro anymore", 我又开始喝咖啡了 after "I quit coffee"), or
+        # given up in Chinese, 不…了 "no longer", what the older one tells as done (半马不跑了
+        # after "I'm training for the BMO half marathon"; review12 R6)
+        again = _taken_up_again(new, things)
+        if again and _given_up(old) and not _taken_up_again(old, things):
+            return Suspicion(True, f"“{again}”: what the older memory gave up is taken up again")
+        if not old.negations and _no_longer_zh(new, things) and not _marks_a_change(old):
+            return Suspicion(True, "“不…了”: what the older memory tells is no longer done")
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
     topic = _opening_thing(old, new)
@@ -554,6 +566,12 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     if not marks:
         return Suspicion(False, "in another language; it announces no change")
     return Suspicion(False, "in another language; the change it tells is the older one's")
+
+
+def _without_numbers(values: set[str]) -> set[str]:
+    """Names without the digits that end them: the English reader cuts "RAV4" into "rav" and 4,
+    jieba keeps rav4 whole."""
+    return {value.rstrip("0123456789") or value for value in values}
 
 
 def _chinese_names_of(statement: Statement) -> set[str]:
@@ -607,7 +625,7 @@ def _things_in_both(old: Statement, new: Statement) -> set[str]:
         tails = (word.norm[i:] for i in range(1, len(word.norm) - 1))
         heads = (word.norm[:i] for i in range(len(word.norm) - 1, 1, -1))
         for part in (word.norm, *tails, *heads):
-            if bilingual.meanings(part) & said:
+            if _meant(part) & said:
                 found.add(part)
                 break
     return found
@@ -649,6 +667,19 @@ def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
     return False
 
 
+def _meant(chinese: str) -> set[str]:
+    """CC-CEDICT's English words for ``chinese``, and the parts of its hyphenated ones (半马
+    "half-marathon": "marathon" too) of four letters or more."""
+    meanings = set(bilingual.meanings(chinese))
+    return meanings | {
+        part
+        for meaning in meanings
+        if "-" in meaning
+        for part in meaning.split("-")
+        if len(part) > 3
+    }
+
+
 def _a_content_word(word: Word) -> bool:
     """Not a stop word, a pronoun or a person: "swimming" of "Chloe's swimming moved", not
     "we" of "We moved" (CC-CEDICT's 美元 "US$" means "we" too, by its "US")."""
@@ -659,6 +690,58 @@ def _a_content_word(word: Word) -> bool:
         or word.norm in TIME_WORDS
         or word.norm == ","
     )
+
+
+# Words that say a thing is done again ("again", 又, 重新): with a thing given up before, a change.
+_AGAIN = frozenset({"again", "又", "重新"})
+# Change words by which a thing is given up (what taking it up again reverses).
+_GIVING_UP = frozenset({"quit", "stop", "drop", "anymore", "longer", "戒", "戒掉", "不再", "放弃"})
+
+
+def _taken_up_again(statement: Statement, things: set[str]) -> str:
+    """The word by which ``statement`` says it does one of ``things`` again, within
+    ``_CUE_REACH`` words of it either way ("drinking coffee again", 我又开始喝咖啡了); ""."""
+    if statement.lang != "zh":  # the English words CC-CEDICT gives the Chinese things
+        things = set().union(*(_meant(thing) for thing in things)) if things else set()
+    words = statement.words
+    for index, word in enumerate(words):
+        if word.norm not in _AGAIN:
+            continue
+        near = words[max(0, index - _CUE_REACH) : index + 1 + _CUE_REACH]
+        if any(w.norm in things or any(t in w.norm for t in things) for w in near):
+            return word.surface
+    return ""
+
+
+def _given_up(statement: Statement) -> bool:
+    """It negates what it tells, or gives it up ("I can't stand cilantro anymore", "I quit
+    coffee", 我戒咖啡了, "Still off coffee")."""
+    words = statement.words
+    return bool(statement.negations or _cues(statement) & _GIVING_UP) or any(
+        word.norm.startswith("戒")
+        # "Still off coffee": "off" before a thing (not "the day off")
+        or (word.norm == "off" and index + 1 < len(words) and _a_content_word(words[index + 1]))
+        for index, word in enumerate(words)
+    )
+
+
+def _no_longer_zh(statement: Statement, things: set[str]) -> bool:
+    """A Chinese text says of one of ``things`` 不…了, "no longer" (半马不跑了, 香菜不吃了): a
+    不 after the thing and a 了 right after the verb it negates, in one clause."""
+    if statement.lang != "zh" or not things:
+        return False
+    words = statement.words
+    for index, word in enumerate(words[:-2]):
+        if word.norm != "不" or words[index + 2].norm != "了":
+            continue
+        clause = []
+        for before in reversed(words[:index]):
+            if before.norm == ",":
+                break
+            clause.append(before.norm)
+        if any(thing in norm for norm in clause for thing in things):
+            return True
+    return False
 
 
 def _translated_names(chinese: Statement, english: Statement) -> set[str]:
@@ -1204,12 +1287,27 @@ def _opening_subject(statement: Statement) -> str | None:
         if norm in RELATIONS or word.surface.lower() in RELATIONS or norm in PEOPLE_WORDS:
             # the first person it names is this one; "Dad stopped losartan" is the father's
             return statement.subject
-        if word.person:
+        if word.person or _a_family(statement, word):
             return norm
         if word.is_name:
             return None  # a place or a thing first ("Planet Fitness退了", 东京回来以后我…)
         return None
     return None
+
+
+def _a_family(statement: Statement, word: Word) -> bool:
+    """ "The Nguyens", "the Parks": a family called by its name, opening an English text
+    ("The Nguyens next door bought a Kia"): people, not a place or a thing of the user's."""
+    words = statement.words
+    index = words.index(word)
+    return (
+        statement.lang == "en"
+        and index > 0
+        and words[index - 1].norm == "the"
+        and word.surface[:1].isupper()
+        and word.surface.endswith("s")
+        and not word.surface.endswith("ss")
+    )
 
 
 def _opposed(only_old: set[str], only_new: set[str]) -> bool:
@@ -1239,6 +1337,36 @@ def _changes_another_attribute(old: Statement, new: Statement) -> bool:
     return bool(shared) and all(
         any(name in group and group - named_old for group in new.names) for name in shared
     )
+
+
+# Words by which one gets a thing of one's own: a new value of what it sets ("bought a Tesla",
+# 买了一辆比亚迪).
+_BUYING = frozenset({"buy", "买", "买了", "购买", "购入"})
+
+
+def _bought(statement: Statement, slots: frozenset[str]) -> bool:
+    """A buying word right before a word that sets one of ``slots``: "We bought a 2025 Toyota
+    Sienna", 我们买了一辆特斯拉 (the measure word 辆 sets the vehicle)."""
+    words = statement.words
+    return any(
+        word.norm in _BUYING
+        and not _someone_before(words[:index])
+        and any(_slot_of(ahead) in slots for ahead in words[index + 1 : index + 2 + _CUE_REACH])
+        for index, word in enumerate(words)
+    )
+
+
+def _someone_before(words: Sequence[Word]) -> bool:
+    """Someone other than the user is named in the clause before a verb: the buyer of "The
+    Nguyens next door bought a Kia", not of "We bought a Tesla" or "Bought a used Corolla"."""
+    for word in reversed(words):
+        if word.norm == ",":
+            return False
+        if word.norm in SELF_WORDS:
+            return False
+        if word.is_name or word.person or word.norm in RELATIONS or word.norm in OTHER_WORDS:
+            return True
+    return False
 
 
 def _employers(statement: Statement) -> set[str]:

@@ -36,3 +36,19 @@ def test_without_the_brackets_the_english_name_is_someone_else(
     outcome = memory.remember_explained(ENGLISH_CHANGE)
     assert outcome.decision is not Decision.QUEUED, outcome.reason
     assert memory.conflicts() == []
+
+
+def test_a_change_told_again_in_the_other_language_waits_once(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # the Chinese change is paired with the Chinese booking; its English retelling is nearer
+    # the English booking, which waits on nothing: without the join it was a second question
+    memory = open_memory(llm=None)
+    memory.remember("Mom's knee replacement is booked for March 10 at Burnaby Hospital.")
+    memory.remember("妈妈的膝关节手术定在3月10日，在本拿比医院。")
+    change = memory.remember_explained("妈妈的膝关节手术推迟了，医院改成5月12日。")
+    assert change.decision is Decision.QUEUED, change.reason
+    again = memory.remember_explained("My mom's knee surgery got pushed to May 12.")
+    assert again.decision is Decision.MERGED, again.reason
+    [conflict] = memory.conflicts()
+    assert conflict.candidate.id == change.record.id

@@ -169,3 +169,70 @@ def test_both_pinyin_rules_read_a_name_alike() -> None:
     assert "liuyang" not in _pinyin_names("刘洋调")
     assert _spelled_by("王芳", "fang")
     assert not _spelled_by("王芳", "li")
+
+
+# --- another car bought, one traded in (review12 R6) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("We drive a 2016 Honda Civic.", "We bought a Tesla Model Y last week."),
+        ("我们开一辆本田思域。", "我们买了一辆特斯拉。"),
+        ("We drive a 2016 Honda Civic.", "我们买了一辆特斯拉Model Y。"),
+        (
+            "We drive a 2012 silver Toyota Corolla.",
+            "We bought a 2025 Toyota Sienna hybrid. Traded in the Corolla for $4,000.",
+        ),
+    ],
+)
+def test_another_car_bought_is_a_change_of_the_car(older: str, newer: str) -> None:
+    assert suspect(older, newer).contradicts
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("We drive a 2016 Honda Civic.", "The Nguyens next door bought a Kia EV6 in August."),
+        ("We drive a 2016 Honda Civic.", "My sister bought a Tesla."),
+        ("我们开一辆本田思域。", "隔壁Gord家把Odyssey卖了，换了一台丰田Sienna。"),
+    ],
+)
+def test_a_car_someone_else_bought_is_theirs(older: str, newer: str) -> None:
+    assert not suspect(older, newer).contradicts
+
+
+def test_a_car_told_again_in_the_other_language_is_no_other_name() -> None:
+    # the English reader cuts RAV4 into "rav" and 4, jieba keeps it whole
+    older = "Sold the Civic and bought a blue Toyota RAV4 Hybrid."
+    assert not suspect(older, "旧的本田思域卖掉了，现在开一辆蓝色的丰田RAV4混动。").contradicts
+
+
+# --- taken up again, no longer done, across languages (review12 R6) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("I can't stand cilantro anymore.", "我又喜欢吃香菜了。"),
+        ("I quit coffee.", "我又开始喝咖啡了。"),
+        ("我戒咖啡了。", "I am drinking coffee again."),
+        ("Still off coffee, pu'er tea every morning instead.", "我又开始喝咖啡了，一天一杯。"),
+        ("I'm training for the BMO half marathon in May.", "我膝盖受伤了，半马不跑了。"),
+    ],
+)
+def test_a_reversal_told_in_the_other_language_is_queued(older: str, newer: str) -> None:
+    assert suspect(older, newer).contradicts
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("我戒咖啡了。", "I quit coffee, still off it."),  # the same change told again
+        ("我又开始喝咖啡了。", "I started drinking coffee again."),
+        ("I love cilantro.", "我又吃了香菜。"),  # nothing was given up
+        ("I drink coffee every morning.", "我今天没喝咖啡。"),  # a day without, no "no longer"
+    ],
+)
+def test_no_reversal_when_nothing_is_reversed(older: str, newer: str) -> None:
+    assert not suspect(older, newer).contradicts
