@@ -63,7 +63,7 @@ RELATIONS = _groups(
         "son": "son 儿子",
         "daughter": "daughter 女儿 闺女",
         "child": "child kid kids children baby 孩子 小孩 孩子们 宝宝",
-        "friend": "friend 朋友 好友 闺蜜 发小",
+        "friend": "friend buddy pal 朋友 好友 闺蜜 发小",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "colleague": "colleague coworker co-worker 同事",
         "neighbour": "neighbour neighbor 邻居 隔壁",
@@ -906,11 +906,17 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
         if slot == "job" and lang == "en" and _others_job(words, index):
             slot = None
+        if slot in ("partner", "manager") and _someone_elses(words, index):
+            slot = None  # "… Linda and her new boyfriend are coming to our place"
         if slot == "job" and _names_a_contact(words, index):
             slot = None  # 我的工作邮箱, 工作电话: how to reach the user at work, not their job
         if slot == "manager" and _a_title(words, index):
             slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
-        if slot == "residence" and lang == "en" and _a_homes_detail(words, index):
+        if (
+            slot == "residence"
+            and lang == "en"
+            and (_a_homes_detail(words, index) or _no_home_told(words, index))
+        ):
             slot = None
         if slot and lang == "en" and _names_another_thing(words, index):
             slot = None
@@ -1142,7 +1148,22 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         # "she always backs her nurses": the verb (to support), not a way back.
         owned = before is not None and before.norm in _DETERMINERS
         verb = word.surface.lower() in ("backs", "backed", "backing")
-        return not owned and not verb and not (after is not None and after.norm == "from")
+        # "driving back to Richmond", "flew back": a way back, not a change back ("went back to
+        # iPhone" is one)
+        going = before is not None and before.norm in _GOING
+        return (
+            not owned
+            and not verb
+            and not going
+            and not (after is not None and after.norm == "from")
+        )
+    if word.norm == "new" and word.surface == "New" and index:
+        # "Lunar New Year", "the New York office": part of a name, not a new value
+        after = words[index + 1] if index + 1 < len(words) else None
+        return not (after is not None and after.surface[:1].isupper())
+    if word.norm == "finish":  # "the finish line", not "I finished the course"
+        after = words[index + 1] if index + 1 < len(words) else None
+        return not (after is not None and after.norm == "line")
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
         return after is None or after.norm != "that"
@@ -1173,6 +1194,31 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     return True
 
 
+# After "live on": a place lived in ("on campus", "on the third floor", "on Main Street"),
+# not what one lives on ("live on oat milk lattes").
+_LIVED_ON = _words("campus site base board the a an my our this that")
+
+
+def _no_home_told(words: Sequence[Word], index: int) -> bool:
+    """The residence word at ``index`` tells no home: "stayed home" for Christmas (a day in,
+    not where one lives) or "live on" what one eats or drinks ("i basically live on oat milk
+    lattes"): a one-value attribute read there was queued against the user's home."""
+    word = words[index]
+    after = words[index + 1] if index + 1 < len(words) else None
+    if after is None:
+        return False
+    if word.surface.lower().startswith("stay") and after.norm == "home":
+        return True
+    if word.norm == "live" and after.norm == "on" and index + 2 < len(words):
+        thing = words[index + 2]
+        return not thing.is_name and not thing.norm[:1].isdigit() and thing.norm not in _LIVED_ON
+    return False
+
+
+# Verbs of going somewhere: "back" after them is a way back ("driving back to Richmond").
+_GOING = _words("drive fly walk head ride bike 开车")
+
+
 # What follows 搬 when it is a move: where to, away, home (not a thing carried).
 _MOVED_TO = ("到", "进", "去", "回", "走", "出", "过", "来", "了", "的", "新", ",")
 
@@ -1180,6 +1226,25 @@ _MOVED_TO = ("到", "进", "去", "回", "走", "出", "过", "来", "了", "的
 # Job words that name the one who holds the job ("a nurse"), not the job ("my job").
 _JOB_HOLDERS = _words("engineer developer designer nurse teacher")
 _POSSESSIVES = _words("my your his her our their 's")
+
+
+_THIRD_POSSESSIVES = _words("his her their 他 她 他们 她们")
+
+
+def _someone_elses(words: Sequence[Word], index: int) -> bool:
+    """The partner or manager word at ``index`` is another's, in a text the user tells of
+    themselves too: "Mom, Linda and her new boyfriend Marcus are coming to our place" (not
+    the user's partner); "Linda and her boyfriend broke up", told of Linda alone, keeps it."""
+    at = index - 1
+    while at >= 0 and (words[at].norm in RELATION_ADJECTIVES or words[at].norm == "的"):
+        at -= 1
+    if at < 0 or words[at].norm not in _THIRD_POSSESSIVES:
+        return False
+    return any(
+        word.norm in SELF_WORDS or word.norm in POSSESSIVE_SELF
+        for word in words
+        if word.norm not in _THIRD_POSSESSIVES
+    )
 
 
 def _others_job(words: Sequence[Word], index: int) -> bool:
@@ -1657,6 +1722,7 @@ SLOT_ADJECTIVES = _words(
 # Manager words that are also job titles, and the words that make them the user's own manager
 # ("my new manager", "the team manager", 我的直属经理) rather than what the user is.
 _TITLES = _words("manager 经理")
+_JOB_NOUNS = _words("job position role post 职位 岗位 工作")
 _NOT_A_TITLE = _words("the team 的 直属 顶头 部门") | SLOT_ADJECTIVES
 
 
@@ -1666,6 +1732,9 @@ def _a_title(words: Sequence[Word], index: int) -> bool:
     manager"): review11 Z8, where two job texts were queued as "both set the manager"."""
     if words[index].norm not in _TITLES:
         return False
+    after = words[index + 1] if index + 1 < len(words) else None
+    if after is not None and (after.norm in _JOB_NOUNS or after.surface.lower() in _JOB_NOUNS):
+        return True  # "the pharmacy manager job", 经理职位: the job's name
     for before in reversed(words[max(0, index - 3) : index]):
         if before.norm in ("a", "an", "as", "be", "是", "当", "做"):
             return True

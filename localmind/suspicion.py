@@ -42,6 +42,7 @@ from localmind.statement import (
     OTHER_WORDS,
     POSSESSIVE_SELF,
     QUALIFIERS,
+    RELATION_ADJECTIVES,
     RELATIONS,
     SELF,
     SELF_WORDS,
@@ -1092,6 +1093,8 @@ def _same_subject(old: Statement, new: Statement) -> bool:
     short" after "I want long answers"), someone named counting as whoever the other text
     names that way ("Tom left Roosevelt High" after "My husband Tom teaches physics")."""
     subject_old, subject_new = _subject(old, new), _subject(new, old)
+    if subject_new.startswith(f"{subject_old}'s ") or subject_old.startswith(f"{subject_new}'s "):
+        return False  # "Ethan's best friend Jayden also started …" after "Ethan started …"
     return (
         subject_old == subject_new
         # "Dad stopped losartan" opens with a relative's word read as a name: one with "my dad"
@@ -1242,10 +1245,24 @@ def _relative_of_opening_name(statement: Statement) -> str | None:
     """A text that opens with someone's relative is about the relative: "Tom's parents are
     moving to Tucson", 汤姆的父母要搬家 are about Tom's parents, not Tom."""
     words = statement.words
-    if len(words) < 3 or not words[0].person or words[1].norm not in ("'s", "的"):
+    if len(words) < 3:
         return None
-    relation = RELATIONS.get(words[2].norm) or RELATIONS.get(words[2].surface.lower())
-    return None if relation is None else f"{words[0].norm}'s {relation}"
+    # jieba does not know every name (以宁): in Chinese the word before 的 … 朋友 is whose
+    if not (words[0].person or (statement.lang == "zh" and _ALL_CJK.fullmatch(words[0].norm))):
+        return None
+    at, owned = 1, False  # past "best", "new", 最好的: "Ethan's best friend", 以宁最好的朋友
+    while at < len(words) - 1 and (
+        words[at].norm in ("'s", "的")
+        or words[at].norm in RELATION_ADJECTIVES
+        or words[at].norm in _BEST
+    ):
+        owned |= words[at].norm in ("'s", "的")
+        at += 1
+    relation = RELATIONS.get(words[at].norm) or RELATIONS.get(words[at].surface.lower())
+    return None if relation is None or not owned else f"{words[0].norm}'s {relation}"
+
+
+_BEST = frozenset({"best", "closest", "good", "最好", "好"})
 
 
 # Titles before a name: no value a change could be about.

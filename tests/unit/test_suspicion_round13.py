@@ -236,3 +236,72 @@ def test_a_reversal_told_in_the_other_language_is_queued(older: str, newer: str)
 )
 def test_no_reversal_when_nothing_is_reversed(older: str, newer: str) -> None:
     assert not suspect(older, newer).contradicts
+
+
+# --- words that read as a change or an attribute where they are neither ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lunar New Year 2026 was at our place for the first time.",
+        "Need a family doctor here, driving back to Richmond for the old one is a pain.",
+        "Daniel and the kids were at the finish line.",
+    ],
+)
+def test_no_change_word_in_a_name_a_way_back_or_a_finish_line(text: str) -> None:
+    assert not read(text).cues
+
+
+@pytest.mark.parametrize(
+    "text", ["New job pays $128k a year.", "I moved back to Lyon.", "Went back to iPhone."]
+)
+def test_change_words_still_read_as_such(text: str) -> None:
+    assert read(text).cues
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i basically live on oat milk lattes, two a day minimum lol",
+        "Christmas 2024 we stayed home in Richmond; Linda flew in from Calgary.",
+    ],
+)
+def test_no_home_is_told_by_living_on_lattes_or_staying_home(text: str) -> None:
+    assert "residence" not in read(text).single_slots
+
+
+@pytest.mark.parametrize(
+    "text", ["I live on Main Street.", "We live on the third floor.", "We live in Burnaby."]
+)
+def test_a_home_is_still_told(text: str) -> None:
+    assert "residence" in read(text).single_slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("Mom, Linda and her new boyfriend Marcus are coming to our place.", set()),
+        ("我们请了晓琳和她的新男朋友来吃饭。", set()),
+        ("Linda and her boyfriend Kevin broke up.", {"partner"}),
+        ("I accepted the pharmacy manager job at London Drugs.", {"job"}),
+        ("我在London Drugs的老板是Raj Gill。", {"manager"}),
+    ],
+)
+def test_whose_partner_or_manager_it_is(text: str, slots: set[str]) -> None:
+    assert set(read(text).single_slots) & {"partner", "manager", "job"} == slots
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (
+            "Ethan started grade 8 at Burnaby South Secondary today.",
+            "Ethan's best friend Jayden also started at Burnaby South, but in grade 9.",
+        ),
+        ("以宁上一年级了，在Stride Avenue。", "以宁最好的朋友Sophie也在学芭蕾，在另一家舞蹈学校。"),
+        ("Daniel left KPMG today.", "Daniel's buddy Zhou Wei left Deloitte and joined KPMG."),
+    ],
+)
+def test_a_friend_of_the_one_named_is_someone_else(older: str, newer: str) -> None:
+    assert "someone else" in suspect(older, newer).why
