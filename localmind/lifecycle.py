@@ -961,10 +961,12 @@ class Lifecycle:
 # diet); paired by all of them, personal's updates paired with their original went 35 → 32
 # and personal2's 25 → 23.
 PAIRED_BY_ATTRIBUTE = frozenset({"employer"})
-# … and the school only over a nearer suspect that sets no attribute. Not the residence: by
-# it personal2's move into a house was paired with the home left two moves before, over the
-# rented flat it replaced, which names no residence word (租了一套两室公寓).
-PAIRED_OVER_NOTHING_SET = frozenset({"school"})
+# … and the school and the residence only over a nearer suspect that sets no attribute: "We
+# moved to Burnaby" changes 我们住在温哥华的Kitsilano, not a nearer 我们在看Burnaby的房子 (review12
+# R1). The residence was left out in round 12, when personal2's rented flat (租了一套两室公寓)
+# named no residence word and its move into a house was paired with the home left two moves
+# before; 公寓 ("apartment", as "apartment" is) now names one.
+PAIRED_OVER_NOTHING_SET = frozenset({"school", "residence"})
 
 
 def _same_attribute_first(

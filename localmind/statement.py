@@ -323,7 +323,7 @@ CAR_MAKES = (
 SINGLE_SLOTS = _groups(
     {
         "residence": "live reside base move relocate apartment flat 住 居住 定居 家住 搬 搬到 "
-        "搬家 住址 搬进 搬入 搬回",
+        "搬家 住址 搬进 搬入 搬回 公寓",
         "origin": "grow born hometown 出生 长大 老家 家乡",
         "job": "job profession occupation career engineer developer designer nurse teacher "
         "position role hire employ 工作 上班 职业 职位 入职 离职 辞职 跳槽 转岗 工程师 程序员 "

@@ -52,3 +52,15 @@ def test_a_change_told_again_in_the_other_language_waits_once(
     assert again.decision is Decision.MERGED, again.reason
     [conflict] = memory.conflicts()
     assert conflict.candidate.id == change.record.id
+
+
+def test_a_move_is_paired_with_the_home_not_the_house_hunt(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # review12 R1: queued against the house hunt, and only it was offered
+    memory = open_memory(llm=None)
+    home = memory.remember("我们住在温哥华的Kitsilano。")
+    memory.remember("我们在看Burnaby的房子。")
+    outcome = memory.remember_explained("We moved to Burnaby, near Metrotown.")
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    assert outcome.related is not None and outcome.related.id == home.id

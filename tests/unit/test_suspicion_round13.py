@@ -305,3 +305,8 @@ def test_whose_partner_or_manager_it_is(text: str, slots: set[str]) -> None:
 )
 def test_a_friend_of_the_one_named_is_someone_else(older: str, newer: str) -> None:
     assert "someone else" in suspect(older, newer).why
+
+
+def test_a_rented_apartment_tells_the_home() -> None:
+    assert "residence" in read("我们在Scarborough租了一套两室公寓，月租2400加元。").single_slots
+    assert "residence" in read("We rent a two-bedroom apartment in Scarborough.").single_slots
