@@ -554,6 +554,11 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
             return Suspicion(True, "“不…了”: what the older memory tells is no longer done")
     if not (shared or single or new_numbers):
         return Suspicion(False, "in another language; nothing both spell alike has changed")
+    if shared and not new_numbers and shared <= _moved_to(new):
+        # the new text moves to what the older names: its plan come true ("The Boxhagener
+        # Platz flat: the landlord said yes!" / 我搬进了Boxhagener Platz的新家), not a change
+        # of it; the home it leaves is what it changes (review13 J4)
+        return Suspicion(False, "in another language; it moves to what the older memory names")
     topic = _opening_thing(old, new)
     if topic and new_numbers:
         return Suspicion(True, f"the numbers of {topic} changed")
@@ -573,6 +578,22 @@ def _without_numbers(values: set[str]) -> set[str]:
     """Names without the digits that end them: the English reader cuts "RAV4" into "rav" and 4,
     jieba keeps rav4 whole."""
     return {value.rstrip("0123456789") or value for value in values}
+
+
+def _moved_to(statement: Statement) -> set[str]:
+    """The names a text moves to: after a move word, in its clause (搬进了Boxhagener Platz的新家,
+    "moved to Burnaby")."""
+    words = statement.words
+    found: set[str] = set()
+    for index, word in enumerate(words):
+        if not (word.norm.startswith("搬") or word.norm in ("move", "relocate")):
+            continue
+        for after in words[index + 1 :]:
+            if after.norm == ",":
+                break
+            if after.is_name:
+                found.add(after.norm)
+    return found
 
 
 def _chinese_names_of(statement: Statement) -> set[str]:
@@ -1796,7 +1817,14 @@ def _used_to(statement: Statement) -> bool:
     """It tells a habit or state as over: "I used to live in Berlin", 我以前住在杭州."""
     words = statement.words
     if statement.lang == "zh":
-        return "past" in statement.tense and any(w.norm in USED_TO_ZH for w in words)
+        # in its first clause: 我的新manager是Sarah Klein，英国人，以前在Spotify做design lead
+        # tells the new manager's past, not the new text's own (review13 J2)
+        first = []
+        for word in words:
+            if word.norm == ",":
+                break
+            first.append(word)
+        return "past" in statement.tense and any(w.norm in USED_TO_ZH for w in first)
     return any(
         word.surface.lower() == "used" and index + 1 < len(words) and words[index + 1].norm == "to"
         for index, word in enumerate(words)

@@ -310,3 +310,23 @@ def test_a_friend_of_the_one_named_is_someone_else(older: str, newer: str) -> No
 def test_a_rented_apartment_tells_the_home() -> None:
     assert "residence" in read("我们在Scarborough租了一套两室公寓，月租2400加元。").single_slots
     assert "residence" in read("We rent a two-bedroom apartment in Scarborough.").single_slots
+
+
+# --- review13 J2, J4 -------------------------------------------------------------------------
+
+
+def test_the_new_managers_past_does_not_tell_the_change_as_over() -> None:
+    older = "我的manager是Tobias Weber，德国人，每周四和我1:1。"
+    newer = "我的新manager是Sarah Klein，英国人，以前在Spotify做design lead。"
+    assert suspect(older, newer).contradicts
+    # … while a text told as over in its own first clause is still history
+    assert not suspect("我住在北京。", "我以前住在杭州，现在住在北京。").contradicts
+
+
+def test_a_move_to_the_place_a_plan_names_is_no_change_of_the_plan() -> None:
+    plan = "The Boxhagener Platz flat: the landlord said yes! Move-in date is November 15."
+    move = "我搬进了Boxhagener Platz的新家，一居室，55平米。"
+    assert not suspect(plan, move).contradicts
+    assert suspect("我现在暂时住在Mitte的一个Airbnb。", move).contradicts
+    # another place beside the one both name is still a move
+    assert suspect("I live in Berlin, Kreuzberg.", "我们搬到Berlin Mitte了。").contradicts
