@@ -1139,6 +1139,12 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
         return False
     before = words[index - 1] if index else None
+    if (
+        before is not None
+        and before.norm in _NEGATING_A_CHANGE
+        and word.norm not in _CUES_AFTER_A_NEGATION
+    ):
+        return False  # "Chloe wouldn't stop counting", 没搬: nothing changed
     if word.norm == "left":  # "I left Northwind", not "the lower left molar"
         return before is None or before.is_name or before.person or before.norm in PAST_AFTER
     if word.norm == "back":
@@ -1217,6 +1223,13 @@ def _no_home_told(words: Sequence[Word], index: int) -> bool:
 
 # Verbs of going somewhere: "back" after them is a way back ("driving back to Richmond").
 _GOING = _words("drive fly walk head ride bike 开车")
+
+
+# A negation right before a change word says it did not happen ("wouldn't stop", "didn't
+# move", 没换) …
+_NEGATING_A_CHANGE = _words("not never 没 没有 未")
+# … except where the negation makes the change word ("no longer", "not anymore").
+_CUES_AFTER_A_NEGATION = _words("longer long anymore more")
 
 
 # What follows 搬 when it is a move: where to, away, home (not a thing carried).
@@ -1790,18 +1803,20 @@ def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
 def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:
     """Proper names in order; names joined only by "and", ",", 和 … form one unordered group."""
     groups: list[set[str]] = []
-    joined = False
+    joined = after_name = False
     for word in words:
         if word.is_name:
             if joined and groups:
                 groups[-1].add(word.norm)
             else:
                 groups.append({word.norm})
-            joined = True  # "MacBook Pro", "South Lake Union": adjacent names are one
+            joined = after_name = True  # "MacBook Pro", "South Lake Union": one name
         elif word.norm in COORDINATORS or word.surface in COORDINATORS:
-            joined = bool(groups)
+            # only right after a name: "KPMG today and started his own firm, Ho & Partners"
+            # joins nothing (KPMG was left, Ho & Partners begun)
+            joined = after_name and bool(groups)
         else:
-            joined = False
+            joined = after_name = False
     return tuple(frozenset(group) for group in groups)
 
 

@@ -497,7 +497,16 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     # whom both are about, named in the other script (Chloe / 以宁), is no new value
     new_names -= {_subject(old, new), _subject(new, old)}
     one_place = _one_place_at_two_levels(old, new)  # "I live in Beijing" / 我现在住在望京
-    if single and names_old & names_new and new_names and not one_place:
+    # the same numbers and no sign of change: the older text told again, with a name the
+    # dictionary does not spell alike ("Our address is 7421 Walker Ave, Burnaby" / 新家地址是
+    # 本拿比Walker Ave 7421号: 本拿比 is not in CC-CEDICT)
+    told_again = (
+        not _cues(new)
+        and not new.negations
+        and bool(new.numbers)
+        and _numbers(new) <= _numbers(old)
+    )
+    if single and names_old & names_new and new_names and not one_place and not told_again:
         return Suspicion(True, f"both set {_slot_name(_told_first(new, single))}, with a new name")
     # Each names the value, spelled in Latin letters or translated, and they differ:
     # 用户的男朋友叫Jonas / "The user's boyfriend is now Sam", "works at Siemens" / 现在在博世工作
@@ -523,7 +532,14 @@ def _across_languages(old: Statement, new: Statement) -> Suspicion:
     # What both spell alike: names in Latin letters that are no person's, and numbers.
     shared = {name for name in names_old & names_new if _LATIN.match(name)}
     shared |= _translated_names(old, new) | _translated_names(new, old)
-    shared -= _people(old) | _people(new)
+    # … less whom they are about, not a place the other text names ("Japan is off" / 日本)
+    places = {
+        w.norm
+        for one, other in ((old, new), (new, old))
+        for w in one.words
+        if _a_place_of(w, other)
+    }
+    shared -= (_people(old) | _people(new)) - places
     new_numbers = _numbers_replaced(old, new)
     if _older_numbers_compared(old, new):
         return Suspicion(True, "the older numbers, compared with new ones")
@@ -772,7 +788,8 @@ def _translated_names(chinese: Statement, english: Statement) -> set[str]:
     people's names (汤姆 / Tom: the subject rules see to them)."""
     if chinese.lang != "zh" or english.lang == "zh":
         return set()
-    latin = _flat(english.names)
+    # a capitalised word the reader took for a person ("Japan is off") may be the place too
+    latin = _flat(english.names) | {w.norm for w in english.words if _a_place_of(w, chinese)}
     return {
         name
         for word in chinese.words
@@ -1245,7 +1262,8 @@ def _subject(statement: Statement, other: Statement) -> str:
     # A thing's name first (比亚迪秦卖了, "Planet Fitness退了") is what the text is about, not
     # who: the user's, as in :func:`_opening_subject`.
     head = statement.words[0] if statement.words else None
-    thing_first = head is not None and head.is_name and not head.person
+    place_first = head is not None and _a_place_of(head, other)
+    thing_first = head is not None and ((head.is_name and not head.person) or place_first)
     for name in () if thing_first else _flat(other.names):
         # jieba glues a name it does not know to the next character (王磊调走了)
         if first == name or (statement.lang == "zh" and first.startswith(name)):
@@ -1253,13 +1271,26 @@ def _subject(statement: Statement, other: Statement) -> str:
         # "Fang quit teaching" after 我太太叫王芳: the pinyin of a name the other text gives
         if head is not None and head.surface[:1].isupper() and _spelled_by(name, first):
             return name
-    opening = _opening_subject(statement)
+    opening = None if place_first else _opening_subject(statement)
     if opening is not None:
         return opening
     norms = {word.norm for word in statement.words}
     if norms & OTHER_WORDS and not norms & SELF_WORDS:
         return OTHER  # "Tom still eats meat; he grills …": about him, though it opens with "Tom"
     return SELF
+
+
+def _a_place_of(word: Word, other: Statement) -> bool:
+    """An English word the Chinese ``other`` names as a place or a thing (日本 → "Japan"): "Japan
+    is off, we're doing Taiwan instead" opens with the trip's place, not with someone, though
+    the English reader takes a capitalised word before "is" for a person."""
+    if other.lang != "zh" or not word.surface[:1].isupper():
+        return False
+    return any(
+        word.norm in bilingual.proper_names(w.norm)
+        for w in other.words
+        if w.is_name and not w.person and _CJK.match(w.norm)
+    )
 
 
 def _relative_of_opening_name(statement: Statement) -> str | None:

@@ -330,3 +330,44 @@ def test_a_move_to_the_place_a_plan_names_is_no_change_of_the_plan() -> None:
     assert suspect("我现在暂时住在Mitte的一个Airbnb。", move).contradicts
     # another place beside the one both name is still a move
     assert suspect("I live in Berlin, Kreuzberg.", "我们搬到Berlin Mitte了。").contradicts
+
+
+# --- names joined only by "and" right after a name; a change word negated; a place first ------
+
+
+def test_names_are_joined_only_when_nothing_but_and_stands_between() -> None:
+    names = read("Daniel left KPMG today and started his own firm, Ho & Partners Bookkeeping.")
+    assert frozenset({"kpmg"}) in names.names
+    assert read("I have two cats, Miso and Tofu.").names == (frozenset({"miso", "tofu"}),)
+
+
+def test_leaving_the_employer_the_older_text_names_is_a_change() -> None:
+    older = "My husband is Daniel Ho. He's a senior accountant at KPMG downtown."
+    newer = "Daniel left KPMG today and started his own firm, Ho & Partners Bookkeeping."
+    assert suspect(older, newer).contradicts
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("Chloe wouldn't stop counting her red packets.", False),
+        ("We didn't move after all.", False),
+        ("I stopped eating meat.", True),
+        ("I don't eat meat anymore.", True),
+    ],
+)
+def test_a_negated_change_word_tells_no_change(text: str, cue: bool) -> None:
+    assert bool(read(text).cues) is cue
+
+
+def test_a_place_the_other_text_names_opens_a_text_about_the_user() -> None:
+    older = "今年暑假打算带孩子去日本玩两周，东京和大阪。"
+    newer = "Japan is off, flights in July were crazy expensive. We're doing Taiwan instead."
+    assert suspect(older, newer).contradicts
+    assert "someone else" in suspect("我女儿叫莉莉。", "Lucas is in grade 3 now.").why
+
+
+def test_an_address_told_again_with_a_city_is_no_new_value() -> None:
+    older = "新家地址是本拿比Walker Ave 7421号，邮编V5E。"
+    assert not suspect(older, "Our address is 7421 Walker Ave, Burnaby.").contradicts
+    assert suspect("我的经理是Dave Smith。", "My manager is Rachel, Dave Smith left.").contradicts
