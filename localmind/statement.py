@@ -887,6 +887,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
                 slots.add("job")
             elif norm in BREAKUPS:
                 slots.add("partner")  # "we broke up": the partner memory is what it changes
+        if lang == "zh" and norm == "新" and _sets_a_slot_next(words, index):
+            cues.add(norm)  # 我的新manager是…, 新工作: "new" before what it sets, as in English
         if lang == "zh" and VEHICLE_CLASSIFIER in norm:
             slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
         if lang == "zh" and _degree_complement(words, index):
@@ -1223,6 +1225,15 @@ def _no_home_told(words: Sequence[Word], index: int) -> bool:
 
 # Verbs of going somewhere: "back" after them is a way back ("driving back to Richmond").
 _GOING = _words("drive fly walk head ride bike 开车")
+
+
+def _sets_a_slot_next(words: Sequence[Word], index: int) -> bool:
+    """The word after ``index`` names a one-value attribute (新manager, 新工作; 新家 is one
+    word)."""
+    after = words[index + 1] if index + 1 < len(words) else None
+    return after is not None and bool(
+        SINGLE_SLOTS.get(after.norm) or SINGLE_SLOTS.get(after.surface.lower())
+    )
 
 
 # A negation right before a change word says it did not happen ("wouldn't stop", "didn't

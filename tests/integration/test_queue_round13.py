@@ -64,3 +64,29 @@ def test_a_move_is_paired_with_the_home_not_the_house_hunt(
     outcome = memory.remember_explained("We moved to Burnaby, near Metrotown.")
     assert outcome.decision is Decision.QUEUED, outcome.reason
     assert outcome.related is not None and outcome.related.id == home.id
+
+
+def test_a_new_manager_with_a_past_is_still_a_change(open_memory: Callable[..., Memory]) -> None:
+    # review13 J2: the 以前 clause pulls the text below the similarity floor and read the
+    # change as history; 新 before "manager" now lowers the floor as "new" does in English
+    memory = open_memory(llm=None)
+    old = memory.remember("我的manager是Tobias Weber，德国人，很nice，每周四和我1:1")
+    outcome = memory.remember_explained(
+        "我的新manager是Sarah Klein，英国人，以前在Spotify做design lead"
+    )
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    assert outcome.related is not None and outcome.related.id == old.id
+
+
+def test_a_move_is_paired_with_the_temporary_home_not_the_plan(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # review13 J4: the move was queued only against the plan it fulfils
+    memory = open_memory(llm=None)
+    airbnb = memory.remember("我现在暂时住在Mitte的一个Airbnb。")
+    memory.remember(
+        "The Boxhagener Platz flat: the landlord said yes! Move-in date is November 15."
+    )
+    outcome = memory.remember_explained("我搬进了Boxhagener Platz的新家，一居室，55平米。")
+    assert outcome.decision is Decision.QUEUED, outcome.reason
+    assert outcome.related is not None and outcome.related.id == airbnb.id

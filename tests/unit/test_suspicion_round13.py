@@ -371,3 +371,9 @@ def test_an_address_told_again_with_a_city_is_no_new_value() -> None:
     older = "新家地址是本拿比Walker Ave 7421号，邮编V5E。"
     assert not suspect(older, "Our address is 7421 Walker Ave, Burnaby.").contradicts
     assert suspect("我的经理是Dave Smith。", "My manager is Rachel, Dave Smith left.").contradicts
+
+
+def test_xin_before_what_it_sets_is_a_change_word_as_new_is() -> None:
+    assert read("我的新manager是Sarah Klein。").cues
+    assert read("新工作年薪12.8万。").cues
+    assert not read("新西兰很美。").cues
