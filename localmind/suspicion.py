@@ -1300,8 +1300,9 @@ def _relative_of_opening_name(statement: Statement) -> str | None:
     if len(words) < 3:
         return None
     # jieba does not know every name (以宁): in Chinese the word before 的 … 朋友 is whose
-    if not (words[0].person or (statement.lang == "zh" and _ALL_CJK.fullmatch(words[0].norm))):
-        return None
+    named = statement.lang == "zh" and _ALL_CJK.fullmatch(words[0].norm)
+    if not (words[0].person or named) or words[0].norm in PEOPLE_WORDS | POSSESSIVE_SELF:
+        return None  # 我的闺蜜… is the user's friend, read as such by the relation word
     at, owned = 1, False  # past "best", "new", 最好的: "Ethan's best friend", 以宁最好的朋友
     while at < len(words) - 1 and (
         words[at].norm in ("'s", "的")

@@ -377,3 +377,11 @@ def test_xin_before_what_it_sets_is_a_change_word_as_new_is() -> None:
     assert read("我的新manager是Sarah Klein。").cues
     assert read("新工作年薪12.8万。").cues
     assert not read("新西兰很美。").cues
+
+
+def test_the_users_own_friend_is_read_by_the_relation_word() -> None:
+    # 我的闺蜜… opens with the user's possessive: the friend, not "我's friend"
+    assert (
+        "someone else"
+        in suspect("我搬家了，现在住在朝阳区望京。", "我的闺蜜林小雨搬去深圳了。").why
+    )
