@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ def _embed(texts: list[str]) -> np.ndarray:
     return np.stack([vectors[index[text]] for text in texts])
 
 
-def dump(out: Path) -> None:
+def dump(out: Path, sets: Sequence[str] = PERSONAL_SETS) -> None:
     data: dict[str, Any] = {"pairs": {}, "personal": {}}
     for name, path in PAIR_FILES.items():
         if not path.exists():
@@ -69,7 +70,7 @@ def dump(out: Path) -> None:
         ]
     from bench.personal import SETS
 
-    for name in PERSONAL_SETS:
+    for name in sets:
         items = SETS[name].memories()
         vectors = _embed([item.text for item in items])
         rows = []
@@ -272,14 +273,20 @@ def _row(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.queue_replay", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("dump").add_argument("file")
+    dumping = commands.add_parser("dump")
+    dumping.add_argument("file")
+    dumping.add_argument(
+        "--sets",
+        default=",".join(PERSONAL_SETS),
+        help="comma-separated personal sets to dump (default: personal,personal2)",
+    )
     replaying = commands.add_parser("replay")
     replaying.add_argument("file")
     replaying.add_argument("--misses", action="store_true", help="print every missed update")
     replaying.add_argument("--false", action="store_true", help="print every compatible queued")
     args = parser.parse_args(argv)
     if args.command == "dump":
-        dump(Path(args.file))
+        dump(Path(args.file), [name for name in args.sets.split(",") if name])
         return 0
     return replay(Path(args.file), args.misses, args.false)
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from localmind.store import SqliteStore
 
 _CJK_NAME = re.compile(r"^[\u3400-\u9fff]{2,4}$")
+_CJK_ANYWHERE = re.compile(r"[\u3400-\u9fff]")
 # 英文名叫Leo, 英文名字是Leo, 英文名：Leo
 _ZH_DECLARED = re.compile(r"英文名(?:字)?\s*(?:叫|是|为|:|：)?\s*([A-Z][a-z]+)")
 _CALLED = re.compile(r"叫([\u3400-\u9fff]{2,4}?)(?=[，,、。\s]|今年|的)")
@@ -38,7 +39,18 @@ _EN_DECLARED = (
     re.compile(_PINYIN_NAME + r"\s*[,(]\s*([A-Z][a-z]+) in English"),
     re.compile(_PINYIN_NAME + r"'s English name is ([A-Z][a-z]+)"),
 )
-# Words that may hold a declaration, for the keyword index (``Lifecycle``).
+# 女儿何以宁（Chloe）, 我妹妹林晓琳（Linda）, 我女儿叫莉莉（Lily）: a relative's Chinese name with
+# the English one in brackets after it. Only after a word for a relative (or 叫 after one): a
+# place is written so too (列治文（Richmond）), and is no one's name.
+_RELATIVE_WORDS_ZH = sorted(
+    (word for word in RELATIONS if _CJK_ANYWHERE.match(word)), key=len, reverse=True
+)
+_BRACKETED = re.compile(
+    "(?:" + "|".join(map(re.escape, _RELATIVE_WORDS_ZH)) + ")叫?"
+    r"([\u3400-\u9fff]{2,4})\s*[（(]\s*([A-Z][a-z]+)\s*[)）]"
+)
+# Words that may hold a declaration, for the keyword index (``Lifecycle``); a bracketed one
+# holds none of them, and is found by the English name itself (``opening_name``).
 DECLARING_WORDS = "英文名 English"
 
 
@@ -51,6 +63,8 @@ def declared(text: str) -> frozenset[tuple[str, str]]:
         owner = _chinese_name_before(text, match.start())
         if owner is not None:
             found.add((match.group(1).lower(), owner))
+    for match in _BRACKETED.finditer(text):
+        found.add((match.group(2).lower(), match.group(1)))
     for pattern in _EN_DECLARED:
         for match in pattern.finditer(text):
             found.add((match.group(2).lower(), match.group(1)))
@@ -86,7 +100,6 @@ def in_pinyin(name: str) -> str:
 
 
 _OPENING_WORD = re.compile(r"^(\W*)([A-Z][a-z]+)\b")
-_CJK_ANYWHERE = re.compile(r"[\u3400-\u9fff]")
 
 
 def opens_with_a_name(text: str) -> bool:
@@ -100,7 +113,18 @@ def opens_with_a_name(text: str) -> bool:
         return False
     first = words[0]
     common = STOP_WORDS | SELF_WORDS | OTHER_WORDS
-    return first.norm not in common and first.norm == first.surface.lower()
+    # "Chloe's swimming moved": the reader keeps the possessive's surface on the name
+    surface = first.surface.lower().removesuffix("'s").removesuffix("’s")
+    return first.norm not in common and first.norm == surface
+
+
+def opening_name(text: str) -> str | None:
+    """The name an English ``text`` may open with ("Chloe" of "Chloe's swimming moved …"), as
+    :func:`opens_with_a_name` reads it; None when it opens otherwise."""
+    if not opens_with_a_name(text):
+        return None
+    opening = _OPENING_WORD.match(text)
+    return None if opening is None else opening.group(2)
 
 
 def by_declared_name(text: str, pairs: Iterable[tuple[str, str]]) -> str:

@@ -63,10 +63,10 @@ RELATIONS = _groups(
         "son": "son 儿子",
         "daughter": "daughter 女儿 闺女",
         "child": "child kid kids children baby 孩子 小孩 孩子们 宝宝",
-        "friend": "friend 朋友 好友 闺蜜 发小",
+        "friend": "friend buddy pal 朋友 好友 闺蜜 发小",
         "manager": "manager boss supervisor 领导 老板 经理 上司",
         "colleague": "colleague coworker co-worker 同事",
-        "neighbour": "neighbour neighbor 邻居",
+        "neighbour": "neighbour neighbor 邻居 隔壁",
         "roommate": "roommate flatmate housemate 室友 舍友",
         "mother-in-law": "mother-in-law 婆婆 岳母 丈母娘",
         "father-in-law": "father-in-law 公公 岳父 老丈人",
@@ -314,10 +314,19 @@ QUALIFIERS = _words(
 )
 
 # Attributes a person has one value of at a time ("where I live") and the words that set them.
+# Car makes a person names for the car itself ("We bought a Tesla", 买了一辆丰田): the vehicle,
+# as "car" is. A closed list, as the kinds of localmind.kinds are; makes that are everyday
+# words or common names (Dodge, Ram, Mini, Genesis, Lincoln) are left out.
+CAR_MAKES = (
+    "toyota honda tesla ford chevrolet chevy nissan mazda subaru hyundai kia bmw mercedes "
+    "audi volkswagen vw volvo lexus acura jeep gmc buick cadillac porsche fiat mitsubishi "
+    "infiniti polestar rivian byd 丰田 本田 特斯拉 福特 日产 马自达 斯巴鲁 起亚 宝马 奔驰 奥迪 "
+    "大众 沃尔沃 雷克萨斯 比亚迪 雪佛兰 别克 凯迪拉克 保时捷 讴歌 蔚来 小鹏"
+)
 SINGLE_SLOTS = _groups(
     {
         "residence": "live reside base move relocate apartment flat 住 居住 定居 家住 搬 搬到 "
-        "搬家 住址 搬进 搬入 搬回",
+        "搬家 住址 搬进 搬入 搬回 公寓",
         "origin": "grow born hometown 出生 长大 老家 家乡",
         "job": "job profession occupation career engineer developer designer nurse teacher "
         "position role hire employ 工作 上班 职业 职位 入职 离职 辞职 跳槽 转岗 工程师 程序员 "
@@ -334,9 +343,9 @@ SINGLE_SLOTS = _groups(
         # either language; review13 J9)
         "money": "rent salary pay earn income wage miete kaltmiete 房租 工资 薪水 月薪 年薪 时薪 "
         "薪资 租金 收入",
-        "vehicle": "car drive vehicle 车 开车",
+        "vehicle": "car drive vehicle 车 开车 " + CAR_MAKES,
         "school": "study university school college major degree student grade elementary "
-        "kindergarten preschool 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
+        "kindergarten preschool daycare 托儿所 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
         "answers": "answer reply response 回答 回复",
         "theme": "mode theme 主题 模式",
@@ -385,7 +394,7 @@ CUE_PREFIXES_ZH = (
 CUE_WORDS = (
     _words(
         """now currently nowadays anymore longer move switch change replace new leave quit stop
-    start become instead sell cancel migrate raise transfer convert recently lately back push
+    start become instead sell trade cancel migrate raise transfer convert recently lately back push
     left scratch
     postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
@@ -717,6 +726,12 @@ def _chinese_words(text: str) -> list[Word]:
         if (called := _glued_call(token, tags)) is not None:
             words += called  # 狗叫 豆豆, 叫小美: "is called" and what it names, apart
             continue
+        if token in _TITLES_ZH and words and _a_family_name(words[-1]):
+            # 张先生 "Mr. Zhang", cut by jieba as 张 + 先生: someone named, not the husband
+            # (我先生 is); 王先生, which jieba keeps whole, reads so already
+            named = words.pop().surface + token
+            words.append(Word(named.lower(), named, True, True))
+            continue
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
@@ -755,6 +770,16 @@ _SURNAMES = frozenset(
     "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
     "龚邵万钱严覃武戴莫孔向汤"
 )
+
+
+# Titles said after a family name (张先生 "Mr. Zhang", 李太太 "Mrs. Li"): the relation words
+# among them (先生 "husband", 太太 "wife") name someone else there.
+_TITLES_ZH = frozenset({"先生", "太太", "女士", "小姐"})
+
+
+def _a_family_name(word: Word) -> bool:
+    """A family name alone (张 of 张先生) or a name (家明 of 家明先生) before a title."""
+    return (len(word.surface) == 1 and word.surface in _SURNAMES) or word.person
 
 
 # jieba's guesser glues a word after a name (徐浩在, 王磊说): no name ends with one of these.
@@ -903,6 +928,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
                 slots.add("job")
             elif norm in BREAKUPS:
                 slots.add("partner")  # "we broke up": the partner memory is what it changes
+        if lang == "zh" and norm == "新" and _sets_a_slot_next(words, index):
+            cues.add(norm)  # 我的新manager是…, 新工作: "new" before what it sets, as in English
         if lang == "zh" and VEHICLE_CLASSIFIER in norm:
             slots.add("vehicle")  # 一辆红色的本田: the measure word of vehicles (read as a number)
         if lang == "zh" and _degree_complement(words, index):
@@ -922,11 +949,17 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             slot = SINGLE_SLOTS.get(norm[-2:])  # jieba's 三年级, 新公司: the attribute last
         if slot == "job" and lang == "en" and _others_job(words, index):
             slot = None
+        if slot in ("partner", "manager") and _someone_elses(words, index):
+            slot = None  # "… Linda and her new boyfriend are coming to our place"
         if slot == "job" and _names_a_contact(words, index):
             slot = None  # 我的工作邮箱, 工作电话: how to reach the user at work, not their job
         if slot == "manager" and _a_title(words, index):
             slot = "job"  # "I'm a product manager", 我是项目经理: what the user does
-        if slot == "residence" and lang == "en" and _a_homes_detail(words, index):
+        if (
+            slot == "residence"
+            and lang == "en"
+            and (_a_homes_detail(words, index) or _no_home_told(words, index))
+        ):
             slot = None
         if slot and lang == "en" and _names_another_thing(words, index):
             slot = None
@@ -1149,6 +1182,12 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
         return False
     before = words[index - 1] if index else None
+    if (
+        before is not None
+        and before.norm in _NEGATING_A_CHANGE
+        and word.norm not in _CUES_AFTER_A_NEGATION
+    ):
+        return False  # "Chloe wouldn't stop counting", 没搬: nothing changed
     if word.norm == "left":  # "I left Northwind", not "the lower left molar"
         return before is None or before.is_name or before.person or before.norm in PAST_AFTER
     if word.norm == "back":
@@ -1158,7 +1197,22 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         # "she always backs her nurses": the verb (to support), not a way back.
         owned = before is not None and before.norm in _DETERMINERS
         verb = word.surface.lower() in ("backs", "backed", "backing")
-        return not owned and not verb and not (after is not None and after.norm == "from")
+        # "driving back to Richmond", "flew back": a way back, not a change back ("went back to
+        # iPhone" is one)
+        going = before is not None and before.norm in _GOING
+        return (
+            not owned
+            and not verb
+            and not going
+            and not (after is not None and after.norm == "from")
+        )
+    if word.norm == "new" and word.surface == "New" and index:
+        # "Lunar New Year", "the New York office": part of a name, not a new value
+        after = words[index + 1] if index + 1 < len(words) else None
+        return not (after is not None and after.surface[:1].isupper())
+    if word.norm == "finish":  # "the finish line", not "I finished the course"
+        after = words[index + 1] if index + 1 < len(words) else None
+        return not (after is not None and after.norm == "line")
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
         return after is None or after.norm != "that"
@@ -1171,6 +1225,8 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         return word.surface.lower() == "fired"
     if word.norm == "lay":  # "I was laid off"
         return after is not None and after.norm == "off"
+    if word.norm == "trade":  # "traded in the Corolla" (sold it), not "trades stocks"
+        return after is not None and after.norm == "in"
     if word.norm == "转":  # 转成全职 is a change; 再转地铁, 走404转401 change trains
         after = words[index + 1] if index + 1 < len(words) else None
         return after is not None and after.norm in ("成", "为", "到", "去", "回")
@@ -1187,6 +1243,47 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
     return True
 
 
+# After "live on": a place lived in ("on campus", "on the third floor", "on Main Street"),
+# not what one lives on ("live on oat milk lattes").
+_LIVED_ON = _words("campus site base board the a an my our this that")
+
+
+def _no_home_told(words: Sequence[Word], index: int) -> bool:
+    """The residence word at ``index`` tells no home: "stayed home" for Christmas (a day in,
+    not where one lives) or "live on" what one eats or drinks ("i basically live on oat milk
+    lattes"): a one-value attribute read there was queued against the user's home."""
+    word = words[index]
+    after = words[index + 1] if index + 1 < len(words) else None
+    if after is None:
+        return False
+    if word.surface.lower().startswith("stay") and after.norm == "home":
+        return True
+    if word.norm == "live" and after.norm == "on" and index + 2 < len(words):
+        thing = words[index + 2]
+        return not thing.is_name and not thing.norm[:1].isdigit() and thing.norm not in _LIVED_ON
+    return False
+
+
+# Verbs of going somewhere: "back" after them is a way back ("driving back to Richmond").
+_GOING = _words("drive fly walk head ride bike 开车")
+
+
+def _sets_a_slot_next(words: Sequence[Word], index: int) -> bool:
+    """The word after ``index`` names a one-value attribute (新manager, 新工作; 新家 is one
+    word)."""
+    after = words[index + 1] if index + 1 < len(words) else None
+    return after is not None and bool(
+        SINGLE_SLOTS.get(after.norm) or SINGLE_SLOTS.get(after.surface.lower())
+    )
+
+
+# A negation right before a change word says it did not happen ("wouldn't stop", "didn't
+# move", 没换) …
+_NEGATING_A_CHANGE = _words("not never 没 没有 未")
+# … except where the negation makes the change word ("no longer", "not anymore").
+_CUES_AFTER_A_NEGATION = _words("longer long anymore more")
+
+
 # What follows 搬 when it is a move: where to, away, home (not a thing carried).
 _MOVED_TO = ("到", "进", "去", "回", "走", "出", "过", "来", "了", "的", "新", ",")
 
@@ -1194,6 +1291,25 @@ _MOVED_TO = ("到", "进", "去", "回", "走", "出", "过", "来", "了", "的
 # Job words that name the one who holds the job ("a nurse"), not the job ("my job").
 _JOB_HOLDERS = _words("engineer developer designer nurse teacher")
 _POSSESSIVES = _words("my your his her our their 's")
+
+
+_THIRD_POSSESSIVES = _words("his her their 他 她 他们 她们")
+
+
+def _someone_elses(words: Sequence[Word], index: int) -> bool:
+    """The partner or manager word at ``index`` is another's, in a text the user tells of
+    themselves too: "Mom, Linda and her new boyfriend Marcus are coming to our place" (not
+    the user's partner); "Linda and her boyfriend broke up", told of Linda alone, keeps it."""
+    at = index - 1
+    while at >= 0 and (words[at].norm in RELATION_ADJECTIVES or words[at].norm == "的"):
+        at -= 1
+    if at < 0 or words[at].norm not in _THIRD_POSSESSIVES:
+        return False
+    return any(
+        word.norm in SELF_WORDS or word.norm in POSSESSIVE_SELF
+        for word in words
+        if word.norm not in _THIRD_POSSESSIVES
+    )
 
 
 def _others_job(words: Sequence[Word], index: int) -> bool:
@@ -1682,6 +1798,7 @@ SLOT_ADJECTIVES = _words(
 # Manager words that are also job titles, and the words that make them the user's own manager
 # ("my new manager", "the team manager", 我的直属经理) rather than what the user is.
 _TITLES = _words("manager 经理")
+_JOB_NOUNS = _words("job position role post 职位 岗位 工作")
 _NOT_A_TITLE = _words("the team 的 直属 顶头 部门") | SLOT_ADJECTIVES
 
 
@@ -1691,6 +1808,9 @@ def _a_title(words: Sequence[Word], index: int) -> bool:
     manager"): review11 Z8, where two job texts were queued as "both set the manager"."""
     if words[index].norm not in _TITLES:
         return False
+    after = words[index + 1] if index + 1 < len(words) else None
+    if after is not None and (after.norm in _JOB_NOUNS or after.surface.lower() in _JOB_NOUNS):
+        return True  # "the pharmacy manager job", 经理职位: the job's name
     for before in reversed(words[max(0, index - 3) : index]):
         if before.norm in ("a", "an", "as", "be", "是", "当", "做"):
             return True
@@ -1746,18 +1866,20 @@ def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
 def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:
     """Proper names in order; names joined only by "and", ",", 和 … form one unordered group."""
     groups: list[set[str]] = []
-    joined = False
+    joined = after_name = False
     for word in words:
         if word.is_name:
             if joined and groups:
                 groups[-1].add(word.norm)
             else:
                 groups.append({word.norm})
-            joined = True  # "MacBook Pro", "South Lake Union": adjacent names are one
+            joined = after_name = True  # "MacBook Pro", "South Lake Union": one name
         elif word.norm in COORDINATORS or word.surface in COORDINATORS:
-            joined = bool(groups)
+            # only right after a name: "KPMG today and started his own firm, Ho & Partners"
+            # joins nothing (KPMG was left, Ho & Partners begun)
+            joined = after_name and bool(groups)
         else:
-            joined = False
+            joined = after_name = False
     return tuple(frozenset(group) for group in groups)
 
 
