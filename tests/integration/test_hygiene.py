@@ -576,3 +576,20 @@ def test_a_retelling_with_another_day_and_hour_never_joins_a_waiting_change(
         found = memory.recall("When is my 1:1 with Sarah?", 5, threshold=0)
         assert text in [r.memory.content for r in found]
         memory.forget(told.record.id)
+
+
+def test_a_return_never_joins_the_leave_it_ends(open_memory: Callable[..., Memory]) -> None:
+    """Back at work after a leave "until September" is another state, not the leave told again
+    (a held-out set's return was merged into the waiting leave, and lost)."""
+    memory = open_memory(llm=None)
+    works = memory.remember("Mia teaches at the French school.", type="semantic")
+    leave = memory.remember(
+        "Mia is on maternity leave from the French school until September.", type="semantic"
+    )
+    if not any(c.candidate.id == leave.id for c in memory.conflicts()):
+        memory._store.add_conflict(memory.namespace, works.id, leave.id, 0.8, "test", 0.0)
+    back = memory.remember_explained(
+        "Mia is back at the French school, part-time: mornings only.", type="semantic"
+    )
+    assert back.decision is not Decision.MERGED, back.reason
+    assert memory.get(leave.id).content.startswith("Mia is on maternity leave")
