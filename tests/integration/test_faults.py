@@ -152,13 +152,17 @@ TOPICS = ["green tea", "the cello", "Rust", "Porto", "chess", "sourdough", "hiki
 NOTE = {"note": "kept with the line, never stored with a repeat " * 40}
 
 
-def _peak_import(cli: Cli, path: Path, lines: int, tag: str) -> int:
+def _peak_import(cli: Cli, path: Path, lines: int, tag: str, first_note: int) -> int:
     """Bytes at the peak of Python's allocations while ``localmind import`` reads a file of
     ``lines`` JSON lines (64 distinct texts new to the store, repeated: each repeat
-    reinforces its memory; each line with 2 KB of metadata)."""
+    reinforces its memory; each line with 2 KB of metadata). Each file's notes are numbered
+    from ``first_note``: a line with an earlier file's number would tell that line again (a
+    retelling joins the change waiting for review), and the count of new memories is the
+    check here."""
     with open(path, "w", encoding="utf-8") as handle:
         for n in range(lines):
-            line = {"content": f"{tag}: I like {TOPICS[n % 8]}, note {n % 64}", "metadata": NOTE}
+            note = first_note + n % 64
+            line = {"content": f"{tag}: I like {TOPICS[n % 8]}, note {note}", "metadata": NOTE}
             handle.write(json.dumps(line) + "\n")
     tracemalloc.start()
     try:
@@ -182,10 +186,10 @@ def test_import_memory_does_not_grow_with_the_file(
     ones, 1,024 and 16,384, took files of 4,000 and 16,000 lines: 21 minutes under load)."""
     monkeypatch.setattr(transfer, "IMPORT_BATCH", 64)
     monkeypatch.setattr(transfer, "PREPARED_AHEAD", 128)
-    _peak_import(cli, tmp_path / "warm.txt", 10, "warm up")  # loads the model (~120 MB traced)
-    _peak_import(cli, tmp_path / "warm2.txt", 200, "warm up more")  # and every cache
-    small = _peak_import(cli, tmp_path / "small.txt", 500, "small")
-    large = _peak_import(cli, tmp_path / "large.txt", 2_000, "large")
+    _peak_import(cli, tmp_path / "warm.txt", 10, "warm up", 0)  # loads the model (~120 MB)
+    _peak_import(cli, tmp_path / "warm2.txt", 200, "warm up more", 100)  # and every cache
+    small = _peak_import(cli, tmp_path / "small.txt", 500, "small", 200)
+    large = _peak_import(cli, tmp_path / "large.txt", 2_000, "large", 300)
     # Four times the lines, about the same peak: one batch at a time past the first 128
     # (holding the 1,500 lines more would be ~4 MB more).
     assert large < small * 1.2, (small, large)

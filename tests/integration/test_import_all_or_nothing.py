@@ -103,7 +103,7 @@ def test_an_error_in_the_middle_of_remember_many_leaves_the_store_as_it_was(
     assert len(written.evicted) == len(KNOWN) + len(items) - 2 - 20
 
 
-def _import_process(store: Path, source: Path) -> subprocess.Popen[str]:
+def _import_process(store: Path, source: Path, *options: str) -> subprocess.Popen[str]:
     env = os.environ | {
         "LOCALMIND_DB": str(store),
         "LOCALMIND_PASSPHRASE": PASSPHRASE,
@@ -111,7 +111,7 @@ def _import_process(store: Path, source: Path) -> subprocess.Popen[str]:
         "OLLAMA_HOST": unused_port_host(),
     }
     return subprocess.Popen(
-        [sys.executable, "-m", "localmind", "import", str(source)],
+        [sys.executable, "-m", "localmind", "import", str(source), *options],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -184,7 +184,8 @@ def test_ctrl_c_in_the_middle_of_an_import_leaves_the_store_as_it_was(
     before = state(store)
     source = tmp_path / "notes.txt"
     source.write_text("\n".join(TOUCHING + fillers(4000)) + "\n", encoding="utf-8")
-    child = _import_process(store, source)
+    # (--allow-evict: over the capacity an import is refused before any work, polish13)
+    child = _import_process(store, source, "--allow-evict")
     stderr: list[str] = []
     reader = threading.Thread(target=lambda: stderr.append(child.stderr.read()))  # type: ignore[union-attr]
     reader.start()
