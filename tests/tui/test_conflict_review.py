@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Label, Static
 
 from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
@@ -378,3 +378,15 @@ async def test_inside_the_undo_window_the_status_bar_counts_what_the_list_shows(
         assert table(app).row_count == 2 and "2 conflicts to review (F4)" in app.status_text
         assert app.screen.query_one("#conflict-detail").display
         assert "Why it is here" in str(app.screen.query_one("#why").render())
+
+
+async def test_a_reason_shows_no_model_setup_text(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    # review13 J15: the setup text said with every pair; the Chat page says how to start a model
+    async with reviewing(store_path, clock) as (app, _pilot):
+        assert app.memory is not None
+        stored = app.memory.conflicts()[0].reason
+        why = str(app.screen.query_one("#why", Static).render())
+    assert stored.endswith("no LLM to check (no LLM configured)")
+    assert "no LLM to check" in why and "configured" not in why

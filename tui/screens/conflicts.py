@@ -23,6 +23,7 @@ from localmind.lifecycle import Conflict, Resolution
 from localmind.memory import Memory
 from localmind.records import MemoryRecord
 from localmind.terminal import printable
+from localmind.unchecked import without_setup
 from tui.format import SECRET_MARK, one_line, plural, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
@@ -306,7 +307,9 @@ class ConflictsScreen(Page):
             why.update(Text(f"Why it is here: r shows the pair for {REVEAL_S:g} s", "dim"))
             changes.update("")
             return
-        why.update(Wrapped(Text(f"Why it is here: {printable(conflict.reason)}", "dim")))
+        # without the model's setup text: the Chat page says how to start one (review13 J15)
+        said = printable(without_setup(conflict.reason))
+        why.update(Wrapped(Text(f"Why it is here: {said}", "dim")))
         diff = word_diff(conflict.existing.content, conflict.candidate.content)
         changes.update(Wrapped(Text.assemble(("What changed: ", "bold"), diff)))
 
