@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from localmind.unchecked import without_setup
 from tests.cli_support import Cli, assert_error
 from tests.ollama_server import FakeOllama, unused_port_host
 
@@ -63,7 +64,8 @@ def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_da
     # why the two were paired, as `conflicts --json` (and MCP, the app) say it
     [conflict] = cli.json("conflicts")
     assert "announces a change" in conflict["reason"]
-    assert listing[3] == f"   why  {conflict['reason']}"
+    # (the model's setup text is said once under the list: review13 J15)
+    assert listing[3] == f"   why  {without_setup(conflict['reason'])}"
 
     assert cli.ok("resolve", go, "keep-both").stdout.startswith("Resolved #")
     assert sorted(cli.contents()) == ["I like Java", "I now prefer Go"]
