@@ -4,7 +4,7 @@ as a dated import line is."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -89,3 +89,23 @@ def test_a_refused_date_creates_no_store(tmp_path: Path) -> None:
     fresh = Cli(tmp_path / "new.db")
     assert_error(fresh("add", "Did the Anmeldung", "--date", "yesterday"), "yesterday", 2)
     assert not list(tmp_path.glob("new.db*"))
+
+
+@pytest.mark.parametrize(
+    "question", ["What did I do in the first week of last month?", "我上个月第一周做了什么？"]
+)
+def test_a_week_of_last_month_finds_what_was_dated_in_it_only(cli: Cli, question: str) -> None:
+    # review13 J13 addendum and J15 together: memories caught up on with --date, then a
+    # question about one week of the month (read as the whole month before)
+    today = datetime.now(UTC).date()
+    last_month = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+    for text, day in [
+        ("Did the Anmeldung at the Bürgeramt in Friedrichshain", 4),
+        ("Went to the Bauhaus exhibition with Lena", 20),
+        ("Cooked Rotkohl for the first time", 28),
+    ]:
+        cli.add(text, "--type", "episodic", "--date", last_month.replace(day=day).isoformat())
+    found = cli.json("recall", question, "--threshold", "0")
+    in_period = [r["content"] for r in found if r["breakdown"]["in_period"]]
+    assert in_period == ["Did the Anmeldung at the Bürgeramt in Friedrichshain"]
+    assert found[0]["content"] == in_period[0]
