@@ -142,25 +142,30 @@ def _from_json(line: str, default_type: str, namespace: str) -> NewMemory | Rest
 
 def _timestamp(value: object) -> float | None:
     """Unix seconds, or an ISO 8601 date/time (naive times are taken as UTC)."""
-    if value is None:
-        return None
+    return None if value is None else read_date(value)
+
+
+def read_date(value: object, name: str = "created_at") -> float:
+    """A memory's date as Unix seconds: a number of them, or an ISO 8601 date/time (naive
+    times are taken as UTC), or :class:`BadDate` naming ``name`` (an import line's field,
+    ``add --date``: both read dates alike)."""
     if isinstance(value, bool):
-        raise BadDate(f"created_at must be a date or Unix time, not {value!r}")
+        raise BadDate(f"{name} must be a date or Unix time, not {value!r}")
     if isinstance(value, (int, float)):
         try:
             seconds = float(value)
         except OverflowError:
-            raise BadDate("created_at is too large to be a Unix time") from None
+            raise BadDate(f"{name} is too large to be a Unix time") from None
         try:
-            return validation.timestamp(seconds, "created_at")
+            return validation.timestamp(seconds, name)
         except InvalidInput as error:
             raise BadDate(str(error).rstrip(".")) from None
     if isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.strip())
         except ValueError:
-            raise BadDate(f"created_at {value!r} is not an ISO 8601 date") from None
+            raise BadDate(f"{name} {value!r} is not an ISO 8601 date") from None
         if parsed.tzinfo is None:
             parsed = parsed.replace(tzinfo=UTC)
         return parsed.timestamp()
-    raise BadDate(f"created_at must be a date or Unix time, not {value!r}")
+    raise BadDate(f"{name} must be a date or Unix time, not {value!r}")

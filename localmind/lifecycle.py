@@ -41,6 +41,7 @@ from localmind.suspicion import (
     told_of_one_thing,
 )
 from localmind.suspicion import suspect as _suspect_uncached
+from localmind.unchecked import unchecked
 
 # propose and may_update ask about the same pairs (the nearest five of ten): a pure function of
 # the two texts, answered once (an import of 10k memories asked ~12 per memory).
@@ -800,7 +801,7 @@ class Lifecycle:
         """A plausible contradiction: the model decides, or a person (the queue)."""
         verdict = self.llm_verdict(stored.record.content, content)
         if verdict.relation is None:
-            why = f"{suspicion}; no LLM to check ({verdict.reason})"
+            why = unchecked(suspicion, verdict.reason)
             return Proposal(None, stored, similarity, why, verdict)
         if verdict.relation is Relation.SAME:
             sameness = compare(stored.record.content, content)

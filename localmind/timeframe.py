@@ -486,6 +486,57 @@ _ROLLING_PATTERN = re.compile(
 )
 
 
+# A week of a month: "the first week of November", "the last week of last month", 11月第一周 (第1周
+# by now), 上个月最后一周. Days 1-7, 8-14, 15-21, 22-28, or the month's last seven: read as the
+# whole month, the memories told in the rest of it were "in the period" and answered first
+# (review13 J13). Before _ROLLING_PATTERN, which would read "the last week" as the past seven days.
+_EN_NTH_WEEK = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_EN_NTH_WEEK |= {"fourth": 4, "4th": 4, "last": 0, "final": 0}
+_ZH_MONTH_OFFSET = {"上上个": -2, "上上": -2, "上个": -1, "上": -1, "本": 0, "下个": 1, "下": 1}
+_WEEK_OF_MONTH_PATTERN = re.compile(
+    rf"\b(?:the\s+)?(?P<nth>{'|'.join(_EN_NTH_WEEK)})\s+week\s+of\s+"
+    rf"(?:(?P<mod>last|this|next)\s+month|(?:the\s+)?(?P<month>{_MONTHS}|{_MONTH_ABBREVIATIONS})"
+    rf"\.?(?:,?\s+(?P<year>{_YEAR}))?)\b"
+    rf"|(?:(?P<zyear>{_YEAR})年)?(?:(?P<zmonth>\d{{1,2}})|(?P<zmod>上上个?|上个?|本|下个?))月(?:份)?的?"
+    r"(?:第(?P<zn>[1-4])个?|(?P<zlast>最后)1个?)(?:周|星期|礼拜)",
+    re.IGNORECASE,
+)
+
+
+def _week_of_month_days(match: re.Match[str], today: date) -> Days:
+    if match["zn"] or match["zlast"]:
+        nth = int(match["zn"]) if match["zn"] else 0
+        offset, named, year = (
+            _ZH_MONTH_OFFSET.get(match["zmod"] or ""),
+            match["zmonth"],
+            match["zyear"],
+        )
+    else:
+        nth = _EN_NTH_WEEK[match["nth"].lower()]
+        relative = match["mod"]
+        offset = {"last": -1, "this": 0, "next": 1}[relative.lower()] if relative else None
+        named, year = match["month"], match["year"]
+    if offset is not None:  # last month, 上个月
+        months = today.year * 12 + today.month - 1 + offset
+        first = date(months // 12, months % 12 + 1, 1)
+    else:
+        number = int(named) if named.isdigit() else _month_number(named)
+        # without a year, the latest such month that has begun (a week asked about is past)
+        start_year = int(year) if year else today.year - (number > today.month)
+        first = date(start_year, number, 1)
+    end = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    if nth == 0:
+        return end - timedelta(days=7), end
+    start = first + timedelta(days=7 * (nth - 1))
+    return start, start + timedelta(days=7)
+
+
+def _month_number(name: str) -> int:
+    """January → 1, "sept" → 9."""
+    prefix = name.lower()[:3]
+    return next(i for i, month in enumerate(_MONTHS.split("|"), start=1) if month[:3] == prefix)
+
+
 def _recurring(
     window: Callable[[int], Days], modifier: str | None, year: int | None, today: date
 ) -> Days:
@@ -575,6 +626,7 @@ def _rolling_days(match: re.Match[str], today: date) -> Days:
 _TABLE = (
     *((pattern, _holiday_days(window)) for pattern, window in _HOLIDAY_PATTERNS),
     (_SEASON_PATTERN, _season_days),
+    (_WEEK_OF_MONTH_PATTERN, _week_of_month_days),
     (_WEEKEND_PATTERN, _weekend_days),
     (_ZH_WEEKDAY_PATTERN, _zh_weekday_days),
     (_WEEK_BEFORE_LAST, _week_before_last),

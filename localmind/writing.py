@@ -55,6 +55,11 @@ from localmind.superseded import ask_about_other_copies
 _REINFORCE_CONFIDENCE = 0.05
 # How the reason of a replaced text told again begins (front ends say it as it is).
 TOLD_AGAIN = "you said this before"
+# How the reason of a dated memory older than its neighbour begins: stored as that memory's
+# earlier version (the model found they contradict), or queued as perhaps one (front ends
+# say so instead of "it may contradict", which reads as a change).
+EARLIER_VERSION = "an earlier version of a memory made later"
+MAY_BE_EARLIER = "may be an earlier version of a memory made later"
 # How far apart two tellings of the same event may be and still be one telling (a repeat of the
 # same import line); further apart, it happened again ("Went running" on 05-01 and on 05-08).
 _SAME_MOMENT = 5.0
@@ -429,7 +434,7 @@ class Writer:
             # version: _apply notes the newer one as its successor, so recall answers with the
             # newer, and a question about that time still finds the older (docs/design.md).
             record = act.insert(item, hashed, vector)
-            reason = f"an earlier version of a memory made later (it contradicts it: {why})"
+            reason = f"{EARLIER_VERSION} (it contradicts it: {why})"
             return Outcome(record, Decision.INSERTED, related, similarity, reason)
         if proposal.relation is Relation.CONTRADICTS and event_and_fact(fresh.record, item):
             # a model's "contradicts" between an event and a fact overwrites neither: what
@@ -454,7 +459,7 @@ class Writer:
         # The conflict row links both memories, the earlier made as the existing one (take-new
         # keeps the later, whatever order they were told in); the reason says why it is queued.
         if _made_later(item, fresh.record):
-            reason = f"may be an earlier version of a memory made later: {why}"
+            reason = f"{MAY_BE_EARLIER}: {why}"
             older, newer = record, fresh.record
         else:
             reason = f"may contradict the older memory: {why}"

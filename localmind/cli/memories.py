@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -17,6 +18,7 @@ from localmind.cli.root import cli
 from localmind.config import FusionConfig, Limits
 from localmind.currency import newer_named
 from localmind.errors import NotFound
+from localmind.importing import DATE_FORMS, BadDate, read_date
 from localmind.lifecycle import Decision, Outcome
 from localmind.memory import Memory
 from localmind.recall import PRESENT_RECENCY
@@ -29,7 +31,7 @@ from localmind.records import (
 )
 from localmind.secrets_check import told_to_person
 from localmind.terminal import printable
-from localmind.writing import TOLD_AGAIN
+from localmind.writing import EARLIER_VERSION, MAY_BE_EARLIER, TOLD_AGAIN
 
 TYPES = click.Choice([t.value for t in MemoryType], case_sensitive=False)
 # short_term memories live in a running session's ring buffer (chat, TUI); a one-shot command
@@ -72,6 +74,15 @@ def stored_type_option(help_first: str) -> Callable[[F], F]:
 @stored_type_option("")
 @click.option("--importance", type=float, help="0 to 1 (default 0.5).")
 @click.option("--meta", multiple=True, metavar="KEY=VALUE", help="Metadata; repeatable.")
+@click.option(
+    "--date",
+    "told_on",
+    metavar="DATE",
+    help="When it was told or happened, if not now: 2026-11-04, 2026-11-04T09:30, "
+    "2026-11-04T09:30:00+01:00 (no zone: UTC) or Unix seconds, as an import line's "
+    "created_at. It is judged as that import line would be: an old fact that a later "
+    "memory changed is stored as its earlier version, not as a change.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
 @click.pass_obj
 @friendly_errors
@@ -82,6 +93,7 @@ def add(
     type_: str,
     importance: float | None,
     meta: tuple[str, ...],
+    told_on: str | None,
     as_json: bool,
 ) -> None:
     """Remember TEXT (- reads it from standard input, as does --file FILE from a file). The
@@ -114,9 +126,10 @@ def add(
     validation.content(text, Limits())
     if importance is not None:
         validation.unit_interval(importance, "importance")
+    created_at = None if told_on is None else told_date(told_on)
     with obj.open(llm=True, create=True) as memory:
         outcome = memory.remember_explained(
-            text, type=type_, importance=importance, metadata=metadata
+            text, type=type_, importance=importance, metadata=metadata, created_at=created_at
         )
         capacity = memory.settings.governance.capacity
         pending = memory.still_pending(outcome)
@@ -147,6 +160,22 @@ def add(
             click.echo(TYPED_SECRET, err=True)
     if outcome.evicted:
         click.echo(f"To make room, {eviction_note(outcome.evicted, capacity)}.")
+
+
+def told_date(given: str) -> float:
+    """``add --date`` as Unix seconds: read as an import line's ``created_at`` is (a number of
+    seconds, or ISO 8601), and held to the same bounds (not in the future, not before 1980),
+    so a date refused there is refused here, before any store is opened."""
+    try:
+        seconds: object = float(given)
+    except ValueError:
+        seconds = given
+    try:
+        when = read_date(seconds, "--date")
+    except BadDate as error:
+        raise click.BadParameter(f"{error} ({DATE_FORMS}); nothing was added.") from None
+    validation.not_in_future(when, "--date", time.time())
+    return validation.not_too_early(when, "--date")
 
 
 def standard_input(what: str) -> Any:
@@ -199,6 +228,16 @@ def describe_outcome(outcome: Outcome) -> str:
             f"Remembered {record.id} ({record.type}), not as the current fact: "
             f"{outcome.reason}; review with `localmind conflicts`"
         )
+    if outcome.decision is Decision.QUEUED and related is not None and older_than(outcome):
+        return (
+            f"Remembered {record.id} ({record.type}); it may be an earlier version of "
+            f"{related.id}, made later: review with `localmind conflicts`"
+        )
+    if outcome.decision is Decision.INSERTED and related is not None and older_than(outcome):
+        return (
+            f"Remembered {record.id} ({record.type}) as an earlier version of {related.id}, "
+            "made later, which stays the current one"
+        )
     if outcome.decision is Decision.QUEUED and related is not None:
         return (
             f"Remembered {record.id} ({record.type}); it may contradict {related.id}: "
@@ -212,6 +251,12 @@ def describe_outcome(outcome: Outcome) -> str:
             f"if it does, `localmind forget {record.id}`"
         )
     return f"Remembered {record.id} ({record.type})"
+
+
+def older_than(outcome: Outcome) -> bool:
+    """Whether a dated memory was found older than the memory it relates to (``add --date``
+    of an old fact): an earlier version, not a change."""
+    return outcome.reason.startswith((EARLIER_VERSION, MAY_BE_EARLIER))
 
 
 SOURCE_HELP = (

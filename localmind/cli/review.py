@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import click
 
 from localmind.cli.context import Context
@@ -12,6 +14,7 @@ from localmind.cli.root import cli
 from localmind.lifecycle import Conflict, Feedback, Resolution
 from localmind.records import MemoryRecord
 from localmind.terminal import printable
+from localmind.unchecked import setup_of, without_setup
 
 
 @cli.command(epilog=ID_HELP)
@@ -130,6 +133,7 @@ def conflicts(obj: Context, as_json: bool, reveal: bool) -> None:
     if not pending:
         click.echo("No conflicts to review.")
         return
+    setups: Counter[str] = Counter()
     for c in pending:
         click.echo(f"#{c.id}  similarity {c.similarity:.2f}")
         for label, record in (("old", c.existing), ("new", c.candidate)):
@@ -140,7 +144,14 @@ def conflicts(obj: Context, as_json: bool, reveal: bool) -> None:
         if c.reason and _has_secret(c) and not reveal:
             click.echo("   why  (with the texts: --reveal)")
         elif c.reason:
-            click.echo(f"   why  {one_line(c.reason, width=500)}")  # whole: it is the point
+            # the model's setup text, said once below, not with every pair (review13 J15)
+            setup = setup_of(c.reason)
+            setups.update([setup] if setup else [])
+            said = without_setup(c.reason)
+            click.echo(f"   why  {one_line(said, width=500)}")  # whole: it is the point
+    for setup, count in setups.items():
+        checked = "this pair when it was" if count == 1 else f"{count} of these when they were"
+        click.echo(f"No LLM could check {checked} queued: {one_line(setup, width=500)}")
     # numbers are this store's own: a laptop that synced the same pair gave it another one
     # (review10 F19), while the memory ids are the same on every laptop
     click.echo(

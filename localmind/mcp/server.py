@@ -19,7 +19,6 @@ import difflib
 import functools
 import inspect
 import json
-import re
 import threading
 import time
 from collections import deque
@@ -52,6 +51,7 @@ from localmind.memory import AMBIGUOUS_SHOWN, Memory
 from localmind.profile import nothing_remembered, quoted
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
 from localmind.store.connection import BUSY_ERRORS
+from localmind.unchecked import without_setup
 
 TYPE_NAMES = ", ".join(t.value for t in MemoryType)
 ID = "The memory's id, or a beginning of it only that memory has (any case)."
@@ -740,7 +740,7 @@ def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:
 
 def _remembered(outcome: Outcome, pending: list[Conflict] | None = None) -> Remembered:
     record = outcome.record
-    reason = without_setup(outcome.reason or _DEFAULT_REASONS.get(outcome.decision, ""))
+    reason = without_setup(outcome.reason or _DEFAULT_REASONS.get(outcome.decision, ""), NO_MODEL)
     if record.type is MemoryType.SHORT_TERM:
         reason = "kept in this session's short-term memory only"
     related = outcome.related
@@ -794,19 +794,6 @@ def _remembered(outcome: Outcome, pending: list[Conflict] | None = None) -> Reme
 #: Said once, in place of the local model's setup text ("Start Ollama with `ollama serve`…"),
 #: which every queued reason held: an assistant with a shell may act on a command it reads.
 NO_MODEL = "no local model judged it"
-_NO_MODEL_CHECK = re.compile(r"no LLM to check \(.*\)\s*$", re.DOTALL)
-_COMMAND = re.compile(r"`[^`]+`")
-
-
-def without_setup(reason: str) -> str:
-    """``reason`` without the local model's status and setup commands: "…; no local model
-    judged it" instead."""
-    reason = _NO_MODEL_CHECK.sub(NO_MODEL, reason)
-    parts = reason.split("; ")
-    kept = [part for part in parts if not _COMMAND.search(part)]
-    if len(kept) < len(parts):
-        kept.append(NO_MODEL)
-    return "; ".join(dict.fromkeys(kept))
 
 
 def _changed(record: MemoryRecord) -> Changed:
@@ -833,7 +820,7 @@ def _pending(conflict: Conflict) -> Pending:
     return Pending(
         conflict_id=conflict.id,
         cosine=round(conflict.similarity, 3),
-        reason=without_setup(conflict.reason),
+        reason=without_setup(conflict.reason, NO_MODEL),
         old=_candidate(conflict.existing, conflict.similarity),
         new=_candidate(conflict.candidate, conflict.similarity),
     )

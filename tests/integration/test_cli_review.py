@@ -7,8 +7,9 @@ import re
 
 import pytest
 
+from localmind.unchecked import without_setup
 from tests.cli_support import Cli, assert_error
-from tests.ollama_server import FakeOllama
+from tests.ollama_server import FakeOllama, unused_port_host
 
 
 def conflicted(cli: Cli) -> tuple[str, str]:
@@ -63,7 +64,8 @@ def test_resolve_takes_the_memory_id_that_conflicts_shows_and_the_listing_has_da
     # why the two were paired, as `conflicts --json` (and MCP, the app) say it
     [conflict] = cli.json("conflicts")
     assert "announces a change" in conflict["reason"]
-    assert listing[3] == f"   why  {conflict['reason']}"
+    # (the model's setup text is said once under the list: review13 J15)
+    assert listing[3] == f"   why  {without_setup(conflict['reason'])}"
 
     assert cli.ok("resolve", go, "keep-both").stdout.startswith("Resolved #")
     assert sorted(cli.contents()) == ["I like Java", "I now prefer Go"]
@@ -232,3 +234,27 @@ def test_add_says_which_memory_a_retelling_in_another_language_may_restate(cli: 
     [new] = [m["id"] for m in cli.json("list") if m["id"] != sister]
     assert f"it may say the same as {sister}" in said
     assert f"`localmind forget {new}`" in said
+
+
+def test_conflicts_says_how_to_start_the_model_once_not_with_every_reason(cli: Cli) -> None:
+    # review13 J15: 24 pairs, each reason ending in the whole "Start Ollama with …" text
+    down = unused_port_host()  # one Ollama, not running, as a person's laptop has
+    for old, new in [
+        ("My rent is 1200 euros a month", "My rent went up to 1450 euros a month"),
+        ("I like Java", "I now prefer Go"),
+        ("My manager is Tom", "My manager is now Priya"),
+    ]:
+        cli.add(old, OLLAMA_HOST=down)
+        assert "localmind conflicts" in cli.ok("add", new, OLLAMA_HOST=down).stdout
+    listing = cli.ok("conflicts").stdout
+    whys = [line for line in listing.splitlines() if line.strip().startswith("why")]
+    assert len(whys) == 3
+    assert all(why.endswith("; no LLM to check") for why in whys), whys
+    assert listing.count("ollama serve") == 1
+    assert (
+        listing.rstrip()
+        .splitlines()[-1]
+        .startswith("No LLM could check 3 of these when they were queued: Ollama is not running at")
+    )
+    # the JSON keeps each reason whole, for a program that reads it
+    assert all("ollama serve" in c["reason"] for c in cli.json("conflicts"))

@@ -6,13 +6,14 @@ Ollama-speaking test server."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Label, Static
 
 from localmind import Memory
 from localmind.llm.ollama import OllamaLLM
@@ -21,11 +22,13 @@ from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
 from tests.ollama_server import Fail, FakeOllama, Reply
 from tests.tui.conftest import make_app, settle, until
 from tui.app import LocalmindApp
+from tui.format import reads_as_an_edit
 from tui.screens import conflicts as conflicts_page
 from tui.screens.conflicts import ConflictsScreen
 
 SLOW = pytest.mark.slow
 
+DATA = Path(__file__).parent.parent / "data"
 # Real updates a person makes: each pair is queued for review when no model answers.
 PAIRS = [
     ("My rent is 1200 euros a month", "My rent went up to 1450 euros a month"),
@@ -378,3 +381,67 @@ async def test_inside_the_undo_window_the_status_bar_counts_what_the_list_shows(
         assert table(app).row_count == 2 and "2 conflicts to review (F4)" in app.status_text
         assert app.screen.query_one("#conflict-detail").display
         assert "Why it is here" in str(app.screen.query_one("#why").render())
+
+
+async def test_a_reason_shows_no_model_setup_text(
+    store_path: Path, clock: FakeClock, queued: list[tuple[int, str, str]]
+) -> None:
+    # review13 J15: the setup text said with every pair; the Chat page says how to start a model
+    async with reviewing(store_path, clock) as (app, _pilot):
+        assert app.memory is not None
+        stored = app.memory.conflicts()[0].reason
+        why = str(app.screen.query_one("#why", Static).render())
+    assert stored.endswith("no LLM to check (no LLM configured)")
+    assert "no LLM to check" in why and "configured" not in why
+
+
+def _pairs(name: str, label: str) -> list[tuple[str, str]]:
+    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    return [
+        (r.get("a", r.get("old")), r.get("b", r.get("new"))) for r in rows if r["label"] == label
+    ]
+
+
+def test_a_word_diff_is_offered_for_edits_not_for_other_texts_of_the_tests_pairs() -> None:
+    # review13 J15: a diff of two unrelated texts, or of two languages, reads as an edit
+    cross = _pairs("hygiene_pairs_cross.jsonl", "same") + _pairs(
+        "hygiene_pairs_cross.jsonl", "different"
+    )
+    assert not [p for p in cross if reads_as_an_edit(*p)]
+    assert not [p for p in _pairs("memory_pairs.jsonl", "unrelated") if reads_as_an_edit(*p)]
+    queued = _pairs("queue_pairs.jsonl", "contradiction")
+    assert sum(reads_as_an_edit(*p) for p in queued) >= 50  # of 73
+    edits = _pairs("hygiene_pairs.jsonl", "different")  # told apart by a word or two
+    assert sum(reads_as_an_edit(*p) for p in edits) >= 195  # of 196
+
+
+async def test_the_page_shows_what_changed_for_an_edit_only(
+    store_path: Path, clock: FakeClock
+) -> None:
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("I'm looking for a Wohnung in Friedrichshain or Kreuzberg", "semantic")
+        memory.remember("My rent is 1200 euros a month", "semantic")
+        clock.advance(days=20)
+        for told in ("终于约到了Anmeldung，11月4日早上9点在Bürgeramt Friedrichshain",
+                     "My rent went up to 1450 euros a month"):  # fmt: skip
+            assert memory.remember_explained(told, "semantic").conflict_id is not None
+    app = make_app(store_path, clock)
+    changes = []
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        for _ in range(table(app).row_count):
+            screen = app.screen
+            assert isinstance(screen, ConflictsScreen)
+            conflict = screen.selected()
+            assert conflict is not None
+            changes.append((conflict.candidate.content, str(screen.query_one("#changes").render())))
+            await pilot.press("down")
+            await settle(pilot)
+    shown = {text: "What changed" in diff for text, diff in changes}
+    assert shown == {
+        "终于约到了Anmeldung，11月4日早上9点在Bürgeramt Friedrichshain": False,
+        "My rent went up to 1450 euros a month": True,
+    }

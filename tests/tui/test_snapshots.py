@@ -165,8 +165,28 @@ def test_conflicts_page_in_chinese(
     with Memory.open(Path("memory.db"), PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
         memory.remember("我住在上海浦东张江，租了一套一室一厅。", "semantic")
         clock.advance(days=60)
-        moved = memory.remember_explained("我搬到北京了，现在住在海淀区五道口。", "semantic")
+        # (an edit of the old text: a diff is shown only for one, review13 J15)
+        moved = memory.remember_explained("我住在北京海淀区五道口，租了一套一室一厅。", "semantic")
         assert moved.conflict_id is not None
+    app = make_app(Path("memory.db"), clock)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=on_page("f4"))
+
+
+@pytest.mark.slow
+def test_conflicts_page_across_languages(
+    snap_compare: SnapCompare, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two memories in two languages sharing a place name (queued: "终于" announces a change):
+    no "What changed:" word diff, which would read as if one were an edit of the other
+    (review13 J15)."""
+    monkeypatch.chdir(tmp_path)
+    with Memory.open(Path("memory.db"), PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("I'm looking for a Wohnung in Friedrichshain or Kreuzberg", "semantic")
+        clock.advance(days=20)
+        told = memory.remember_explained(
+            "终于约到了Anmeldung，11月4日早上9点在Bürgeramt Friedrichshain", "semantic"
+        )
+        assert told.conflict_id is not None
     app = make_app(Path("memory.db"), clock)
     assert snap_compare(app, terminal_size=(80, 24), run_before=on_page("f4"))
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from localmind.llm.ollama import how_to_start
-from localmind.mcp.server import NO_MODEL, without_setup
+from localmind.mcp.server import NO_MODEL
+from localmind.unchecked import setup_of, without_setup
 
 HOST = "http://127.0.0.1:11434"
 STATUSES = [
@@ -22,14 +23,14 @@ STATUSES = [
 @pytest.mark.parametrize("status", STATUSES)
 def test_a_queued_reason_loses_the_setup_text_and_keeps_why(status: str) -> None:
     reason = f"may contradict the older memory: both set the residence; no LLM to check ({status})"
-    assert without_setup(reason) == (
+    assert without_setup(reason, NO_MODEL) == (
         f"may contradict the older memory: both set the residence; {NO_MODEL}"
     )
 
 
 @pytest.mark.parametrize("status", STATUSES)
 def test_a_status_given_as_a_part_of_its_own_goes_too(status: str) -> None:
-    said = without_setup(f"worded differently: 'tea' vs 'coffee'; {status}")
+    said = without_setup(f"worded differently: 'tea' vs 'coffee'; {status}", NO_MODEL)
     assert "`" not in said and "ollama serve" not in said
     assert said.startswith("worded differently: 'tea' vs 'coffee'")
     assert said.endswith(NO_MODEL)
@@ -37,4 +38,17 @@ def test_a_status_given_as_a_part_of_its_own_goes_too(status: str) -> None:
 
 def test_a_reason_without_setup_text_is_unchanged() -> None:
     reason = "may contradict the older memory: one negates the other; the LLM said so"
-    assert without_setup(reason) == reason
+    assert without_setup(reason, NO_MODEL) == reason
+
+
+@pytest.mark.parametrize("status", STATUSES)
+def test_a_person_reads_no_llm_to_check_and_the_setup_once_beside_it(status: str) -> None:
+    reason = f"may contradict the older memory: both set the residence; no LLM to check ({status})"
+    assert without_setup(reason) == "may contradict the older memory: both set the residence; " + (
+        "no LLM to check"
+    )
+    assert setup_of(reason) == status
+
+
+def test_a_reason_a_model_judged_has_no_setup() -> None:
+    assert setup_of("may contradict the older memory: one negates the other") is None

@@ -491,3 +491,36 @@ def test_a_weekday_beside_a_date_is_that_dates_weekday(query: str) -> None:
 def test_two_weekdays_without_a_date_are_both_read() -> None:
     frame = time_frame("上周日和周三我做了什么？", NOW, UTC)
     assert frame is not None and frame.phrase == "上周日 周三"
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "end"),
+    [
+        ("11月第一周我做了什么？", "2026-11-01", "2026-11-08"),
+        ("十一月第一个星期我做了什么？", "2026-11-01", "2026-11-08"),
+        ("我上个月第一周做了什么？", "2026-11-01", "2026-11-08"),
+        ("10月的第二周", "2026-10-08", "2026-10-15"),
+        ("去年11月第三周", "2025-11-15", "2025-11-22"),
+        ("上个月最后一周我去了哪里？", "2026-11-24", "2026-12-01"),
+        ("What did I do in the first week of last month?", "2026-11-01", "2026-11-08"),
+        ("the second week of November 2025", "2025-11-08", "2025-11-15"),
+        ("the third week of March", "2026-03-15", "2026-03-22"),
+        ("the fourth week of October", "2026-10-22", "2026-10-29"),
+        ("the last week of February", "2026-02-22", "2026-03-01"),
+        ("the first week of this month", "2026-12-01", "2026-12-08"),
+    ],
+)
+def test_a_week_of_a_month_is_those_seven_days(query: str, first: str, end: str) -> None:
+    # not the whole month: memories told later in it were "in the period" and first (review13
+    # J13 addendum)
+    assert might_mention_time(query)
+    frame = time_frame(query, NOW, UTC)
+    assert frame is not None
+    assert (_day(frame.start), _day(frame.end)) == (first, end)
+    assert frame.phrase and frame.phrase in query
+
+
+def test_the_last_week_on_its_own_is_still_the_past_seven_days() -> None:
+    frame = time_frame("what did I do in the last week", NOW, UTC)
+    assert frame is not None
+    assert (_day(frame.start), _day(frame.end)) == ("2026-11-24", "2026-12-02")

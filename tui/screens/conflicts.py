@@ -23,7 +23,8 @@ from localmind.lifecycle import Conflict, Resolution
 from localmind.memory import Memory
 from localmind.records import MemoryRecord
 from localmind.terminal import printable
-from tui.format import SECRET_MARK, one_line, plural, shown, word_diff
+from localmind.unchecked import without_setup
+from tui.format import SECRET_MARK, one_line, plural, reads_as_an_edit, shown, word_diff
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.table import Table
@@ -306,8 +307,15 @@ class ConflictsScreen(Page):
             why.update(Text(f"Why it is here: r shows the pair for {REVEAL_S:g} s", "dim"))
             changes.update("")
             return
-        why.update(Wrapped(Text(f"Why it is here: {printable(conflict.reason)}", "dim")))
-        diff = word_diff(conflict.existing.content, conflict.candidate.content)
+        # without the model's setup text: the Chat page says how to start one (review13 J15)
+        said = printable(without_setup(conflict.reason))
+        why.update(Wrapped(Text(f"Why it is here: {said}", "dim")))
+        old_text, new_text = conflict.existing.content, conflict.candidate.content
+        if not reads_as_an_edit(old_text, new_text):
+            # two languages, or hardly a word shared: a diff would read as an edit (J15)
+            changes.update("")
+            return
+        diff = word_diff(old_text, new_text)
         changes.update(Wrapped(Text.assemble(("What changed: ", "bold"), diff)))
 
     # --- revealing a secret -------------------------------------------------------------------
