@@ -311,6 +311,8 @@ def test_feedback_errors_are_clear(memory: Memory) -> None:
         memory.revert(record.id, 1)
 
 
+# 60 random runs: the full run's; the quick loop checks confirm and deny by example
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -70,6 +70,8 @@ def test_rotate_re_encrypts_so_an_old_key_file_opens_nothing(cli: Cli, tmp_path:
     ]
 
 
+# the progress lines only: rotation itself is checked by this file's other tests
+@pytest.mark.slow
 def test_rotation_reports_progress_page_by_page(store: Path) -> None:
     topics = ["tea", "cello", "Rust", "Porto", "chess", "bread"]
     with Memory.open(store, PASSPHRASE) as memory:

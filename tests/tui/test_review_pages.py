@@ -42,6 +42,9 @@ async def open_conflicts(pilot: Pilot[None], app: LocalmindApp) -> None:
     assert changed in str(app.screen.query_one("#changes").render())  # readable without colour
 
 
+# a second copy in the quick loop: test_conflict_review settles o, n and b on the page (keep-old
+# undone, marked take-new, keep-both for a similarity)
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("key", "kept", "gone"),
     [("o", RENT, RENT_NEW), ("n", RENT_NEW, RENT), ("b", None, None)],
