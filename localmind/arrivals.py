@@ -107,7 +107,16 @@ def _arrival(
     if judging.merges and _merged_with_twin(store, lifecycle, namespace, arrived, report):
         return
     vector = np.frombuffer(blob, dtype=np.float32)
-    found = lifecycle.neighbours(namespace, vector, SUCCESSOR_NEIGHBOURS, arrived.record.content)
+    content = arrived.record.content
+    found = lifecycle.neighbours(namespace, vector, SUCCESSOR_NEIGHBOURS, content)
+    if not judging.both_ways:
+        # judged among the memories made before it, as where it was told (review14 K1);
+        # the later ones it is found among judge themselves against it below
+        earlier = lifecycle.neighbours(
+            namespace, vector, SUCCESSOR_NEIGHBOURS, content, made_before=arrived.record
+        )
+        later = [(m, s) for m, s in found if _later(m, arrived)]
+        found = [*earlier, *later]
     neighbours = _judged_among(arrived, found, judging)
     if not neighbours:
         return

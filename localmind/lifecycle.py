@@ -58,6 +58,9 @@ SUCCESSOR_SIMILARITY = 0.45
 # Neighbours a new memory may be a later version of: more than it is compared with for merges
 # and the queue, as one fact told often ("the kitchen remodel …") fills the nearest five.
 SUCCESSOR_NEIGHBOURS = 10
+# How many more neighbours are searched when only those made before a memory count
+# (Lifecycle.neighbours' made_before): the later ones found are dropped afterwards.
+EARLIER_WIDENING = 4
 # The floor for a new memory that announces a change (Lifecycle.floor).
 CHANGE_FLOOR = 0.30
 # A new memory that announces a change to a one-value attribute ("Update: we moved to Lisbon")
@@ -341,15 +344,23 @@ class Lifecycle:
         content: str | None = None,
         types: Sequence[str] | None = None,
         planned: Sequence[tuple[StoredMemory, float]] = (),
+        made_before: MemoryRecord | None = None,
     ) -> list[tuple[StoredMemory, float]]:
         """The ``count`` nearest active memories at or above :meth:`floor` for ``content``
         (of ``types`` only, when given). ``planned``: memories a write will add, not stored
         yet, with their similarity, found among the stored ones as if they were (by their
-        vectors; the keyword index does not hold them)."""
-        hits = self.store.nearest(vector, count, namespace, types)
+        vectors; the keyword index does not hold them). ``made_before``: only memories made
+        before that one (a memory arriving by sync is judged among what the laptop that
+        heard it could have held then, review14 K1: memories told after it would otherwise
+        take the places of the earlier ones it was judged against there)."""
+        wanted = count if made_before is None else count * EARLIER_WIDENING
+        hits = self.store.nearest(vector, wanted, namespace, types)
         stored = self.store.get_by_rowids([rowid for rowid, _ in hits])
         least = self.floor(content)
         candidates = [(stored[r], 1.0 - distance) for r, distance in hits if r in stored]
+        if made_before is not None:
+            candidates = [c for c in candidates if _made_before(c[0].record, made_before)]
+            candidates = candidates[:count]
         if planned:
             candidates = sorted([*candidates, *planned], key=lambda pair: pair[1], reverse=True)
             candidates = candidates[:count]
@@ -357,7 +368,7 @@ class Lifecycle:
         if content is None:
             return found
         seen = {memory.rowid for memory, _ in found}
-        by_slot = self._slot_neighbours(namespace, vector, content, seen, types)
+        by_slot = self._slot_neighbours(namespace, vector, content, seen, types, made_before)
         if not by_slot:
             return found
         place = max(0, min(len(found), NEIGHBOURS - len(by_slot)))
@@ -370,16 +381,26 @@ class Lifecycle:
         content: str,
         seen: set[int],
         types: Sequence[str] | None = None,
+        made_before: MemoryRecord | None = None,
     ) -> list[tuple[StoredMemory, float]]:
         """Memories the keyword index finds by the words of the one-value attribute
         ``content`` announces a change to, not among ``seen``: up to ``SLOT_NEIGHBOURS``, with
-        their cosine similarity. None when it announces no change to one."""
+        their cosine similarity. None when it announces no change to one. ``made_before``: as
+        :meth:`neighbours`."""
         match = self.slot_match(content)
         if match is None:
             return []
-        hits = self.store.keyword(match, SLOT_NEIGHBOURS + len(seen), namespace, types)
-        rowids = [rowid for rowid, _ in hits if rowid not in seen][:SLOT_NEIGHBOURS]
+        wanted = SLOT_NEIGHBOURS + len(seen)
+        if made_before is not None:
+            wanted *= EARLIER_WIDENING
+        hits = self.store.keyword(match, wanted, namespace, types)
+        rowids = [rowid for rowid, _ in hits if rowid not in seen]
         stored = self.store.get_by_rowids(rowids)
+        if made_before is not None:
+            rowids = [
+                r for r in rowids if r in stored and _made_before(stored[r].record, made_before)
+            ]
+        rowids = rowids[:SLOT_NEIGHBOURS]
         vectors = self.store.vectors_for(rowids)
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         return [
@@ -1142,3 +1163,9 @@ def _mentions(metadata: dict[str, Any]) -> int:
     metadata is theirs to write) counts as the one mention."""
     count = metadata.get("mentions", 1)
     return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
+
+
+def _made_before(record: MemoryRecord, other: MemoryRecord) -> bool:
+    """Whether ``record`` was made before ``other`` (by id when made at one moment): the same
+    answer on every laptop."""
+    return (record.created_at, record.id) < (other.created_at, other.id)

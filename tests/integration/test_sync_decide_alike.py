@@ -4,7 +4,9 @@ memories (each laptop numbers its own conflicts)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -88,3 +90,35 @@ def test_a_later_keep_both_brings_the_newer_memory_back_under_its_own_id(
         assert len(device.list_memories()) == 2
         if merged:
             assert merged in [v.content for v in device.history(siemens)]
+
+
+STORY = Path(__file__).parent.parent / "data" / "two_laptops_story.jsonl"
+
+
+def test_a_change_heard_by_sync_is_asked_against_what_it_was_told_against(
+    two: tuple[Memory, FakeClock, Memory, FakeClock, Path],
+) -> None:
+    """review14 K1: six weeks told on two laptops (dated adds), then synced. The laptop that
+    hears "We bought a 3-bedroom condo …" by sync holds memories told *after* it ("We now
+    live in the condo", the trip that moved …); they took the places of the older memories
+    it had been judged against where it was told, and it was asked against another one."""
+    work, work_clock, home, home_clock, shared = two
+    told_by = datetime(2026, 12, 1, tzinfo=UTC).timestamp()
+    for clock in (work_clock, home_clock):
+        clock.advance(seconds=told_by - clock())
+    laptops = {"work": work, "home": home}
+    ids: dict[str, str] = {}
+    for line in STORY.read_text(encoding="utf-8").splitlines():
+        told = json.loads(line)
+        when = datetime.fromisoformat(told["date"]).replace(hour=12, tzinfo=UTC).timestamp()
+        memory = laptops[told["laptop"]].remember(told["content"], told["type"], created_at=when)
+        ids[memory.id] = told["key"]
+    asked_at_home = {
+        c.candidate.id: c.existing.id for c in home.conflicts() if ids[c.candidate.id] == "h5"
+    }
+    assert asked_at_home  # where it was told, the condo is asked about (against the rent)
+    sync_all(shared, work, home)
+    asked_at_work = {
+        c.candidate.id: c.existing.id for c in work.conflicts() if ids[c.candidate.id] == "h5"
+    }
+    assert asked_at_work == asked_at_home
