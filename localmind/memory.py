@@ -1211,7 +1211,13 @@ class Memory:
         it was noted to supersede here (``localmind.superseded``)."""
         for dropped, kept in folds:
             ask_about_other_copies(
-                self._store, self._lifecycle, self.namespace, dropped, kept, "on another laptop"
+                self._store,
+                self._lifecycle,
+                self.namespace,
+                dropped,
+                kept,
+                "on another laptop",
+                self._writer.embed_documents,
             )
 
     def get_meta(self, key: str) -> str | None:

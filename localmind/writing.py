@@ -845,7 +845,9 @@ class Writer:
                     self._close_conflict(conflict_id, Resolution.MERGE)
                     more = self._carry_over(other.record.id, record.id, Resolution.MERGE, vector)
                     repointed, closed = repointed + more[0], closed + more[1]
+                    lineage = self._lineage(other.record.id)  # read before it is set aside
                     self._set_aside(record.id, other, Resolution.MERGE)
+                    self._carry_lineage(stored, lineage, other.record.id, reason)
                 record = self._store.replace_content(
                     stored,
                     new_content,
@@ -1149,6 +1151,7 @@ class Writer:
             close()
             candidate = self._get_active(candidate_id)
             retold = restatements(candidate.record.metadata)  # read before it is forgotten
+            lineage = self._lineage(candidate_id)  # likewise: its own earlier texts
             # The memory is now the newer fact, dated when that was told (a merge covers both:
             # the later of the two), so "when did I move?" and "newer than" read its date.
             made = candidate.record.created_at
@@ -1161,6 +1164,7 @@ class Writer:
             earlier = (existing.record.content, existing.record.created_at)
             if resolution is Resolution.MERGE:
                 made = max(made, existing.record.created_at)
+            self._carry_lineage(existing, lineage, candidate_id, str(resolution))
             record = self._store.replace_content(
                 existing,
                 text,
@@ -1185,7 +1189,14 @@ class Writer:
                 )
             # the change may supersede another copy of the fact than the one asked about
             ask_about_other_copies(
-                self._store, self._lifecycle, self.namespace, candidate_id, existing_id, "here"
+                self._store,
+                self._lifecycle,
+                self.namespace,
+                candidate_id,
+                existing_id,
+                "here",
+                self.embed_documents,
+                replaced=earlier[0],
             )
         return Settlement(record, repointed, closed)
 
@@ -1226,6 +1237,30 @@ class Writer:
                 repointed.append(other.id)
         # the closed ones end with the dropped memory ("gone"), as before
         return tuple(repointed), tuple(closed)
+
+    def _lineage(self, memory_id: str) -> list[str]:
+        """The earlier texts of ``memory_id``, oldest first."""
+        return [content for _, content, _, _ in self._store.versions(memory_id)]
+
+    def _carry_lineage(
+        self, kept: StoredMemory, lineage: Sequence[str], folded_id: str, reason: str
+    ) -> None:
+        """A resolution folds ``folded_id`` into ``kept`` (take-new, a merge, an update that
+        settles a conflict): the folded memory's own earlier texts (``lineage``, read before the
+        fold erases them with it) become ``kept``'s versions before the new text is written,
+        as updates that replicate. Else a chain 950 → 1100 → 1400 settled newest link first
+        lost 1100: the middle memory held it as its history only, and was folded (review14
+        K8). ``source``: a real forget of the folded memory on another laptop reaches these
+        copies of its texts too."""
+        texts = [text for text in lineage if text != kept.record.content]
+        if not texts:
+            return
+        for text, vector in zip(texts, self.embed_documents(texts), strict=True):
+            if text == kept.record.content:
+                continue
+            self._store.replace_content(
+                kept, text, content_hash(text), vector, reason, self._clock(), source=folded_id
+            )
 
     def _similarity_to(self, vector: Vectors, memory_id: str, otherwise: float) -> float:
         """The cosine of ``vector`` and the stored vector of ``memory_id``; ``otherwise`` when

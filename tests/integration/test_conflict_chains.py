@@ -200,3 +200,66 @@ def test_a_memory_simply_forgotten_still_says_forgotten(cli: Cli) -> None:
     cli.ok("forget", memory_id)
 
     assert_error(cli("show", memory_id), "it was forgotten (its text and history are erased)")
+
+
+def _everywhere(memory: Memory) -> str:
+    """Every text the store holds for the person: current texts, earlier versions, export."""
+    texts = []
+    for record in memory.list_memories():
+        texts.append(record.content)
+        texts.extend(v.content for v in memory.history(record.id))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize(("first", "second", "third", "question"), CHAINS, ids=["en", "zh"])
+def test_take_new_on_the_last_link_first_keeps_the_middle_fact_in_the_history(
+    open_memory: Callable[..., Memory], first: str, second: str, third: str, question: str
+) -> None:
+    """review14 K8: newest link first, then the older one — the order an assistant meets them
+    in. The middle memory had taken the third text; folded into the first, its own earlier
+    text (1100) was gone from the store: not current, in no history, in no export."""
+    memory = open_memory(llm=None)
+    one, two = chain(memory, first, second, third)
+
+    memory.resolve_conflict(two, "take-new")
+    [still] = memory.conflicts()
+    assert (still.id, still.existing.content, still.candidate.content) == (one, first, third)
+    kept = memory.resolve_conflict(one, "take-new")
+
+    assert [r.content for r in memory.list_memories()] == [third]
+    assert [v.content for v in memory.history(kept.id)] == [first, second]
+    assert memory.recall(question, 1, threshold=0)[0].memory.content == third
+
+
+def test_a_merge_on_the_last_link_first_keeps_the_middle_fact_in_the_history(
+    open_memory: Callable[..., Memory],
+) -> None:
+    first, second, third, _ = CHAINS[0]
+    memory = open_memory(llm=None)
+    one, two = chain(memory, first, second, third)
+
+    memory.resolve_conflict(two, "merge", "My rent went up to 1400 euros in spring")
+    memory.resolve_conflict(one, "take-new")
+
+    told = _everywhere(memory)
+    for text in (first, second, "My rent went up to 1400 euros in spring"):
+        assert text in told
+
+
+def test_an_update_that_settles_the_first_link_keeps_the_middle_fact_in_the_history(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """review14 K8 over MCP: take-new on the newer link, then `update` of the first memory
+    with the newest text, which settles the older link: the middle fact was set aside with
+    its history."""
+    first, second, third, _ = CHAINS[0]
+    memory = open_memory(llm=None)
+    one, two = chain(memory, first, second, third)
+    first_id = memory.conflicts()[0].existing.id
+
+    memory.resolve_conflict(two, "take-new")
+    settled = memory.update_explained(first_id, content=third)
+
+    assert settled.settled == (one,)
+    assert [r.content for r in memory.list_memories()] == [third]
+    assert second in [v.content for v in memory.history(first_id)]

@@ -90,7 +90,10 @@ def test_a_resolution_that_saw_the_correction_carries_nothing_over(
     sync_all(shared, a, b)
     for device in (a, b):
         assert device.get(berlin).content == "I moved to Lisbon in March"
-        assert device.get(berlin).version == 2
+        # the new side's own earlier text is kept in the history (review14 K8), once: the
+        # correction the resolution saw is not carried over again
+        earlier = [v.content for v in device.history(berlin)]
+        assert earlier == ["I live in Berlin", "I moved to Lisbon"]
 
 
 def test_a_real_forget_stays_final_against_a_concurrent_edit(
@@ -486,3 +489,23 @@ def test_a_forget_of_the_old_fact_keeps_the_new_one_taken_on_the_other_laptop(
     a.update(polo, pinned=True)  # an assistant's note of the Polo's id still works
     sync_all(shared, a, b)
     assert b.get(polo).pinned
+
+
+def test_a_chain_settled_newest_link_first_reaches_the_other_laptop_whole(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """review14 K8: the middle fact of a chain, carried into the memory kept, is in the
+    history on both laptops (the loss synced too)."""
+    a, b, shared = laptops
+    a.remember("Our monthly household budget is 6,500 dollars.")
+    a.remember("Our monthly household budget is now 8,000 dollars.")
+    a.remember("Our monthly household budget will be 7,500 dollars from January.")
+    one, two = sorted(c.id for c in a.conflicts())
+    sync_all(shared, a, b)
+    a.resolve_conflict(two, "take_new")
+    kept = a.resolve_conflict(one, "take_new")
+    sync_all(shared, a, b)
+    for device in (a, b):
+        assert [r.content for r in device.list_memories()] == [kept.content]
+        assert "8,000" in texts_anywhere(device)
+    assert texts_anywhere(a) == texts_anywhere(b)

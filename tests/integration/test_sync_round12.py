@@ -63,6 +63,31 @@ def test_a_move_taken_for_one_copy_of_the_residence_reaches_the_other_on_both_la
         assert device.conflicts() == []
 
 
+@pytest.mark.parametrize("resolver", ["teller", "other"])
+def test_a_take_new_asks_about_copies_of_the_fact_not_about_what_was_noted_loosely(
+    laptops: tuple[Memory, Memory, Path], resolver: str
+) -> None:
+    """review14 K9: "Dr Lim raised my amlodipine dose" was queued against the 5 mg memory
+    and noted as a possible later version of the resignation and of "My doctor is Dr Lim";
+    take-new on the dose then asked on both laptops whether the dose change outdates the
+    resignation, and context called the resignation "may be outdated"."""
+    a, b, shared = laptops
+    a.remember("I take amlodipine 5 mg every morning for high blood pressure.")
+    a.remember("My doctor is Dr Lim at Bedok Polyclinic.")
+    resigned = a.remember("Handed in my resignation to Mr Ravi Pillai at Tan & Lim.", "episodic")
+    a._clock.advance(days=8)  # type: ignore[attr-defined]
+    a.remember("Dr Lim raised my amlodipine dose to 10 mg a day.")
+    sync_all(shared, a, b)
+    deciding = a if resolver == "teller" else b
+    [conflict] = deciding.conflicts()
+    deciding.resolve_conflict(conflict.id, "take_new", None)
+    sync_all(shared, a, b)
+    for device in (a, b):
+        assert device.conflicts() == []
+        lines = shown(device, "When did I resign from Tan & Lim?")
+        assert not any(resigned.content in line and "outdated" in line for line in lines)
+
+
 def test_an_old_copy_maintained_on_its_return_undoes_nothing_decided_elsewhere(
     open_device: test_sync_folder.Opener, tmp_path: Path
 ) -> None:
