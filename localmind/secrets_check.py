@@ -236,6 +236,17 @@ _CODE_OF = re.compile(
     r"|is|was|:|=)\s*(?P<value>[^\s,;]*\d[^\s,;]*|[a-z]+\b(?!['’]))",
     re.IGNORECASE,
 )
+# "The condo gate now opens with 5931 followed by the hash key", "the front door unlocks with
+# 7391", 大门现在输入5931#就能开: how to open something that locks, told without the word "code"
+# (review14 K10). Three digits or more, and no unit after them ("opens with 20 staff").
+_OPENS_WITH = re.compile(
+    rf"\b(?:{_LOCKABLE}|storage\s+unit)\b[^.!?;\n]{{0,30}}?\b(?:opens?|unlocks?|opened|unlocked)"
+    r"\s+(?:with|by|using)\s+(?:(?:the\s+)?(?:code|pin|number|combination)\s+)?"
+    r"(?P<value>\d{3,}[#*]?)(?![\w-])"
+    r"|(?:大门|门禁|房门|门|锁|保险箱|保险柜)[^。！？，,；]{0,8}?(?:输入|按)\s*(?P<zh>\d{3,}[#*]?)"
+    r"(?![\d年月日号元块楼层米岁点分个])",
+    re.IGNORECASE,
+)
 # "gym locker: zqxwvplor", 储物柜：zqxwvplor — something opened by a code and nothing else (not
 # "House: tudor", "Bike: bianchi"), then random letters.
 _LOCKED_BY = re.compile(
@@ -254,8 +265,10 @@ _ZH_CODE_OF = re.compile(
 
 
 def _no_telltale_word(text: str) -> Finding | None:
-    if _ZH_CODE_OF.search(text) or any(
-        _digit_or_random(match.group("value")) for match in _CODE_OF.finditer(text)
+    if (
+        _ZH_CODE_OF.search(text)
+        or _OPENS_WITH.search(text)
+        or any(_digit_or_random(match.group("value")) for match in _CODE_OF.finditer(text))
     ):
         return Finding("a code of a door, safe or phone")
     if any(_random_letters(match.group("value")) for match in _LOCKED_BY.finditer(text)):
