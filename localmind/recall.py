@@ -15,6 +15,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -1514,6 +1515,7 @@ def _around(name: str, question: str) -> str:
     return question[max(at - 1, 0) : at + len(name) + 1]
 
 
+@lru_cache(maxsize=256)  # asked ten times per recall; a transcript's lines parsed each time
 def _last_line(query: str) -> str:
     """The question a query asks: its last line (a chat's query is the dialogue so far, ending
     with the person's latest turn) as it was said, a transcript's markup taken off (a trailing

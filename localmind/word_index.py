@@ -133,7 +133,13 @@ class WordIndex:
 
     def documents_with(self, terms: Sequence[str]) -> dict[str, int]:
         """How many memories (every namespace) hold each term; absent terms: 0."""
-        return {term: len(self._live_postings([term])[0]) for term in terms}
+        postings, live = self._postings, self._live
+        return {
+            term: int(np.count_nonzero(live[np.frombuffer(postings[term][0], np.int32)]))
+            if term in postings
+            else 0
+            for term in terms
+        }
 
     def bm25(
         self, phrases: Sequence[Phrase], k: int, namespace: str, types: Sequence[str] | None
