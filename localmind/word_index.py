@@ -19,6 +19,7 @@ namespace, type, length, live flag), per distinct term its string and two small 
 
 from __future__ import annotations
 
+import itertools
 import math
 from array import array
 from collections import Counter
@@ -29,6 +30,8 @@ import numpy as np
 
 from localmind.cjk import CHARACTER as _CJK_CHAR
 from localmind.records import MemoryType
+
+_VERSIONS = itertools.count()
 
 _TYPE_CODES = {str(kind): code for code, kind in enumerate(MemoryType)}
 _K1, _B = 1.2, 0.75
@@ -74,6 +77,10 @@ class WordIndex:
         self.tokens = 0  # their terms in all: FTS5's total size
         self._postings_count = 0
         self._dead_documents = 0  # removed since the last purge of their postings
+        #: Changes whenever what the index holds may have (unique across indexes): what was
+        #: read from its answers stays true while it is the same.
+        self.version = next(_VERSIONS)
+        self._buffers: tuple[np.ndarray, np.ndarray] | None = None  # see _kept_buffers
 
     def __len__(self) -> int:
         return self.documents
@@ -85,6 +92,7 @@ class WordIndex:
         """Index these memories (a rowid already held is replaced)."""
         texts = list(texts)
         self.remove([text.rowid for text in texts])
+        self.version = next(_VERSIONS)
         self._reserve(self._slots + len(texts))
         for text in texts:
             slot = self._slots
@@ -111,6 +119,7 @@ class WordIndex:
 
     def remove(self, rowids: Iterable[int]) -> None:
         """Stop finding these memories (rowids not held are ignored)."""
+        self.version = next(_VERSIONS)
         for rowid in rowids:
             slot = self._slot_of.pop(int(rowid), None)
             if slot is None:
@@ -124,7 +133,13 @@ class WordIndex:
 
     def documents_with(self, terms: Sequence[str]) -> dict[str, int]:
         """How many memories (every namespace) hold each term; absent terms: 0."""
-        return {term: len(self._live_postings([term])[0]) for term in terms}
+        postings, live = self._postings, self._live
+        return {
+            term: int(np.count_nonzero(live[np.frombuffer(postings[term][0], np.int32)]))
+            if term in postings
+            else 0
+            for term in terms
+        }
 
     def bm25(
         self, phrases: Sequence[Phrase], k: int, namespace: str, types: Sequence[str] | None
@@ -136,36 +151,52 @@ class WordIndex:
             return []
         rows = float(self.documents)
         average = float(self.tokens) / rows
-        score = np.zeros(self._slots, np.float64)
-        matched = np.zeros(self._slots, bool)
-        for phrase in phrases:
-            terms = self._terms_of(phrase)
-            slots, counts = self._live_postings(terms)
-            if not len(slots):
-                continue
-            hits = len(slots)
-            idf = math.log((self.documents - hits + 0.5) / (hits + 0.5))
-            if idf <= 0.0:
-                idf = 1e-6
-            length = self._lengths[slots]
-            # As fts5_aux.c, operation by operation (so the doubles are the same):
-            # idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl)))
-            score[slots] += idf * (
-                (counts * (_K1 + 1.0)) / (counts + _K1 * (1 - _B + _B * length / average))
-            )
-            matched[slots] = True
-        found = np.flatnonzero(matched)
+        used = self._slots
+        score, matched = self._kept_buffers()
+        try:
+            for phrase in phrases:
+                terms = self._terms_of(phrase)
+                slots, counts = self._live_postings(terms)
+                if not len(slots):
+                    continue
+                hits = len(slots)
+                idf = math.log((self.documents - hits + 0.5) / (hits + 0.5))
+                if idf <= 0.0:
+                    idf = 1e-6
+                length = self._lengths[slots]
+                # As fts5_aux.c, operation by operation (so the doubles are the same):
+                # idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + b * D / avgdl)))
+                score[slots] += idf * (
+                    (counts * (_K1 + 1.0)) / (counts + _K1 * (1 - _B + _B * length / average))
+                )
+                matched[slots] = True
+        finally:  # the buffers back to zeros, where they were touched only
+            found = np.flatnonzero(matched[:used])
+            totals = score[found]
+            score[found] = 0.0
+            matched[found] = False
         wanted = self._namespaces[found] == self._namespace_codes[namespace]
         if types:
             wanted &= np.isin(self._types[found], [_TYPE_CODES.get(kind, 255) for kind in types])
         found = found[wanted]
-        negated = -1.0 * score[found]
+        negated = -1.0 * totals[wanted]
         if len(found) > k:  # only the k best and those tied with the last need sorting
             near = negated <= np.partition(negated, k - 1)[k - 1]
             found, negated = found[near], negated[near]
         rowids = self._rowids[found]
         best = np.lexsort((rowids, negated))[:k]
         return [(int(rowids[i]), float(negated[i])) for i in best]
+
+    def _kept_buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each slot's score (zeros) and whether a phrase matched it (False), kept between
+        queries and set back where a query touched them: two arrays of every slot made anew
+        per query (0.9 MB at 100k memories) cost more than the few thousand matches. The
+        caller holds the store's index lock: one query at a time."""
+        capacity = len(self._rowids)
+        held = self._buffers
+        if held is None or len(held[0]) < capacity:
+            held = self._buffers = (np.zeros(capacity, np.float64), np.zeros(capacity, bool))
+        return held
 
     def nbytes(self) -> int:
         """The index's size in bytes, roughly (the postings' arrays and the per-memory ones;

@@ -117,6 +117,16 @@ class KeywordIndex(Tables):
                 return hits[:k]
             fetch *= 4
 
+    def words_version(self) -> int | None:
+        """A number that stays the same while the active memories' words (and so their texts,
+        and which memories are active) stay the same, as the in-memory keyword index follows
+        them; None when FTS5 answers (no index, inside a transaction): nothing to go by. What
+        was derived from keyword answers and those memories' texts holds while it is the
+        same."""
+        with self._index_lock:
+            index = self._words_view() if self._word_index is not None else None
+            return None if index is None else index.version
+
     def keyword_matches(self, match: str, rowids: Sequence[int]) -> set[int]:
         """Which of ``rowids`` (indexed memories) the keyword query ``match`` finds."""
         if not rowids:

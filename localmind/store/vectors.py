@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import apsw
 import numpy as np
 
 from localmind import blas
@@ -28,6 +29,7 @@ from localmind.errors import EmbedderMismatch
 from localmind.records import MemoryRecord
 from localmind.sign_index import IndexRows, SignIndex, exact_nearest
 from localmind.store.base import placeholders
+from localmind.store.connection import DAMAGE_ERRORS, damaged
 from localmind.store.meta import Meta
 from localmind.store.migrations import VECTOR_LOG_TABLE, VECTOR_LOG_TRIGGERS
 
@@ -236,12 +238,45 @@ class VectorIndex(Meta):
                 found = {rowid: vector.tobytes() for rowid, vector in held.items()}
         rest = [rowid for rowid in rowids if rowid not in found]
         if rest:
-            rows = self.db.execute(
-                f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({placeholders(rest)})",
-                tuple(rest),
-            )
-            found.update((rowid, blob) for rowid, blob in rows)
+            read, vectors = self._stored_vectors(rest)
+            found.update(zip(read.tolist(), (vector.tobytes() for vector in vectors), strict=True))
         return found
+
+    def _stored_vectors(self, rowids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids in ascending order, their float32 vectors) of those of ``rowids`` in
+        ``memory_vec`` (rows no longer there are left out, as a ``SELECT … IN`` leaves them).
+
+        Read through one blob handle moved from row to row (``sqlite3_blob_reopen``) straight
+        into the array: ~0.6× the CPU of one ``SELECT rowid, embedding … WHERE rowid IN (…)``
+        and its rows made into bytes and joined (~78 rows per search at 100k memories, where
+        the float copy is not held). The handle is closed before returning: an open one would
+        hold the connection's read transaction."""
+        wanted = sorted(set(rowids))
+        read: list[int] = []
+        vectors: np.ndarray | None = None
+        handle: Any = None
+        try:
+            for rowid in wanted:
+                try:
+                    if handle is None:
+                        handle = self.db.blob_open("main", "memory_vec", "embedding", rowid, False)
+                    else:
+                        handle.reopen(rowid)
+                except apsw.SQLError:  # no such row any more (apsw closes a handle that failed)
+                    handle = None
+                    continue
+                if vectors is None:
+                    vectors = np.empty((len(wanted), handle.length() // 4), np.float32)
+                handle.read_into(vectors[len(read)])
+                read.append(rowid)
+        except DAMAGE_ERRORS as error:
+            raise damaged(self.db.filename) from error
+        finally:
+            if handle is not None:
+                handle.close()
+        if vectors is None:
+            return np.empty(0, np.int64), np.empty((0, 0), np.float32)
+        return np.array(read, np.int64), vectors[: len(read)]
 
     def nearest(
         self, vector: Vectors, k: int, namespace: str, types: Sequence[str] | None
@@ -310,11 +345,8 @@ class VectorIndex(Meta):
         """The ``k`` of ``rowids`` nearest ``query`` by exact cosine on their float32 vectors."""
         if not rowids:
             return []
-        rows: list[tuple[Any, ...]] = self.db.execute(
-            f"SELECT rowid, embedding FROM memory_vec WHERE rowid IN ({placeholders(rowids)})",
-            rowids,
-        ).fetchall()
-        return _ranked(query, [(int(rowid), blob) for rowid, blob in rows], k)
+        read, vectors = self._stored_vectors(rowids)
+        return exact_nearest(query, read, vectors, k)
 
     @property
     def memory_index(self) -> SignIndex | None:

@@ -266,3 +266,23 @@ def test_an_old_store_gets_the_change_log(tmp_path: Path) -> None:
         assert memory._store.get_meta("schema_version") == str(MIGRATIONS[-1].version)
     finally:
         memory.close()
+
+
+def test_vectors_read_from_the_store_leave_out_rows_gone(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the float copy's bound the vectors are read through a blob handle moved from row to
+    row (``_stored_vectors``): a rowid no longer there is left out, and the rows after it are
+    still read, each its own vector."""
+    monkeypatch.setattr(vectors_module, "FLOAT_COPY_MAX_BYTES", 100 * DIM * 4)
+    vectors = _vectors(150, seed=4)
+    with store.db:
+        for rowid, vector in enumerate(vectors, start=1):
+            _add(store, rowid, vector)
+    _warm(store, vectors[0])
+    assert not store.memory_index.float_vectors([1])  # type: ignore[union-attr]
+    store.db.execute("DELETE FROM memory_vec WHERE rowid = 5")
+    found = store.vectors_for([9999, 7, 3, 5, 151, 150])
+    assert sorted(found) == [3, 7, 150]
+    for rowid in (3, 7, 150):
+        assert found[rowid] == vectors[rowid - 1].tobytes()

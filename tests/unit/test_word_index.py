@@ -49,3 +49,21 @@ def test_forgotten_words_leave_the_vocabulary() -> None:
     assert index.documents_with(["word0", "common"]) == {"word0": 0, "common": 5}
     assert "word0" not in index._postings  # purged once a quarter of the rows left
     assert sorted(r for r, _ in index.bm25([Phrase("common")], 10, "me", None)) == [3, 4, 5, 6, 7]
+
+
+def test_a_query_scores_alike_whatever_came_before() -> None:
+    """Scores are summed in buffers kept between queries (``_kept_buffers``): nothing of one
+    query stays for the next, in another namespace or after the index grew."""
+    index = WordIndex()
+    index.add([_text(1, "green tea"), _text(2, "black tea", "alice"), _text(3, "coffee tea")])
+    both = [Phrase("green"), Phrase("tea")]
+    first = index.bm25(both, 5, "me", None)
+    assert index.bm25([Phrase("tea"), Phrase("coffee")], 5, "alice", None) == [
+        (2, index.bm25([Phrase("tea")], 5, "alice", None)[0][1])
+    ]
+    assert index.bm25(both, 5, "me", None) == first
+    index.add([_text(rowid, "tea and more words") for rowid in range(4, 600)])
+    grown = WordIndex()
+    grown.add([_text(1, "green tea"), _text(2, "black tea", "alice"), _text(3, "coffee tea")])
+    grown.add([_text(rowid, "tea and more words") for rowid in range(4, 600)])
+    assert index.bm25(both, 700, "me", None) == grown.bm25(both, 700, "me", None)
