@@ -112,7 +112,10 @@ DECLARATIONS = 8
 #: The candidates, most relevant first, read for the attribute a question asks about.
 ATTRIBUTE_CANDIDATES = 60
 #: ... and a newer one so judged moves up only over memories at most ten times as relevant as
-#: itself: a chain of such moves put a memory at relevance 0.02 above the answer at 0.6.
+#: itself: a chain of such moves put a memory at relevance 0.02 above the answer at 0.6. Nor,
+#: unless the question asks how things stand now, does one a pending conflict or a note links
+#: move over an older one ten times as relevant (review13 J3: a habit the queue paired with a
+#: favourite café, at 0.02, over the café at 0.48).
 UNLINKED_SHARE = 0.1
 #: A newer memory that announces a change (now, moved, 现在 …) is judged a later version of one
 #: at least this alike, as ``remember`` judges them (``lifecycle.SUCCESSOR_SIMILARITY``).
@@ -1090,7 +1093,9 @@ class Recaller:
         place, not out of the top few). "May replace" is a pending conflict between them (the
         earlier one is then marked ``superseded_by``) or a change ``remember`` noted
         (``SqliteStore.later_versions``) between two memories at least ``NEWER_FIRST_SIMILARITY``
-        alike or with the newer one about as relevant to the query as the older.
+        alike or with the newer one about as relevant to the query as the older; unless the
+        query asks how things stand now, the newer one must be at least ``UNLINKED_SHARE`` as
+        relevant as the older (relevant on its own, not only by the link).
         Not when the query names the period the earlier one
         was made in and not the newer one's ("where did I live in 2024?"). A newer one from
         below the first ``limit`` comes into them only if it is at least
@@ -1140,10 +1145,17 @@ class Recaller:
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
             and relevance[new] >= NEWER_FIRST_RELEVANCE
-            # nor one remember() noted that is another fact, not a version of this one,
-            # unless it answers the question too
+            # unless the question asks how things stand now (then the newer is taken as current
+            # however little it concerns the question, below), a newer memory moves over an
+            # older one only when it is relevant on its own, as one judged at recall time must
+            # be: a habit queued against a favourite café on a bare 现在 (relevance 0.02) was
+            # listed above the café (0.48) and called it outdated (review13 J3)
+            and (asked_now is not None or relevance[new] >= UNLINKED_SHARE * relevance[old])
             and (
+                # a pending conflict
                 close is None
+                # nor one remember() noted that is another fact, not a version of this one,
+                # unless it answers the question too
                 or close >= NEWER_FIRST_SIMILARITY
                 or relevance[new] >= NEWER_FIRST_SHARE * relevance[old]
             )
