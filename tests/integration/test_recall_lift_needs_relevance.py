@@ -1,6 +1,7 @@
 """A newer memory is listed above an older one it may replace only when it is relevant to the
-question on its own, or the question asks how things stand now (docs/design.md, "Recall,
-round 13b"; review13 J3). Real encrypted store, sqlite-vec, FTS5 and the bundled USE-m3 model."""
+question on its own, or the question asks how things stand now; a change told of someone is no
+later version of a text that never names them (docs/design.md, "Recall, round 13b"; review13
+J3, J7). Real encrypted store, sqlite-vec, FTS5 and the bundled USE-m3 model."""
 
 from __future__ import annotations
 
@@ -30,3 +31,20 @@ def test_a_habit_queued_against_a_favourite_cafe_is_not_listed_above_it(
     texts = [r.memory.content for r in found]
     assert texts[0] == SILO
     assert found[0].breakdown.superseded_by is None  # nor is the café called outdated by it
+
+
+OFFER = "Chen Hao got the offer from Zalando! He starts in Berlin on January 15"
+MOCHI = "Mochi is in Berlin now! Chen Hao brought her on the flight"
+
+
+def test_a_cats_arrival_is_not_listed_above_a_job_offer_that_shares_a_city(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    memory = open_memory()
+    for text in (OFFER, MOCHI, "陈浩的Zalando入职日期提前到了1月5日"):
+        memory.remember(text, type="semantic")
+        clock.advance(days=10)
+    found = memory.recall("When does Chen Hao start at Zalando?", 5)
+    assert found[0].memory.content == OFFER
+    assert found[0].breakdown.superseded_by is None
+    assert all(r.breakdown.moved_above is None for r in found)
