@@ -439,6 +439,7 @@ class Recaller:
                 limit,
                 found,
                 asked_now=self._slots_asked_now(query),
+                asks_current=_asks_a_current_attribute(query),
                 period_start=None if frame is None else frame.start,
             )[:limit]
         ]
@@ -1087,6 +1088,7 @@ class Recaller:
         *,
         asked_now: frozenset[str] | None = None,
         period_start: float | None = None,
+        asks_current: bool = False,
     ) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
@@ -1145,12 +1147,17 @@ class Recaller:
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
             and relevance[new] >= NEWER_FIRST_RELEVANCE
-            # unless the question asks how things stand now (then the newer is taken as current
-            # however little it concerns the question, below), a newer memory moves over an
-            # older one only when it is relevant on its own, as one judged at recall time must
-            # be: a habit queued against a favourite café on a bare 现在 (relevance 0.02) was
-            # listed above the café (0.48) and called it outdated (review13 J3)
-            and (asked_now is not None or relevance[new] >= UNLINKED_SHARE * relevance[old])
+            # unless the question asks how things stand now, or in the present tense for a
+            # one-value attribute ("where do I live?": the move is the answer, however little
+            # it concerns the question), a newer memory moves over an older one only when it
+            # is relevant on its own, as one judged at recall time must be: a habit queued
+            # against a favourite café on a bare 现在 (relevance 0.02) was listed above the
+            # café (0.48) and called it outdated (review13 J3)
+            and (
+                asked_now is not None
+                or asks_current
+                or relevance[new] >= UNLINKED_SHARE * relevance[old]
+            )
             and (
                 # a pending conflict
                 close is None
@@ -1477,6 +1484,14 @@ class Recaller:
         if len(self._query_vectors) > _QUERY_CACHE_SIZE:
             self._query_vectors.popitem(last=False)
         return vector
+
+
+def _asks_a_current_attribute(query: str) -> bool:
+    """Whether the query's last line asks, in the present tense, for one of the user's
+    one-value attributes ("where do I live?", "What car do I drive?"): its latest value is
+    the answer. Not "How much did we sell the BYD for?"."""
+    asked = _last_line(query)
+    return bool(read(asked).single_slots) and not told_in_the_past(asked)
 
 
 def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: FusionConfig) -> float:
