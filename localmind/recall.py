@@ -113,7 +113,10 @@ DECLARATIONS = 8
 #: The candidates, most relevant first, read for the attribute a question asks about.
 ATTRIBUTE_CANDIDATES = 60
 #: ... and a newer one so judged moves up only over memories at most ten times as relevant as
-#: itself: a chain of such moves put a memory at relevance 0.02 above the answer at 0.6.
+#: itself: a chain of such moves put a memory at relevance 0.02 above the answer at 0.6. Nor,
+#: unless the question asks how things stand now, does one a pending conflict or a note links
+#: move over an older one ten times as relevant (review13 J3: a habit the queue paired with a
+#: favourite café, at 0.02, over the café at 0.48).
 UNLINKED_SHARE = 0.1
 #: A newer memory that announces a change (now, moved, 现在 …) is judged a later version of one
 #: at least this alike, as ``remember`` judges them (``lifecycle.SUCCESSOR_SIMILARITY``).
@@ -440,6 +443,7 @@ class Recaller:
                 limit,
                 found,
                 asked_now=self._slots_asked_now(query),
+                asks_current=_asks_a_current_attribute(query),
                 period_start=None if frame is None else frame.start,
             )[:limit]
         ]
@@ -1088,13 +1092,16 @@ class Recaller:
         *,
         asked_now: frozenset[str] | None = None,
         period_start: float | None = None,
+        asks_current: bool = False,
     ) -> list[_Ranked]:
         """Results where a newer memory that may replace an earlier one ranks below it are
         reordered: the newer one moves up to just above the earlier one (which so drops one
         place, not out of the top few). "May replace" is a pending conflict between them (the
         earlier one is then marked ``superseded_by``) or a change ``remember`` noted
         (``SqliteStore.later_versions``) between two memories at least ``NEWER_FIRST_SIMILARITY``
-        alike or with the newer one about as relevant to the query as the older.
+        alike or with the newer one about as relevant to the query as the older; unless the
+        query asks how things stand now, the newer one must be at least ``UNLINKED_SHARE`` as
+        relevant as the older (relevant on its own, not only by the link).
         Not when the query names the period the earlier one
         was made in and not the newer one's ("where did I live in 2024?"). A newer one from
         below the first ``limit`` comes into them only if it is at least
@@ -1144,10 +1151,22 @@ class Recaller:
             # a newer memory the query barely concerns does not jump the queue: lifted from the
             # tail, such ones cost the personal set's cross-lingual questions 0.13 of R@5
             and relevance[new] >= NEWER_FIRST_RELEVANCE
-            # nor one remember() noted that is another fact, not a version of this one,
-            # unless it answers the question too
+            # unless the question asks how things stand now, or in the present tense for a
+            # one-value attribute ("where do I live?": the move is the answer, however little
+            # it concerns the question), a newer memory moves over an older one only when it
+            # is relevant on its own, as one judged at recall time must be: a habit queued
+            # against a favourite café on a bare 现在 (relevance 0.02) was listed above the
+            # café (0.48) and called it outdated (review13 J3)
             and (
+                asked_now is not None
+                or asks_current
+                or relevance[new] >= UNLINKED_SHARE * relevance[old]
+            )
+            and (
+                # a pending conflict
                 close is None
+                # nor one remember() noted that is another fact, not a version of this one,
+                # unless it answers the question too
                 or close >= NEWER_FIRST_SIMILARITY
                 or relevance[new] >= NEWER_FIRST_SHARE * relevance[old]
             )
@@ -1481,6 +1500,14 @@ class Recaller:
         if len(self._query_vectors) > _QUERY_CACHE_SIZE:
             self._query_vectors.popitem(last=False)
         return vector
+
+
+def _asks_a_current_attribute(query: str) -> bool:
+    """Whether the query's last line asks, in the present tense, for one of the user's
+    one-value attributes ("where do I live?", "What car do I drive?"): its latest value is
+    the answer. Not "How much did we sell the BYD for?"."""
+    asked = _last_line(query)
+    return bool(read(asked).single_slots) and not told_in_the_past(asked)
 
 
 def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: FusionConfig) -> float:

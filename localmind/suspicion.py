@@ -274,6 +274,8 @@ def told_of_one_thing(existing: str, candidate: str, announced: bool = False) ->
         return True
     if old.single_slots or new.single_slots:
         return True  # announces_change_to passed them on a one-value attribute both set
+    if _of_someone_unnamed_before(old, new):
+        return False
     people = _people(old) | _people(new) | subjects | set(RELATIONS)
     said_again = {
         term
@@ -282,6 +284,20 @@ def told_of_one_thing(existing: str, candidate: str, announced: bool = False) ->
         and (term in new.terms or (len(term) > 1 and _CJK.match(term) and term in new.text))
     }
     return bool(said_again | ((_flat(old.names) & _flat(new.names)) - people - TITLES))
+
+
+def _of_someone_unnamed_before(old: Statement, new: Statement) -> bool:
+    """Whether the newer text opens with someone named (no relative, not the user) whom the
+    older never names: "Mochi is in Berlin now! Chen Hao brought her" tells of Mochi, so it is
+    no later version of "Chen Hao got the offer from Zalando! He starts in Berlin on January
+    15", however much both share (Chen Hao, Berlin; review13 J7). A change of someone is told
+    of them: their name is in the text it changes."""
+    subject = _subject(new, old)
+    return (
+        subject not in (SELF, OTHER, *_RELATIVES)
+        and _surely_a_person(subject, new)
+        and not _mentions(old, subject)
+    )
 
 
 def _about_two_people(old: Statement, new: Statement) -> bool:

@@ -22,6 +22,12 @@ from localmind.suspicion import may_replace
             "We moved to Richmond, near the river",
             "Noah now goes to Lakeview Elementary in Richmond",
         ),
+        # a cat's arrival is no later version of a job offer because both say Berlin and
+        # Chen Hao (review13 J7): the change is told of Mochi, whom the offer never names
+        (
+            "Chen Hao got the offer from Zalando! He starts in Berlin on January 15",
+            "Mochi is in Berlin now! Chen Hao brought her on the flight",
+        ),
     ],
 )
 def test_a_newer_text_about_another_person_or_thing_replaces_nothing(
@@ -40,6 +46,11 @@ def test_a_newer_text_about_another_person_or_thing_replaces_nothing(
         ),
         ("我们住在温哥华的 Kitsilano", "We moved to Burnaby, near Metrotown"),
         ("I prefer coffee", "我戒咖啡了"),
+        # ... a change of someone the older text names, though another is named too
+        (
+            "Chen Hao got the offer from Zalando! He starts in Berlin on January 15",
+            "Chen Hao starts in Berlin now on January 5, Zalando moved it up",
+        ),
         # 考完试 ("after the exam") is no person's name, whatever jieba's dictionary tags it
         ("考完试以后咖啡还是戒不掉，已经成了习惯。", "现在改成喝黑咖啡，不加糖不加奶。"),
     ],
