@@ -738,10 +738,25 @@ def _forgotten_earlier(content: str, told_type: str) -> Remembered:
     is 4821") would confirm what the person forgot."""
     if withheld(content, {}):
         return _kept_secret(None, told_type)
+    return _naming_no_memory(FORGOTTEN, FORGOTTEN_NOTE, told_type, content)
+
+
+def _kept_secret(outcome: Outcome | None, told_type: str) -> Remembered:
+    """``remember``'s answer for a text that looks like a secret: the same whether it was new,
+    repeated a stored secret or changed one — no id (a ULID dates the memory it names), no
+    dates, confidence, candidates or conflict, the type as told."""
+    evicted = [] if outcome is None else list(outcome.evicted)
+    return _naming_no_memory(KEPT_SECRET, SECRET_NOTE, told_type, WITHHELD_NEW, evicted)
+
+
+def _naming_no_memory(
+    decision: str, reason: str, told_type: str, content: str, evicted: list[str] | None = None
+) -> Remembered:
+    """A ``remember`` answer that names no memory: no id, dates, confidence or candidates."""
     return Remembered(
         id=None,
-        decision=FORGOTTEN,
-        reason=FORGOTTEN_NOTE,
+        decision=decision,
+        reason=reason,
         type=str(validation.memory_type(told_type)),
         content=content,
         confidence=None,
@@ -751,28 +766,7 @@ def _forgotten_earlier(content: str, told_type: str) -> Remembered:
         candidates=[],
         question=None,
         conflict_id=None,
-        evicted=[],
-    )
-
-
-def _kept_secret(outcome: Outcome | None, told_type: str) -> Remembered:
-    """``remember``'s answer for a text that looks like a secret: the same whether it was new,
-    repeated a stored secret or changed one — no id (a ULID dates the memory it names), no
-    dates, confidence, candidates or conflict, the type as told."""
-    return Remembered(
-        id=None,
-        decision=KEPT_SECRET,
-        reason=SECRET_NOTE,
-        type=str(validation.memory_type(told_type)),
-        content=WITHHELD_NEW,
-        confidence=None,
-        created_at=None,
-        updated_at=None,
-        related_id=None,
-        candidates=[],
-        question=None,
-        conflict_id=None,
-        evicted=[] if outcome is None else list(outcome.evicted),
+        evicted=evicted or [],
     )
 
 
