@@ -134,7 +134,14 @@ def replaced_while_pending(earlier: MemoryRecord, later: MemoryRecord) -> bool:
     designer at Kleinfeld", still gives the name and the age (review13 J5)."""
     if not _about_one_thing(earlier, later):
         return False
-    return _slots(earlier) <= _slots(later)
+    return _said(earlier) <= _said(later)
+
+
+def _said(record: MemoryRecord) -> set[str]:
+    """Every attribute a memory says something of (the reader's slots, its name too), the
+    reader's two forms of one ("my rent" and "~my rent") as one."""
+    named = {_NAME} if _NAMED.search(as_told(record.content)) else set()
+    return {slot.lstrip("~") for slot in read(as_told(record.content)).slots | named}
 
 
 def _made(record: MemoryRecord) -> float:
