@@ -292,14 +292,16 @@ class Writer:
     def remember(self, new: NewMemory, *, allow_forgotten: bool = False) -> Outcome:
         self._check_ready()
         item = validate_new(new, self.settings, self._clock())
+        if item.type is MemoryType.SHORT_TERM:
+            # the session's buffer, never stored: what the person says now is kept for the
+            # conversation, forgotten earlier or not (a chat turn must not fail on it)
+            return Outcome(self._push_short_term(item), Decision.INSERTED)
         if not allow_forgotten:
             self.refuse_forgotten([item])
         elif self.forgotten_among([item]) != [None]:
             with self._store.all_or_nothing():
                 self.unforget([item])
                 return self.remember(item)
-        if item.type is MemoryType.SHORT_TERM:
-            return Outcome(self._push_short_term(item), Decision.INSERTED)
         hashed = content_hash(item.content)
         another_time = False
         if self._store.find_active_by_hash(self.namespace, hashed) is not None:

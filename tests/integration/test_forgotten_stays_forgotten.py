@@ -110,6 +110,18 @@ def test_remember_and_remember_many_refuse_a_forgotten_text_and_store_nothing(
     assert back[1].content == PIN.upper()
 
 
+def test_a_forgotten_text_said_again_in_a_session_is_kept_for_the_session_only(
+    memory: Memory,
+) -> None:
+    # the chat keeps each message in the session's buffer first: a turn that says a forgotten
+    # text must not fail, and the buffer is never stored
+    pin = memory.remember(PIN, type="semantic")
+    memory.forget(pin.id)
+    memory.remember(PIN, type="short_term")
+    assert [m.content for m in memory.short_term()] == [PIN]
+    assert [m for m in memory.list_memories() if m.type != "short_term"] == []
+
+
 def test_a_forgotten_event_stays_forgotten_on_its_day_only(
     memory: Memory,
 ) -> None:
