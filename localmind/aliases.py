@@ -161,6 +161,14 @@ _EN_PARTNER_NAMED = re.compile(
     r"\b(?i:my) (?i:(" + "|".join(_EN_PARTNER_WORDS) + r"))"
     r"(?:,| is called| is named|'s name is)?\s+([A-Z][a-z]+)\b"
 )
+# "My wife is Li Na (李娜)": after a bare "is" only a full name (two capitalised words, neither
+# a nationality: "my wife is Chinese American" names no one) or a name with its Chinese
+# characters in brackets; "my wife is German" names no one either (polish14).
+_EN_PARTNER_IS = re.compile(
+    r"\b(?i:my) (?i:(" + "|".join(_EN_PARTNER_WORDS) + r")) is ([A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?:\s*[（(]([\u3400-\u9fff]{2,3})[)）])?(?=$|[\s.,;:!?])"
+)
+_NATIONALITY = re.compile(r"(?:ese|ish|ian|ean|ican)$")
 # What after a name makes the text about something of theirs.
 _OWNING = ("'s", "’s", "的")
 # What a partner is called in a text rewritten to name them as a relation.
@@ -179,6 +187,19 @@ def partners_named(text: str) -> frozenset[tuple[str, str]]:
         name = match.group(2)
         if name.lower() not in STOP_WORDS:
             found.add((RELATIONS[match.group(1).lower()], name))
+    for match in _EN_PARTNER_IS.finditer(text):
+        relation, name, characters = (
+            RELATIONS[match.group(1).lower()],
+            match.group(2),
+            match.group(3),
+        )
+        words = name.split()
+        if any(w.lower() in STOP_WORDS or _NATIONALITY.search(w) for w in words):
+            continue
+        if characters is not None:  # a name with its characters: both are theirs
+            found.update({(relation, name), (relation, characters)})
+        elif len(words) == 2:
+            found.add((relation, name))
     return frozenset(found)
 
 

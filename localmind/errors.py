@@ -99,6 +99,17 @@ class WouldArchive(LocalmindError):
         self.at_most = at_most
 
 
+class ForgottenEarlier(InvalidInput):
+    """A text the person forgot earlier, told again: not brought back unless they say so
+    (``allow_forgotten``). ``positions``: the items of a batch that were (1-based; ``[1]``
+    for a single memory); ``at``: when the first was forgotten. Nothing was written."""
+
+    def __init__(self, message: str, *, positions: list[int], at: float) -> None:
+        super().__init__(message)
+        self.positions = positions
+        self.at = at
+
+
 class ChangedMeanwhile(InvalidInput):
     """A memory's text is no longer the one a change was decided on: another program (another
     assistant, the app, sync) changed it after it was read or shown. Nothing was changed; the

@@ -307,11 +307,18 @@ class Memory:
         *,
         created_at: float | None = None,
         source: str | None = None,
+        allow_forgotten: bool = False,
     ) -> MemoryRecord:
         """Store a memory; return the memory that now holds the fact (see
         :meth:`remember_explained` for what was decided and why)."""
         return self.remember_explained(
-            content, type, importance, metadata, created_at=created_at, source=source
+            content,
+            type,
+            importance,
+            metadata,
+            created_at=created_at,
+            source=source,
+            allow_forgotten=allow_forgotten,
         ).record
 
     def remember_explained(
@@ -323,6 +330,7 @@ class Memory:
         *,
         created_at: float | None = None,
         source: str | None = None,
+        allow_forgotten: bool = False,
     ) -> Outcome:
         """Store a memory, deciding against its nearest neighbour (``LifecycleConfig``):
 
@@ -338,11 +346,15 @@ class Memory:
           is inserted with a conflict queued against the current memory: the person may have
           changed back, but it must not become current silently.
 
+        A text the person forgot earlier (``forget``; recognised by a keyed fingerprint,
+        never kept as text) is not brought back: :class:`ForgottenEarlier`, nothing stored,
+        unless ``allow_forgotten`` (the person says so; it is then no longer one they forgot).
+
         ``source``: where it comes from, when not this ``Memory``'s :attr:`source`.
         """
         self.reload_preferences()
         item = NewMemory(content, type, importance, metadata, created_at, source)
-        return self._writer.remember(item)
+        return self._writer.remember(item, allow_forgotten=allow_forgotten)
 
     def remember_many(
         self,
@@ -350,10 +362,13 @@ class Memory:
         progress: Progress | None = None,
         *,
         check: bool = True,
+        allow_forgotten: bool = False,
     ) -> list[MemoryRecord]:
         """Add many memories fast: embedded in batches, written one transaction per batch.
         Every item is validated before anything is written; one bad item stops the whole call
-        with an :class:`InvalidInput` that names its position.
+        with an :class:`InvalidInput` that names its position, and so does one telling a text
+        the person forgot (:class:`ForgottenEarlier`) unless ``allow_forgotten`` (leave such
+        items out first: :meth:`forgotten_among`).
 
         With ``check`` (the default) each item is judged as :meth:`remember` judges, against
         the store and the items before it: a restatement is merged, a plausible contradiction
@@ -362,7 +377,9 @@ class Memory:
         is not stored again (``Decision.OUTDATED``: a file imported again after a review must
         not bring back what the person replaced). ``check=False`` stores
         every item as it is (a raw import of whole transcripts)."""
-        return self.remember_many_explained(items, progress, check=check).records
+        return self.remember_many_explained(
+            items, progress, check=check, allow_forgotten=allow_forgotten
+        ).records
 
     def all_or_nothing(self, *, archive: bool = True) -> AbstractContextManager[list[str]]:
         """Many :meth:`remember_many` / :meth:`restore` calls as one change (``localmind
@@ -382,11 +399,26 @@ class Memory:
         progress: Progress | None = None,
         *,
         check: bool = True,
+        allow_forgotten: bool = False,
     ) -> Batch:
         """:meth:`remember_many`, also saying what was decided for each item (merged, queued,
         reinforced) and which memories the capacity limit archived."""
         self.reload_preferences()
-        return self._writer.remember_many(items, progress, check=check)
+        return self._writer.remember_many(
+            items, progress, check=check, allow_forgotten=allow_forgotten
+        )
+
+    def forgotten_among(self, items: Sequence[NewMemory]) -> list[float | None]:
+        """For each item, when the person forgot its text (None: never): what
+        :meth:`remember_many` refuses. An event is recognised on its moment, a fact on its
+        text (folded as duplicates are: case, spacing, punctuation do not count)."""
+        return self._writer.forgotten_among(items)
+
+    def unforget(self, items: Sequence[NewMemory]) -> None:
+        """The person brings back texts they forgot (``import --allow-forgotten``): they are
+        no longer ones they forgot. Call it inside :meth:`all_or_nothing` with their write;
+        :meth:`decide` and :meth:`apply_decided` do not check."""
+        self._writer.unforget(items)
 
     def prepare(self, items: Sequence[NewMemory], *, check: bool = True) -> None:
         """Embed ``items`` (and, with ``check``, read what they and their neighbours say)

@@ -48,8 +48,9 @@ class Profile:
 
 #: Bumped when an extractive profile's choice of facts changes, so one chosen by older rules is
 #: built again at once (2: only what holds now, each attribute once — review10 F8/F13; 3: no
-#: side of a pending conflict, no fact told twice, safety facts of anyone — review12 R11).
-EXTRACTIVE_RULES = 3
+#: side of a pending conflict, no fact told twice, safety facts of anyone — review12 R11; 4: a
+#: pending conflict hides only what a change may replace, the person's name stays — review13 J5).
+EXTRACTIVE_RULES = 4
 
 
 def value(record: MemoryRecord) -> float:
@@ -114,6 +115,39 @@ def attributes_set(record: MemoryRecord) -> frozenset[str]:
     )
 
 
+#: The person's own name, as an attribute a memory sets (``_NAMED``): the reader has no slot
+#: for it, so "我叫李静，34岁，是一名product designer" read as a job and an age only, and a newer
+#: job hid the name with it (review13 J5).
+_NAME = "~name"
+
+
+def _slots(record: MemoryRecord) -> frozenset[str]:
+    """:func:`attributes_set`, and the person's name when the memory gives it."""
+    named = _NAMED.search(as_told(record.content)) is not None
+    return attributes_set(record) | {_NAME} if named else attributes_set(record)
+
+
+def replaced_while_pending(earlier: MemoryRecord, later: MemoryRecord) -> bool:
+    """Whether ``later``, the newer side of a pending conflict, may replace all ``earlier``
+    says: they are about one thing, and ``earlier`` sets no attribute ``later`` leaves
+    standing. "我叫李静，34岁，是一名product designer", queued against "I'm a senior product
+    designer at Kleinfeld", still gives the name and the age (review13 J5)."""
+    if not _about_one_thing(earlier, later):
+        return False
+    return _said(earlier) <= _said(later)
+
+
+def _said(record: MemoryRecord) -> set[str]:
+    """Every attribute a memory says something of (the reader's slots, its name too), the
+    reader's two forms of one ("my rent" and "~my rent") as one."""
+    named = {_NAME} if _NAMED.search(as_told(record.content)) else set()
+    return {slot.lstrip("~") for slot in read(as_told(record.content)).slots | named}
+
+
+def _made(record: MemoryRecord) -> float:
+    return record.created_at
+
+
 def _about_one_thing(earlier: MemoryRecord, later: MemoryRecord) -> bool:
     """Whether a later version ``remember`` noted is one of the same thing: both set an
     attribute in common (a like, a pet), or neither sets one the reader knows. The note is made
@@ -133,14 +167,17 @@ def newest_per_attribute(
     at the same moment: the first of ``records`` stands."""
     newest: dict[str, tuple[float, int]] = {}
     for rank, record in enumerate([*records, *others]):
-        for slot in attributes_set(record):
+        for slot in _slots(record):
             held = newest.get(slot)
             if held is None or record.created_at > held[0]:
                 newest[slot] = (record.created_at, rank)
+    # The newest memory to give the person's name stays, whatever newer ones say of its other
+    # attributes: no other gives the name (review13 J5: a newer job took 我叫李静 with it).
     return [
         record
         for rank, record in enumerate(records)
-        if all(newest[slot][1] == rank for slot in attributes_set(record))
+        if all(newest[slot][1] == rank for slot in _slots(record))
+        or newest.get(_NAME, (0.0, -1))[1] == rank
     ]
 
 
@@ -401,10 +438,14 @@ class ProfileEngine:
     def _without_outdated(
         self, namespace: str, records: Sequence[MemoryRecord]
     ) -> list[MemoryRecord]:
-        """``records`` without the earlier memory of each pending conflict: the newer one is
-        taken as current until the person answers, so the two are never given as equal facts."""
-        outdated = newer_versions(self.store, namespace, [r.id for r in records])
-        return [r for r in records if r.id not in outdated]
+        """``records`` without the earlier memory of each pending conflict the newer one may
+        replace whole (:func:`replaced_while_pending`): the newer one is taken as current until
+        the person answers, so the two are never given as equal facts. One that says more
+        stays (review13 J5: a false pending hid the person's name)."""
+        newer = newer_versions(self.store, namespace, [r.id for r in records])
+        return [
+            r for r in records if r.id not in newer or not replaced_while_pending(r, newer[r.id])
+        ]
 
     def _stable_facts(self, namespace: str, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
         """What an extractive profile says: the most valuable facts about the person that hold
@@ -444,14 +485,23 @@ class ProfileEngine:
         return self._told_once(stable)[: self.config.profile_facts]
 
     def _disputed(self, namespace: str, ids: Sequence[str]) -> set[str]:
-        """Both memories of each pending conflict among ``ids`` whose two sides are active."""
-        pairs = self.store.conflicts_involving(namespace, ids)
-        return {
-            memory_id
-            for pair in pairs
-            if all(self._active(memory_id) is not None for memory_id in pair)
-            for memory_id in pair
-        }
+        """The memories a pending conflict among ``ids`` (both sides active) leaves unsettled:
+        the newer side of a change (unconfirmed until the person answers, review12 R11) and
+        the older side when the newer may replace all it says (:func:`replaced_while_pending`).
+        A pair about different things (a false pending: a café and a drinking habit) hides
+        neither, nor does it hide what the older side says besides (review13 J5)."""
+        disputed: set[str] = set()
+        for pair in self.store.conflicts_involving(namespace, ids):
+            sides = [self._active(memory_id) for memory_id in pair]
+            if any(side is None for side in sides):
+                continue
+            old, new = sorted((side for side in sides if side is not None), key=_made)
+            if not _about_one_thing(old, new):
+                continue
+            disputed.add(new.id)
+            if replaced_while_pending(old, new):
+                disputed.add(old.id)
+        return disputed
 
     def _told_once(self, records: Sequence[MemoryRecord]) -> list[MemoryRecord]:
         """``records`` without each one that tells again what an earlier one of them says

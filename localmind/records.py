@@ -13,13 +13,19 @@ from itertools import pairwise
 from typing import Any
 
 
+def folded_text(text: str) -> str:
+    """``text`` without what :func:`content_hash` ignores: case, spacing, width and
+    punctuation."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
+    return " ".join(kept.split())
+
+
 def content_hash(text: str) -> str:
     """Equal for texts that differ only in case, spacing, width or punctuation: the same
     memory for the exact-duplicate check, the embedding cache and the earlier texts a memory
     replaced (``memory_versions``: a file imported again is recognised)."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    kept = "".join(" " if unicodedata.category(c)[0] in "PZC" else c for c in folded)
-    return hashlib.sha256(" ".join(kept.split()).encode("utf-8")).hexdigest()
+    return hashlib.sha256(folded_text(text).encode("utf-8")).hexdigest()
 
 
 class MemoryType(StrEnum):

@@ -317,6 +317,16 @@ def _mixes_three(word: str) -> bool:
 
 # A card number: 13 to 19 digits, in groups or not, passing the Luhn check.
 _CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+# A phone number is no secret, a friend's or one's own (it opens nothing, and an assistant may
+# need it for a form), but one in a country's international form can pass the Luhn check by
+# chance (+86 138 1234 5678 is 13 digits that do; +49 151 2345 6789, 12, is too short to be
+# taken): digits after a "+", after a phone word (not a card's: "paid by phone with card …"),
+# or beginning with 0 (the "00" of a call abroad; no card number begins with 0) are a phone's.
+_PHONE_BEFORE = re.compile(
+    r"(?:\+\s?|(?:phone|mobile|cell|telephone|tel\.?|whatsapp|手机|电话)[^\d卡]{0,20})$",
+    re.IGNORECASE,
+)
+_NOT_PHONE_WORDS = re.compile(r"card|visa|mastercard|amex|卡", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,10 +514,21 @@ def _a_value(word: str) -> bool:
 
 def _card_number(text: str) -> Finding | None:
     for match in _CARD.finditer(text):
+        if _a_phone_number(text, match):
+            continue
         digits = [int(c) for c in match.group() if c.isdigit()]
         if len(set(digits)) > 1 and _luhn(digits):
             return Finding("a card number")
     return None
+
+
+def _a_phone_number(text: str, match: re.Match[str]) -> bool:
+    """Whether the digits ``match`` found are written as a phone number (:data:`_PHONE_BEFORE`)."""
+    if match.group().startswith("0"):
+        return True
+    before = text[max(0, match.start() - 30) : match.start()]
+    found = _PHONE_BEFORE.search(before)
+    return found is not None and not _NOT_PHONE_WORDS.search(found.group())
 
 
 def _luhn(digits: list[int]) -> bool:

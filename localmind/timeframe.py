@@ -848,6 +848,8 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
     if not found:
         return None
     found = _without_the_dates_weekday(found, text)
+    if not found:
+        return None  # ("on a Sunday": no period)
     found.sort(key=lambda item: item.at)
     first = min(item.days[0] for item in found)
     last = max(item.days[1] for item in found)
@@ -861,10 +863,17 @@ def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | 
     )
 
 
-# A weekday alone, as dateparser and the table read it ("周日", "星期天", "Sunday", "on Sundays").
+# A weekday alone, as dateparser and the table read it ("周日", "星期天", "Sunday", "on Sundays",
+# "the Sunday").
 _WEEKDAY_ONLY = re.compile(
-    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?|(?:星期|礼拜|周)[一二三四五六日天]",
+    r"(?:on\s+)?(?:the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+    r"|(?:星期|礼拜|周)[一二三四五六日天]",
     re.IGNORECASE,
+)
+# "a Sunday" names no period (any Sunday is one), but dateparser reads the article as a number:
+# "October 25, a Sunday" was January 1 to October 26 (polish14).
+_ANY_WEEKDAY = re.compile(
+    r"(?:on\s+)?an?\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE
 )
 
 
@@ -882,6 +891,7 @@ def _without_the_dates_weekday(found: list[_Found], text: _Text) -> list[_Found]
     and its weekday, not that day through the most recent Sunday (review13 J13: memories told
     a month later were "in the period")."""
     said = {id(item): text.words(item.at, item.to).strip() for item in found}
+    found = [item for item in found if not _ANY_WEEKDAY.fullmatch(said[id(item)])]
     if not any(
         _A_DATE.search(said[id(item)])
         for item in found

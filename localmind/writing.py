@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from functools import partial
 from typing import Any, Protocol
 
@@ -21,7 +22,7 @@ from ulid import ULID
 from localmind import blas, validation
 from localmind.config import Settings
 from localmind.embedders.base import EMBED_BATCH, Embedder, Progress, Vectors
-from localmind.errors import ChangedMeanwhile, InvalidInput, NotFound
+from localmind.errors import ChangedMeanwhile, ForgottenEarlier, InvalidInput, NotFound
 from localmind.first_person import as_told
 from localmind.governance import AGENT_SOURCE, Governance
 from localmind.lifecycle import (
@@ -50,6 +51,7 @@ from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import VERDICT_FOR, person_said, with_verdict, withheld
 from localmind.statement import read
 from localmind.store import SqliteStore, StoredMemory
+from localmind.store.forgotten import Told
 from localmind.superseded import ask_about_other_copies
 
 _REINFORCE_CONFIDENCE = 0.05
@@ -251,11 +253,55 @@ class Writer:
 
     # --- remembering --------------------------------------------------------------------------
 
-    def remember(self, new: NewMemory) -> Outcome:
+    # --- texts the person forgot -------------------------------------------------------------
+
+    def forgotten_among(self, items: Sequence[NewMemory]) -> list[float | None]:
+        """For each item, when the person forgot its text in this namespace (None: never).
+        An event is recognised on the moment it was told for, a fact whatever its date."""
+        told = [Told(item.content, item.type, item.created_at) for item in items]
+        return self._store.forgotten_when(self.namespace, told)
+
+    def refuse_forgotten(self, items: Sequence[NewMemory]) -> None:
+        """:class:`ForgottenEarlier` when one of ``items`` tells a text the person forgot."""
+        when = self.forgotten_among(items)
+        positions = [number for number, at in enumerate(when, start=1) if at is not None]
+        if not positions:
+            return
+        first = when[positions[0] - 1]
+        assert first is not None
+        which = (
+            "This text was"
+            if len(items) == 1
+            else f"Item{'s' if len(positions) > 1 else ''} "
+            + ", ".join(map(str, positions))
+            + (" were" if len(positions) > 1 else " was")
+        )
+        raise ForgottenEarlier(
+            f"{which} forgotten earlier (on {_day(first)}): not brought back; nothing was stored.",
+            positions=positions,
+            at=first,
+        )
+
+    def unforget(self, items: Sequence[NewMemory]) -> None:
+        """The person brings these texts back on purpose: they are no longer ones they forgot
+        (a later forget notes them again). Inside the write that stores them."""
+        with self._store.db:
+            for item in items:
+                self._store.unforget(self.namespace, Told(item.content, item.type, item.created_at))
+
+    def remember(self, new: NewMemory, *, allow_forgotten: bool = False) -> Outcome:
         self._check_ready()
         item = validate_new(new, self.settings, self._clock())
         if item.type is MemoryType.SHORT_TERM:
+            # the session's buffer, never stored: what the person says now is kept for the
+            # conversation, forgotten earlier or not (a chat turn must not fail on it)
             return Outcome(self._push_short_term(item), Decision.INSERTED)
+        if not allow_forgotten:
+            self.refuse_forgotten([item])
+        elif self.forgotten_among([item]) != [None]:
+            with self._store.all_or_nothing():
+                self.unforget([item])
+                return self.remember(item)
         hashed = content_hash(item.content)
         another_time = False
         if self._store.find_active_by_hash(self.namespace, hashed) is not None:
@@ -468,16 +514,29 @@ class Writer:
         return Outcome(record, Decision.QUEUED, related, similarity, reason, conflict_id)
 
     def remember_many(
-        self, items: Iterable[NewMemory], progress: Progress | None, *, check: bool = True
+        self,
+        items: Iterable[NewMemory],
+        progress: Progress | None,
+        *,
+        check: bool = True,
+        allow_forgotten: bool = False,
     ) -> Batch:
         """All of ``items`` or, if anything stops it (an error, Ctrl-C, a killed process),
         none: the store and the session's buffer stay as they were (:meth:`all_or_nothing`).
         Embedded, and with ``check`` judged (:meth:`decide`), before the write lock is taken,
         so other programs' writes wait only for the writes; within an outer
         :meth:`all_or_nothing` (which holds the lock already), or past ``DECIDED_AHEAD``
-        items, judged under it as before."""
+        items, judged under it as before. An item telling a text the person forgot stops
+        the whole call (:class:`ForgottenEarlier`) unless ``allow_forgotten``."""
+        items = self._validated(items)
+        if not allow_forgotten:
+            self.refuse_forgotten(items)
+        elif any(at is not None for at in self.forgotten_among(items)):
+            with self.all_or_nothing() as evicted:
+                self.unforget(items)
+                written = self.remember_many(items, progress, check=check)
+            return replace(written, evicted=evicted)
         buffered = {kept.record.id for kept in self._short_term}
-        items = list(items)
         try:
             if self._deferred is not None or len(items) > DECIDED_AHEAD:
                 with self.all_or_nothing() as evicted:
@@ -1983,3 +2042,8 @@ def _judged(item: NewMemory, check: bool) -> bool:
     changes a fact ("Moved to Lisbon" against "I live in Berlin") is queued as `add` queues it
     (io10: an imported diary left the old fact unmarked)."""
     return check and item.type is not MemoryType.SHORT_TERM
+
+
+def _day(at: float) -> str:
+    """The local day of a moment, as a person reads it."""
+    return datetime.fromtimestamp(at).strftime("%Y-%m-%d")

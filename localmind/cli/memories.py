@@ -17,7 +17,7 @@ from localmind.cli.output import day, echo_json, n_memories, one_line, plural, w
 from localmind.cli.root import cli
 from localmind.config import FusionConfig, Limits
 from localmind.currency import newer_named
-from localmind.errors import NotFound
+from localmind.errors import ForgottenEarlier, NotFound
 from localmind.importing import DATE_FORMS, BadDate, read_date
 from localmind.lifecycle import Decision, Outcome
 from localmind.memory import Memory
@@ -83,6 +83,12 @@ def stored_type_option(help_first: str) -> Callable[[F], F]:
     "created_at. It is judged as that import line would be: an old fact that a later "
     "memory changed is stored as its earlier version, not as a change.",
 )
+@click.option(
+    "--allow-forgotten",
+    is_flag=True,
+    help="Add it even if you forgot this text earlier (`forget`): without it, a text you "
+    "forgot is recognised and not brought back.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the stored memory as JSON.")
 @click.pass_obj
 @friendly_errors
@@ -94,6 +100,7 @@ def add(
     importance: float | None,
     meta: tuple[str, ...],
     told_on: str | None,
+    allow_forgotten: bool,
     as_json: bool,
 ) -> None:
     """Remember TEXT (- reads it from standard input, as does --file FILE from a file). The
@@ -128,9 +135,19 @@ def add(
         validation.unit_interval(importance, "importance")
     created_at = None if told_on is None else told_date(told_on)
     with obj.open(llm=True, create=True) as memory:
-        outcome = memory.remember_explained(
-            text, type=type_, importance=importance, metadata=metadata, created_at=created_at
-        )
+        try:
+            outcome = memory.remember_explained(
+                text,
+                type=type_,
+                importance=importance,
+                metadata=metadata,
+                created_at=created_at,
+                allow_forgotten=allow_forgotten,
+            )
+        except ForgottenEarlier as refused:
+            raise click.ClickException(
+                f"{refused} Pass --allow-forgotten to add it again."
+            ) from None
         capacity = memory.settings.governance.capacity
         pending = memory.still_pending(outcome)
     record = outcome.record

@@ -80,9 +80,23 @@ from localmind.writing import DECIDED_AHEAD, DECIDING_ATTEMPTS, Batch
     help="When the import would take the store over its capacity, archive the memories of "
     "least value to make room (those you added one by one go last) instead of refusing.",
 )
+@click.option(
+    "--allow-forgotten",
+    is_flag=True,
+    help="Bring back lines whose text you forgot earlier (`forget`). Without it they are "
+    "recognised, left out and counted in the summary.",
+)
 @click.pass_obj
 @friendly_errors
-def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evict: bool) -> None:
+def import_(
+    obj: Context,
+    file: Any,
+    type_: str,
+    fmt: str,
+    raw: bool,
+    allow_evict: bool,
+    allow_forgotten: bool,
+) -> None:
     """Add memories from FILE: JSON lines ({"content": ..., "type": ..., "importance": ...,
     "metadata": {...}, "created_at": ...}) or plain text, one memory a line; or a `localmind
     export` file, restored as it was (ids, versions, confidence). Bad lines are reported with
@@ -94,7 +108,8 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     text a memory replaced (an earlier version, or one set aside in a review) is not added
     again. An export's memories are written back as they were and judged against the store's
     own; its pending conflicts are queued again (not one this store settled), and a memory
-    forgotten here is not brought back.
+    forgotten here is not brought back. Nor is a line whose text you forgot (`forget`), unless
+    --allow-forgotten.
 
     An import that would take the store over its capacity imports nothing and says how many
     memories it would archive, unless --allow-evict (or raise the capacity first: `localmind
@@ -147,7 +162,14 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
         bar = click.progressbar(length=2 * (lines.size or 1), label="Importing", file=sys.stderr)
         with _nothing_left_if_stopped(), bar:
             progress = _Progress(bar, lines)
-            ahead = _prepared_ahead(memory, pending, batches, progress, check=not raw)
+            ahead = _prepared_ahead(
+                memory,
+                pending,
+                batches,
+                progress,
+                check=not raw,
+                allow_forgotten=allow_forgotten,
+            )
             following = next(batches, None)  # (a file longer than what is prepared ahead)
             whole = following is None
             if following is not None:
@@ -170,11 +192,14 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
                             last = attempt >= DECIDING_ATTEMPTS
                             written = memory.apply_decided(decided, judge_again=last)
                             for pending, added in zip(ahead, written, strict=True):
-                                tally.add(added, len(pending.new))
+                                memory.unforget(pending.brought_back)
+                                tally.add(added, len(pending.new), pending.forgotten)
                                 progress.written(pending)
-                            rest = _prepared(memory, batches, progress, raw)
+                            rest = _prepared(memory, batches, progress, raw, allow_forgotten)
                         else:
-                            rest = itertools.chain(ahead, _prepared(memory, batches, progress, raw))
+                            rest = itertools.chain(
+                                ahead, _prepared(memory, batches, progress, raw, allow_forgotten)
+                            )
                         # (past PREPARED_AHEAD memories, the rest is prepared and judged under
                         # the lock: memory stays bounded)
                         for pending in rest:
@@ -203,6 +228,12 @@ def import_(obj: Context, file: Any, type_: str, fmt: str, raw: bool, allow_evic
     if tally.forgotten:
         # a forget is final: an old export must not bring the memory back
         summary += f"; {tally.forgotten} forgotten here: not brought back"
+    if tally.forgotten_texts:
+        # the person's own file, imported again after a forget (review13 J11)
+        summary += (
+            f"; {tally.forgotten_texts} forgotten earlier: not brought back (pass "
+            "--allow-forgotten to keep them)"
+        )
     if tally.settled_away:
         summary += (
             f"; {tally.settled_away} merged into another memory (or set aside) in a review here: "
@@ -305,6 +336,8 @@ class _Batch:
     restorable: list[Restorable] = field(default_factory=list)
     carried: list[Carried] = field(default_factory=list)  # what an export's memories wait for
     end: int = 0  # bytes of the file read up to its last line
+    forgotten: int = 0  # lines left out: the person forgot their text
+    brought_back: list[NewMemory] = field(default_factory=list)  # ones --allow-forgotten keeps
 
     @property
     def empty(self) -> bool:
@@ -326,13 +359,15 @@ class _Tally:
     merged: int = 0
     queued: int = 0
     outdated: int = 0
+    forgotten_texts: int = 0  # lines whose text the person forgot: left out
     requeued: int = 0  # pending conflicts an export carried, queued again
     secret: dict[str, None] = field(default_factory=dict)  # ids that look like secrets, in order
     restored: list[str] = field(default_factory=list)  # ids an export wrote back: judged last
     spoken_for: set[str] = field(default_factory=set)  # a version 2 export carries their queue
 
-    def add(self, added: Batch, lines: int) -> None:
-        """Count what ``lines`` new lines came to."""
+    def add(self, added: Batch, lines: int, forgotten: int = 0) -> None:
+        """Count what ``lines`` new lines came to (and the ``forgotten`` ones left out)."""
+        self.forgotten_texts += forgotten
         self.imported += lines - added.reinforced - added.merged - added.outdated
         self.repeated += added.reinforced
         self.outdated += added.outdated
@@ -343,7 +378,12 @@ class _Tally:
     def write(self, memory: Memory, batch: _Batch, raw: bool) -> None:
         """Judge and write ``batch`` under the lock: its new lines, an export's memories and
         what they wait for."""
-        self.add(memory.remember_many_explained(batch.new, check=not raw), len(batch.new))
+        memory.unforget(batch.brought_back)
+        self.add(
+            memory.remember_many_explained(batch.new, check=not raw, allow_forgotten=True),
+            len(batch.new),
+            batch.forgotten,
+        )
         report = memory.restore(batch.restorable)
         self.requeued += memory.restore_waiting(batch.carried)
         self.restored += report.written
@@ -399,22 +439,40 @@ class _RefusedWhole(Exception):
     """A line refuses the whole file (a pass that only counts: the import's own says why)."""
 
 
-def _prepare(memory: Memory, batch: _Batch, progress: _Progress, check: bool) -> None:
+def _prepare(
+    memory: Memory, batch: _Batch, progress: _Progress, check: bool, allow_forgotten: bool
+) -> None:
     progress.read(batch)
+    forgotten = memory.forgotten_among(batch.new)
+    if allow_forgotten:
+        batch.brought_back = [
+            item for item, at in zip(batch.new, forgotten, strict=True) if at is not None
+        ]
+    else:
+        # a line whose text the person forgot stays forgotten (review13 J11): left out here,
+        # counted in the summary
+        batch.forgotten = sum(1 for at in forgotten if at is not None)
+        batch.new = [item for item, at in zip(batch.new, forgotten, strict=True) if at is None]
     memory.prepare(batch.new, check=check)
     contents = [NewMemory(item.record.content, item.record.type) for item in batch.restorable]
     memory.prepare(contents, check=False)
 
 
 def _prepared_ahead(
-    memory: Memory, first: _Batch, rest: Iterator[_Batch], progress: _Progress, *, check: bool
+    memory: Memory,
+    first: _Batch,
+    rest: Iterator[_Batch],
+    progress: _Progress,
+    *,
+    check: bool,
+    allow_forgotten: bool,
 ) -> list[_Batch]:
     """``first`` and the batches after it, up to PREPARED_AHEAD memories, prepared."""
     ahead: list[_Batch] = []
     count = 0
     batch: _Batch | None = first
     while batch is not None:
-        _prepare(memory, batch, progress, check)
+        _prepare(memory, batch, progress, check, allow_forgotten)
         ahead.append(batch)
         count += len(batch)
         if count >= PREPARED_AHEAD:
@@ -445,10 +503,14 @@ def _restored_judged_ahead(memory: Memory, ahead: list[_Batch]) -> JudgedAhead |
 
 
 def _prepared(
-    memory: Memory, batches: Iterator[_Batch], progress: _Progress, raw: bool
+    memory: Memory,
+    batches: Iterator[_Batch],
+    progress: _Progress,
+    raw: bool,
+    allow_forgotten: bool,
 ) -> Iterator[_Batch]:
     for batch in batches:
-        _prepare(memory, batch, progress, not raw)
+        _prepare(memory, batch, progress, not raw, allow_forgotten)
         yield batch
 
 

@@ -38,6 +38,7 @@ from localmind import __version__, validation
 from localmind.errors import (
     AmbiguousId,
     ChangedMeanwhile,
+    ForgottenEarlier,
     InvalidInput,
     LocalmindError,
     NotFound,
@@ -50,6 +51,7 @@ from localmind.mcp.handover import serve_stdio
 from localmind.memory import AMBIGUOUS_SHOWN, Memory
 from localmind.profile import nothing_remembered, quoted
 from localmind.records import MemoryRecord, MemoryType, RecallResult, Status
+from localmind.secrets_check import withheld
 from localmind.store.connection import BUSY_ERRORS
 from localmind.unchecked import without_setup
 
@@ -332,12 +334,16 @@ class MemoryTools:
         displaces one the user wrote, and writes beyond the store's per-minute limit are
         refused. A text that looks like a secret (a password, PIN, key or code) is kept and
         the answer says only that (`decision` "kept", no id): what it repeats or changes is the
-        user's to see."""
+        user's to see. A text the user forgot earlier is not stored again (`decision`
+        "forgotten", no id): only the user can bring it back."""
         with self._using() as memory:
             self._count_write()
-            outcome = memory.remember_explained(
-                content, type=type, importance=importance, metadata={"source": AGENT_SOURCE}
-            )
+            try:
+                outcome = memory.remember_explained(
+                    content, type=type, importance=importance, metadata={"source": AGENT_SOURCE}
+                )
+            except ForgottenEarlier:
+                return _forgotten_earlier(content, type)
             if outcome.record.secret:
                 return _kept_secret(outcome, type)
             pending = memory.still_pending(outcome)
@@ -717,16 +723,42 @@ def _whole_id(memory: Memory, reference: str) -> str:
         ) from None
 
 
-def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:
+#: ``remember``'s decision for a text the person forgot earlier: not stored again.
+FORGOTTEN = "forgotten"
+#: Its reason. No command: an assistant with a shell may act on one it reads.
+FORGOTTEN_NOTE = (
+    "not stored: the user forgot this earlier, and a forget is final; only the user can "
+    "bring it back"
+)
+
+
+def _forgotten_earlier(content: str, told_type: str) -> Remembered:
+    """``remember``'s answer for a text the person forgot: nothing stored. One that looks
+    like a secret gets the answer every secret gets, or remembering a guess ("my old bank PIN
+    is 4821") would confirm what the person forgot."""
+    if withheld(content, {}):
+        return _kept_secret(None, told_type)
+    return _naming_no_memory(FORGOTTEN, FORGOTTEN_NOTE, told_type, content)
+
+
+def _kept_secret(outcome: Outcome | None, told_type: str) -> Remembered:
     """``remember``'s answer for a text that looks like a secret: the same whether it was new,
     repeated a stored secret or changed one — no id (a ULID dates the memory it names), no
     dates, confidence, candidates or conflict, the type as told."""
+    evicted = [] if outcome is None else list(outcome.evicted)
+    return _naming_no_memory(KEPT_SECRET, SECRET_NOTE, told_type, WITHHELD_NEW, evicted)
+
+
+def _naming_no_memory(
+    decision: str, reason: str, told_type: str, content: str, evicted: list[str] | None = None
+) -> Remembered:
+    """A ``remember`` answer that names no memory: no id, dates, confidence or candidates."""
     return Remembered(
         id=None,
-        decision=KEPT_SECRET,
-        reason=SECRET_NOTE,
+        decision=decision,
+        reason=reason,
         type=str(validation.memory_type(told_type)),
-        content=WITHHELD_NEW,
+        content=content,
         confidence=None,
         created_at=None,
         updated_at=None,
@@ -734,7 +766,7 @@ def _kept_secret(outcome: Outcome, told_type: str) -> Remembered:
         candidates=[],
         question=None,
         conflict_id=None,
-        evicted=list(outcome.evicted),
+        evicted=evicted or [],
     )
 
 

@@ -36,6 +36,7 @@ from localmind.secrets_check import withheld
 from localmind.store.base import placeholders
 from localmind.store.conflicts import Conflicts
 from localmind.store.events import Events
+from localmind.store.forgotten import ForgottenTexts, Told
 from localmind.store.keywords import KeywordIndex
 from localmind.store.redaction import Redaction
 from localmind.store.row_cache import RowCache
@@ -117,7 +118,7 @@ def secret_column(content: str, metadata: dict[str, Any] | str) -> int:
     return int(bool(content) and withheld(content, metadata if isinstance(metadata, dict) else {}))
 
 
-class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
+class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts, ForgottenTexts):
     _row_cache: RowCache[StoredMemory]
 
     def insert(self, record: MemoryRecord, vector: Vectors) -> int:
@@ -293,6 +294,11 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
         archived memory purged here (:data:`PURGED`: this laptop's own, like its archiving)."""
         record = stored.record
         seen = self.content_stamps(record.id) if into is not None else []
+        if into is None and set_aside_for is None and not purged:
+            # a person's own forget: told again, the text is recognised (a resolution's text
+            # lives on in the kept memory, a set-aside one in ``set_aside``; a purge is
+            # housekeeping, not the person's word on the text)
+            self.note_forgotten(record.namespace, self.texts_of(record), at)
         if record.status is Status.ACTIVE:
             self._unindex(stored.rowid)
         self.settle_conflicts_of(record.id, self._clock())
@@ -325,6 +331,15 @@ class Memories(VectorIndex, KeywordIndex, Redaction, Events, Conflicts):
                 "ORDER BY hlc",
                 (memory_id,),
             )
+        ]
+
+    def texts_of(self, record: MemoryRecord) -> list[Told]:
+        """Every text a memory holds, as told: its current one, the restatements merged into it
+        and its earlier versions."""
+        earlier = [text for _, text, _, _ in self.versions(record.id)]
+        return [
+            Told(text, record.type, record.created_at)
+            for text in [record.content, *restatements(record.metadata), *earlier]
         ]
 
     def _redact_forgotten(self, record: MemoryRecord) -> None:

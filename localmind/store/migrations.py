@@ -205,6 +205,23 @@ def _secret_mark(db: apsw.Connection) -> None:
     db.executemany("UPDATE memories SET secret = 1 WHERE rowid = ?", marked)
 
 
+def _forgotten_texts(db: apsw.Connection) -> None:
+    # A keyed fingerprint of each text a person forgot (never the text): told again (a diary
+    # imported again, an assistant's remember), it is recognised and not brought back unless
+    # the person says so (localmind.store.forgotten; docs/design.md, "A forgotten memory
+    # stays forgotten").
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS forgotten_texts (
+            namespace   TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,  -- HMAC-SHA256 under the store's own forget key
+            at          REAL NOT NULL,  -- when it was forgotten
+            PRIMARY KEY (namespace, fingerprint)
+        ) WITHOUT ROWID
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
@@ -213,6 +230,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "memory source", _memory_source),
     Migration(6, "earlier texts", _earlier_texts),
     Migration(7, "secret mark", _secret_mark),
+    Migration(8, "forgotten texts", _forgotten_texts),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -252,6 +252,11 @@ class Replication(Memories):
             rowid, before = current.rowid, current.record
             self._set_columns(rowid, values)
         if folded.deleted and before is not None:
+            if before.status is not Status.DELETED and any(
+                kept is None for _, kept in self.final_forgets(memory_id)
+            ):
+                # the person forgot it on another laptop: told again here, it is recognised
+                self.note_forgotten(before.namespace, self.texts_of(before), self._clock())
             # The promise of a forget: the text leaves this device too.
             self._redact_forgotten(before)
         elif folded.deleted:

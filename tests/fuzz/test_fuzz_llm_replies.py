@@ -166,7 +166,8 @@ def test_remember_survives_any_relation_verdict(
     # a restatement (not the same text, which needs no model) of a remembered fact
     restated = f"{statement}, as I said before"
 
-    outcome = memory.remember_explained(restated, "semantic")
+    # (an earlier example's forget was a reset: its text is allowed back)
+    outcome = memory.remember_explained(restated, "semantic", allow_forgotten=True)
 
     event(f"decision: {outcome.decision}")
     assert outcome.record.content in (restated, *(content for content, _ in before.values()))
@@ -186,13 +187,16 @@ def test_merging_into_a_memory_with_odd_metadata(
     """A memory's metadata is the person's to write; the model's "same" merges into it."""
     answer_with(model, relation={"relation": "compatible"})
     try:
-        original = memory.remember("I keep my bike in the hallway", metadata=metadata)
+        # (an earlier example's forget was a reset: the text is allowed back)
+        original = memory.remember(
+            "I keep my bike in the hallway", metadata=metadata, allow_forgotten=True
+        )
     except ValueError:  # metadata the library refuses (not JSON, too big): nothing to merge into
         return
     answer_with(model, relation={"relation": "same", "reason": "a restatement"})
     before = stored(memory)
 
-    outcome = memory.remember_explained("I keep my bicycle in the hallway")
+    outcome = memory.remember_explained("I keep my bicycle in the hallway", allow_forgotten=True)
 
     event(f"decision: {outcome.decision}")
     nothing_was_lost(memory, before)

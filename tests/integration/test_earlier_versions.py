@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from localmind import Memory, NewMemory
+from localmind.errors import ForgottenEarlier
 from localmind.lifecycle import Decision
 from localmind.llm.ollama import OllamaLLM
 from localmind.store.migrations import MIGRATIONS
@@ -149,8 +150,12 @@ def test_after_forget_a_replaced_text_is_no_longer_recognised(
         (kept.id, kept.id),
     ).fetchall()
     assert hashes == [(0,), (0,)]
+    # What the person forgot stays forgotten (review13 J11: by a keyed fingerprint, not these
+    # hashes): brought back only when they say so, and then as news, not as earlier versions.
+    with pytest.raises(ForgottenEarlier):
+        memory.remember_many_explained(dated(old, new))
 
-    again = memory.remember_many_explained(dated(old, new))
+    again = memory.remember_many_explained(dated(old, new), allow_forgotten=True)
 
     assert Decision.OUTDATED not in again.decisions
     assert {r.content for r in memory.list_memories()} >= {old, new}

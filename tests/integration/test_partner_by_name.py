@@ -40,6 +40,24 @@ def test_a_change_told_by_the_partners_name_replaces_the_wifes_job(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "new_job", ["Li Na now teaches math at Burnaby South.", "李娜现在在Burnaby South教数学。"]
+)
+def test_a_wife_named_with_is_and_her_characters_is_the_wife(
+    open_memory: Callable[..., Memory], clock: FakeClock, new_job: str
+) -> None:
+    """ "My wife is Li Na (李娜)." was not read as the partner's name (polish14): told by
+    either name, her new job is a change of what was told of "my wife"."""
+    memory = open_memory()
+    _filled(memory)
+    for text in ("My wife is Li Na (李娜).", OLD_JOB, new_job):
+        memory.remember(text)
+        clock.advance(days=30)
+    [conflict] = [c for c in memory.conflicts() if c.candidate.content == new_job]
+    assert conflict.existing.content == OLD_JOB
+
+
+@pytest.mark.slow
 def test_without_the_name_the_two_are_two_people(
     open_memory: Callable[..., Memory], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,39 +1,69 @@
-"""The review queue, round 13 (queue13e), through Memory.remember on the real encrypted store
-with the bundled USE-m3 embedder and no model: a child's English name told in brackets after
-the Chinese one (女儿何以宁（Chloe）) is that child, found by the name itself since the
-declaration holds no word such as 英文名 (docs/design.md, "The review queue, round 13")."""
+"""The review queue, rounds 12 and 13 (queue12, queue13e), through Memory.remember on the real
+encrypted store with the bundled USE-m3 embedder and no model: a child called by a Chinese name
+in one language and by an English name in the other is one person when the store declares it —
+"英文名叫Mia" (queue12) or the English name in brackets after the Chinese one, 女儿何以宁（Chloe）,
+found by the name itself since that declaration holds no word such as 英文名 (queue13e;
+docs/design.md, "The review queue, round 12" and "round 13")."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from localmind import Memory
 from localmind.lifecycle import Decision
 
-DECLARED = "我们有两个孩子：儿子何以恒（Ethan），2013年生；女儿何以宁（Chloe），2020年生。"
-CHINESE_FACT = "以宁每周三下午跟唐老师学钢琴，一节课45分钟。"
-ENGLISH_CHANGE = "Chloe switched piano teachers - now it's Mr. Li on Mondays at 4."
+# (the declaration, a fact told under the Chinese name, its change told under the English
+# name, what is told instead of the declaration when it names no English name)
+CHILD_NAMED = [
+    pytest.param(
+        "我女儿叫陈思琪，今年七岁，英文名叫Mia。",
+        "思琪每周日下午去上游泳课。",
+        "Mia quit swimming; she does ballet on Sunday afternoons now.",
+        [],
+        id="declared-english-name",
+    ),
+    pytest.param(
+        "我们有两个孩子：儿子何以恒（Ethan），2013年生；女儿何以宁（Chloe），2020年生。",
+        "以宁每周三下午跟唐老师学钢琴，一节课45分钟。",
+        "Chloe switched piano teachers - now it's Mr. Li on Mondays at 4.",
+        ["我们有两个孩子：儿子何以恒，2013年生；女儿何以宁，2020年生。"],
+        id="english-name-in-brackets",
+    ),
+]
 
 
-def test_a_change_told_under_the_bracketed_english_name_waits_for_review(
+@pytest.mark.parametrize(("declared", "chinese_fact", "english_change", "_"), CHILD_NAMED)
+def test_a_change_told_under_the_declared_english_name_waits_for_review(
     open_memory: Callable[..., Memory],
+    declared: str,
+    chinese_fact: str,
+    english_change: str,
+    _: list[str],
 ) -> None:
     memory = open_memory(llm=None)
-    memory.remember(DECLARED)
-    fact = memory.remember(CHINESE_FACT)
-    outcome = memory.remember_explained(ENGLISH_CHANGE)
+    memory.remember(declared)
+    fact = memory.remember(chinese_fact)
+    outcome = memory.remember_explained(english_change)
     assert outcome.decision is Decision.QUEUED, outcome.reason
     [conflict] = memory.conflicts()
-    assert (conflict.existing.id, conflict.candidate.content) == (fact.id, ENGLISH_CHANGE)
+    assert (conflict.existing.id, conflict.candidate.content) == (fact.id, english_change)
 
 
-def test_without_the_brackets_the_english_name_is_someone_else(
+@pytest.mark.parametrize(("_", "chinese_fact", "english_change", "undeclared"), CHILD_NAMED)
+def test_without_the_declaration_the_english_name_is_someone_else(
     open_memory: Callable[..., Memory],
+    _: str,
+    chinese_fact: str,
+    english_change: str,
+    undeclared: list[str],
 ) -> None:
     memory = open_memory(llm=None)
-    memory.remember("我们有两个孩子：儿子何以恒，2013年生；女儿何以宁，2020年生。")
-    memory.remember(CHINESE_FACT)
-    outcome = memory.remember_explained(ENGLISH_CHANGE)
+    for text in undeclared:
+        memory.remember(text)
+    memory.remember(chinese_fact)
+    outcome = memory.remember_explained(english_change)
     assert outcome.decision is not Decision.QUEUED, outcome.reason
     assert memory.conflicts() == []
 

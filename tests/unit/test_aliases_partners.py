@@ -16,9 +16,16 @@ from localmind.aliases import by_partners_name, partners_named
         ("我太太王芳在中学教书。", {("wife", "王芳")}),
         ("My husband Tom works at Boeing.", {("husband", "Tom")}),
         ("my wife, Sarah, is a nurse", {("wife", "Sarah")}),
+        # "is" and a full name, or a name with its characters (polish14)
+        ("My wife is Li Na (李娜).", {("wife", "Li Na"), ("wife", "李娜")}),
+        ("My husband is Tom Becker, a nurse.", {("husband", "Tom Becker")}),
+        ("My wife is Anna (安娜).", {("wife", "Anna"), ("wife", "安娜")}),
         # no name: a job, a nationality, a sister's name
         ("我老公是医生。", set()),
         ("My husband is Chinese.", set()),
+        ("My wife is Chinese American.", set()),
+        ("My wife is Sarah.", set()),  # one word after "is": a name, or "German", "Happy"
+        ("My wife is pregnant.", set()),
         ("My sister Anna lives in Munich.", set()),
     ],
 )

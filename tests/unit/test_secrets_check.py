@@ -111,6 +111,29 @@ def test_the_labelled_list_covers_both_languages_and_both_answers() -> None:
     assert min(counts.values()) >= 10 and len(counts) == 4
 
 
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        (
+            "My Apple ID and WeChat are both tied to my Chinese number +86 138 1234 5678",
+            "我的Apple ID和WeChat都绑定的是中国手机号+86 138 1234 5678",
+        ),
+        ("My German mobile number is +49 151 2345 6789", "我的德国手机号是+49 151 2345 6789"),
+        ("My phone number in China is 0086 138 1234 5678", "我在中国的手机号是0086 138 1234 5678"),
+    ],
+)
+def test_ones_own_phone_number_is_no_secret_in_either_language(english: str, chinese: str) -> None:
+    """review13 J15: the +86 number (13 digits that pass the Luhn check) was taken for a card
+    number, the +49 one (12) not: a phone number, one's own or a friend's, is not a secret."""
+    assert find_secret(english) is None
+    assert find_secret(chinese) is None
+
+
+def test_a_card_number_said_beside_a_phone_is_still_a_secret() -> None:
+    assert find_secret("I paid by phone with card 4111 1111 1111 1111") is not None
+    assert find_secret("手机支付绑定的卡是4111 1111 1111 1111") is not None
+
+
 def test_the_persons_verdict_wins_over_the_recogniser() -> None:
     assert withheld("bank PIN 4821", {}) is True
     assert withheld("bank PIN 4821", with_verdict("bank PIN 4821", {}, False)) is False

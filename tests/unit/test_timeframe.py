@@ -478,6 +478,10 @@ def test_the_words_about_now_are_found_as_written() -> None:
         "10月25日，周日，我做了什么？",
         "10月25日那个周日我做了什么？",
         "What did I do on Sunday, October 25?",
+        # "a Sunday" was read as January: January 1 to October 26 (polish14)
+        "What did we do on October 25, a Sunday?",
+        "What did I do on Oct 25, which was a Sunday?",
+        "What did we do on October 25, the Sunday?",
     ],
 )
 def test_a_weekday_beside_a_date_is_that_dates_weekday(query: str) -> None:
@@ -486,6 +490,10 @@ def test_a_weekday_beside_a_date_is_that_dates_weekday(query: str) -> None:
     frame = time_frame(query, NOW, UTC)
     assert frame is not None
     assert (_day(frame.start), _day(frame.end)) == ("2026-10-25", "2026-10-26")
+
+
+def test_a_sunday_names_no_period() -> None:
+    assert time_frame("What did I do on a Sunday?", NOW, UTC) is None  # was all of January
 
 
 def test_two_weekdays_without_a_date_are_both_read() -> None:

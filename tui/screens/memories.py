@@ -405,6 +405,7 @@ class MemoriesScreen(Page):
                 record.metadata,
                 created_at=record.created_at,
                 source=record.source or None,
+                allow_forgotten=True,  # undoing the forget is the person bringing it back
             )
             again, evicted = outcome.record, len(outcome.evicted)
             if record.type is MemoryType.SHORT_TERM:

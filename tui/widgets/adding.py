@@ -137,7 +137,9 @@ def add_memory(
         memory = page.memory
 
         def store() -> tuple[Outcome, list[Conflict]]:
-            outcome = memory.remember_explained(new.text, type=new.type)
+            # typed by hand in the dialog: the person says it again on purpose (what stays
+            # forgotten is a text a file or an assistant brings back)
+            outcome = memory.remember_explained(new.text, type=new.type, allow_forgotten=True)
             return outcome, memory.still_pending(outcome)
 
         def stored(result: tuple[Outcome, list[Conflict]]) -> None:
