@@ -760,9 +760,6 @@ def _chinese_words(text: str) -> list[Word]:
             named = words.pop().surface + token
             words.append(Word(named.lower(), named, True, True))
             continue
-        if token not in RELATIONS and (cut := _two_relatives(token)):
-            words += [Word(token[:cut], token[:cut]), Word(token[cut:], token[cut:])]
-            continue  # 爸爸妈妈, 爷爷奶奶: two relatives, as "Mom and Dad" are
         if _glued_verb(token, flag, tags):
             words += [Word(token[0], token[0]), Word(token[1:], token[1:])]  # 爱喝: 爱 + 喝
             continue
@@ -792,13 +789,6 @@ def _chinese_words(text: str) -> list[Word]:
         )
         words.append(Word(norm, token, is_name, person))
     return words
-
-
-def _two_relatives(token: str) -> int:
-    """Where 爸爸妈妈, 爷爷奶奶 split: two relatives' words jieba glued into one "name"
-    (0: none)."""
-    cuts = range(1, len(token))
-    return next((cut for cut in cuts if {token[:cut], token[cut:]} <= RELATIONS.keys()), 0)
 
 
 # The commonest Chinese family names (together about four people in five): a word jieba's
