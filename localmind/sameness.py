@@ -32,6 +32,7 @@ from localmind.bilingual import (
 )
 from localmind.statement import (
     ANTONYMS,
+    FIRST_OF_A_MONTH,
     MONTHS,
     OTHER,
     QUALIFIERS,
@@ -1128,7 +1129,11 @@ def _clock_free(statement: Statement, other: Statement) -> frozenset[str]:
     if statement.lang == other.lang:
         return statement.numbers
     numbers = frozenset(_AM_PM.sub("", number) for number in statement.numbers)
-    if "1" in numbers and not _DIGIT_ONE.search(statement.text):
+    if (
+        "1" in numbers
+        and not _DIGIT_ONE.search(statement.text)
+        and not FIRST_OF_A_MONTH.search(statement.text)  # 三月一号 is March 1st
+    ):
         # "one of the boxes", "once a month", "my first day" / 摔坏了一个, 每个月去一次: a one
         # in words is as often an article across languages (一个 reads as "a", :mod:`statement`)
         numbers -= {"1"}

@@ -166,7 +166,7 @@ _ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_0
 _BARE_UNITS = frozenset("百千万亿")
 _ZH_NUMERAL = re.compile(r"^(\d[\d.,:]*|[零〇一二两三四五六七八九十百千万亿半]+)(.*)$")
 # Classifiers and units that may follow a Chinese numeral in one jieba word.
-_ZH_CLASSIFIERS = frozenset("个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里")
+_ZH_CLASSIFIERS = frozenset("个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里家室居")
 
 # Words that carry no meaning of their own here: dropped before comparing content.
 STOP_WORDS = _words(
@@ -265,6 +265,9 @@ ANTONYMS = frozenset(
     tuple(sorted(pair))
     for pair in (
         ("like", "dislike"),
+        ("mr", "mrs"),  # "Mrs. Lee" / "Mr. Lee": two people of one name
+        ("mr", "ms"),
+        ("mr", "miss"),
         ("always", "never"),
         ("often", "rarely"),
         ("often", "seldom"),
@@ -437,6 +440,15 @@ _CONTRACTIONS = {
 }
 _IRREGULAR_NEGATIVES = {"can't": ("can", "not"), "won't": ("will", "not"), "cannot": ("can", "not")}
 _HAS_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_HAS_LATIN = re.compile(r"[A-Za-z]{2}")
+_ACCENTS = re.compile(r"[\u0300-\u036f]")
+_HYPHENED_NUMBER = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
+    r"|forty|fifty|sixty|hundred)-(?=[a-z])",
+    re.IGNORECASE,
+)
+# A Chinese name or word in brackets after its English one: "Chen Hao (陈浩)", "hotpot (火锅)"
+_CHINESE_GLOSS = re.compile(r"\s*[（(]\s*[\u3400-\u9fff\uf900-\ufaff·・]{1,8}\s*[）)]")
 _PUNCTUATION = frozenset(",;:.!?()，。；：！？、（）…—“”‘’\"' ")
 
 
@@ -501,7 +513,16 @@ def read(text: str) -> Statement:
     """The statement ``text`` makes (cached: the same neighbour is read again and again)."""
     normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if _HAS_CJK.search(normal):
-        return _build(text, "zh", _chinese_words(normal))
+        english = _CHINESE_GLOSS.sub("", normal)
+        if _HAS_CJK.search(english) or not _HAS_LATIN.search(english):
+            return _build(text, "zh", _chinese_words(normal))
+        # "My boyfriend Chen Hao (陈浩) works in Shanghai" is English that writes a name in
+        # Chinese too (review13 J6): read as Chinese, every English word was a "name"
+        text, normal = _CHINESE_GLOSS.sub("", text), english
+    # "Belém" read as "Bel" and "m": the English tokens are ASCII letters (Belém = Belem)
+    normal = _ACCENTS.sub("", unicodedata.normalize("NFKD", normal))
+    # "a five-minute walk" says five minutes, as 走路五分钟 does
+    normal = _HYPHENED_NUMBER.sub(r"\1 ", normal)
     normal = _DOLLARS.sub(r"\1 dollars", _CLOCK.sub(r"\1\2m", _said_clock(normal)))
     return _build(text, "en", _english_words(normal))
 
@@ -658,9 +679,16 @@ def _english_name(token: str, position: int, tokens: Sequence[str]) -> bool:
         return False
     if base in RELATIONS:
         return False  # "Mom's knee", "… and Dad": what a family calls its own, no name
+    if base in _TITLES_EN:
+        return False  # "Mrs. Lee": the name is Lee; the title says she is married
     starts_sentence = position == 0 or tokens[position - 1] in {".", "!", "?", ";", ":"}
+    if position >= 2 and tokens[position - 1] == "." and tokens[position - 2].lower() in _TITLED:
+        starts_sentence = False  # "Mrs. Lee", "Dr. Kim": the full stop ends the title
     return not starts_sentence or not lemmas.is_known(lower)
 
+
+_TITLES_EN = frozenset({"mr", "mrs", "ms", "miss", "mx"})
+_TITLED = _TITLES_EN | {"dr", "prof"}
 
 _WORKS = _words("work works worked working")
 
@@ -743,6 +771,7 @@ def _chinese_words(text: str) -> list[Word]:
             flag in _ZH_NAME_FLAGS
             and token not in _ZH_NOT_NAMES
             and not token.replace(".", "").isdigit()
+            and not _chinese_number(token)  # jieba's 三居室 "three-bedroom" is no name
             and token not in RELATIONS
         ) or _a_chinese_full_name(token, tags)
         norm = token.lower() if is_name else token
@@ -911,7 +940,7 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     cues: set[str] = set()
     person_positions = _person_positions(words)
     if lang == "zh":
-        numbers |= _chinese_numbers(_ZH_MONTH.sub(" ", unicodedata.normalize("NFKC", text)))
+        numbers |= _chinese_numbers(_ZH_MONTH.sub("月", unicodedata.normalize("NFKC", text)))
     compounds = _compound_numbers(words) if lang == "en" else {}
     for index, word in enumerate(words):
         norm = word.norm
@@ -938,6 +967,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             negations += 1
             continue
         number = compounds[index] if index in compounds else _number(word, lang)
+        if number is None and lang == "en" and _second_of(words, index):
+            number = "2"  # "in second grade" / 二年级 ("a second", "seconds" count no thing)
         if number is not None:
             if number and lang == "en":
                 numbers.add(number)
@@ -1156,6 +1187,18 @@ _ZH_MONTH = re.compile(
     r"(?<![\d零〇一二两三四五六七八九十])(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月"
 )
 _ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+# 周三 is Wednesday, but 一周三次 / 每周三天 say "three times / days a week": a count
+_A_COUNT_AFTER = frozenset("次回遍趟")
+
+
+def _counts_a_week(text: str, match: re.Match[str]) -> bool:
+    after = text[match.end() : match.end() + 1]
+    if after and after in _A_COUNT_AFTER:
+        return True
+    before = text[match.start() - 1 : match.start()] if match.start() else ""
+    return after == "天" and before in ("一", "每") and match.group(1) not in "日天"
+
+
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -1164,8 +1207,12 @@ def _dates(words: Sequence[Word], lang: str, text: str) -> frozenset[str]:
     "May" is a month only before a number ("May 3"): else it is "may"."""
     found = {_date_word(word) for word in words} - {""}
     if lang == "zh":
+        days: set[str] = set()
+        counts: set[str] = set()
         for match in _ZH_WEEKDAY.finditer(text):  # jieba may cut 每周二 as 每周 / 二
-            found.add(_ZH_WEEKDAYS["周" + match.group(1).replace("天", "日")])
+            day = _ZH_WEEKDAYS["周" + match.group(1).replace("天", "日")]
+            (counts if _counts_a_week(text, match) else days).add(day)
+        found = (found - counts) | days  # jieba's own 周三 of 每周三次 is no day either
         for match in _ZH_MONTH.finditer(unicodedata.normalize("NFKC", text)):
             number = _chinese_number(match.group(1)) or ""
             if number.isdigit() and 1 <= int(number) <= 12:
@@ -1491,6 +1538,18 @@ def _with_synonym(word: Word) -> Word:
     return word if head is None else Word(head, word.surface)
 
 
+_NOT_BEFORE_AN_ORDINAL = frozenset({"a", "one", "per", "each", "every", "few", "several", "split"})
+
+
+def _second_of(words: Sequence[Word], index: int) -> bool:
+    """ "second" as an ordinal before what it counts (second grade, my second job), which
+    NUMBER_WORDS cannot list: "wait a second", "a split second" are no second thing."""
+    if words[index].surface.lower() != "second" or index + 1 >= len(words):
+        return False
+    before = words[index - 1].norm if index else ""
+    return words[index + 1].norm[:1].isalpha() and before not in _NOT_BEFORE_AN_ORDINAL
+
+
 def _number(word: Word, lang: str) -> str | None:
     norm = word.norm
     if norm[0].isdigit():
@@ -1507,7 +1566,7 @@ def _number(word: Word, lang: str) -> str | None:
 _ZH_NUMBER_IN_TEXT = re.compile(
     r"(\d+(?:[.,]\d+)*(?:[万千](?:\d[千百十]?)*)?%?)"
     r"|([零〇一二两三四五六七八九十百千万亿]*[十百千万亿][零〇一二两三四五六七八九十百千万亿]*)"
-    r"|([零〇一二两三四五六七八九]+)(?=[个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里楼])"
+    r"|([零〇一二两三四五六七八九]+)(?=[个只岁年月日号次天周位块元点分杯片名辆本张份口台间双对层斤里楼家室居])"
 )
 
 
@@ -1519,12 +1578,37 @@ _ONE_OCLOCK = re.compile(
 )
 
 
+# 三月一号 "March 1": the day, not the article 一 (a month before it is written 月 here)
+FIRST_OF_A_MONTH = re.compile(r"(?<=月)一(?=[号日])")
+# 四点半, 4点半, 三点一刻, 十点二十分: a clock time with its minutes
+_ZH_CLOCK = re.compile(
+    r"(?P<hour>\d{1,2}|[零〇一二两三四五六七八九十]{1,3})点"
+    r"(?P<minutes>半|一刻|三刻|(?:\d{1,2}|[零〇一二三四五六七八九十]{1,3})分)"
+)
+_QUARTERS = {"半": "30", "一刻": "15", "三刻": "45"}
+
+
+def _clock_read(match: re.Match[str]) -> str:
+    """What is left of a clock time once read: its 点, so that nothing counts its numbers."""
+    hour = _chinese_number(match["hour"]) or match["hour"]
+    return "点" if hour.isdigit() else match.group()
+
+
 def _chinese_numbers(text: str) -> set[str]:
     """The numbers a Chinese text states, read from the text rather than from jieba's words,
     which glue numerals to their neighbours differently from one sentence to the next
     (十一点左右, 三点 / 半去)."""
     # 午夜 "midnight" is twelve o'clock, as 十二点 is
     found: set[str] = {"12"} if _ZH_MIDNIGHT.search(text) else set()
+    # 四点半 is 4:30, as "4:30" is (not 4 and a half); read before the numbers around it
+    for match in _ZH_CLOCK.finditer(text):
+        hour = _chinese_number(match["hour"]) or match["hour"]
+        if not hour.isdigit():
+            continue
+        minutes = _QUARTERS.get(match["minutes"]) or _chinese_number(match["minutes"][:-1]) or ""
+        if minutes.isdigit() and int(minutes) < 60:
+            found.add(f"{int(hour)}:{int(minutes):02d}")
+    text = _ZH_CLOCK.sub(_clock_read, text)
     for match in _ZH_NUMBER_IN_TEXT.finditer(unicodedata.normalize("NFKC", text)):
         digits, large, small = match.groups()
         numeral = large or small
@@ -1537,6 +1621,7 @@ def _chinese_numbers(text: str) -> set[str]:
             numeral == "一"
             and (start == 0 or text[start - 1] not in "0123456789第")
             and not _ONE_OCLOCK.match(text, start)
+            and not FIRST_OF_A_MONTH.match(text, start)
         ):
             continue  # 一名, 一个: an article, like "a"; 第一 is "first"
         value = _chinese_number(numeral)

@@ -1017,3 +1017,89 @@ def test_what_a_family_calls_its_own_is_no_name() -> None:
     assert read("Tom's birthday is July 15th.").names == (frozenset({"tom"}),)
     assert compare("Mom's knee surgery is on May 12.", "妈妈的膝盖手术在5月12日。", 0.7).same
     assert not compare("Mom's knee surgery is on May 12.", "爸爸的膝盖手术在5月12日。", 1.0).same
+
+
+# --- round 14: values read wrongly (hyg14) ------------------------------------------------------
+
+
+def test_english_that_writes_a_name_in_chinese_too_is_read_as_english() -> None:
+    # review13 J6: read as Chinese, every English word was a name and no retelling could merge
+    told = read("My boyfriend Chen Hao (陈浩) works as a backend engineer in Shanghai.")
+    assert told.lang == "en"
+    assert told.names == (frozenset({"chen", "hao"}), frozenset({"shanghai"}))
+    assert read("我男朋友陈浩（Chen Hao）在上海。").lang == "zh"  # Chinese with a Latin name
+    english = "My boyfriend Chen Hao (陈浩) works in Shanghai."
+    assert compare(english, "我男朋友陈浩在上海上班。", 0.77).same
+    assert compare(english, "我男朋友陈浩在北京上班。", 1.0).differs
+    assert compare(english, "我老公陈浩在上海上班。", 1.0).differs
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "dates"),
+    [
+        ("我一周三次去健身房", {"3"}, set()),  # three times a week, not Wednesday
+        ("每周三天在家办公", {"3"}, set()),
+        ("每周三上课", set(), {"wed"}),
+        ("周日天气好", set(), {"sun"}),  # Sunday's weather: 天 of 天气
+        ("每周日上课，一周三次", {"3"}, {"sun"}),
+        ("每周四下午四点半", {"4:30"}, {"thu"}),  # half past four, as "4:30" says it
+        ("下午4点半", {"4:30"}, set()),
+        ("三点一刻", {"3:15"}, set()),
+        ("十点零五分", {"10:05"}, set()),
+        ("早一点", set(), set()),  # "a little earlier": no one o'clock
+        ("三月一号", {"1"}, {"mar"}),  # March 1st: the day, not the article 一
+        ("一套两室的公寓", {"2"}, set()),  # two-bedroom
+        ("三居室", {"3"}, set()),
+        ("我在三家公司上过班", {"3"}, set()),  # 家 counts companies here
+        ("She is in second grade.", {"2"}, set()),
+        ("Wait a second.", set(), set()),
+        ("It's a five-minute walk.", {"5"}, set()),
+        ("We rent a two-bedroom apartment.", {"2"}, set()),
+    ],
+)
+def test_values_are_read_as_both_languages_say_them(
+    text: str, numbers: set[str], dates: set[str]
+) -> None:
+    told = read(text)
+    assert told.numbers == numbers
+    assert told.dates == dates
+
+
+def test_a_classifier_is_no_home_and_a_title_no_name() -> None:
+    assert "home" not in read("我在一家公司上班").content  # 一家 "a" (company), not 家 "home"
+    assert "home" in read("我在家办公").content
+    assert read("Her piano teacher is Mrs. Lee.").names == (frozenset({"lee"}),)
+    assert read("We camped in Belém.").names == (frozenset({"belem"}),)  # was "bel"
+    assert read("三居室").names == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Lily's piano teacher is Mrs. Lee.", "Lily's piano teacher is Mr. Lee."),
+        ("我爸爸妈妈住在杭州。", "我爷爷奶奶住在杭州。"),
+        ("I go to the gym on Wednesdays.", "我一周三次去健身房。"),
+        ("I go to the gym three times a week.", "我每周三去健身房。"),
+        ("Lily swims at 4:30 on Thursdays.", "莉莉每周四四点游泳。"),
+        ("Lily swims at 4:30 on Thursdays.", "莉莉每周四四点一刻游泳。"),
+        ("We rent a two-bedroom apartment.", "我们租一套三室的公寓。"),  # was unsure
+        ("I work at a tech company.", "我在三家科技公司上班。"),  # was unsure
+        ("Tom quit smoking on March 1st.", "汤姆三月二号戒烟了。"),
+    ],
+)
+def test_values_read_alike_still_tell_other_values_apart(old: str, new: str) -> None:
+    assert compare(old, new, 1.0).differs
+    assert compare(new, old, 1.0).differs
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("I go to the gym three times a week.", "我一周三次去健身房。"),
+        ("Lily swims at 4:30 on Thursdays.", "莉莉每周四四点半游泳。"),
+        ("Tom quit smoking on March 1st.", "汤姆三月一号戒烟了。"),
+    ],
+)
+def test_a_value_read_alike_in_both_languages_merges(english: str, chinese: str) -> None:
+    assert compare(english, chinese, 0.7).same
+    assert compare(chinese, english, 0.7).same
