@@ -29,7 +29,7 @@ from localmind.records import (
     restatements,
     with_replaced,
 )
-from localmind.sameness import Sameness, compare, numbers_differ
+from localmind.sameness import Sameness, compare, latin_names_differ, numbers_differ
 from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import OTHER, SELF, SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
@@ -565,6 +565,7 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[_Joined] = []
+        unjoined: list[tuple[StoredMemory, float, Suspicion]] = []
         judged = self._suspicion_in(neighbours[0][0].record.namespace)
         for stored, similarity in self._current_version_first(
             _same_attribute_first(neighbours, content, judged), content, planned, judged
@@ -577,7 +578,22 @@ class Lifecycle:
                 joined = self._change_told_again(stored, neighbours, content, planned)
             if joined is not None:
                 waiting.append(joined)
-                continue
+            else:
+                unjoined.append((stored, similarity, suspicion))
+        # A neighbour that the change this text tells again (already waiting) changes too is no
+        # second question about that change (家明的公司搬出家里了 joins "Daniel moved Ho & Partners
+        # out of our spare room…", and is suspect against the Chinese telling of the older fact
+        # as well): the person answers it once.
+        unjoined = [
+            (stored, similarity, suspicion)
+            for stored, similarity, suspicion in unjoined
+            if not any(
+                told.newer and judged(stored.record.content, told.side.record.content).contradicts
+                for told in waiting
+            )
+        ]
+        if unjoined:
+            stored, similarity, suspicion = unjoined[0]
             if not ask_model:
                 why = f"{suspicion.why}; added in a batch, left for review"
                 return Proposal(None, stored, similarity, why)
@@ -707,7 +723,7 @@ class Lifecycle:
                 # joined is merged: never into a text whose values differ. Across languages the
                 # suspicion rules compare no values, and "I moved my 1:1 with Sarah to Tuesdays
                 # at 11" joined "Sarah和我的1:1改到每周一上午10点" (review13 J0: the new day lost)
-                and not numbers_differ(change.record.content, content)
+                and not numbers_differ(change.record.content, content, stored.record.content)
             ):
                 return _Joined(change, close, conflict_id, True)
             if announces:
@@ -748,8 +764,7 @@ class Lifecycle:
             against = suspect(change.record.content, content)
             if against.contradicts or against.why.startswith(ABOUT_SOMEONE_ELSE):
                 continue
-            # told again, as the sameness guard reads a retelling: not a further change
-            if compare(change.record.content, content).differs:
+            if _told_otherwise(stored.record.content, change.record.content, content):
                 continue
             if changes_more_than(stored.record.content, change.record.content, content):
                 continue
@@ -1114,6 +1129,19 @@ def _same_attribute_first(
     if paired is None:
         return list(neighbours)
     return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
+
+
+def _told_otherwise(older: str, change: str, content: str) -> bool:
+    """Whether ``content`` is not ``change`` (a change of ``older`` waiting for review) told
+    again. In one language, as the sameness guard reads a retelling. Across languages the
+    guard finds two tellings of one change different for what one language leaves out (a
+    name, a negation: 不再跑列治文看关医生了 / "Finally got a family doctor in Burnaby"), the
+    tense or the old value the retelling also names ("pushed from March 10 to May 12"); what
+    tells two changes apart there is a value: a number, a date or a name in Latin letters each
+    gives and the other does not (review13 J0: 每周一上午10点 / "Tuesdays at 11")."""
+    if read(change).lang == read(content).lang:
+        return compare(change, content).differs
+    return numbers_differ(change, content, older) or latin_names_differ(change, content)
 
 
 def sides_with(text: str, older: str, newer: str) -> bool | None:
