@@ -566,7 +566,7 @@ class Lifecycle:
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[_Joined] = []
         unjoined: list[tuple[StoredMemory, float, Suspicion]] = []
-        judged = self._suspicion_in(neighbours[0][0].record.namespace)
+        judged = _with_retellings(self._suspicion_in(neighbours[0][0].record.namespace), neighbours)
         for stored, similarity in self._current_version_first(
             _same_attribute_first(neighbours, content, judged), content, planned, judged
         ):
@@ -799,7 +799,7 @@ class Lifecycle:
         neighbours = _alike_in_secrecy(neighbours, content, secret)
         if not neighbours:
             return []
-        judged = self._suspicion_in(neighbours[0][0].record.namespace)
+        judged = _with_retellings(self._suspicion_in(neighbours[0][0].record.namespace), neighbours)
         renamed = self._as_named_in(neighbours[0][0].record.namespace)
         return [
             (stored, similarity)
@@ -812,7 +812,10 @@ class Lifecycle:
             )
             or (
                 judged(stored.record.content, content).contradicts
-                and told_of_one_thing(*renamed(stored.record.content, content))
+                and any(
+                    told_of_one_thing(*renamed(text, content))
+                    for text in _in_its_language(stored, content)
+                )
             )
         ]
 
@@ -1129,6 +1132,46 @@ def _same_attribute_first(
     if paired is None:
         return list(neighbours)
     return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
+
+
+def _with_retellings(
+    judged: Callable[[str, str], Suspicion], neighbours: Sequence[tuple[StoredMemory, float]]
+) -> Callable[[str, str], Suspicion]:
+    """``judged``, except that a neighbour in the other language than the newer text is also
+    judged by the restatements merged into it in that text's language: a change told in both
+    languages is one memory in the language of its first telling, and "Ethan dropped the
+    online Mandarin lessons" is compared with the English telling it holds ("… he does Mandarin
+    online with a teacher in Beijing"), in words, not across languages, where the rules
+    compare names only (personal5: else it was paired with the oldest of the chain, and recall
+    put the outdated first)."""
+    retold = {
+        stored.record.content: restatements(stored.record.metadata) for stored, _ in neighbours
+    }
+
+    def judged_with_retellings(older: str, newer: str) -> Suspicion:
+        suspicion = judged(older, newer)
+        told = retold.get(older)
+        if suspicion.contradicts or not told:
+            return suspicion
+        language = read(newer).lang
+        if read(older).lang == language:
+            return suspicion
+        for text in told:
+            if read(text).lang == language and (again := judged(text, newer)).contradicts:
+                return again
+        return suspicion
+
+    return judged_with_retellings
+
+
+def _in_its_language(stored: StoredMemory, content: str) -> list[str]:
+    """``stored``'s text, and the restatements merged into it in ``content``'s language when
+    its own is the other (see :func:`_with_retellings`)."""
+    language = read(content).lang
+    if read(stored.record.content).lang == language:
+        return [stored.record.content]
+    told = restatements(stored.record.metadata)
+    return [stored.record.content, *(text for text in told if read(text).lang == language)]
 
 
 def _told_otherwise(older: str, change: str, content: str) -> bool:

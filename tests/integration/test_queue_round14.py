@@ -89,3 +89,32 @@ def test_the_german_teacher_is_no_change_of_the_class_days(
     english = memory.remember_explained("My German teacher is now Herr Becker.")
     assert english.decision is not Decision.QUEUED, english.reason
     assert memory.conflicts() == []
+
+
+def test_a_later_change_is_paired_with_the_change_its_retelling_joined(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # the English retelling is merged into the Chinese change; the next English change is
+    # compared with it in words, so it is paired with the newest of the chain, not with the
+    # Saturday school it replaced (personal5: recall then put the Saturday school first)
+    memory = open_memory(llm=None)
+    memory.remember(
+        "我们有两个孩子：儿子何以恒（Ethan），2013年生；女儿何以宁（Chloe），2020年生。"
+    )
+    memory.remember(
+        "Every Saturday morning Ethan goes to Mandarin class at the Richmond Chinese school."
+    )
+    change = memory.remember_explained(
+        "搬家以后太远了，以恒不去列治文的中文学校了，改成每周二晚上在网上跟一位北京的老师学中文。"
+    )
+    assert change.decision is Decision.QUEUED, change.reason
+    again = memory.remember_explained(
+        "Ethan stopped going to the Saturday Chinese school in Richmond; he does Mandarin "
+        "online with a teacher in Beijing every Tuesday evening."
+    )
+    assert again.decision is Decision.MERGED, again.reason
+    dropped = memory.remember_explained(
+        "Ethan dropped the online Mandarin lessons; he's taking French at school instead."
+    )
+    assert dropped.decision is Decision.QUEUED, dropped.reason
+    assert dropped.related is not None and dropped.related.id == change.record.id
