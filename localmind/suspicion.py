@@ -135,7 +135,9 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and numbers_new
         and numbers_old != numbers_new
         and not new.event
-        and old.slots & new.slots
+        # a habit both name is no attribute whose number changed ("fact number 1 about tea" /
+        # "… number 2 about tea"): only a change word changes it (_slots_a_cue_changes)
+        and (old.slots & new.slots) - _HABITS
         and (overlap_all >= OVERLAP or (_cues(new) and numbers_old & numbers_new))
     ):
         return Suspicion(True, "the numbers changed")
