@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.perf import settings_without_capacity
+from bench.personal import PersonalMemory
 from bench.stores import BENCH_KDF
 from localmind import Memory, NewMemory
 from localmind.lifecycle import Decision
@@ -85,6 +86,9 @@ class Score:
     misses: list[str] = field(default_factory=list)
     # updates queued against the very memory they update (one by one; ``--misses``)
     paired: str = ""
+    # pending conflicts that are no update with the memory it updates, each with what the
+    # newer side is (one by one; ``--misses``): what makes the pending per update above 1
+    other_pending: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     def add(self, kind: str, decision: Decision, text: str) -> None:
@@ -236,6 +240,7 @@ def score_personal(directory: Path, name: str = "personal", imported: bool = Fal
             updates = [item for item in items if item.updates]
             paired = sum((stored[item.updates], stored[item.id]) in waiting for item in updates)
             score.paired = f"{paired}/{len(updates)}"
+            score.other_pending = _other_pending(items, stored, waiting)
         for item, decision in zip(items, decisions, strict=True):
             kind = UPDATE if item.updates else SAME if item.restates else COMPATIBLE
             score.add(kind, decision, f"{item.id}: {item.text}")
@@ -245,6 +250,32 @@ def score_personal(directory: Path, name: str = "personal", imported: bool = Fal
         score.pending = memory.pending_conflicts()
     score.seconds = time.perf_counter() - started
     return [score, same_language, across]
+
+
+def _other_pending(
+    items: Sequence[PersonalMemory], stored: dict[str, str], waiting: set[tuple[str, str]]
+) -> list[str]:
+    """Every pending pair of a personal set that is not an update with the memory it updates,
+    with what its newer side is: a restatement (of an update, or of another memory), an update
+    paired with another memory than the one it updates, or a compatible memory."""
+    item_of: dict[str, PersonalMemory] = {}
+    for item in items:  # a merged memory's record is the one it was merged into: the first's
+        item_of.setdefault(stored[item.id], item)
+    kinds = {item.id: item for item in items}
+    lines = []
+    for older_id, newer_id in sorted(waiting, key=lambda pair: item_of[pair[1]].id):
+        older, newer = item_of[older_id], item_of[newer_id]
+        if newer.updates == older.id:
+            continue
+        if newer.restates:
+            told = kinds[newer.restates]
+            kind = "restates an update" if told.updates else "restates a memory"
+        elif newer.updates:
+            kind = "update, paired with another memory"
+        else:
+            kind = "compatible"
+        lines.append(f"{kind}: {older.id} {older.text} → {newer.id} {newer.text}")
+    return lines
 
 
 def time_remember(directory: Path) -> dict[str, float]:
@@ -320,6 +351,10 @@ def report(
         if misses and score.misses and "restatements" not in score.name:
             parts += [f"Updates not queued, compatible memories queued, in {score.name}:", ""]
             parts += [f"- {text}" for text in score.misses]
+            parts.append("")
+        if misses and score.other_pending:
+            parts += [f"Pending pairs that are no update with its older memory, {score.name}:", ""]
+            parts += [f"- {text}" for text in sorted(score.other_pending)]
             parts.append("")
     return "\n".join(parts)
 

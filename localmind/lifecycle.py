@@ -29,7 +29,7 @@ from localmind.records import (
     restatements,
     with_replaced,
 )
-from localmind.sameness import Sameness, compare, numbers_differ
+from localmind.sameness import Sameness, compare, latin_names_differ, numbers_differ
 from localmind.secrets_check import looks_secret, withheld
 from localmind.statement import OTHER, SELF, SINGLE_SLOTS, read
 from localmind.store import LATER_VERSION, SqliteStore, StoredMemory
@@ -565,7 +565,8 @@ class Lifecycle:
                 why = f"restates it: {sameness.why}"
                 return Proposal(Relation.SAME, stored, similarity, why, None, sameness.keeps_new)
         waiting: list[_Joined] = []
-        judged = self._suspicion_in(neighbours[0][0].record.namespace)
+        unjoined: list[tuple[StoredMemory, float, Suspicion]] = []
+        judged = _with_retellings(self._suspicion_in(neighbours[0][0].record.namespace), neighbours)
         for stored, similarity in self._current_version_first(
             _same_attribute_first(neighbours, content, judged), content, planned, judged
         ):
@@ -577,7 +578,22 @@ class Lifecycle:
                 joined = self._change_told_again(stored, neighbours, content, planned)
             if joined is not None:
                 waiting.append(joined)
-                continue
+            else:
+                unjoined.append((stored, similarity, suspicion))
+        # A neighbour that the change this text tells again (already waiting) changes too is no
+        # second question about that change (家明的公司搬出家里了 joins "Daniel moved Ho & Partners
+        # out of our spare room…", and is suspect against the Chinese telling of the older fact
+        # as well): the person answers it once.
+        unjoined = [
+            (stored, similarity, suspicion)
+            for stored, similarity, suspicion in unjoined
+            if not any(
+                told.newer and judged(stored.record.content, told.side.record.content).contradicts
+                for told in waiting
+            )
+        ]
+        if unjoined:
+            stored, similarity, suspicion = unjoined[0]
             if not ask_model:
                 why = f"{suspicion.why}; added in a batch, left for review"
                 return Proposal(None, stored, similarity, why)
@@ -707,7 +723,7 @@ class Lifecycle:
                 # joined is merged: never into a text whose values differ. Across languages the
                 # suspicion rules compare no values, and "I moved my 1:1 with Sarah to Tuesdays
                 # at 11" joined "Sarah和我的1:1改到每周一上午10点" (review13 J0: the new day lost)
-                and not numbers_differ(change.record.content, content)
+                and not numbers_differ(change.record.content, content, stored.record.content)
             ):
                 return _Joined(change, close, conflict_id, True)
             if announces:
@@ -748,8 +764,7 @@ class Lifecycle:
             against = suspect(change.record.content, content)
             if against.contradicts or against.why.startswith(ABOUT_SOMEONE_ELSE):
                 continue
-            # told again, as the sameness guard reads a retelling: not a further change
-            if compare(change.record.content, content).differs:
+            if _told_otherwise(stored.record.content, change.record.content, content):
                 continue
             if changes_more_than(stored.record.content, change.record.content, content):
                 continue
@@ -784,7 +799,7 @@ class Lifecycle:
         neighbours = _alike_in_secrecy(neighbours, content, secret)
         if not neighbours:
             return []
-        judged = self._suspicion_in(neighbours[0][0].record.namespace)
+        judged = _with_retellings(self._suspicion_in(neighbours[0][0].record.namespace), neighbours)
         renamed = self._as_named_in(neighbours[0][0].record.namespace)
         return [
             (stored, similarity)
@@ -797,7 +812,10 @@ class Lifecycle:
             )
             or (
                 judged(stored.record.content, content).contradicts
-                and told_of_one_thing(*renamed(stored.record.content, content))
+                and any(
+                    told_of_one_thing(*renamed(text, content))
+                    for text in _in_its_language(stored, content)
+                )
             )
         ]
 
@@ -1114,6 +1132,59 @@ def _same_attribute_first(
     if paired is None:
         return list(neighbours)
     return [neighbours[paired], *(n for index, n in enumerate(neighbours) if index != paired)]
+
+
+def _with_retellings(
+    judged: Callable[[str, str], Suspicion], neighbours: Sequence[tuple[StoredMemory, float]]
+) -> Callable[[str, str], Suspicion]:
+    """``judged``, except that a neighbour in the other language than the newer text is also
+    judged by the restatements merged into it in that text's language: a change told in both
+    languages is one memory in the language of its first telling, and "Ethan dropped the
+    online Mandarin lessons" is compared with the English telling it holds ("… he does Mandarin
+    online with a teacher in Beijing"), in words, not across languages, where the rules
+    compare names only (personal5: else it was paired with the oldest of the chain, and recall
+    put the outdated first)."""
+    retold = {
+        stored.record.content: restatements(stored.record.metadata) for stored, _ in neighbours
+    }
+
+    def judged_with_retellings(older: str, newer: str) -> Suspicion:
+        suspicion = judged(older, newer)
+        told = retold.get(older)
+        if suspicion.contradicts or not told:
+            return suspicion
+        language = read(newer).lang
+        if read(older).lang == language:
+            return suspicion
+        for text in told:
+            if read(text).lang == language and (again := judged(text, newer)).contradicts:
+                return again
+        return suspicion
+
+    return judged_with_retellings
+
+
+def _in_its_language(stored: StoredMemory, content: str) -> list[str]:
+    """``stored``'s text, and the restatements merged into it in ``content``'s language when
+    its own is the other (see :func:`_with_retellings`)."""
+    language = read(content).lang
+    if read(stored.record.content).lang == language:
+        return [stored.record.content]
+    told = restatements(stored.record.metadata)
+    return [stored.record.content, *(text for text in told if read(text).lang == language)]
+
+
+def _told_otherwise(older: str, change: str, content: str) -> bool:
+    """Whether ``content`` is not ``change`` (a change of ``older`` waiting for review) told
+    again. In one language, as the sameness guard reads a retelling. Across languages the
+    guard finds two tellings of one change different for what one language leaves out (a
+    name, a negation: 不再跑列治文看关医生了 / "Finally got a family doctor in Burnaby"), the
+    tense or the old value the retelling also names ("pushed from March 10 to May 12"); what
+    tells two changes apart there is a value: a number, a date or a name in Latin letters each
+    gives and the other does not (review13 J0: 每周一上午10点 / "Tuesdays at 11")."""
+    if read(change).lang == read(content).lang:
+        return compare(change, content).differs
+    return numbers_differ(change, content, older) or latin_names_differ(change, content)
 
 
 def sides_with(text: str, older: str, newer: str) -> bool | None:

@@ -330,17 +330,35 @@ def _compare(
     return verdict
 
 
-def numbers_differ(existing: str, candidate: str) -> bool:
+def numbers_differ(existing: str, candidate: str, replaced: str | None = None) -> bool:
     """Whether each text gives a number the other does not (an hour, an amount), or the two
     name other dates (a day, a month), in either language: two values of one thing, which a
     retelling joined to a waiting change must not be (review13 J0: 每周一上午10点 / "Tuesdays
     at 11"). One that only leaves out a number of the other's, or adds one, may tell the
-    same."""
+    same. ``replaced``: the older memory the change replaces, whose values ``candidate`` may
+    name as what was before ("got pushed from March 10 to May 12", "stopped going to the
+    Saturday Chinese school …, online every Tuesday" after 推迟了…改成5月12日): those are no
+    value of its own."""
     old, new = _birthday(read(existing)), _birthday(read(candidate))
     numbers_old, numbers_new = _clock_free(old, new), _clock_free(new, old)
+    dates_old, dates_new = old.dates, new.dates
+    if replaced is not None:
+        before = _birthday(read(replaced))
+        numbers_new -= _clock_free(before, new) - numbers_old
+        dates_new -= before.dates - dates_old
     # a date told in one only is a value too: "on maternity leave … until September" and
     # "back at the French school, part-time" are two states (personal3, held out, merged them)
-    return bool((numbers_old - numbers_new and numbers_new - numbers_old) or old.dates != new.dates)
+    return bool((numbers_old - numbers_new and numbers_new - numbers_old) or dates_old != dates_new)
+
+
+def latin_names_differ(existing: str, candidate: str) -> bool:
+    """Across languages, whether each text gives a name in Latin letters the other does not
+    ("我换成了Neovim" / "I switched to Vim"): two values, not one change told twice. A name
+    only one text gives (the English telling names more) is a detail."""
+    old, new = read(existing), read(candidate)
+    names_old = {name for group in old.names for name in group if name.isascii()}
+    names_new = {name for group in new.names for name in group if name.isascii()}
+    return bool(names_old - names_new and names_new - names_old)
 
 
 def _birthday(statement: Statement) -> Statement:

@@ -326,6 +326,12 @@ CAR_MAKES = (
     "infiniti polestar rivian byd 丰田 本田 特斯拉 福特 日产 马自达 斯巴鲁 起亚 宝马 奔驰 奥迪 "
     "大众 沃尔沃 雷克萨斯 比亚迪 雪佛兰 别克 凯迪拉克 保时捷 讴歌 蔚来 小鹏"
 )
+# Phone makes and models a person names for the phone itself ("I switched to a Pixel 9",
+# 换成iPhone 16了): the phone, as a car make is the vehicle. Counted only as a name (capitalised
+# in English: "pixel" is also a dot of a picture); "Apple" is a fruit as often.
+PHONE_MAKES = (
+    "iphone pixel galaxy samsung huawei xiaomi oneplus motorola nokia oppo vivo 华为 小米 三星"
+)
 SINGLE_SLOTS = _groups(
     {
         "residence": "live reside base move relocate apartment flat 住 居住 定居 家住 搬 搬到 "
@@ -341,12 +347,17 @@ SINGLE_SLOTS = _groups(
         "妻子 丈夫 未婚妻 未婚夫 订婚",
         "diet": "vegetarian vegan meat pescatarian diet 吃素 素食 吃肉 肉 素",
         "age": "age 岁 年龄",
-        "contact": "phone email address 电话 邮箱 地址 手机号",
+        # how to reach the user, three attributes: a new phone number is no new address
+        # (personal5: "记一下我的新手机号" was queued against "Our address is 7421 Walker Ave")
+        "phone number": "phone cell 电话 手机号",
+        "email": "email e-mail 邮箱",
+        "address": "address 地址",
         # (Miete, Kaltmiete: the German words a newcomer to Germany keeps for the rent, in
         # either language; review13 J9)
         "money": "rent salary pay earn income wage miete kaltmiete 房租 工资 薪水 月薪 年薪 时薪 "
         "薪资 租金 收入",
         "vehicle": "car drive vehicle 车 开车 " + CAR_MAKES,
+        "phone": PHONE_MAKES,
         "school": "study university school college major degree student grade elementary "
         "kindergarten preschool daycare 托儿所 学校 大学 专业 读书 年级 小学 中学 幼儿园 班主任",
         "birthday": "birthday 生日",
@@ -357,6 +368,7 @@ SINGLE_SLOTS = _groups(
         "office": "office remote 远程 办公",
     }
 )
+CONTACT_SLOTS = frozenset({"phone number", "email", "address"})
 # Attributes with many values at once ("I like tea", "I like hiking"): a new value is a
 # conflict only when the new text announces a change.
 MULTI_SLOTS = _groups(
@@ -367,6 +379,10 @@ MULTI_SLOTS = _groups(
         "pet": "cat dog pet puppy kitten 猫 狗 宠物 小狗 小猫 狗狗 猫咪",
         "language": "speak language 说 语",
         "tool": "use 用",
+        # what one drinks, of which "I switched to matcha latte in the morning" changes one
+        # (review13 J9: after "I drink two americanos every morning" nothing else is shared)
+        "drink": "coffee tea latte americano espresso cappuccino matcha mocha macchiato "
+        "americanos lattes espressos cappuccinos 咖啡 茶 拿铁 美式 抹茶 奶茶 绿茶 红茶",
     }
 )
 # Words that tell of an end: a pet or a person died, a relationship ended, a job was left.
@@ -942,12 +958,15 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
     if lang == "zh":
         numbers |= _chinese_numbers(_ZH_MONTH.sub("月", unicodedata.normalize("NFKC", text)))
     compounds = _compound_numbers(words) if lang == "en" else {}
+    phone_named = any(SINGLE_SLOTS.get(word.norm) == "phone" for word in words)
     for index, word in enumerate(words):
         norm = word.norm
         if (
             (
                 _is_cue(words, index)
                 or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+                # 从明年1月起涨到980欧: jieba glues the 起 of 从…起 "from … on" to the change
+                or (lang == "zh" and norm[:1] == "起" and norm[1:].startswith(CUE_PREFIXES_ZH))
             )
             and not _hedged(words, index)
             and not _helped_with(words, index)
@@ -992,12 +1011,18 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
             and (_a_homes_detail(words, index) or _no_home_told(words, index))
         ):
             slot = None
-        if slot and lang == "en" and _names_another_thing(words, index):
+        if slot and lang == "en" and names_another_thing(words, index):
             slot = None
         if slot == "residence" and (
             (lang == "en" and _moves_something(words, index)) or _helped_with(words, index)
         ):
             slot = None
+        if slot == "phone" and word.surface.isascii() and not word.is_name:
+            slot = None  # "pixel" of a picture; "Pixel 9", "iPhone" are phones
+        if slot == "phone number" and norm == "phone" and phone_named:
+            slot = None  # "My phone is an iPhone 13 mini": the phone itself, not its number
+        if slot == "address" and index > 0 and SINGLE_SLOTS.get(words[index - 1].norm) == "email":
+            slot = None  # "my email address": the e-mail, not where one lives
         if slot == "vehicle" and index > 0 and word.surface == "Drive":
             slot = None  # "near Commercial Drive": a street, not a car (review12 R7)
         if norm == "搬" and not _is_cue(words, index):
@@ -1224,6 +1249,10 @@ def _dates(words: Sequence[Word], lang: str, text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+# Units of time before "now": how long something has lasted ("a month now").
+_DURATIONS = frozenset({"minute", "hour", "day", "week", "month", "year", "while"})
+
+
 def _is_cue(words: Sequence[Word], index: int) -> bool:
     word = words[index]
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
@@ -1262,7 +1291,9 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         return not (after is not None and after.norm == "line")
     if word.norm == "now":  # "Now that we're in Ballard, I bike": because, not a change
         after = words[index + 1] if index + 1 < len(words) else None
-        return after is None or after.norm != "that"
+        # "over a month now", "for two years now": how long it has lasted, not a change
+        lasted = before is not None and before.norm.rstrip("s") in _DURATIONS
+        return (after is None or after.norm != "that") and not lasted
     after = words[index + 1] if index + 1 < len(words) else None
     if word.norm == "pass":  # "passed away", not "passed the exam"
         return after is not None and after.norm == "away"
@@ -1278,7 +1309,8 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         after = words[index + 1] if index + 1 < len(words) else None
         return after is not None and after.norm in ("成", "为", "到", "去", "回")
     if word.norm in ("现在", "如今"):  # 既然现在住在Ballard: the same "now that"
-        return before is None or before.norm != "既然"
+        # 箱子到现在还没拆完 "until now": how long, not a change
+        return before is None or before.norm not in ("既然", "到", "直到")
     if word.norm == "搬":  # 搬了新家, 搬去多伦多: a move; 搬病人 carries patients, 搬多了 a lot
         return (
             after is None
@@ -1425,6 +1457,9 @@ def _a_homes_detail(words: Sequence[Word], index: int) -> bool:
 # set the residence, "Emma's school concert" the school, and each was queued against a change).
 _ANOTHER_THING_AFTER = {
     "flat": _words("white whites tire tires tyre tyres rate fee"),
+    # a phone's plan, bill or case is no way to reach the user (review13 J9: "I switched my
+    # phone plan to Telekom" was "both set the contact details" with the phone itself)
+    "phone": _words("plan plans bill bills contract case cases carrier provider insurance tariff"),
     "school": _words(
         """concert concerts play trip trips fair run holiday holidays bus uniform event events
         show party picnic camp reunion musical recital lunch lunches photo photos assembly
@@ -1433,7 +1468,7 @@ _ANOTHER_THING_AFTER = {
 }
 
 
-def _names_another_thing(words: Sequence[Word], index: int) -> bool:
+def names_another_thing(words: Sequence[Word], index: int) -> bool:
     """The attribute's word at ``index`` only qualifies the noun after it ("a flat white",
     "the school concert"): the text tells of that, not where one lives or studies."""
     after = _ANOTHER_THING_AFTER.get(words[index].norm)
@@ -1917,7 +1952,7 @@ def _names_a_contact(words: Sequence[Word], index: int) -> bool:
     """The work word at ``index`` only says which phone or e-mail: 工作邮箱, 工作电话, "work
     email"."""
     ahead = words[index + 1] if index + 1 < len(words) else None
-    return ahead is not None and SINGLE_SLOTS.get(ahead.norm) == "contact"
+    return ahead is not None and SINGLE_SLOTS.get(ahead.norm) in CONTACT_SLOTS
 
 
 def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
@@ -1942,10 +1977,26 @@ def _possessive_slots(words: Sequence[Word], lang: str) -> set[str]:
             continue
         following = {w.norm for w in words[ahead + 1 : ahead + 3]}
         if following & {"be", "是"}:
-            slots.add(f"my {noun.norm}")
+            slots.add(f"my {noun.norm}{_compound_head(words, ahead, lang)}")
         elif lang == "en" or has_de:
-            slots.add(f"~my {noun.norm}")
+            slots.add(f"~my {noun.norm}{_compound_head(words, ahead, lang) if has_de else ''}")
     return slots
+
+
+def _compound_head(words: Sequence[Word], index: int, lang: str) -> str:
+    """The noun a compound after "my" ends in, when "is" follows it: "my German class is …" is
+    the class, "my phone plan is …" the plan, not "my German" or "my phone" (review13 J9: the
+    German teacher and the German class days were "both my german"); 我的德语老师 the teacher."""
+    if lang == "zh":
+        # 我的德语老师: jieba cuts the compound in two; the second noun is what it is
+        head = words[index + 1] if index + 1 < len(words) else None
+        return f" {head.norm}" if head is not None and nouns_among((head.norm,)) else ""
+    if index + 2 >= len(words) or words[index + 2].norm != "be":
+        return ""
+    head = words[index + 1]
+    if head.norm in STOP_WORDS or head.norm == "," or not head.norm.isalpha():
+        return ""
+    return f" {head.norm}"
 
 
 def _names(words: Sequence[Word]) -> tuple[frozenset[str], ...]:

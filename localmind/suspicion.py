@@ -55,6 +55,7 @@ from localmind.statement import (
     WEEKDAYS,
     Statement,
     Word,
+    names_another_thing,
     nouns,
     nouns_among,
     past_verbs,
@@ -134,7 +135,9 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and numbers_new
         and numbers_old != numbers_new
         and not new.event
-        and old.slots & new.slots
+        # a habit both name is no attribute whose number changed ("fact number 1 about tea" /
+        # "… number 2 about tea"): only a change word changes it (_slots_a_cue_changes)
+        and (old.slots & new.slots) - _HABITS
         and (overlap_all >= OVERLAP or (_cues(new) and numbers_old & numbers_new))
     ):
         return Suspicion(True, "the numbers changed")
@@ -178,7 +181,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     if (
         cues
         and (
-            old.slots & new.slots
+            _slots_a_cue_changes(old, new)
             or shared_values
             or len(shared_things) >= 2
             # … unless a number of theirs changed (身高138厘米 / 长了8厘米，现在146)
@@ -198,6 +201,7 @@ def suspect(existing: str, candidate: str) -> Suspicion:
         and not _now_with_nothing_new(old, new)
         and not _one_place_at_two_levels(old, new)
         and not _changes_another_attribute(old, new)
+        and not _another_attribute_of_one_thing(old, new)
         and not _another_activity_started(old, new, cues, shared | shared_names)
         and not _another_pursuit(old, new)
     ):
@@ -210,6 +214,18 @@ def suspect(existing: str, candidate: str) -> Suspicion:
     if _opposed(terms_old - terms_new, terms_new - terms_old) and overlap >= OVERLAP:
         return Suspicion(True, "opposite words about the same thing")
     return Suspicion(False, "compatible: nothing it says changes the older memory")
+
+
+# What one drinks is told as a habit ("I drink two americanos every morning") or as a taste
+# ("我不喜欢喝绿茶"); a change of drink ("I switched to matcha latte") changes the habit only.
+_HABITS = frozenset({"~drink"})
+
+
+def _slots_a_cue_changes(old: Statement, new: Statement) -> frozenset[str]:
+    """The attributes both speak of that a change word in ``new`` may change: every one, but
+    a habit only when the older text tells it as done, not negated (review13 J9)."""
+    shared = old.slots & new.slots
+    return shared - _HABITS if old.negations else shared
 
 
 def announces_change_to(existing: str, candidate: str) -> bool:
@@ -722,17 +738,27 @@ def _right_after(statement: Statement, cue: str, things: set[str]) -> bool:
     for index, word in enumerate(words):
         if word.norm != cue:
             continue
-        ahead = {w.norm for w in words[index + 1 : index + 1 + _CUE_REACH]}
+        # (not a word that only qualifies the next one: "switched my phone plan" changes
+        # the plan, not the phone; review13 J9)
+        ahead = {
+            w.norm
+            for at, w in enumerate(words[index + 1 : index + 1 + _CUE_REACH], index + 1)
+            if not names_another_thing(words, at)
+        }
         if cue in _TRAILING_CUES:  # "not a foster anymore": the thing comes before it
             ahead = {w.norm for w in words[max(0, index - _CUE_REACH) : index]}
         else:
             # the thing that changed, said right before its verb (after "now" at most):
-            # "Chloe's swimming moved", 游泳课现在改到周四
+            # "Chloe's swimming moved", 游泳课现在改到周四; in English the word right before
+            # it only, not what qualifies that ("My German class moved": the class, not
+            # German; jieba cuts 游泳课 in two, both the thing)
             for before in reversed(words[max(0, index - _CUE_REACH) : index]):
                 if before.norm == ",":
                     break
                 if before.norm not in _WHEN_ONLY and _a_content_word(before):
                     ahead.add(before.norm)
+                    if statement.lang == "en":
+                        break
         if ahead & things or ahead & meanings:
             return True
     return False
@@ -1422,7 +1448,9 @@ _SLOT_SAID = {
     "os": "the operating system",
     "answers": "how answers are given",
     "money": "an amount of money",
-    "contact": "the contact details",
+    "phone number": "the phone number",
+    "email": "the e-mail address",
+    "address": "the address",
     "office": "where the work is done",
     "origin": "where someone comes from",
 }
@@ -1439,6 +1467,25 @@ def _changes_another_attribute(old: Statement, new: Statement) -> bool:
     shared = named_old & _flat(new.names)
     return bool(shared) and all(
         any(name in group and group - named_old for group in new.names) for name in shared
+    )
+
+
+def _another_attribute_of_one_thing(old: Statement, new: Statement) -> bool:
+    """Each speaks of something of the user's named by what it is of and a noun ("my German
+    class is …" / "my German teacher is now Herr Becker", 我的德语课 / 我的德语老师), none the
+    same: the word both share
+    qualifies two attributes, and the change is to the one the older text does not speak of
+    (review13 J9: the teacher queued against the class days)."""
+    owned_old = {tuple(slot.lstrip("~").split()) for slot in old.slots if "my " in slot[:4]}
+    owned_new = {tuple(slot.lstrip("~").split()) for slot in new.slots if "my " in slot[:4]}
+    if not owned_old or not owned_new or owned_old & owned_new:
+        return False
+    # both name the noun ("My swimming class moved" names none after "swimming": it may be
+    # the class the older text sets)
+    return any(
+        len(a) == len(b) == 3 and a[1] == b[1] and a[2] != b[2]
+        for a in owned_old
+        for b in owned_new
     )
 
 
