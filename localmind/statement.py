@@ -1034,6 +1034,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if slot:
             slots.add(slot)
         multi = MULTI_SLOTS.get(norm) or MULTI_SLOTS.get(word.surface.lower())
+        if multi == "drink" and lang == "en" and _in_a_name(words, index):
+            multi = None  # "Silo Coffee", "Blue Bottle Coffee": a café's name, not a drink
         if multi:
             slots.add("~" + multi)
         if norm in ("favourite",) and index + 1 < len(words):
@@ -1466,6 +1468,13 @@ _ANOTHER_THING_AFTER = {
         festival fundraiser bake sports pickup"""
     ),
 }
+
+
+def _in_a_name(words: Sequence[Word], index: int) -> bool:
+    """The word at ``index`` is capitalised after a capitalised word: part of a name."""
+    return (
+        index > 0 and words[index].surface[:1].isupper() and words[index - 1].surface[:1].isupper()
+    )
 
 
 def names_another_thing(words: Sequence[Word], index: int) -> bool:
