@@ -1014,7 +1014,8 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if slot and lang == "en" and names_another_thing(words, index):
             slot = None
         if slot == "residence" and (
-            (lang == "en" and _moves_something(words, index)) or _helped_with(words, index)
+            (lang == "en" and (_moves_something(words, index) or _an_occasion_moved(words, index)))
+            or _helped_with(words, index)
         ):
             slot = None
         if slot == "phone" and word.surface.isascii() and not word.is_name:
@@ -1488,6 +1489,29 @@ def names_another_thing(words: Sequence[Word], index: int) -> bool:
 # the Tokyo trip to May", "moved on to the billing rewrite" (review12 R1: paired with where
 # one lives).
 _MOVED_OBJECT = _words("the our my his her their its a an it them this that on up forward ahead")
+
+
+# What is moved to another day, not a home (review14 K2: "The Kunming trip moved: we'll go
+# after CNY" was paired with "We bought a condo … we move in mid-November", "both set the
+# residence"): "the trip moved", "my appointment was moved to Friday".
+_OCCASIONS = _words(
+    "trip trips flight flights meeting meetings appointment appointments class classes lesson "
+    "lessons surgery operation visit visits party wedding exam exams interview holiday holidays "
+    "vacation dinner lunch call deadline concert game match session checkup check-up ceremony "
+    "booking reservation review launch event"
+)
+_MOVED_AUXILIARIES = _words("was were got get gets has have had been is are be")
+
+
+def _an_occasion_moved(words: Sequence[Word], index: int) -> bool:
+    """Whether the "move" at ``index`` tells of an occasion moved to another time ("the trip
+    moved", "the meeting got moved to Tuesday"): the noun before it, past helping verbs."""
+    if words[index].norm not in ("move", "moved"):
+        return False
+    before = index - 1
+    while before >= 0 and words[before].norm in _MOVED_AUXILIARIES:
+        before -= 1
+    return before >= 0 and words[before].norm in _OCCASIONS
 
 
 def _moves_something(words: Sequence[Word], index: int) -> bool:

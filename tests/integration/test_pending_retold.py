@@ -143,9 +143,9 @@ def test_a_further_change_in_one_language_is_not_joined_to_the_change_waiting(
     open_memory: Callable[..., Memory],
 ) -> None:
     """The final run of session 13 found a wrong merge on held-out personal4 (its own texts,
-    kept here as the guard, a year earlier): the medicine stopped was joined to the waiting change of doctor
-    ("tells again the change of conflict …") and lost. In one language a joined text must be
-    what the sameness guard reads as that change told again."""
+    kept here as the guard, a year earlier): the medicine stopped was joined to the waiting
+    change of doctor ("tells again the change of conflict …") and lost. In one language a
+    joined text must be what the sameness guard reads as that change told again."""
     memory = open_memory(llm=None)
     told = [
         ("2024-06-19", "胃不好，慢性浅表性胃炎，在北大深圳医院看消化科的王医生。"),
