@@ -69,7 +69,8 @@ def _add_retrieval(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     parser.add_argument(
         "--sets",
         help="comma-separated parts of set names to run (e.g. personal,locomo); default: all "
-        "but the personal2 … personal5 sets (held out, or dev sets run only when named); with this "
+        "but the personal2 … personal6 sets (held out, or dev sets run only when named; personal6 "
+        "only by its key, never in --dump); with this "
         "option no report file unless --out is given",
     )
     parser.add_argument(
@@ -240,7 +241,8 @@ def _add_hygiene(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--sets",
         help="comma-separated personal sets to add one by one (e.g. personal,personal2; "
-        "default: every one, or those not held out with --skip-held-out)",
+        "default: every one but personal6, run only when named, or those not held out with "
+        "--skip-held-out)",
     )
     parser.add_argument(
         "--imported",

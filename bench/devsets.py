@@ -13,7 +13,9 @@
   ``bench/data/personal3``, a third, mostly English; ``bench/data/personal4``, a fourth, mostly
   Chinese): the same format, each scored only when asked for (``--sets personal2``,
   ``--sets personal4``) so no default run or fit sees it. ``bench/data/personal5`` (a fifth
-  person, en + zh; a dev set) is run the same way, only when named (``--sets personal5``).
+  person, en + zh; a dev set) is run the same way, only when named (``--sets personal5``);
+  ``bench/data/personal6`` (a sixth, en + zh, fresh and held out) only by its key
+  (``--sets personal6``, not ``--sets held``).
 
 Each set is loaded into a fresh encrypted store (one namespace per user or conversation) through
 the public API; recall runs with ``touch=False`` and a clock fixed after the newest memory.
@@ -313,8 +315,9 @@ def all_sets(
 ) -> list[DevSet]:
     """Every dev set (those not wanted are not even read: the personal set alone needs nothing
     outside the repository); the held-out personal sets only with ``held_out``: ``True`` for
-    all of them, or the names (``bench.personal.SETS`` keys) of those wanted; the time
-    questions (``bench.personal.TIME_SET``) last, with ``time_wanted``."""
+    all of them but those run only by name (``named_only``), or the names
+    (``bench.personal.SETS`` keys) of those wanted; the time questions
+    (``bench.personal.TIME_SET``) last, with ``time_wanted``."""
     from bench.personal import SETS
 
     sets = []
@@ -323,7 +326,8 @@ def all_sets(
     if locomo_wanted:
         sets.append(locomo_set(locomo))
     for name, chosen in SETS.items():
-        wanted = held_out is True or (not isinstance(held_out, bool) and name in held_out)
+        every = held_out is True and not chosen.named_only  # personal6 only by its name
+        wanted = every or (not isinstance(held_out, bool) and name in held_out)
         if not chosen.held_out or wanted:
             sets.append(personal_set(name))
     if time_wanted:

@@ -11,6 +11,7 @@ Three kinds of input, all in the repository:
   date order into one store, with its ``updates`` / ``restates`` labels; the held-out personal
   sets (``bench/data/personal2``, ``personal3`` and ``personal4``, other people) the same way, in
   rows of their own (report them, never tune on them; ``--skip-held-out`` leaves them out);
+  ``personal6`` (a fresh held-out set) only when ``--sets`` names it;
 - timing: ``remember`` of new memories into a store of 10,000 synthetic ones
   (:mod:`bench.synthetic`).
 
@@ -360,11 +361,29 @@ def report(
 
 
 def personal_sets(skip_held_out: bool) -> list[str]:
-    """The personal sets to score, in order: every one, or with ``skip_held_out`` only those
-    that may be tuned on."""
+    """The personal sets to score without ``--sets``, in order: every one but those run only by
+    their key (personal6), or with ``skip_held_out`` only those that may be tuned on."""
     from bench.personal import SETS
 
-    return [name for name, chosen in SETS.items() if not (chosen.held_out and skip_held_out)]
+    return [
+        name
+        for name, chosen in SETS.items()
+        if not chosen.named_only and not (chosen.held_out and skip_held_out)
+    ]
+
+
+def chosen_sets(sets: str | None, skip_held_out: bool) -> list[str]:
+    """The personal sets a run scores: those ``--sets`` names (any key of ``bench.personal.SETS``,
+    personal6 too), else :func:`personal_sets`."""
+    from bench.personal import SETS
+
+    if not sets:
+        return personal_sets(skip_held_out)
+    named = [name for name in sets.split(",") if name]
+    unknown = sorted(set(named) - set(SETS))
+    if unknown:
+        raise SystemExit(f"unknown personal sets: {', '.join(unknown)}")
+    return named
 
 
 def run(args: argparse.Namespace) -> int:
@@ -380,14 +399,7 @@ def run(args: argparse.Namespace) -> int:
         if CROSS_PAIRS.exists():
             cross = hygiene_pairs(CROSS_PAIRS)
             scores.append(score_pairs("hygiene_pairs_cross.jsonl", cross, directory))
-        chosen = personal_sets(args.skip_held_out)
-        if getattr(args, "sets", None):
-            named = [name for name in args.sets.split(",") if name]
-            unknown = sorted(set(named) - set(personal_sets(False)))
-            if unknown:
-                raise SystemExit(f"unknown personal sets: {', '.join(unknown)}")
-            chosen = named
-        for name in chosen:
+        for name in chosen_sets(getattr(args, "sets", None), args.skip_held_out):
             scores += score_personal(directory, name)
             if getattr(args, "imported", False):
                 scores += score_personal(directory, name, imported=True)

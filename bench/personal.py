@@ -6,6 +6,9 @@ since round 5, still run only when named), ``bench/data/personal3`` (Hélène Mo
 session 7 so the rules meet a set none of them has seen) are held out: report figures on them,
 never tune on them. ``bench/data/personal5`` (Wendy Lin, a pharmacist in Vancouver; written in
 session 11 by a helper who did not read the rules) is a dev set run only when named, as personal2.
+``bench/data/personal6`` (Xu Jing and Tomás Rivera, a bilingual household in Melbourne; written in
+session 14 by a helper who did not read the rules) is a fresh held-out set, run only when named by
+its key: the lead runs it once, at the end of a session.
 All share one format; see their READMEs for the fields and the asking dates, and :data:`SETS`
 for how the benchmarks name them.
 Loading validates what the benchmarks rely on and stops with a clear message naming the file,
@@ -197,6 +200,10 @@ class PersonalSet:
     #: recall round 5 (rec12e) looked at its misses, and is a dev set since (its name no longer
     #: says "held out")
     held_out: bool = False
+    #: run only when named by its own key (``--sets personal6``): never with ``--sets held``, in
+    #: a hygiene run without ``--sets``, in ``devsets.all_sets(held_out=True)`` or in the dumps
+    #: ``bench fit`` reads, so that nothing is tuned on it before the lead's one run
+    named_only: bool = False
 
     def memories(self) -> list[PersonalMemory]:
         return load_memories(self.folder)
@@ -232,6 +239,15 @@ SETS = {
         DATA_DIR.parent / "personal5",
         dt.date(2026, 12, 1),
         held_out=True,
+    ),
+    # A fresh held-out set (session 14, data15; issues 12 and 13): personal3 and personal4 have
+    # been looked at over many sessions. Run only when named by its key, once, by the lead.
+    "personal6": PersonalSet(
+        "personal6 (Xu Jing, held out)",
+        DATA_DIR.parent / "personal6",
+        dt.date(2026, 12, 1),
+        held_out=True,
+        named_only=True,
     ),
 }
 

@@ -359,11 +359,26 @@ def log(message: str) -> None:
 
 def held_out_named(wanted: Sequence[str]) -> set[str]:
     """The held-out personal sets a ``--sets`` list names: by key (``personal3``) or all of them
-    with a part of "held out". A plain ``personal`` names none, so it never runs one by accident."""
+    with a part of "held out" (but those run only by their key, as personal6). A plain
+    ``personal`` names none, so it never runs one by accident."""
     from bench.personal import SETS
 
-    held = [name for name, chosen in SETS.items() if chosen.held_out]
-    return {name for name in held for o in wanted if name in o or "held" in o}
+    held = [(name, chosen.named_only) for name, chosen in SETS.items() if chosen.held_out]
+    return {
+        name
+        for name, by_key_only in held
+        for o in wanted
+        if name in o or ("held" in o and not by_key_only)
+    }
+
+
+def dumped(name: str) -> bool:
+    """Whether a set's questions (``name``, as reports show it, its imported row too) go into the
+    ``--dump`` that ``bench fit`` reads: every set's but those run only by their key (personal6),
+    so no fit is tuned on them."""
+    from bench.personal import SETS
+
+    return not any(name.startswith(c.title) for c in SETS.values() if c.named_only)
 
 
 def run(
@@ -394,7 +409,7 @@ def run(
     if not sets:
         raise SystemExit(
             f"No dev set matches {', '.join(only)}: try madial, locomo, personal, personal2, "
-            "personal3, personal4, personal5, time."
+            "personal3, personal4, personal5, personal6, time."
         )
     if personal_imported:  # each beside its one-by-one row
         sets = [x for s in sets for x in ([s, devsets.imported(s)] if s.one_by_one else [s])]
@@ -423,8 +438,10 @@ def run(
                 devset, built.path, embedder, built.memory_of, built.load_seconds
             )
             log(f"recalling {devset.name}: {len(devset.questions)} questions")
+            # a set run only by its key (personal6) never reaches the dumps `bench fit` reads
+            kept = dump if dumped(devset.name) else None
             with unlinked() if without_links else contextlib.nullcontext():
-                result = run_set(view, CHOICES[embedder_key].label, dump, second)
+                result = run_set(view, CHOICES[embedder_key].label, kept, second)
             others = [s for s in sets if s.items is not devset.items]
             if others:
                 other = others[sets.index(devset) % len(others)]

@@ -51,6 +51,7 @@ def test_retrieval_scores_the_personal_set_beside_both_legs(tmp_path: Path) -> N
     assert "personal3" not in report, "the held-out set runs only when named"
     assert "personal4" not in report, "the held-out set runs only when named"
     assert "personal5" not in report, "the fifth set runs only when named"
+    assert "personal6" not in report, "the sixth set runs only when named"
     assert (tmp_path / "retrieval.json").exists()
     fitted = run_bench("fit", str(dump))
     assert fitted.returncode == 0, fitted.stderr

@@ -18,7 +18,9 @@ from bench.personal import QUESTION_KINDS, SETS, PersonalMemory, PersonalSet
 HELD_OUT = SETS["personal2"]
 #: The question checks below hold for every set run only when named (personal5 is a dev set).
 every_held_out = pytest.mark.parametrize(
-    "chosen", [SETS[name] for name in ("personal2", "personal3", "personal4", "personal5")], ids=str
+    "chosen",
+    [SETS[name] for name in ("personal2", "personal3", "personal4", "personal5", "personal6")],
+    ids=str,
 )
 # Words a paraphrase may share with its answer: they carry no content.
 _FUNCTION_WORDS = (

@@ -62,6 +62,7 @@ every_set = pytest.mark.parametrize("chosen", list(SETS.values()), ids=list(SETS
         (SETS["personal3"], (40, 50, 60, 5, 5)),  # the third person, mostly English
         (SETS["personal4"], (45, 90, 60, 5, 5)),  # the fourth, mostly Chinese (session 7)
         (SETS["personal5"], (50, 90, 55, 10, 10)),  # the fifth, a dev set (session 11)
+        (SETS["personal6"], (50, 60, 40, 8, 10)),  # the sixth, held out afresh (session 14)
     ],
     ids=list(SETS),
 )
