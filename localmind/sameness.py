@@ -553,6 +553,8 @@ def _values_vouch(existing: str, candidate: str, similarity: float | None) -> Sa
         len(shared) < _VOUCHING_VALUES
         or len(specific) < _SPECIFIC_VALUES
         or len(longer - shorter) > _MOST_ADDED_VALUES
+        # a name added may be someone else the fact is told of too (以宁和以恒的生日)
+        or (longer - shorter) & latin
     ):
         return None
     # the memory takes the new text when it gives more values (nothing else is compared)
