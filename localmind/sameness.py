@@ -501,12 +501,12 @@ def _values_vouch(existing: str, candidate: str, similarity: float | None) -> Sa
     house in Ballard was accepted! $985,000, closing on October 30." / 我们在Ballard看中的三居室
     出价98.5万美元，卖家接受了，10月30号过户。 The words of such free translations ("closing" /
     过户) are what no dictionary matches one for one; their values say they tell one thing.
-    When one telling adds values (at most :data:`_MOST_ADDED_VALUES`: "… at the Midland Avenue
-    clinic" / Midland诊所) the memory keeps it, the fuller one, and the other stays among its
-    restatements: nothing told is lost. Names in Chinese characters that no Latin name of the
-    English text accounts for, or no values, or only a few, leave the pair two memories: a
-    value swapped in words (前端 / backend, 右 / left knee) is not seen by values, so values
-    must carry the pair."""
+    When one telling adds values (at most :data:`_MOST_ADDED_VALUES`, no name: "The mortgage
+    is with RBC, 4.49% for five years." / …，2030年到期) the memory keeps it, the fuller one,
+    and the other stays among its restatements: nothing told is lost. Names in Chinese
+    characters that no Latin name of the English text accounts for, or no values, or only a
+    few, leave the pair two memories: a value swapped in words (前端 / backend, 右 / left
+    knee) is not seen by values, so values must carry the pair."""
     if similarity is None or similarity < CROSS_SIMILARITY:
         return None
     old, new = _birthday(read(existing)), _birthday(read(candidate))
