@@ -112,7 +112,7 @@ def compare(
         detail = _adds_detail(shorter, longer, similarity)
         if detail is not None:
             return Sameness(Likeness.SAME, f"tells it and adds a detail ({detail})", keeps_new)
-    return verdict
+    return _values_vouch(existing, candidate, similarity) or verdict
 
 
 def _declared_names_written(
@@ -480,6 +480,226 @@ def _told_in_both_languages(old: Statement, new: Statement, similarity: float) -
             keeps_new=new is chinese,
         )
     return Sameness(Likeness.SAME, f"the same in both languages (similarity {similarity:.2f})")
+
+
+# A free translation the dictionaries cannot match word for word merges when it gives this many
+# of the other telling's values, this many of them specific (:func:`_values_vouch`).
+_VOUCHING_VALUES = 3
+_SPECIFIC_VALUES = 2
+# ... and a fuller one adds at most this many values of its own.
+_MOST_ADDED_VALUES = 2
+_SPECIFIC_NUMBER = re.compile(r"\d\d|\d[.,%]|%")
+
+
+def _values_vouch(existing: str, candidate: str, similarity: float | None) -> Sameness | None:
+    """SAME for an English and a Chinese telling, close enough for a translation, that agree
+    on every value both give and on everything but words: the same people, negation, tense,
+    change cue, qualifiers and roles (every check of the guard but the wording), and the
+    values of one (numbers, months and weekdays, names in Latin letters) all given by the
+    other, at least :data:`_VOUCHING_VALUES` of them, :data:`_SPECIFIC_VALUES` specific (a
+    name, a number of two digits or more, an amount, a rate): "Our offer on a three-bedroom
+    house in Ballard was accepted! $985,000, closing on October 30." / 我们在Ballard看中的三居室
+    出价98.5万美元，卖家接受了，10月30号过户。 The words of such free translations ("closing" /
+    过户) are what no dictionary matches one for one; their values say they tell one thing.
+    When one telling adds values (at most :data:`_MOST_ADDED_VALUES`, no name: "The mortgage
+    is with RBC, 4.49% for five years." / …，2030年到期) the memory keeps it, the fuller one,
+    and the other stays among its restatements: nothing told is lost. Names in Chinese
+    characters that no Latin name of the English text accounts for, or no values, or only a
+    few, leave the pair two memories: a value swapped in words (前端 / backend, 右 / left
+    knee) is not seen by values, so values must carry the pair."""
+    if similarity is None or similarity < CROSS_SIMILARITY:
+        return None
+    old, new = _birthday(read(existing)), _birthday(read(candidate))
+    if old.lang == new.lang or {old.lang, new.lang} != {"en", "zh"}:
+        return None
+    for check in (_people, _negation, _tense, _antonyms, _roles, _actors):
+        if check(old, new) is not None:
+            return None
+    english, chinese = (old, new) if old.lang == "en" else (new, old)
+    if (
+        # "she" told where Chinese says nothing (去年秋天满四岁): who else is told is compared
+        set(old.persons) - {SELF, OTHER} != set(new.persons) - {SELF, OTHER}
+        or bool(old.cues) != bool(new.cues)
+        or old.comparison is not None
+        or new.comparison is not None
+        or ((_gives_roles(old) or _gives_roles(new)) and not _same_roles_across(english, chinese))
+        or not _same_actors_across(english, chinese, loosely=True)
+        or not _same_qualifiers_across(english, chinese)
+        or (_negated(english) and not _same_negated_across(english, chinese))
+        or _numbers_moved(existing, candidate)
+    ):
+        return None
+    latin = frozenset(name for group in english.names for name in group if _LATIN.match(name))
+    latin |= frozenset(name for group in chinese.names for name in group if _LATIN.match(name))
+    latin -= _shortened_names(english, chinese)
+    written = _names_in_latin(chinese, latin)
+    if _unaccounted_names(chinese, written):
+        return None
+    values_en, values_zh = _values(english, latin, chinese), _values(written, latin, english)
+    if values_en <= values_zh:
+        shorter, longer = values_en, values_zh
+    elif values_zh <= values_en:
+        shorter, longer = values_zh, values_en
+    else:
+        return None
+    if _opposite_in_words(english, chinese) or not _values_in_one_order(
+        english, written, shorter, latin
+    ):
+        return None
+    groups = _name_groups(english, latin)
+    shared = {groups.get(value, value) for value in shorter}
+    specific = {v for v in shared if v in groups.values() or _SPECIFIC_NUMBER.search(v)}
+    if (
+        len(shared) < _VOUCHING_VALUES
+        or len(specific) < _SPECIFIC_VALUES
+        or len(longer - shorter) > _MOST_ADDED_VALUES
+        # a name added may be someone else the fact is told of too (以宁和以恒的生日)
+        or (longer - shorter) & latin
+    ):
+        return None
+    # the memory takes the new text when it gives more values (nothing else is compared)
+    fuller = values_zh > values_en if new is chinese else values_en > values_zh
+    added = sorted(longer - shorter)
+    detail = f", which adds {', '.join(added)}" if added else ""
+    return Sameness(
+        Likeness.SAME,
+        f"told again in the other language with the same values ({', '.join(sorted(shorter))})"
+        f"{detail} (similarity {similarity:.2f})",
+        keeps_new=fuller,
+    )
+
+
+# Words whose opposite a free translation may say in its own words ("left knee" / 右膝, "fixed"
+# / 浮动利率): the values agree, the words do not. English words, as CC-CEDICT glosses say them.
+_OPPOSITES = frozenset(
+    tuple(sorted(pair))
+    for pair in (
+        ("left", "right"),
+        ("front", "back"),
+        ("fixed", "floating"),
+        ("fixed", "variable"),
+        ("fixed", "float"),
+        ("accept", "reject"),
+        ("accepted", "rejected"),
+        ("buy", "sell"),
+        ("bought", "sold"),
+        ("up", "down"),
+        ("upper", "lower"),
+        ("north", "south"),
+        ("east", "west"),
+        ("first", "last"),
+        ("full", "part"),
+        ("rise", "fall"),
+        ("arrive", "leave"),
+        ("borrow", "lend"),
+        ("import", "export"),
+        ("win", "lose"),
+        ("pass", "fail"),
+        ("passed", "failed"),
+        *(pair for pair in ANTONYMS if _LATIN.match(pair[0])),
+    )
+)
+
+
+def _opposite_in_words(english: Statement, chinese: Statement) -> bool:
+    """Whether the Chinese text holds a word glossed as the opposite of an English word the
+    English text says, an opposite the English does not say itself (右 "right" for "left")."""
+    said = {word.surface.lower() for word in english.words} | {w.norm for w in english.words}
+    for span in _spans(chinese.text):
+        glosses = meanings(span)
+        for gloss in glosses - said:
+            if any(tuple(sorted((word, gloss))) in _OPPOSITES for word in said - glosses):
+                return True
+    return False
+
+
+_ZH_MONTH = re.compile(r"(\d{1,2}|[一二三四五六七八九十]{1,3})月")
+_ZH_NUMERALS = {c: n for n, c in enumerate("一二三四五六七八九十", start=1)}
+
+
+def _values_in_one_order(
+    english: Statement, chinese: Statement, shared: frozenset[str], latin: frozenset[str]
+) -> bool:
+    """Whether values that could swap are told in one order: two or more months (December 20
+    to January 3 / 1月3号出发，12月20号回来), or two or more names and two or more numbers
+    (Ethan is 12 and Chloe is 6 / Chloe 12岁，Ethan 6岁: which number is whose). Two or more
+    weekdays are not compared: in doubt."""
+    if len(shared & WEEKDAYS) > 1:
+        return False
+    months = shared & MONTHS
+    if len(months) > 1 and _months_in_order(english) != _months_in_order(chinese):
+        return False
+    names, numbers = shared & latin, shared - latin - MONTHS - WEEKDAYS
+    if len(names) > 1 and len(numbers) > 1:
+        return _in_order(english.text, names | numbers) == _in_order(chinese.text, names | numbers)
+    return True
+
+
+def _months_in_order(statement: Statement) -> list[str]:
+    if statement.lang == "en":
+        return [w.norm[:3] for w in statement.words if w.norm in MONTHS]
+    found = []
+    for match in _ZH_MONTH.finditer(statement.text):
+        number = match.group(1)
+        month = int(number) if number.isdigit() else _zh_small_number(number)
+        if 1 <= month <= 12:
+            found.append(_MONTH_NAMES[month - 1])
+    return found
+
+
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _zh_small_number(text: str) -> int:
+    """一 … 十二 as a number (0 when it is none)."""
+    if text == "十":
+        return 10
+    if text.startswith("十"):
+        return 10 + _ZH_NUMERALS.get(text[1:], 0)
+    return _ZH_NUMERALS.get(text, 0)
+
+
+def _in_order(text: str, values: frozenset[str]) -> list[str]:
+    """``values`` (names, numbers) in the order ``text`` first gives them."""
+    lowered = text.lower().replace(",", "")
+    found = []
+    for value in values:
+        pattern = _name_pattern(value) if _LATIN.match(value) and not value[0].isdigit() else None
+        match = (
+            re.search(pattern, lowered)
+            if pattern
+            else re.search(rf"(?<![\d.]){re.escape(value)}(?![\d.])", lowered)
+        )
+        found.append((match.start() if match else len(lowered), value))
+    return [value for _, value in sorted(found)]
+
+
+def _values(statement: Statement, latin: frozenset[str], other: Statement) -> frozenset[str]:
+    """The values ``statement`` gives: its numbers (across languages, as :func:`_numbers`
+    reads them), months and weekdays, and which of ``latin`` it names."""
+    counts = _name_counts(statement, latin)
+    names = frozenset(name for name in latin if counts[name])
+    return _clock_free(statement, other) | statement.dates | names
+
+
+def _name_groups(english: Statement, latin: frozenset[str]) -> dict[str, str]:
+    """Each Latin name's full name ("london" → "london drugs"): a name of two words is one
+    value."""
+    groups: dict[str, str] = {}
+    for group in english.names:
+        parts = sorted(name for name in group if name in latin)
+        groups.update((name, " ".join(parts)) for name in parts)
+    return groups
+
+
+def _unaccounted_names(chinese: Statement, written: Statement) -> bool:
+    """Whether the Chinese text names someone or something in Chinese characters that no
+    Latin name of the pair accounts for (莉莉 for "Anna"): a value the values cannot compare."""
+    for group in chinese.names:
+        for name in group:
+            if _HAS_CJK_ANYWHERE.search(name) and name in written.text:
+                return True
+    return False
 
 
 # A Chinese telling that says every English word may add this many words of its own.
@@ -867,11 +1087,12 @@ def _accounted_for(content: Sequence[str], said: frozenset[str]) -> bool:
     )
 
 
-def _same_actors_across(english: Statement, chinese: Statement) -> bool:
+def _same_actors_across(english: Statement, chinese: Statement, *, loosely: bool = False) -> bool:
     """ "Tom owes me $50" is not 我欠汤姆50美元: the people, a Chinese name read as the
     English one it translates to (汤姆 → Tom), in the same order. A name is compared here
     only where both texts hold it: "Japanese" is 日语, a word; jieba tags some words as names
-    (过敏, 小提琴), which are compared as words."""
+    (过敏, 小提琴), which are compared as words. ``loosely``: as a free translation tells
+    them (:func:`_told_loosely`)."""
     latin = frozenset(name for group in english.names for name in group) | {
         word.norm
         for word in english.words
@@ -894,9 +1115,32 @@ def _same_actors_across(english: Statement, chinese: Statement) -> bool:
         actors(english, names),
         lambda actor: actor if actor in shared or actor not in latin else None,
     )
+    if loosely:
+        sequence_en, sequence_zh = _told_loosely(sequence_en, sequence_zh)
     if len(sequence_en) < 2 and len(sequence_zh) < 2:
         return True  # no roles to swap ("My favourite fruit" / 我最喜欢的水果: who is the same)
     return sequence_en == sequence_zh
+
+
+def _told_loosely(
+    first: list[frozenset[str]], second: list[frozenset[str]]
+) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    """Two orders of people as a free translation tells them: "she" beside the name it stands
+    for is that name; the user, or "he" / "she", told on one side only (Chinese leaves out
+    我, English says "our offer … was accepted") is left out of both. Told on both sides they
+    are compared in their order ("Tom paid me" / 我付了汤姆: a swap)."""
+    every = (first, second)
+    dropped = {
+        who
+        for who in (SELF, OTHER)
+        if len({any(who in group for group in sequence) for sequence in every}) > 1
+    }
+
+    def kept(sequence: list[frozenset[str]]) -> list[frozenset[str]]:
+        groups = (group - {OTHER} if len(group) > 1 else group for group in sequence)
+        return [group - dropped for group in groups if group - dropped]
+
+    return kept(first), kept(second)
 
 
 def _people_in_order(

@@ -593,3 +593,32 @@ def test_a_return_never_joins_the_leave_it_ends(open_memory: Callable[..., Memor
     )
     assert back.decision is not Decision.MERGED, back.reason
     assert memory.get(leave.id).content.startswith("Mia is on maternity leave")
+
+
+def test_a_free_translation_giving_the_same_values_merges_and_loses_nothing(
+    open_memory: Callable[..., Memory],
+) -> None:
+    # hyg15: "for five years" / 五年固定利率 … 2030年到期: words no dictionary matches one for
+    # one, values that agree (RBC, 4.49%, 5) and one more in the Chinese (2030)
+    shorter = "The mortgage is with RBC, 4.49% for five years."
+    fuller = "房贷在RBC办的，五年固定利率4.49%，2030年到期。"
+    memory, first, outcome = told_after(open_memory, shorter, fuller)
+    assert outcome.decision is Decision.MERGED, outcome.reason
+    assert "the same values" in outcome.reason and memory.count() == 1
+    kept = memory.get(first.id)
+    assert kept.content == fuller  # the memory says the most
+    assert kept.metadata["restatements"] == [shorter]  # and the other telling is kept
+    # found by either telling's own words
+    for query in ("2030年到期", "mortgage with RBC"):
+        assert [r.memory.id for r in memory.recall(query, 1, threshold=0)] == [first.id], query
+    [(exported, _)] = list(memory.export())
+    assert exported.content == fuller and exported.metadata["restatements"] == [shorter]
+
+
+def test_a_free_translation_with_the_same_values_in_other_places_stays_apart(
+    open_memory: Callable[..., Memory],
+) -> None:
+    english = "This Christmas we're flying to Chengdu to see my parents, December 18 to January 4."
+    swapped = "今年圣诞节我们飞成都看爸妈，1月4号出发，12月18号回来。"  # leave Jan 4, back Dec 18
+    memory, _, outcome = told_after(open_memory, english, swapped)
+    assert outcome.decision is not Decision.MERGED and memory.count() == 2

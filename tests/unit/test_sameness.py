@@ -1103,3 +1103,96 @@ def test_values_read_alike_still_tell_other_values_apart(old: str, new: str) -> 
 def test_a_value_read_alike_in_both_languages_merges(english: str, chinese: str) -> None:
     assert compare(english, chinese, 0.7).same
     assert compare(chinese, english, 0.7).same
+
+
+# --- round 15: free translations whose values vouch for them (hyg15) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        (
+            "Our offer on the Fremont condo was accepted: $640,000, closing on June 12.",
+            "我们在Fremont看中的公寓出价64万美元，卖家同意了，6月12号过户。",
+        ),
+        (
+            "Our car loan is with BMO: 6.2% for five years, $480 a month.",
+            "车贷在BMO办的，五年期利率6.2%，每月还480加元。",
+        ),
+        (
+            "This Christmas we're flying to Chengdu to see my parents, December 18 to January 4.",
+            "今年圣诞节我们飞成都看爸妈，12月18号出发，1月4号回来。",
+        ),
+    ],
+)
+def test_a_free_translation_giving_the_same_values_is_the_same(english: str, chinese: str) -> None:
+    # "closing" / 过户, "accepted" / 卖家同意了: words no dictionary matches one for one; three
+    # values or more, two of them specific, agree, and nothing else differs
+    for old, new in ((english, chinese), (chinese, english)):
+        told = compare(old, new, 0.7)
+        assert told.same and "the same values" in told.why and not told.keeps_new
+        assert not compare(old, new, 0.55).same  # too far apart for a translation
+
+
+def test_a_free_translation_adding_a_value_keeps_the_fuller_text() -> None:
+    shorter = "The mortgage is with RBC, 4.49% for five years."
+    fuller = "房贷在RBC办的，五年固定利率4.49%，每月还5900加元。"
+    told = compare(shorter, fuller, 0.7)
+    assert told.same and told.keeps_new and "5900" in told.why  # the memory takes the fuller
+    back = compare(fuller, shorter, 0.7)
+    assert back.same and not back.keeps_new  # the fuller memory keeps its text
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        # an opposite in words: the values agree, the words do not
+        (
+            "My left knee surgery is on March 10 at Burnaby Hospital, $2,000.",
+            "3月10号在Burnaby Hospital做右膝手术，2000美元。",
+        ),
+        (
+            "Mortgage is with RBC, 5-year fixed at 4.49%, about $5,900 a month.",
+            "房贷在RBC，五年浮动利率4.49%，每月还款大约5900块。",
+        ),
+        ("Sold the Civic for $12,000 on May 3.", "5月3号花1.2万美元买了一辆Civic。"),
+        # the same values in other places: whose number, which date first
+        (
+            "Ethan is 12 and Chloe is 6; both go to Stride Avenue.",
+            "以宁（Chloe）12岁，以恒（Ethan）6岁，都在Stride Avenue上学。",
+        ),
+        (
+            "This Christmas we're flying to Chengdu to see my parents, December 18 to January 4.",
+            "今年圣诞节我们飞成都看爸妈，1月4号出发，12月18号回来。",
+        ),
+        ("Tom paid me $50 on May 3 at Costco.", "5月3号我在Costco付了汤姆50美元。"),
+        # negation, someone else, a value more that is a change, tense
+        (
+            "Our offer on the Fremont condo was accepted: $640,000, closing on June 12.",
+            "我们在Fremont看中的公寓出价64万美元，卖家没同意，6月12号过户。",
+        ),
+        (
+            "The mortgage is with TD, 4.39% fixed for five years, $216,000 down.",
+            "我妹妹的房贷在TD银行办的，五年固定利率4.39%，首付21.6万。",
+        ),
+        (
+            "The mortgage is with TD, 4.39% fixed for five years, $216,000 down.",
+            "房贷在TD银行办的，五年固定利率4.39%，首付21.6万，明年要换到RBC。",
+        ),
+        (
+            "This Christmas we're flying to Chengdu to see my parents, December 18 to January 4.",
+            "去年圣诞节我们飞成都看了爸妈，12月18号出发，1月4号回来。",
+        ),
+        # too few values to vouch: the words must agree (a swap in words stays apart)
+        (
+            "Our offer on the Fremont condo was accepted: $640,000.",
+            "我们在Fremont看中的公寓出价64万美元，卖家同意了。",
+        ),
+        ("I work at Google as a backend engineer.", "我在Google做前端工程师。"),
+    ],
+)
+def test_a_free_translation_with_the_same_values_that_says_something_else_is_not_the_same(
+    english: str, chinese: str
+) -> None:
+    assert not compare(english, chinese, 1.0).same
+    assert not compare(chinese, english, 1.0).same
