@@ -521,7 +521,7 @@ class Recaller:
         for one attribute asked, a memory that sets it holds its words (上班 or "产品经理"
         for 工作). Recency answers "now" instead (``PRESENT_RECENCY``)."""
         asked = _last_line(query)
-        wanted = read(asked).single_slots
+        wanted = _slots_asked(asked)
         words = words_about_now(asked) if wanted else []
         if not words:
             return
@@ -1069,7 +1069,7 @@ class Recaller:
         only spared the relevance bar."""
         if not self.settings.fusion.keep_asked_attribute:
             return set()
-        wanted = read(_last_line(query)).single_slots
+        wanted = _slots_asked(_last_line(query))
         if not wanted:
             return set()
         return {
@@ -1342,7 +1342,7 @@ class Recaller:
         """None unless the query's last line asks how things stand now; then the user's
         one-value attributes it asks about (none, for "what do I drink these days?")."""
         asked = _last_line(query)
-        return read(asked).single_slots if asks_about_now(asked) else None
+        return _slots_asked(asked) if asks_about_now(asked) else None
 
     def _same_attribute_later(
         self, asked: frozenset[str], results: Sequence[_Ranked], stored: set[str]
@@ -1356,7 +1356,13 @@ class Recaller:
             for r in results[:UNLINKED_CANDIDATES]
             if r.memory.id in stored and r.memory.type is not MemoryType.EPISODIC
         ]
-        told = {m.id: _cached(self._attributes, m, _attributes_told) & asked for m in facts}
+        # what one does and for whom are one answer to "where do I work now?": a nurse at St.
+        # Paul's is no longer current after "I joined Vancouver General" (review15 K4)
+        asked = _work_as_one(asked)
+        told = {
+            m.id: _work_as_one(_cached(self._attributes, m, _attributes_told)) & asked
+            for m in facts
+        }
         return [
             (older.id, newer.id)
             for older in facts
@@ -1507,7 +1513,26 @@ def _asks_a_current_attribute(query: str) -> bool:
     one-value attributes ("where do I live?", "What car do I drive?"): its latest value is
     the answer. Not "How much did we sell the BYD for?"."""
     asked = _last_line(query)
-    return bool(read(asked).single_slots) and not told_in_the_past(asked)
+    return bool(_slots_asked(asked)) and not told_in_the_past(asked)
+
+
+# "Where do I work?", "Who am I working for now?": a statement's bare "work" sets no attribute
+# ("I work from home", "work at night": ``statement._work_slots``), but asked where or for whom
+# the user works, the question asks for the employer, or the job that names it. Unread, "Where do
+# I work now?" asked no attribute, and "I joined Bosch last month as a project manager" stayed
+# below "I work at Siemens" (review15 K4; 我现在在哪里上班 reads 上班 as the job already).
+_ASKS_WORKPLACE = re.compile(
+    r"\b(?:where|who)\s+(?:do|am)\s+I\s+(?:\w+\s+)?work(?:ing)?\b", re.IGNORECASE
+)
+
+
+def _slots_asked(question: str) -> frozenset[str]:
+    """The one-value attributes a question asks about: those its words set, and the employer
+    and the job when it asks where the user works."""
+    slots = read(question).single_slots
+    if _ASKS_WORKPLACE.search(question):
+        slots |= {"employer", "job"}
+    return slots
 
 
 def _default_threshold(relevant: Sequence[Relevance], found: _Found, fusion: FusionConfig) -> float:
@@ -1585,12 +1610,33 @@ def _slots_told(text: str) -> frozenset[str]:
     return read(text).single_slots
 
 
+# A new employer told without "work": "I joined Bosch last month", "I started at KPMG",
+# 我加入了腾讯, 我去了字节跳动上班 (the user the subject, a capitalised name after the verb in
+# English). The reader sets no attribute by "join" ("I joined a book club", and a gym is a
+# capitalised name too, "I joined Crunch Fitness": queued against "I work at …" it would be a
+# false change), so recall reads it only where it is asked for: the employer (review15 K4).
+_JOINED_EMPLOYER = re.compile(
+    r"\bI(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?"
+    r"(?:joined|started\s+at)\s+(?:the\s+)?[A-Z]"
+    r"|我(?:刚|已经|最近|现在)?(?:(?:去|进|到)了?[^，。,.！!？?\s]{1,15}(?:上班|工作)"
+    r"|入职了?[^，。,.！!？?\s]|加入了?[^，。,.！!？?\s]{1,15}(?:公司|团队))"
+)
+
+
+def _work_as_one(slots: frozenset[str]) -> frozenset[str]:
+    """``slots`` with the employer read as the job: one change of work sets either."""
+    return slots - {"employer"} | {"job"} if "employer" in slots else slots
+
+
 def _attributes_told(text: str) -> frozenset[str]:
-    """The one-value attributes a text sets of the user (not "my sister lives in Paris")."""
+    """The one-value attributes a text sets of the user (not "my sister lives in Paris"); the
+    employer too when it tells that the user joined one (``_JOINED_EMPLOYER``)."""
     statement = read(text)
     subject = statement.subject
     if subject not in (None, SELF, "i") and SINGLE_SLOTS.get(subject) is None:
         return frozenset()
+    if _JOINED_EMPLOYER.search(text):
+        return statement.single_slots | {"employer"}
     return statement.single_slots
 
 
