@@ -48,10 +48,13 @@ def _convertible() -> frozenset[str]:
     characters: set[str] = set()
     for name in _TABLES:
         for line in (folder / name).read_text(encoding="utf-8").splitlines():
-            if line and not line.startswith("#"):
+            if line and line[0] != "#":
                 key, _, values = line.partition("\t")
                 value = values.split(" ", 1)[0]
-                if len(key) != len(value):
+                if len(key) == 1:  # most lines (~14 ms for them all)
+                    if key != value:
+                        characters.add(key)
+                elif len(key) != len(value):
                     characters.update(key)
                 else:  # 不瞭解 → 不了解 changes 瞭 only: 不 and 解 alone are no sign
                     characters.update(k for k, v in zip(key, value, strict=True) if k != v)
