@@ -233,6 +233,7 @@ def _traditional_read_as_simplified(db: apsw.Connection) -> None:
     from localmind.fts_terms import index_text
     from localmind.records import text_with_restatements
     from localmind.simplified import simplified
+    from localmind.store.memories import secret_column
 
     rows = db.execute(
         "SELECT rowid, content, metadata FROM memories WHERE status = 'active' AND content != ''"
@@ -248,6 +249,9 @@ def _traditional_read_as_simplified(db: apsw.Connection) -> None:
         db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
         db.execute("INSERT INTO memory_fts (rowid, text) VALUES (?, ?)", (rowid, index_text(text)))
         db.execute("INSERT INTO memory_vec_changes (vec_rowid) VALUES (?)", (rowid,))
+        # 密碼 is 密码 now: a Traditional password is kept from assistants as a Simplified one
+        if secret_column(str(content), str(metadata)):
+            db.execute("UPDATE memories SET secret = 1 WHERE rowid = ?", (rowid,))
 
 
 MIGRATIONS: tuple[Migration, ...] = (

@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from localmind.fts_terms import index_text, query_terms
+from localmind.secrets_check import looks_secret
 from localmind.simplified import simplified
 from localmind.timeframe import time_frame
 
@@ -65,3 +66,10 @@ def test_a_question_shares_its_keyword_terms_with_a_memory_in_the_other_script()
     assert index_text(traditional) == index_text(simplified_form)
     assert {"医师", "安稳", "一颗"} <= set(index_text(traditional).split())
     assert query_terms("李醫師說得安穩") == query_terms("李医师说得安稳")
+
+
+@pytest.mark.parametrize("text", ["大門密碼：芝麻開門", "門禁密碼是4821"])
+def test_a_password_told_in_traditional_looks_secret(text: str) -> None:
+    # 密碼 was no telltale word (密码 was): the PIN would have reached an assistant
+    assert looks_secret(text)
+    assert not looks_secret("密碼是什麼？")
