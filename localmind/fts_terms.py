@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from localmind.cjk import RANGES as _CJK
+from localmind.simplified import simplified
 
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W_{_CJK}]+", re.UNICODE)
@@ -162,17 +163,21 @@ def cjk_bigrams(run: str) -> list[str]:
 
 
 def index_text(content: str) -> str:
-    """The text stored in the FTS index for ``content``: CJK runs replaced by their bigrams."""
-    return _CJK_RUN.sub(lambda match: " " + " ".join(cjk_bigrams(match.group())) + " ", content)
+    """The text stored in the FTS index for ``content``: CJK runs replaced by their bigrams,
+    Traditional Chinese read as Simplified (a 醫師 memory and a 医师 question share 医师)."""
+    return _CJK_RUN.sub(
+        lambda match: " " + " ".join(cjk_bigrams(simplified(match.group()))) + " ", content
+    )
 
 
 def query_terms(query: str) -> list[str]:
-    """The distinct search terms of ``query``, in order: CJK bigrams and non-stopword words."""
+    """The distinct search terms of ``query``, in order: CJK bigrams (of its Simplified
+    reading, as :func:`index_text`) and non-stopword words."""
     terms: list[str] = []
     position = 0
     for match in _CJK_RUN.finditer(query):
         terms.extend(_words(query[position : match.start()]))
-        terms.extend(cjk_bigrams(match.group()))
+        terms.extend(cjk_bigrams(simplified(match.group())))
         position = match.end()
     terms.extend(_words(query[position:]))
     return list(dict.fromkeys(terms))

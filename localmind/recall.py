@@ -48,6 +48,7 @@ from localmind.records import (
 )
 from localmind.ringbuffer import RingBuffer, ShortTerm
 from localmind.secrets_check import looks_secret
+from localmind.simplified import simplified
 from localmind.statement import SELF, SINGLE_SLOTS, read
 from localmind.store import SqliteStore, StoredMemory
 from localmind.suspicion import may_replace, told_of_one_thing
@@ -393,6 +394,8 @@ class Recaller:
         # the first query of a process may load the model (or wait for a warm-up loading it):
         # that is reported apart, so the embedding figure describes embedding a query
         loaded = min(model_loads.seconds - loading_before, embedded - started)
+        # Embedded as written; read (time phrases, cues, keywords) as Simplified: 上個月 is 上个月
+        query = simplified(query)
 
         found = _Found(without_secrets=not secrets)
         hyde_vector = self._hyde_vector(query) if hyde else None

@@ -30,6 +30,7 @@ from localmind.bilingual import (
     spellings,
     spells,
 )
+from localmind.simplified import reads_simplified
 from localmind.statement import (
     ANTONYMS,
     FIRST_OF_A_MONTH,
@@ -91,6 +92,7 @@ REORDERING_SIMILARITY = 0.85
 CROSS_SIMILARITY = 0.6
 
 
+@reads_simplified
 def compare(
     existing: str,
     candidate: str,
@@ -330,6 +332,7 @@ def _compare(
     return verdict
 
 
+@reads_simplified
 def numbers_differ(existing: str, candidate: str, replaced: str | None = None) -> bool:
     """Whether each text gives a number the other does not (an hour, an amount), or the two
     name other dates (a day, a month), in either language: two values of one thing, which a
@@ -351,6 +354,7 @@ def numbers_differ(existing: str, candidate: str, replaced: str | None = None) -
     return bool((numbers_old - numbers_new and numbers_new - numbers_old) or dates_old != dates_new)
 
 
+@reads_simplified
 def latin_names_differ(existing: str, candidate: str) -> bool:
     """Across languages, whether each text gives a name in Latin letters the other does not
     ("我换成了Neovim" / "I switched to Vim"): two values, not one change told twice. A name

@@ -34,6 +34,7 @@ from typing import Any
 
 from localmind import lemmas
 from localmind.records import text_with_restatements
+from localmind.simplified import reads_simplified
 
 #: The metadata key holding the person's own verdict (true or false), which wins.
 OVERRIDE = "secret"
@@ -350,6 +351,7 @@ def told_to_person(memory_ids: Sequence[str]) -> str:
     )
 
 
+@reads_simplified  # 我的網銀密碼是… is 密码 (review15a): the telltale words are Simplified
 def find_secret(text: str) -> Finding | None:
     """The first reason ``text`` looks like a secret, or None."""
     for check in (_in_plain_words, _card_number, _key_format, _high_entropy, _no_telltale_word):

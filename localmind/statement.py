@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from localmind import bilingual, lemmas
+from localmind.simplified import simplified
 
 SELF = "self"
 OTHER = "other"
@@ -526,7 +527,9 @@ class Statement:
 
 @lru_cache(maxsize=4096)
 def read(text: str) -> Statement:
-    """The statement ``text`` makes (cached: the same neighbour is read again and again)."""
+    """The statement ``text`` makes (cached: the same neighbour is read again and again).
+    Traditional Chinese is read as Simplified (``localmind.simplified``): 現在 is 现在."""
+    text = simplified(text)
     normal = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     if _HAS_CJK.search(normal):
         english = _CHINESE_GLOSS.sub("", normal)

@@ -28,6 +28,7 @@ from itertools import pairwise
 from localmind import bilingual, places
 from localmind.bilingual import DICTIONARY
 from localmind.kinds import activities_named
+from localmind.simplified import reads_simplified
 from localmind.statement import (
     ANTONYMS,
     BREAKUPS,
@@ -87,6 +88,7 @@ class Suspicion:
 ABOUT_SOMEONE_ELSE = "about someone else"
 
 
+@reads_simplified
 def suspect(existing: str, candidate: str) -> Suspicion:
     old, new = read(existing), read(candidate)
     ended = _ended(old, new)
@@ -228,6 +230,7 @@ def _slots_a_cue_changes(old: Statement, new: Statement) -> frozenset[str]:
     return shared - _HABITS if old.negations else shared
 
 
+@reads_simplified
 def announces_change_to(existing: str, candidate: str) -> bool:
     """Whether ``candidate`` announces a change (now, moved, started, 现在, 不再 …) to what
     ``existing`` tells, where the suspicion rules cannot compare the two word by word (another
@@ -253,6 +256,7 @@ def announces_change_to(existing: str, candidate: str) -> bool:
 
 # Cached: recall asks it of the same pairs of results query after query (2 % of a recall's CPU
 # at 100k memories, uncached), and the answer depends on the two texts alone.
+@reads_simplified
 @lru_cache(maxsize=4096)
 def may_replace(existing: str, candidate: str, alike: bool) -> bool:
     """Whether ``candidate``, told later, may be a later version of ``existing``: the suspicion
@@ -271,6 +275,7 @@ def may_replace(existing: str, candidate: str, alike: bool) -> bool:
     )
 
 
+@reads_simplified
 def told_of_one_thing(existing: str, candidate: str, announced: bool = False) -> bool:
     """Whether two texts may be two values of one thing, as recall must see it before it marks
     the older "may be outdated" by a newer one (review12 R3-R5): the same person
@@ -1083,6 +1088,7 @@ def _tells_the_change_again(old: Statement, new: Statement) -> bool:
     )
 
 
+@reads_simplified
 def changes_more_than(existing: str, change: str, candidate: str) -> bool:
     """``candidate`` changes in ``existing`` something ``change`` (a change of ``existing``
     already waiting for review) does not speak of: a word both ``existing`` and ``candidate``

@@ -25,6 +25,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from functools import cache
 from typing import Any
 
+from localmind.simplified import reads_simplified
 from localmind.statement import IRREGULAR_PAST, SELF_WORDS
 from localmind.statement import read as read_statement
 
@@ -93,6 +94,7 @@ _MIGHT_BE_TIME = re.compile(
 )
 
 
+@reads_simplified
 def might_mention_time(query: str) -> bool:
     """False when ``query`` cannot hold a time phrase (then ``time_frame`` is None, and cheap)."""
     return _MIGHT_BE_TIME.search(query) is not None
@@ -108,12 +110,14 @@ _ASKS_ABOUT_NOW = re.compile(
 )
 
 
+@reads_simplified
 def asks_about_now(question: str) -> bool:
     """Whether ``question`` asks how things stand at present (not about a period: see
     ``time_frame``)."""
     return _ASKS_ABOUT_NOW.search(question) is not None
 
 
+@reads_simplified
 def words_about_now(question: str) -> list[str]:
     """The words of ``question`` that ask how things stand at present ("now", 现在), as
     written, in order."""
@@ -137,11 +141,13 @@ _A_QUESTION = re.compile(
 )
 
 
+@reads_simplified
 def is_a_question(line: str) -> bool:
     """Whether ``line`` asks something (a question mark, or a question word)."""
     return _A_QUESTION.search(line) is not None
 
 
+@reads_simplified
 def asks_about_the_past(question: str) -> bool:
     """Whether ``question`` asks how things were at some earlier time, with or without naming
     a period (see ``time_frame``), and not how they stand now (``asks_about_now`` wins:
@@ -167,6 +173,7 @@ _FROM_THE_DAY = re.compile(
 )
 
 
+@reads_simplified
 def named_from_the_day(phrase: str) -> bool:
     """Whether ``phrase`` names its period only by where it lies from the day it is said
     ("today", "last month", 上个月): the same words in a memory name another period, read from
@@ -175,6 +182,7 @@ def named_from_the_day(phrase: str) -> bool:
     return _FROM_THE_DAY.fullmatch(phrase.strip()) is not None
 
 
+@reads_simplified
 def names_a_season(phrase: str) -> bool:
     """Whether a time phrase names its period by a season ("last spring", 今年春天)."""
     return _NAMES_A_SEASON.search(phrase) is not None
@@ -280,6 +288,8 @@ _ZH_SYNONYMS = {
 # Fixed rewrites, in order: 3月份 → 3月, 5号 → 5日 (not 2号楼), 周一 → 星期一, 上个星期 → 上周...
 _ZH_REWRITES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (_ZH_NUMBER, lambda m: _zh_number(m.group())),
+    # 民国114年 (民國, Taiwan's Republic of China years, read after the Simplified fold) is 2025年
+    (re.compile(r"民国\s*(\d{1,3})\s*年"), lambda m: f"{int(m.group(1)) + 1911}年"),
     (re.compile(r"(?<=\d)个?(?:星期|礼拜)(?=前)"), lambda m: "周"),
     (re.compile(r"(?<=\d)月份"), lambda m: "月"),
     (re.compile(r"(?<=\d)号(?![楼码线房车床门位桌座院栋室])"), lambda m: "日"),
@@ -830,6 +840,7 @@ def _midnight(day: date, tz: tzinfo | None) -> float:
     return (midnight if tz else midnight.astimezone()).timestamp()  # naive: this machine's zone
 
 
+@reads_simplified
 def time_frame(query: str, now: float, tz: tzinfo | None = None) -> TimeFrame | None:
     """The period ``query`` asks about, or None when it names none.
 
@@ -941,6 +952,7 @@ _SAID_AS_PAST = re.compile(
 )
 
 
+@reads_simplified
 def told_in_the_past(text: str) -> bool:
     """Whether ``text`` is told in the past tense ("went", 去了, 看过), also as an assistant
     writes it down: "The user ran a half marathon", "Lily's recital on Saturday went great"
@@ -958,6 +970,7 @@ def told_in_the_past(text: str) -> bool:
     )
 
 
+@reads_simplified
 def says_habit_or_plan_words(text: str) -> bool:
     """Whether ``text`` holds a habit's, a plan's or an every-season word ("every", "usually",
     "plans", "in spring", 每周…): a regex, no reading of the statement (about 3 ms a text), so
@@ -966,6 +979,7 @@ def says_habit_or_plan_words(text: str) -> bool:
     return any(pattern.search(text) for pattern in (_HABIT, _PLAN, _EVERY_SEASON))
 
 
+@reads_simplified
 def tells_no_doing(text: str) -> bool:
     """Whether a memory tells a habit or a plan ("用户每周三晚上上陶艺课", "The user plans a
     trip to Kyoto"), or something of every such season ("I have a mild pollen allergy in
@@ -982,6 +996,7 @@ def _tells_a_plan(text: str) -> bool:
     return not told_in_the_past(text) and ("future" in told.tense or _PLAN.search(text) is not None)
 
 
+@reads_simplified
 def period_told_of(text: str, told_at: float, tz: tzinfo | None = None) -> TimeFrame | None:
     """The period a memory's own words place what it tells in, read from the moment it was told
     (``told_at``): "went to Copenhagen last weekend" told on a Tuesday is the weekend before,

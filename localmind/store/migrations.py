@@ -222,6 +222,38 @@ def _forgotten_texts(db: apsw.Connection) -> None:
     )
 
 
+def _traditional_read_as_simplified(db: apsw.Connection) -> None:
+    # The keyword index reads Traditional Chinese as Simplified (localmind.simplified: a 醫師
+    # memory is found by 医师, 上個月 by 上个月's bigrams): a memory indexed before holds the
+    # Traditional bigrams, so it is indexed again, as a merge re-indexes one (and logged, so a
+    # process holding the index in memory reads it again). Only memories with a Traditional
+    # character change; a store without any is read, not written.
+    import json
+
+    from localmind.fts_terms import index_text
+    from localmind.records import text_with_restatements
+    from localmind.simplified import simplified
+    from localmind.store.memories import secret_column
+
+    rows = db.execute(
+        "SELECT rowid, content, metadata FROM memories WHERE status = 'active' AND content != ''"
+    ).fetchall()
+    for rowid, content, metadata in rows:
+        try:
+            fields = json.loads(str(metadata)) if metadata else {}
+        except ValueError:
+            fields = {}
+        text = text_with_restatements(str(content), fields if isinstance(fields, dict) else {})
+        if simplified(text) == text:
+            continue
+        db.execute("DELETE FROM memory_fts WHERE rowid = ?", (rowid,))
+        db.execute("INSERT INTO memory_fts (rowid, text) VALUES (?, ?)", (rowid, index_text(text)))
+        db.execute("INSERT INTO memory_vec_changes (vec_rowid) VALUES (?)", (rowid,))
+        # 密碼 is 密码 now: a Traditional password is kept from assistants as a Simplified one
+        if secret_column(str(content), str(metadata)):
+            db.execute("UPDATE memories SET secret = 1 WHERE rowid = ?", (rowid,))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _initial_schema),
     Migration(2, "events by stamp", _events_by_stamp),
@@ -231,6 +263,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "earlier texts", _earlier_texts),
     Migration(7, "secret mark", _secret_mark),
     Migration(8, "forgotten texts", _forgotten_texts),
+    Migration(9, "Traditional Chinese read as Simplified", _traditional_read_as_simplified),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
