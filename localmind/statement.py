@@ -1503,15 +1503,36 @@ _OCCASIONS = _words(
 _MOVED_AUXILIARIES = _words("was were got get gets has have had been is are be")
 
 
+#: How far before "moved" (past its helping verbs) the occasion moved may be: "dinner with Anna
+#: got moved", "the meeting with our landlord was moved".
+_OCCASION_REACH = 5
+#: Who moves house: met first (going back from "moved"), the occasion before it is no subject
+#: ("after the trip we moved to Lisbon").
+_MOVERS = _words("i we they he she you")
+#: Before the occasion, these make it a time, not what moved ("after the meeting my parents
+#: moved to Porto").
+_OCCASION_AS_TIME = _words("after before since during until till from following")
+
+
 def _an_occasion_moved(words: Sequence[Word], index: int) -> bool:
     """Whether the "move" at ``index`` tells of an occasion moved to another time ("the trip
-    moved", "the meeting got moved to Tuesday"): the noun before it, past helping verbs."""
+    moved", "the meeting got moved to Tuesday", "dinner with Anna got moved to Friday"): an
+    occasion names the subject, past helping verbs. Read by the word as written too, not only
+    its lemma and synonym group ("meeting" is read as "meet", polish15)."""
     if words[index].norm not in ("move", "moved"):
         return False
     before = index - 1
     while before >= 0 and words[before].norm in _MOVED_AUXILIARIES:
         before -= 1
-    return before >= 0 and words[before].norm in _OCCASIONS
+    for at in range(before, max(before - _OCCASION_REACH, -1), -1):
+        word = words[at]
+        if word.surface.lower() in _MOVERS:
+            return False
+        if word.norm in _OCCASIONS or word.surface.lower() in _OCCASIONS:
+            return not any(
+                w.surface.lower() in _OCCASION_AS_TIME for w in words[max(at - 2, 0) : at]
+            )
+    return False
 
 
 def _moves_something(words: Sequence[Word], index: int) -> bool:
