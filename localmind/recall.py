@@ -565,7 +565,7 @@ class Recaller:
         for key in keys:
             record = found.record(key)
             if _cached(self._attributes, record, _attributes_told) & wanted:
-                missing = slot_terms - self._terms_of(record)
+                missing = sorted(slot_terms - self._terms_of(record))  # summed in a fixed order
                 share = sum(found.idf[term] for term in missing) / mass
                 found.coverage[key] = found.coverage.get(key, 0.0) + share
 
@@ -1006,7 +1006,10 @@ class Recaller:
         words = query_terms(query)
         index_terms = list(dict.fromkeys(self._store.terms(" ".join(words[-MAX_QUERY_TERMS:]))))
         kinds = self._kinds_asked(_last_line(query), index_terms)
-        members = [word for named in kinds.values() for word in (*named.terms, *named.cjk)]
+        # in a fixed order: a set's changes with the process (PYTHONHASHSEED), and so would
+        # the order of the MATCH expression's phrases, whose parts FTS5's BM25 sums in that
+        # order (scores a rounding apart from one run to the next, polish15)
+        members = [word for named in kinds.values() for word in (*sorted(named.terms), *named.cjk)]
         relatives = self._relatives(index_terms)
         members += [word for family in relatives.values() for word in family]
         for term, family in relatives.items():

@@ -442,6 +442,10 @@ FUTURE_ZH = _words("将 将要 打算 准备 计划 要")
 PAST_ZH = _words("了 过 已经 曾 曾经")
 # 以前住在柏林: "used to", a hard past like the English one.
 USED_TO_ZH = _words("以前 之前 原来 曾经 从前 过去")
+# 我在上海的时候, 那时候, 小时候: "when I was in Shanghai", a time that is over (polish15) …
+_WHEN_ZH = _words("时候 时")
+# … unless the text says it is to come or comes again: 下次去上海的时候, 每次…的时候.
+_WHEN_NOT_PAST_ZH = _words("下次 每次 每当 以后 将来 到时候 等到 明天 明年 下周 下个月 下次见")
 
 _EN_TOKEN = re.compile(
     r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|k|%|am|pm)?(?![a-z0-9])|\d+(?:[.,:]\d+)*|[A-Za-z][A-Za-z\-]*(?:'[A-Za-z]+)?|[,;:.!?()]"
@@ -1506,15 +1510,36 @@ _OCCASIONS = _words(
 _MOVED_AUXILIARIES = _words("was were got get gets has have had been is are be")
 
 
+#: How far before "moved" (past its helping verbs) the occasion moved may be: "dinner with Anna
+#: got moved", "the meeting with our landlord was moved".
+_OCCASION_REACH = 5
+#: Who moves house: met first (going back from "moved"), the occasion before it is no subject
+#: ("after the trip we moved to Lisbon").
+_MOVERS = _words("i we they he she you")
+#: Before the occasion, these make it a time, not what moved ("after the meeting my parents
+#: moved to Porto").
+_OCCASION_AS_TIME = _words("after before since during until till from following")
+
+
 def _an_occasion_moved(words: Sequence[Word], index: int) -> bool:
     """Whether the "move" at ``index`` tells of an occasion moved to another time ("the trip
-    moved", "the meeting got moved to Tuesday"): the noun before it, past helping verbs."""
+    moved", "the meeting got moved to Tuesday", "dinner with Anna got moved to Friday"): an
+    occasion names the subject, past helping verbs. Read by the word as written too, not only
+    its lemma and synonym group ("meeting" is read as "meet", polish15)."""
     if words[index].norm not in ("move", "moved"):
         return False
     before = index - 1
     while before >= 0 and words[before].norm in _MOVED_AUXILIARIES:
         before -= 1
-    return before >= 0 and words[before].norm in _OCCASIONS
+    for at in range(before, max(before - _OCCASION_REACH, -1), -1):
+        word = words[at]
+        if word.surface.lower() in _MOVERS:
+            return False
+        if word.norm in _OCCASIONS or word.surface.lower() in _OCCASIONS:
+            return not any(
+                w.surface.lower() in _OCCASION_AS_TIME for w in words[max(at - 2, 0) : at]
+            )
+    return False
 
 
 def _moves_something(words: Sequence[Word], index: int) -> bool:
@@ -1729,7 +1754,9 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
         for index, word in enumerate(words):
             if word.norm in FUTURE_ZH:
                 marks.add("future")
-            elif word.norm in USED_TO_ZH and not _before_an_action(words, index):
+            elif (
+                word.norm in USED_TO_ZH and not _before_an_action(words, index)
+            ) or _a_time_that_was(words, index):
                 marks.add("past")
             elif word.norm in PAST_ZH and word.surface != "不了":
                 # 接受不了 "cannot accept": the 了 of "not able to", no aspect
@@ -1746,6 +1773,32 @@ def _tense(words: Sequence[Word], lang: str) -> frozenset[str]:
     if _past_verbs(words):
         marks.add("past")
     return frozenset(marks)
+
+
+def _a_time_that_was(words: Sequence[Word], index: int) -> bool:
+    """Whether the Chinese word at ``index`` closes a "when …" clause of a time that is over:
+    小时候, 那时候, a stage of life (上大学的时候), or a place one was at (我在上海的时候,
+    我在北京读书的时候). Not a habit's or a plan's "when" (我累的时候, 我在开车的时候,
+    下次去上海的时候, 打算…)."""
+    word = words[index]
+    if word.norm == "小时候":
+        return True
+    if word.norm not in _WHEN_ZH or index == 0:
+        return False
+    if any(w.norm in _WHEN_NOT_PAST_ZH or w.norm in FUTURE_ZH for w in words):
+        return False
+    if words[index - 1].norm == "那":
+        return True
+    if words[index - 1].norm != "的":
+        return False
+    clause = words[max(index - 6, 0) : index - 1]
+    return any(w.norm in _LIFE_STAGES_ZH for w in clause) or any(
+        w.norm == "在" and nxt.is_name for w, nxt in itertools.pairwise(clause)
+    )
+
+
+# The stages of a life a "when" names: over once told of (上大学的时候, 年轻的时候).
+_LIFE_STAGES_ZH = _words("年轻 上学 上大学 读书 读大学 念书 大学 中学 高中 小学 单身 留学 实习")
 
 
 def past_verbs(statement: Statement) -> frozenset[str]:

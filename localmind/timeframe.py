@@ -541,6 +541,25 @@ def _week_of_month_days(match: re.Match[str], today: date) -> Days:
     return start, start + timedelta(days=7)
 
 
+# "a Sunday in March", 三月的一个周日: some day of that month, which one is not said (polish15:
+# dateparser read it as the first Sunday of March, one day).
+_A_WEEKDAY_IN_A_MONTH = re.compile(
+    rf"\b(?:a|one|some)\s+(?:{_WEEKDAYS})\s+(?:in|of)\s+(?:the\s+)?"
+    rf"(?P<month>{_MONTHS}|{_MONTH_ABBREVIATIONS})\.?(?:,?\s+(?P<year>{_YEAR}))?\b"
+    rf"|(?:(?P<zyear>{_YEAR})年)?(?P<zmonth>\d{{1,2}})月(?:份)?(?:里|中)?的?(?:某?[一1]个|某个?)"
+    r"(?:周|星期|礼拜)[一二三四五六日天]",
+    re.IGNORECASE,
+)
+
+
+def _a_weekday_in_a_month_days(match: re.Match[str], today: date) -> Days:
+    named, year = match["month"] or match["zmonth"], match["year"] or match["zyear"]
+    number = int(named) if named.isdigit() else _month_number(named)
+    # without a year, the latest such month that has begun (as a week of a month is read)
+    first = date(int(year) if year else today.year - (number > today.month), number, 1)
+    return first, date(first.year + first.month // 12, first.month % 12 + 1, 1)
+
+
 def _month_number(name: str) -> int:
     """January → 1, "sept" → 9."""
     prefix = name.lower()[:3]
@@ -637,6 +656,7 @@ _TABLE = (
     *((pattern, _holiday_days(window)) for pattern, window in _HOLIDAY_PATTERNS),
     (_SEASON_PATTERN, _season_days),
     (_WEEK_OF_MONTH_PATTERN, _week_of_month_days),
+    (_A_WEEKDAY_IN_A_MONTH, _a_weekday_in_a_month_days),
     (_WEEKEND_PATTERN, _weekend_days),
     (_ZH_WEEKDAY_PATTERN, _zh_weekday_days),
     (_WEEK_BEFORE_LAST, _week_before_last),

@@ -12,10 +12,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from localmind import validation
 from localmind.chat.query import dialogue_query
+from localmind.errors import ForgottenEarlier
 from localmind.lifecycle import Decision, Outcome
 from localmind.llm.base import LLM, LLMError, Message
 from localmind.memory import Memory
@@ -68,9 +70,29 @@ class Turn:
     # the message as the model read it: ``user`` with each secret-looking sentence withheld
     to_model: str = ""
     withheld: tuple[str, ...] = ()  # the sentences withheld from the model
+    #: facts of the message the person forgot earlier, told again: not kept (as ``add`` and
+    #: ``import`` refuse them), and said so (polish15: the chat dropped them without a word)
+    not_kept: tuple[ForgottenFact, ...] = ()
 
     def __post_init__(self) -> None:
         self.to_model = self.to_model or self.user
+
+
+@dataclass(frozen=True)
+class ForgottenFact:
+    """A fact of a chat message that the person forgot earlier: not brought back."""
+
+    text: str
+    forgotten_at: float  # when it was forgotten
+    secret: bool = False  # a sentence withheld from the model: shown masked
+
+    def describe(self) -> str:
+        day = datetime.fromtimestamp(self.forgotten_at).strftime("%Y-%m-%d")
+        text = "a secret-looking sentence" if self.secret else f"“{self.text}”"
+        return (
+            f"not kept: {text} was forgotten earlier (on {day}); keep it again with "
+            "localmind add --allow-forgotten"
+        )
 
 
 @dataclass
@@ -115,9 +137,10 @@ class Session:
         told = without_secrets(message, WITHHELD_FOR_MODEL)
         reply, offline = self._reply(told.shown, recalled, on_token)
         # (kept even when the model is offline: no model is needed to keep them)
-        remembered = self._remember_secrets(told.secrets) if self.extract else []
+        not_kept: list[ForgottenFact] = []
+        remembered = self._remember_secrets(told.secrets, not_kept) if self.extract else []
         if self.extract and not offline:
-            remembered += self._remember_facts(told.shown)
+            remembered += self._remember_facts(told.shown, not_kept)
         corrected = {
             o.related.id
             for o in remembered
@@ -141,6 +164,7 @@ class Session:
             penalised,
             told.shown,
             told.secrets,
+            tuple(not_kept),
         )
         self.turns.append(turn)
         return turn
@@ -184,20 +208,27 @@ class Session:
         messages.append({"role": "user", "content": message})
         return messages
 
-    def _remember_secrets(self, sentences: Sequence[str]) -> list[Outcome]:
+    def _remember_secrets(
+        self, sentences: Sequence[str], not_kept: list[ForgottenFact]
+    ) -> list[Outcome]:
         """The sentences withheld from the model, kept as the person said them (the model
-        cannot extract what it never read); each is marked secret when it is written."""
+        cannot extract what it never read); each is marked secret when it is written. One the
+        person forgot earlier is not kept, and noted in ``not_kept``."""
         outcomes = []
         for sentence in sentences:
-            with contextlib.suppress(validation.InvalidInput):
+            try:
                 outcomes.append(
                     self.memory.remember_explained(
                         sentence, type="semantic", metadata={"source": "chat"}, source="chat"
                     )
                 )
+            except ForgottenEarlier as refused:
+                not_kept.append(ForgottenFact(sentence, refused.at, secret=True))
+            except validation.InvalidInput:
+                continue
         return outcomes
 
-    def _remember_facts(self, message: str) -> list[Outcome]:
+    def _remember_facts(self, message: str, not_kept: list[ForgottenFact]) -> list[Outcome]:
         assert self.llm is not None
         try:
             answer = self.llm.json(
@@ -227,6 +258,10 @@ class Session:
                         source="chat",
                     )
                 )
+            except ForgottenEarlier as refused:
+                # told again after the person forgot it: not brought back, but said (as add
+                # and import say it), not dropped without a word
+                not_kept.append(ForgottenFact(str(fact.get("content")), refused.at))
             except validation.InvalidInput:
                 continue  # an empty or oversized "fact" from the model is dropped
         return outcomes

@@ -70,6 +70,10 @@ def chat(obj: Context, show_memories: bool) -> None:
             for outcome in turn.remembered:
                 text = printable(outcome.record.content, newlines=False)
                 click.echo(f"  + {describe_outcome(outcome)}: {text}", err=True)
+            for fact in turn.not_kept:
+                click.secho(
+                    f"  - {printable(fact.describe(), newlines=False)}", fg="yellow", err=True
+                )
                 if outcome.evicted:
                     capacity = memory.settings.governance.capacity
                     click.echo(f"    {eviction_note(outcome.evicted, capacity)}", err=True)

@@ -189,3 +189,27 @@ def test_malformed_or_hostile_extraction_never_breaks_or_deletes(
     assert session.memory.get(keep.id).content == "The user's cat is called Miso"
     assert all(o.record.content.strip() for o in turn.remembered)
     assert session.memory.count(["semantic"]) == 1 + len(turn.remembered)
+
+
+@pytest.mark.parametrize(
+    "fact",
+    ["The user's gym buddy is nicknamed Tank", "用户的健身搭档外号叫坦克"],
+)
+def test_a_fact_the_person_forgot_is_not_kept_and_the_turn_says_so(
+    session: Session, ollama_server: FakeOllama, fact: str
+) -> None:
+    """polish15 item 3: the model extracted a fact the person had forgotten; it was dropped (as
+    add and import refuse it) without a word. The turn now says what was not kept, and why."""
+    forgotten = session.memory.remember(fact, type="semantic")
+    session.memory.forget(forgotten.id)
+    ollama_server.when_schema_has("facts", facts(fact, "The user is learning Portuguese"))
+    ollama_server.reply("Noted.")
+
+    turn = session.turn(f"{fact}! Also, I started learning Portuguese.")
+
+    assert [o.record.content for o in turn.remembered] == ["The user is learning Portuguese"]
+    assert [f.text for f in turn.not_kept] == [fact]
+    said = turn.not_kept[0].describe()
+    assert said.startswith(f"not kept: “{fact}” was forgotten earlier (on ")
+    assert "--allow-forgotten" in said
+    assert session.memory.count(["semantic"]) == 1  # the forgotten fact is not back

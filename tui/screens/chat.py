@@ -210,8 +210,13 @@ class ChatScreen(Page):
             reply.update(shown(turn.reply))
         self._show_recalled(turn.recalled)
         remembered = self.query_one("#remembered", Static)
-        if turn.remembered:
-            remembered.update(Text("\n").join(describe(o) for o in turn.remembered))
+        if turn.remembered or turn.not_kept:
+            remembered.update(
+                Text("\n").join(
+                    [describe(o) for o in turn.remembered]
+                    + [Text(fact.describe(), style="yellow") for fact in turn.not_kept]
+                )
+            )
         elif turn.offline:
             remembered.update(Text(f"Nothing: no language model to pick facts out. {KEEP_KEY}"))
         else:
