@@ -191,6 +191,9 @@ class ApplyReport:
     # texts this device took from another memory (take-new, merge) into one that another
     # device forgot without having seen them: kept as memories of their own (the new ids)
     kept_taken: list[str] = field(default_factory=list)
+    # edits made here of a memory another device forgot without seeing them: kept as memories
+    # of their own (the new ids; review15b DV1)
+    kept_edited: list[str] = field(default_factory=list)
     # ids of the memories where one laptop's answer overruled another's earlier one (sync10b)
     overruled: list[str] = field(default_factory=list)
 
@@ -207,6 +210,7 @@ class ApplyReport:
         self.overruled.extend(other.overruled)
         self.kept_apart.extend(other.kept_apart)
         self.kept_taken.extend(other.kept_taken)
+        self.kept_edited.extend(other.kept_edited)
         return self
 
 
@@ -276,7 +280,9 @@ def apply_remote(
         report.embedded = _index(store, dirty, embed)
         report.carried = _carry_over(store, unseen, embed, content_hash)
         report.kept_apart = _keep_apart(store, kept_later, embed, content_hash)
-        report.kept_taken = _keep_taken(store, taken, embed, content_hash)
+        kept_ids = _keep_taken(store, taken, embed, content_hash)
+        report.kept_taken = [i for i, item in zip(kept_ids, taken, strict=True) if not item.edited]
+        report.kept_edited = [i for i, item in zip(kept_ids, taken, strict=True) if item.edited]
         if judge is not None and report.arrived:
             judge(report.arrived)
         folds = _folds_arrived(store, touched, arrived)
@@ -462,6 +468,8 @@ class _Taken:
     holder: str
     source: str
     record: MemoryRecord
+    # the text is an edit of ``holder`` itself made here, not one taken from another memory
+    edited: bool = False
 
 
 def _taken_under_a_forgotten_id(
@@ -490,9 +498,31 @@ def _taken_under_a_forgotten_id(
             for _seq, stamp, source, text in store.carried_texts(memory_id)
             if Stamp.parse(stamp).device == store.device_id
         ]
-        if unseen_by and own and own[-1][1] == stored.record.content:
+        if not unseen_by:
+            continue
+        if own and own[-1][1] == stored.record.content:
             taken.append(_Taken(memory_id, own[-1][0], stored.record))
+        elif _edited_here_unseen(store, memory_id, stored.record, min(unseen_by)):
+            taken.append(_Taken(memory_id, memory_id, stored.record, edited=True))
     return taken
+
+
+def _edited_here_unseen(
+    store: SqliteStore, memory_id: str, record: MemoryRecord, forget: str
+) -> bool:
+    """Whether the current text of ``memory_id`` is an edit made here (a correction, an
+    update) that the forget stamped ``forget`` was not made on: a text the person wrote after
+    the version the other laptop forgot, never one that laptop saw (review15b DV1: "We pay
+    2300 euro rent" corrected on one laptop while the other forgot "We pay 2100 euro rent").
+    Edit wins over a concurrent delete, as in Syncthing; the text the forget saw stays erased."""
+    own = store.own_texts(memory_id)
+    if not own or own[-1][1] != record.content:
+        return False  # not this device's text: its author keeps it
+    forgot = _forgot_version(store, memory_id, forget)
+    return not any(
+        version <= forgot and text == record.content
+        for version, text, _reason, _at in store.versions(memory_id)
+    )
 
 
 def _forgot_version(store: SqliteStore, memory_id: str, stamp: str) -> int:

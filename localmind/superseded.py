@@ -27,7 +27,7 @@ import numpy as np
 
 from localmind.embedders.base import Vectors
 from localmind.lifecycle import Lifecycle
-from localmind.records import Status
+from localmind.records import Status, event_and_fact
 from localmind.store import SqliteStore, StoredMemory
 
 
@@ -63,8 +63,14 @@ def ask_about_other_copies(
         earlier = active_in(store, namespace, earlier_id)
         if earlier is None or earlier_id == kept or asked_about(store, namespace, earlier_id, kept):
             continue
-        if _alike(store, earlier, replaced_vector) < lifecycle.config.conflict_threshold:
-            continue  # not a copy of the fact the resolution replaced
+        if event_and_fact(earlier.record, holder.record):
+            continue  # what happened one day is no copy of a fact (the choir's concert)
+        if _alike(store, earlier, replaced_vector) < lifecycle.config.merge_threshold:
+            # not a copy of the fact the resolution replaced: a copy is as alike as a
+            # restatement, not a neighbour of the same topic (review15a TW6: the choir's chat
+            # group was asked against its new practice day, and settling four conflicts left
+            # five new ones)
+            continue
         closeness = similarity if similarity is not None else 0.0
         proposal = lifecycle.propose(holder.record.content, [(earlier, closeness)], ask_model=False)
         if proposal.relation is not None or proposal.neighbour is None:

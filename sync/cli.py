@@ -199,6 +199,12 @@ def now(obj: Context, folder: Path | None, verbose: bool) -> None:
             "merge) into a memory another laptop forgot without having seen it; the forget "
             "erased the older text, the text you chose stays as a memory of its own."
         )
+    for memory_id in dict.fromkeys(report.kept_edited):
+        click.echo(
+            f"Kept memory {memory_id}: you edited a memory here that another laptop forgot "
+            "without having seen your edit; the forget erased the text it saw, your edit stays "
+            "as a memory of its own (forget it too if it should go)."
+        )
     for memory_id in dict.fromkeys(report.kept_apart):
         click.echo(
             "Kept both again: another laptop had answered take-new or merge before your "

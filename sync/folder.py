@@ -141,6 +141,9 @@ class ImportReport:
     # texts taken here (take-new, merge) into a memory another laptop forgot without seeing
     # them: kept as memories of their own (the new ids; review11 U1)
     kept_taken: list[str] = field(default_factory=list)
+    # edits made here of a memory another laptop forgot without seeing them: kept as memories
+    # of their own (the new ids; review15b DV1)
+    kept_edited: list[str] = field(default_factory=list)
     # memories of a pair two laptops answered differently: the later answer stands (sync10b)
     overruled: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
@@ -956,6 +959,7 @@ def _import_device(
         report.overruled.extend(applied.overruled)
         report.kept_apart.extend(applied.kept_apart)
         report.kept_taken.extend(applied.kept_taken)
+        report.kept_edited.extend(applied.kept_edited)
         log.debug("imported %s: %d new events", transport.describe(device, name), applied.applied)
         return True
 

@@ -102,6 +102,8 @@ class SyncReport:
             line += f"; kept memory {memory_id} apart again (keep-both here came later)"
         for memory_id in dict.fromkeys(self.imported.kept_taken):
             line += f"; kept memory {memory_id}: a text taken here, its memory forgotten elsewhere"
+        for memory_id in dict.fromkeys(self.imported.kept_edited):
+            line += f"; kept memory {memory_id}: an edit made here, its memory forgotten elsewhere"
         for memory_id in dict.fromkeys(self.imported.overruled):
             line += f"; memory {memory_id}: answered differently elsewhere, the later answer stands"
         if problems := len(self.problems):

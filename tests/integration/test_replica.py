@@ -200,28 +200,38 @@ def test_reapplying_a_batch_is_a_no_op() -> None:
         assert b.memory.events_since(0) == []
 
 
-def test_forget_beats_later_edits_and_nothing_resurrects() -> None:
+def test_forget_erases_what_it_saw_and_an_unseen_edit_stays_apart() -> None:
+    """A forget wins over the text it was made on, whatever the clocks say; an edit made
+    concurrently on another laptop, which the forget never saw, stays as a memory of its own
+    (review15b DV1: edit wins over a concurrent delete), with nothing of the forgotten text."""
     with devices() as (a, b, c):
         record = a.memory.remember("The door code is 4711")
         exchange(a, b)
         a.clock.advance(seconds=1)
         a.memory.forget(record.id)
-        b.clock.advance(seconds=5)  # later by the clock, yet the forget wins
+        b.clock.advance(seconds=5)  # later by the clock, yet the forget wins over 4711
         b.memory.update(record.id, content="The door code is 9999")
         b.memory.feedback(record.id, "confirm")
         exchange(b, c)  # c sees the edits before the add and the forget
         exchange(a, c)
         exchange(a, b)
         exchange(b, a)
+        exchange(b, c)
         for device in (a, b, c):
             gone = device.memory.get(record.id)
             assert gone.status is Status.DELETED and gone.content == ""
             assert device.memory.history(record.id) == []
-            assert device.memory.recall("door code") == []
             payloads = device.memory._store.db.execute(
                 "SELECT payload FROM events WHERE memory_id = ?", (record.id,)
             ).fetchall()
             assert not any("4711" in p or "9999" in p for (p,) in payloads)
+            everything = device.memory._store.db.execute("SELECT payload FROM events").fetchall()
+            assert not any("4711" in p for (p,) in everything)
+            active = [r for r in device.memory.iter_all() if r.status is Status.ACTIVE]
+            assert [(r.content, device.memory.history(r.id)) for r in active] == [
+                ("The door code is 9999", [])
+            ]
+            assert active[0].id != record.id
         assert snapshot(a) == snapshot(b) == snapshot(c)
 
 

@@ -96,18 +96,46 @@ def test_a_resolution_that_saw_the_correction_carries_nothing_over(
         assert earlier == ["I live in Berlin", "I moved to Lisbon"]
 
 
-def test_a_real_forget_stays_final_against_a_concurrent_edit(
+def test_an_edit_the_forget_never_saw_stays_as_a_memory_of_its_own(
+    laptops: tuple[Memory, Memory, Path],
+) -> None:
+    """review15b DV1: one laptop forgets the rent while the other, not yet in step, corrects
+    it. The correction is a text the forget never saw: it stays, on both laptops, as a memory
+    of its own (edit wins over a concurrent delete, as in Syncthing), and `sync now` on the
+    laptop that made it says so; the text the forget saw is erased everywhere."""
+    a, b, shared = laptops
+    rent = a.remember("We pay 2100 euro rent per month").id
+    sync_all(shared, a, b)
+    a.forget(rent)
+    b.feedback(rent, "correct", "We pay 2300 euro rent per month")
+    sync_once(a, shared)
+    _, said = sync_once(b, shared)
+    sync_all(shared, a, b)
+    [kept] = said.kept_edited
+    assert kept != rent and said.kept_taken == []
+    for device in (a, b):
+        active = [(r.id, r.content) for r in device.iter_all() if r.status is Status.ACTIVE]
+        assert active == [(kept, "We pay 2300 euro rent per month")]
+        assert device.get(rent).status is Status.DELETED
+        assert "2100" not in texts_anywhere(device)
+        rows = device._store.db.execute("SELECT payload FROM events").fetchall()
+        assert not any("2100" in payload for (payload,) in rows)
+
+
+def test_a_forget_made_on_the_edit_erases_it_everywhere(
     laptops: tuple[Memory, Memory, Path],
 ) -> None:
     a, b, shared = laptops
     jazz = a.remember("I like jazz").id
     sync_all(shared, a, b)
     b.feedback(jazz, "correct", "I like jazz, especially Coltrane")
-    a.forget(jazz)
+    sync_all(shared, b, a)
+    a.forget(jazz)  # made on the corrected text: the person's word on it
     sync_all(shared, a, b)
     for device in (a, b):
         assert device.get(jazz).status is Status.DELETED
         assert "Coltrane" not in texts_anywhere(device)
+        assert [r for r in device.iter_all() if r.status is Status.ACTIVE] == []
 
 
 def test_a_forget_reaches_the_text_a_concurrent_take_new_carried(

@@ -89,6 +89,27 @@ async def test_typing_a_search_filters_the_rows(app: LocalmindApp) -> None:
         assert len(contents(app)) == 4
 
 
+async def test_a_new_search_selects_its_best_hit(app: LocalmindApp, seeded: dict[str, str]) -> None:
+    """review15a TW12: the memory selected before the search (the newest) was among the hits,
+    so it stayed selected, the best hit scrolled out of view, and `e` edited the wrong one."""
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_page(pilot)
+        table = app.screen.query_one("#memories", DataTable)
+        await select(pilot, app, seeded[ENGINEER])  # any memory but the best hit below
+        app.screen.query_one("#search", Input).value = "which programming language do I like"
+        await settle(pilot)
+        assert ENGINEER in contents(app) and contents(app)[0] == RUST
+        assert isinstance(app.screen, MemoriesScreen)
+        assert app.screen.selected_id() is not None
+        assert app.screen.rows[app.screen.selected_id() or ""].record.content == RUST
+        assert table.cursor_row == 0
+        # a reload of the same search (another program wrote) keeps what the person selected
+        await select(pilot, app, seeded[ENGINEER])
+        app.screen.reload()
+        await settle(pilot)
+        assert app.screen.rows[app.screen.selected_id() or ""].record.content == ENGINEER
+
+
 async def test_type_filter_and_sort_keys(app: LocalmindApp) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await open_page(pilot)

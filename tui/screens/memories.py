@@ -99,6 +99,9 @@ class MemoriesScreen(Page):
         self.revealed: set[str] = set()  # the secrets shown, until r again or the page is left
         self._generation = 0
         self.columns = COLUMNS
+        # what the rows shown were asked with (search, type, status): a new question selects
+        # its first row; a reload of the same one keeps the selection
+        self._shown_for: tuple[str, MemoryType | None, Status] | None = None
 
     def body(self) -> ComposeResult:
         with Vertical(id="memories-page"):
@@ -156,7 +159,9 @@ class MemoriesScreen(Page):
         query, kind, status = self.query_text, self.type_filter, self.status_filter
         rows = await asyncio.to_thread(self._fetch, query, kind, status)
         if generation == self._generation:
-            self._show(rows)
+            asked = (query, kind, status)
+            fresh, self._shown_for = asked != self._shown_for, asked
+            self._show(rows, fresh=fresh)
 
     def _fetch(self, query: str, kind: MemoryType | None, status: Status) -> list[Row]:
         if query:
@@ -180,9 +185,13 @@ class MemoriesScreen(Page):
         }
         return sorted(rows, key=keys[self.sort], reverse=True)
 
-    def _show(self, rows: list[Row]) -> None:
+    def _show(self, rows: list[Row], *, fresh: bool = False) -> None:
+        """Show ``rows``, keeping the selected memory selected, unless the rows answer a new
+        search or filter (``fresh``): then the first, best one is selected. A search that kept
+        the memory selected before (often the newest, 40th of 50 hits) left the best hit
+        scrolled out of view, and `e` edited the wrong memory (review15a TW12)."""
         table = self.table
-        selected = self.selected_id()
+        selected = None if fresh else self.selected_id()
         table.clear()
         self.rows = {}
         # forgotten ones in their undo window stay out
@@ -197,6 +206,9 @@ class MemoriesScreen(Page):
             table.move_cursor(row=table.get_row_index(wanted))
         elif selected in self.rows:
             table.move_cursor(row=table.get_row_index(selected))
+        elif fresh and self.rows:
+            table.move_cursor(row=0)
+            table.scroll_home(animate=False)
         self._show_filters()
         self._show_detail()
 
