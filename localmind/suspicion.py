@@ -994,7 +994,14 @@ def _cues_about(old: Statement, new: Statement) -> frozenset[str]:
             or bilingual.meanings(rest) & said  # 戒烟 after "I smoke"
         )
         and not _names_another_attribute(cue, old, new)
+        # "Down to 63 kg!" changes an amount: not the afternoon tea of an older text that
+        # gives none (queue15)
+        and not (cue in _AMOUNT_CUES and not old.numbers)
     )
+
+
+# The change words of an amount told with no verb ("went up to 100 mg", "Down to 63 kg!").
+_AMOUNT_CUES = frozenset({"up", "down"})
 
 
 def _said_with_the_same_word(old: Statement, new: Statement) -> set[str]:

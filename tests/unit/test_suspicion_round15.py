@@ -54,6 +54,12 @@ def test_up_or_down_to_a_number_tells_a_new_amount() -> None:
     assert read("Down to 63 kg!").cues
     assert not read("The van seats up to 8 people.").cues
     assert "lower" in read("Doctor lowered my citalopram to 10 mg.").cues
+    assert not read("Got the cavity filled, lower left molar.").cues  # an adjective
+    # an amount changed is no change of a text that gives none (personal5's afternoon tea)
+    assert not suspect(
+        "I've come around on green tea. Genmaicha at work every afternoon now.",
+        "Down to 63 kg! The yoga and cutting the afternoon lattes actually worked.",
+    ).contradicts
     # someone else's amount, or a refill, is no change
     assert not suspect(
         "I take 20 mg of citalopram every morning.", "My mom takes 10 mg of citalopram."
