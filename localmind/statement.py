@@ -416,7 +416,8 @@ CUE_WORDS = (
         """now currently nowadays anymore longer move switch change replace new leave quit stop
     start become instead sell trade cancel migrate raise transfer convert recently lately back push
     left scratch
-    postpone delay reschedule finish done recover heal drop 现在 如今 目前 最近 已经 不再 改成
+    postpone delay reschedule finish done recover heal drop lower increase decrease reduce bump
+    现在 如今 目前 最近 已经 不再 改成 减成 减到 减为 减半 加到 增加到 升到
     改用 改 换成 换 换了 搬到 搬 转 离职 辞职 戒 戒掉 开始 从此 变成 调走 涨 卖 卖掉 取消 迁移
     改为 推迟 延期 退 退掉 退订 退出 停 放弃 finally 终于 lapse"""
     )
@@ -748,10 +749,36 @@ _ZH_NAME_FLAGS = _words("nr nrt nrfg ns nt eng")
 _ZH_NOT_NAMES = _words("东西 家里 老家")
 
 
+# A change verb of one character and what follows it (改到, 调走, 换成): jieba may glue the
+# verb to the word before it (瑜伽课改到 → 瑜伽 / 课改 / 到, 王磊调走 → 王磊调 / 走).
+_CHANGE_VERBS_ZH = frozenset("改换调搬转涨降")
+_CHANGE_COMPLEMENTS_ZH = frozenset("到成为走去掉")
+
+
+def _change_verbs_apart(pieces: list[str]) -> list[str]:
+    """jieba's pieces, with a change verb glued to the end of the word before it given back
+    to the complement after it (课改 / 到 → 课 / 改到; 王磊调 / 走 → 王磊 / 调走): the change is
+    told, and the thing or the person before it is itself (queue15)."""
+    out: list[str] = []
+    for index, piece in enumerate(pieces):
+        following = pieces[index + 1] if index + 1 < len(pieces) else ""
+        if (
+            len(piece) > 1
+            and piece[-1] in _CHANGE_VERBS_ZH
+            and following[:1] in _CHANGE_COMPLEMENTS_ZH
+            and _HAS_CJK.match(piece)
+        ):
+            out.append(piece[:-1])
+            pieces[index + 1] = piece[-1] + following
+            continue
+        out.append(piece)
+    return out
+
+
 def _chinese_words(text: str) -> list[Word]:
     words: list[Word] = []
     cutter, tags = _jieba()
-    for piece in cutter.lcut(text):
+    for piece in _change_verbs_apart(cutter.lcut(text)):
         token = piece.strip()
         flag = tags.get(token) or ("eng" if token.isascii() and token.isalnum() else "")
         if not token:
@@ -953,6 +980,8 @@ def _chinese_number(token: str) -> str | None:
 
 def _build(text: str, lang: str, words: list[Word]) -> Statement:
     words = [_with_synonym(word) for word in words]
+    if lang == "en":
+        words = _rooms_read(words)
     if lang == "en" and any(word.norm == "user" for word in words):
         words = [_singular_they(word) for word in words]
     persons = _persons(words)
@@ -971,7 +1000,12 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
         if (
             (
                 _is_cue(words, index)
-                or (lang == "zh" and len(norm) > 1 and norm.startswith(CUE_PREFIXES_ZH))
+                or (
+                    lang == "zh"
+                    and len(norm) > 1
+                    and norm.startswith(CUE_PREFIXES_ZH)
+                    and not _a_noun_of_three(norm)
+                )
                 # 从明年1月起涨到980欧: jieba glues the 起 of 从…起 "from … on" to the change
                 or (lang == "zh" and norm[:1] == "起" and norm[1:].startswith(CUE_PREFIXES_ZH))
             )
@@ -983,6 +1017,11 @@ def _build(text: str, lang: str, words: list[Word]) -> Statement:
                 slots.add("job")
             elif norm in BREAKUPS:
                 slots.add("partner")  # "we broke up": the partner memory is what it changes
+        if lang == "en" and _up_or_down_to_a_number(words, index):
+            cues.add(norm)  # "Sertraline went up to 100 mg", "Down to 63 kg": a new amount
+        if lang == "zh" and _split_up(words, index):
+            cues.add(norm)  # 我和阿杰已经分了, 我们分了: a breakup told short (queue15)
+            slots.add("partner")
         if lang == "zh" and norm == "新" and _sets_a_slot_next(words, index):
             cues.add(norm)  # 我的新manager是…, 新工作: "new" before what it sets, as in English
         if lang == "zh" and VEHICLE_CLASSIFIER in norm:
@@ -1263,6 +1302,48 @@ def _dates(words: Sequence[Word], lang: str, text: str) -> frozenset[str]:
 _DURATIONS = frozenset({"minute", "hour", "day", "week", "month", "year", "while"})
 
 
+def _a_noun_of_three(norm: str) -> bool:
+    """A word of three or more characters jieba tags as a noun (降压药 "blood pressure pills",
+    停车场 "car park"): a thing, though it begins as a change word does (降, 停; queue15)."""
+    return len(norm) > 2 and (_jieba()[1].get(norm) or "").startswith("n")
+
+
+def _split_up(words: Sequence[Word], index: int) -> bool:
+    """分 then 了 ending a clause after 我和… / 我们 (我和阿杰已经分了, 我们上个月分了): a couple
+    split up, told without 手. Not 分了一半 "split half", 分了工 (something follows)."""
+    if words[index].norm != "分" or index + 1 >= len(words) or words[index + 1].norm != "了":
+        return False
+    ends = index + 2 >= len(words) or words[index + 2].norm == ","
+    couple = any(
+        word.norm in ("我们", "咱们")
+        or (word.norm == "和" and position and words[position - 1].norm == "我")
+        for position, word in enumerate(words[:index])
+    )
+    return ends and couple
+
+
+# Change words that are other words in their plain form: "the lower left molar", "a bump on
+# the head"; "lowered", "bumped" are the change.
+_VERB_ONLY = frozenset({"low", "lower", "bump"})
+
+
+def _up_or_down_to_a_number(words: Sequence[Word], index: int) -> bool:
+    """ "up to" or "down to" before a number, opening the text or after a verb of going or
+    being ("Sertraline went up to 100 mg", "Down to 63 kg!", "my rent is up to 1,300"): an
+    amount that changed, told with no change verb (queue15). Not "seats up to 5 people"."""
+    if words[index].norm not in ("up", "down") or index + 2 >= len(words):
+        return False
+    before = words[index - 1].norm if index else ""
+    return (
+        (not index or before in _GOING_UP)
+        and words[index + 1].norm == "to"
+        and _number(words[index + 2], "en") is not None
+    )
+
+
+_GOING_UP = frozenset({"go", "be", "'s", "get", "come", "now"})
+
+
 def _is_cue(words: Sequence[Word], index: int) -> bool:
     word = words[index]
     if word.norm not in CUE_WORDS and word.surface not in CUE_WORDS:
@@ -1313,8 +1394,14 @@ def _is_cue(words: Sequence[Word], index: int) -> bool:
         return word.surface.lower() == "fired"
     if word.norm == "lay":  # "I was laid off"
         return after is not None and after.norm == "off"
+    if word.norm in _VERB_ONLY:  # "lowered my dose", not "the lower left molar" (queue15)
+        return word.surface.lower().endswith(("ed", "ing", "ers", "ps"))
     if word.norm == "trade":  # "traded in the Corolla" (sold it), not "trades stocks"
-        return after is not None and after.norm == "in"
+        # "Traded the Civic for a Subaru Outback": one given for another (queue15)
+        traded_for = word.surface.lower() == "traded" and any(
+            ahead.norm == "for" for ahead in words[index + 1 : index + 5]
+        )
+        return after is not None and (after.norm == "in" or traded_for)
     if word.norm == "转":  # 转成全职 is a change; 再转地铁, 走404转401 change trains
         after = words[index + 1] if index + 1 < len(words) else None
         return after is not None and after.norm in ("成", "为", "到", "去", "回")
@@ -1470,6 +1557,8 @@ _ANOTHER_THING_AFTER = {
     # a phone's plan, bill or case is no way to reach the user (review13 J9: "I switched my
     # phone plan to Telekom" was "both set the contact details" with the phone itself)
     "phone": _words("plan plans bill bills contract case cases carrier provider insurance tariff"),
+    # "a live band": music, not a home
+    "live": _words("band bands music show shows stream"),
     "school": _words(
         """concert concerts play trip trips fair run holiday holidays bus uniform event events
         show party picnic camp reunion musical recital lunch lunches photo photos assembly
@@ -1485,11 +1574,53 @@ def _in_a_name(words: Sequence[Word], index: int) -> bool:
     )
 
 
+_ROOMS = _words("room rooms area")
+
+
+def _rooms_read(words: list[Word]) -> list[Word]:
+    """ "the living room" is a room, not "live" (queue15: "We moved the sofa into the living
+    room" was a change of home to "We live in Kreuzberg", by the word "live" both held)."""
+    return [
+        Word("living", word.surface, word.is_name, word.person)
+        if word.surface.lower() == "living"
+        and index + 1 < len(words)
+        and words[index + 1].norm in _ROOMS
+        else word
+        for index, word in enumerate(words)
+    ]
+
+
 def names_another_thing(words: Sequence[Word], index: int) -> bool:
     """The attribute's word at ``index`` only qualifies the noun after it ("a flat white",
     "the school concert"): the text tells of that, not where one lives or studies."""
+    if _a_diet_word_qualifying(words, index):
+        return True
     after = _ANOTHER_THING_AFTER.get(words[index].norm)
     return after is not None and index + 1 < len(words) and words[index + 1].surface in after
+
+
+# A diet told of a person, not of a dish: "I'm vegan" / "a vegan ramen place" (queue15).
+_DIET_ADJECTIVES = _words("vegan vegetarian pescatarian")
+# After a diet word these still tell the person's diet: "vegetarian again", "vegan diet".
+_DIET_GOES_ON = _words("again since except ever diet lifestyle person")
+
+
+def _a_diet_word_qualifying(words: Sequence[Word], index: int) -> bool:
+    """The diet word at ``index`` stands before the noun it qualifies ("Tried a great vegan
+    ramen place", "the vegetarian menu"): the text tells of a dish or a place, not of what the
+    user eats. Any word that is no function word, time word or change word counts as that
+    noun: the English reader has no tagger, and a diet told of a person ends its phrase ("I'm
+    vegan", "vegetarian since 2015", "vegan now")."""
+    if words[index].norm not in _DIET_ADJECTIVES or index + 1 >= len(words):
+        return False
+    after = words[index + 1]
+    return (
+        after.surface.isalpha()
+        and after.norm not in STOP_WORDS
+        and after.norm not in TIME_WORDS
+        and after.norm not in CUE_WORDS
+        and after.norm not in _DIET_GOES_ON
+    )
 
 
 # After "move" these make it something moved, not a home: "moved our banking to BECU", "moved
@@ -1539,6 +1670,19 @@ def _an_occasion_moved(words: Sequence[Word], index: int) -> bool:
             return not any(
                 w.surface.lower() in _OCCASION_AS_TIME for w in words[max(at - 2, 0) : at]
             )
+    return _moved_to_a_day(words, index)
+
+
+def _moved_to_a_day(words: Sequence[Word], index: int) -> bool:
+    """The "move" at ``index`` goes to a weekday or a month ("Yoga moved to Wednesdays",
+    "swimming moved to Thursday"): something moved to another time, whatever it is, not a
+    home ("moved to Lisbon in March" goes to a place first; queue15)."""
+    ahead = index + 1
+    if ahead < len(words) and words[ahead].norm == "to":
+        ahead += 1
+        while ahead < len(words) and words[ahead].norm in ("the", "a", "an", "every"):
+            ahead += 1
+        return ahead < len(words) and _date_word(words[ahead]) != ""
     return False
 
 
