@@ -445,7 +445,15 @@ def _keep_apart(
         again = store.get(told.id)
         if again is not None:  # (the keep-both's note, as a keep-both here writes it)
             store.update_fields(again, "keep_both", kept_with=pair.kept)
-        before = versions[-1][1]
+        # The fold wrote one version per text it carried from the newer memory (its earlier
+        # texts and, for a merge, its own: review15a TW9) before the final one: the text
+        # before the fold is the version that many places back, not the last one.
+        folded = len(carried) - next(
+            (i + 1 for i in range(len(carried) - 1, -1, -1) if carried[i][2] != pair.newer), 0
+        )
+        if folded > len(versions):
+            continue
+        before = versions[-folded][1]
         [before_vector] = embed([before])
         store.replace_content(
             kept,

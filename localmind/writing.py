@@ -904,7 +904,9 @@ class Writer:
                     self._close_conflict(conflict_id, Resolution.MERGE)
                     more = self._carry_over(other.record.id, record.id, Resolution.MERGE, vector)
                     repointed, closed = repointed + more[0], closed + more[1]
-                    lineage = self._lineage(other.record.id)  # read before it is set aside
+                    # read before it is set aside: its earlier texts and its own (review15a TW9)
+                    lineage = [*self._lineage(other.record.id), other.record.content]
+                    lineage = [text for text in lineage if text != new_content]
                     self._set_aside(record.id, other, Resolution.MERGE)
                     self._carry_lineage(stored, lineage, other.record.id, reason)
                 record = self._store.replace_content(
@@ -1211,6 +1213,11 @@ class Writer:
             candidate = self._get_active(candidate_id)
             retold = restatements(candidate.record.metadata)  # read before it is forgotten
             lineage = self._lineage(candidate_id)  # likewise: its own earlier texts
+            if resolution is Resolution.MERGE and candidate.record.content != text:
+                # and its own text, which the merged one replaces: a detail trimmed while
+                # writing the merge is kept in the history, as take-new keeps the older text
+                # (review15a TW9)
+                lineage.append(candidate.record.content)
             # The memory is now the newer fact, dated when that was told (a merge covers both:
             # the later of the two), so "when did I move?" and "newer than" read its date.
             made = candidate.record.created_at

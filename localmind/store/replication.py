@@ -204,7 +204,7 @@ class Replication(Memories):
             f"SELECT seq, hlc, json_extract(payload, '$.{CARRIED_FROM}'), "
             "json_extract(payload, '$.content') FROM events WHERE memory_id = ? "
             f"AND op = 'update' AND json_valid(payload) "
-            f"AND json_type(payload, '$.{CARRIED_FROM}') = 'text'",
+            f"AND json_type(payload, '$.{CARRIED_FROM}') = 'text' ORDER BY seq",
             (memory_id,),
         )
         return [

@@ -90,7 +90,8 @@ def test_resolve_takes_the_beginning_of_a_memory_id_in_any_case(cli: Cli) -> Non
         ("keep-both", "kept both {java} and {go}"),
         ("keep-old", "kept {java} — I like Java (forgot {go})"),
         ("TAKE-NEW", "{java} is now version 2 — I now prefer Go ({go} went into it)"),
-        ("merge", "{java} is now version 2 — Java and Go ({go} went into it)"),
+        # a merge keeps both sides' texts as versions 1 and 2 (review15a TW9)
+        ("merge", "{java} is now version 3 — Java and Go ({go} went into it)"),
     ],
 )
 def test_resolve_says_what_became_of_both_memories(cli: Cli, resolution: str, said: str) -> None:

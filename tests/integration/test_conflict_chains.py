@@ -263,3 +263,33 @@ def test_an_update_that_settles_the_first_link_keeps_the_middle_fact_in_the_hist
     assert settled.settled == (one,)
     assert [r.content for r in memory.list_memories()] == [third]
     assert second in [v.content for v in memory.history(first_id)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "merged"),
+    [
+        (
+            "I take 10 mg of Lipitor every evening for my cholesterol.",
+            "My Lipitor went up to 20 mg a day because my cholesterol is still high.",
+            "I take 20 mg of Lipitor a day now, it was 10 mg before.",
+        ),
+        (
+            "我自己每天晚上吃立普妥10毫克降胆固醇。",
+            "我的立普妥改成每天20毫克，因为胆固醇还是偏高。",
+            "我的立普妥现在每天晚上吃20毫克，以前是10毫克。",
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_merge_keeps_the_newer_memorys_own_text_in_the_history(
+    open_memory: Callable[..., Memory], old: str, new: str, merged: str
+) -> None:
+    """review15a TW9: a merged text written by the person replaces both sides; the newer
+    side's own text (and the reason it gave) was kept nowhere, as take-new keeps the older."""
+    memory = open_memory(llm=None)
+    memory.remember_many(dated(old, new))
+    [conflict] = memory.conflicts()
+    kept = memory.resolve_conflict(conflict.id, "merge", merged)
+    assert kept.content == merged
+    assert [v.content for v in memory.history(kept.id)] == [old, new]
+    assert new in _everywhere(memory)

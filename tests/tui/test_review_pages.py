@@ -100,7 +100,8 @@ async def test_merge_opens_the_editor_with_both_texts(
         assert app.memory.conflicts() == []
         merged = app.memory.get(ids[RENT])
         assert merged.content == "My rent was 1200 euros and is now 1450 euros a month"
-        assert [v.content for v in app.memory.history(ids[RENT])] == [RENT]
+        # both sides' own texts stay in the kept memory's history (review15a TW9)
+        assert [v.content for v in app.memory.history(ids[RENT])] == [RENT, RENT_NEW]
         assert app.memory.get(ids[RENT_NEW]).status is Status.DELETED
 
 
