@@ -21,6 +21,7 @@ from localmind.llm.base import LLM, LLMError
 from localmind.prompts import render
 from localmind.records import MemoryRecord, MemoryType, Status
 from localmind.secrets_check import withheld
+from localmind.simplified import in_traditional, written_traditional
 from localmind.statement import SELF, SINGLE_SLOTS, read
 from localmind.store import SqliteStore
 from localmind.terminal import printable
@@ -217,8 +218,21 @@ NOTHING_REMEMBERED = {
 
 
 def nothing_remembered(asked: str) -> str:
-    """The line for an empty context block, in the language of the question ``asked``."""
-    return NOTHING_REMEMBERED["zh" if tokens.share_of_cjk([asked]) > 0.3 else "en"]
+    """The line for an empty context block, in the language of the question ``asked`` (in
+    Traditional characters for a question written in them)."""
+    if tokens.share_of_cjk([asked]) <= 0.3:
+        return NOTHING_REMEMBERED["en"]
+    return _script_of([asked])(NOTHING_REMEMBERED["zh"])
+
+
+def _same(words: str) -> str:
+    return words
+
+
+def _script_of(texts: Sequence[str]) -> Callable[[str], str]:
+    """How the block's own Chinese words are written for ``texts``: as they are (Simplified),
+    or in Traditional characters when most of them are written so (review15a TW11)."""
+    return in_traditional if written_traditional(texts) else _same
 
 
 def context_block(
@@ -239,23 +253,22 @@ def context_block(
     # The block speaks the language of the question it answers (an English question over
     # mostly Chinese memories gets English headings), else that of what it holds.
     question = [asked] if asked and asked.strip() else None
-    chinese = (
-        tokens.share_of_cjk(
-            question or ([profile.text] if profile else []) + [m.record.content for m in memories]
-        )
-        > 0.3
-    )
+    held = question or ([profile.text] if profile else []) + [m.record.content for m in memories]
+    chinese = tokens.share_of_cjk(held) > 0.3
+    # its own Chinese words in the script the person writes (a memory is quoted as it is)
+    say = _script_of(held) if chinese else _same
     parts = []
     if profile and profile.text:
-        header = "用户画像：" if chinese else "About the user:"
+        header = say("用户画像：") if chinese else "About the user:"
         text = tokens.truncate(profile.text, profile_tokens)
         said = "\n".join("> " + printable(line, newlines=False) for line in text.splitlines())
         parts.append(f"{header}\n{said}")
     lines: list[str] = []
     left = memory_tokens
     for memory in memories:
-        said = f"{quoted(memory.record.content)}{'' if chinese else ' '}{_dated(memory, chinese)}"
-        line = f"- {_held_then(memory, chinese)}{said}"
+        dated = _dated(memory, chinese, say)
+        said = f"{quoted(memory.record.content)}{'' if chinese else ' '}{dated}"
+        line = f"- {_held_then(memory, chinese, say)}{said}"
         cost = tokens.estimate(line) + 1  # the line break
         if cost > left:
             if not lines and left > 8:  # a long first memory: show as much as fits
@@ -264,14 +277,14 @@ def context_block(
         lines.append(line)
         left -= cost
     if lines:
-        header = "相关记忆：" if chinese else "Relevant memories:"
+        header = say("相关记忆：") if chinese else "Relevant memories:"
         parts.append(header + "\n" + "\n".join(lines))
     if not parts:
         return ""
-    return "\n\n".join([PREAMBLE["zh" if chinese else "en"], *parts])
+    return "\n\n".join([say(PREAMBLE["zh"]) if chinese else PREAMBLE["en"], *parts])
 
 
-def _held_then(memory: Given, chinese: bool) -> str:
+def _held_then(memory: Given, chinese: bool, say: Callable[[str], str] = _same) -> str:
     """What the memory said in the period the question names, before what it says now
     (``Given.earlier``): ``earlier (told 2024-03-01, until 2026-03-20): "I live in Berlin";
     now: ``. Shown first and dated, an assistant asked "where did I live in 2024?" answers from
@@ -280,10 +293,11 @@ def _held_then(memory: Given, chinese: bool) -> str:
         return ""
     if chinese:
         parts = [
-            f"之前（{day_of(e.told_at)} 记录，到 {day_of(e.until)} 为止）：{quoted(e.text)}；"
+            f"{say('之前')}（{day_of(e.told_at)} {say('记录')}，{say('到')} {day_of(e.until)} "
+            f"{say('为止')}）：{quoted(e.text)}；"
             for e in memory.earlier
         ]
-        return "".join(parts) + "现在："
+        return "".join(parts) + say("现在：")
     parts = [
         f"earlier (told {day_of(e.told_at)}, until {day_of(e.until)}): {quoted(e.text)}; "
         for e in memory.earlier
@@ -291,15 +305,15 @@ def _held_then(memory: Given, chinese: bool) -> str:
     return "".join(parts) + "now: "
 
 
-def _dated(memory: Given, chinese: bool) -> str:
+def _dated(memory: Given, chinese: bool, say: Callable[[str], str] = _same) -> str:
     """``(told 2026-03-20)``, or with the newer memory that may replace it."""
     told = told_on(memory.record, memory.edited)
     newer = memory.newer
     if newer is None:
         return f"（{told}）" if chinese else f"(told {told})"
     if chinese:
-        said = "一条保密的记忆" if newer.secret else quoted(newer.content)
-        return f"（{told}；可能已过时：较新的是 {said}（{told_on(newer)}））"
+        said = say("一条保密的记忆") if newer.secret else quoted(newer.content)
+        return f"（{told}；{say('可能已过时：较新的是')} {said}（{told_on(newer)}））"
     said = "a memory kept secret" if newer.secret else quoted(newer.content)
     return f"(told {told}; may be outdated: {said}, told {told_on(newer)}, is newer)"
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -104,3 +104,32 @@ def reads_simplified(function: Callable[P, R]) -> Callable[P, R]:
         return function(*args, **kwargs)
 
     return read
+
+
+def written_traditional(texts: Sequence[str]) -> bool:
+    """Whether most of ``texts`` holding Chinese are written in Traditional characters: a text
+    the fold changes is (臺中, 哪裡); one it leaves as it is (Simplified, or characters both
+    scripts share) is not."""
+    chinese = [text for text in texts if not text.isascii()]
+    traditional = sum(1 for text in chinese if simplified(text) != text)
+    return traditional * 2 > len(chinese) > 0
+
+
+_hant_lock = threading.Lock()
+_to_hant: Any = None
+
+
+@lru_cache(maxsize=256)
+def in_traditional(words: str) -> str:
+    """Words localmind writes itself (the context block's headings and marks, never a memory's
+    text) in Traditional characters, for a person who writes them (review15a TW11: a Taichung
+    store's context was headed 相关记忆 in Simplified). OpenCC's ``s2tw`` tables: the Taiwan
+    standard's characters (為, 裡), no phrase changes."""
+    global _to_hant
+    if _to_hant is None:
+        with _hant_lock:
+            if _to_hant is None:
+                from opencc import OpenCC
+
+                _to_hant = OpenCC("s2tw")
+    return str(_to_hant.convert(words))

@@ -182,6 +182,30 @@ def test_in_chinese_the_older_memory_names_the_newer_even_when_only_it_is_releva
     assert "我上个月搬到了里斯本" not in about and "我住在柏林" not in about
 
 
+def test_in_traditional_chinese_the_block_speaks_traditional_and_quotes_as_told(
+    open_memory: Callable[..., Memory], clock: FakeClock
+) -> None:
+    """review15a TW11: a Taichung store's context came headed 相关记忆 and 可能已过时：较新的是 in
+    Simplified characters. The block's own words follow the question's script; each memory is
+    quoted as it was told."""
+    memory = offline(open_memory)
+    memory.remember("我住在臺中市北區，離學校很近。")
+    taichung = clock.now
+    clock.advance(days=30)
+    assert memory.remember_explained("我上個月搬到了臺北市大安區").decision == "queued"
+
+    context = memory.context("我現在住在哪裡？")
+    assert "相關記憶：\n" in context and "相关记忆" not in context
+    assert context.startswith("（以下內容引自用戶的記憶庫")
+    _, _, listed = context.partition("相關記憶：\n")
+    line = line_of(listed.splitlines(), "我住在臺中市北區，離學校很近。")
+    newer = f'"我上個月搬到了臺北市大安區"（{day(clock.now)}）'
+    assert line.endswith(f"（{day(taichung)}；可能已過時：較新的是 {newer}）")
+    # the same store asked in Simplified answers in Simplified, the memories still as told
+    simplified = memory.context("我现在住在哪里？")
+    assert "相关记忆：\n" in simplified and "我住在臺中市北區，離學校很近。" in simplified
+
+
 @pytest.mark.slow
 def test_the_profile_gives_the_current_job_and_each_attribute_once_and_no_secret(
     open_memory: Callable[..., Memory], clock: FakeClock

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from localmind.currency import Given
-from localmind.profile import context_block
+from localmind.profile import context_block, nothing_remembered
 from localmind.records import MemoryRecord, MemoryType
 
 MARCH = dt.datetime(2026, 3, 20, 12).timestamp()
@@ -57,3 +57,18 @@ def test_the_block_speaks_the_language_of_the_question() -> None:
     unasked = context_block(None, flight, profile_tokens=200, memory_tokens=300)
     assert "Relevant memories:" in english and "(told 2026-03-20)" in english
     assert "相关记忆：" in chinese and "相关记忆：" in unasked
+
+
+def test_traditional_words_for_a_traditional_question_and_the_memory_as_told() -> None:
+    """review15a TW11: the block's own Chinese follows the script of the question (or, asked
+    nothing, of most memories); a memory is never converted."""
+    told = [Given(record("我的郵局提款卡在抽屜裡", MARCH)), Given(record("我妈妈住在成都", MARCH))]
+    asked = context_block(None, told, profile_tokens=200, memory_tokens=300, asked="卡在哪裡？")
+    assert "相關記憶：" in asked and "（2026-03-20）" in asked
+    assert '"我妈妈住在成都"' in asked and '"我的郵局提款卡在抽屜裡"' in asked
+    simplified = context_block(
+        None, told, profile_tokens=200, memory_tokens=300, asked="卡在哪里？"
+    )
+    assert "相关记忆：" in simplified
+    assert nothing_remembered("我的卡在哪裡？") == "（記憶庫中沒有與此相關的用戶信息。）"
+    assert nothing_remembered("我的卡在哪里？") == "（记忆库中没有与此相关的用户信息。）"
