@@ -21,7 +21,7 @@ import click
 from localmind import validation
 from localmind.arrivals import JudgedAhead
 from localmind.cli.context import Context
-from localmind.cli.errors import friendly_errors
+from localmind.cli.errors import friendly_errors, not_utf8
 from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_type_option
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
@@ -55,7 +55,8 @@ from localmind.writing import DECIDED_AHEAD, DECIDING_ATTEMPTS, Batch
 
 
 @cli.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+# utf-8-sig: a file saved by Windows Notepad starts with a byte order mark (review15a TW10)
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
 @stored_type_option("The type of lines that do not say. ")
 @click.option(
     "--format",
@@ -121,9 +122,7 @@ def import_(
             for _ in file:
                 pass
         except UnicodeDecodeError:
-            raise click.ClickException(
-                f"{file.name} is not UTF-8 text; nothing was imported."
-            ) from None
+            raise not_utf8(file.name, "nothing was imported") from None
         file.seek(0)
     lines = _Lines(file)
     first_lines = lines.peek(2)
