@@ -26,6 +26,20 @@ from localmind.terminal import printable
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: How to make a text file UTF-8, said when one is not (review15a TW10: a Big5 file from an
+#: old Taiwanese PC was refused with no way forward).
+CONVERT_HINT = (
+    "Save it as UTF-8 first: in Notepad, Save As with Encoding UTF-8; or convert it, e.g. "
+    "`iconv -f BIG5 -t UTF-8 FILE > FILE.utf8` for Traditional Chinese (Big5), "
+    "`-f GB18030` for Simplified Chinese (GBK), `-f CP1252` for Western European text."
+)
+
+
+def not_utf8(what: str, nothing_done: str) -> click.ClickException:
+    """The error for ``what`` (a file's name, "Standard input") that is not UTF-8 text."""
+    return click.ClickException(f"{what} is not UTF-8 text; {nothing_done}. {CONVERT_HINT}")
+
+
 def friendly_errors(function: F) -> F:
     """Turn localmind's errors into a one-line message and exit code 1."""
     import functools

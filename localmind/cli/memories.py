@@ -12,7 +12,7 @@ import click
 
 from localmind import validation
 from localmind.cli.context import Context
-from localmind.cli.errors import friendly_errors
+from localmind.cli.errors import friendly_errors, not_utf8
 from localmind.cli.output import day, echo_json, n_memories, one_line, plural, when
 from localmind.cli.root import cli
 from localmind.config import FusionConfig, Limits
@@ -68,7 +68,9 @@ def stored_type_option(help_first: str) -> Callable[[F], F]:
 @click.option(
     "--file",
     "source",
-    type=click.File("r", encoding="utf-8"),
+    # utf-8-sig: a file saved by Windows Notepad starts with a byte order mark, which is no
+    # part of the memory (review15a TW10)
+    type=click.File("r", encoding="utf-8-sig"),
     help="Remember the whole text of this file (one memory; to add one per line: import).",
 )
 @stored_type_option("")
@@ -117,11 +119,9 @@ def add(
         source = standard_input("the memory")
     if source is not None:
         try:
-            text = source.read()
+            text = source.read().removeprefix(BOM)
         except UnicodeDecodeError:
-            raise click.ClickException(
-                f"{source.name} is not UTF-8 text; nothing was added."
-            ) from None
+            raise not_utf8(source.name, "nothing was added") from None
     assert text is not None
     metadata = {}
     for pair in meta:
@@ -195,6 +195,10 @@ def told_date(given: str) -> float:
     return validation.not_too_early(when, "--date")
 
 
+#: A byte order mark: Windows tools start UTF-8 text with it; it is no part of a memory.
+BOM = "\ufeff"
+
+
 def standard_input(what: str) -> Any:
     """Standard input, for a TEXT given as ``-`` (a secret typed there stays out of the shell's
     history); a person at a terminal is told how to end it."""
@@ -208,11 +212,9 @@ def text_argument(text: str | None, what: str) -> str | None:
     if text != "-":
         return text
     try:
-        return str(standard_input(what).read())
+        return str(standard_input(what).read()).removeprefix(BOM)
     except UnicodeDecodeError:
-        raise click.ClickException(
-            "Standard input is not UTF-8 text; nothing was changed."
-        ) from None
+        raise not_utf8("Standard input", "nothing was changed") from None
 
 
 #: Said after a secret given as ``add TEXT`` (leak11): the command line, the secret with it,

@@ -21,8 +21,8 @@ import click
 from localmind import validation
 from localmind.arrivals import JudgedAhead
 from localmind.cli.context import Context
-from localmind.cli.errors import friendly_errors
-from localmind.cli.memories import SHORT_TERM_REFUSED, eviction_note, stored_type_option
+from localmind.cli.errors import friendly_errors, not_utf8
+from localmind.cli.memories import BOM, SHORT_TERM_REFUSED, eviction_note, stored_type_option
 from localmind.cli.output import n_memories, plural
 from localmind.cli.root import cli
 from localmind.config import Settings
@@ -121,9 +121,7 @@ def import_(
             for _ in file:
                 pass
         except UnicodeDecodeError:
-            raise click.ClickException(
-                f"{file.name} is not UTF-8 text; nothing was imported."
-            ) from None
+            raise not_utf8(file.name, "nothing was imported") from None
         file.seek(0)
     lines = _Lines(file)
     first_lines = lines.peek(2)
@@ -521,6 +519,7 @@ class _Lines:
     def __init__(self, file: Any) -> None:
         self._file = file
         self.name = str(file.name)
+        self._lines = self._read()
         self._first: list[str] = []
         self.consumed = 0
         try:
@@ -532,7 +531,7 @@ class _Lines:
         """The first ``count`` lines that are not blank (fewer if the file has fewer), kept to
         be read again."""
         found: list[str] = []
-        for line in self._file:
+        for line in self._lines:
             self._first.append(line)
             if line.strip():
                 found.append(line)
@@ -541,7 +540,7 @@ class _Lines:
         return found
 
     def __iter__(self) -> Iterator[str]:
-        for line in itertools.chain(self._first, self._file):
+        for line in itertools.chain(self._first, self._lines):
             self.consumed += len(line.encode("utf-8", "surrogateescape"))
             yield line
         self._first = []
@@ -549,8 +548,23 @@ class _Lines:
     def rewind(self) -> None:
         """Back to the first line (a seekable file, read to its end)."""
         self._file.seek(0)
+        self._lines = self._read()
         self._first = []
         self.consumed = 0
+
+    def _read(self) -> Iterator[str]:
+        """The file's lines, without the byte order mark Windows Notepad starts UTF-8 text
+        with (review15a TW10: it went into the first memory, or made a JSON line "bad")."""
+        lines = iter(self._file)
+        first = next(lines, None)
+        if first is None:
+            return
+        self.consumed += len(BOM.encode()) if first.startswith(BOM) else 0
+        yield first.removeprefix(BOM)
+        # not `yield from`: closing this generator (a pass given up half way) would close
+        # the file with it
+        for line in lines:  # noqa: UP028
+            yield line
 
 
 class _Batches:

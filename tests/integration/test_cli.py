@@ -400,6 +400,37 @@ def test_import_of_a_file_that_is_not_utf8_text_fails_cleanly(cli: Cli, tmp_path
     assert files_of(cli.db) == before
 
 
+def test_a_file_saved_with_a_byte_order_mark_imports_without_it(cli: Cli, tmp_path: Path):
+    """review15a TW10: Windows Notepad starts UTF-8 text with a byte order mark; it went into
+    the first memory (an invisible character no search or `forget` by text could match) or
+    made a JSON-lines file's first line "bad"."""
+    lines = tmp_path / "notepad.jsonl"
+    lines.write_bytes(
+        b"\xef\xbb\xbf"
+        + '{"content": "我的牙醫是陳醫師"}\n{"content": "I swim on Tuesdays"}\n'.encode()
+    )
+    text = tmp_path / "note.txt"
+    text.write_bytes(b"\xef\xbb\xbf" + b"My locker is number 112\n")
+
+    assert cli.ok("import", str(lines)).stdout.startswith("Imported 2 memories")
+    cli.ok("add", "--file", str(text))
+    assert sorted(cli.contents()) == [
+        "I swim on Tuesdays",
+        "My locker is number 112",
+        "我的牙醫是陳醫師",
+    ]
+
+
+def test_a_big5_file_is_refused_with_how_to_convert_it(cli: Cli, tmp_path: Path):
+    source = tmp_path / "big5.txt"
+    source.write_bytes("我住在臺中市北區\n".encode("big5"))
+    before = files_of(cli.db)
+
+    assert_error(cli("import", str(source)), "is not UTF-8 text; nothing was imported")
+    assert "iconv -f BIG5 -t UTF-8" in cli("import", str(source)).stderr
+    assert files_of(cli.db) == before
+
+
 # --- bad input: a one-line error and nothing changed ------------------------------------------
 
 
