@@ -8,10 +8,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from localmind import composition, configuration
-from localmind.cli import main as cli_main
-from localmind.errors import LocalmindError
-from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`; the core cannot)
+# Nothing heavy is imported here: importing the core takes most of a second, and a Ctrl-C in
+# it printed a page of traceback (review15b DV8). ``main`` imports it, where Ctrl-C is caught.
 
 # The CLI's global options that take a value, by name, and the configuration key each sets.
 _VALUED = {
@@ -48,6 +46,19 @@ def wants_tui(argv: list[str]) -> bool:
 
 
 def main() -> None:
+    try:
+        _run()
+    except KeyboardInterrupt:  # in the first second: while the core is imported
+        print("\nInterrupted.", file=sys.stderr)
+        sys.exit(130)
+
+
+def _run() -> None:
+    from localmind import composition, configuration
+    from localmind.cli import main as cli_main
+    from localmind.errors import LocalmindError
+    from sync import cli as sync_cli  # noqa: F401  (registers `localmind sync`; the core cannot)
+
     options = tui_options(sys.argv[1:])
     if options is None or not (sys.stdin.isatty() and sys.stdout.isatty()):
         cli_main()

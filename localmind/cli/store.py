@@ -148,7 +148,11 @@ OLD_COPIES_STILL_OPEN = (
 @friendly_errors
 def passwd(obj: Context, rotate: bool) -> None:
     """Change the passphrase. Without --rotate only the data key's wrapping changes (instant);
-    with it the store is re-encrypted under a new data key."""
+    with it the store is re-encrypted under a new data key.
+
+    In a terminal both passphrases are asked for. In a script, the current one is read from
+    LOCALMIND_PASSPHRASE and the new one from LOCALMIND_NEW_PASSPHRASE (at least 8
+    characters); afterwards, scripts need LOCALMIND_PASSPHRASE set to the new one."""
     finish_interrupted(obj.db)
     if not obj.db.exists():
         raise NotAStore(f"No localmind store at {obj.db}.")

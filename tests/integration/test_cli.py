@@ -559,6 +559,12 @@ def test_passwd_with_a_wrong_old_passphrase_changes_nothing(cli: Cli, seeded: di
     assert cli.contents() == [HIKING, ENGINEER, RUST]
 
 
+def test_passwd_help_says_where_a_script_gives_the_new_passphrase(cli: Cli):
+    """review15b DV6: a script cannot answer the prompt, and nothing said how else to give it."""
+    said = " ".join(cli.ok("passwd", "--help").stdout.split())
+    assert "the new one from LOCALMIND_NEW_PASSPHRASE" in said
+
+
 def test_passwd_refuses_an_empty_new_passphrase(cli: Cli, seeded: dict[str, str]):
     before = files_of(cli.db)
 

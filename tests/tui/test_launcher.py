@@ -56,3 +56,33 @@ def test_global_options_open_the_tui_with_them() -> None:
     assert launcher.tui_options(["--db"]) is None
     assert launcher.tui_options(["--help"]) is None
     assert launcher.tui_options(["--version"]) is None
+
+
+# Ctrl-C while the entry point imports the core (the first second of every command): an
+# import hook raises KeyboardInterrupt there, as the terminal's SIGINT would, deterministically.
+CTRL_C_WHILE_IMPORTING = """
+import sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "localmind.recall":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from tui.launcher import main
+sys.argv = ["localmind", "recall", "where do I swim"]
+main()
+"""
+
+
+def test_ctrl_c_in_the_first_second_says_interrupted_without_a_traceback() -> None:
+    """review15b DV8: a Ctrl-C while the core was being imported printed a page of traceback."""
+    result = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_IMPORTING],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+    )
+    assert (result.returncode, result.stderr) == (130, "\nInterrupted.\n")
