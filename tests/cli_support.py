@@ -52,6 +52,12 @@ class Cli:
         assert result.exit_code == 0, result.output
         return result
 
+    def skipping(self, *args: str, input: str | bytes | None = None, **env: str | None) -> Result:
+        """An import that kept the good lines and skipped bad ones: exit status 3."""
+        result = self(*args, input=input, **env)
+        assert result.exit_code == 3, result.output
+        return result
+
     def json(self, *args: str, **env: str | None) -> Any:
         return json.loads(self.ok(*args, "--json", **env).stdout)
 

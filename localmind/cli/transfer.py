@@ -113,7 +113,11 @@ def import_(
 
     An import that would take the store over its capacity imports nothing and says how many
     memories it would archive, unless --allow-evict (or raise the capacity first: `localmind
-    config capacity N`)."""
+    config capacity N`).
+
+    Exit status: 0 when every line was imported (or recognised), 3 when the good lines were
+    imported and bad ones skipped (each reported on stderr), 1 when nothing was imported (an
+    error), 130 when interrupted (nothing imported)."""
     if file.seekable():
         # Refuse a file that is not UTF-8 whole, before anything is imported: one pass that
         # decodes and drops (memory stays bounded), then back to the start.
@@ -267,6 +271,12 @@ def import_(
     click.echo(summary + ".")
     if tally.secret:
         click.echo(told_to_person(list(tally.secret)), err=True)
+    if bad:  # a script must see that not every line went in (review15b DV5)
+        sys.exit(SOME_LINES_SKIPPED)
+
+
+#: ``import``'s exit status when it imported the good lines and skipped bad ones.
+SOME_LINES_SKIPPED = 3
 
 
 NOTHING_IMPORTED = "nothing imported; the store is as it was."

@@ -274,7 +274,7 @@ def test_import_keeps_good_lines_and_reports_bad_ones_by_number(cli: Cli, tmp_pa
     source = tmp_path / "memories.jsonl"
     source.write_text(MIXED_JSONL + "\n", encoding="utf-8")
 
-    result = cli.ok("import", str(source))
+    result = cli.skipping("import", str(source))
 
     reported = [line for line in result.stderr.splitlines() if ": skipped: " in line]
     assert len(reported) == len(BAD_LINES)
@@ -300,7 +300,7 @@ def test_import_keeps_good_lines_and_reports_bad_ones_by_number(cli: Cli, tmp_pa
 def test_import_keeps_the_date_a_memory_was_made(cli: Cli, tmp_path: Path):
     source = tmp_path / "dated.jsonl"
     source.write_text(MIXED_JSONL, encoding="utf-8")
-    cli.ok("import", str(source))
+    cli.skipping("import", str(source))
     by_content = {item["content"]: item["id"] for item in cli.json("list")}
 
     berlin = cli.json("show", by_content["Moved to Berlin"])
@@ -340,7 +340,7 @@ def test_import_reads_standard_input(cli: Cli):
 def test_import_jsonl_from_standard_input_reports_bad_lines(cli: Cli):
     lines = [json.dumps({"content": "kept"}), json.dumps({"content": "x", "importance": -1})]
 
-    result = cli.ok("import", "-", input="\n".join(lines))
+    result = cli.skipping("import", "-", input="\n".join(lines))
 
     assert ":2: skipped: importance must be between 0 and 1" in result.stderr
     assert cli.contents() == ["kept"]
@@ -377,6 +377,18 @@ def test_import_of_only_bad_lines_into_a_new_path_creates_no_store(tmp_path: Pat
     assert not target.parent.exists()
 
 
+def test_import_tells_a_script_by_its_exit_status_that_lines_were_skipped(cli: Cli, tmp_path: Path):
+    """review15b DV5: an import that skipped bad lines exited 0, as if all went in."""
+    clean, damaged = tmp_path / "clean.txt", tmp_path / "damaged.jsonl"
+    clean.write_text("I swim on Tuesdays\n", encoding="utf-8")
+    damaged.write_text('{"content": "My locker is 112"}\n{"content": ""}\n', encoding="utf-8")
+    assert cli("import", str(clean)).exit_code == 0
+    result = cli("import", str(damaged))
+    assert result.exit_code == 3
+    assert result.stdout.strip().endswith("skipped 1 bad line.")
+    assert sorted(cli.contents()) == ["I swim on Tuesdays", "My locker is 112"]
+
+
 def test_short_term_is_refused_by_add_and_by_import_lines(cli: Cli, tmp_path: Path):
     result = cli("add", "a passing thought", "--type", "short_term")
     assert result.exit_code == 2
@@ -385,8 +397,7 @@ def test_short_term_is_refused_by_add_and_by_import_lines(cli: Cli, tmp_path: Pa
         '{"content": "kept", "type": "semantic"}\n{"content": "lost", "type": "short_term"}\n',
         encoding="utf-8",
     )
-    result = cli("import", str(source))
-    assert result.exit_code == 0
+    result = cli.skipping("import", str(source))
     assert ":2: skipped: short_term memories only live inside a running session" in result.stderr
     assert cli.contents() == ["kept"]
 

@@ -80,7 +80,7 @@ def test_counts_of_one_are_singular(cli: Cli, tmp_path: Path):
     source = tmp_path / "one.jsonl"
     source.write_text('{"content": "I live in Porto"}\n{"content": 3}\n', encoding="utf-8")
 
-    imported = cli.ok("import", str(source))
+    imported = cli.skipping("import", str(source))
     home = cli.ok()
     exported = cli.ok("export", "-o", str(tmp_path / "out.jsonl"))
 
