@@ -387,7 +387,13 @@ def list_(
     if as_json:
         echo_json(
             [
-                {**record.to_dict(), "archived_because": why.get(record.id, "")}
+                # when and why, as the text listing says it (review15b DV4: a script had
+                # neither)
+                {
+                    **record.to_dict(),
+                    "archived_at": record.updated_at,
+                    "archived_because": why.get(record.id, ""),
+                }
                 if archived
                 else record.to_dict()
                 for record in records

@@ -49,6 +49,10 @@ def test_an_import_over_capacity_says_how_many_it_archived_and_they_can_be_liste
     assert all("(archived " in row and "evicted: over capacity 5" in row for row in archived)
     gone = archived_ids(cli)
     listed = {item["id"]: item["content"] for item in cli.json("list", "--archived")}
+    # a script reads when and why, as the listing says it (review15b DV4)
+    for item in cli.json("list", "--archived"):
+        assert item["archived_because"].startswith("evicted: over capacity 5")
+        assert abs(item["archived_at"] - time.time()) < 120
 
     # Bringing one back makes room again, and says which way.
     back = cli.ok("unarchive", gone[0]).stdout
