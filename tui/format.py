@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from datetime import UTC, datetime
 
 from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 
 from localmind.cjk import mostly_cjk
+from localmind.currency import day_of
 from localmind.terminal import printable
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86_400.0
@@ -124,7 +124,9 @@ def _words(text: str) -> list[str]:
 
 
 def day(timestamp: float | None) -> str:
-    """A date as ``2026-05-28`` (UTC), or ``-`` when unknown."""
+    """A date as ``2026-05-28``, or ``-`` when unknown: the day on this machine's clock, as the
+    command line and the context block give it (review15a TW14: the Conflicts page gave the
+    UTC day, a day early for a morning in Taichung)."""
     if not timestamp:
         return "-"
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
+    return day_of(timestamp)

@@ -225,9 +225,9 @@ async def test_the_page_shows_both_dates_and_which_is_newer(
         new_heading = str(app.screen.query_one("#new-heading", Label).render())
         dates = str(table(app).get_cell(str(conflict.id), "dates"))
     old_day = conflict.existing.created_at
-    assert conflicts_page._date(old_day) in old_heading and "newer" not in old_heading
-    assert conflicts_page._date(old_day + 30 * DAY) in new_heading and "newer" in new_heading
-    assert dates == f"{conflicts_page._date(old_day)} → {conflicts_page._date(old_day + 30 * DAY)}"
+    assert conflicts_page.day(old_day) in old_heading and "newer" not in old_heading
+    assert conflicts_page.day(old_day + 30 * DAY) in new_heading and "newer" in new_heading
+    assert dates == f"{conflicts_page.day(old_day)} → {conflicts_page.day(old_day + 30 * DAY)}"
 
 
 async def test_ask_the_model_settles_the_marked_conflicts_in_a_worker(

@@ -5,14 +5,18 @@ count a memory folded into another by a take-new as "deleted"."""
 
 from __future__ import annotations
 
+import datetime as dt
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from rich.text import Text
 
 from localmind import Memory
+from localmind.currency import day_of
 from localmind.records import MERGED_AWAY, status_counts_shown
-from tests.conftest import FAST_KDF, PASSPHRASE, FakeClock
+from tests.conftest import DAY, FAST_KDF, PASSPHRASE, FakeClock
 from tests.tui.conftest import make_app, screen_text, settle, until
 from tui.wrapping import NO_START, line_starts, wrap
 
@@ -114,3 +118,32 @@ async def test_at_80x24_the_reason_and_what_changed_are_in_view(
         counts = str(app.screen.query_one("#counts").render())
         assert f"by status: active 2, {MERGED_AWAY} 1\n" in counts
         assert "deleted" not in counts
+
+
+@pytest.fixture
+def in_taichung(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "Asia/Taipei")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.slow
+async def test_the_pair_is_dated_by_the_local_day(
+    store_path: Path, clock: FakeClock, chinese_pairs: None, in_taichung: None
+) -> None:
+    """review15a TW14: the page dated each side by its UTC day; 04:26 in Taichung (20:26 UTC
+    the evening before) showed as the day before, unlike `conflicts` and the context block."""
+    told = dt.datetime.fromtimestamp(clock.now - 60 * DAY).astimezone()
+    assert (told.hour, told.tzname()) == (4, "CST")  # the morning after in UTC's eyes
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        screen = screen_text(app)
+        older, newer = day_of(clock.now - 60 * DAY), day_of(clock.now)
+        assert (older, newer) == ("2026-05-29", "2026-07-28")
+        assert f"{older} → {newer}" in screen
+        assert "2026-05-28" not in screen and "2026-07-27" not in screen

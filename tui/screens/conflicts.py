@@ -8,7 +8,6 @@ page, until r reveals the selected pair for a few seconds (leak11)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,7 +23,15 @@ from localmind.memory import Memory
 from localmind.records import MemoryRecord
 from localmind.terminal import printable
 from localmind.unchecked import without_setup
-from tui.format import SECRET_MARK, one_line, plural, reads_as_an_edit, shown, word_diff
+from tui.format import (
+    SECRET_MARK,
+    day,
+    one_line,
+    plural,
+    reads_as_an_edit,
+    shown,
+    word_diff,
+)
 from tui.screens.base import Page
 from tui.widgets.editor import EditorModal
 from tui.widgets.table import Table
@@ -99,10 +106,6 @@ def settle_all(memory: Memory, waiting: list[Waiting]) -> Settled:
             settled.notes += [f"Also closed conflict #{c}: {why}." for c, why in done.closed]
             ended.update(c for c, _ in done.closed)
     return settled
-
-
-def _date(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d")
 
 
 class ConflictsScreen(Page):
@@ -229,7 +232,7 @@ class ConflictsScreen(Page):
         return [
             "✓" if c.id in self.marked else "",
             f"{c.similarity:.2f}",
-            f"{_date(c.existing.created_at)} → {_date(c.candidate.created_at)}",
+            f"{day(c.existing.created_at)} → {day(c.candidate.created_at)}",
             Text(one_line(self._text_of(c, c.existing), room)),
             Text(one_line(self._text_of(c, c.candidate), room)),
         ]
@@ -296,7 +299,7 @@ class ConflictsScreen(Page):
             ("old", conflict.existing, "o keeps", not newer),
             ("new", conflict.candidate, "n takes", newer),
         ):
-            heading = f"{side.title()} · {_date(record.created_at)}"
+            heading = f"{side.title()} · {day(record.created_at)}"
             heading += " · newer" if is_newer else ""
             self.query_one(f"#{side}-heading", Label).update(f"{heading} · {keys}")
         old.update(Wrapped(shown(self._text_of(conflict, conflict.existing))))
