@@ -445,3 +445,30 @@ async def test_the_page_shows_what_changed_for_an_edit_only(
         "终于约到了Anmeldung，11月4日早上9点在Bürgeramt Friedrichshain": False,
         "My rent went up to 1450 euros a month": True,
     }
+
+
+async def test_take_new_on_an_event_and_a_fact_is_refused_at_once_not_after_the_undo_window(
+    store_path: Path, clock: FakeClock
+) -> None:
+    """review15a TW8: `n` on an event paired with a fact said "Settled … Press u to undo", and
+    when the window ended the store refused it (one does not replace the other)."""
+    with Memory.open(store_path, PASSPHRASE, kdf=FAST_KDF, clock=clock) as memory:
+        memory.remember("I live in Berlin", "semantic")
+        clock.advance(days=30)
+        moved = memory.remember_explained("We moved to Lisbon last spring", "episodic")
+        assert moved.conflict_id is not None
+    app = make_app(store_path, clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert any(f"Take new does not settle #{moved.conflict_id}" in m for m in said), said
+        assert not any(m.startswith("Settled") for m in said), said
+        assert shown(app) == [moved.conflict_id]  # still there to answer otherwise
+        await pilot.press("b")  # keep both: settled as said
+        await pilot.press("f3")
+        await settle(pilot)
+        assert pending_ids(app) == []

@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Label, Static
 from localmind.errors import ChangedMeanwhile, LocalmindError
 from localmind.lifecycle import Conflict, Resolution
 from localmind.memory import Memory
-from localmind.records import MemoryRecord
+from localmind.records import MemoryRecord, event_and_fact
 from localmind.terminal import printable
 from localmind.unchecked import without_setup
 from tui.format import (
@@ -385,10 +385,29 @@ class ConflictsScreen(Page):
             self.notify("No conflict selected.", severity="warning")
             return
         how = Resolution(resolution)
+        if how is Resolution.TAKE_NEW:
+            chosen = self._without_event_and_fact(chosen)
+            if not chosen:
+                return
         what = NAMES[how]
         if how is Resolution.KEEP_OLD:
             what += f": {plural(len(chosen), 'newer memory', 'newer memories')} forgotten"
         self._settle_later({c.id: (how, None) for c in chosen}, what)
+
+    def _without_event_and_fact(self, chosen: list[Conflict]) -> list[Conflict]:
+        """``chosen`` less the conflicts take-new cannot settle, said at once: an event and a
+        fact, where one does not replace the other (the store refuses it). The page said
+        "Settled" and refused eight seconds later, when the undo window ended (review15a TW8)."""
+        refused = [c for c in chosen if event_and_fact(c.existing, c.candidate)]
+        if refused:
+            numbers = ", ".join(f"#{c.id}" for c in refused)
+            self.notify(
+                f"Take new does not settle {numbers}: an event and a fact, one does not replace "
+                "the other. Press b to keep both, o to keep the old one, or m to merge.",
+                severity="warning",
+                timeout=UNDO_WINDOW_S,
+            )
+        return [c for c in chosen if c not in refused]
 
     def action_merge(self) -> None:
         conflict = self.selected()
@@ -418,14 +437,19 @@ class ConflictsScreen(Page):
             return list(zip(chosen, memory.ask_model_many(chosen), strict=True))
 
         def answered(answers: list[tuple[Conflict, tuple[Resolution, str] | None]]) -> None:
+            takes = [c for c, verdict in answers if verdict and verdict[0] is Resolution.TAKE_NEW]
+            allowed = {c.id for c in self._without_event_and_fact(takes)}
             settled: dict[int, tuple[Resolution, str | None]] = {
-                c.id: (verdict[0], None) for c, verdict in answers if verdict
+                c.id: (verdict[0], None)
+                for c, verdict in answers
+                if verdict and (verdict[0] is not Resolution.TAKE_NEW or c.id in allowed)
             }
-            unanswered = len(answers) - len(settled)
+            unanswered = sum(1 for _, verdict in answers if not verdict)
             if not settled:
-                self.notify(
-                    "The local model did not answer; nothing was settled.", severity="warning"
-                )
+                if unanswered == len(answers):  # (else: the refused take-new was said)
+                    self.notify(
+                        "The local model did not answer; nothing was settled.", severity="warning"
+                    )
                 return
             counts: dict[str, int] = {}
             for how, _ in settled.values():
