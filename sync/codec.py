@@ -93,7 +93,11 @@ def unseal_plain(key: bytes, aad: bytes, blob: bytes) -> bytes:
         packed = AESGCM(key).decrypt(nonce, blob[len(MAGIC) + NONCE_BYTES :], aad)
     except InvalidTag:
         raise ValueError(
-            "authentication failed: tampered, truncated, misplaced, or made with another key"
+            # the likely cause first: a laptop that has not joined again since the folder's
+            # key was rotated writes with the old key (review15b DV7: read as "tampered")
+            "authentication failed: sealed with another key (a laptop that has not run "
+            "`localmind sync join` since `sync rekey --rotate`), or damaged, misplaced or "
+            "tampered with"
         ) from None
     inflater = zlib.decompressobj()
     try:

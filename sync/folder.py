@@ -1128,6 +1128,16 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
     exported = int(memory.get_meta(META_EXPORTED) or 0)
     relay = int(memory.get_meta(META_RELAY) or 0)
     held = memory.get_meta(META_KEY)
+    try:
+        check_header(memory, folder)
+        unreadable = None
+    except SyncError as error:
+        # the folder's key was rotated on another laptop (or another init kept): say so, as
+        # `sync now` does, rather than count files this laptop cannot read and log each as
+        # "tampered" (review15b DV7)
+        unreadable, held = str(error), None
+    except (OSError, ValueError):
+        unreadable = None  # no header to go by: `sync now` says what is wrong with it
     devices: list[dict[str, Any]] = []
     for device in device_directories(transport):
         if device == memory.device_id:
@@ -1173,7 +1183,8 @@ def status(memory: Memory, folder: Place, *, now: float | None = None) -> dict[s
         "exported_through_seq": exported,
         "pending_events": len(memory.events_since(exported, relay_through=relay)),
         "devices": devices,
-        "advice": [paused] if paused else list(silent.values()),
+        "advice": ([unreadable] if unreadable else [])
+        + ([paused] if paused else list(silent.values())),
     }
 
 

@@ -238,8 +238,9 @@ def test_a_damaged_snapshot_is_skipped_until_a_good_copy_arrives(
     snapshot_file.write_bytes(good[:-1])  # cut short
     report = import_new(b.memory, shared)
     assert [why for _, why in report.skipped] == [
-        "rejected, nothing applied: authentication failed: tampered, truncated, misplaced, "
-        "or made with another key"
+        "rejected, nothing applied: authentication failed: sealed with another key (a laptop "
+        "that has not run `localmind sync join` since `sync rekey --rotate`), or damaged, "
+        "misplaced or tampered with"
     ]
     assert list(b.memory.iter_all()) == []
     snapshot_file.write_bytes(good)

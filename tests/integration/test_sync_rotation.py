@@ -87,7 +87,11 @@ def test_after_rotation_an_old_header_copy_and_the_old_passphrase_read_nothing_n
     home.ok("add", "The safe code is 4711")
     home.ok("sync", "now")
 
-    # The laptop that has not moved yet is told how to, and changes nothing meanwhile.
+    # The laptop that has not moved yet is told how to, and changes nothing meanwhile; its
+    # status says so too, instead of counting files it cannot read (review15b DV7)
+    said = work.ok("sync", "status").stdout
+    assert "has a new key (`localmind sync rekey --rotate` on another laptop)" in said
+    assert "tampered" not in work("sync", "status").stderr
     refused = work("sync", "now")
     assert_error(refused, f"run  localmind sync join {shared}  with the folder's current")
     assert_error(work("sync", "join", str(shared)), "does not open the sync folder")
