@@ -374,7 +374,8 @@ def _runs_said_again(old: Statement, new: Statement, left_out: set[str]) -> set[
     return pairs
 
 
-#: Characters that join words rather than name a thing (的 of 志明的, 了 of 停了).
+#: Characters that join words rather than name a thing (的 of 志明的, 了 of 停了), and 吃, said of
+#: every drug and dish (two drugs both "吃" are not one drug).
 _PARTICLES = frozenset("的了是在把给和也都就吃很")
 
 

@@ -10,17 +10,10 @@ import pytest
 
 from localmind import Memory
 from tests.conftest import FakeClock
+from tests.integration.test_profile_pending import _told
 from tests.integration.test_recall_lift_needs_relevance import BARN, MATCHA, SILO
 
 pytestmark = pytest.mark.slow  # the model
-
-
-def _told(memory: Memory, clock: FakeClock, *texts: str) -> list[str]:
-    ids = []
-    for text in texts:
-        ids.append(memory.remember(text, type="semantic").id)
-        clock.advance(days=10)
-    return ids
 
 
 @pytest.mark.parametrize(
