@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from localmind.first_person import as_told
 from localmind.records import EarlierText, MemoryRecord, RecallResult, ScoreBreakdown, Status
+from localmind.statement import read
 from localmind.store import SqliteStore
 
 
@@ -161,3 +164,37 @@ def given(
     placed = {item.record.id for item in ordered}
     ordered += [item for item in shown if item.record.id not in placed]  # a cycle: as recalled
     return ordered
+
+
+#: "My name is …", 我叫…: a memory that gives the person's name.
+NAMED = re.compile(r"\b(my name is|my name's|call me|i'?m called)\b|我叫|我的名字", re.IGNORECASE)
+#: The person's own name, as an attribute a memory sets (``NAMED``): the reader has no slot
+#: for it, so "我叫李静，34岁，是一名product designer" read as a job and an age only, and a newer
+#: job hid the name with it (review13 J5).
+NAME = "~name"
+
+
+def replaced_while_pending(earlier: MemoryRecord, later: MemoryRecord) -> bool:
+    """Whether ``later``, the newer side of a pending conflict, may replace all ``earlier``
+    says: they are about one thing, and ``earlier`` sets no attribute ``later`` leaves
+    standing. "我叫李静，34岁，是一名product designer", queued against "I'm a senior product
+    designer at Kleinfeld", still gives the name and the age (review13 J5)."""
+    if not about_one_thing(earlier, later):
+        return False
+    return _said(earlier) <= _said(later)
+
+
+def _said(record: MemoryRecord) -> set[str]:
+    """Every attribute a memory says something of (the reader's slots, its name too), the
+    reader's two forms of one ("my rent" and "~my rent") as one."""
+    named = {NAME} if NAMED.search(as_told(record.content)) else set()
+    return {slot.lstrip("~") for slot in read(as_told(record.content)).slots | named}
+
+
+def about_one_thing(earlier: MemoryRecord, later: MemoryRecord) -> bool:
+    """Whether a later version ``remember`` noted is one of the same thing: both set an
+    attribute in common (a like, a pet), or neither sets one the reader knows. The note is made
+    on likeness alone: "I started a new job at Otto" was noted as replaced by "Sold the Corolla
+    when I moved to Hamburg", and the profile lost the job (review10 F12/F13)."""
+    said, said_later = read(as_told(earlier.content)).slots, read(as_told(later.content)).slots
+    return bool(said & said_later) or not (said or said_later)

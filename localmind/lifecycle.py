@@ -814,7 +814,11 @@ class Lifecycle:
             or (
                 judged(stored.record.content, content).contradicts
                 and any(
-                    told_of_one_thing(*renamed(text, content))
+                    # a contradiction the change word alone makes is read as one: what both
+                    # name beyond who (and units, titles) is the thing changed (review15a TW2)
+                    told_of_one_thing(
+                        *renamed(text, content), announced=announces_change_to(text, content)
+                    )
                     for text in _in_its_language(stored, content)
                 )
             )

@@ -722,11 +722,17 @@ class Memory:
 
     def given(self, results: Sequence[RecallResult]) -> list[Given]:
         """``results`` as an assistant is given them (``localmind.currency``): a memory a newer
-        one may replace names it (a pending conflict, wherever the newer one is, or one recall
-        moved above it) and follows it."""
+        one may replace names it (one recall marked ``superseded_by`` a pending conflict's newer
+        memory, or moved a newer one above) and follows it. The marks are recall's, so that
+        ``recall`` and ``context`` call the same memories outdated (review15a TW1)."""
         kept = [r.memory for r in results if r.memory.type is not MemoryType.SHORT_TERM]
         stored = [record.id for record in kept]
-        newer = newer_versions(self._store, self.namespace, stored)
+        marked = {r.memory.id: r.breakdown.superseded_by for r in results}
+        newer = {
+            old: record
+            for old, record in newer_versions(self._store, self.namespace, stored).items()
+            if marked.get(old) == record.id
+        }
         return given(results, newer, edited_after_told(self._store, kept))
 
     def clear(self) -> int:

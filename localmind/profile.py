@@ -14,7 +14,20 @@ from typing import Any
 from localmind import token_budget as tokens
 from localmind.bilingual import meanings
 from localmind.config import ProfileConfig
-from localmind.currency import Given, day_of, newer_versions, told_on
+from localmind.currency import (
+    NAME as _NAME,
+)
+from localmind.currency import (
+    NAMED as _NAMED,
+)
+from localmind.currency import (
+    Given,
+    day_of,
+    newer_versions,
+    replaced_while_pending,
+    told_on,
+)
+from localmind.currency import about_one_thing as _about_one_thing
 from localmind.first_person import as_told
 from localmind.fts_terms import STOPWORDS
 from localmind.llm.base import LLM, LLMError
@@ -63,7 +76,6 @@ def value(record: MemoryRecord) -> float:
 # A few facts are all an assistant gets without a model: who the person is comes before what
 # they happen to like (a new user's profile once gave an allergy, a cat and a pottery class,
 # but not the person's name, city or job).
-_NAMED = re.compile(r"\b(my name is|my name's|call me|i'?m called)\b|我叫|我的名字", re.IGNORECASE)
 _IDENTITY_SLOTS = frozenset({"residence", "job", "employer", "partner", "origin", "diet"})
 # after who they are: what an assistant must not get wrong for them (an allergy, their pets)
 _CARE_SLOTS = frozenset({"~allergy", "~pet"})
@@ -116,46 +128,14 @@ def attributes_set(record: MemoryRecord) -> frozenset[str]:
     )
 
 
-#: The person's own name, as an attribute a memory sets (``_NAMED``): the reader has no slot
-#: for it, so "我叫李静，34岁，是一名product designer" read as a job and an age only, and a newer
-#: job hid the name with it (review13 J5).
-_NAME = "~name"
-
-
 def _slots(record: MemoryRecord) -> frozenset[str]:
     """:func:`attributes_set`, and the person's name when the memory gives it."""
     named = _NAMED.search(as_told(record.content)) is not None
     return attributes_set(record) | {_NAME} if named else attributes_set(record)
 
 
-def replaced_while_pending(earlier: MemoryRecord, later: MemoryRecord) -> bool:
-    """Whether ``later``, the newer side of a pending conflict, may replace all ``earlier``
-    says: they are about one thing, and ``earlier`` sets no attribute ``later`` leaves
-    standing. "我叫李静，34岁，是一名product designer", queued against "I'm a senior product
-    designer at Kleinfeld", still gives the name and the age (review13 J5)."""
-    if not _about_one_thing(earlier, later):
-        return False
-    return _said(earlier) <= _said(later)
-
-
-def _said(record: MemoryRecord) -> set[str]:
-    """Every attribute a memory says something of (the reader's slots, its name too), the
-    reader's two forms of one ("my rent" and "~my rent") as one."""
-    named = {_NAME} if _NAMED.search(as_told(record.content)) else set()
-    return {slot.lstrip("~") for slot in read(as_told(record.content)).slots | named}
-
-
 def _made(record: MemoryRecord) -> float:
     return record.created_at
-
-
-def _about_one_thing(earlier: MemoryRecord, later: MemoryRecord) -> bool:
-    """Whether a later version ``remember`` noted is one of the same thing: both set an
-    attribute in common (a like, a pet), or neither sets one the reader knows. The note is made
-    on likeness alone: "I started a new job at Otto" was noted as replaced by "Sold the Corolla
-    when I moved to Hamburg", and the profile lost the job (review10 F12/F13)."""
-    said, said_later = read(as_told(earlier.content)).slots, read(as_told(later.content)).slots
-    return bool(said & said_later) or not (said or said_later)
 
 
 def newest_per_attribute(

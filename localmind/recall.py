@@ -23,6 +23,7 @@ import numpy as np
 from localmind import aliases, validation
 from localmind.cjk import mostly_cjk
 from localmind.config import FusionConfig, RankingWeights, Settings
+from localmind.currency import replaced_while_pending
 from localmind.derivations import by_stem
 from localmind.embedders.base import Embedder, Vectors, model_loads
 from localmind.embedders.rerank import Reranker
@@ -40,6 +41,7 @@ from localmind.records import (
     MemoryRecord,
     MemoryType,
     RecallResult,
+    Status,
     content_hash,
     copied,
     from_source,
@@ -263,7 +265,9 @@ class _Ranked:
     memory: MemoryRecord
     found: Relevance
     score: float
-    superseded_by: str | None = None  # a newer memory in these results that may replace it
+    # a newer memory that may replace it: a pending conflict's newer side, among the results
+    # or not (``_marked_outdated``), or one moved above it
+    superseded_by: str | None = None
     moved_above: str | None = None  # an earlier memory it was moved above (see _newer_first)
     superseded_at: float | None = None  # when the newer memory of ``superseded_by`` was made
     earlier: tuple[EarlierText, ...] = ()  # its earlier texts that held in the period asked
@@ -441,14 +445,16 @@ class Recaller:
         # the full breakdown only for what is returned: the same figures, built a few times
         results = [
             self._result(entry, now, weights)
-            for entry in self._newer_first(
-                ranked,
-                limit,
-                found,
-                asked_now=self._slots_asked_now(query),
-                asks_current=_asks_a_current_attribute(query),
-                period_start=None if frame is None else frame.start,
-            )[:limit]
+            for entry in self._marked_outdated(
+                self._newer_first(
+                    ranked,
+                    limit,
+                    found,
+                    asked_now=self._slots_asked_now(query),
+                    asks_current=_asks_a_current_attribute(query),
+                    period_start=None if frame is None else frame.start,
+                )[:limit]
+            )
         ]
         if touch:
             recalled = [
@@ -1267,6 +1273,60 @@ class Recaller:
                 r = replace(r, superseded_by=marks[0], superseded_at=marks[1], moved_above=marks[2])
             reordered.append(r)
         return reordered
+
+    def _marked_outdated(self, returned: list[_Ranked]) -> list[_Ranked]:
+        """``returned`` with each earlier memory of a pending conflict marked ``superseded_by``
+        its newer memory, wherever that one is (among the results or not), when the newer one
+        may replace all the earlier says (``profile.replaced_while_pending``: "We moved to
+        Lisbon" of "I live in Berlin, in a flat in Kreuzberg", asked "Tell me about
+        Kreuzberg"). Not for a false pending about another thing (review13 J3: a matcha habit
+        queued against a favourite café), which ``_newer_first`` marks only when the newer one
+        is itself relevant. ``context`` gives these marks (``Memory.given``): before, recall
+        marked only what had its newer one among the results and ``context`` every pending
+        pair, so the two told an assistant and a person different things (review15a TW1)."""
+        unmarked = {
+            r.memory.id: r.memory
+            for r in returned
+            if r.superseded_by is None
+            and r.memory.type is not MemoryType.SHORT_TERM
+            # the query asks about its time ("where did I live in 2024?"): it was current then
+            and not r.found.candidate.in_period
+        }
+        if not unmarked:
+            return returned
+        pairs = self._store.conflicts_involving(self.namespace, list(unmarked))
+        if not pairs:
+            return returned
+        records: dict[str, MemoryRecord] = {}
+        for memory_id in {memory_id for pair in pairs for memory_id in pair}:
+            stored = self._store.get(memory_id)
+            if stored is not None and stored.record.status is Status.ACTIVE:
+                records[memory_id] = stored.record
+        newer: dict[str, MemoryRecord] = {}
+        renamed = self._as_named()
+        for a, b in pairs:
+            if a not in records or b not in records:
+                continue
+            old, new = (a, b) if records[a].created_at <= records[b].created_at else (b, a)
+            if (
+                old in unmarked
+                and old not in newer
+                and replaced_while_pending(unmarked[old], records[new])
+                # of one thing beyond who, as a stored note must be (two drugs one doctor
+                # gave: review15a TW2)
+                and told_of_one_thing(
+                    *renamed(unmarked[old].content, records[new].content), announced=True
+                )
+            ):
+                newer[old] = records[new]
+        return [
+            replace(
+                r, superseded_by=newer[r.memory.id].id, superseded_at=newer[r.memory.id].created_at
+            )
+            if r.memory.id in newer
+            else r
+            for r in returned
+        ]
 
     def _as_named(self) -> Callable[[str, str], tuple[str, str]]:
         """Two texts with the partner's name the store gives written as the relation ("王芳现在

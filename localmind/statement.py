@@ -2340,6 +2340,11 @@ def nouns(statement: Statement) -> frozenset[str]:
     return nouns_among(term for term in statement.terms if len(term) > 1)
 
 
+def measure_word(term: str) -> bool:
+    """Whether jieba's dictionary tags the Chinese ``term`` a measure word (毫克, 公斤)."""
+    return _jieba()[1].get(term, "").startswith("q")
+
+
 def nouns_among(terms: Iterable[str]) -> frozenset[str]:
     """The Chinese ``terms`` jieba's dictionary tags as nouns or measure words, or does not
     hold (not as people's names)."""

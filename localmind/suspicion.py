@@ -56,6 +56,7 @@ from localmind.statement import (
     WEEKDAYS,
     Statement,
     Word,
+    measure_word,
     names_another_thing,
     nouns,
     nouns_among,
@@ -306,7 +307,76 @@ def told_of_one_thing(existing: str, candidate: str, announced: bool = False) ->
         if not _a_bare_character(term)
         and (term in new.terms or (len(term) > 1 and _CJK.match(term) and term in new.text))
     }
+    # a unit (毫克, mg) or the title of someone named (王医师) says nothing of what changed: two
+    # drugs one doctor gave one patient are two things (review15a TW2) ...
+    left_out = _units(old) | _titles_of(old, people) | _titles_of(new, people)
+    said_again -= left_out
+    # ... and a name jieba split across its words (脉优 → 药脉 优) is said again whole: "脉优停了，
+    # 改成得安稳" changes the 脉优 of "王医师开给志明的血压药脉优，每天5毫克"
+    said_again |= _runs_said_again(old, new, left_out | people | TIME_WORDS)
     return bool(said_again | ((_flat(old.names) & _flat(new.names)) - people - TITLES))
+
+
+#: Units a dose or an amount is told in, in English (jieba tags the Chinese ones "q").
+_UNITS = frozenset({"mg", "mcg", "g", "kg", "ml", "l", "iu", "milligram", "microgram", "gram"})
+
+
+def _units(statement: Statement) -> set[str]:
+    """The terms of ``statement`` that are units of measure: 毫克, 公斤 (jieba's "q"), mg."""
+    return {
+        term
+        for term in statement.terms
+        if term in _UNITS or (_CJK.match(term) and measure_word(term))
+    }
+
+
+def _titles_of(statement: Statement, people: set[str]) -> set[str]:
+    """Words right after someone's name: the title of 王医师, 李老师."""
+    words = statement.words
+    return {
+        words[at + 1].norm
+        for at, word in enumerate(words[:-1])
+        if word.norm in people and _CJK.match(words[at + 1].norm)
+    }
+
+
+def _runs_said_again(old: Statement, new: Statement, left_out: set[str]) -> set[str]:
+    """Two Chinese characters in a row of ``old`` that ``new`` holds too, outside the words
+    ``left_out`` (people, their titles, units, time words) and the particles: a name jieba did
+    not know is split across its words (王医师开给志明的血压药脉优 → 药脉 优; 把志明的脉优停了 → 脉
+    优停), so 脉优 is no term of either, yet both say it."""
+    text = old.text
+    masked = [False] * len(text)
+    at = 0
+    for word in old.words:
+        found = text.find(word.surface, at)
+        if found < 0:
+            continue
+        at = found + len(word.surface)
+        if (
+            word.norm in left_out
+            or word.is_name
+            or word.person
+            or any(person in word.norm for person in left_out if person)
+        ):
+            masked[found:at] = [True] * (at - found)
+    pairs = set()
+    for i in range(len(text) - 1):
+        pair = text[i : i + 2]
+        if (
+            not (masked[i] or masked[i + 1])
+            and _ALL_CJK.fullmatch(pair)
+            and not set(pair) & _PARTICLES
+            and pair in new.text
+            and not any(pair in word.norm for word in new.words if word.is_name or word.person)
+        ):
+            pairs.add(pair)
+    return pairs
+
+
+#: Characters that join words rather than name a thing (的 of 志明的, 了 of 停了), and 吃, said of
+#: every drug and dish (two drugs both "吃" are not one drug).
+_PARTICLES = frozenset("的了是在把给和也都就吃很")
 
 
 def _of_someone_unnamed_before(old: Statement, new: Statement) -> bool:
@@ -337,7 +407,33 @@ def _about_two_people(old: Statement, new: Statement) -> bool:
     names = one not in (SELF, *_RELATIVES) and other not in (SELF, *_RELATIVES)
     if names and bool(_ALL_CJK.fullmatch(one)) != bool(_ALL_CJK.fullmatch(other)):
         return False
-    return not (_mentions(old, other) or _mentions(new, one))
+    return not (_mentions_apart(old, other) or _mentions_apart(new, one))
+
+
+def _mentions_apart(statement: Statement, person: str) -> bool:
+    """Whether the text names ``person`` as someone of its own: the user's "my" of "my
+    husband's birthday" (我先生的生日) only says whose husband it is, so that text is no more
+    about the user than "Zhiming's birthday" is. Read as naming the user, the two birthdays of
+    a couple were one thing, linked as old and new versions, and recall answered "When is my
+    husband's birthday?" with the user's own (review15a TW15)."""
+    if person != SELF:
+        return _mentions(statement, person)
+    words = statement.words
+    return any(
+        word.norm in SELF_WORDS and not _owns_a_relative(words[at + 1 : at + 3], word.norm)
+        for at, word in enumerate(words)
+    )
+
+
+def _owns_a_relative(following: Sequence[Word], said: str) -> bool:
+    """Whether a self word is the possessive of the relative that follows it: "my husband",
+    我先生, 我的先生 (the user's word, then at most 的)."""
+    if said not in POSSESSIVE_SELF or not following:
+        return False
+    first = following[0]
+    if first.norm == "的" and len(following) > 1:
+        first = following[1]
+    return RELATIONS.get(first.norm) in _RELATIVES
 
 
 def _surely_a_person(subject: str, statement: Statement) -> bool:

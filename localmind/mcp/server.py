@@ -187,7 +187,7 @@ class Recalled(TypedDict):
     score: float  # relevance × confidence, lifted a little by importance, recency and use
     created_at: str  # ISO 8601, UTC: which of two memories is newer
     updated_at: str
-    superseded_by: str | None  # a newer memory in these results that may replace this one
+    superseded_by: str | None  # a newer memory (here or not) that may replace this one
     moved_above: str | None  # the older memory this newer one is listed above
     # what it said in the period the query names ("where did I live in 2024?"), oldest first
     earlier: list[Earlier]
@@ -491,7 +491,8 @@ class MemoryTools:
         use), except that a newer memory that may replace an older one is listed just above it
         even when it scores lower (its words may match the query less: "I moved to Lisbon" for
         "where do I live?"): it carries `moved_above` (the older one's id) and the older one
-        carries `superseded_by` (the newer one's id) when a change is pending between them.
+        carries `superseded_by` (the newer one's id) when a change is pending between them
+        (also when the newer one is not among the results; `context` marks the same ones).
         Go by the newer one for how things are now, by the older for how they were. When the
         query names a period ("where did I live in 2024?") and a memory's earlier text held
         then, `earlier` gives that text with the days it held: it answers for that period.
