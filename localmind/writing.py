@@ -788,8 +788,11 @@ class Writer:
         return None if existing is None else self._reinforce(existing, item)
 
     def _reinforce(self, existing: StoredMemory, item: NewMemory) -> Outcome:
-        """Raise the confidence of ``existing``, which ``item`` repeats (write transaction)."""
+        """Raise the confidence of ``existing``, which ``item`` repeats (write transaction);
+        not for the same telling read again (:meth:`same_telling`)."""
         record = existing.record
+        if self.same_telling(record, item):
+            return Outcome(record, Decision.REINFORCED, record, 1.0)
         reinforced = self._store.update_fields(
             existing,
             "same content remembered again",
@@ -798,6 +801,18 @@ class Writer:
             updated_at=self._clock(),
         )
         return Outcome(reinforced, Decision.REINFORCED, existing.record, 1.0)
+
+    def same_telling(self, record: MemoryRecord, item: NewMemory) -> bool:
+        """Whether ``item``, the text of ``record`` again, is the same telling read again
+        rather than the person saying it anew: a line dated the moment the memory was told,
+        or an undated line of the file the memory was imported from (the memory's source is
+        this import's). Re-importing a file raised the confidence of every memory in it each
+        time (review15a TW14). A line dated otherwise is a telling of its own (a chat where
+        the person said it again a week later)."""
+        if item.created_at is not None:
+            return abs(item.created_at - record.created_at) < 1.0
+        source = self.source if item.source is None else item.source
+        return source.startswith("import:") and record.source == source
 
     def _twin(self, hashed: str, item: NewMemory, alone: bool) -> StoredMemory | None:
         """The active memory ``item`` repeats: the one with the same text; for an event, the
@@ -1781,6 +1796,8 @@ class Decided:
 
     def _reinforce(self, current: StoredMemory, item: NewMemory) -> Outcome:
         before = current.record
+        if self._writer.same_telling(before, item):
+            return Outcome(before, Decision.REINFORCED, before, 1.0)
         # The plan's own record changes in place: a line repeated 1,000 times is one record
         # (memory stays bounded by the distinct lines), not a copy per repeat.
         after = before if before.id in self._current else replace(before)

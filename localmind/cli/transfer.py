@@ -243,9 +243,7 @@ def import_(
         )
     if tally.repeated:
         # a file imported twice must not look like twice the memories
-        summary += (
-            f"; {tally.repeated} already present (same text): confidence raised, not added again"
-        )
+        summary += f"; {tally.repeated} already present (same text): not added again"
     if tally.outdated:
         # a file imported again after its facts were resolved must not bring them back
         summary += (

@@ -106,6 +106,33 @@ def test_importing_the_same_file_twice_says_nothing_new_was_added(cli: Cli, tmp_
     assert len(cli.json("list")) == 2
 
 
+def confidences(cli: Cli) -> dict[str, float]:
+    return {item["content"]: item["confidence"] for item in cli.json("list")}
+
+
+@pytest.mark.parametrize(
+    ("name", "lines"),
+    [
+        ("chat.jsonl", '{"content": "I live in Porto", "created_at": "2026-11-20T19:00:00"}\n'),
+        ("notes.txt", "I live in Porto\n"),
+    ],
+)
+def test_importing_the_same_file_again_is_no_new_telling(
+    cli: Cli, tmp_path: Path, name: str, lines: str
+):
+    """review15a TW14: each re-import of a file raised the confidence of every memory in it,
+    as if the person had said each thing again; `add` of the same text still does."""
+    source = tmp_path / name
+    source.write_text(lines, encoding="utf-8")
+    cli.ok("import", str(source))
+    first = confidences(cli)
+    for _ in range(3):
+        assert "1 already present (same text)" in cli.ok("import", str(source)).stdout
+    assert confidences(cli) == first
+    cli.ok("add", "I live in Porto")  # the person says it again
+    assert confidences(cli)["I live in Porto"] > first["I live in Porto"]
+
+
 # --- adding from standard input or a file; importing a Markdown export ---------------------------
 
 
